@@ -79,7 +79,7 @@ export class WatchChannel implements Watcher {
 
   private next(): Promise<IteratorResult<WatchEvent>> {
     if (this.length > 0) {
-      const ev = this.queue[this.head++]!;
+      const ev = this.queue[this.head++];
       if (this.head > 1024 && this.head * 2 > this.queue.length) {
         this.queue = this.queue.slice(this.head);
         this.head = 0;
@@ -90,7 +90,7 @@ export class WatchChannel implements Watcher {
       if (this.failure !== null) {
         const f = this.failure;
         this.failure = null;
-        return Promise.reject(f instanceof Error ? f : new Error(String(f)));
+        return Promise.reject(f instanceof Error ? f : new Error(`watch failed: ${JSON.stringify(f)}`));
       }
       return Promise.resolve({ value: undefined, done: true });
     }

@@ -32,8 +32,8 @@ async function expectCode(p: Promise<unknown>, code: StorageErrorCode): Promise<
     await p;
   } catch (err) {
     assert.ok(isStorageError(err), `expected StorageError ${code}, got ${String(err)}`);
-    assert.equal((err as StorageError).code, code, (err as Error).message);
-    return err as StorageError;
+    assert.equal((err).code, code, (err as Error).message);
+    return err;
   }
   assert.fail(`expected StorageError ${code}, but the call succeeded`);
 }
@@ -105,6 +105,7 @@ export async function testCreateAndGet(f: StoreFactory): Promise<void> {
 export async function testGetAtRevision(f: StoreFactory): Promise<void> {
   const s = await f.open();
   const p = freshPrefix('getrev');
+  await s.create(p + 'first', buf('so that revision v1-1 is not 0, which means latest'));
   const v1 = await s.create(p + 'k', buf('v1'));
   const v2 = await s.guaranteedUpdate(p + 'k', () => ({ value: buf('v2') }));
   assert.equal(str(await s.get(p + 'k', { revision: v1.modRevision })), 'v1');
@@ -248,8 +249,8 @@ export async function testWatchFromRevisionIsExclusive(f: StoreFactory): Promise
       ['put', p + 'two', r2.modRevision],
       ['put', p + 'one', r3.modRevision],
     ]);
-    assert.equal(evs[1]!.prevKv !== undefined && str(evs[1]!.prevKv), '1', 'the previous value comes with the event');
-    assert.equal(evs[0]!.prevKv, undefined, 'a creation has no previous value');
+    assert.equal(evs[1].prevKv !== undefined && str(evs[1].prevKv), '1', 'the previous value comes with the event');
+    assert.equal(evs[0].prevKv, undefined, 'a creation has no previous value');
   } finally {
     w.stop();
   }
@@ -274,7 +275,7 @@ export async function testWatchOrderUnderConcurrentWriters(f: StoreFactory): Pro
   );
   try {
     const evs = await got;
-    for (let i = 1; i < evs.length; i++) assert.ok(evs[i]!.revision > evs[i - 1]!.revision, 'revisions strictly increase');
+    for (let i = 1; i < evs.length; i++) assert.ok(evs[i].revision > evs[i - 1].revision, 'revisions strictly increase');
     const keys = new Map<string, string[]>();
     for (const e of evs) {
       keys.set(e.key, [...(keys.get(e.key) ?? []), str(e.kv!)]);
@@ -290,20 +291,22 @@ export async function testWatchOrderUnderConcurrentWriters(f: StoreFactory): Pro
 export async function testWatchFromOldRevision(f: StoreFactory): Promise<void> {
   const s = await f.open();
   const p = freshPrefix('watchold');
+  await s.create(p + 'base', buf('so that the base revision is not 0, which means now'));
   const base = await s.currentRevision();
   for (let i = 0; i < 20; i++) await s.create(`${p}k${i}`, buf(String(i)));
   await s.delete(`${p}k3`);
   const w = s.watch(p, { fromRevision: base });
   try {
     const evs = await collect(w, 21);
+    assert.ok(!evs.some((e) => e.key === p + 'base'), 'the event at the base revision itself is not replayed');
     assert.deepEqual(evs.slice(0, 20).map((e) => str(e.kv!)), Array.from({ length: 20 }, (_, i) => String(i)));
-    assert.equal(evs[20]!.type, 'delete');
-    assert.equal(evs[20]!.key, `${p}k3`);
-    assert.equal(str(evs[20]!.prevKv!), '3', 'a delete carries the deleted value');
+    assert.equal(evs[20].type, 'delete');
+    assert.equal(evs[20].key, `${p}k3`);
+    assert.equal(str(evs[20].prevKv!), '3', 'a delete carries the deleted value');
     // Live events follow the replay without a gap.
     const live = await s.create(`${p}live`, buf('live'));
     const [ev] = await collect(w, 1);
-    assert.equal(ev!.revision, live.modRevision);
+    assert.equal(ev.revision, live.modRevision);
   } finally {
     w.stop();
   }
@@ -319,8 +322,8 @@ export async function testWatchPrefixIsolation(f: StoreFactory): Promise<void> {
     await s.create(sibling + 'x', buf('no'));
     const mine = await s.create(p + 'x', buf('yes'));
     const [ev] = await collect(w, 1);
-    assert.equal(ev!.key, p + 'x');
-    assert.equal(ev!.revision, mine.modRevision);
+    assert.equal(ev.key, p + 'x');
+    assert.equal(ev.revision, mine.modRevision);
   } finally {
     w.stop();
   }
@@ -347,8 +350,8 @@ export async function testCompaction(f: StoreFactory): Promise<void> {
   const w = s.watch(p, { fromRevision: keep.modRevision });
   try {
     const [ev] = await collect(w, 1);
-    assert.equal(str(ev!.kv!), 'v3');
-    assert.equal(str(ev!.prevKv!), 'v2');
+    assert.equal(str(ev.kv!), 'v3');
+    assert.equal(str(ev.prevKv!), 'v2');
   } finally {
     w.stop();
   }
@@ -365,8 +368,8 @@ export async function testProgressNotify(f: StoreFactory): Promise<void> {
     const other = await s.create(freshPrefix('elsewhere') + 'x', buf('x'));
     await f.advance(f.progressIntervalMs * 2);
     const [ev] = await collect(w, 1, Math.max(10_000, f.progressIntervalMs * 4), true);
-    assert.equal(ev!.type, 'progress');
-    assert.ok(ev!.revision >= other.modRevision, `progress carries the current revision (${ev!.revision} >= ${other.modRevision})`);
+    assert.equal(ev.type, 'progress');
+    assert.ok(ev.revision >= other.modRevision, `progress carries the current revision (${ev.revision} >= ${other.modRevision})`);
   } finally {
     w.stop();
   }

@@ -1,0 +1,32 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { FakeClock } from '../../clock/index.js';
+import { runConformance, type StoreFactory } from '../testing/store_tests.js';
+import { openSqliteStorage, type SqliteStorage } from './store.js';
+
+const dirs: string[] = [];
+const stores: SqliteStorage[] = [];
+after(async () => {
+  for (const s of stores) await s.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+runConformance('sqlite', (): StoreFactory => {
+  const clock = new FakeClock();
+  const progressIntervalMs = 1_000;
+  return {
+    progressIntervalMs,
+    async open() {
+      const dir = mkdtempSync(join(tmpdir(), 'kscale-sqlite-'));
+      dirs.push(dir);
+      const s = await openSqliteStorage({ dataDir: dir, clock, progressIntervalMs });
+      stores.push(s);
+      return s;
+    },
+    async advance(ms: number) {
+      clock.step(ms);
+    },
+  };
+});

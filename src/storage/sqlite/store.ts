@@ -1,0 +1,299 @@
+/**
+ * SqliteStorage: the embedded default backend. Reads run on the event loop
+ * against a WAL snapshot; writes go to the writer thread in group commits;
+ * watchers are fed directly from each acknowledged commit.
+ */
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { RealClock, type Clock, type Timer } from '../../clock/index.js';
+import { checkValueSize, conflict, keyExists, keyNotFound, noSpace, StorageError, unavailable } from '../errors.js';
+import type {
+  CreateOptions, DeleteOptions, GetOptions, GuaranteedUpdateOptions, KeyValue, ListOptions, ListResult,
+  Storage, StorageStatus, TryUpdate, WatchEvent, WatchOptions, Watcher,
+} from '../interface.js';
+import type { OpResult, WriteOp } from './protocol.js';
+import { Reader } from './reader.js';
+import { applyPragmas, SCHEMA, type SyncMode } from './schema.js';
+import { WatchHub } from './watch_hub.js';
+import { Writer, type WriterStats } from './writer.js';
+
+/** Options of the embedded store; defaults follow etcd's and kube-apiserver's. */
+export interface SqliteOptions {
+  /** Directory holding `state.db` (kscale's --data-dir). */
+  dataDir: string;
+  /** `full` (default) acknowledges a write only after fsync, like etcd; `normal` trades that for speed (--storage-sync=normal). */
+  sync?: SyncMode;
+  /** etcd's --quota-backend-bytes: 2 GiB. */
+  quotaBytes?: number;
+  clock?: Clock;
+  /** How often idle watchers get a progress event (ms). */
+  progressIntervalMs?: number;
+  /** How often keys with a TTL are swept (ms). */
+  ttlSweepIntervalMs?: number;
+  /** Log rows visited per compaction step (smaller: shorter writer waits). */
+  compactionStep?: number;
+  /** Buffered events per watcher before it is cut off as too slow. */
+  watchCapacity?: number;
+  /** Tests of a full disk: SQLite's max_page_count. */
+  maxPageCount?: number;
+}
+
+/** The database file inside a data dir. */
+export const dbFile = (dataDir: string): string => join(dataDir, 'state.db');
+
+/** Opens (creating if needed) the embedded store. Fails with Unavailable on a corrupt or unreadable file. */
+export async function openSqliteStorage(opts: SqliteOptions): Promise<SqliteStorage> {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const file = dbFile(opts.dataDir);
+  const sync = opts.sync ?? 'full';
+  try {
+    // Create the schema synchronously first, so the file is valid before either connection uses it.
+    const db = new Database(file);
+    applyPragmas(db, sync);
+    db.exec(SCHEMA);
+    db.close();
+  } catch (err) {
+    throw unavailable(`cannot open storage file ${file}: ${(err as Error).message}`, err);
+  }
+  const s = new SqliteStorage(file, opts);
+  await s.ready();
+  return s;
+}
+
+/** The embedded store; see the module comment. */
+export class SqliteStorage implements Storage {
+  private readonly reader: Reader;
+  private readonly writer: Writer;
+  private readonly hub: WatchHub;
+  private readonly clock: Clock;
+  private readonly sweeper: Timer;
+  private compacted: number;
+  private noSpace: boolean;
+  private readonly quotaBytes: number;
+  private compacting: Promise<unknown> = Promise.resolve();
+  private sweeping = false;
+  private closed = false;
+  /** The longest compaction step, for benchmarks. */
+  maxCompactionStepMs = 0;
+
+  constructor(private readonly file: string, opts: SqliteOptions) {
+    this.clock = opts.clock ?? new RealClock();
+    this.quotaBytes = opts.quotaBytes ?? 2 * 1024 ** 3;
+    const sync = opts.sync ?? 'full';
+    this.reader = new Reader(file, sync);
+    this.compacted = this.reader.compactedRevision();
+    this.noSpace = this.reader.alarmRaised();
+    this.hub = new WatchHub(this.reader, this.reader.revision(), this.clock, opts.progressIntervalMs ?? 5_000, opts.watchCapacity);
+    this.writer = new Writer(
+      { file, sync, quotaBytes: this.quotaBytes, ...(opts.maxPageCount === undefined ? {} : { maxPageCount: opts.maxPageCount }) },
+      (batch) => this.onCommit(batch),
+      (on) => (this.noSpace = on),
+    );
+    this.compactionStep = opts.compactionStep ?? 500;
+    this.prevOf = new WeakMap();
+    this.sweeper = this.clock.setInterval(() => void this.sweep(), opts.ttlSweepIntervalMs ?? 1_000);
+  }
+  private readonly compactionStep: number;
+  /** The value each in-flight update or delete replaces, for its watch event's prevKv. */
+  private readonly prevOf: WeakMap<WriteOp, KeyValue>;
+
+  /** Resolves once the writer thread answers. */
+  async ready(): Promise<void> {
+    await this.writer.call({ type: 'checkpoint' });
+  }
+
+  /** Group-commit counters. */
+  get writerStats(): WriterStats {
+    return this.writer.stats;
+  }
+
+  async currentRevision(): Promise<number> {
+    return this.reader.revision();
+  }
+
+  async get(key: string, opts?: GetOptions): Promise<KeyValue> {
+    return this.reader.get(key, opts?.revision ?? 0, this.compacted);
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    return this.reader.list(prefix, opts, this.compacted);
+  }
+
+  async create(key: string, value: Buffer, opts?: CreateOptions): Promise<KeyValue> {
+    checkValueSize(key, value);
+    const r = await this.submit({ op: 'create', key, value, expires: this.expiry(opts?.ttlSeconds) });
+    return { key, value, createRevision: r.created, modRevision: r.rev };
+  }
+
+  async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: GuaranteedUpdateOptions = {}): Promise<KeyValue> {
+    for (;;) {
+      let cur: KeyValue | null;
+      try {
+        cur = this.reader.get(key, 0, this.compacted);
+      } catch (err) {
+        if (!(err instanceof StorageError && err.code === 'KeyNotFound' && opts.ignoreNotFound === true)) throw err;
+        cur = null;
+      }
+      const want = opts.precondition?.modRevision;
+      if (want !== undefined && want !== 0 && cur !== null && cur.modRevision !== want) throw conflict(key);
+      const next = await tryUpdate(cur);
+      checkValueSize(key, next.value);
+      if (cur !== null && next.ttlSeconds === undefined && cur.value.equals(next.value)) return cur;
+      const expires = this.expiry(next.ttlSeconds);
+      const op: WriteOp = cur === null ? { op: 'create', key, value: next.value, expires } : { op: 'update', key, value: next.value, expectMod: cur.modRevision, expires };
+      if (cur !== null) this.prevOf.set(op, cur);
+      const r = await this.writer.write(op);
+      if (r.ok) return { key, value: next.value, createRevision: r.created, modRevision: r.rev };
+      // Someone else wrote in between: re-read and retry, like upstream's GuaranteedUpdate.
+      if (r.code === 'Conflict' || r.code === 'KeyExists' || (r.code === 'KeyNotFound' && opts.ignoreNotFound === true)) continue;
+      throw this.toError(key, r);
+    }
+  }
+
+  async delete(key: string, opts: DeleteOptions = {}): Promise<KeyValue> {
+    for (;;) {
+      const cur = this.reader.get(key, 0, this.compacted);
+      const want = opts.precondition?.modRevision;
+      if (want !== undefined && want !== 0 && cur.modRevision !== want) throw conflict(key);
+      if (opts.validate !== undefined) await opts.validate(cur);
+      const op: WriteOp = { op: 'delete', key, expectMod: cur.modRevision };
+      this.prevOf.set(op, cur);
+      const r = await this.writer.write(op);
+      if (r.ok) return { ...cur, modRevision: r.rev };
+      if (r.code === 'Conflict') continue;
+      throw this.toError(key, r);
+    }
+  }
+
+  watch(prefix: string, opts: WatchOptions = {}): Watcher {
+    return this.hub.watch(prefix, opts.fromRevision ?? 0, opts.progressNotify ?? true);
+  }
+
+  /** Sends a progress event to every idle watcher now (upstream's RequestWatchProgress). */
+  requestProgress(): void {
+    this.hub.requestProgress();
+  }
+
+  async compact(revision: number): Promise<void> {
+    const run = this.compacting.then(async () => {
+      if (revision <= this.compacted) return;
+      const current = this.reader.revision();
+      if (revision > current) throw new StorageError('TooLargeResourceVersion', `cannot compact to ${revision}, current revision is ${current}`);
+      // Reads below the new floor fail from now on, before the rows are gone.
+      this.compacted = revision;
+      const r = await this.writer.call({ type: 'compact', revision, step: this.compactionStep });
+      if (r.type === 'done') this.maxCompactionStepMs = Math.max(this.maxCompactionStepMs, r.maxStepMs ?? 0);
+    });
+    this.compacting = run.catch(() => undefined);
+    return run;
+  }
+
+  async status(): Promise<StorageStatus> {
+    let size = 0;
+    for (const f of [this.file, this.file + '-wal']) {
+      try {
+        size += statSync(f).size;
+      } catch {
+        // The WAL may not exist between checkpoints.
+      }
+    }
+    return {
+      dbSizeBytes: size,
+      quotaBytes: this.quotaBytes,
+      alarms: this.noSpace ? ['NOSPACE'] : [],
+      currentRevision: this.reader.revision(),
+      compactedRevision: this.compacted,
+    };
+  }
+
+  async defragment(): Promise<void> {
+    await this.writer.call({ type: 'vacuum' });
+  }
+
+  /** Truncates the WAL (SQLite's checkpoint), bounding its size. */
+  async checkpoint(): Promise<void> {
+    await this.writer.call({ type: 'checkpoint' });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.sweeper.cancel();
+    this.hub.close();
+    await this.compacting;
+    await this.writer.close();
+    this.reader.close();
+  }
+
+  private expiry(ttlSeconds: number | undefined): number | null {
+    return ttlSeconds === undefined || ttlSeconds <= 0 ? null : this.clock.now() + ttlSeconds * 1000;
+  }
+
+  private async submit(op: WriteOp): Promise<Extract<OpResult, { ok: true }>> {
+    const r = await this.writer.write(op);
+    if (!r.ok) throw this.toError(op.key, r);
+    return r;
+  }
+
+  private toError(key: string, r: Extract<OpResult, { ok: false }>): StorageError {
+    switch (r.code) {
+      case 'KeyExists':
+        return keyExists(key);
+      case 'KeyNotFound':
+        return keyNotFound(key);
+      case 'Conflict':
+        return conflict(key);
+      case 'NoSpace':
+        return noSpace();
+      default:
+        return unavailable(r.message ?? 'storage unavailable');
+    }
+  }
+
+  /** Turns a committed batch into watch events, in revision order. */
+  private onCommit(batch: { op: WriteOp; result: OpResult }[]): void {
+    const events: WatchEvent[] = [];
+    for (const { op, result } of batch) {
+      if (!result.ok) continue;
+      const pending = this.prevOf.get(op);
+      this.prevOf.delete(op);
+      events.push(this.toEvent(op, result, pending));
+    }
+    this.hub.dispatch(events);
+  }
+
+  private toEvent(op: WriteOp, r: Extract<OpResult, { ok: true }>, prev: KeyValue | undefined): WatchEvent {
+    const value = op.op === 'delete' ? prev?.value ?? Buffer.alloc(0) : Buffer.from(op.value.buffer, op.value.byteOffset, op.value.byteLength);
+    const kv: KeyValue = { key: op.key, value, createRevision: r.created, modRevision: r.rev };
+    return { type: op.op === 'delete' ? 'delete' : 'put', revision: r.rev, key: op.key, kv, ...(prev === undefined ? {} : { prevKv: prev }) };
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.closed) return;
+    if (this.sweeping) {
+      // A tick during a sweep runs once more afterwards, with the time of then.
+      this.sweepAgain = true;
+      return;
+    }
+    this.sweeping = true;
+    try {
+      const expired = await this.writer.expire(this.clock.now());
+      this.hub.dispatch(
+        expired.map((e) => {
+          const prevKv: KeyValue = { key: e.key, value: Buffer.from(e.value), createRevision: e.created, modRevision: e.prevRev };
+          return { type: 'delete' as const, revision: e.rev, key: e.key, kv: { ...prevKv, modRevision: e.rev }, prevKv };
+        }),
+      );
+    } catch {
+      // The writer failed or closed; writes report it.
+    } finally {
+      this.sweeping = false;
+    }
+    if (this.sweepAgain) {
+      this.sweepAgain = false;
+      await this.sweep();
+    }
+  }
+  private sweepAgain = false;
+}

@@ -1,0 +1,138 @@
+/**
+ * The event loop's handle on the writer thread. Writes submitted while a
+ * commit is in flight are queued and sent together as the next batch: group
+ * commit, so one fsync acknowledges many writes.
+ */
+import { Worker } from 'node:worker_threads';
+import { StorageError, unavailable } from '../errors.js';
+import type { Expiry, OpResult, Request, Response, WriteOp, WriterConfig } from './protocol.js';
+
+interface Pending {
+  op: WriteOp;
+  resolve: (r: OpResult) => void;
+}
+
+/** Counters for metrics and benchmarks. */
+export interface WriterStats {
+  commits: number;
+  writes: number;
+  /** The longest single commit (transaction + fsync) in ms. */
+  maxCommitMs: number;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Runs the writer thread and batches writes into group commits. */
+export class Writer {
+  private readonly worker: Worker;
+  private queue: Pending[] = [];
+  private inflight = 0;
+  private readonly maxInflight = 1;
+  private seq = 0;
+  private readonly calls = new Map<number, { resolve: (r: Response) => void; reject: (e: unknown) => void; batch?: Pending[] }>();
+  private failed: StorageError | null = null;
+  private scheduled = false;
+  readonly stats: WriterStats = { commits: 0, writes: 0, maxCommitMs: 0 };
+
+  constructor(
+    cfg: WriterConfig,
+    /** Called with each committed batch, in commit order, before any write in it is acknowledged. */
+    private readonly onCommit: (batch: { op: WriteOp; result: OpResult }[]) => void,
+    private readonly onAlarm: (noSpace: boolean) => void,
+  ) {
+    this.worker = new Worker(new URL('./writer_worker.js', import.meta.url), { workerData: cfg });
+    this.worker.on('message', (msg: Response) => this.onMessage(msg));
+    this.worker.on('error', (err) => this.fail(unavailable(`storage writer failed: ${err.message}`, err)));
+    this.worker.on('exit', (code) => this.fail(unavailable(`storage writer exited (code ${code})`)));
+  }
+
+  /** Queues one write; resolves once it is committed (and fsynced, in full sync mode). */
+  write(op: WriteOp): Promise<OpResult> {
+    if (this.failed !== null) return Promise.reject(this.failed);
+    return new Promise((resolve) => {
+      this.queue.push({ op, resolve });
+      this.schedule();
+    });
+  }
+
+  /** Deletes keys whose TTL passed at `now`. */
+  async expire(now: number): Promise<Expiry[]> {
+    const r = await this.call({ type: 'expire', now });
+    return r.type === 'expire' ? r.expired : [];
+  }
+
+  /** Sends a maintenance request (compact, vacuum, checkpoint, close) and waits for it. */
+  async call(req: DistributiveOmit<Request, 'id'>): Promise<Response> {
+    if (this.failed !== null) throw this.failed;
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.calls.set(id, { resolve, reject });
+      this.worker.postMessage({ ...req, id });
+    });
+  }
+
+  /** Stops the thread after pending writes are committed. */
+  async close(): Promise<void> {
+    while (this.queue.length > 0 || this.inflight > 0) await new Promise((r) => setTimeout(r, 1));
+    if (this.failed === null) {
+      await this.call({ type: 'close' });
+      this.failed = unavailable('storage is closed');
+    }
+    await this.worker.terminate();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.inflight >= this.maxInflight) return;
+    this.scheduled = true;
+    // Let every write submitted in this turn of the event loop join the batch.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (this.queue.length === 0 || this.inflight >= this.maxInflight || this.failed !== null) return;
+    const batch = this.queue;
+    this.queue = [];
+    this.inflight++;
+    const id = ++this.seq;
+    this.calls.set(id, { resolve: () => undefined, reject: () => undefined, batch });
+    this.worker.postMessage({ type: 'batch', id, ops: batch.map((p) => p.op) } satisfies Request);
+  }
+
+  private onMessage(msg: Response): void {
+    if (msg.type === 'alarm') {
+      this.onAlarm(msg.noSpace);
+      return;
+    }
+    const call = this.calls.get(msg.id);
+    if (call === undefined) return;
+    this.calls.delete(msg.id);
+    if (msg.type === 'batch' && call.batch !== undefined) {
+      this.inflight--;
+      this.stats.commits++;
+      this.stats.writes += call.batch.length;
+      this.stats.maxCommitMs = Math.max(this.stats.maxCommitMs, msg.commitMs);
+      const done = call.batch.map((p, i) => ({ op: p.op, result: msg.results[i] }));
+      this.onCommit(done);
+      for (let i = 0; i < call.batch.length; i++) call.batch[i].resolve(msg.results[i]);
+      if (this.queue.length > 0) this.schedule();
+      return;
+    }
+    if (msg.type === 'error') call.reject(new StorageError(msg.code === 'SQLITE_FULL' ? 'NoSpace' : 'Unavailable', msg.message));
+    else call.resolve(msg);
+  }
+
+  private fail(err: StorageError): void {
+    if (this.failed !== null) return;
+    this.failed = err;
+    for (const c of this.calls.values()) {
+      if (c.batch !== undefined) for (const p of c.batch) p.resolve({ ok: false, code: 'Unavailable', message: err.message });
+      else c.reject(err);
+    }
+    this.calls.clear();
+    for (const p of this.queue) p.resolve({ ok: false, code: 'Unavailable', message: err.message });
+    this.queue = [];
+  }
+}

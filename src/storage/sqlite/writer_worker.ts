@@ -1,0 +1,181 @@
+/**
+ * The writer thread. better-sqlite3 is synchronous, so every commit (and its
+ * fsync), checkpoint, compaction step and VACUUM runs here, off the API
+ * server's event loop. Batches arrive already grouped: one transaction, one
+ * fsync, many writes (group commit).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { applyPragmas, SCHEMA } from './schema.js';
+import type { Expiry, OpResult, Request, Response, WriteOp, WriterConfig } from './protocol.js';
+
+const cfg = workerData as WriterConfig;
+const port = parentPort!;
+const db = new Database(cfg.file);
+applyPragmas(db, cfg.sync);
+db.exec(SCHEMA);
+if (cfg.maxPageCount !== undefined) db.pragma(`max_page_count = ${cfg.maxPageCount}`);
+
+const q = {
+  current: db.prepare('SELECT id, created FROM current WHERE name = ?'),
+  insert: db.prepare('INSERT INTO kv (name, created, prev, deleted, value) VALUES (?, ?, ?, ?, ?)'),
+  setCreated: db.prepare('UPDATE kv SET created = id WHERE id = ?'),
+  upsertCurrent: db.prepare('INSERT INTO current (name, id, created, expires) VALUES (?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET id = excluded.id, created = excluded.created, expires = excluded.expires'),
+  deleteCurrent: db.prepare('DELETE FROM current WHERE name = ?'),
+  expiring: db.prepare('SELECT c.name, c.id, c.created, kv.value FROM current c JOIN kv ON kv.id = c.id WHERE c.expires IS NOT NULL AND c.expires <= ? ORDER BY c.expires LIMIT 1000'),
+  compactScan: db.prepare('SELECT id, prev, deleted FROM kv WHERE id > ? AND id <= ? ORDER BY id LIMIT ?'),
+  deleteRow: db.prepare('DELETE FROM kv WHERE id = ?'),
+  setMeta: db.prepare('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v'),
+  getMeta: db.prepare('SELECT v FROM meta WHERE k = ?'),
+};
+
+let noSpace = (q.getMeta.get('alarm_nospace') as { v: number } | undefined)?.v === 1;
+
+function dbSize(): number {
+  return (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+}
+
+function setAlarm(on: boolean): void {
+  if (on === noSpace) return;
+  noSpace = on;
+  try {
+    q.setMeta.run('alarm_nospace', on ? 1 : 0);
+  } catch {
+    // A full disk may refuse even this write; the alarm still holds in memory.
+  }
+  post({ type: 'alarm', noSpace: on, dbSizeBytes: dbSize() });
+}
+
+function post(msg: Response): void {
+  port.postMessage(msg);
+}
+
+function applyOp(op: WriteOp): OpResult {
+  const cur = q.current.get(op.key) as { id: number; created: number } | undefined;
+  if (op.op === 'create') {
+    if (cur !== undefined) return { ok: false, code: 'KeyExists' };
+    const rev = Number(q.insert.run(op.key, 0, 0, 0, op.value).lastInsertRowid);
+    q.setCreated.run(rev);
+    q.upsertCurrent.run(op.key, rev, rev, op.expires);
+    return { ok: true, rev, created: rev };
+  }
+  if (cur === undefined) return { ok: false, code: 'KeyNotFound' };
+  if (cur.id !== op.expectMod) return { ok: false, code: 'Conflict' };
+  if (op.op === 'update') {
+    const rev = Number(q.insert.run(op.key, cur.created, cur.id, 0, op.value).lastInsertRowid);
+    q.upsertCurrent.run(op.key, rev, cur.created, op.expires);
+    return { ok: true, rev, created: cur.created };
+  }
+  const rev = Number(q.insert.run(op.key, cur.created, cur.id, 1, Buffer.alloc(0)).lastInsertRowid);
+  q.deleteCurrent.run(op.key);
+  return { ok: true, rev, created: cur.created };
+}
+
+const runBatch = db.transaction((ops: WriteOp[]): OpResult[] =>
+  ops.map((op) => (noSpace && op.op !== 'delete' ? { ok: false, code: 'NoSpace' } : applyOp(op))),
+);
+
+let batchesSinceSizeCheck = 0;
+function handleBatch(id: number, ops: WriteOp[]): void {
+  const t0 = performance.now();
+  let results: OpResult[];
+  try {
+    results = runBatch(ops);
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    // SQLITE_FULL: the disk (or max_page_count) is full; raise the alarm like etcd's NOSPACE.
+    const full = e.code === 'SQLITE_FULL';
+    if (full) setAlarm(true);
+    const res: OpResult = { ok: false, code: full ? 'NoSpace' : 'Unavailable', message: e.message ?? String(err) };
+    results = ops.map(() => res);
+  }
+  const commitMs = performance.now() - t0;
+  if (++batchesSinceSizeCheck >= 16 || !noSpace) {
+    batchesSinceSizeCheck = 0;
+    if (!noSpace && dbSize() > cfg.quotaBytes) setAlarm(true);
+  }
+  post({ type: 'batch', id, results, commitMs });
+}
+
+function handleExpire(id: number, now: number): void {
+  const expired: Expiry[] = [];
+  db.transaction(() => {
+    const rows = q.expiring.all(now) as { name: string; id: number; created: number; value: Buffer }[];
+    for (const r of rows) {
+      const rev = Number(q.insert.run(r.name, r.created, r.id, 1, Buffer.alloc(0)).lastInsertRowid);
+      q.deleteCurrent.run(r.name);
+      expired.push({ key: r.name, rev, prevRev: r.id, created: r.created, value: r.value });
+    }
+  })();
+  post({ type: 'expire', id, expired });
+}
+
+/**
+ * Compaction in small steps: each step is one short transaction over at most
+ * `step` log rows, and other requests are served between steps, so no writer
+ * waits behind a long compaction (kine's multi-second stalls). Only rows
+ * written since the last compaction are visited: each such row supersedes
+ * its predecessor, and a tombstone supersedes itself.
+ */
+function compactFrom(id: number, target: number, step: number, deleted: number, maxStepMs: number): void {
+  const t0 = performance.now();
+  const after = (q.getMeta.get('compact_progress') as { v: number } | undefined)?.v ?? 0;
+  if (after >= target) {
+    post({ type: 'done', id, deleted, maxStepMs });
+    return;
+  }
+  let n = 0;
+  let scanned = 0;
+  db.transaction(() => {
+    const rows = q.compactScan.all(after, target, step) as { id: number; prev: number; deleted: number }[];
+    scanned = rows.length;
+    for (const r of rows) {
+      if (r.prev !== 0) n += q.deleteRow.run(r.prev).changes;
+      if (r.deleted === 1) n += q.deleteRow.run(r.id).changes;
+    }
+    q.setMeta.run('compact_progress', scanned < step ? target : rows[rows.length - 1].id);
+  })();
+  const ms = performance.now() - t0;
+  if (scanned === step) {
+    setImmediate(() => compactFrom(id, target, step, deleted + n, Math.max(maxStepMs, ms)));
+  } else {
+    post({ type: 'done', id, deleted: deleted + n, maxStepMs: Math.max(maxStepMs, ms) });
+  }
+}
+
+port.on('message', (req: Request) => {
+  try {
+    switch (req.type) {
+      case 'batch':
+        handleBatch(req.id, req.ops);
+        break;
+      case 'expire':
+        handleExpire(req.id, req.now);
+        break;
+      case 'compact':
+        q.setMeta.run('compact_rev', req.revision);
+        compactFrom(req.id, req.revision, req.step, 0, 0);
+        break;
+      case 'vacuum':
+        db.pragma('wal_checkpoint(TRUNCATE)');
+        db.exec('VACUUM');
+        db.pragma('wal_checkpoint(TRUNCATE)');
+        if (dbSize() <= cfg.quotaBytes) setAlarm(false);
+        post({ type: 'done', id: req.id });
+        break;
+      case 'checkpoint':
+        db.pragma('wal_checkpoint(TRUNCATE)');
+        post({ type: 'done', id: req.id });
+        break;
+      case 'close':
+        db.close();
+        post({ type: 'done', id: req.id });
+        port.close();
+        break;
+    }
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e.code === 'SQLITE_FULL') setAlarm(true);
+    post({ type: 'error', id: req.id, message: e.message ?? String(err), ...(e.code === undefined ? {} : { code: e.code }) });
+  }
+});
