@@ -1,0 +1,107 @@
+/**
+ * The etcd3 client as this backend configures it, and the mapping of etcd and
+ * gRPC failures onto StorageError codes.
+ */
+import { ClientClosedError, Etcd3, GRPCDeadlineExceededError, GRPCUnavailableError, type IKeyValue, type IOptions } from 'etcd3';
+import { StorageError, noSpace, unavailable } from '../errors.js';
+import type { KeyValue } from '../interface.js';
+
+/** Options for the etcd connection. */
+export interface Etcd3ClientOptions {
+  /** etcd client URLs, like kube-apiserver's --etcd-servers. */
+  servers: string[];
+  /** Deadline for each unary call, so writes fail with Unavailable instead of hanging. Default 10 s. */
+  callTimeoutMs?: number;
+}
+
+type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
+
+/**
+ * A pass-through fault policy. The client's default retries any "recoverable"
+ * error, which would replay a txn whose response was lost; we retry only
+ * idempotent reads ourselves, and the circuit breaker would turn a restarted
+ * etcd into 5 s of refusals.
+ */
+const noRetry = {
+  // async: the pool's markFailed relies on a throwing fn becoming a rejection.
+  execute: async <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T) => fn({ signal: new AbortController().signal }),
+} as unknown as Policy;
+
+/** Creates the client with an unbounded gRPC receive size (a >4 MB watch batch otherwise vanishes) and call deadlines. */
+export function createEtcdClient(opts: Etcd3ClientOptions): Etcd3 {
+  const timeout = opts.callTimeoutMs ?? 10_000;
+  return new Etcd3({
+    hosts: opts.servers,
+    grpcOptions: { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1 },
+    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
+    faultHandling: { global: noRetry, host: () => noRetry },
+  });
+}
+
+const UNAVAILABLE_PATTERNS = [
+  'Unavailable',
+  'DeadlineExceeded',
+  'Deadline exceeded',
+  'No connection established',
+  'ECONNREFUSED',
+  'connection refused',
+  'etcdserver: request timed out',
+  'etcdserver: leader changed',
+  'etcdserver: no leader',
+  'etcdserver: too many requests',
+  'client was already closed',
+  'Failed to connect',
+];
+
+/** True for etcd's "required revision has been compacted". */
+export const isCompactedError = (err: unknown): boolean => messageOf(err).includes('required revision has been compacted');
+/** True for etcd's "required revision is a future revision". */
+export const isFutureRevisionError = (err: unknown): boolean => messageOf(err).includes('required revision is a future revision');
+
+/** True when the failure is the transport or cluster being unreachable, so a retry may succeed. */
+export function isUnavailableError(err: unknown): boolean {
+  if (err instanceof StorageError) return err.code === 'Unavailable';
+  if (err instanceof GRPCUnavailableError || err instanceof GRPCDeadlineExceededError || err instanceof ClientClosedError) return true;
+  const msg = messageOf(err);
+  return UNAVAILABLE_PATTERNS.some((p) => msg.includes(p));
+}
+
+/**
+ * Maps an etcd or gRPC failure onto a StorageError where a code applies;
+ * anything else (a programming error, an unknown etcd error) passes through.
+ */
+export function mapEtcdError(err: unknown, key = ''): unknown {
+  if (err instanceof StorageError) return err;
+  const msg = messageOf(err);
+  if (msg.includes('database space exceeded')) return noSpace();
+  if (msg.includes('request is too large')) return new StorageError('TooLarge', `request is too large: ${key}`, key, 0, { cause: err });
+  if (isUnavailableError(err)) return unavailable(`etcd unavailable: ${msg}`, err);
+  return err;
+}
+
+/** Runs an idempotent read, retrying Unavailable a few times with back-off (100, 300 ms). */
+export async function retryRead<T>(fn: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const mapped = mapEtcdError(err);
+      if (i >= attempts || !isUnavailableError(mapped)) throw mapped;
+      await new Promise((r) => setTimeout(r, 100 * 3 ** (i - 1)));
+    }
+  }
+}
+
+/** Converts etcd's wire KeyValue (int64 as strings) into ours. */
+export function toKeyValue(kv: IKeyValue): KeyValue {
+  return {
+    key: kv.key.toString('utf8'),
+    value: kv.value,
+    createRevision: Number(kv.create_revision),
+    modRevision: Number(kv.mod_revision),
+  };
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
