@@ -162,3 +162,13 @@ test('etcd3: an unreachable etcd fails reads, writes and watches with Unavailabl
     await gone.stop();
   }
 });
+
+test('etcd3: reading past the current revision is TooLargeResourceVersion, naming the current one', async () => {
+  const p = freshPrefix('future');
+  const made = await store.create(p + 'k', buf('v'));
+  const current = await store.currentRevision();
+  await assert.rejects(store.get(p + 'k', { revision: current + 1000 }), (err) => isStorageError(err, 'TooLargeResourceVersion') && err.revision >= current);
+  await assert.rejects(store.list(p, { revision: current + 1000 }), (err) => isStorageError(err, 'TooLargeResourceVersion'));
+  const page = await store.list(p, { limit: 1, revision: made.modRevision });
+  assert.equal(page.revision, made.modRevision, 'an exact-revision list reports that revision');
+});
