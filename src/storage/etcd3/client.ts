@@ -79,6 +79,25 @@ export function mapEtcdError(err: unknown, key = ''): unknown {
   return err;
 }
 
+/**
+ * True when gRPC never sent the request (no connection to that member), so
+ * even a write may be retried, on the same or another member, without risk of
+ * applying it twice.
+ */
+export const isNotSentError = (err: unknown): boolean => messageOf(err).includes('No connection established');
+
+/** Runs a write, retrying only failures where the request provably never left (see isNotSentError). */
+export async function retryUnsent<T>(fn: () => Promise<T>, key = '', attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (i >= attempts || !isNotSentError(err)) throw mapEtcdError(err, key);
+      await new Promise((r) => setTimeout(r, 100 * 3 ** (i - 1)));
+    }
+  }
+}
+
 /** Runs an idempotent read, retrying Unavailable a few times with back-off (100, 300 ms). */
 export async function retryRead<T>(fn: () => Promise<T>, attempts = 3): Promise<T> {
   for (let i = 1; ; i++) {

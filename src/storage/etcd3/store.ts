@@ -20,7 +20,7 @@ import type {
   WatchOptions,
   Watcher,
 } from '../interface.js';
-import { createEtcdClient, mapEtcdError, retryRead, toKeyValue, type Etcd3ClientOptions } from './client.js';
+import { createEtcdClient, mapEtcdError, retryRead, retryUnsent, toKeyValue, type Etcd3ClientOptions } from './client.js';
 import { LeaseManager } from './lease.js';
 import { getCurrent, getKey, listPrefix, type RevisionSource } from './list.js';
 import { Maintenance } from './maintenance.js';
@@ -139,15 +139,8 @@ export class Etcd3Storage implements Storage, RevisionSource {
 
   /** A txn comparing the key's mod revision (0: the key must not exist). */
   private async txn(key: string, modRevision: number, success: IRequestOp[], failure: IRequestOp[]): Promise<ITxnResponse> {
-    try {
-      return await this.client.kv.txn({
-        compare: [{ key: Buffer.from(key, 'utf8'), target: 'Mod', result: 'Equal', mod_revision: modRevision }],
-        success,
-        failure,
-      });
-    } catch (err) {
-      throw mapEtcdError(err, key);
-    }
+    const req = { compare: [{ key: Buffer.from(key, 'utf8'), target: 'Mod' as const, result: 'Equal' as const, mod_revision: modRevision }], success, failure };
+    return retryUnsent(() => this.client.kv.txn(req), key);
   }
 
   private async lease(ttlSeconds: number): Promise<string> {
