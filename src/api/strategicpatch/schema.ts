@@ -16,8 +16,11 @@ export interface FieldMeta {
   readonly listMapKeys?: readonly string[];
   /** `+mapType` marker for map[string]T fields; atomic maps are owned as one field. */
   readonly mapType?: 'atomic' | 'granular';
-  /** A non-pointer Go struct: always serialized by upstream, so it is never itself "added". */
-  readonly embedded?: boolean;
+  /**
+   * Upstream always serializes this field (a non-pointer struct, or a list without omitempty such as
+   * PodSpec.containers), so managed-fields comparisons never see the field itself appear.
+   */
+  readonly alwaysSerialized?: boolean;
 }
 
 /** Merge metadata of one named type. */

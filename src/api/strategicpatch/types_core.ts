@@ -32,13 +32,13 @@ export const CORE_TYPES: Record<string, TypeMeta> = {
   Condition: { fields: {} },
 
   PodTemplateSpec: {
-    fields: { metadata: { type: 'ObjectMeta', embedded: true }, spec: { type: 'PodSpec', embedded: true } },
+    fields: { metadata: { type: 'ObjectMeta', alwaysSerialized: true }, spec: { type: 'PodSpec', alwaysSerialized: true } },
   },
   PodSpec: {
     fields: {
       volumes: keyedList('Volume', 'name', ['name'], true),
       initContainers: keyedList('Container', 'name'),
-      containers: keyedList('Container', 'name'),
+      containers: { ...keyedList('Container', 'name'), alwaysSerialized: true },
       ephemeralContainers: keyedList('Container', 'name'),
       imagePullSecrets: keyedList('LocalObjectReference', 'name'),
       hostAliases: keyedList('HostAlias', 'ip'),
@@ -62,7 +62,7 @@ export const CORE_TYPES: Record<string, TypeMeta> = {
       env: keyedList('EnvVar', 'name'),
       volumeMounts: keyedList('VolumeMount', 'mountPath'),
       volumeDevices: keyedList('VolumeDevice', 'devicePath'),
-      resources: { type: 'ResourceRequirements', embedded: true },
+      resources: { type: 'ResourceRequirements', alwaysSerialized: true },
       command: ATOMIC_LIST,
       args: ATOMIC_LIST,
       envFrom: ATOMIC_LIST,

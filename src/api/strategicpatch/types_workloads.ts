@@ -3,7 +3,7 @@
 import { ATOMIC_LIST, keyedList } from './types_core.js';
 import type { TypeMeta } from './schema.js';
 
-const template = { type: 'PodTemplateSpec', embedded: true } as const;
+const template = { type: 'PodTemplateSpec', alwaysSerialized: true } as const;
 const selector = { type: 'LabelSelector' } as const;
 
 /** apps, batch, discovery, coordination and policy types keyed by a unique type name. */
@@ -13,7 +13,7 @@ export const WORKLOAD_TYPES: Record<string, TypeMeta> = {
       selector,
       template,
       // retainKeys lets `kubectl apply` drop rollingUpdate when switching to Recreate.
-      strategy: { type: 'DeploymentStrategy', patchStrategy: 'retainKeys', embedded: true },
+      strategy: { type: 'DeploymentStrategy', patchStrategy: 'retainKeys', alwaysSerialized: true },
     },
   },
   DeploymentStatus: { fields: { conditions: keyedList('DeploymentCondition', 'type') } },
@@ -35,9 +35,9 @@ export const WORKLOAD_TYPES: Record<string, TypeMeta> = {
   },
   UncountedTerminatedPods: { fields: { succeeded: { listType: 'set' }, failed: { listType: 'set' } } },
   JobTemplateSpec: {
-    fields: { metadata: { type: 'ObjectMeta', embedded: true }, spec: { type: 'JobSpec', embedded: true } },
+    fields: { metadata: { type: 'ObjectMeta', alwaysSerialized: true }, spec: { type: 'JobSpec', alwaysSerialized: true } },
   },
-  CronJobSpec: { fields: { jobTemplate: { type: 'JobTemplateSpec', embedded: true } } },
+  CronJobSpec: { fields: { jobTemplate: { type: 'JobTemplateSpec', alwaysSerialized: true } } },
   CronJobStatus: { fields: { active: ATOMIC_LIST } },
 
   PodDisruptionBudgetSpec: { fields: { selector: { type: 'LabelSelector', patchStrategy: 'replace' } } },
@@ -46,16 +46,16 @@ export const WORKLOAD_TYPES: Record<string, TypeMeta> = {
 
 /** Root object type: ObjectMeta plus the given spec/status types (non-pointer, like upstream). */
 function root(spec?: string, status?: string, extra: TypeMeta['fields'] = {}): TypeMeta {
-  const fields: Record<string, TypeMeta['fields'][string]> = { metadata: { type: 'ObjectMeta', embedded: true }, ...extra };
-  if (spec) fields.spec = { type: spec, embedded: true };
-  if (status) fields.status = { type: status, embedded: true };
+  const fields: Record<string, TypeMeta['fields'][string]> = { metadata: { type: 'ObjectMeta', alwaysSerialized: true }, ...extra };
+  if (spec) fields.spec = { type: spec, alwaysSerialized: true };
+  if (status) fields.status = { type: status, alwaysSerialized: true };
   return { fields };
 }
 
 /** Root types of each kind, keyed by `<apiVersion>/<Kind>` (GVK). */
 export const KIND_ROOT_TYPES: Record<string, TypeMeta> = {
   'v1/Pod': root('PodSpec', 'PodStatus'),
-  'v1/PodTemplate': root(undefined, undefined, { template: { type: 'PodTemplateSpec', embedded: true } }),
+  'v1/PodTemplate': root(undefined, undefined, { template: { type: 'PodTemplateSpec', alwaysSerialized: true } }),
   'v1/Node': root('NodeSpec', 'NodeStatus'),
   'v1/Service': root('ServiceSpec', 'ServiceStatus'),
   'v1/Endpoints': root(undefined, undefined, { subsets: ATOMIC_LIST }),
@@ -77,7 +77,7 @@ export const KIND_ROOT_TYPES: Record<string, TypeMeta> = {
   'apps/v1/DaemonSet': root('DaemonSetSpec', 'DaemonSetStatus'),
   'batch/v1/Job': root('JobSpec', 'JobStatus'),
   'batch/v1/CronJob': root('CronJobSpec', 'CronJobStatus'),
-  'discovery.k8s.io/v1/EndpointSlice': root(undefined, undefined, { endpoints: ATOMIC_LIST, ports: ATOMIC_LIST }),
+  'discovery.k8s.io/v1/EndpointSlice': root(undefined, undefined, { endpoints: { ...ATOMIC_LIST, alwaysSerialized: true }, ports: ATOMIC_LIST }),
   'coordination.k8s.io/v1/Lease': root('LeaseSpec'),
   'policy/v1/PodDisruptionBudget': root('PodDisruptionBudgetSpec', 'PodDisruptionBudgetStatus'),
   'events.k8s.io/v1/Event': root(),
