@@ -49,7 +49,13 @@ export function itemPathElement(ctx: TypeContext, item: unknown, index: number):
   if (listType === 'set') return `v:${canonicalJSON(item)}`;
   if (listType === 'map' && isObj(item)) {
     const key: Obj = {};
-    for (const k of keys) if (item[k] !== undefined) key[k] = item[k];
+    const defaults = ctx.meta.listMapKeyDefaults ?? {};
+    for (const k of keys) {
+      // Like SMD, a key field the item omits takes its schema default, so `{containerPort: 80}`
+      // and the defaulted live `{containerPort: 80, protocol: TCP}` are the same item.
+      const v = item[k] ?? defaults[k];
+      if (v !== undefined) key[k] = v;
+    }
     // An element carrying none of its keys cannot be addressed by key; SMD rejects it, we fall back to its index.
     if (Object.keys(key).length > 0) return `k:${canonicalJSON(key)}`;
   }

@@ -14,6 +14,8 @@ export interface FieldMeta {
   readonly listType?: 'atomic' | 'set' | 'map';
   /** `+listMapKey` markers (x-kubernetes-list-map-keys), in declaration order. */
   readonly listMapKeys?: readonly string[];
+  /** Defaults of list-map key fields (`+default` on the element type), used when an item omits them. */
+  readonly listMapKeyDefaults?: Readonly<Record<string, unknown>>;
   /** `+mapType` marker for map[string]T fields; atomic maps are owned as one field. */
   readonly mapType?: 'atomic' | 'granular';
   /**

@@ -58,7 +58,8 @@ export const CORE_TYPES: Record<string, TypeMeta> = {
   NodeSelector: { fields: { nodeSelectorTerms: ATOMIC_LIST }, structType: 'atomic' },
   Container: {
     fields: {
-      ports: keyedList('ContainerPort', 'containerPort', ['containerPort', 'protocol']),
+      // protocol carries +default="TCP", so apply keys an item without it as protocol TCP.
+      ports: { ...keyedList('ContainerPort', 'containerPort', ['containerPort', 'protocol']), listMapKeyDefaults: { protocol: 'TCP' } },
       env: keyedList('EnvVar', 'name'),
       volumeMounts: keyedList('VolumeMount', 'mountPath'),
       volumeDevices: keyedList('VolumeDevice', 'devicePath'),
@@ -125,7 +126,7 @@ export const CORE_TYPES: Record<string, TypeMeta> = {
 
   ServiceSpec: {
     fields: {
-      ports: keyedList('ServicePort', 'port', ['port', 'protocol']),
+      ports: { ...keyedList('ServicePort', 'port', ['port', 'protocol']), listMapKeyDefaults: { protocol: 'TCP' } },
       selector: ATOMIC_MAP,
       clusterIPs: ATOMIC_LIST,
       externalIPs: ATOMIC_LIST,
