@@ -1,0 +1,40 @@
+/**
+ * The public surface of src/api: types, the resource registry and discovery,
+ * selectors, metadata helpers, Status errors, defaulting, admission helpers,
+ * validation and schemas. Other components import from here only.
+ */
+export * from './types.js';
+export * from './status.js';
+export * from './registry.js';
+export * from './discovery.js';
+export * from './labels.js';
+export * from './fields.js';
+export * from './selectable.js';
+export * from './meta.js';
+export * from './quantity.js';
+export * from './defaults.js';
+export * from './admission.js';
+export {
+  validateCreate,
+  validateUpdate,
+  validateStatusUpdate,
+  throwIfInvalid,
+  toInvalidError,
+  errorBody,
+  errorString,
+  semanticEqual,
+  type FieldError,
+  type FieldErrorType,
+  type ErrorList,
+} from './validation/index.js';
+/** Every validator and field-error constructor, namespaced to keep names like `forbidden` apart from the Status ones. */
+export * as validation from './validation/index.js';
+export {
+  DEFINITIONS,
+  definitionName,
+  findUnknownFields,
+  strictDecodingError,
+  unknownFieldWarnings,
+  openapiV2Definitions,
+  openapiV3Document,
+} from './schema/index.js';

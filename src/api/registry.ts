@@ -1,0 +1,172 @@
+/**
+ * The scheme: one ResourceInfo per served resource, with upstream's names,
+ * scope, verbs, short names, categories and subresources. The API server
+ * routes, discovers and stores by this table alone.
+ */
+
+/** A subresource such as pods/status or deployments/scale. */
+export interface SubresourceInfo {
+  name: string;
+  /** The kind the subresource accepts and returns, when it differs from the parent's group/version. */
+  group: string;
+  version: string;
+  kind: string;
+  verbs: string[];
+}
+
+/** One served resource, like an APIResource plus the storage prefix. */
+export interface ResourceInfo {
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  /** The plural name used in URLs, e.g. "pods". */
+  resource: string;
+  singularName: string;
+  shortNames: string[];
+  namespaced: boolean;
+  verbs: string[];
+  categories: string[];
+  subresources: SubresourceInfo[];
+  /** `/registry/<resource>/`; objects live at prefix + `[namespace/]name`. */
+  storagePrefix: string;
+}
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+// Namespaces have no deletecollection upstream: deleting every namespace at once is too dangerous.
+const NO_COLLECTION_DELETE = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+const STATUS_VERBS = ['get', 'patch', 'update'];
+
+interface Spec {
+  gv: string;
+  kind: string;
+  resource: string;
+  short?: string[];
+  namespaced: boolean;
+  verbs?: string[];
+  categories?: string[];
+  sub?: { name: string; gv?: string; kind?: string; verbs?: string[] }[];
+}
+
+const status = { name: 'status' };
+const scale = { name: 'scale', gv: 'autoscaling/v1', kind: 'Scale' };
+
+const SPECS: Spec[] = [
+  { gv: 'v1', kind: 'Namespace', resource: 'namespaces', short: ['ns'], namespaced: false, verbs: NO_COLLECTION_DELETE, sub: [status, { name: 'finalize', verbs: ['update'] }] },
+  { gv: 'v1', kind: 'Node', resource: 'nodes', short: ['no'], namespaced: false, sub: [status] },
+  {
+    gv: 'v1', kind: 'Pod', resource: 'pods', short: ['po'], namespaced: true, categories: ['all'],
+    sub: [status, { name: 'binding', kind: 'Binding', verbs: ['create'] }, { name: 'eviction', gv: 'policy/v1', kind: 'Eviction', verbs: ['create'] }],
+  },
+  { gv: 'v1', kind: 'Service', resource: 'services', short: ['svc'], namespaced: true, categories: ['all'], sub: [status] },
+  { gv: 'v1', kind: 'Endpoints', resource: 'endpoints', short: ['ep'], namespaced: true },
+  { gv: 'v1', kind: 'Event', resource: 'events', short: ['ev'], namespaced: true },
+  { gv: 'v1', kind: 'ConfigMap', resource: 'configmaps', short: ['cm'], namespaced: true },
+  { gv: 'v1', kind: 'Secret', resource: 'secrets', namespaced: true },
+  { gv: 'v1', kind: 'ServiceAccount', resource: 'serviceaccounts', short: ['sa'], namespaced: true },
+  { gv: 'coordination.k8s.io/v1', kind: 'Lease', resource: 'leases', namespaced: true },
+  { gv: 'discovery.k8s.io/v1', kind: 'EndpointSlice', resource: 'endpointslices', namespaced: true },
+  { gv: 'apps/v1', kind: 'Deployment', resource: 'deployments', short: ['deploy'], namespaced: true, categories: ['all'], sub: [status, scale] },
+  { gv: 'apps/v1', kind: 'ReplicaSet', resource: 'replicasets', short: ['rs'], namespaced: true, categories: ['all'], sub: [status, scale] },
+  { gv: 'batch/v1', kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], sub: [status] },
+  { gv: 'scheduling.k8s.io/v1', kind: 'PriorityClass', resource: 'priorityclasses', short: ['pc'], namespaced: false },
+  { gv: 'policy/v1', kind: 'PodDisruptionBudget', resource: 'poddisruptionbudgets', short: ['pdb'], namespaced: true, sub: [status] },
+];
+
+/** Splits "apps/v1" into group "apps", version "v1"; "v1" is the core group "". */
+export function parseGroupVersion(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+}
+
+/** Joins a group and version into an apiVersion ("v1", "apps/v1"). */
+export const groupVersionString = (group: string, version: string): string => (group ? `${group}/${version}` : version);
+
+function build(s: Spec): ResourceInfo {
+  const { group, version } = parseGroupVersion(s.gv);
+  return {
+    group,
+    version,
+    kind: s.kind,
+    listKind: `${s.kind}List`,
+    resource: s.resource,
+    singularName: s.kind.toLowerCase(),
+    shortNames: s.short ?? [],
+    namespaced: s.namespaced,
+    verbs: s.verbs ?? ALL_VERBS,
+    categories: s.categories ?? [],
+    subresources: (s.sub ?? []).map((sub) => {
+      const gv = sub.gv ? parseGroupVersion(sub.gv) : { group, version };
+      return { name: sub.name, group: gv.group, version: gv.version, kind: sub.kind ?? s.kind, verbs: sub.verbs ?? STATUS_VERBS };
+    }),
+    storagePrefix: `/registry/${s.resource}/`,
+  };
+}
+
+/** Every served resource, in discovery order. */
+export const RESOURCES: readonly ResourceInfo[] = Object.freeze(SPECS.map(build));
+
+const byGVR = new Map<string, ResourceInfo>();
+const byGVK = new Map<string, ResourceInfo>();
+const byGroupResource = new Map<string, ResourceInfo>();
+for (const r of RESOURCES) {
+  byGVR.set(`${r.group}/${r.version}/${r.resource}`, r);
+  byGVK.set(`${groupVersionString(r.group, r.version)}/${r.kind}`, r);
+  byGroupResource.set(`${r.group}/${r.resource}`, r);
+}
+
+/** The resource served at /api[s]/<group>/<version>/<resource>, or undefined. */
+export function lookupResource(group: string, version: string, resource: string): ResourceInfo | undefined {
+  return byGVR.get(`${group}/${version}/${resource}`);
+}
+
+/** The resource for an object's apiVersion and kind, or undefined. */
+export function resourceForKind(apiVersion: string, kind: string): ResourceInfo | undefined {
+  return byGVK.get(`${apiVersion}/${kind}`);
+}
+
+/** The resource for a group and plural name in any version (the storage and RBAC view). */
+export function resourceForGroupResource(group: string, resource: string): ResourceInfo | undefined {
+  return byGroupResource.get(`${group}/${resource}`);
+}
+
+/** Resolves what a user typed (plural, singular, short name or kind, optionally "name.group"), like kubectl's RESTMapper. */
+export function resolveResourceName(name: string): ResourceInfo | undefined {
+  const dot = name.indexOf('.');
+  const base = (dot < 0 ? name : name.slice(0, dot)).toLowerCase();
+  const group = dot < 0 ? undefined : name.slice(dot + 1);
+  return RESOURCES.find(
+    (r) =>
+      (group === undefined || r.group === group) &&
+      (r.resource === base || r.singularName === base || r.shortNames.includes(base) || r.kind.toLowerCase() === base),
+  );
+}
+
+/** The storage key of an object: `/registry/<resource>/<namespace>/<name>`, without the namespace when cluster-scoped. */
+export function storageKey(r: ResourceInfo, namespace: string | undefined, name: string): string {
+  return r.namespaced ? `${r.storagePrefix}${namespace ?? ''}/${name}` : `${r.storagePrefix}${name}`;
+}
+
+/** The key prefix for a list: the whole resource, or one namespace of it. */
+export function storageListPrefix(r: ResourceInfo, namespace?: string): string {
+  return r.namespaced && namespace ? `${r.storagePrefix}${namespace}/` : r.storagePrefix;
+}
+
+/** The served group-versions, the core "v1" first, then by group in registration order. */
+export function servedGroupVersions(): { group: string; version: string }[] {
+  const seen = new Set<string>();
+  const out: { group: string; version: string }[] = [];
+  for (const r of RESOURCES) {
+    const k = `${r.group}/${r.version}`;
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push({ group: r.group, version: r.version });
+    }
+  }
+  return out;
+}
+
+/** The resources of one group-version, in registration order. */
+export function resourcesIn(group: string, version: string): ResourceInfo[] {
+  return RESOURCES.filter((r) => r.group === group && r.version === version);
+}

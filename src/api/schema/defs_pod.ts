@@ -1,0 +1,183 @@
+/**
+ * Pod, PodSpec, Container and everything they embed, with upstream's patch
+ * merge keys (containers by name, ports by containerPort, volumeMounts by
+ * mountPath, volumes by name with retainKeys, conditions by type).
+ */
+import type { StructDesc } from './dsl.js';
+
+const CONTAINER: StructDesc = {
+  name: 'string', image: 'string', command: '[]string', args: '[]string', workingDir: 'string',
+  ports: '[]core.ContainerPort@containerPort', envFrom: '[]core.EnvFromSource', env: '[]core.EnvVar@name',
+  resources: 'core.ResourceRequirements', resizePolicy: '[]core.ContainerResizePolicy', restartPolicy: 'string',
+  restartPolicyRules: '[]core.ContainerRestartRule',
+  volumeMounts: '[]core.VolumeMount@mountPath', volumeDevices: '[]core.VolumeDevice@devicePath',
+  livenessProbe: 'core.Probe', readinessProbe: 'core.Probe', startupProbe: 'core.Probe', lifecycle: 'core.Lifecycle',
+  terminationMessagePath: 'string', terminationMessagePolicy: 'string', imagePullPolicy: 'string',
+  securityContext: 'core.SecurityContext', stdin: 'boolean', stdinOnce: 'boolean', tty: 'boolean',
+};
+
+// Volume sources kscale never interprets are kept opaque for strict decoding, so valid manifests are never refused.
+const OPAQUE_VOLUME_SOURCES = [
+  'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'iscsi', 'glusterfs', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker',
+  'fc', 'azureFile', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'portworxVolume', 'scaleIO', 'storageos',
+];
+
+/** core/v1 pod-related definitions by short name. */
+export const POD_DEFS: Record<string, StructDesc> = {
+  'core.Pod': { apiVersion: 'string', kind: 'string', metadata: 'meta.ObjectMeta', spec: 'core.PodSpec', status: 'core.PodStatus' },
+  'core.PodTemplateSpec': { metadata: 'meta.ObjectMeta', spec: 'core.PodSpec' },
+  'core.PodSpec': {
+    volumes: '[]core.Volume@name+retainKeys', initContainers: '[]core.Container@name', containers: '[]core.Container@name',
+    ephemeralContainers: '[]core.EphemeralContainer@name', restartPolicy: 'string', terminationGracePeriodSeconds: 'int64',
+    activeDeadlineSeconds: 'int64', dnsPolicy: 'string', nodeSelector: 'map[string]', serviceAccountName: 'string', serviceAccount: 'string',
+    automountServiceAccountToken: 'boolean', nodeName: 'string', hostNetwork: 'boolean', hostPID: 'boolean', hostIPC: 'boolean',
+    shareProcessNamespace: 'boolean', securityContext: 'core.PodSecurityContext', imagePullSecrets: '[]core.LocalObjectReference@name',
+    hostname: 'string', subdomain: 'string', affinity: 'core.Affinity', schedulerName: 'string', tolerations: '[]core.Toleration',
+    hostAliases: '[]core.HostAlias@ip', priorityClassName: 'string', priority: 'int', dnsConfig: 'core.PodDNSConfig',
+    readinessGates: '[]core.PodReadinessGate', runtimeClassName: 'string', enableServiceLinks: 'boolean', preemptionPolicy: 'string',
+    overhead: 'map[Quantity]', topologySpreadConstraints: '[]core.TopologySpreadConstraint@topologyKey', setHostnameAsFQDN: 'boolean',
+    os: 'core.PodOS', hostUsers: 'boolean', schedulingGates: '[]core.PodSchedulingGate@name',
+    resourceClaims: '[]core.PodResourceClaim@name+retainKeys', resources: 'core.ResourceRequirements', hostnameOverride: 'string',
+  },
+  'core.Container': CONTAINER,
+  'core.EphemeralContainer': { ...CONTAINER, targetContainerName: 'string' },
+  'core.ContainerPort': { name: 'string', hostPort: 'int', containerPort: 'int', protocol: 'string', hostIP: 'string' },
+  'core.EnvVar': { name: 'string', value: 'string', valueFrom: 'core.EnvVarSource' },
+  'core.EnvVarSource': {
+    fieldRef: 'core.ObjectFieldSelector', resourceFieldRef: 'core.ResourceFieldSelector', configMapKeyRef: 'core.ConfigMapKeySelector',
+    secretKeyRef: 'core.SecretKeySelector', fileKeyRef: 'object',
+  },
+  'core.ObjectFieldSelector': { apiVersion: 'string', fieldPath: 'string' },
+  'core.ResourceFieldSelector': { containerName: 'string', resource: 'string', divisor: 'Quantity' },
+  'core.ConfigMapKeySelector': { name: 'string', key: 'string', optional: 'boolean' },
+  'core.SecretKeySelector': { name: 'string', key: 'string', optional: 'boolean' },
+  'core.EnvFromSource': { prefix: 'string', configMapRef: 'core.ConfigMapEnvSource', secretRef: 'core.SecretEnvSource' },
+  'core.ConfigMapEnvSource': { name: 'string', optional: 'boolean' },
+  'core.SecretEnvSource': { name: 'string', optional: 'boolean' },
+  'core.ResourceRequirements': { limits: 'map[Quantity]', requests: 'map[Quantity]', claims: '[]core.ResourceClaim' },
+  'core.ResourceClaim': { name: 'string', request: 'string' },
+  'core.ContainerResizePolicy': { resourceName: 'string', restartPolicy: 'string' },
+  'core.ContainerRestartRule': { action: 'string', exitCodes: 'core.ContainerRestartRuleOnExitCodes' },
+  'core.ContainerRestartRuleOnExitCodes': { operator: 'string', values: '[]int' },
+  'core.VolumeMount': {
+    name: 'string', readOnly: 'boolean', recursiveReadOnly: 'string', mountPath: 'string', subPath: 'string', mountPropagation: 'string',
+    subPathExpr: 'string',
+  },
+  'core.VolumeDevice': { name: 'string', devicePath: 'string' },
+  'core.Probe': {
+    exec: 'core.ExecAction', httpGet: 'core.HTTPGetAction', tcpSocket: 'core.TCPSocketAction', grpc: 'core.GRPCAction',
+    initialDelaySeconds: 'int', timeoutSeconds: 'int', periodSeconds: 'int', successThreshold: 'int', failureThreshold: 'int',
+    terminationGracePeriodSeconds: 'int64',
+  },
+  'core.ExecAction': { command: '[]string' },
+  'core.HTTPGetAction': { path: 'string', port: 'IntOrString', host: 'string', scheme: 'string', httpHeaders: '[]core.HTTPHeader' },
+  'core.HTTPHeader': { name: 'string', value: 'string' },
+  'core.TCPSocketAction': { port: 'IntOrString', host: 'string' },
+  'core.GRPCAction': { port: 'int', service: 'string' },
+  'core.Lifecycle': { postStart: 'core.LifecycleHandler', preStop: 'core.LifecycleHandler', stopSignal: 'string' },
+  'core.LifecycleHandler': { exec: 'core.ExecAction', httpGet: 'core.HTTPGetAction', tcpSocket: 'core.TCPSocketAction', sleep: 'core.SleepAction' },
+  'core.SleepAction': { seconds: 'int64' },
+  'core.SecurityContext': {
+    capabilities: 'core.Capabilities', privileged: 'boolean', seLinuxOptions: 'core.SELinuxOptions', windowsOptions: 'core.WindowsSecurityContextOptions',
+    runAsUser: 'int64', runAsGroup: 'int64', runAsNonRoot: 'boolean', readOnlyRootFilesystem: 'boolean', allowPrivilegeEscalation: 'boolean',
+    procMount: 'string', seccompProfile: 'core.SeccompProfile', appArmorProfile: 'core.AppArmorProfile',
+  },
+  'core.Capabilities': { add: '[]string', drop: '[]string' },
+  'core.SELinuxOptions': { user: 'string', role: 'string', type: 'string', level: 'string' },
+  'core.WindowsSecurityContextOptions': { gmsaCredentialSpecName: 'string', gmsaCredentialSpec: 'string', runAsUserName: 'string', hostProcess: 'boolean' },
+  'core.SeccompProfile': { type: 'string', localhostProfile: 'string' },
+  'core.AppArmorProfile': { type: 'string', localhostProfile: 'string' },
+  'core.PodSecurityContext': {
+    seLinuxOptions: 'core.SELinuxOptions', windowsOptions: 'core.WindowsSecurityContextOptions', runAsUser: 'int64', runAsGroup: 'int64',
+    runAsNonRoot: 'boolean', supplementalGroups: '[]int64', supplementalGroupsPolicy: 'string', fsGroup: 'int64', sysctls: '[]core.Sysctl',
+    fsGroupChangePolicy: 'string', seccompProfile: 'core.SeccompProfile', appArmorProfile: 'core.AppArmorProfile', seLinuxChangePolicy: 'string',
+  },
+  'core.Sysctl': { name: 'string', value: 'string' },
+  'core.LocalObjectReference': { name: 'string' },
+  'core.Affinity': { nodeAffinity: 'core.NodeAffinity', podAffinity: 'core.PodAffinity', podAntiAffinity: 'core.PodAntiAffinity' },
+  'core.NodeAffinity': {
+    requiredDuringSchedulingIgnoredDuringExecution: 'core.NodeSelector',
+    preferredDuringSchedulingIgnoredDuringExecution: '[]core.PreferredSchedulingTerm',
+  },
+  'core.NodeSelector': { nodeSelectorTerms: '[]core.NodeSelectorTerm' },
+  'core.NodeSelectorTerm': { matchExpressions: '[]core.NodeSelectorRequirement', matchFields: '[]core.NodeSelectorRequirement' },
+  'core.NodeSelectorRequirement': { key: 'string', operator: 'string', values: '[]string' },
+  'core.PreferredSchedulingTerm': { weight: 'int', preference: 'core.NodeSelectorTerm' },
+  'core.PodAffinity': {
+    requiredDuringSchedulingIgnoredDuringExecution: '[]core.PodAffinityTerm',
+    preferredDuringSchedulingIgnoredDuringExecution: '[]core.WeightedPodAffinityTerm',
+  },
+  'core.PodAntiAffinity': {
+    requiredDuringSchedulingIgnoredDuringExecution: '[]core.PodAffinityTerm',
+    preferredDuringSchedulingIgnoredDuringExecution: '[]core.WeightedPodAffinityTerm',
+  },
+  'core.PodAffinityTerm': {
+    labelSelector: 'meta.LabelSelector', namespaces: '[]string', topologyKey: 'string', namespaceSelector: 'meta.LabelSelector',
+    matchLabelKeys: '[]string', mismatchLabelKeys: '[]string',
+  },
+  'core.WeightedPodAffinityTerm': { weight: 'int', podAffinityTerm: 'core.PodAffinityTerm' },
+  'core.Toleration': { key: 'string', operator: 'string', value: 'string', effect: 'string', tolerationSeconds: 'int64' },
+  'core.HostAlias': { ip: 'string', hostnames: '[]string' },
+  'core.PodDNSConfig': { nameservers: '[]string', searches: '[]string', options: '[]core.PodDNSConfigOption' },
+  'core.PodDNSConfigOption': { name: 'string', value: 'string' },
+  'core.PodReadinessGate': { conditionType: 'string' },
+  'core.TopologySpreadConstraint': {
+    maxSkew: 'int', topologyKey: 'string', whenUnsatisfiable: 'string', labelSelector: 'meta.LabelSelector', minDomains: 'int',
+    nodeAffinityPolicy: 'string', nodeTaintsPolicy: 'string', matchLabelKeys: '[]string',
+  },
+  'core.PodOS': { name: 'string' },
+  'core.PodSchedulingGate': { name: 'string' },
+  'core.PodResourceClaim': { name: 'string', resourceClaimName: 'string', resourceClaimTemplateName: 'string' },
+  'core.Volume': {
+    name: 'string', hostPath: 'core.HostPathVolumeSource', emptyDir: 'core.EmptyDirVolumeSource', secret: 'core.SecretVolumeSource',
+    configMap: 'core.ConfigMapVolumeSource', persistentVolumeClaim: 'core.PersistentVolumeClaimVolumeSource',
+    downwardAPI: 'core.DownwardAPIVolumeSource', projected: 'core.ProjectedVolumeSource', nfs: 'core.NFSVolumeSource',
+    csi: 'core.CSIVolumeSource', ephemeral: 'object', image: 'core.ImageVolumeSource',
+    ...Object.fromEntries(OPAQUE_VOLUME_SOURCES.map((s) => [s, 'object'])),
+  },
+  'core.HostPathVolumeSource': { path: 'string', type: 'string' },
+  'core.EmptyDirVolumeSource': { medium: 'string', sizeLimit: 'Quantity' },
+  'core.SecretVolumeSource': { secretName: 'string', items: '[]core.KeyToPath', defaultMode: 'int', optional: 'boolean' },
+  'core.ConfigMapVolumeSource': { name: 'string', items: '[]core.KeyToPath', defaultMode: 'int', optional: 'boolean' },
+  'core.KeyToPath': { key: 'string', path: 'string', mode: 'int' },
+  'core.PersistentVolumeClaimVolumeSource': { claimName: 'string', readOnly: 'boolean' },
+  'core.DownwardAPIVolumeSource': { items: '[]core.DownwardAPIVolumeFile', defaultMode: 'int' },
+  'core.DownwardAPIVolumeFile': { path: 'string', fieldRef: 'core.ObjectFieldSelector', resourceFieldRef: 'core.ResourceFieldSelector', mode: 'int' },
+  'core.ProjectedVolumeSource': { sources: '[]core.VolumeProjection', defaultMode: 'int' },
+  'core.VolumeProjection': {
+    secret: 'core.SecretProjection', configMap: 'core.ConfigMapProjection', downwardAPI: 'core.DownwardAPIProjection',
+    serviceAccountToken: 'core.ServiceAccountTokenProjection', clusterTrustBundle: 'object', podCertificate: 'object',
+  },
+  'core.SecretProjection': { name: 'string', items: '[]core.KeyToPath', optional: 'boolean' },
+  'core.ConfigMapProjection': { name: 'string', items: '[]core.KeyToPath', optional: 'boolean' },
+  'core.DownwardAPIProjection': { items: '[]core.DownwardAPIVolumeFile' },
+  'core.ServiceAccountTokenProjection': { audience: 'string', expirationSeconds: 'int64', path: 'string' },
+  'core.NFSVolumeSource': { server: 'string', path: 'string', readOnly: 'boolean' },
+  'core.CSIVolumeSource': {
+    driver: 'string', readOnly: 'boolean', fsType: 'string', volumeAttributes: 'map[string]', nodePublishSecretRef: 'core.LocalObjectReference',
+  },
+  'core.ImageVolumeSource': { reference: 'string', pullPolicy: 'string' },
+  'core.PodStatus': {
+    observedGeneration: 'int64', phase: 'string', conditions: '[]core.PodCondition@type', message: 'string', reason: 'string',
+    nominatedNodeName: 'string', hostIP: 'string', hostIPs: '[]core.HostIP@ip', podIP: 'string', podIPs: '[]core.PodIP@ip',
+    startTime: 'Time', initContainerStatuses: '[]core.ContainerStatus', containerStatuses: '[]core.ContainerStatus',
+    qosClass: 'string', ephemeralContainerStatuses: '[]core.ContainerStatus', resize: 'string', resourceClaimStatuses: '[]object@name',
+    extendedResourceClaimStatus: 'object', allocatedResources: 'map[Quantity]', resources: 'core.ResourceRequirements',
+  },
+  'core.PodCondition': {
+    type: 'string', observedGeneration: 'int64', status: 'string', lastProbeTime: 'Time', lastTransitionTime: 'Time', reason: 'string', message: 'string',
+  },
+  'core.HostIP': { ip: 'string' },
+  'core.PodIP': { ip: 'string' },
+  'core.ContainerStatus': {
+    name: 'string', state: 'core.ContainerState', lastState: 'core.ContainerState', ready: 'boolean', restartCount: 'int', image: 'string',
+    imageID: 'string', containerID: 'string', started: 'boolean', allocatedResources: 'map[Quantity]', resources: 'core.ResourceRequirements',
+    volumeMounts: '[]object', user: 'object', allocatedResourcesStatus: '[]object', stopSignal: 'string',
+  },
+  'core.ContainerState': { waiting: 'core.ContainerStateWaiting', running: 'core.ContainerStateRunning', terminated: 'core.ContainerStateTerminated' },
+  'core.ContainerStateWaiting': { reason: 'string', message: 'string' },
+  'core.ContainerStateRunning': { startedAt: 'Time' },
+  'core.ContainerStateTerminated': {
+    exitCode: 'int', signal: 'int', reason: 'string', message: 'string', startedAt: 'Time', finishedAt: 'Time', containerID: 'string',
+  },
+};
