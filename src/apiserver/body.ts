@@ -1,0 +1,65 @@
+/**
+ * Reading request bodies: bounded by --max-request-body-bytes (3 MiB, like
+ * kube-apiserver), decoded from JSON or YAML, with upstream's errors for
+ * oversized, malformed and unsupported bodies.
+ */
+import type { IncomingMessage } from 'node:http';
+import { parse as parseYAML } from 'yaml';
+import { badRequest, newStatusError, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
+
+/** kube-apiserver's default limit on a request body. */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+/** Reads the whole body, failing with 413 past `limit`. */
+export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > limit) {
+    req.resume();
+    throw requestEntityTooLarge(`the request body is too large: ${declared} bytes, limit ${limit}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > limit) {
+      req.resume();
+      throw requestEntityTooLarge(`the request body is too large: more than ${limit} bytes`);
+    }
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The media type of a Content-Type header, lower-cased, without parameters. */
+export function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0].trim().toLowerCase();
+}
+
+const YAML_TYPES = new Set(['application/yaml', 'application/apply-patch+yaml']);
+const JSON_TYPES = new Set([
+  'application/json', '', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json',
+]);
+
+/** Decodes a JSON (or YAML) body into a value; protobuf gets 415, syntax errors 400. */
+export function decodeBody(body: Buffer, contentType: string | undefined): unknown {
+  const mt = mediaType(contentType);
+  if (mt === 'application/vnd.kubernetes.protobuf' || mt.includes('protobuf')) {
+    throw unsupportedMediaType(['application/json', 'application/yaml']);
+  }
+  if (!JSON_TYPES.has(mt) && !YAML_TYPES.has(mt)) throw unsupportedMediaType(['application/json', 'application/yaml']);
+  if (body.length === 0) throw badRequest('the request body is empty');
+  const text = body.toString('utf8');
+  if (YAML_TYPES.has(mt) && !/^\s*[{[]/.test(text)) {
+    try {
+      return parseYAML(text, { maxAliasCount: 100 });
+    } catch (err) {
+      throw badRequest(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw newStatusError(400, 'BadRequest', `couldn't get version/kind; json parse error: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Objects in storage are JSON without metadata.resourceVersion, which is the
+ * storage revision and is set on the way out, as upstream's etcd3 versioner
+ * does. Encode once: the stored bytes always start with
+ * {"kind":..,"apiVersion":..,"metadata":{ so a response can splice the
+ * resourceVersion into the bytes without parsing the object again.
+ */
+import type { KeyValue } from '../storage/index.js';
+
+type Obj = Record<string, unknown>;
+
+/** Serializes an object for storage, with kind, apiVersion and metadata first and no resourceVersion. */
+export function encodeForStorage(obj: Obj): Buffer {
+  const { kind, apiVersion, metadata, ...rest } = obj;
+  const { resourceVersion: _rv, ...meta } = (metadata ?? {}) as Obj;
+  return Buffer.from(JSON.stringify({ kind, apiVersion, metadata: meta, ...rest }));
+}
+
+const META = Buffer.from('"metadata":{');
+
+/** The stored bytes with metadata.resourceVersion set to `rv`, without parsing. */
+export function withResourceVersion(value: Buffer, rv: number): Buffer {
+  const at = value.indexOf(META);
+  if (at < 0) return value;
+  const cut = at + META.length;
+  const empty = value[cut] === 0x7d; // '}'
+  const insert = Buffer.from(`"resourceVersion":"${rv}"${empty ? '' : ','}`);
+  return Buffer.concat([value.subarray(0, cut), insert, value.subarray(cut)]);
+}
+
+/** Decodes a stored object and sets its resourceVersion from the key's mod revision. */
+export function decode(kv: KeyValue): Obj {
+  const obj = JSON.parse(kv.value.toString('utf8')) as Obj;
+  const meta = (obj.metadata ?? (obj.metadata = {})) as Obj;
+  meta.resourceVersion = String(kv.modRevision);
+  return obj;
+}

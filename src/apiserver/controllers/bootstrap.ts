@@ -1,0 +1,49 @@
+/**
+ * Objects every cluster has, created at start-up like kube-apiserver's
+ * bootstrap controllers: the system namespaces and the `kubernetes` Service
+ * (ClusterIP = the first address of the service range).
+ */
+import type { Clock } from '../../clock/index.js';
+import { meta, type Obj } from '../object.js';
+import type { StrategyConfig } from '../registry/strategies.js';
+import type { GenericStore } from '../registry/store.js';
+
+/** The namespaces kube-apiserver creates. */
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+async function ensure(store: GenericStore, obj: Obj, clock: Clock): Promise<void> {
+  const m = meta(obj);
+  try {
+    await store.get(m.namespace as string | undefined, m.name as string);
+    return;
+  } catch {
+    // Missing: create it below.
+  }
+  const ctx = { now: clock.now(), dryRun: false };
+  store.prepareCreate(obj, ctx);
+  store.strategy.applyDefaults?.(obj);
+  await store.strategy.prepareForCreate?.(obj, ctx);
+  try {
+    await store.create(obj, ctx);
+  } catch (err) {
+    store.strategy.abortCreate?.(obj);
+    if ((err as { reason?: string }).reason !== 'AlreadyExists') throw err;
+  }
+}
+
+/** Creates the system namespaces and the `kubernetes` Service when missing. */
+export async function bootstrap(stores: Map<string, GenericStore>, cfg: StrategyConfig, clock: Clock): Promise<void> {
+  for (const name of SYSTEM_NAMESPACES) {
+    await ensure(stores.get('namespaces')!, { kind: 'Namespace', apiVersion: 'v1', metadata: { name } }, clock);
+  }
+  await ensure(
+    stores.get('services')!,
+    {
+      kind: 'Service',
+      apiVersion: 'v1',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: { type: 'ClusterIP', clusterIP: cfg.serviceIPs.first(), ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None' },
+    },
+    clock,
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * What every REST handler receives: the request, the parsed RequestInfo, the
+ * resource's store, and the server-wide services (clock, admission, stores).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResourceInfo } from '../../api/registry.js';
+import type { Clock } from '../../clock/index.js';
+import type { Storage } from '../../storage/index.js';
+import type { AdmissionChain } from '../admission/chain.js';
+import type { GenericStore } from '../registry/store.js';
+import type { RequestInfo } from '../request_info.js';
+
+/** Server-wide services the handlers use. */
+export interface ServerServices {
+  clock: Clock;
+  stores: Map<string, GenericStore>;
+  admission: AdmissionChain;
+  storageFor(resource: string): Storage;
+  /** The minimum watch timeout (kube-apiserver's --min-request-timeout, 1800 s). */
+  minRequestTimeoutSeconds: number;
+}
+
+/** One resource request in flight. */
+export interface RestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  resource: ResourceInfo;
+  store: GenericStore;
+  services: ServerServices;
+}
+
+/** The store of a resource by plural name (core or any group). */
+export function storeOf(services: ServerServices, resource: string): GenericStore {
+  const s = services.stores.get(resource);
+  if (s === undefined) throw new Error(`no store for ${resource}`);
+  return s;
+}

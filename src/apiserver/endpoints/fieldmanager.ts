@@ -1,0 +1,106 @@
+/**
+ * Field validation (?fieldValidation=Strict|Warn|Ignore) and field managers
+ * (metadata.managedFields) for every write, like upstream's fieldmanager
+ * wrapping of the REST handlers.
+ */
+import { findUnknownFields, strictDecodingError, unknownFieldWarnings } from '../../api/schema/index.js';
+import { ApplyConflictError, serverSideApply as ssa, updateManagedFields } from '../../api/managedfields/index.js';
+import { formatTimestamp } from '../../api/meta.js';
+import { badRequest, StatusError } from '../../api/status.js';
+import { patchSchemaForObject } from '../../api/strategicpatch/index.js';
+import type { Status } from '../../api/types.js';
+import type { Obj } from '../object.js';
+import type { RestContext } from './context.js';
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+/** Reads ?fieldValidation; kubectl sends Strict by default. Unset means Warn, as upstream. */
+export function parseFieldValidation(q: URLSearchParams): FieldValidation {
+  const v = q.get('fieldValidation') ?? 'Warn';
+  if (v !== 'Strict' && v !== 'Warn' && v !== 'Ignore') throw badRequest(`fieldValidation: Unsupported value: "${v}": supported values: "Ignore", "Strict", "Warn"`);
+  return v;
+}
+
+/**
+ * Rejects (Strict), warns about (Warn, in Warning headers) or drops (Ignore)
+ * fields the kind's schema does not know. Unknown fields are never stored,
+ * as upstream's decoding into typed objects drops them.
+ */
+export function applyFieldValidation(ctx: RestContext, obj: Obj, v: FieldValidation): void {
+  const unknown = findUnknownFields(obj.kind as string, obj, ctx.resource.group);
+  if (unknown.length === 0) return;
+  if (v === 'Strict') throw strictDecodingError(unknown);
+  if (v === 'Warn') {
+    const prev = ctx.res.getHeader('Warning');
+    const list = [...(Array.isArray(prev) ? prev : prev === undefined ? [] : [String(prev)]), ...unknownFieldWarnings(unknown).map((w) => `299 - ${JSON.stringify(w)}`)];
+    ctx.res.setHeader('Warning', list);
+  }
+  for (const path of unknown) prune(obj, path);
+}
+
+/** Deletes the field at a path like `spec.containers[0].foo`. */
+function prune(obj: Obj, path: string): void {
+  const parts = path.match(/[^.[\]]+|\[\d+\]/g) ?? [];
+  let cur: unknown = obj;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const p = parts[i];
+    if (cur === null || typeof cur !== 'object') return;
+    cur = p.startsWith('[') ? (cur as unknown[])[Number(p.slice(1, -1))] : (cur as Obj)[p];
+  }
+  const last = parts[parts.length - 1];
+  if (last !== undefined && cur !== null && typeof cur === 'object' && !Array.isArray(cur)) delete (cur as Obj)[last];
+}
+
+/** The field manager of a request: ?fieldManager, else the user agent's program name, as upstream. */
+export function managerOf(ctx: RestContext): string {
+  const fm = ctx.info.query.get('fieldManager');
+  if (fm !== null && fm !== '') {
+    if (fm.length > 128) throw badRequest('fieldManager: Too long: may not be more than 128 bytes');
+    return fm;
+  }
+  const ua = ctx.req.headers['user-agent'] ?? 'unknown';
+  return ua.split('/')[0].slice(0, 128) || 'unknown';
+}
+
+/** The fields a write to this endpoint may not own (status on the main resource, all but status on /status). */
+function resetFields(ctx: RestContext): string[][] {
+  if (!ctx.store.strategy.hasStatusSubresource) return [];
+  return ctx.info.subresource === 'status' ? [['spec'], ['metadata']] : [['status']];
+}
+
+/** Records the request's field manager on `obj` (an Update operation), moving changed fields to it. */
+export function recordUpdateManager(ctx: RestContext, obj: Obj, old: Obj | null, _op: 'Update'): void {
+  const r = updateManagedFields({
+    live: old,
+    updated: obj,
+    manager: managerOf(ctx),
+    schema: patchSchemaForObject(obj),
+    now: formatTimestamp(ctx.services.clock.now()),
+    ...(ctx.info.subresource === '' ? {} : { subresource: ctx.info.subresource }),
+    resetFields: resetFields(ctx),
+  });
+  const m = (obj.metadata ?? (obj.metadata = {})) as Obj;
+  const mf = (r.object).metadata?.managedFields as unknown[] | undefined;
+  if (mf === undefined || mf.length === 0) delete m.managedFields;
+  else m.managedFields = mf;
+}
+
+/** Server-side apply of `applied` onto `live` by `manager`; a conflict without force is a 409 listing the fields. */
+export function serverSideApply(ctx: RestContext, live: Obj | null, applied: Obj, manager: string, force: boolean, now: number): Obj {
+  try {
+    const r = ssa({
+      live,
+      applied,
+      manager,
+      force,
+      schema: patchSchemaForObject(applied),
+      now: formatTimestamp(now),
+      ...(ctx.info.subresource === '' ? {} : { subresource: ctx.info.subresource }),
+      resetFields: resetFields(ctx),
+    });
+    return r.object;
+  } catch (err) {
+    if (err instanceof ApplyConflictError) throw new StatusError(err.status);
+    throw err;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * PATCH with the four types kubectl and client libraries send: JSON patch,
+ * JSON merge patch, strategic merge patch, and server-side apply (which
+ * creates a missing object). The patch is applied inside compare-and-swap, so
+ * a concurrent write makes it re-apply to the new state, as upstream does.
+ */
+import fastJsonPatch from 'fast-json-patch';
+import { applyMergePatch, applyStrategicMergePatch, patchSchemaForObject } from '../../api/strategicpatch/index.js';
+import { badRequest, conflict, newStatusError, unsupportedMediaType } from '../../api/status.js';
+import { readBody, decodeBody, mediaType } from '../body.js';
+import { deepCopy, meta, type Obj } from '../object.js';
+import type { RestContext } from './context.js';
+import { applyFieldValidation, parseFieldValidation, recordUpdateManager, serverSideApply } from './fieldmanager.js';
+import { checkBodyKind, checkNamespace, parseDryRun, prepareNewObject, prepareUpdatedObject, withStatusFrom, writeObject } from './write.js';
+
+const PATCH_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+];
+
+/** PATCH of an object or its status. */
+export async function handlePatch(ctx: RestContext): Promise<void> {
+  const q = ctx.info.query;
+  const type = mediaType(ctx.req.headers['content-type']);
+  if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
+  const dryRun = parseDryRun(q);
+  const validation = parseFieldValidation(q);
+  const patch = decodeBody(await readBody(ctx.req), type);
+  const isApply = type === 'application/apply-patch+yaml';
+  const force = q.get('force') === 'true';
+  const manager = q.get('fieldManager') ?? '';
+  if (isApply && manager === '') throw badRequest('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+  if (!isApply && force) throw badRequest('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+  let applied: Obj | null = null;
+  if (isApply) {
+    applied = checkBodyKind(ctx, patch);
+    const m = meta(applied);
+    if (m.name !== undefined && m.name !== ctx.info.name) throw badRequest(`the name of the object (${String(m.name)}) does not match the name on the URL (${ctx.info.name})`);
+    m.name = ctx.info.name;
+    checkNamespace(ctx, applied);
+    applyFieldValidation(ctx, applied, validation);
+  }
+  const sub = ctx.info.subresource;
+  const result = await ctx.store.update(
+    ctx.info.namespace,
+    ctx.info.name,
+    async (current) => {
+      if (current === null) {
+        // Server-side apply of a missing object creates it.
+        const fresh = serverSideApply(ctx, null, applied!, manager, force, ctx.services.clock.now());
+        await prepareNewObject(ctx, fresh, dryRun);
+        return fresh;
+      }
+      let next: Obj;
+      if (isApply) next = serverSideApply(ctx, current, applied!, manager, force, ctx.services.clock.now());
+      else next = applyPatch(type, current, patch);
+      checkBodyKind(ctx, next);
+      const nm = meta(next);
+      if (nm.name !== current.metadata.name) throw badRequest('metadata.name: the name of an object cannot be changed by a patch');
+      // A patch carrying a resourceVersion is a precondition (optimistic concurrency).
+      if (nm.resourceVersion !== undefined && nm.resourceVersion !== current.metadata.resourceVersion) throw conflict({ group: ctx.resource.group, resource: ctx.resource.resource }, ctx.info.name);
+      if (!isApply) applyFieldValidation(ctx, next, validation);
+      const merged = sub === 'status' ? withStatusFrom(current, next) : next;
+      await prepareUpdatedObject(ctx, merged, current, dryRun);
+      if (!isApply) recordUpdateManager(ctx, merged, current, 'Update');
+      return merged;
+    },
+    { allowCreate: isApply && sub === '', dryRun },
+  );
+  const final = dryRun ? result.obj : (await ctx.store.finalizeIfDone(result.obj)).obj;
+  if (result.created && !dryRun) await ctx.store.strategy.afterCreate?.(final);
+  writeObject(ctx, result.created ? 201 : 200, final);
+}
+
+/** Applies a JSON, merge or strategic merge patch to a copy of `current`. */
+export function applyPatch(type: string, current: Obj, patch: unknown): Obj {
+  switch (type) {
+    case 'application/json-patch+json': {
+      if (!Array.isArray(patch)) throw badRequest('json patch must be an array of operations');
+      try {
+        const doc = deepCopy(current);
+        const r = fastJsonPatch.applyPatch(doc, patch as fastJsonPatch.Operation[], true, true);
+        return r.newDocument;
+      } catch (err) {
+        const e = err as { name?: string; message: string };
+        if (e.name === 'TEST_OPERATION_FAILED') throw newStatusError(422, 'Invalid', `the server rejected our request due to an error in our request: ${e.message.split('\n')[0]}`);
+        throw newStatusError(422, 'Invalid', `the server rejected our request due to an error in our request: ${e.message.split('\n')[0]}`);
+      }
+    }
+    case 'application/merge-patch+json':
+      if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw badRequest('merge patch must be a JSON object');
+      return applyMergePatch(current, patch) as Obj;
+    case 'application/strategic-merge-patch+json':
+      if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw badRequest('strategic merge patch must be a JSON object');
+      try {
+        return applyStrategicMergePatch(current, patch, patchSchemaForObject(current));
+      } catch (err) {
+        throw newStatusError(422, 'Invalid', `the server rejected our request due to an error in our request: ${(err as Error).message}`);
+      }
+    default:
+      throw unsupportedMediaType(PATCH_TYPES);
+  }
+}

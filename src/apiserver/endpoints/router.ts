@@ -1,0 +1,77 @@
+/**
+ * Routes a resource request to its handler by verb and subresource, like
+ * upstream's APIInstaller; unknown resources get 404 and unsupported verbs 405.
+ */
+import { lookupResource } from '../../api/registry.js';
+import { methodNotSupported, notFound } from '../../api/status.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestInfo } from '../request_info.js';
+import type { RestContext, ServerServices } from './context.js';
+import { handleDelete, handleDeleteCollection } from './delete.js';
+import { handlePatch } from './patch.js';
+import { handleGet, handleList } from './read.js';
+import { handleBinding, handleEviction, handleFinalize, handleScale } from './subresources.js';
+import { handleWatch } from './watch.js';
+import { handleCreate, handleUpdate } from './write.js';
+
+type RestHandler = (ctx: RestContext) => Promise<void>;
+
+const MAIN: Record<string, RestHandler> = {
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  patch: handlePatch,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
+};
+
+/** Dispatches one resource request; throws StatusErrors for the caller to write. */
+export async function serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, services: ServerServices): Promise<void> {
+  const resource = lookupResource(info.apiGroup, info.apiVersion, info.resource);
+  if (resource === undefined) {
+    const err = notFound('', '');
+    err.status.message = 'the server could not find the requested resource';
+    delete err.status.details;
+    throw err;
+  }
+  const store = services.stores.get(resource.resource);
+  if (store === undefined) throw notFound({ group: resource.group, resource: resource.resource }, info.name);
+  // A cluster-scoped resource under /namespaces/x/ is not served.
+  if (!resource.namespaced && info.namespace !== '' && resource.resource !== 'namespaces') {
+    throw notFound({ group: resource.group, resource: resource.resource }, info.name);
+  }
+  const ctx: RestContext = { req, res, info, resource, store, services };
+  const gr = { group: resource.group, resource: resource.resource };
+  const sub = info.subresource;
+  if (sub === '') {
+    const h = MAIN[info.verb];
+    if (h === undefined || !resource.verbs.includes(info.verb)) throw methodNotSupported(gr, info.verb);
+    // Namespaced collections may be listed across all namespaces, but writes need a namespace.
+    if (resource.namespaced && info.namespace === '' && (info.verb === 'create' || info.verb === 'deletecollection')) {
+      throw methodNotSupported(gr, info.verb);
+    }
+    return h(ctx);
+  }
+  const subInfo = resource.subresources.find((s) => s.name === sub);
+  if (subInfo === undefined || info.name === '') throw notFound(gr, info.name);
+  const verb = info.verb;
+  if (!subInfo.verbs.includes(verb)) throw methodNotSupported({ group: resource.group, resource: `${resource.resource}/${sub}` }, verb);
+  switch (sub) {
+    case 'status':
+      if (verb === 'get') return handleGet(ctx);
+      if (verb === 'update') return handleUpdate(ctx);
+      return handlePatch(ctx);
+    case 'scale':
+      return handleScale(ctx);
+    case 'binding':
+      return handleBinding(ctx);
+    case 'eviction':
+      return handleEviction(ctx);
+    case 'finalize':
+      return handleFinalize(ctx);
+    default:
+      throw notFound(gr, info.name);
+  }
+}

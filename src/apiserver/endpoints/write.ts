@@ -1,0 +1,161 @@
+/**
+ * CREATE and UPDATE (PUT), like upstream's handlers/create.go and update.go:
+ * decode and check the body, apply defaults, run admission and validation,
+ * record field managers, and write. Patch reuses `prepareUpdatedObject`.
+ */
+import { groupVersionString } from '../../api/registry.js';
+import { badRequest, invalid } from '../../api/status.js';
+import { readBody, decodeBody } from '../body.js';
+import { deepCopy, meta, type Obj } from '../object.js';
+import { writeJSON } from '../responsewriters.js';
+import type { WriteContext } from '../registry/strategy.js';
+import type { RestContext } from './context.js';
+import { applyFieldValidation, parseFieldValidation, recordUpdateManager } from './fieldmanager.js';
+
+/** Reads ?dryRun: only "All" is valid, as upstream. */
+export function parseDryRun(q: URLSearchParams): boolean {
+  const v = q.getAll('dryRun');
+  if (v.length === 0) return false;
+  for (const d of v) if (d !== 'All') throw badRequest(`Invalid dry run value: ${d}, must be one of: All`);
+  return true;
+}
+
+/** Checks that a decoded body is an object of this resource's kind and version (400 otherwise). */
+export function checkBodyKind(ctx: RestContext, body: unknown, kind = ctx.resource.kind, gv = groupVersionString(ctx.resource.group, ctx.resource.version)): Obj {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body of the request was not a JSON object');
+  const obj = body as Obj;
+  if (typeof obj.kind !== 'string' || obj.kind === '') throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(obj).slice(0, 200)}'`);
+  if (obj.apiVersion !== gv) {
+    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${gv})`);
+  }
+  if (obj.kind !== kind) throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${kind})`);
+  if (obj.metadata !== undefined && (obj.metadata === null || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))) {
+    throw badRequest('metadata must be an object');
+  }
+  return obj;
+}
+
+/** Sets the request's namespace on the object (400 on a mismatch). */
+export function checkNamespace(ctx: RestContext, obj: Obj): void {
+  const m = meta(obj);
+  if (!ctx.resource.namespaced) {
+    delete m.namespace;
+    return;
+  }
+  if (m.namespace !== undefined && m.namespace !== '' && m.namespace !== ctx.info.namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  m.namespace = ctx.info.namespace;
+}
+
+function writeCtx(ctx: RestContext, dryRun: boolean): WriteContext {
+  return { now: ctx.services.clock.now(), dryRun };
+}
+
+/** Runs defaulting, create preparation, admission and validation on a new object. */
+export async function prepareNewObject(ctx: RestContext, obj: Obj, dryRun: boolean): Promise<void> {
+  const { store } = ctx;
+  const wctx = writeCtx(ctx, dryRun);
+  store.prepareCreate(obj, wctx);
+  const m = meta(obj);
+  if (typeof m.name !== 'string' || m.name === '') {
+    const cause = { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' };
+    throw invalid({ group: ctx.resource.group, kind: ctx.resource.kind }, '', [cause], ['metadata.name: Required value: name or generateName is required']);
+  }
+  store.strategy.applyDefaults?.(obj);
+  await store.strategy.prepareForCreate?.(obj, wctx);
+  await ctx.services.admission.run({
+    operation: 'CREATE', resource: ctx.resource.resource, subresource: '', namespace: ctx.info.namespace, name: m.name,
+    object: obj, oldObject: null, dryRun,
+  });
+  store.check(m.name, store.strategy.validate?.(obj) ?? []);
+}
+
+/** Runs update preparation, defaulting, admission and validation of `next` against `current`. */
+export async function prepareUpdatedObject(ctx: RestContext, next: Obj, current: Obj, dryRun: boolean): Promise<void> {
+  const { store } = ctx;
+  store.prepareUpdate(next, current);
+  store.strategy.applyDefaults?.(next);
+  store.strategy.prepareForUpdate?.(next, current, writeCtx(ctx, dryRun));
+  await ctx.services.admission.run({
+    operation: 'UPDATE', resource: ctx.resource.resource, subresource: ctx.info.subresource, namespace: ctx.info.namespace,
+    name: ctx.info.name, object: next, oldObject: current, dryRun,
+  });
+  const errors = ctx.info.subresource === 'status' ? store.strategy.validateStatusUpdate?.(next, current) : store.strategy.validateUpdate?.(next, current);
+  store.check(ctx.info.name, errors ?? []);
+}
+
+/** POST: create an object. */
+export async function handleCreate(ctx: RestContext): Promise<void> {
+  const q = ctx.info.query;
+  const dryRun = parseDryRun(q);
+  const validation = parseFieldValidation(q);
+  const obj = checkBodyKind(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']));
+  checkNamespace(ctx, obj);
+  applyFieldValidation(ctx, obj, validation);
+  await prepareNewObject(ctx, obj, dryRun).catch((err: unknown) => {
+    if (!dryRun) ctx.store.strategy.abortCreate?.(obj);
+    throw err;
+  });
+  recordUpdateManager(ctx, obj, null, 'Update');
+  let created: Obj;
+  try {
+    created = await ctx.store.create(obj, writeCtx(ctx, dryRun));
+  } catch (err) {
+    if (!dryRun) ctx.store.strategy.abortCreate?.(obj);
+    throw err;
+  }
+  if (!dryRun) await ctx.store.strategy.afterCreate?.(created);
+  writeObject(ctx, 201, created);
+}
+
+/** PUT: replace an object (or create it, where the strategy allows). Status and other subresources copy only their part. */
+export async function handleUpdate(ctx: RestContext): Promise<void> {
+  const q = ctx.info.query;
+  const dryRun = parseDryRun(q);
+  const validation = parseFieldValidation(q);
+  const obj = checkBodyKind(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']));
+  const m = meta(obj);
+  if (m.name !== undefined && m.name !== ctx.info.name) {
+    throw badRequest(`the name of the object (${String(m.name)}) does not match the name on the URL (${ctx.info.name})`);
+  }
+  m.name = ctx.info.name;
+  checkNamespace(ctx, obj);
+  applyFieldValidation(ctx, obj, validation);
+  const sub = ctx.info.subresource;
+  const result = await ctx.store.update(
+    ctx.info.namespace,
+    ctx.info.name,
+    async (current) => {
+      const next = deepCopy(obj);
+      if (current === null) {
+        await prepareNewObject(ctx, next, dryRun);
+        recordUpdateManager(ctx, next, null, 'Update');
+        return next;
+      }
+      const merged = sub === 'status' ? withStatusFrom(current, next) : next;
+      await prepareUpdatedObject(ctx, merged, current, dryRun);
+      recordUpdateManager(ctx, merged, current, 'Update');
+      return merged;
+    },
+    { allowCreate: ctx.store.strategy.allowCreateOnUpdate && sub === '', dryRun, expectRV: (m.resourceVersion as string | undefined) ?? '' },
+  );
+  const final = dryRun ? result : await ctx.store.finalizeIfDone(result.obj).then((r) => ({ ...result, obj: r.obj }));
+  if (result.created && !dryRun) await ctx.store.strategy.afterCreate?.(final.obj);
+  writeObject(ctx, result.created ? 201 : 200, final.obj);
+}
+
+/** The current object with only the status (and nothing else) taken from `next`, like upstream's status strategies. */
+export function withStatusFrom(current: Obj, next: Obj): Obj {
+  const out = deepCopy(current);
+  if (next.status === undefined) delete out.status;
+  else out.status = deepCopy(next.status);
+  // The status update's resourceVersion is the precondition; keep it for the conflict check.
+  meta(out).resourceVersion = meta(next).resourceVersion ?? meta(current).resourceVersion;
+  return out;
+}
+
+/** Writes an object response. */
+export function writeObject(ctx: RestContext, code: number, obj: Obj): void {
+  writeJSON(ctx.res, code, obj);
+}

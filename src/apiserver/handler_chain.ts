@@ -1,0 +1,102 @@
+/**
+ * The handler chain, like upstream's DefaultBuildHandlerChain: each filter
+ * wraps the next. Order (outermost first): panic recovery and request info,
+ * metrics, max-in-flight, then the router. Authentication, authorization
+ * and API Priority and Fairness slot in as further filters.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StatusError } from '../api/status.js';
+import { MaxInFlight } from './filters/max_inflight.js';
+import type { ApiServerMetrics } from './metrics.js';
+import { parseRequestInfo, type RequestInfo } from './request_info.js';
+import { toStatusError, writeError } from './responsewriters.js';
+
+/** A handler with the parsed request. */
+export type Handler = (req: IncomingMessage, res: ServerResponse, info: RequestInfo) => Promise<void>;
+/** A filter wraps a handler. */
+export type Filter = (next: Handler) => Handler;
+
+/** Composes filters around a handler, the first filter outermost. */
+export function buildChain(handler: Handler, filters: Filter[]): Handler {
+  return filters.reduceRight((next, f) => f(next), handler);
+}
+
+/** Turns a chain into a Node request listener: parses RequestInfo and turns every throw into a Status (never a crash). */
+export function toListener(chain: Handler): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    let info: RequestInfo;
+    try {
+      info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
+    } catch (err) {
+      writeError(res, toStatusError(err));
+      return;
+    }
+    chain(req, res, info).catch((err: unknown) => {
+      if (!(err instanceof StatusError)) process.emitWarning(`kscale: unexpected error serving ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
+      try {
+        writeError(res, toStatusError(err));
+      } catch {
+        res.destroy();
+      }
+    });
+  };
+}
+
+function scopeOf(info: RequestInfo): string {
+  if (info.name !== '') return 'resource';
+  return info.namespace !== '' ? 'namespace' : 'cluster';
+}
+
+/** Counts and times every resource request with upstream's labels. */
+export function withMetrics(metrics: ApiServerMetrics): Filter {
+  return (next) => async (req, res, info) => {
+    if (!info.isResourceRequest) return next(req, res, info);
+    const started = performance.now();
+    const labels = {
+      verb: info.verb.toUpperCase() === 'WATCH' ? 'WATCH' : verbLabel(info.verb),
+      group: info.apiGroup,
+      version: info.apiVersion,
+      resource: info.resource,
+      subresource: info.subresource,
+      scope: scopeOf(info),
+      component: 'apiserver',
+    };
+    const longRunning = MaxInFlight.isLongRunning(info);
+    if (longRunning) metrics.longRunning.inc(labels);
+    res.once('close', () => {
+      const seconds = (performance.now() - started) / 1000;
+      const dryRun = info.query.has('dryRun') ? 'All' : '';
+      metrics.requestTotal.inc({ ...labels, dry_run: dryRun, code: String(res.statusCode) });
+      metrics.requestDuration.observe({ ...labels, dry_run: dryRun }, seconds);
+      if (longRunning) metrics.longRunning.dec(labels);
+      else metrics.requestSliDuration.observe(labels, seconds);
+    });
+    return next(req, res, info);
+  };
+}
+
+function verbLabel(verb: string): string {
+  switch (verb) {
+    case 'get': return 'GET';
+    case 'list': return 'LIST';
+    case 'create': return 'POST';
+    case 'update': return 'PUT';
+    case 'patch': return 'PATCH';
+    case 'delete': return 'DELETE';
+    case 'deletecollection': return 'DELETE';
+    default: return verb.toUpperCase();
+  }
+}
+
+/** Rejects requests beyond the in-flight limits with 429. */
+export function withMaxInFlight(limiter: MaxInFlight): Filter {
+  return (next) => async (req, res, info) => {
+    const release = limiter.acquire(info);
+    res.once('close', release);
+    try {
+      await next(req, res, info);
+    } finally {
+      if (res.writableEnded) release();
+    }
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Prometheus metrics with upstream's names and labels, so dashboards and the
+ * lab read kscale like a kube-apiserver: request counts and latencies (and the
+ * SLI latency, which leaves out watches), in-flight and long-running gauges,
+ * and storage call latency as etcd_request_duration_seconds.
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
+const BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+
+/** The API server's metrics, in one registry. */
+export class ApiServerMetrics {
+  readonly registry = new Registry();
+  readonly requestTotal = new Counter({
+    name: 'apiserver_request_total',
+    help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+    labelNames: [...REQUEST_LABELS, 'code'],
+    registers: [this.registry],
+  });
+  readonly requestDuration = new Histogram({
+    name: 'apiserver_request_duration_seconds',
+    help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+    labelNames: REQUEST_LABELS,
+    buckets: BUCKETS,
+    registers: [this.registry],
+  });
+  readonly requestSliDuration = new Histogram({
+    name: 'apiserver_request_sli_duration_seconds',
+    help: 'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
+    labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
+    buckets: BUCKETS,
+    registers: [this.registry],
+  });
+  readonly inflight = new Gauge({
+    name: 'apiserver_current_inflight_requests',
+    help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
+    labelNames: ['request_kind'],
+    registers: [this.registry],
+  });
+  readonly longRunning = new Gauge({
+    name: 'apiserver_longrunning_requests',
+    help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+    labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
+    registers: [this.registry],
+  });
+  readonly rejected = new Counter({
+    name: 'apiserver_dropped_requests_total',
+    help: 'Number of requests dropped with \'Try again later\' response.',
+    labelNames: ['request_kind'],
+    registers: [this.registry],
+  });
+  readonly storageDuration = new Histogram({
+    name: 'etcd_request_duration_seconds',
+    help: 'Etcd request latency in seconds for each operation and object type.',
+    labelNames: ['operation', 'type'],
+    buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
+    registers: [this.registry],
+  });
+  readonly storageSize = new Gauge({
+    name: 'apiserver_storage_size_bytes',
+    help: 'Size of the storage database file physically allocated in bytes.',
+    labelNames: ['storage_cluster_id'],
+    registers: [this.registry],
+  });
+  readonly storageAlarm = new Gauge({
+    name: 'kscale_storage_alarm',
+    help: 'Active storage alarms (1 when raised), like etcd\'s NOSPACE.',
+    labelNames: ['alarm'],
+    registers: [this.registry],
+  });
+}

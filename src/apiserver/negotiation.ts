@@ -1,0 +1,31 @@
+/**
+ * Content negotiation: JSON always (protobuf requests are answered in JSON,
+ * as kubectl accepts), and meta.k8s.io Table when the Accept list asks for
+ * it, as kubectl get does.
+ */
+import type { IncomingMessage } from 'node:http';
+import { badRequest } from '../api/status.js';
+
+/** What the response should be. */
+export interface Output {
+  table: boolean;
+  includeObject: 'None' | 'Metadata' | 'Object';
+}
+
+/** Reads Accept and ?includeObject. */
+export function negotiateOutput(req: IncomingMessage, query: URLSearchParams): Output {
+  const accept = req.headers.accept ?? '';
+  let table = false;
+  for (const part of accept.split(',')) {
+    const params = part.split(';').map((s) => s.trim());
+    if (params.includes('as=Table') && params.some((p) => p === 'g=meta.k8s.io')) {
+      table = true;
+      break;
+    }
+    // An earlier plain JSON or wildcard entry wins over a later Table entry.
+    if (params[0] === 'application/json' || params[0] === '*/*') break;
+  }
+  const inc = query.get('includeObject') ?? 'Metadata';
+  if (inc !== 'None' && inc !== 'Metadata' && inc !== 'Object') throw badRequest(`invalid includeObject: ${inc}`);
+  return { table, includeObject: inc };
+}

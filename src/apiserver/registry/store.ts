@@ -1,0 +1,333 @@
+/**
+ * The generic registry store, like upstream's registry/generic/registry.Store:
+ * create, get, list, update (with a tryUpdate run inside guaranteedUpdate so
+ * patches retry on conflict), and delete with finalizers and graceful
+ * deletion, for any resource, shaped by its Strategy.
+ */
+import type { ResourceInfo } from '../../api/registry.js';
+import { storageKey, storageListPrefix } from '../../api/registry.js';
+import * as errs from '../../api/status.js';
+import { formatTimestamp, generateName, newUID } from '../../api/meta.js';
+import { throwIfInvalid, type ErrorList } from '../../api/validation/index.js';
+import { encodeContinue } from '../../storage/continue.js';
+import type { KeyValue, ListResult, Storage } from '../../storage/index.js';
+import { isStorageError } from '../../storage/index.js';
+import { decode, encodeForStorage } from '../codec.js';
+import { deepEqual, meta, type Obj } from '../object.js';
+import { toStatusError } from '../responsewriters.js';
+import type { Strategy, WriteContext } from './strategy.js';
+
+/** A filter applied while walking a list, so unmatched objects are never copied out. */
+export type Predicate = (obj: Obj) => boolean;
+
+/** A page of objects read at one revision. */
+export interface ListPage {
+  items: { obj: Obj; kv: KeyValue }[];
+  revision: number;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+/** How a list reads: resourceVersion semantics already resolved by the handler. */
+export interface ListParams {
+  namespace?: string;
+  /** 0: latest. */
+  revision?: number;
+  limit?: number;
+  continue?: string;
+  predicate?: Predicate;
+}
+
+/** An update computed from the current object, run inside compare-and-swap. */
+export type UpdateFn = (current: Obj | null) => Obj | Promise<Obj>;
+
+/** Options of a delete request (metav1.DeleteOptions). */
+export interface DeleteParams {
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  dryRun: boolean;
+  now: number;
+}
+
+/** The store of one resource. */
+export class GenericStore {
+  readonly gr: errs.GroupResource;
+
+  constructor(
+    readonly info: ResourceInfo,
+    readonly strategy: Strategy,
+    private readonly storage: Storage,
+  ) {
+    this.gr = { group: info.group, resource: info.resource };
+  }
+
+  /** The storage key of an object. */
+  key(namespace: string | undefined, name: string): string {
+    return storageKey(this.info, this.info.namespaced ? namespace : undefined, name);
+  }
+
+  /** Reads one object (latest state). */
+  async get(namespace: string | undefined, name: string): Promise<Obj> {
+    try {
+      return decode(await this.storage.get(this.key(namespace, name)));
+    } catch (err) {
+      throw toStatusError(err, this.gr, name);
+    }
+  }
+
+  /** Reads one object with its storage record. */
+  async getWithKV(namespace: string | undefined, name: string): Promise<{ obj: Obj; kv: KeyValue }> {
+    try {
+      const kv = await this.storage.get(this.key(namespace, name));
+      return { obj: decode(kv), kv };
+    } catch (err) {
+      throw toStatusError(err, this.gr, name);
+    }
+  }
+
+  /**
+   * Lists objects; with a predicate and a limit, keeps reading storage pages
+   * until `limit` matches are found, like upstream's etcd3 list with a filter.
+   */
+  async list(p: ListParams): Promise<ListPage> {
+    const prefix = storageListPrefix(this.info, this.info.namespaced ? p.namespace || undefined : undefined);
+    const limit = p.limit ?? 0;
+    const out: ListPage = { items: [], revision: 0 };
+    let token = p.continue;
+    let revision = p.revision ?? 0;
+    try {
+      for (let pages = 0; ; pages++) {
+        const page: ListResult = await this.storage.list(prefix, {
+          ...(revision > 0 ? { revision } : {}),
+          ...(limit > 0 ? { limit: p.predicate === undefined ? limit - out.items.length : Math.max(limit, 500) } : {}),
+          ...(token !== undefined && token !== '' ? { continue: token } : {}),
+        });
+        out.revision = page.revision;
+        revision = page.revision;
+        for (let i = 0; i < page.items.length; i++) {
+          const kv = page.items[i];
+          const obj = decode(kv);
+          if (p.predicate !== undefined && !p.predicate(obj)) continue;
+          out.items.push({ obj, kv });
+          if (limit > 0 && out.items.length === limit) {
+            const next = page.items[i + 1];
+            if (next !== undefined) out.continue = encodeContinue(prefix, next.key, page.revision);
+            else if (page.continue !== undefined) out.continue = page.continue;
+            if (out.continue !== undefined && p.predicate === undefined && page.remainingItemCount !== undefined) {
+              out.remainingItemCount = page.remainingItemCount + (page.items.length - i - 1);
+            }
+            return out;
+          }
+        }
+        if (page.continue === undefined || limit === 0) return out;
+        token = page.continue;
+      }
+    } catch (err) {
+      throw toStatusError(err, this.gr);
+    }
+  }
+
+  /** Creates an object that already passed defaulting, admission and validation. */
+  async create(obj: Obj, ctx: WriteContext): Promise<Obj> {
+    const m = meta(obj);
+    const name = m.name as string;
+    const value = encodeForStorage(obj);
+    if (ctx.dryRun) {
+      // Dry run: everything but the write. An existing name still conflicts, as upstream.
+      const exists = await this.exists(m.namespace as string | undefined, name);
+      if (exists) throw errs.alreadyExists(this.gr, name);
+      return obj;
+    }
+    try {
+      const ttl = this.strategy.ttlSeconds?.(obj);
+      const kv = await this.storage.create(this.key(m.namespace as string | undefined, name), value, ttl === undefined ? {} : { ttlSeconds: ttl });
+      return decode(kv);
+    } catch (err) {
+      throw toStatusError(err, this.gr, name);
+    }
+  }
+
+  /**
+   * Read-modify-write: `fn` gets the current object (null when missing and
+   * `allowCreate`), returns the new one, and is retried on conflict. When the
+   * result equals the current object nothing is written.
+   */
+  async update(namespace: string | undefined, name: string, fn: UpdateFn, opts: { allowCreate: boolean; dryRun: boolean; expectRV?: string }): Promise<{ obj: Obj; created: boolean }> {
+    let created = false;
+    let dryResult: Obj | null = null;
+    try {
+      const kv = await this.storage.guaranteedUpdate(
+        this.key(namespace, name),
+        async (cur) => {
+          const current = cur === null ? null : decode(cur);
+          if (current !== null && opts.expectRV !== undefined && opts.expectRV !== '' && opts.expectRV !== String(cur!.modRevision)) {
+            throw errs.conflict(this.gr, name);
+          }
+          if (current === null && !opts.allowCreate) throw errs.notFound(this.gr, name);
+          created = current === null;
+          const next = await fn(current);
+          if (opts.dryRun) {
+            dryResult = next;
+            throw DRY_RUN;
+          }
+          if (current !== null && deepEqual(stripRV(next), stripRV(current))) return { value: cur!.value };
+          const ttl = created ? this.strategy.ttlSeconds?.(next) : undefined;
+          return ttl === undefined ? { value: encodeForStorage(next) } : { value: encodeForStorage(next), ttlSeconds: ttl };
+        },
+        { ignoreNotFound: opts.allowCreate },
+      );
+      return { obj: decode(kv), created };
+    } catch (err) {
+      if (err === DRY_RUN && dryResult !== null) return { obj: dryResult, created };
+      if (isStorageError(err, 'KeyNotFound')) throw errs.notFound(this.gr, name);
+      throw toStatusError(err, this.gr, name);
+    }
+  }
+
+  /**
+   * Deletes an object the upstream way: with finalizers pending (or a graceful
+   * period) it only sets deletionTimestamp and returns the object; otherwise it
+   * removes it. Returns the object and whether it is gone from storage.
+   */
+  async delete(namespace: string | undefined, name: string, p: DeleteParams): Promise<{ obj: Obj; deleted: boolean }> {
+    const key = this.key(namespace, name);
+    try {
+      for (;;) {
+        const { obj: current, kv } = await this.getWithKV(namespace, name);
+        const m = meta(current);
+        if (p.preconditions?.uid !== undefined && p.preconditions.uid !== m.uid) {
+          throw errs.conflict(this.gr, name, `Precondition failed: UID in precondition: ${p.preconditions.uid}, UID in object meta: ${m.uid}`);
+        }
+        if (p.preconditions?.resourceVersion !== undefined && p.preconditions.resourceVersion !== String(kv.modRevision)) {
+          throw errs.conflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${p.preconditions.resourceVersion}, ResourceVersion in object meta: ${kv.modRevision}`);
+        }
+        const finalizers = [...((m.finalizers as string[] | undefined) ?? [])];
+        if (p.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+        if (p.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
+        const grace = this.strategy.gracePeriod?.(current, p.gracePeriodSeconds) ?? 0;
+        const already = m.deletionTimestamp !== undefined;
+        const pending = finalizers.length + (this.strategy.pendingFinalizers?.(current).length ?? 0);
+        if (pending > 0 || grace > 0) {
+          // Graceful: mark for deletion; a later delete may only shorten the grace period.
+          const next = structuredClone(current);
+          const nm = meta(next);
+          if (!already) {
+            nm.deletionTimestamp = formatTimestamp(p.now + grace * 1000);
+            nm.deletionGracePeriodSeconds = grace;
+          } else if (grace < (nm.deletionGracePeriodSeconds as number | undefined ?? 0)) {
+            nm.deletionGracePeriodSeconds = grace;
+            nm.deletionTimestamp = formatTimestamp(p.now + grace * 1000);
+          }
+          if (finalizers.length > 0) nm.finalizers = finalizers;
+          this.strategy.markDeleting?.(next);
+          if (p.dryRun || deepEqual(next, current)) return { obj: next, deleted: false };
+          try {
+            const written = await this.storage.guaranteedUpdate(key, () => ({ value: encodeForStorage(next) }), { precondition: { modRevision: kv.modRevision } });
+            return { obj: decode(written), deleted: false };
+          } catch (err) {
+            if (isStorageError(err, 'Conflict')) continue;
+            throw err;
+          }
+        }
+        if (p.dryRun) return { obj: current, deleted: true };
+        try {
+          const gone = await this.storage.delete(key, { precondition: { modRevision: kv.modRevision } });
+          const obj = decode(gone);
+          meta(obj).resourceVersion = String(gone.modRevision);
+          await this.strategy.afterDelete?.(obj);
+          return { obj, deleted: true };
+        } catch (err) {
+          if (isStorageError(err, 'Conflict')) continue;
+          throw err;
+        }
+      }
+    } catch (err) {
+      throw toStatusError(err, this.gr, name);
+    }
+  }
+
+  /** Deletes the object if an update left it with deletionTimestamp set and no finalizers (upstream's deleteWithoutFinalizers). */
+  async finalizeIfDone(obj: Obj): Promise<{ obj: Obj; deleted: boolean }> {
+    const m = meta(obj);
+    if (m.deletionTimestamp === undefined || ((m.finalizers as string[] | undefined) ?? []).length > 0) return { obj, deleted: false };
+    if ((this.strategy.pendingFinalizers?.(obj).length ?? 0) > 0) return { obj, deleted: false };
+    const grace = (m.deletionGracePeriodSeconds as number | undefined) ?? 0;
+    if (grace > 0) return { obj, deleted: false };
+    try {
+      const gone = await this.storage.delete(this.key(m.namespace as string | undefined, m.name as string), {
+        precondition: { modRevision: Number(m.resourceVersion) },
+      });
+      const out = decode(gone);
+      meta(out).resourceVersion = String(gone.modRevision);
+      await this.strategy.afterDelete?.(out);
+      return { obj: out, deleted: true };
+    } catch (err) {
+      if (isStorageError(err, 'Conflict') || isStorageError(err, 'KeyNotFound')) return { obj, deleted: false };
+      throw toStatusError(err, this.gr, m.name as string);
+    }
+  }
+
+  /** Fills the metadata a create sets (uid, timestamps, generation), then validates. */
+  prepareCreate(obj: Obj, ctx: WriteContext): void {
+    const m = meta(obj);
+    if ((m.name === undefined || m.name === '') && typeof m.generateName === 'string' && m.generateName !== '') {
+      m.name = generateName(m.generateName);
+    }
+    m.uid = newUID();
+    m.creationTimestamp = formatTimestamp(ctx.now);
+    delete m.resourceVersion;
+    delete m.deletionTimestamp;
+    delete m.deletionGracePeriodSeconds;
+    delete m.selfLink;
+    if (this.strategy.tracksGeneration) m.generation = 1;
+    else delete m.generation;
+    if (this.strategy.hasStatusSubresource && this.info.resource !== 'pods' && this.info.resource !== 'namespaces') delete obj.status;
+  }
+
+  /** Carries over the metadata an update may not change (uid, creationTimestamp, deletion, generation). */
+  prepareUpdate(obj: Obj, old: Obj): void {
+    const m = meta(obj);
+    const om = meta(old);
+    for (const k of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generateName'] as const) {
+      if (om[k] === undefined) delete m[k];
+      else m[k] = om[k];
+    }
+    if (this.strategy.hasStatusSubresource) {
+      if (old.status === undefined) delete obj.status;
+      else obj.status = old.status;
+    }
+    if (this.strategy.tracksGeneration) {
+      const gen = (om.generation as number | undefined) ?? 1;
+      m.generation = deepEqual(obj.spec, old.spec) ? gen : gen + 1;
+    } else if (om.generation !== undefined) {
+      m.generation = om.generation;
+    } else {
+      delete m.generation;
+    }
+  }
+
+  /** Throws 422 Invalid when `errors` is not empty. */
+  check(name: string, errors: ErrorList): void {
+    throwIfInvalid(this.info, name, errors);
+  }
+
+  private async exists(namespace: string | undefined, name: string): Promise<boolean> {
+    try {
+      await this.storage.get(this.key(namespace, name));
+      return true;
+    } catch (err) {
+      if (isStorageError(err, 'KeyNotFound')) return false;
+      throw err;
+    }
+  }
+}
+
+const DRY_RUN = new Error('dry run');
+
+function stripRV(o: Obj): Obj {
+  const m = o.metadata as Obj | undefined;
+  if (m === undefined || m.resourceVersion === undefined) return o;
+  const { resourceVersion: _rv, ...rest } = m;
+  return { ...o, metadata: rest };
+}

@@ -1,0 +1,64 @@
+/**
+ * Writing responses: JSON bodies and Status errors, like upstream's
+ * endpoints/handlers/responsewriters. Every error response is a metav1.Status.
+ */
+import type { ServerResponse } from 'node:http';
+import { internal, StatusError, type GroupResource } from '../api/status.js';
+import type { Status } from '../api/types.js';
+import { isStorageError, type StorageError } from '../storage/index.js';
+import * as api from '../api/status.js';
+
+/** Writes a JSON body (already encoded bytes, or an object to encode). */
+export function writeJSON(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': bytes.length });
+  res.end(bytes);
+}
+
+/** Converts any thrown value into a StatusError: storage errors by code, anything else a 500. */
+export function toStatusError(err: unknown, gr: GroupResource | string = '', name = ''): StatusError {
+  if (err instanceof StatusError) return err;
+  if (isStorageError(err)) return fromStorageError(err, gr, name);
+  return internal(err);
+}
+
+function fromStorageError(err: StorageError, gr: GroupResource | string, name: string): StatusError {
+  switch (err.code) {
+    case 'KeyNotFound':
+      return api.notFound(gr, name);
+    case 'KeyExists':
+      return api.alreadyExists(gr, name);
+    case 'Conflict':
+      return api.conflict(gr, name);
+    case 'Expired':
+      return api.expired(err.message);
+    case 'TooLarge':
+      return api.requestEntityTooLarge(`etcdserver: request is too large`);
+    case 'NoSpace':
+      return api.newStatusError(500, 'InternalError', `etcdserver: mvcc: database space exceeded`);
+    case 'TooLargeResourceVersion':
+      return api.timeout(`Too large resource version: ${err.message}`, 1);
+    case 'InvalidContinue':
+      return api.badRequest(err.message);
+    case 'TooSlow':
+    case 'Unavailable':
+      return api.serviceUnavailable(err.message);
+  }
+  return internal(err);
+}
+
+/** Writes a Status for an error; headers already sent means the stream is cut instead. */
+export function writeError(res: ServerResponse, err: StatusError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const status: Status = err.status;
+  const headers: Record<string, string | number> = { 'Content-Type': 'application/json' };
+  const retry = status.details?.retryAfterSeconds;
+  if (retry !== undefined && retry > 0) headers['Retry-After'] = retry;
+  const bytes = Buffer.from(JSON.stringify(status));
+  headers['Content-Length'] = bytes.length;
+  res.writeHead(status.code ?? 500, headers);
+  res.end(bytes);
+}

@@ -1,0 +1,125 @@
+/**
+ * The API server: stores for every resource over one Storage (or a routed
+ * set), the admission chain, the handler chain, and the built-in lifecycle
+ * (system namespaces, the `kubernetes` Service, namespace cleanup, default
+ * ServiceAccounts, Service IP and port allocation).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RESOURCES } from '../api/registry.js';
+import { RealClock, type Clock } from '../clock/index.js';
+import type { Storage } from '../storage/index.js';
+import { AdmissionChain } from './admission/chain.js';
+import { namespaceLifecycle } from './admission/namespace_lifecycle.js';
+import { defaultTolerationSeconds, priorityAdmission, serviceAccountAdmission } from './admission/pod_plugins.js';
+import { bootstrap } from './controllers/bootstrap.js';
+import { NamespaceController } from './controllers/namespace_controller.js';
+import type { ServerServices } from './endpoints/context.js';
+import { serveResource } from './endpoints/router.js';
+import { MaxInFlight } from './filters/max_inflight.js';
+import { buildChain, toListener, withMaxInFlight, withMetrics, type Handler } from './handler_chain.js';
+import { ApiServerMetrics } from './metrics.js';
+import { serveDiscovery, serveHealth, serveMisc, serveNotFound } from './nonresource.js';
+import { serveOpenAPI } from './openapi.js';
+import { IPAllocator, PortAllocator } from './registry/ipallocator.js';
+import { restoreServiceAllocations, strategyFor, type StrategyConfig } from './registry/strategies.js';
+import { GenericStore } from './registry/store.js';
+import { instrumentStorage } from './storage_metrics.js';
+
+/** The API server's settings; every default is upstream's. */
+export interface ApiServerOptions {
+  storage: Storage;
+  clock?: Clock;
+  /** --max-requests-inflight (400). */
+  maxRequestsInflight?: number;
+  /** --max-mutating-requests-inflight (200). */
+  maxMutatingRequestsInflight?: number;
+  /** --min-request-timeout (1800 s): watches without timeoutSeconds last [min, 2*min). */
+  minRequestTimeoutSeconds?: number;
+  /** --service-cluster-ip-range (10.96.0.0/12 here; upstream has no default). */
+  serviceClusterIPRange?: string;
+  /** --service-node-port-range (30000-32767). */
+  serviceNodePortRange?: string;
+  /** --event-ttl (1 h). */
+  eventTTLSeconds?: number;
+}
+
+/** A running (or ready to listen) API server. */
+export class ApiServer {
+  readonly metrics = new ApiServerMetrics();
+  readonly stores = new Map<string, GenericStore>();
+  readonly clock: Clock;
+  private readonly http: Server;
+  private readonly nsController: NamespaceController;
+  private readonly cfg: StrategyConfig;
+  private ready = false;
+
+  constructor(readonly opts: ApiServerOptions) {
+    this.clock = opts.clock ?? new RealClock();
+    this.cfg = {
+      eventTTLSeconds: opts.eventTTLSeconds ?? 3600,
+      serviceIPs: new IPAllocator(opts.serviceClusterIPRange ?? '10.96.0.0/12'),
+      nodePorts: new PortAllocator(opts.serviceNodePortRange ?? '30000-32767'),
+    };
+    for (const info of RESOURCES) {
+      this.stores.set(info.resource, new GenericStore(info, strategyFor(info, this.cfg), instrumentStorage(opts.storage, this.metrics, info.resource)));
+    }
+    const admission = new AdmissionChain([
+      namespaceLifecycle(() => this.stores.get('namespaces')!, (r) => RESOURCES.find((x) => x.resource === r)?.namespaced === false),
+      serviceAccountAdmission,
+      defaultTolerationSeconds(),
+      priorityAdmission(() => this.stores.get('priorityclasses')!),
+    ]);
+    const services: ServerServices = {
+      clock: this.clock,
+      stores: this.stores,
+      admission,
+      storageFor: () => opts.storage,
+      minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
+    };
+    const route: Handler = async (req, res, info) => {
+      if (info.isResourceRequest) return serveResource(req, res, info, services);
+      if (serveDiscovery(req, res, info)) return;
+      if (await serveHealth(res, info, opts.storage, () => this.ready)) return;
+      if (await serveMisc(res, info, this.metrics, opts.storage)) return;
+      if (serveOpenAPI(req, res, info)) return;
+      serveNotFound(res);
+    };
+    const limiter = new MaxInFlight(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200, this.metrics);
+    const chain = buildChain(route, [withMetrics(this.metrics), withMaxInFlight(limiter)]);
+    this.http = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000 }, toListener(chain));
+    this.http.on('clientError', (_err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      else socket.destroy();
+    });
+    this.nsController = new NamespaceController(opts.storage, this.stores, this.clock);
+  }
+
+  /** Restores allocations, creates the system objects and starts the built-in controllers. */
+  async start(): Promise<void> {
+    const services = await this.stores.get('services')!.list({});
+    for (const { obj } of services.items) restoreServiceAllocations(obj, this.cfg);
+    await this.nsController.start();
+    await bootstrap(this.stores, this.cfg, this.clock);
+    this.ready = true;
+  }
+
+  /** Listens on host:port (port 0 picks a free one); resolves with the bound port. */
+  async listen(port: number, host = '127.0.0.1'): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(port, host, () => {
+        this.http.off('error', reject);
+        resolve();
+      });
+    });
+    return (this.http.address() as AddressInfo).port;
+  }
+
+  /** Stops listening and the controllers; open watches are cut. */
+  async close(): Promise<void> {
+    this.nsController.stop();
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * `kscale server`: the API server with its storage, like k3s's server:
+ * alone it is a working Kubernetes API. Flags keep upstream's names.
+ */
+import { Command, Option } from 'commander';
+import { resolve } from 'node:path';
+import { ApiServer, writeKubeconfig } from '../apiserver/index.js';
+import { RealClock } from '../clock/index.js';
+import { Compactor } from '../storage/compactor.js';
+import { isStorageError } from '../storage/index.js';
+import { parseDuration } from './duration.js';
+import { openStorage } from './storage_flags.js';
+import { logger } from './log.js';
+
+const int = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`);
+  return n;
+};
+
+/** Adds the `server` subcommand. */
+export function serverCommand(): Command {
+  return new Command('server')
+    .description('run the API server (embedded SQLite storage by default, or etcd)')
+    .option('--data-dir <dir>', 'directory of the embedded SQLite store', '.kscale/data')
+    .option('--etcd-servers <urls>', 'etcd client URLs (comma-separated); replaces the embedded store')
+    .option('--etcd-servers-overrides <overrides>', 'per-resource etcd servers, group/resource#servers;... (e.g. /events#http://127.0.0.1:2479)')
+    .addOption(new Option('--storage-sync <mode>', 'full: fsync before acknowledging (etcd durability); normal: faster, may lose the last writes on power loss').choices(['full', 'normal']).default('full'))
+    .option('--quota-backend-bytes <n>', 'storage space quota, like etcd (2 GiB)', int, 2 * 1024 ** 3)
+    .option('--etcd-compaction-interval <duration>', 'how often to compact storage (0 disables)', '5m0s')
+    .option('--event-ttl <duration>', 'how long events are kept', '1h0m0s')
+    .option('--bind-address <ip>', 'address to listen on (127.0.0.1: a deliberate deviation from upstream\'s 0.0.0.0)', '127.0.0.1')
+    .option('--port <n>', 'plain-HTTP port (upstream removed its insecure port; kscale keeps one for labs)', int, 8080)
+    .option('--max-requests-inflight <n>', 'read-only requests in flight before 429', int, 400)
+    .option('--max-mutating-requests-inflight <n>', 'mutating requests in flight before 429', int, 200)
+    .option('--min-request-timeout <seconds>', 'minimum watch timeout; actual is randomized up to twice this', int, 1800)
+    .option('--service-cluster-ip-range <cidr>', 'ClusterIP range', '10.96.0.0/12')
+    .option('--service-node-port-range <range>', 'NodePort range', '30000-32767')
+    .option('--write-kubeconfig <file>', 'write a kubeconfig for this server')
+    .option('-v, --verbose', 'verbose logs')
+    .action(async (o: Record<string, string | number | boolean | undefined>) => {
+      const log = logger(o.verbose === true);
+      let storage;
+      try {
+        storage = await openStorage({
+          dataDir: resolve(o.dataDir as string),
+          ...(o.etcdServers === undefined ? {} : { etcdServers: o.etcdServers as string }),
+          ...(o.etcdServersOverrides === undefined ? {} : { etcdServersOverrides: o.etcdServersOverrides as string }),
+          storageSync: o.storageSync as 'full' | 'normal',
+          quotaBackendBytes: o.quotaBackendBytes as number,
+        });
+      } catch (err) {
+        process.stderr.write(`kscale server: cannot open storage: ${(err as Error).message}\n`);
+        process.exit(isStorageError(err) ? 2 : 1);
+      }
+      if (o.storageSync === 'normal') log.warn({ storageSync: 'normal' }, 'storage acknowledges writes before fsync: the last writes may be lost on power loss');
+      const clock = new RealClock();
+      const server = new ApiServer({
+        storage,
+        clock,
+        maxRequestsInflight: o.maxRequestsInflight as number,
+        maxMutatingRequestsInflight: o.maxMutatingRequestsInflight as number,
+        minRequestTimeoutSeconds: o.minRequestTimeout as number,
+        serviceClusterIPRange: o.serviceClusterIpRange as string,
+        serviceNodePortRange: o.serviceNodePortRange as string,
+        eventTTLSeconds: parseDuration(o.eventTtl as string) / 1000,
+      });
+      await server.start();
+      const port = await server.listen(o.port as number, o.bindAddress as string);
+      const url = `http://${o.bindAddress as string}:${port}`;
+      const compactor = new Compactor(storage, { clock, intervalMs: parseDuration(o.etcdCompactionInterval as string), log });
+      const handle = compactor.start();
+      if (typeof o.writeKubeconfig === 'string') writeKubeconfig(resolve(o.writeKubeconfig), url);
+      log.info({ url }, 'kscale server listening');
+      process.stdout.write(`kscale server listening on ${url}\n`);
+      const shutdown = (): void => {
+        handle.stop();
+        void server.close().then(() => storage.close()).then(() => process.exit(0));
+      };
+      process.once('SIGINT', shutdown);
+      process.once('SIGTERM', shutdown);
+    });
+}

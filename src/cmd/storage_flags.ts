@@ -1,0 +1,38 @@
+/**
+ * Opens the storage a component was configured with: the embedded SQLite
+ * store under --data-dir (the default), or etcd at --etcd-servers, with
+ * --etcd-servers-overrides routing resources (e.g. events) to other etcds.
+ */
+import { Etcd3Storage } from '../storage/etcd3/index.js';
+import type { Storage } from '../storage/index.js';
+import { openSqliteStorage, type SyncMode } from '../storage/sqlite/index.js';
+import { overridePrefix, parseEtcdServersOverrides, RoutedStorage } from '../storage/router.js';
+
+/** Storage flags, with upstream's names where upstream has them. */
+export interface StorageFlags {
+  dataDir: string;
+  etcdServers?: string;
+  etcdServersOverrides?: string;
+  storageSync: SyncMode;
+  quotaBackendBytes: number;
+}
+
+/** Opens the configured storage; a corrupt or unreadable file throws Unavailable with the path. */
+export async function openStorage(f: StorageFlags): Promise<Storage> {
+  const etcd = (servers: string): Storage =>
+    new Etcd3Storage({ servers: servers.split(/[,;]/).map((s) => s.trim()).filter((s) => s !== ''), quotaBytes: f.quotaBackendBytes });
+  const base = f.etcdServers !== undefined && f.etcdServers !== ''
+    ? etcd(f.etcdServers)
+    : await openSqliteStorage({ dataDir: f.dataDir, sync: f.storageSync, quotaBytes: f.quotaBackendBytes });
+  if (f.etcdServersOverrides === undefined || f.etcdServersOverrides === '') return base;
+  const seen = new Set<string>();
+  const routes = [];
+  for (const o of parseEtcdServersOverrides(f.etcdServersOverrides)) {
+    const prefix = overridePrefix(o);
+    // events and events.k8s.io/events share /registry/events/: route them once.
+    if (seen.has(prefix)) continue;
+    seen.add(prefix);
+    routes.push({ prefix, storage: etcd(o.servers.join(',')) });
+  }
+  return new RoutedStorage(base, routes);
+}
