@@ -8,7 +8,6 @@ import { ApplyConflictError, serverSideApply as ssa, updateManagedFields } from 
 import { formatTimestamp } from '../../api/meta.js';
 import { badRequest, StatusError } from '../../api/status.js';
 import { patchSchemaForObject } from '../../api/strategicpatch/index.js';
-import type { Status } from '../../api/types.js';
 import type { Obj } from '../object.js';
 import type { RestContext } from './context.js';
 
@@ -80,7 +79,8 @@ export function recordUpdateManager(ctx: RestContext, obj: Obj, old: Obj | null,
     resetFields: resetFields(ctx),
   });
   const m = (obj.metadata ?? (obj.metadata = {})) as Obj;
-  const mf = (r.object).metadata?.managedFields as unknown[] | undefined;
+  const result: Obj = r.object;
+  const mf = (result.metadata as Obj | undefined)?.managedFields as unknown[] | undefined;
   if (mf === undefined || mf.length === 0) delete m.managedFields;
   else m.managedFields = mf;
 }
