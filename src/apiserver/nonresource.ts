@@ -25,8 +25,10 @@ export const SERVER_VERSION = {
 };
 
 function wantsAggregated(req: IncomingMessage): boolean {
-  const accept = req.headers.accept ?? '';
-  return accept.split(',')[0]?.includes('as=APIGroupDiscoveryList') === true && accept.includes('v=v2');
+  // Only v2 is served: kubectl 1.27/28 ask for v2beta1 alone ("v=v2beta1" must not
+  // match), and get the legacy documents, like an apiserver without v2beta1.
+  const params = (req.headers.accept ?? '').split(',')[0]?.split(';').map((s) => s.trim()) ?? [];
+  return params.includes('as=APIGroupDiscoveryList') && params.includes('g=apidiscovery.k8s.io') && params.includes('v=v2');
 }
 
 /** Serves discovery documents; returns false when the path is not a discovery path. */
