@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseRequestInfo } from '../request_info.js';
+import { MaxInFlight } from './max_inflight.js';
+
+test('mutating and read-only requests have separate limits, watches are exempt, and release frees a slot', () => {
+  const m = new MaxInFlight(1, 1);
+  const get = parseRequestInfo('GET', '/api/v1/pods/x');
+  const post = parseRequestInfo('POST', '/api/v1/namespaces/d/pods');
+  const watch = parseRequestInfo('GET', '/api/v1/pods?watch=true');
+  const r1 = m.acquire(get);
+  const w1 = m.acquire(post);
+  assert.throws(() => m.acquire(get), (e: { code?: number; status?: { details?: { retryAfterSeconds?: number } } }) => e.code === 429 && e.status?.details?.retryAfterSeconds === 1);
+  assert.throws(() => m.acquire(post), (e: { code?: number }) => e.code === 429);
+  for (let i = 0; i < 10; i++) m.acquire(watch);
+  r1();
+  r1();
+  const r2 = m.acquire(get);
+  r2();
+  w1();
+  m.acquire(post)();
+});
