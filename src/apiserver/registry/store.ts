@@ -282,7 +282,9 @@ export class GenericStore {
     delete m.selfLink;
     if (this.strategy.tracksGeneration) m.generation = 1;
     else delete m.generation;
-    if (this.strategy.hasStatusSubresource && this.info.resource !== 'pods' && this.info.resource !== 'namespaces') delete obj.status;
+    // Like upstream's nodeStrategy.PrepareForCreate, a node keeps its status: the kubelet registers with it.
+    const keepsStatus = this.info.resource === 'pods' || this.info.resource === 'namespaces' || this.info.resource === 'nodes';
+    if (this.strategy.hasStatusSubresource && !keepsStatus) delete obj.status;
   }
 
   /** Carries over the metadata an update may not change (uid, creationTimestamp, deletion, generation). */
