@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
 echo "test: lint"
 npx eslint . || exit 1
-mapfile -t files < <(find dist/src dist/test -name '*.test.js' | sort)
+mapfile -t files < <(find dist/src dist/test dist/bench -name '*.test.js' 2>/dev/null | sort)
 echo "test: ${#files[@]} test files"
 node --test --test-concurrency=1 \
   --test-reporter=dot --test-reporter-destination=stdout \
