@@ -3,7 +3,7 @@
  * upstream's APIInstaller; unknown resources get 404 and unsupported verbs 405.
  */
 import { lookupResource } from '../../api/registry.js';
-import { methodNotSupported, notFound } from '../../api/status.js';
+import { methodNotSupported, newStatusError, notFound } from '../../api/status.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestInfo } from '../request_info.js';
 import type { RestContext, ServerServices } from './context.js';
@@ -48,6 +48,11 @@ export async function serveResource(req: IncomingMessage, res: ServerResponse, i
   if (sub === '') {
     const h = MAIN[info.verb];
     if (h === undefined || !resource.verbs.includes(info.verb)) throw methodNotSupported(gr, info.verb);
+    // Like upstream's APIInstaller: PUT and PATCH exist only on an item path, POST only on a collection path (go-restful answers 405).
+    const itemVerb = info.verb === 'update' || info.verb === 'patch';
+    if ((itemVerb && info.name === '') || (info.verb === 'create' && info.name !== '')) {
+      throw newStatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+    }
     // Namespaced collections may be listed across all namespaces, but writes need a namespace.
     if (resource.namespaced && info.namespace === '' && (info.verb === 'create' || info.verb === 'deletecollection')) {
       throw methodNotSupported(gr, info.verb);
