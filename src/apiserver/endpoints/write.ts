@@ -74,7 +74,7 @@ export async function prepareNewObject(ctx: RestContext, obj: Obj, dryRun: boole
 /** Runs update preparation, defaulting, admission and validation of `next` against `current`. */
 export async function prepareUpdatedObject(ctx: RestContext, next: Obj, current: Obj, dryRun: boolean): Promise<void> {
   const { store } = ctx;
-  store.prepareUpdate(next, current);
+  store.prepareUpdate(next, current, ctx.info.subresource);
   store.strategy.applyDefaults?.(next);
   store.strategy.prepareForUpdate?.(next, current, writeCtx(ctx, dryRun));
   await ctx.services.admission.run({

@@ -287,15 +287,18 @@ export class GenericStore {
     if (this.strategy.hasStatusSubresource && !keepsStatus) delete obj.status;
   }
 
-  /** Carries over the metadata an update may not change (uid, creationTimestamp, deletion, generation). */
-  prepareUpdate(obj: Obj, old: Obj): void {
+  /**
+   * Carries over the metadata an update may not change (uid, creationTimestamp, deletion, generation);
+   * a main-resource write also keeps the old status, a `status` subresource write keeps its own.
+   */
+  prepareUpdate(obj: Obj, old: Obj, subresource = ''): void {
     const m = meta(obj);
     const om = meta(old);
     for (const k of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generateName'] as const) {
       if (om[k] === undefined) delete m[k];
       else m[k] = om[k];
     }
-    if (this.strategy.hasStatusSubresource) {
+    if (this.strategy.hasStatusSubresource && subresource !== 'status') {
       if (old.status === undefined) delete obj.status;
       else obj.status = old.status;
     }
