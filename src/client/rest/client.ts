@@ -1,0 +1,195 @@
+/**
+ * The REST client, like client-go's rest.RESTClient: keep-alive HTTP(S) to one
+ * API server, a client-side QPS/burst limiter in front of every request
+ * (retries included), and retries that honour Retry-After. A request is
+ * retried after it may have reached the server only when it is idempotent:
+ * writes are retried on 429, on 5xx with Retry-After (the server says it did
+ * not act) and on connection-refused, never on a reset mid-request.
+ */
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { RealClock, type Clock } from '../../clock/index.js';
+import { Backoff } from '../flowcontrol/backoff.js';
+import { sleepAbortable, TokenBucket, type RateLimiter } from '../flowcontrol/token_bucket.js';
+import type { RestConfig } from './config.js';
+import { isConnectionLost, isConnectionRefused, statusErrorFromResponse } from './errors.js';
+import type { KubeObject } from '../../api/index.js';
+import { ResourceClient, type GroupVersionResource } from './resource.js';
+
+/** An HTTP verb the API speaks. */
+export type Verb = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Query parameters; undefined values are left out. */
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/** One request to the API server. */
+export interface RequestOptions {
+  method: Verb;
+  /** Absolute path, e.g. /api/v1/namespaces/default/pods. */
+  path: string;
+  query?: Query;
+  /** JSON-encoded unless a Buffer or string. */
+  body?: unknown;
+  contentType?: string;
+  accept?: string;
+  signal?: AbortSignal;
+  /** Whether a retry after the server may have acted is safe; defaults to true for GET and HEAD only. */
+  idempotent?: boolean;
+}
+
+/** A buffered response. */
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** Knobs of the REST client; time and randomness are injected. */
+export interface RESTClientOptions {
+  clock?: Clock;
+  random?: () => number;
+  /** Overrides the token bucket built from config.qps/burst. */
+  rateLimiter?: RateLimiter;
+  /** Retries per request, like client-go's maxRetries (10). */
+  maxRetries?: number;
+  /** Share one agent between clients (e.g. a fleet of hollow kubelets). */
+  agent?: http.Agent;
+}
+
+/** A keep-alive REST client for one API server. */
+export class RESTClient {
+  readonly clock: Clock;
+  readonly rateLimiter: RateLimiter;
+  private readonly random: () => number;
+  private readonly maxRetries: number;
+  private readonly agent: http.Agent;
+  private readonly ownAgent: boolean;
+  private readonly base: URL;
+  private readonly headers: Record<string, string>;
+  private readonly transport: typeof http | typeof https;
+
+  constructor(
+    readonly config: RestConfig,
+    opts: RESTClientOptions = {},
+  ) {
+    this.clock = opts.clock ?? new RealClock();
+    this.random = opts.random ?? Math.random;
+    this.maxRetries = opts.maxRetries ?? 10;
+    this.rateLimiter = opts.rateLimiter ?? new TokenBucket(config.qps ?? 0, config.burst ?? 1, this.clock);
+    this.base = new URL(config.host);
+    const tls = this.base.protocol === 'https:';
+    this.transport = tls ? https : http;
+    this.ownAgent = opts.agent === undefined;
+    this.agent =
+      opts.agent ??
+      (tls
+        ? new https.Agent({
+            keepAlive: true,
+            ...(config.ca ? { ca: config.ca } : {}),
+            ...(config.cert ? { cert: config.cert } : {}),
+            ...(config.key ? { key: config.key } : {}),
+            ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
+            rejectUnauthorized: config.insecureSkipTLSVerify !== true,
+          })
+        : new http.Agent({ keepAlive: true }));
+    this.headers = { 'User-Agent': config.userAgent ?? 'kscale-client/v0.1.0' };
+    if (config.bearerToken) this.headers.Authorization = `Bearer ${config.bearerToken}`;
+    else if (config.username !== undefined) this.headers.Authorization = `Basic ${Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64')}`;
+  }
+
+  /** Sends a request and decodes the JSON body; failures throw StatusError. */
+  async request<T>(opts: RequestOptions): Promise<T> {
+    const res = await this.requestRaw(opts);
+    if (res.body.length === 0) return undefined as T;
+    return JSON.parse(res.body.toString()) as T;
+  }
+
+  /** Sends a request and returns the buffered body of a 2xx response; failures throw StatusError. */
+  async requestRaw(opts: RequestOptions): Promise<RawResponse> {
+    const res = await this.send(opts);
+    const body = await readBody(res);
+    if (res.statusCode! >= 300) throw statusErrorFromResponse(res.statusCode!, body, retryAfterSeconds(res.headers));
+    return { status: res.statusCode!, headers: res.headers, body };
+  }
+
+  /** Opens a streaming response (a watch); resolves on a 200 with the body unread, else throws StatusError. */
+  async stream(opts: RequestOptions): Promise<IncomingMessage> {
+    const res = await this.send(opts, true);
+    if (res.statusCode === 200) return res;
+    const body = await readBody(res);
+    throw statusErrorFromResponse(res.statusCode!, body, retryAfterSeconds(res.headers));
+  }
+
+  /** A typed client for one resource over this connection. */
+  resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource): ResourceClient<T> {
+    return new ResourceClient<T>(this, gvr);
+  }
+
+  /** Closes idle keep-alive sockets of an agent this client owns. */
+  close(): void {
+    if (this.ownAgent) this.agent.destroy();
+  }
+
+  /** The retry loop around one request; returns the first response not worth retrying. */
+  private async send(opts: RequestOptions, streaming = false): Promise<IncomingMessage> {
+    const idempotent = opts.idempotent ?? (opts.method === 'GET' || opts.method === 'HEAD');
+    const backoff = new Backoff({ initialMs: 100, maxMs: 10_000, jitter: 1, clock: this.clock, random: this.random });
+    for (let attempt = 0; ; attempt++) {
+      await this.rateLimiter.wait(opts.signal);
+      const last = attempt >= this.maxRetries;
+      let res: IncomingMessage;
+      try {
+        res = await this.once(opts, streaming);
+      } catch (err) {
+        if (opts.signal?.aborted === true || last) throw err;
+        if (!(isConnectionRefused(err) || (idempotent && isConnectionLost(err)))) throw err;
+        await sleepAbortable(this.clock, backoff.next(), opts.signal);
+        continue;
+      }
+      const code = res.statusCode!;
+      const after = retryAfterSeconds(res.headers);
+      // 429 and 5xx-with-Retry-After mean the server did not act on the request, so any verb may retry.
+      const retryAfter = code === 429 || (code >= 500 && after !== undefined);
+      if (last || !(retryAfter || (code >= 500 && idempotent))) return res;
+      res.resume();
+      await sleepAbortable(this.clock, retryAfter ? Math.max(0, after ?? 1) * 1000 : backoff.next(), opts.signal);
+    }
+  }
+
+  private once(opts: RequestOptions, streaming: boolean): Promise<IncomingMessage> {
+    const url = new URL(opts.path, this.base);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    let payload: Buffer | undefined;
+    const headers: Record<string, string> = { ...this.headers, Accept: opts.accept ?? 'application/json' };
+    if (opts.body !== undefined) {
+      payload = Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
+      headers['Content-Type'] = opts.contentType ?? 'application/json';
+      headers['Content-Length'] = String(payload.length);
+    }
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const req = this.transport.request(url, { method: opts.method, headers, agent: this.agent, ...(opts.signal ? { signal: opts.signal } : {}) }, resolve);
+      req.on('error', reject);
+      const timeout = this.config.timeoutMs ?? 0;
+      if (!streaming && timeout > 0) req.setTimeout(timeout, () => req.destroy(Object.assign(new Error(`request timed out after ${timeout} ms`), { code: 'ETIMEDOUT' })));
+      req.end(payload);
+    });
+  }
+}
+
+/** Retry-After in seconds (delta-seconds form only, as the apiserver sends), or undefined. */
+export function retryAfterSeconds(headers: IncomingHttpHeaders): number | undefined {
+  const v = headers['retry-after'];
+  if (v === undefined) return undefined;
+  const n = Number(Array.isArray(v) ? v[0] : v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+function readBody(res: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks)));
+    res.on('error', reject);
+    res.on('aborted', () => reject(Object.assign(new Error('response aborted'), { code: 'ECONNRESET' })));
+  });
+}
