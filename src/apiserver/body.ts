@@ -17,18 +17,36 @@ export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BY
     req.resume();
     throw requestEntityTooLarge(`the request body is too large: ${declared} bytes, limit ${limit}`);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const b = chunk as Buffer;
-    size += b.length;
-    if (size > limit) {
-      req.resume();
-      throw requestEntityTooLarge(`the request body is too large: more than ${limit} bytes`);
-    }
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks);
+  // Listeners, not `for await`: leaving a for-await early destroys the request, and a
+  // half-read keep-alive connection then stalls the client's next request on it.
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (err: Error): void => {
+      if (settled) return;
+      settled = true;
+      chunks.length = 0;
+      reject(err);
+    };
+    req.on('data', (b: Buffer) => {
+      if (settled) return; // past the limit: keep draining, discard
+      size += b.length;
+      if (size > limit) fail(requestEntityTooLarge(`the request body is too large: more than ${limit} bytes`));
+      else chunks.push(b);
+    });
+    req.once('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks));
+    });
+    // A client that leaves mid-body is not a server fault: a Status, not an "unexpected error".
+    const gone = (): void => fail(badRequest('the client closed the connection before sending the whole request body'));
+    req.once('error', gone);
+    req.once('close', () => {
+      if (!req.complete) gone();
+    });
+  });
 }
 
 /** The media type of a Content-Type header, lower-cased, without parameters. */
