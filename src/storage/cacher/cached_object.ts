@@ -1,0 +1,105 @@
+/**
+ * One object version as the watch cache holds it: the stored bytes, plus the
+ * response bytes with metadata.resourceVersion spliced in, encoded at most once
+ * per format and shared by every watcher, list and get (upstream's
+ * cachingObject). Objects are not kept decoded: a parsed 2 KB pod costs several
+ * times its JSON, so the cache decodes on demand and keeps only index values.
+ */
+import type { KeyValue } from '../interface.js';
+
+const META = Buffer.from('"metadata":{');
+
+/**
+ * The stored JSON with metadata.resourceVersion set to `rv`, without parsing.
+ * Stored objects never carry a resourceVersion (it is the storage revision),
+ * so splicing it after `"metadata":{` is enough; the API server's codec does the same.
+ */
+export function spliceResourceVersion(value: Buffer, rv: number): Buffer {
+  const at = value.indexOf(META);
+  if (at < 0) return value;
+  const cut = at + META.length;
+  const empty = value[cut] === 0x7d; // '}': metadata has no other field
+  const insert = Buffer.from(`"resourceVersion":"${rv}"${empty ? '' : ','}`);
+  return Buffer.concat([value.subarray(0, cut), insert, value.subarray(cut)]);
+}
+
+/** How the cache turns stored bytes into objects and response bytes; supplied per resource. */
+export interface ObjectCodec {
+  /** Decodes stored bytes (default JSON.parse); the result is never cached, so callers may mutate it. */
+  decode(value: Buffer): unknown;
+  /** The response bytes of a stored value at `rv` (default: splice metadata.resourceVersion). */
+  encode(value: Buffer, rv: number): Buffer;
+}
+
+/** JSON in, JSON with resourceVersion out. */
+export const jsonCodec: ObjectCodec = {
+  decode: (value) => JSON.parse(value.toString('utf8')),
+  encode: spliceResourceVersion,
+};
+
+/**
+ * An object at one resourceVersion, with its encodings memoised. A DELETED
+ * event shows the deleted object at the deletion's revision, so it gets an
+ * EncodedObject of its own rather than reusing the live entry's bytes.
+ */
+export class EncodedObject {
+  private json: Buffer | undefined;
+  private formats: Map<string, unknown> | undefined;
+
+  constructor(
+    /** The key in storage. */
+    readonly key: string,
+    /** The stored bytes (no resourceVersion). */
+    readonly value: Buffer,
+    /** The resourceVersion this object is shown at. */
+    readonly revision: number,
+    protected readonly codec: ObjectCodec,
+  ) {}
+
+  /** The JSON response bytes with metadata.resourceVersion set, encoded once. */
+  bytes(): Buffer {
+    return (this.json ??= this.codec.encode(this.value, this.revision));
+  }
+
+  /** A fresh decoded copy with metadata.resourceVersion set; callers own it. */
+  decode(): unknown {
+    const obj = this.codec.decode(this.value) as { metadata?: Record<string, unknown> } | null;
+    if (obj !== null && typeof obj === 'object') (obj.metadata ??= {}).resourceVersion = String(this.revision);
+    return obj;
+  }
+
+  /** Another encoding (e.g. a Table row), computed once per format and shared. */
+  encoded<T>(format: string, encode: (o: EncodedObject) => T): T {
+    this.formats ??= new Map();
+    if (this.formats.has(format)) return this.formats.get(format) as T;
+    const v = encode(this);
+    this.formats.set(format, v);
+    return v;
+  }
+}
+
+/** A live entry of the cache's state: the current version of one key, with its namespace and index values. */
+export class CachedObject extends EncodedObject {
+  constructor(
+    readonly kv: KeyValue,
+    /** The namespace segment of the key ('' for cluster-scoped objects). */
+    readonly namespace: string,
+    /** One value per configured indexer, in indexer order. */
+    readonly indexValues: readonly string[],
+    codec: ObjectCodec,
+  ) {
+    super(kv.key, kv.value, kv.modRevision, codec);
+  }
+
+  /** This object shown at another revision (a deletion's, or a selector exit's). */
+  at(revision: number): EncodedObject {
+    return revision === this.revision ? this : new EncodedObject(this.key, this.value, revision, this.codec);
+  }
+}
+
+/** The namespace of a key under `resourcePrefix`: its first segment when a name follows, else ''. */
+export function namespaceOfKey(resourcePrefix: string, key: string): string {
+  const rel = key.slice(resourcePrefix.length);
+  const slash = rel.indexOf('/');
+  return slash < 0 ? '' : rel.slice(0, slash);
+}

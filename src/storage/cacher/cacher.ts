@@ -1,0 +1,161 @@
+/**
+ * The Cacher of one resource: the Storage contract (CacherBase) plus the
+ * object API the API server serves HTTP from — lists, gets and watches that
+ * hand out pre-encoded objects, filter by namespace, index value and
+ * predicate while walking, and apply selector transitions to watch events,
+ * like upstream's Cacher.GetList / Cacher.Watch.
+ */
+import { decodeContinue, encodeContinue } from '../continue.js';
+import { expired, keyNotFound } from '../errors.js';
+import { listFromCache } from './cache_list.js';
+import type { CachedObject } from './cached_object.js';
+import { CacherBase } from './cacher_base.js';
+import { passes, routeOf, toObjectEvent, type ObjectEvent, type ObjectFilter, type ObjectWatcher, type ObjectWatchOptions, type Registration } from './cacher_watch.js';
+import type { CacheWatcher } from './cache_watcher.js';
+import type { CacherGetOptions, ObjectListOptions } from './options.js';
+import { listFromStorage } from './storage_fallback.js';
+
+/** A page of objects; `items[i].bytes()` is the JSON of each with its resourceVersion. */
+export interface ObjectList {
+  items: CachedObject[];
+  /** The revision the list was read at (the first page's, for later pages). */
+  revision: number;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+/** Options of watchObjects beyond ObjectWatchOptions. */
+export interface ObjectWatchExtras {
+  /** After the initial events, one BOOKMARK at the revision they were read at (sendInitialEvents' initial-events-end). */
+  initialEventsEndBookmark?: boolean;
+}
+
+/** A Storage for one resource prefix, served from memory, with the object API. */
+export class Cacher extends CacherBase {
+  /** Lists objects, filtered while walking; resourceVersion rules as for list(). */
+  async listObjects(opts: ObjectListOptions = {}): Promise<ObjectList> {
+    const filter = this.filterOf(opts.namespace, opts.index, opts.predicate);
+    const prefix = filter.namespace === undefined ? this.resourcePrefix : `${this.resourcePrefix}${filter.namespace}/`;
+    let exact = opts.revision;
+    let startKey: string | undefined;
+    if (opts.continue !== undefined && opts.continue !== '') {
+      const t = decodeContinue(prefix, opts.continue);
+      exact = t.revision;
+      startKey = t.startKey;
+    }
+    const limit = opts.limit ?? 0;
+    const plan = await this.plan(exact, startKey === undefined ? opts.minRevision : undefined, false);
+    if (plan.from === 'storage') {
+      this.counters.storageReads++;
+      const filtered = filter.index !== undefined || filter.predicate !== undefined;
+      return listFromStorage(this.storage, (kv) => this.watchCache.makeObject(kv).obj, {
+        prefix,
+        limit,
+        ...(exact !== undefined && exact > 0 ? { revision: exact } : {}),
+        ...(opts.continue === undefined || opts.continue === '' ? {} : { continue: opts.continue }),
+        ...(filtered ? { filter: (o: CachedObject) => passes(filter, o, () => o.decode()) } : {}),
+      });
+    }
+    const index = filter.index === undefined ? undefined : { ...filter.index, name: opts.index!.name };
+    const page = listFromCache(this.watchCache, {
+      prefix,
+      revision: plan.revision,
+      limit,
+      ...(startKey === undefined ? {} : { startKey }),
+      ...(index === undefined ? {} : { index }),
+      ...(filter.predicate === undefined ? {} : { predicate: filter.predicate }),
+    });
+    this.countList(page.fetched, page.items.length);
+    const out: ObjectList = { items: page.items, revision: plan.revision };
+    if (page.nextKey !== undefined) out.continue = encodeContinue(prefix, page.nextKey, plan.revision);
+    if (page.remaining !== undefined) out.remainingItemCount = page.remaining;
+    return out;
+  }
+
+  /** Reads one object with its encoded bytes; resourceVersion rules as for get(). */
+  async getObject(key: string, opts: CacherGetOptions = {}): Promise<CachedObject> {
+    const plan = await this.plan(opts.revision, opts.minRevision, false);
+    if (plan.from === 'storage') {
+      this.counters.storageReads++;
+      const kv = await this.storage.get(key, opts.revision !== undefined && opts.revision > 0 ? { revision: opts.revision } : {});
+      return this.watchCache.makeObject(kv).obj;
+    }
+    const o = this.entryAt(key, plan.revision);
+    if (o === null) throw keyNotFound(key);
+    this.counters.getTotal++;
+    return o;
+  }
+
+  /**
+   * Watches objects with selector transitions applied, from the window (see
+   * ObjectWatchOptions). Failures (Expired, TooLargeResourceVersion, TooSlow)
+   * are thrown from the iterator.
+   */
+  watchObjects(opts: ObjectWatchOptions & ObjectWatchExtras = {}): ObjectWatcher {
+    const filter = this.filterOf(opts.namespace, opts.index, opts.predicate);
+    let reg: Registration | undefined;
+    const w = this.newWatcher<ObjectEvent>(filter.index !== undefined || filter.namespace !== undefined ? 1 : 0, () => reg);
+    const start = async (): Promise<void> => {
+      // Object watches wait for initialization: the window is their contract, storage has no transitions.
+      await this.ready();
+      const wc = this.watchCache;
+      const from = opts.fromRevision ?? 0;
+      if (from === 0 && opts.consistent === true && this.consistentReadsFromCache) await this.waitFresh(await this.storage.currentRevision());
+      if (from > 0) {
+        if (from < wc.window.oldestRevision) throw expired(from, wc.window.oldestRevision);
+        if (from > wc.revision) await this.waitFresh(from);
+      }
+      if (w.closed) return;
+      if (from > 0) {
+        w.addInitial(wc.window.since(from), (ev) => {
+          const out = toObjectEvent(filter, ev);
+          ev.releaseDecoded();
+          return out;
+        });
+      } else if (opts.initialEvents === true) {
+        w.addInitial(this.snapshot(filter), (o) => (passes(filter, o, () => o.decode()) ? { type: 'ADDED', revision: o.revision, object: o } : null));
+      }
+      if (opts.initialEventsEndBookmark === true) w.push({ type: 'BOOKMARK', revision: wc.revision, object: null });
+      reg = {
+        route: routeOf(filter),
+        lastDispatch: -1,
+        watcher: w as CacheWatcher<unknown>,
+        deliver: (ev) => {
+          const out = toObjectEvent(filter, ev);
+          if (out !== null) w.push(out);
+        },
+        ...(opts.allowBookmarks === true ? { notify: (revision: number) => w.push({ type: 'BOOKMARK', revision, object: null }) } : {}),
+        ...(opts.deadline === undefined ? {} : { deadline: opts.deadline }),
+      };
+      this.watchers.add(reg);
+      if (opts.allowBookmarks === true) this.scheduleBookmark(reg);
+    };
+    start().catch((err) => w.fail(err));
+    return w;
+  }
+
+  /** The names of the configured indexers. */
+  get indexNames(): readonly string[] {
+    return this.watchCache.store.indexNames;
+  }
+
+  /** The current entries a filter can narrow to cheaply (index or namespace), in key order. */
+  private snapshot(f: ObjectFilter): CachedObject[] {
+    const store = this.watchCache.store;
+    if (f.index !== undefined) return store.byIndex(store.indexNames[f.index.position], f.index.value);
+    return store.range(f.namespace === undefined ? this.resourcePrefix : `${this.resourcePrefix}${f.namespace}/`);
+  }
+
+  /** Resolves an index name to its position; an unknown indexer is a programming error. */
+  private filterOf(namespace: string | undefined, index: { name: string; value: string } | undefined, predicate: ((o: unknown) => boolean) | undefined): ObjectFilter {
+    const f: ObjectFilter = {};
+    if (namespace !== undefined && namespace !== '') f.namespace = namespace;
+    if (index !== undefined) {
+      const position = this.watchCache.store.indexNames.indexOf(index.name);
+      if (position < 0) throw new Error(`watch cache of ${this.resource} has no indexer ${index.name}`);
+      f.index = { position, value: index.value };
+    }
+    if (predicate !== undefined) f.predicate = predicate;
+    return f;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Options of one Cacher, with upstream's defaults, and the read options the
+ * Cacher accepts beyond the Storage contract.
+ */
+import type { Clock } from '../../clock/index.js';
+import type { GetOptions, ListOptions, Storage } from '../interface.js';
+import type { ObjectCodec } from './cached_object.js';
+import type { WindowSizing } from './event_window.js';
+import type { ReflectorLogger } from './reflector.js';
+import type { Indexer } from './watch_cache.js';
+
+/** A backend that can send progress notifications on demand (the embedded store; etcd >= 3.4.31). */
+export interface ProgressRequestingStorage extends Storage {
+  requestProgress(): void;
+}
+
+/** Whether `s` offers reliable progress notifications on request. */
+export function hasRequestProgress(s: Storage): s is ProgressRequestingStorage {
+  return typeof (s as Partial<ProgressRequestingStorage>).requestProgress === 'function';
+}
+
+/** How to build a Cacher for one resource. */
+export interface CacherOptions {
+  /** The storage it decorates; writes pass through to it. */
+  storage: Storage;
+  /** The resource's key prefix, ending in '/', e.g. '/registry/pods/'. */
+  resourcePrefix: string;
+  /** The resource label of metrics (default: the prefix's last segment). */
+  resource?: string;
+  clock?: Clock;
+  /** Fields to index objects and watchers by, e.g. spec.nodeName for pods. */
+  indexers?: Indexer[];
+  /** Decoding and response encoding (default: JSON with resourceVersion spliced in). */
+  codec?: ObjectCodec;
+  /**
+   * Serve consistent reads (resourceVersion unset) from the cache after
+   * waiting for it to reach storage's current revision. Needs reliable
+   * progress notifications; default: whether the storage has requestProgress().
+   * False sends consistent reads to storage, as upstream does for etcd < 3.4.31.
+   */
+  consistentReadsFromCache?: boolean;
+  /** How long a read waits for the cache to reach a revision (upstream: 3 s). */
+  freshnessTimeoutMs?: number;
+  /** How long reads wait for the initial list before going to storage (default 10 s). */
+  readyTimeoutMs?: number;
+  /** Event window sizing (default: 75 s, 100 .. 102,400 events). */
+  windowSizing?: Partial<WindowSizing>;
+  /** Live events a watcher may buffer (default 1000, or 100 for an index-filtered watcher, like upstream's channel sizes). */
+  watcherCapacity?: number;
+  /** How long a watcher's buffer may stay full before it is closed with TooSlow (default 5 s). */
+  slowWatcherBudgetMs?: number;
+  /** Bookmark cadence (upstream: 1 min). */
+  bookmarkFrequencyMs?: number;
+  /** Minimum time between forwarded progress events per Storage-contract watcher (default 1 s). */
+  progressForwardIntervalMs?: number;
+  log?: ReflectorLogger;
+}
+
+/**
+ * Read options beyond the Storage contract. `minRevision` is resourceVersion
+ * "N" with NotOlderThan semantics (and "0" = any): serve the cache's current
+ * state once it has reached N. Omitted with no `revision`: a consistent read.
+ */
+export interface CacheReadOptions {
+  minRevision?: number;
+}
+
+/** GetOptions plus minRevision. */
+export type CacherGetOptions = GetOptions & CacheReadOptions;
+/** ListOptions plus minRevision. */
+export type CacherListOptions = ListOptions & CacheReadOptions;
+
+/** Options of Cacher.listObjects: a Kubernetes list, filtered during the walk. */
+export interface ObjectListOptions extends CacheReadOptions {
+  /** Exact revision (resourceVersionMatch=Exact); must be inside the window, else storage answers. */
+  revision?: number;
+  namespace?: string;
+  /** Only objects whose indexer `name` has `value`. */
+  index?: { name: string; value: string };
+  /** Only objects that pass (label and field selectors). */
+  predicate?: (obj: unknown) => boolean;
+  limit?: number;
+  continue?: string;
+}

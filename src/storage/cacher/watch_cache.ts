@@ -1,0 +1,170 @@
+/**
+ * The watch cache of one resource (upstream's watchCache): the current state,
+ * the window of recent events, and the revision the cache has reached, which
+ * advances with every event and every progress notification. Readers wait
+ * here until the cache is fresh enough (waitUntilFreshAndBlock), and lists at
+ * an older revision inside the window are answered by undoing newer events.
+ */
+import type { Clock, Timer } from '../../clock/index.js';
+import { tooLargeResourceVersion } from '../errors.js';
+import type { KeyValue, WatchEvent } from '../interface.js';
+import { CachedObject, namespaceOfKey, type ObjectCodec } from './cached_object.js';
+import { EventWindow, type WindowSizing } from './event_window.js';
+import { SortedStore } from './sorted_store.js';
+import { WatchCacheEvent } from './watch_cache_event.js';
+
+/** A field the cache indexes its objects and watchers by, e.g. spec.nodeName for pods. */
+export interface Indexer {
+  /** The field-selector name, e.g. 'spec.nodeName' or 'metadata.name'. */
+  name: string;
+  /** The field's value on a decoded object ('' when unset). */
+  fn(obj: unknown): string;
+}
+
+interface Waiter {
+  revision: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+  timer: Timer;
+}
+
+/** State, window and revision of one resource. */
+export class WatchCache {
+  readonly store: SortedStore;
+  window: EventWindow;
+  private rev = 0;
+  private waiters: Waiter[] = [];
+
+  constructor(
+    readonly resourcePrefix: string,
+    readonly indexers: readonly Indexer[],
+    readonly codec: ObjectCodec,
+    private readonly clock: Clock,
+    private readonly sizing: WindowSizing,
+  ) {
+    this.store = new SortedStore(indexers.map((i) => i.name));
+    this.window = new EventWindow(sizing, 0);
+  }
+
+  /** The revision the cache has reached: every change up to it is applied. */
+  get revision(): number {
+    return this.rev;
+  }
+
+  /** Builds a live entry, decoding only when there are indexers; returns the decoded object too. */
+  makeObject(kv: KeyValue): { obj: CachedObject; decoded: unknown } {
+    let decoded: unknown;
+    let values: string[] = [];
+    if (this.indexers.length > 0) {
+      decoded = this.codec.decode(kv.value);
+      values = this.indexers.map((ix) => ix.fn(decoded));
+    }
+    return { obj: new CachedObject(kv, namespaceOfKey(this.resourcePrefix, kv.key), values, this.codec), decoded };
+  }
+
+  /** Replaces state and window with a fresh list at `revision` (upstream's Replace). */
+  replace(items: KeyValue[], revision: number): void {
+    this.store.replace(items.map((kv) => this.makeObject(kv).obj));
+    this.window.reset(revision);
+    this.rev = revision;
+    this.wake();
+  }
+
+  /** Applies one storage event; returns the recorded event, or null for progress and duplicates. */
+  processEvent(ev: WatchEvent): WatchCacheEvent | null {
+    if (ev.revision <= this.rev) return null; // a replayed duplicate after a watch restart
+    if (ev.type === 'progress') {
+      this.advance(ev.revision);
+      return null;
+    }
+    const prev = this.store.get(ev.key) ?? null;
+    let recorded: WatchCacheEvent | null = null;
+    const now = this.clock.now();
+    if (ev.type === 'put') {
+      const { obj, decoded } = this.makeObject(ev.kv!);
+      this.store.put(obj);
+      recorded = new WatchCacheEvent('put', ev.key, ev.revision, obj, prev, now);
+      if (decoded !== undefined) recorded.seedDecoded(decoded);
+    } else if (prev !== null) {
+      this.store.delete(ev.key);
+      recorded = new WatchCacheEvent('delete', ev.key, ev.revision, null, prev, now);
+    }
+    if (recorded !== null) this.window.push(recorded, now);
+    this.advance(ev.revision);
+    return recorded;
+  }
+
+  /** Moves the revision forward (a progress notification) and wakes waiting readers. */
+  advance(revision: number): void {
+    if (revision <= this.rev) return;
+    this.rev = revision;
+    this.wake();
+  }
+
+  /** Resolves once the cache reaches `revision`; after `timeoutMs`, TooLargeResourceVersion (upstream's 3 s). */
+  waitUntilFresh(revision: number, timeoutMs: number): Promise<void> {
+    if (revision <= this.rev) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const w: Waiter = {
+        revision,
+        resolve,
+        reject,
+        timer: this.clock.setTimeout(() => {
+          this.waiters = this.waiters.filter((x) => x !== w);
+          reject(tooLargeResourceVersion(revision, this.rev));
+        }, timeoutMs),
+      };
+      this.waiters.push(w);
+    });
+  }
+
+  /** Whether any reader waits for a newer revision (the progress requester polls while so). */
+  get hasWaiters(): boolean {
+    return this.waiters.length > 0;
+  }
+
+  /** Fails every waiter (the cacher stops). */
+  failWaiters(err: unknown): void {
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) {
+      w.timer.cancel();
+      w.reject(err);
+    }
+  }
+
+  /**
+   * The state at an older `revision` inside the window for every key changed
+   * since: the previous entry of its first later event, or null when the key
+   * did not exist then. Keys not in the map are unchanged.
+   */
+  undoSince(revision: number): Map<string, CachedObject | null> {
+    const out = new Map<string, CachedObject | null>();
+    for (let i = this.window.firstAfter(revision); i < this.window.end; i++) {
+      const ev = this.window.at(i);
+      if (!out.has(ev.key)) out.set(ev.key, ev.prev);
+    }
+    return out;
+  }
+
+  /** The entry of `key` as of `revision` (inside the window), or null when it did not exist. */
+  getAt(key: string, revision: number): CachedObject | null {
+    for (let i = this.window.firstAfter(revision); i < this.window.end; i++) {
+      const ev = this.window.at(i);
+      if (ev.key === key) return ev.prev;
+    }
+    return this.store.get(key) ?? null;
+  }
+
+  private wake(): void {
+    if (this.waiters.length === 0) return;
+    const keep: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (w.revision <= this.rev) {
+        w.timer.cancel();
+        w.resolve();
+      } else keep.push(w);
+    }
+    this.waiters = keep;
+  }
+}
