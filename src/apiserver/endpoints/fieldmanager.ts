@@ -28,7 +28,16 @@ export function parseFieldValidation(q: URLSearchParams): FieldValidation {
 export function applyFieldValidation(ctx: RestContext, obj: Obj, v: FieldValidation): void {
   const unknown = findUnknownFields(obj.kind as string, obj, ctx.resource.group);
   if (unknown.length === 0) return;
-  if (v === 'Strict') throw strictDecodingError(unknown);
+  if (v === 'Strict') {
+    const err = strictDecodingError(unknown);
+    // Like upstream's transformDecodeError, a decoded create or update body names its kind and version.
+    if (ctx.info.verb === 'create' || ctx.info.verb === 'update') {
+      const kind = String(obj.kind);
+      const version = String(obj.apiVersion).split('/').pop();
+      throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${err.status.message}`);
+    }
+    throw err;
+  }
   if (v === 'Warn') {
     const prev = ctx.res.getHeader('Warning');
     const list = [...(Array.isArray(prev) ? prev : prev === undefined ? [] : [String(prev)]), ...unknownFieldWarnings(unknown).map((w) => `299 - ${JSON.stringify(w)}`)];
