@@ -35,6 +35,18 @@ export function checkBodyKind(ctx: RestContext, body: unknown, kind = ctx.resour
   return obj;
 }
 
+/**
+ * Fills a missing kind and apiVersion from the endpoint, as upstream's decoder does
+ * with the request's default GVK: `{"metadata":{"name":"x"}}` POSTed to …/configmaps is a ConfigMap.
+ */
+export function withDefaultGVK(ctx: RestContext, body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const obj = body as Obj;
+  if (obj.kind === undefined || obj.kind === '') obj.kind = ctx.resource.kind;
+  if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = groupVersionString(ctx.resource.group, ctx.resource.version);
+  return obj;
+}
+
 /** Sets the request's namespace on the object (400 on a mismatch). */
 export function checkNamespace(ctx: RestContext, obj: Obj): void {
   const m = meta(obj);
@@ -90,7 +102,7 @@ export async function handleCreate(ctx: RestContext): Promise<void> {
   const q = ctx.info.query;
   const dryRun = parseDryRun(q);
   const validation = parseFieldValidation(q);
-  const obj = checkBodyKind(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']));
+  const obj = checkBodyKind(ctx, withDefaultGVK(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'])));
   checkNamespace(ctx, obj);
   applyFieldValidation(ctx, obj, validation);
   await prepareNewObject(ctx, obj, dryRun).catch((err: unknown) => {
@@ -114,7 +126,7 @@ export async function handleUpdate(ctx: RestContext): Promise<void> {
   const q = ctx.info.query;
   const dryRun = parseDryRun(q);
   const validation = parseFieldValidation(q);
-  const obj = checkBodyKind(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']));
+  const obj = checkBodyKind(ctx, withDefaultGVK(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'])));
   const m = meta(obj);
   if (m.name !== undefined && m.name !== ctx.info.name) {
     throw badRequest(`the name of the object (${String(m.name)}) does not match the name on the URL (${ctx.info.name})`);
