@@ -67,28 +67,31 @@ const rate = (p: Phase | undefined): string => (p === undefined ? 'skipped' : `$
 const lat = (p: Phase | undefined): string =>
   p?.latency === undefined ? 'skipped' : `${ms(p.latency.p50)} / ${ms(p.latency.p99)} ms @ ${n0(p.perSec)}/s`;
 const cpus = (p: Phase | undefined): string => (p === undefined ? '' : `${pct(p.cpuPercent)} / ${pct(p.serverCpuPercent)}`);
+/** Server CPU per answered request: steadier than rates when other work shares the machine. */
+const cpuPerOp = (p: Phase | undefined): string =>
+  p?.serverCpuPercent === undefined || p.perSec <= 0 ? '' : `${n0((p.serverCpuPercent / 100 / p.perSec) * 1e6)} µs`;
 
 /** Builds the table rows: label, kscale, reference, target, result, CPU, errors. */
 export function buildRows(r: Results): string[][] {
-  const rows: string[][] = [['figure', 'kscale', 'bare HTTP', 'target', 'result', 'gen / server CPU', 'errors']];
+  const rows: string[][] = [['figure', 'kscale', 'bare HTTP', 'target', 'result', 'gen / server CPU', 'server CPU/op kscale / bare', 'errors']];
   const t = TARGETS;
 
   const getRes =
     r.get === undefined || r.bareGet === undefined
       ? 'skipped'
       : verdict(r.get.perSec >= t.getShareOfBare * r.bareGet.perSec, r.get, `(${((r.get.perSec / r.bareGet.perSec) * 100).toFixed(0)}% of bare)`);
-  rows.push([ROW_LABELS[0], rate(r.get), rate(r.bareGet), `≥ ${t.getShareOfBare * 100}% of bare`, getRes, cpus(r.get), errCell(r.get)]);
+  rows.push([ROW_LABELS[0], rate(r.get), rate(r.bareGet), `≥ ${t.getShareOfBare * 100}% of bare`, getRes, cpus(r.get), `${cpuPerOp(r.get)} / ${cpuPerOp(r.bareGet)}`, errCell(r.get)]);
 
   const writeRow = (label: string, p: Phase | undefined): string[] => {
     const res = p === undefined ? 'skipped' : verdict(p.perSec >= t.writesPerSec, p, `(${((p.perSec / t.writesPerSec) * 100).toFixed(0)}% of target)`);
-    return [label, rate(p), `${rate(r.barePut)} PUT`, `≥ ${n0(t.writesPerSec)}/s`, res, cpus(p), errCell(p)];
+    return [label, rate(p), `${rate(r.barePut)} PUT`, `≥ ${n0(t.writesPerSec)}/s`, res, cpus(p), `${cpuPerOp(p)} / ${cpuPerOp(r.barePut)}`, errCell(p)];
   };
   rows.push(writeRow(ROW_LABELS[1], r.create));
   rows.push(writeRow(ROW_LABELS[2], r.update));
 
   const latRow = (label: string, p: Phase | undefined, ref: Phase | undefined, limitMs: number, target: string): string[] => {
     const res = p?.latency === undefined ? 'skipped' : verdict(p.latency.p99 < limitMs, p, `(p99 ${ms(p.latency.p99)} ms)`);
-    return [label, lat(p), lat(ref), target, res, cpus(p), errCell(p)];
+    return [label, lat(p), lat(ref), target, res, cpus(p), `${cpuPerOp(p)} / ${cpuPerOp(ref)}`, errCell(p)];
   };
   rows.push(latRow(ROW_LABELS[3], r.getHalf, r.bareGetHalf, t.getP99Ms, `p99 ≤ ${n0(t.getP99Ms)} ms (SLO)`));
   rows.push(latRow(ROW_LABELS[4], r.createHalf, r.barePutHalf, t.writeP99Ms, `p99 < ${t.writeP99Ms} ms`));
@@ -112,6 +115,11 @@ export function warnings(r: Results): string[] {
   for (const [name, p] of all) {
     if (p !== undefined && p.cpuPercent > 90) out.push(`! load generator at ${pct(p.cpuPercent)} CPU during ${name}: it may be the limit of that figure.`);
     if (p?.firstError !== undefined) out.push(`! ${name}: first error: ${p.firstError}`);
+  }
+  for (const [name, p] of [['GET', r.get], ['create', r.create], ['update', r.update]] as const) {
+    if (p?.serverCpuPercent !== undefined && p.serverCpuPercent < 70) {
+      out.push(`! ${name}: the server used only ${pct(p.serverCpuPercent)} of a core at its maximum rate: it was waiting (storage fsync, or CPU taken by other processes), not computing.`);
+    }
   }
   for (const [name, p] of [['GET', r.getHalf], ['create', r.createHalf], ['update', r.updateHalf]] as const) {
     if (p?.firstError !== undefined) out.push(`! ${name} at 50%: first error: ${p.firstError}`);
