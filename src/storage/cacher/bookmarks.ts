@@ -17,7 +17,8 @@ export function nextBookmarkTime(now: number, frequencyMs: number, deadline?: nu
     const pre = deadline - PRE_TIMEOUT_MS;
     if (pre < t) t = pre;
   }
-  return t < now ? undefined : t;
+  // Strictly later than now: once the pre-timeout bookmark is sent, none is due again.
+  return t <= now ? undefined : t;
 }
 
 /** Items filed by the second they are due in. */
