@@ -56,7 +56,7 @@ test('429 with Retry-After is retried after the given delay, for writes too', as
     },
     async (url, calls) => {
       const clock = new InstantClock();
-      const c = new RESTClient({ host: url }, { clock });
+      const c = new RESTClient({ host: url }, { clock, random: () => 0 });
       const got = await c.request<{ kind: string }>({ method: 'POST', path: '/api/v1/namespaces/default/pods', body: {} });
       assert.equal(got.kind, 'Pod');
       assert.equal(calls(), 3);

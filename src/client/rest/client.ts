@@ -67,6 +67,8 @@ export class RESTClient {
   private readonly base: URL;
   private readonly headers: Record<string, string>;
   private readonly transport: typeof http | typeof https;
+  /** Counters for tests and metrics: requests sent (attempts), retries, and 429 answers. */
+  readonly stats = { requests: 0, retries: 0, tooManyRequests: 0 };
 
   constructor(
     readonly config: RestConfig,
@@ -138,6 +140,8 @@ export class RESTClient {
       await this.rateLimiter.wait(opts.signal);
       const last = attempt >= this.maxRetries;
       let res: IncomingMessage;
+      if (attempt > 0) this.stats.retries++;
+      this.stats.requests++;
       try {
         res = await this.once(opts, streaming);
       } catch (err) {
@@ -147,12 +151,15 @@ export class RESTClient {
         continue;
       }
       const code = res.statusCode!;
+      if (code === 429) this.stats.tooManyRequests++;
       const after = retryAfterSeconds(res.headers);
       // 429 and 5xx-with-Retry-After mean the server did not act on the request, so any verb may retry.
       const retryAfter = code === 429 || (code >= 500 && after !== undefined);
       if (last || !(retryAfter || (code >= 500 && idempotent))) return res;
       res.resume();
-      await sleepAbortable(this.clock, retryAfter ? Math.max(0, after ?? 1) * 1000 : backoff.next(), opts.signal);
+      // Up to 20% on top of Retry-After (client-go adds none) so clients rejected together do not all return together.
+      const delay = retryAfter ? Math.max(0, after ?? 1) * 1000 * (1 + 0.2 * this.random()) : backoff.next();
+      await sleepAbortable(this.clock, delay, opts.signal);
     }
   }
 
