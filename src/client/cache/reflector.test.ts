@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { newStatusError, type KubeList, type KubeObject } from '../../api/index.js';
+import { FakeClock } from '../../clock/index.js';
+import type { Watch, WatchEvent } from '../rest/watch.js';
+import type { ListerWatcher } from './listwatch.js';
+import { Reflector } from './reflector.js';
+import { Indexer } from './store.js';
+
+const settle = async (): Promise<void> => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+};
+
+/** A watch fed by the test. */
+class FakeWatch implements Watch {
+  private q: (WatchEvent | 'end')[] = [];
+  private wake: (() => void) | undefined;
+  stopped = false;
+  push(e: WatchEvent | 'end'): void {
+    this.q.push(e);
+    this.wake?.();
+  }
+  stop(): void {
+    this.stopped = true;
+    this.wake?.();
+  }
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.stop();
+  }
+  async *[Symbol.asyncIterator](): AsyncGenerator<WatchEvent> {
+    for (;;) {
+      if (this.stopped) return;
+      const e = this.q.shift();
+      if (e === 'end') return;
+      if (e !== undefined) {
+        yield e;
+        continue;
+      }
+      await new Promise<void>((r) => (this.wake = r));
+    }
+  }
+}
+
+const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+const list = (rv: string, items: KubeObject[] = []): KubeList => ({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: rv }, items });
+
+function store(): Indexer & { replace(items: KubeObject[], rv?: string): void } {
+  return new Indexer();
+}
+
+test('failed lists back off exponentially with jitter on the clock', async () => {
+  const clock = new FakeClock();
+  const calls: number[] = [];
+  const watches: FakeWatch[] = [];
+  const lw: ListerWatcher = {
+    list: async () => {
+      calls.push(clock.now());
+      if (calls.length < 3) throw refused();
+      return list('5');
+    },
+    watch: async () => {
+      const w = new FakeWatch();
+      watches.push(w);
+      return w;
+    },
+  };
+  const r = new Reflector(lw, store(), { clock, random: () => 0.5 });
+  const t0 = clock.now();
+  const h = r.run();
+  await settle();
+  assert.equal(calls.length, 1);
+  clock.step(1199);
+  await settle();
+  assert.equal(calls.length, 1, 'first retry after 800 ms + 50% jitter');
+  clock.step(1);
+  await settle();
+  assert.equal(calls.length, 2);
+  clock.step(2400);
+  await settle();
+  assert.deepEqual(calls.map((c) => c - t0), [0, 1200, 3600]);
+  assert.equal(watches.length, 1);
+  assert.equal(r.lastSyncResourceVersion(), '5');
+  await h.stop();
+  assert.equal(watches[0]!.stopped, true);
+});
+
+test('clients that fail together retry at different times', async () => {
+  const first: number[] = [];
+  for (const seed of [0.1, 0.4, 0.7, 0.95]) {
+    const clock = new FakeClock();
+    const calls: number[] = [];
+    const lw: ListerWatcher = {
+      list: async () => {
+        calls.push(clock.now());
+        throw refused();
+      },
+      watch: async () => new FakeWatch(),
+    };
+    const h = new Reflector(lw, store(), { clock, random: () => seed }).run();
+    await settle();
+    // Step in 10 ms slices so the retry is observed near the moment its timer fired.
+    while (calls.length < 2) {
+      clock.step(10);
+      await settle();
+    }
+    first.push(calls[1]! - calls[0]!);
+    await h.stop();
+  }
+  assert.equal(new Set(first).size, 4, `retry delays ${first.join(', ')}`);
+});
+
+test('an ERROR 410 event relists with a consistent read; a clean close re-watches from the last RV', async () => {
+  const clock = new FakeClock();
+  const lists: string[] = [];
+  const watchRVs: string[] = [];
+  const watches: FakeWatch[] = [];
+  const lw: ListerWatcher = {
+    list: async (o) => {
+      lists.push(o.resourceVersion ?? '');
+      return list(lists.length === 1 ? '10' : '30');
+    },
+    watch: async (o) => {
+      watchRVs.push(o.resourceVersion ?? '');
+      assert.equal(o.allowWatchBookmarks, true);
+      const w = new FakeWatch();
+      watches.push(w);
+      return w;
+    },
+  };
+  const r = new Reflector(lw, store(), { clock, random: () => 0.5 });
+  const h = r.run();
+  await settle();
+  watches[0]!.push({ type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } });
+  watches[0]!.push({ type: 'BOOKMARK', object: { kind: 'ConfigMap', metadata: { resourceVersion: '15' } } });
+  clock.step(2000);
+  watches[0]!.push('end');
+  await settle();
+  clock.step(250);
+  await settle();
+  assert.deepEqual(watchRVs, ['10', '15'], 'resumed from the bookmark');
+  watches[1]!.push({ type: 'ERROR', object: newStatusError(410, 'Expired', 'too old resource version: 15 (20)').status });
+  await settle();
+  clock.step(1200);
+  await settle();
+  assert.deepEqual(lists, ['0', '']);
+  assert.equal(r.stats.expired, 1);
+  assert.deepEqual(watchRVs, ['10', '15', '30']);
+  await h.stop();
+});
