@@ -10,7 +10,7 @@
  * exit, on error and on SIGINT/SIGTERM.
  */
 import { writeFileSync } from 'node:fs';
-import { cpus, platform, release, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Cleanup, etcdVersion, openEtcd, openSqlite, sqliteVersion, tempDir, type Backend } from './backends.js';
 import { FULL, QUICK, type BenchConfig } from './config.js';
@@ -22,6 +22,7 @@ import { measureWatch } from './watch.js';
 import { measureCas, measureCreates } from './writes.js';
 
 const started = performance.now();
+const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 const progress = (msg: string): void => {
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
 };
@@ -34,6 +35,7 @@ function header(cfg: BenchConfig): string[] {
     `date:    ${new Date().toISOString()}`,
     `machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown cpu'}, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${platform()} ${release()}`,
     `node:    ${process.version}; etcd ${etcdVersion()} (single member, 127.0.0.1, temp dir); SQLite ${sqliteVersion()} (better-sqlite3)`,
+    `load:    ${load()} (1, 5, 15 min) at the start; other processes on the machine skew every figure`,
     `values:  ${cfg.valueBytes} B; every case bounded by count and by time (${cfg.caseMaxMs / 1000} s per write case)`,
   ];
 }
@@ -81,6 +83,7 @@ async function run(cfg: BenchConfig, cleanup: Cleanup, jsonOut: string | undefin
   console.log('');
   console.log('* sqlite normal: synchronous=NORMAL, lower durability (the last commits may be lost on power loss); creates only.');
   console.log('  etcd and sqlite full acknowledge a write only after fsync. Watch cells marked "cut off" hit the time bound.');
+  console.log(`load at the end: ${load()} (1, 5, 15 min)`);
   progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   if (jsonOut !== undefined) writeFileSync(jsonOut, JSON.stringify({ date: new Date().toISOString(), quick: cfg.quick, results }, null, 2));
 }
