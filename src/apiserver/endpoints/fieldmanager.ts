@@ -40,10 +40,18 @@ export function applyFieldValidation(ctx: RestContext, obj: Obj, v: FieldValidat
   }
   if (v === 'Warn') {
     const prev = ctx.res.getHeader('Warning');
-    const list = [...(Array.isArray(prev) ? prev : prev === undefined ? [] : [String(prev)]), ...unknownFieldWarnings(unknown).map((w) => `299 - ${JSON.stringify(w)}`)];
+    const list = [...(Array.isArray(prev) ? prev : prev === undefined ? [] : [String(prev)]), ...unknownFieldWarnings(unknown).map((w) => `299 - ${quoteWarning(w)}`)];
     ctx.res.setHeader('Warning', list);
   }
   for (const path of unknown) prune(obj, path);
+}
+
+/**
+ * A warning text as a quoted, ASCII-only header value, like upstream's strconv.Quote in
+ * NewWarningHeader: a field name with non-ASCII characters must not make the header invalid (a 500).
+ */
+function quoteWarning(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Deletes the field at a path like `spec.containers[0].foo`. */
