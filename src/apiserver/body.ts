@@ -49,6 +49,28 @@ export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BY
   });
 }
 
+/** The deepest nesting a body may have, like Go's encoding/json maxNestingDepth. */
+// Go's limit is 10000; kscale's recursive object code (managed fields, merge) runs out of
+// stack near 2000 levels, so it stops at 1000, still far beyond any real object.
+export const MAX_NESTING_DEPTH = 1_000;
+
+/** The deepest bracket nesting in a JSON (or flow YAML) text, skipping double-quoted strings. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) max = Math.max(max, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return max;
+}
+
 /** The media type of a Content-Type header, lower-cased, without parameters. */
 export function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
@@ -68,6 +90,9 @@ export function decodeBody(body: Buffer, contentType: string | undefined): unkno
   if (!JSON_TYPES.has(mt) && !YAML_TYPES.has(mt)) throw unsupportedMediaType(['application/json', 'application/yaml']);
   if (body.length === 0) throw badRequest('the request body is empty');
   const text = body.toString('utf8');
+  // Like Go's encoding/json in kube-apiserver: refuse absurd nesting up front, before
+  // recursive code (merge, copy, managed fields) runs out of stack and answers 500.
+  if (nestingDepth(text) > MAX_NESTING_DEPTH) throw badRequest(`couldn't get version/kind; json parse error: exceeded max depth ${MAX_NESTING_DEPTH}`);
   if (YAML_TYPES.has(mt) && !/^\s*[{[]/.test(text)) {
     try {
       return parseYAML(text, { maxAliasCount: 100 });
