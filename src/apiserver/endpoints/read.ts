@@ -26,7 +26,8 @@ export function selectorPredicate(ctx: RestContext): Predicate | undefined {
 /** Parses a resourceVersion parameter: undefined for "", else a non-negative integer (400 otherwise). */
 export function parseRV(v: string | null): number | undefined {
   if (v === null || v === '') return undefined;
-  if (!/^\d+$/.test(v)) throw badRequest(`invalid resource version: ${v}`);
+  // Past 2^53 a revision is not exact in a JS number (storage would see a float): a 400, as upstream's failed uint64 parse.
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw badRequest(`invalid resource version: ${v}`);
   return Number(v);
 }
 
@@ -57,7 +58,7 @@ export async function handleList(ctx: RestContext): Promise<void> {
   const cont = q.get('continue') ?? '';
   const limitParam = q.get('limit');
   const limit = limitParam === null || limitParam === '' ? 0 : Number(limitParam);
-  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`invalid limit: ${limitParam}`);
+  if (!Number.isSafeInteger(limit) || limit < 0) throw badRequest(`invalid limit: ${limitParam}`);
   if (cont !== '' && rv !== undefined && rv !== 0) throw badRequest('specifying resource version is not allowed when using continue');
   if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') throw badRequest(`invalid resourceVersionMatch: ${match}`);
   if (match !== '' && rv === undefined) throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
