@@ -13,6 +13,9 @@ import type { RestContext } from './context.js';
 import { selectorPredicate } from './read.js';
 import { parseDryRun } from './write.js';
 
+/** The longest grace period that fits a Go time.Duration (about 292 years). */
+const MAX_GRACE_SECONDS = 9_223_372_036;
+
 async function deleteOptions(ctx: RestContext): Promise<DeleteParams> {
   const q = ctx.info.query;
   let body: Obj = {};
@@ -24,7 +27,8 @@ async function deleteOptions(ctx: RestContext): Promise<DeleteParams> {
   }
   const graceQ = q.get('gracePeriodSeconds');
   const grace = graceQ !== null ? Number(graceQ) : (body.gracePeriodSeconds as number | undefined);
-  if (grace !== undefined && (!Number.isInteger(grace) || grace < 0)) throw badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
+  // Upstream adds the grace to now as a Go Duration (int64 nanoseconds); past that a deletionTimestamp is not a time (here: a 500).
+  if (grace !== undefined && (!Number.isSafeInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS)) throw badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
   let policy = (q.get('propagationPolicy') ?? body.propagationPolicy) as string | undefined;
   if (policy === undefined && (q.get('orphanDependents') === 'true' || body.orphanDependents === true)) policy = 'Orphan';
   if (policy !== undefined && policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
