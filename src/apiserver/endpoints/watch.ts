@@ -86,7 +86,8 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
   const w = storage.watch(prefix, { fromRevision: from, progressNotify: bookmarks });
   const stop = (): void => w.stop();
   res.on('close', stop);
-  const timer = services.clock.setTimeout(stop, timeoutSeconds * 1000);
+  // Node fires timers longer than 2^31-1 ms after 1 ms instead: cap a huge timeoutSeconds at about 24 days.
+  const timer = services.clock.setTimeout(stop, Math.min(timeoutSeconds * 1000, 2 ** 31 - 1));
   try {
     for await (const ev of w) {
       if (closed) break;
