@@ -37,7 +37,11 @@ interface Seen {
   status?: number;
 }
 
-/** A pass-through HTTP proxy that records requests and can answer the next watches with a given status. */
+/**
+ * A pass-through HTTP proxy that records requests and can answer the next watches with a given status.
+ * While the server restarts (connection refused) it holds requests and retries, like a load balancer
+ * in front of HA API servers, so clients see a server-side close and then the new server.
+ */
 class RecordingProxy {
   readonly seen: Seen[] = [];
   /** Statuses to answer the next watch requests with, instead of forwarding them. */
@@ -45,10 +49,9 @@ class RecordingProxy {
   private server!: Server;
   url = '';
 
-  constructor(private readonly target: string) {}
+  constructor(public target: string) {}
 
   async start(): Promise<void> {
-    const t = new URL(this.target);
     this.server = createServer((req, res) => {
       const s: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers };
       this.seen.push(s);
@@ -62,19 +65,38 @@ class RecordingProxy {
         res.end(body);
         return;
       }
-      const up = request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (ur) => {
-        s.status = ur.statusCode;
-        res.writeHead(ur.statusCode ?? 502, ur.headers);
-        // Watches must reach the client at once, event by event.
-        res.flushHeaders();
-        ur.pipe(res);
-      });
-      up.on('error', () => res.destroy());
-      res.on('close', () => up.destroy());
-      req.pipe(up);
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => this.forward(s, Buffer.concat(chunks), res, Date.now() + 15_000));
     });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  private forward(s: Seen, body: Buffer, res: import('node:http').ServerResponse, giveUpAt: number): void {
+    const t = new URL(this.target);
+    const up = request({ host: t.hostname, port: t.port, method: s.method, path: s.url, headers: s.headers }, (ur) => {
+      s.status = ur.statusCode;
+      res.writeHead(ur.statusCode ?? 502, ur.headers);
+      // Watches must reach the client at once, event by event.
+      res.flushHeaders();
+      ur.pipe(res);
+      // A server that dies mid-stream: end the client's stream cleanly, as kube-apiserver's graceful
+      // shutdown does (kscale cuts it instead; see the todo test below).
+      ur.on('error', () => undefined);
+      ur.on('close', () => {
+        if (!res.writableEnded) res.end();
+      });
+    });
+    up.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ECONNREFUSED' && Date.now() < giveUpAt && !res.destroyed) {
+        setTimeout(() => this.forward(s, body, res, giveUpAt), 100);
+        return;
+      }
+      res.destroy();
+    });
+    res.on('close', () => up.destroy());
+    up.end(body);
   }
 
   async stop(): Promise<void> {
@@ -470,13 +492,36 @@ describe('client-node 1.4.0: informer with a field selector', () => {
   });
 });
 
+test('kscale ends open watch streams cleanly on SIGTERM, like kube-apiserver\'s graceful shutdown, so client-node re-watches', {
+  todo: 'ApiServer.close() calls closeAllConnections(): the client sees ECONNRESET, and a client-node 1.4.0 informer calls its error callback and stops for good',
+}, async () => {
+  const srv = await startServer();
+  try {
+    const ended = await new Promise<string>((resolve) => {
+      const req = request(new URL('/api/v1/namespaces/default/configmaps?watch=true', srv.url));
+      req.on('error', () => resolve('error'));
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve('end'));
+        res.on('aborted', () => resolve('aborted'));
+        setTimeout(() => srv.process.kill('SIGTERM'), 200);
+      });
+      req.end();
+    });
+    assert.equal(ended, 'end');
+  } finally {
+    await srv.stop();
+  }
+});
+
 describe('client-node 1.4.0: informer after an expired resourceVersion', () => {
+  const args = ['--min-request-timeout', '2', '--etcd-compaction-interval', '1s'];
   let srv: TestServer;
   let proxy: RecordingProxy;
   let kc: KubeConfig;
   let core: CoreV1Api;
   before(async () => {
-    srv = await startServer(['--min-request-timeout', '2', '--etcd-compaction-interval', '1s']);
+    srv = await startServer(args);
     proxy = new RecordingProxy(srv.url);
     await proxy.start();
     kc = kubeConfigFor(proxy.url);
@@ -494,19 +539,23 @@ describe('client-node 1.4.0: informer after an expired resourceVersion', () => {
     try {
       assert.deepEqual([...cache.keys()], ['exp-a']);
       // Writes the informer does not see move the store's revision on; compaction
-      // overtakes the informer's RV, so its next re-watch is too old.
-      let i = 0;
-      const writer = (async () => {
-        while (lists() < 2 && i < 400) {
-          await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `churn-${i++}` } } });
-          await sleep(50);
-        }
-      })();
-      // Meanwhile a node-a pod goes away; the relist must notice it.
-      await core.deleteNamespacedPod({ name: 'exp-a', namespace: 'default', gracePeriodSeconds: 0 });
-      await until('the delete', () => !cache.has('exp-a'));
-      await until('a relist', () => lists() === 2, 25_000);
-      await writer;
+      // overtakes the informer's RV. A restart on the same data then cuts the stream, and
+      // the re-watch from that RV is too old both for storage and for a watch cache, whose
+      // window starts at the revision it started at.
+      const direct = kubeConfigFor(srv.url).makeApiClient(CoreV1Api);
+      for (let i = 0; i < 20; i++) await direct.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `churn-${i}` } } });
+      await sleep(2_500);
+      const exited = new Promise((r) => srv.process.once('exit', r));
+      srv.process.kill('SIGTERM');
+      await exited;
+      srv = await startServer(args, srv.dir);
+      // Meanwhile (as far as the informer knows) a node-a pod went away; the relist must notice it.
+      await kubeConfigFor(srv.url).makeApiClient(CoreV1Api).deleteNamespacedPod({ name: 'exp-a', namespace: 'default', gracePeriodSeconds: 0 });
+      proxy.target = srv.url;
+      await until('a relist', () => lists() === 2, 20_000).catch((err: Error) => {
+        throw new Error(`${err.message}; watches ${JSON.stringify(proxy.watches().map((w) => [w.query.get('resourceVersion'), w.s.status]))}; events ${JSON.stringify(watch.events.map((e) => [e.type, e.object.metadata?.resourceVersion ?? e.object.code]))}; errors ${String(errors)}`);
+      });
+      await until('the relist drops the deleted pod', () => !cache.has('exp-a'));
       const err = watch.events.find((e) => e.type === 'ERROR');
       assert.ok(err !== undefined, 'an ERROR event came first');
       assert.equal(err.object.code, 410);
