@@ -25,6 +25,15 @@ import { IPAllocator, PortAllocator } from './registry/ipallocator.js';
 import { restoreServiceAllocations, strategyFor, type StrategyConfig } from './registry/strategies.js';
 import { GenericStore } from './registry/store.js';
 import { instrumentStorage } from './storage_metrics.js';
+import { CacherRegistry, parseWatchCacheSizes, type Indexer } from '../storage/cacher/index.js';
+import { registerCacheMetrics } from './cache_metrics.js';
+
+/** The fields the watch cache indexes: spec.nodeName for pods (each kubelet watches its own), metadata.name for single-object watches. */
+function indexersFor(resource: string): Indexer[] {
+  const name: Indexer = { name: 'metadata.name', fn: (o) => String((o as { metadata?: { name?: string } }).metadata?.name ?? '') };
+  if (resource !== 'pods') return [name];
+  return [{ name: 'spec.nodeName', fn: (o) => String((o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '') }, name];
+}
 
 /** The API server's settings; every default is upstream's. */
 export interface ApiServerOptions {
@@ -42,6 +51,10 @@ export interface ApiServerOptions {
   serviceNodePortRange?: string;
   /** --event-ttl (1 h). */
   eventTTLSeconds?: number;
+  /** --watch-cache (true): serve lists, gets with a resourceVersion, and watches from memory. */
+  watchCache?: boolean;
+  /** --watch-cache-sizes: `resource[.group]#0` turns the cache off for that resource. */
+  watchCacheSizes?: string;
 }
 
 /** A running (or ready to listen) API server. */
@@ -53,16 +66,29 @@ export class ApiServer {
   private readonly nsController: NamespaceController;
   private readonly cfg: StrategyConfig;
   private ready = false;
+  /** What the stores write to: the watch cache over storage, or storage itself with --watch-cache=false. */
+  readonly storage: Storage;
+  private readonly cache: CacherRegistry | undefined;
 
   constructor(readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? new RealClock();
+    this.cache = opts.watchCache === false ? undefined : new CacherRegistry({
+      storage: opts.storage,
+      resources: RESOURCES.map((r) => ({ prefix: r.storagePrefix, resource: r.group === '' ? r.resource : `${r.resource}.${r.group}`, indexers: indexersFor(r.resource) })),
+      watchCacheSizes: parseWatchCacheSizes(opts.watchCacheSizes ?? ''),
+      defaults: { clock: this.clock },
+    });
+    this.storage = this.cache ?? opts.storage;
+    if (this.cache !== undefined) registerCacheMetrics(this.metrics, this.cache);
     this.cfg = {
       eventTTLSeconds: opts.eventTTLSeconds ?? 3600,
       serviceIPs: new IPAllocator(opts.serviceClusterIPRange ?? '10.96.0.0/12'),
       nodePorts: new PortAllocator(opts.serviceNodePortRange ?? '30000-32767'),
     };
     for (const info of RESOURCES) {
-      this.stores.set(info.resource, new GenericStore(info, strategyFor(info, this.cfg), instrumentStorage(opts.storage, this.metrics, info.resource)));
+      const cacher = this.cache?.cacherFor(info.storagePrefix);
+      const store = new GenericStore(info, strategyFor(info, this.cfg), instrumentStorage(this.storage, this.metrics, info.resource), cacher, indexersFor(info.resource).map((i) => i.name));
+      this.stores.set(info.resource, store);
     }
     const admission = new AdmissionChain([
       namespaceLifecycle(() => this.stores.get('namespaces')!, (r) => RESOURCES.find((x) => x.resource === r)?.namespaced === false),
@@ -74,7 +100,7 @@ export class ApiServer {
       clock: this.clock,
       stores: this.stores,
       admission,
-      storageFor: () => opts.storage,
+      storageFor: () => this.storage,
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
     };
     const route: Handler = async (req, res, info) => {
@@ -92,11 +118,12 @@ export class ApiServer {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
       else socket.destroy();
     });
-    this.nsController = new NamespaceController(opts.storage, this.stores, this.clock);
+    this.nsController = new NamespaceController(this.storage, this.stores, this.clock);
   }
 
   /** Restores allocations, creates the system objects and starts the built-in controllers. */
   async start(): Promise<void> {
+    await this.cache?.ready();
     const services = await this.stores.get('services')!.list({});
     for (const { obj } of services.items) restoreServiceAllocations(obj, this.cfg);
     await this.nsController.start();

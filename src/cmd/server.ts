@@ -36,6 +36,8 @@ export function serverCommand(): Command {
     .option('--min-request-timeout <seconds>', 'minimum watch timeout; actual is randomized up to twice this', int, 1800)
     .option('--service-cluster-ip-range <cidr>', 'ClusterIP range', '10.96.0.0/12')
     .option('--service-node-port-range <range>', 'NodePort range', '30000-32767')
+    .option('--watch-cache <bool>', 'serve lists and watches from memory (false: every read goes to storage)', 'true')
+    .option('--watch-cache-sizes <sizes>', 'per-resource watch cache: resource[.group]#0 turns it off for that resource', '')
     .option('--write-kubeconfig <file>', 'write a kubeconfig for this server')
     .option('-v, --verbose', 'verbose logs')
     .action(async (o: Record<string, string | number | boolean | undefined>) => {
@@ -64,18 +66,21 @@ export function serverCommand(): Command {
         serviceClusterIPRange: o.serviceClusterIpRange as string,
         serviceNodePortRange: o.serviceNodePortRange as string,
         eventTTLSeconds: parseDuration(o.eventTtl as string) / 1000,
+        watchCache: o.watchCache !== 'false',
+        watchCacheSizes: o.watchCacheSizes as string,
       });
       await server.start();
       const port = await server.listen(o.port as number, o.bindAddress as string);
       const url = `http://${o.bindAddress as string}:${port}`;
-      const compactor = new Compactor(storage, { clock, intervalMs: parseDuration(o.etcdCompactionInterval as string), log });
+      // The compactor goes through the watch cache, so the cache learns the compacted revision.
+      const compactor = new Compactor(server.storage, { clock, intervalMs: parseDuration(o.etcdCompactionInterval as string), log });
       const handle = compactor.start();
       if (typeof o.writeKubeconfig === 'string') writeKubeconfig(resolve(o.writeKubeconfig), url);
       log.info({ url }, 'kscale server listening');
       process.stdout.write(`kscale server listening on ${url}\n`);
       const shutdown = (): void => {
         handle.stop();
-        void server.close().then(() => storage.close()).then(() => process.exit(0));
+        void server.close().then(() => server.storage.close()).then(() => process.exit(0));
       };
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);

@@ -12,6 +12,7 @@ import { negotiateOutput } from '../negotiation.js';
 import type { Obj } from '../object.js';
 import type { Predicate } from '../registry/store.js';
 import { writeJSON } from '../responsewriters.js';
+import { getFromCache, listFromCache } from './cached_read.js';
 import type { RestContext } from './context.js';
 
 /** Compiles ?labelSelector and ?fieldSelector into one predicate (undefined when both are empty). */
@@ -40,6 +41,9 @@ export async function checkNotAhead(ctx: RestContext, rv: number | undefined): P
 
 /** GET of one object. */
 export async function handleGet(ctx: RestContext): Promise<void> {
+  const getRV = parseRV(ctx.info.query.get('resourceVersion'));
+  // "0" and "N" may be served from the watch cache; an unset resourceVersion reads storage, as upstream.
+  if (ctx.store.cacher !== undefined && getRV !== undefined) return getFromCache(ctx, ctx.store.cacher, getRV);
   await checkNotAhead(ctx, parseRV(ctx.info.query.get('resourceVersion')));
   const { obj, kv } = await ctx.store.getWithKV(ctx.info.namespace, ctx.info.name);
   const out = negotiateOutput(ctx.req, ctx.info.query);
@@ -63,6 +67,9 @@ export async function handleList(ctx: RestContext): Promise<void> {
   if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') throw badRequest(`invalid resourceVersionMatch: ${match}`);
   if (match !== '' && rv === undefined) throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
   if (match === 'Exact' && rv === 0) throw badRequest('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  if (ctx.store.cacher !== undefined) {
+    return listFromCache(ctx, ctx.store.cacher, ctx.store.cacheIndexes, { rv, exact: match === 'Exact', limit, cont, predicate: selectorPredicate(ctx) });
+  }
   // Exact reads at that revision; "", "0" and NotOlderThan read the latest state (after checking it is not behind).
   let revision = 0;
   if (match === 'Exact') revision = rv!;

@@ -12,6 +12,7 @@ import { isStorageError, type KeyValue, type WatchEvent } from '../../storage/in
 import { decode, withResourceVersion } from '../codec.js';
 import { negotiateOutput } from '../negotiation.js';
 import type { Obj } from '../object.js';
+import { watchFromCache } from './cached_watch.js';
 import type { RestContext } from './context.js';
 import { parseRV, selectorPredicate } from './read.js';
 
@@ -65,6 +66,12 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
+  if (ctx.store.cacher !== undefined) {
+    await watchFromCache(ctx, ctx.store.cacher, ctx.store.cacheIndexes, { rv, bookmarks, timeoutMs: timeoutSeconds * 1000, predicate }, {
+      frame, bookmark, closed: () => closed, table: out.table,
+    });
+    return;
+  }
 
   let from = rv ?? 0;
   let lastRev = from;

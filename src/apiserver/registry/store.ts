@@ -12,6 +12,7 @@ import { throwIfInvalid, type ErrorList } from '../../api/validation/index.js';
 import { encodeContinue } from '../../storage/continue.js';
 import type { KeyValue, ListResult, Storage } from '../../storage/index.js';
 import { isStorageError } from '../../storage/index.js';
+import type { Cacher } from '../../storage/cacher/index.js';
 import { decode, encodeForStorage } from '../codec.js';
 import { deepEqual, meta, type Obj } from '../object.js';
 import { toStatusError } from '../responsewriters.js';
@@ -58,6 +59,10 @@ export class GenericStore {
     readonly info: ResourceInfo,
     readonly strategy: Strategy,
     private readonly storage: Storage,
+    /** The watch cache serving this resource's HTTP lists, gets and watches; undefined with --watch-cache=false. */
+    readonly cacher?: Cacher,
+    /** The field selectors the cacher indexes for this resource (spec.nodeName, metadata.name). */
+    readonly cacheIndexes: readonly string[] = [],
   ) {
     this.gr = { group: info.group, resource: info.resource };
   }
