@@ -66,6 +66,7 @@ export class ApiServer {
   private readonly nsController: NamespaceController;
   private readonly cfg: StrategyConfig;
   private ready = false;
+  private readonly openWatches = new Set<() => void>();
   /** What the stores write to: the watch cache over storage, or storage itself with --watch-cache=false. */
   readonly storage: Storage;
   private readonly cache: CacherRegistry | undefined;
@@ -102,6 +103,7 @@ export class ApiServer {
       admission,
       storageFor: () => this.storage,
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
+      openWatches: this.openWatches,
     };
     const route: Handler = async (req, res, info) => {
       if (info.isResourceRequest) return serveResource(req, res, info, services);
@@ -143,10 +145,23 @@ export class ApiServer {
     return (this.http.address() as AddressInfo).port;
   }
 
-  /** Stops listening and the controllers; open watches are cut. */
-  async close(): Promise<void> {
+  /**
+   * Graceful shutdown: stop accepting connections, end every open watch stream
+   * cleanly (clients re-watch elsewhere instead of seeing a reset), let
+   * in-flight requests finish for up to `graceMs`, then close what is left.
+   */
+  async close(graceMs = 2_000): Promise<void> {
+    this.ready = false;
     this.nsController.stop();
-    this.http.closeAllConnections();
-    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
+    for (const stop of [...this.openWatches]) stop();
+    this.http.closeIdleConnections();
+    const deadline = Date.now() + graceMs;
+    while (this.openWatches.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const idle = setInterval(() => this.http.closeIdleConnections(), 50);
+    const timer = setTimeout(() => this.http.closeAllConnections(), Math.max(0, deadline - Date.now()));
+    await closed;
+    clearInterval(idle);
+    clearTimeout(timer);
   }
 }

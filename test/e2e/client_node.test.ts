@@ -82,7 +82,7 @@ class RecordingProxy {
       res.flushHeaders();
       ur.pipe(res);
       // A server that dies mid-stream: end the client's stream cleanly, as kube-apiserver's graceful
-      // shutdown does (kscale cuts it instead; see the todo test below).
+      // shutdown does (see the graceful-shutdown test below).
       ur.on('error', () => undefined);
       ur.on('close', () => {
         if (!res.writableEnded) res.end();
@@ -190,7 +190,7 @@ describe('client-node 1.4.0: typed API', () => {
   });
 
   test('listNode, plain GET with no query', async () => {
-    // With a spec, as a kubelet registers it (see the todo test below for a node without one).
+    // With a spec, as a kubelet registers it (see the test below for a node without one).
     await core.createNode({ body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'cn-node-1', labels: { zone: 'a' } }, spec: { providerID: 'kscale://cn-node-1' } } });
     const nodes = await core.listNode();
     assert.equal(nodes.kind, 'NodeList');
@@ -246,9 +246,7 @@ describe('client-node 1.4.0: typed API', () => {
     assert.equal((await core.readNode({ name: 'cn-node-1' })).metadata?.labels?.zone, 'a');
   });
 
-  test('a node created without spec reads back with spec {}, like upstream, so a JSON patch can add /spec/unschedulable', {
-    todo: 'src/api defaults: kscale omits an empty spec; upstream always serializes the Go struct, so this JSON patch works there',
-  }, async () => {
+  test('a node created without spec reads back with spec {}, like upstream, so a JSON patch can add /spec/unschedulable', async () => {
     await core.createNode({ body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'cn-node-bare' } } });
     const node = await core.patchNode({ name: 'cn-node-bare', body: [{ op: 'add', path: '/spec/unschedulable', value: true }] });
     assert.equal(node.spec?.unschedulable, true);
@@ -492,9 +490,7 @@ describe('client-node 1.4.0: informer with a field selector', () => {
   });
 });
 
-test('kscale ends open watch streams cleanly on SIGTERM, like kube-apiserver\'s graceful shutdown, so client-node re-watches', {
-  todo: 'ApiServer.close() calls closeAllConnections(): the client sees ECONNRESET, and a client-node 1.4.0 informer calls its error callback and stops for good',
-}, async () => {
+test('kscale ends open watch streams cleanly on SIGTERM, like kube-apiserver\'s graceful shutdown, so client-node re-watches', async () => {
   const srv = await startServer();
   try {
     const ended = await new Promise<string>((resolve) => {

@@ -44,6 +44,7 @@ export async function watchFromCache(ctx: RestContext, cacher: Cacher, indexed: 
   });
   const stop = (): void => w.stop();
   ctx.res.on('close', stop);
+  ctx.services.openWatches.add(stop);
   const timer = ctx.services.clock.setTimeout(stop, Math.min(r.timeoutMs, 2 ** 31 - 1));
   try {
     for await (const ev of w) {
@@ -61,6 +62,7 @@ export async function watchFromCache(ctx: RestContext, cacher: Cacher, indexed: 
     // TooSlow and anything else: end the stream; the client re-watches.
   } finally {
     timer.cancel();
+    ctx.services.openWatches.delete(stop);
     ctx.res.off('close', stop);
     w.stop();
     if (!out.closed()) ctx.res.end();

@@ -18,6 +18,8 @@ export interface ServerServices {
   storageFor(resource: string): Storage;
   /** The minimum watch timeout (kube-apiserver's --min-request-timeout, 1800 s). */
   minRequestTimeoutSeconds: number;
+  /** Stop functions of open watches, called at shutdown so each stream ends cleanly, like upstream's graceful termination. */
+  openWatches: Set<() => void>;
 }
 
 /** One resource request in flight. */

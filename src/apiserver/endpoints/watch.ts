@@ -93,6 +93,7 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
   const w = storage.watch(prefix, { fromRevision: from, progressNotify: bookmarks });
   const stop = (): void => w.stop();
   res.on('close', stop);
+  services.openWatches.add(stop);
   // Node fires timers longer than 2^31-1 ms after 1 ms instead: cap a huge timeoutSeconds at about 24 days.
   const timer = services.clock.setTimeout(stop, Math.min(timeoutSeconds * 1000, 2 ** 31 - 1));
   try {
@@ -117,6 +118,7 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
     }
   } finally {
     timer.cancel();
+    services.openWatches.delete(stop);
     res.off('close', stop);
     if (!closed) res.end();
   }

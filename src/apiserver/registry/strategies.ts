@@ -12,6 +12,10 @@ import type { Obj } from '../object.js';
 import type { IPAllocator, PortAllocator } from './ipallocator.js';
 import type { Strategy } from './strategy.js';
 
+/** Kinds whose spec (and status) are Go structs upstream, so they always serialize, at least as {}. */
+const ALWAYS_SPEC = new Set(['namespaces', 'nodes', 'pods', 'services', 'deployments', 'replicasets', 'jobs', 'poddisruptionbudgets', 'leases']);
+const ALWAYS_STATUS = new Set(['namespaces', 'nodes', 'pods', 'services', 'deployments', 'replicasets', 'jobs', 'poddisruptionbudgets']);
+
 const TRACKS_GENERATION = new Set(['deployments', 'replicasets', 'jobs', 'poddisruptionbudgets']);
 const CREATE_ON_UPDATE = new Set(['leases', 'endpoints', 'events']);
 
@@ -30,7 +34,11 @@ export function strategyFor(info: ResourceInfo, cfg: StrategyConfig): Strategy {
     hasStatusSubresource: info.subresources.some((x) => x.name === 'status'),
     tracksGeneration: TRACKS_GENERATION.has(r),
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(r),
-    applyDefaults: (o) => void applyDefaults(info, k(o)),
+    applyDefaults: (o) => {
+      if (ALWAYS_SPEC.has(r) && (o.spec === undefined || o.spec === null)) o.spec = {};
+      if (ALWAYS_STATUS.has(r) && (o.status === undefined || o.status === null)) o.status = {};
+      applyDefaults(info, k(o));
+    },
     validate: (o) => validateCreate(info, k(o)),
     validateUpdate: (o, old) => validateUpdate(info, k(o), k(old)),
     validateStatusUpdate: (o, old) => validateStatusUpdate(info, k(o), k(old)),
