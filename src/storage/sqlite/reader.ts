@@ -125,7 +125,8 @@ export class Reader {
         rows.length = limit + 1;
         const next = rows.pop()!;
         result.continue = encodeContinue(prefix, next.name, readAt);
-        if (readAt === latest) result.remainingItemCount = (this.q.countLatest.get(next.name, end) as number);
+        // Counting the rest costs O(remaining) per page, so only the first page of a list pays for it.
+        if (readAt === latest && (opts.continue === undefined || opts.continue === '')) result.remainingItemCount = (this.q.countLatest.get(next.name, end) as number);
       }
       result.items = rows.map(toKV);
       return result;

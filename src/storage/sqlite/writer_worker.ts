@@ -31,8 +31,10 @@ const q = {
 
 let noSpace = (q.getMeta.get('alarm_nospace') as { v: number } | undefined)?.v === 1;
 
+const pageCount = db.prepare('PRAGMA page_count').pluck();
+const pageSize = db.pragma('page_size', { simple: true }) as number;
 function dbSize(): number {
-  return (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+  return (pageCount.get() as number) * pageSize;
 }
 
 function setAlarm(on: boolean): void {
@@ -76,6 +78,7 @@ const runBatch = db.transaction((ops: WriteOp[]): OpResult[] =>
 );
 
 let batchesSinceSizeCheck = 0;
+let nearQuota = false;
 function handleBatch(id: number, ops: WriteOp[]): void {
   const t0 = performance.now();
   let results: OpResult[];
@@ -90,9 +93,12 @@ function handleBatch(id: number, ops: WriteOp[]): void {
     results = ops.map(() => res);
   }
   const commitMs = performance.now() - t0;
-  if (++batchesSinceSizeCheck >= 16 || !noSpace) {
+  // The quota is checked every 16 commits (and every commit once within 1% of it): cheap, and never far over.
+  if (!noSpace && (++batchesSinceSizeCheck >= 16 || nearQuota)) {
     batchesSinceSizeCheck = 0;
-    if (!noSpace && dbSize() > cfg.quotaBytes) setAlarm(true);
+    const size = dbSize();
+    nearQuota = size > cfg.quotaBytes * 0.99;
+    if (size > cfg.quotaBytes) setAlarm(true);
   }
   post({ type: 'batch', id, results, commitMs });
 }
