@@ -49,27 +49,48 @@ function scopeOf(info: RequestInfo): string {
 
 /** Counts and times every resource request with upstream's labels. */
 export function withMetrics(metrics: ApiServerMetrics): Filter {
+  // prom-client hashes a label object on every call; resolve each label set's children once.
+  interface Children {
+    total(code: string): { inc(): void };
+    duration: { observe(v: number): void };
+    sli: { observe(v: number): void };
+    longRunning: { inc(): void; dec(): void };
+  }
+  const children = new Map<string, Children>();
+  const childrenFor = (info: RequestInfo, dryRun: string): Children => {
+    const verb = verbLabel(info.verb);
+    const scope = scopeOf(info);
+    const key = `${verb}|${dryRun}|${info.apiGroup}|${info.apiVersion}|${info.resource}|${info.subresource}|${scope}`;
+    let c = children.get(key);
+    if (c === undefined) {
+      const labels = { verb, group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource, scope, component: 'apiserver' };
+      const totals = new Map<string, { inc(): void }>();
+      c = {
+        total(code) {
+          let t = totals.get(code);
+          if (t === undefined) totals.set(code, (t = metrics.requestTotal.labels({ ...labels, dry_run: dryRun, code })));
+          return t;
+        },
+        duration: metrics.requestDuration.labels({ ...labels, dry_run: dryRun }),
+        sli: metrics.requestSliDuration.labels(labels),
+        longRunning: metrics.longRunning.labels(labels),
+      };
+      if (children.size < 10_000) children.set(key, c);
+    }
+    return c;
+  };
   return (next) => async (req, res, info) => {
     if (!info.isResourceRequest) return next(req, res, info);
     const started = performance.now();
-    const labels = {
-      verb: info.verb.toUpperCase() === 'WATCH' ? 'WATCH' : verbLabel(info.verb),
-      group: info.apiGroup,
-      version: info.apiVersion,
-      resource: info.resource,
-      subresource: info.subresource,
-      scope: scopeOf(info),
-      component: 'apiserver',
-    };
+    const c = childrenFor(info, info.query.has('dryRun') ? 'All' : '');
     const longRunning = MaxInFlight.isLongRunning(info);
-    if (longRunning) metrics.longRunning.inc(labels);
+    if (longRunning) c.longRunning.inc();
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;
-      const dryRun = info.query.has('dryRun') ? 'All' : '';
-      metrics.requestTotal.inc({ ...labels, dry_run: dryRun, code: String(res.statusCode) });
-      metrics.requestDuration.observe({ ...labels, dry_run: dryRun }, seconds);
-      if (longRunning) metrics.longRunning.dec(labels);
-      else metrics.requestSliDuration.observe(labels, seconds);
+      c.total(String(res.statusCode)).inc();
+      c.duration.observe(seconds);
+      if (longRunning) c.longRunning.dec();
+      else c.sli.observe(seconds);
     });
     return next(req, res, info);
   };
@@ -77,6 +98,7 @@ export function withMetrics(metrics: ApiServerMetrics): Filter {
 
 function verbLabel(verb: string): string {
   switch (verb) {
+    case 'watch': return 'WATCH';
     case 'get': return 'GET';
     case 'list': return 'LIST';
     case 'create': return 'POST';

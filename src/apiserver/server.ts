@@ -88,7 +88,12 @@ export class ApiServer {
     };
     for (const info of RESOURCES) {
       const cacher = this.cache?.cacherFor(info.storagePrefix);
-      const store = new GenericStore(info, strategyFor(info, this.cfg), instrumentStorage(this.storage, this.metrics, info.resource), cacher, indexersFor(info.resource).map((i) => i.name));
+      const store = new GenericStore(info, strategyFor(info, this.cfg), {
+        storage: instrumentStorage(this.storage, this.metrics, info.resource),
+        quorum: instrumentStorage(opts.storage, this.metrics, info.resource),
+        ...(cacher === undefined ? {} : { cacher }),
+        cacheIndexes: indexersFor(info.resource).map((i) => i.name),
+      });
       this.stores.set(info.resource, store);
     }
     const admission = new AdmissionChain([

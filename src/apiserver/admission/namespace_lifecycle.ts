@@ -24,7 +24,7 @@ export function namespaceLifecycle(namespaces: () => GenericStore, clusterScoped
       if (a.operation !== 'CREATE' || a.namespace === '' || clusterScoped(a.resource) || a.subresource !== '') return;
       let ns;
       try {
-        ns = await namespaces().get(undefined, a.namespace);
+        ns = await namespaces().getCached(undefined, a.namespace);
       } catch {
         throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
       }

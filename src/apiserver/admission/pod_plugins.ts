@@ -36,8 +36,8 @@ export function priorityAdmission(classes: () => GenericStore): AdmissionPlugin 
     name: 'Priority',
     async admit(a) {
       if (a.resource !== 'pods' || a.operation !== 'CREATE' || a.object === null) return;
-      const page = await classes().list({});
-      const all: PriorityClassInfo[] = page.items.map(({ obj }) => ({
+      // From the watch cache, like upstream's plugin reads its PriorityClass lister.
+      const all: PriorityClassInfo[] = (await classes().listCached()).map((obj) => ({
         name: (obj.metadata as Obj).name as string,
         value: obj.value as number,
         ...(obj.preemptionPolicy === undefined ? {} : { preemptionPolicy: obj.preemptionPolicy as string }),

@@ -7,7 +7,7 @@ import { parseLabelSelector } from '../../api/labels.js';
 import { groupVersionString } from '../../api/registry.js';
 import { printTable } from '../../api/printers/index.js';
 import { badRequest, timeout } from '../../api/status.js';
-import { withResourceVersion } from '../codec.js';
+import { decode, withResourceVersion } from '../codec.js';
 import { negotiateOutput } from '../negotiation.js';
 import type { Obj } from '../object.js';
 import type { Predicate } from '../registry/store.js';
@@ -44,13 +44,14 @@ export async function handleGet(ctx: RestContext): Promise<void> {
   const getRV = parseRV(ctx.info.query.get('resourceVersion'));
   // "0" and "N" may be served from the watch cache; an unset resourceVersion reads storage, as upstream.
   if (ctx.store.cacher !== undefined && getRV !== undefined) return getFromCache(ctx, ctx.store.cacher, getRV);
-  await checkNotAhead(ctx, parseRV(ctx.info.query.get('resourceVersion')));
-  const { obj, kv } = await ctx.store.getWithKV(ctx.info.namespace, ctx.info.name);
+  if (getRV !== undefined) await checkNotAhead(ctx, getRV);
+  const kv = await ctx.store.getKV(ctx.info.namespace, ctx.info.name);
   const out = negotiateOutput(ctx.req, ctx.info.query);
   if (out.table) {
-    writeJSON(ctx.res, 200, printTable(ctx.resource.resource, [obj], { now: ctx.services.clock.now(), includeObject: out.includeObject, resourceVersion: String(kv.modRevision) }));
+    writeJSON(ctx.res, 200, printTable(ctx.resource.resource, [decode(kv)], { now: ctx.services.clock.now(), includeObject: out.includeObject, resourceVersion: String(kv.modRevision) }));
     return;
   }
+  // The stored bytes, with the resourceVersion spliced in: no decode and no re-encode.
   writeJSON(ctx.res, 200, withResourceVersion(kv.value, kv.modRevision));
 }
 

@@ -55,15 +55,24 @@ export interface DeleteParams {
 export class GenericStore {
   readonly gr: errs.GroupResource;
 
+  /** Writes and lists go here: the watch cache over storage, or storage itself. */
+  private readonly storage: Storage;
+  /** Single-object reads with no resourceVersion go straight to storage (a quorum read, like upstream's Get). */
+  private readonly quorum: Storage;
+  /** The watch cache serving this resource's HTTP lists, gets and watches; undefined with --watch-cache=false. */
+  readonly cacher: Cacher | undefined;
+  /** The field selectors the cacher indexes for this resource (spec.nodeName, metadata.name). */
+  readonly cacheIndexes: readonly string[];
+
   constructor(
     readonly info: ResourceInfo,
     readonly strategy: Strategy,
-    private readonly storage: Storage,
-    /** The watch cache serving this resource's HTTP lists, gets and watches; undefined with --watch-cache=false. */
-    readonly cacher?: Cacher,
-    /** The field selectors the cacher indexes for this resource (spec.nodeName, metadata.name). */
-    readonly cacheIndexes: readonly string[] = [],
+    backends: { storage: Storage; quorum?: Storage; cacher?: Cacher; cacheIndexes?: readonly string[] },
   ) {
+    this.storage = backends.storage;
+    this.quorum = backends.quorum ?? backends.storage;
+    this.cacher = backends.cacher;
+    this.cacheIndexes = backends.cacheIndexes ?? [];
     this.gr = { group: info.group, resource: info.resource };
   }
 
@@ -75,7 +84,16 @@ export class GenericStore {
   /** Reads one object (latest state). */
   async get(namespace: string | undefined, name: string): Promise<Obj> {
     try {
-      return decode(await this.storage.get(this.key(namespace, name)));
+      return decode(await this.quorum.get(this.key(namespace, name)));
+    } catch (err) {
+      throw toStatusError(err, this.gr, name);
+    }
+  }
+
+  /** Reads one object's storage record without decoding it (a quorum read). */
+  async getKV(namespace: string | undefined, name: string): Promise<KeyValue> {
+    try {
+      return await this.quorum.get(this.key(namespace, name));
     } catch (err) {
       throw toStatusError(err, this.gr, name);
     }
@@ -84,11 +102,34 @@ export class GenericStore {
   /** Reads one object with its storage record. */
   async getWithKV(namespace: string | undefined, name: string): Promise<{ obj: Obj; kv: KeyValue }> {
     try {
-      const kv = await this.storage.get(this.key(namespace, name));
+      const kv = await this.quorum.get(this.key(namespace, name));
       return { obj: decode(kv), kv };
     } catch (err) {
       throw toStatusError(err, this.gr, name);
     }
+  }
+
+  /**
+   * Reads one object from the watch cache, possibly a little stale, like an
+   * admission plugin's lister; falls back to storage when the cache does not
+   * have it (it may just have been created).
+   */
+  async getCached(namespace: string | undefined, name: string): Promise<Obj> {
+    if (this.cacher !== undefined) {
+      try {
+        return (await this.cacher.getObject(this.key(namespace, name), { minRevision: 0 })).decode() as Obj;
+      } catch {
+        // Not in the cache (yet): ask storage.
+      }
+    }
+    return this.get(namespace, name);
+  }
+
+  /** Lists every object from the watch cache (possibly a little stale), or from storage without a cache. */
+  async listCached(namespace?: string): Promise<Obj[]> {
+    if (this.cacher === undefined) return (await this.list(namespace === undefined ? {} : { namespace })).items.map((i) => i.obj);
+    const l = await this.cacher.listObjects({ minRevision: 0, ...(namespace === undefined ? {} : { namespace }) });
+    return l.items.map((o) => o.decode() as Obj);
   }
 
   /**
@@ -324,7 +365,7 @@ export class GenericStore {
 
   private async exists(namespace: string | undefined, name: string): Promise<boolean> {
     try {
-      await this.storage.get(this.key(namespace, name));
+      await this.quorum.get(this.key(namespace, name));
       return true;
     } catch (err) {
       if (isStorageError(err, 'KeyNotFound')) return false;
