@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { ApiServer, writeKubeconfig } from '../apiserver/index.js';
 import { RealClock } from '../clock/index.js';
 import { Compactor } from '../storage/compactor.js';
-import { isStorageError } from '../storage/index.js';
+import { isStorageError, type Storage } from '../storage/index.js';
 import { parseDuration } from './duration.js';
 import { openStorage } from './storage_flags.js';
 import { logger } from './log.js';
@@ -17,6 +17,19 @@ const int = (v: string): number => {
   if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`);
   return n;
 };
+
+/**
+ * After each compaction tick: truncate the embedded store's WAL, and while the
+ * NOSPACE alarm is raised, defragment (VACUUM), which clears the alarm once the
+ * database is back under its quota, as `etcdctl defrag` plus `alarm disarm` would.
+ */
+async function storageMaintenance(storage: Storage & { checkpoint?: () => Promise<void> }, log: { warn(o: object, m: string): void }): Promise<void> {
+  if (typeof storage.checkpoint === 'function') await storage.checkpoint();
+  const st = await storage.status();
+  if (!st.alarms.includes('NOSPACE')) return;
+  log.warn({ dbSizeBytes: st.dbSizeBytes, quotaBytes: st.quotaBytes }, 'storage quota exceeded: defragmenting');
+  await storage.defragment();
+}
 
 /** Adds the `server` subcommand. */
 export function serverCommand(): Command {
@@ -73,7 +86,12 @@ export function serverCommand(): Command {
       const port = await server.listen(o.port as number, o.bindAddress as string);
       const url = `http://${o.bindAddress as string}:${port}`;
       // The compactor goes through the watch cache, so the cache learns the compacted revision.
-      const compactor = new Compactor(server.storage, { clock, intervalMs: parseDuration(o.etcdCompactionInterval as string), log });
+      const compactor = new Compactor(server.storage, {
+        clock,
+        intervalMs: parseDuration(o.etcdCompactionInterval as string),
+        log,
+        afterTick: () => storageMaintenance(storage, log),
+      });
       const handle = compactor.start();
       if (typeof o.writeKubeconfig === 'string') writeKubeconfig(resolve(o.writeKubeconfig), url);
       log.info({ url }, 'kscale server listening');

@@ -26,6 +26,12 @@ export interface CompactorOptions {
   intervalMs?: number;
   /** Failures go here; they are also counted in `stats.errors`. */
   log?: CompactorLogger;
+  /**
+   * Runs after every tick, compaction or not: the server uses it to checkpoint
+   * the store under a watch cache, and to defragment while the NOSPACE alarm
+   * is raised (the embedded store has no etcdctl to do it by hand).
+   */
+  afterTick?: () => Promise<void>;
 }
 
 /** Counters for metrics and tests. */
@@ -100,14 +106,16 @@ export class Compactor {
       const current = await this.store.currentRevision();
       const target = this.recorded;
       this.recorded = current;
-      if (target <= 0 || target <= this.stats.compactedRevision) return;
-      await this.store.compact(target);
-      this.stats.compactions++;
-      this.stats.compactedRevision = target;
-      if (typeof this.store.checkpoint === 'function') {
-        await this.store.checkpoint();
-        this.stats.checkpoints++;
+      if (target > 0 && target > this.stats.compactedRevision) {
+        await this.store.compact(target);
+        this.stats.compactions++;
+        this.stats.compactedRevision = target;
+        if (typeof this.store.checkpoint === 'function') {
+          await this.store.checkpoint();
+          this.stats.checkpoints++;
+        }
       }
+      await this.opts.afterTick?.();
     } catch (err) {
       this.stats.errors++;
       this.stats.lastError = err;
