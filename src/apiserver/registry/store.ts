@@ -188,7 +188,9 @@ export class GenericStore {
     try {
       const ttl = this.strategy.ttlSeconds?.(obj);
       const kv = await this.storage.create(this.key(m.namespace as string | undefined, name), value, ttl === undefined ? {} : { ttlSeconds: ttl });
-      return decode(kv);
+      // The stored bytes are exactly `obj` encoded: answer with it instead of decoding them again.
+      m.resourceVersion = String(kv.modRevision);
+      return obj;
     } catch (err) {
       throw toStatusError(err, this.gr, name);
     }
