@@ -2,7 +2,11 @@
 /** The kscale command: one binary, one subcommand per component, like k3s. */
 import { Command } from 'commander';
 import { serverCommand } from './server.js';
+import { controllerManagerCommand } from './controller_manager.js';
+import { nodesCommand } from './nodes.js';
 
 const program = new Command('kscale').description('a Kubernetes-compatible control plane built for thousands of nodes');
 program.addCommand(serverCommand());
+program.addCommand(controllerManagerCommand());
+program.addCommand(nodesCommand());
 await program.parseAsync(process.argv);

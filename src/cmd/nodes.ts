@@ -1,0 +1,180 @@
+/**
+ * `kscale nodes`: a fleet of hollow kubelets in one process, like kubemark or
+ * KWOK, against any Kubernetes API server; `kscale nodes kill|revive|status`
+ * drive a running fleet through the control endpoint it publishes beside its
+ * kubeconfig. Kubelet flags keep upstream's names and defaults.
+ */
+import { Command, Option } from 'commander';
+import { addClientFlags, kubeconfigPaths, restConfigFromFlags, type ClientFlags } from '../client/index.js';
+import { quantityValue } from '../api/quantity.js';
+import { RealClock } from '../clock/index.js';
+import {
+  DEFAULT_SETTINGS,
+  Fleet,
+  callFleet,
+  findFleets,
+  parseLabels,
+  parseLatency,
+  parseTaints,
+  serveControl,
+  type FleetEndpoint,
+  type HeartbeatMode,
+  type KubeletSettings,
+  type PodWatchMode,
+} from '../kubelet/index.js';
+import { parseDuration } from './duration.js';
+import { logger } from './log.js';
+
+const int = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`);
+  return n;
+};
+const num = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`not a non-negative number: ${v}`);
+  return n;
+};
+
+/** The kubeconfig file a fleet publishes its endpoint beside. */
+function kubeconfigFile(o: { kubeconfig?: string }): string {
+  return kubeconfigPaths(o.kubeconfig !== undefined ? { path: o.kubeconfig } : {})[0]!;
+}
+
+/** Adds the `nodes` subcommand and its kill, revive and status subcommands. */
+export function nodesCommand(): Command {
+  const cmd = new Command('nodes')
+    .description('run a fleet of hollow kubelets (registration, leases, node status, pods) in one process')
+    .option('--count <n>', 'hollow nodes to run', int)
+    .option('--name-prefix <prefix>', 'node name prefix; node i is <prefix><i>', 'hollow-node-')
+    .option('--join-rate <n>', 'nodes registering per second (0: all at once)', num, 50)
+    .option('--zones <n>', 'spread nodes over this many topology.kubernetes.io/zone values', int, DEFAULT_SETTINGS.zones)
+    .option('--gpus-per-node <n>', 'nvidia.com/gpu capacity of each node', int, 0)
+    .option('--cpu <cores>', 'cpu capacity of each node', int, DEFAULT_SETTINGS.cpuCores)
+    .option('--memory <quantity>', 'memory capacity of each node', '32Gi')
+    .option('--max-pods <n>', 'pods capacity, like the kubelet flag', int, DEFAULT_SETTINGS.maxPods)
+    .option('--instance-type <type>', 'node.kubernetes.io/instance-type label', DEFAULT_SETTINGS.instanceType)
+    .option('--images <n>', 'images listed in each node status', int, DEFAULT_SETTINGS.images)
+    .option('--node-labels <labels>', 'extra node labels, key=value,…', '')
+    .option('--register-with-taints <taints>', 'taints to register with, key[=value]:Effect,… (e.g. kscale.io/hollow=true:NoSchedule)', '')
+    .option('--node-status-update-frequency <duration>', 'how often node status is computed (patched when changed)', '10s')
+    .option('--node-status-report-frequency <duration>', 'how often an unchanged node status is still patched', '5m0s')
+    .option('--node-lease-duration-seconds <n>', 'lease duration; renewed every quarter of it', int, DEFAULT_SETTINGS.nodeLeaseDurationSeconds)
+    .addOption(new Option('--heartbeat <mode>', 'lease: node leases (upstream); status: full status every period, no lease (pre-1.14 kubelets)').choices(['lease', 'status']).default('lease'))
+    .addOption(new Option('--pod-watch <mode>', 'per-node: one pod watch per kubelet (real); shared: one watch for the fleet (cheaper)').choices(['per-node', 'shared']).default('per-node'))
+    .option('--pod-startup-latency <p50,p99>', 'simulated pod start-up latency in ms (log-normal)', '1000,3000')
+    .option('--job-pod-runtime <duration>', 'how long a Job-owned pod runs before it succeeds', '30s')
+    .option('--max-connections <n>', 'keep-alive sockets shared by all kubelets for short requests', int, 64)
+    .option('--stats-period <duration>', 'print fleet counters as JSON on stdout this often (0: never)', '0')
+    .option('-v, --verbose', 'verbose logs');
+  addClientFlags(cmd, { qps: 50, burst: 100 });
+  cmd.action(async (o: Record<string, unknown>) => runFleet(o));
+  cmd.addCommand(controlCommand('kill', 'stop heartbeats, status and pod work of chosen nodes (they look dead to the control plane)'));
+  cmd.addCommand(controlCommand('revive', 'bring killed nodes back'));
+  cmd.addCommand(
+    new Command('status')
+      .description('print the counters of the fleets running beside the kubeconfig')
+      .option('--kubeconfig <file>', 'the kubeconfig the fleets run with')
+      .action(async (_o: unknown, c: Command) => {
+        for (const f of fleetsOrExit(c.optsWithGlobals())) process.stdout.write(`${JSON.stringify({ pid: f.pid, ...(await callFleet<object>(f, 'GET', '/status')) })}\n`);
+      }),
+  );
+  return cmd;
+}
+
+function settingsFrom(o: Record<string, unknown>): KubeletSettings {
+  const latency = parseLatency(o.podStartupLatency as string, parseDuration);
+  return {
+    ...DEFAULT_SETTINGS,
+    nodeStatusUpdateFrequencyMs: parseDuration(o.nodeStatusUpdateFrequency as string),
+    nodeStatusReportFrequencyMs: parseDuration(o.nodeStatusReportFrequency as string),
+    nodeLeaseDurationSeconds: o.nodeLeaseDurationSeconds as number,
+    heartbeat: o.heartbeat as HeartbeatMode,
+    maxPods: o.maxPods as number,
+    cpuCores: o.cpu as number,
+    memoryBytes: quantityValue(o.memory as string),
+    gpus: o.gpusPerNode as number,
+    images: o.images as number,
+    taints: parseTaints(o.registerWithTaints as string),
+    labels: parseLabels(o.nodeLabels as string),
+    zones: o.zones as number,
+    instanceType: o.instanceType as string,
+    podStartupP50Ms: latency.p50Ms,
+    podStartupP99Ms: latency.p99Ms,
+    jobPodRuntimeMs: parseDuration(o.jobPodRuntime as string),
+  };
+}
+
+async function runFleet(o: Record<string, unknown>): Promise<void> {
+  if (o.count === undefined) {
+    process.stderr.write('kscale nodes: --count is required\n');
+    process.exit(2);
+  }
+  const log = logger(o.verbose === true);
+  const clock = new RealClock();
+  const settings = settingsFrom(o);
+  const config = restConfigFromFlags(o as unknown as ClientFlags);
+  const fleet = new Fleet({
+    config,
+    count: o.count as number,
+    namePrefix: o.namePrefix as string,
+    joinRate: o.joinRate as number,
+    settings,
+    podWatch: o.podWatch as PodWatchMode,
+    qps: o.kubeApiQps as number,
+    burst: o.kubeApiBurst as number,
+    maxConnections: Math.max(1, o.maxConnections as number),
+    clock,
+    logger: log,
+  });
+  const control = await serveControl(fleet, kubeconfigFile(o), o.namePrefix as string);
+  const statsMs = parseDuration(o.statsPeriod as string);
+  const statsTimer = statsMs > 0 ? setInterval(() => process.stdout.write(`${JSON.stringify({ stats: fleet.stats() })}\n`), statsMs) : undefined;
+  let stopping = false;
+  const shutdown = (): void => {
+    if (stopping) return;
+    stopping = true;
+    if (statsTimer !== undefined) clearInterval(statsTimer);
+    void Promise.all([fleet.stop(), control.close()]).then(() => process.exit(0));
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  process.stdout.write(
+    `kscale nodes: ${o.count as number} hollow nodes joining ${config.host} at ${o.joinRate as number}/s ` +
+      `(heartbeat=${settings.heartbeat}, pod-watch=${o.podWatch as string}); control ${control.endpoint.url}, endpoint file ${control.endpoint.file}\n`,
+  );
+  const t0 = clock.now();
+  await fleet.start();
+  if (!stopping) {
+    const s = fleet.stats();
+    process.stdout.write(`kscale nodes: ${s.registered} of ${s.count} nodes registered in ${((clock.now() - t0) / 1000).toFixed(1)}s\n`);
+  }
+  // The control server keeps the process alive until a signal arrives.
+}
+
+function fleetsOrExit(o: { kubeconfig?: string }): FleetEndpoint[] {
+  const fleets = findFleets(kubeconfigFile(o));
+  if (fleets.length === 0) {
+    process.stderr.write(`kscale nodes: no running fleet found beside ${kubeconfigFile(o)}\n`);
+    process.exit(1);
+  }
+  return fleets;
+}
+
+function controlCommand(verb: 'kill' | 'revive', description: string): Command {
+  const c = new Command(verb).description(description).option('--kubeconfig <file>', 'the kubeconfig the fleet runs with').option('--names <a,b>', 'node names');
+  if (verb === 'kill') c.option('--fraction <f>', 'a random fraction of each fleet\'s live nodes', num);
+  else c.option('--all', 'every killed node (the default without --names)');
+  return c.action(async (_o: unknown, self: Command) => {
+    const o = self.optsWithGlobals<{ kubeconfig?: string; names?: string; fraction?: number; all?: boolean }>();
+    const names = o.names?.split(',').map((n) => n.trim()).filter((n) => n !== '');
+    if (verb === 'kill' && names === undefined && o.fraction === undefined) {
+      process.stderr.write('kscale nodes kill: give --fraction or --names\n');
+      process.exit(2);
+    }
+    const body = names !== undefined ? { names } : verb === 'kill' ? { fraction: o.fraction! } : { all: true };
+    const done: string[] = [];
+    for (const f of fleetsOrExit(o)) done.push(...(await callFleet<{ nodes: string[] }>(f, 'POST', `/${verb}`, body)).nodes);
+    process.stdout.write(`${verb === 'kill' ? 'killed' : 'revived'} ${done.length} nodes${done.length > 0 ? `: ${done.join(',')}` : ''}\n`);
+  });
+}

@@ -1,0 +1,271 @@
+/**
+ * A fleet of hollow kubelets in one process, built so each node costs almost
+ * nothing: one keep-alive agent with a bounded socket pool for every short
+ * request, one agent for pod watches, one TimerQueue for every periodic loop,
+ * staggered joins at --join-rate, and optionally one shared pod watch
+ * (spec.nodeName!=) dispatching by node name instead of one watch per node.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import {
+  DeletedFinalStateUnknown,
+  RESOURCES,
+  RESTClient,
+  SharedInformer,
+  TokenBucket,
+  listWatchFor,
+  type ClientLogger,
+  type RestConfig,
+  type Stopper,
+} from '../client/index.js';
+import type { Clock } from '../clock/index.js';
+import { nodeIdentity, type KubeletSettings } from './config.js';
+import { HollowKubelet } from './hollow_kubelet.js';
+import { KUBELET_VERSION } from './node.js';
+import type { Pod } from './pod_status.js';
+import { TimerQueue } from './timer_queue.js';
+
+/** per-node: a watch per kubelet, as real kubelets do; shared: one watch for the fleet. */
+export type PodWatchMode = 'per-node' | 'shared';
+
+/** Everything a fleet needs. */
+export interface FleetOptions {
+  config: RestConfig;
+  count: number;
+  namePrefix: string;
+  /** Nodes joining per second (staggered registration). */
+  joinRate: number;
+  settings: KubeletSettings;
+  podWatch: PodWatchMode;
+  /** Per-kubelet kubeAPIQPS/kubeAPIBurst (50/100). */
+  qps: number;
+  burst: number;
+  /** Keep-alive sockets shared by all kubelets' short requests. */
+  maxConnections: number;
+  clock: Clock;
+  random?: () => number;
+  logger: ClientLogger;
+}
+
+/** Counters summed over the fleet. */
+export interface FleetStats {
+  count: number;
+  registered: number;
+  killed: number;
+  podWatch: PodWatchMode;
+  heartbeat: string;
+  requests: number;
+  retries: number;
+  tooManyRequests: number;
+  leaseRenewals: number;
+  leaseErrors: number;
+  statusSyncs: number;
+  statusPatches: number;
+  statusErrors: number;
+  podsKnown: number;
+  podsStarted: number;
+  podsCompleted: number;
+  podsDeleted: number;
+  podErrors: number;
+}
+
+const NODE_NAME_INDEX = 'spec.nodeName';
+
+/** N hollow kubelets sharing agents, a timer queue and (optionally) a pod watch. */
+export class Fleet {
+  readonly kubelets = new Map<string, HollowKubelet>();
+  private readonly queue: TimerQueue;
+  private readonly random: () => number;
+  private readonly agent: http.Agent;
+  private readonly watchAgent: http.Agent;
+  private readonly clients: RESTClient[] = [];
+  private shared: SharedInformer<Pod> | undefined;
+  private sharedStop: Stopper | undefined;
+  private joins: Promise<void>[] = [];
+  private stopped = false;
+
+  constructor(private readonly o: FleetOptions) {
+    this.random = o.random ?? Math.random;
+    this.queue = new TimerQueue(o.clock, this.random);
+    this.agent = newAgent(o.config, o.maxConnections);
+    this.watchAgent = newAgent(o.config, Infinity);
+    for (let i = 0; i < o.count; i++) {
+      const id = nodeIdentity(o.namePrefix, i, o.settings.zones);
+      // One token bucket per kubelet, shared by its request and watch clients, like one client-go client.
+      const limiter = new TokenBucket(o.qps, o.burst, o.clock);
+      const config = { ...o.config, userAgent: `kubelet/${KUBELET_VERSION} (linux/amd64) kscale-hollow/${id.name}` };
+      const rest = new RESTClient(config, { clock: o.clock, random: this.random, rateLimiter: limiter, agent: this.agent });
+      const watchRest = new RESTClient(config, { clock: o.clock, random: this.random, rateLimiter: limiter, agent: this.watchAgent });
+      this.kubelets.set(
+        id.name,
+        new HollowKubelet({ id, settings: o.settings, rest, watchRest, queue: this.queue, clock: o.clock, random: this.random, logger: o.logger, sharedPodWatch: o.podWatch === 'shared' }),
+      );
+      this.clients.push(rest, watchRest);
+    }
+  }
+
+  /** Starts the shared pod watch (if any) and the staggered joins; resolves once every node has registered. */
+  async start(): Promise<void> {
+    if (this.o.podWatch === 'shared') this.startSharedWatch();
+    const gapMs = this.o.joinRate > 0 ? 1000 / this.o.joinRate : 0;
+    let i = 0;
+    for (const k of this.kubelets.values()) {
+      const delay = i++ * gapMs;
+      this.joins.push(
+        new Promise<void>((resolve) => {
+          this.queue.after(delay, () => {
+            if (this.stopped) return resolve();
+            k.start()
+              .then(() => this.replayShared(k))
+              .catch((err: unknown) => this.o.logger.warn({ node: k.name, err: String(err) }, 'node failed to start'))
+              .finally(resolve);
+          });
+        }),
+      );
+    }
+    await Promise.all(this.joins);
+  }
+
+  private startSharedWatch(): void {
+    const rest = new RESTClient(this.o.config, { clock: this.o.clock, random: this.random, agent: this.watchAgent });
+    this.clients.push(rest);
+    const informer = new SharedInformer<Pod>(listWatchFor(rest.resource<Pod>(RESOURCES.pods), { fieldSelector: 'spec.nodeName!=' }), {
+      clock: this.o.clock,
+      random: this.random,
+      logger: this.o.logger,
+      indexers: { [NODE_NAME_INDEX]: (p) => [p.spec?.nodeName ?? ''] },
+      reflector: { name: 'pods@fleet' },
+    });
+    const target = (p: Pod): HollowKubelet | undefined => {
+      const k = this.kubelets.get(p.spec?.nodeName ?? '');
+      return k?.registered === true ? k : undefined;
+    };
+    informer.addEventHandler({
+      onAdd: (p) => target(p)?.podChanged(p),
+      onUpdate: (_old, p) => target(p)?.podChanged(p),
+      onDelete: (d) => {
+        const p = d instanceof DeletedFinalStateUnknown ? d.obj : d;
+        target(p)?.podDeleted(p);
+      },
+    });
+    this.shared = informer;
+    this.sharedStop = informer.run();
+  }
+
+  /** With a shared watch, pods that arrived before their node registered are handed over now. */
+  private replayShared(k: HollowKubelet): void {
+    if (this.shared === undefined || !k.registered) return;
+    for (const p of this.shared.indexer.byIndex(NODE_NAME_INDEX, k.name)) k.podChanged(p);
+  }
+
+  private podsOf(name: string): Pod[] {
+    return this.shared?.indexer.byIndex(NODE_NAME_INDEX, name) ?? [];
+  }
+
+  /** Names of live nodes, a random `fraction` of them (at least one when fraction > 0). */
+  pick(fraction: number): string[] {
+    const alive = [...this.kubelets.values()].filter((k) => !k.killed).map((k) => k.name);
+    const want = Math.min(alive.length, fraction > 0 ? Math.max(1, Math.round(fraction * this.kubelets.size)) : 0);
+    for (let i = alive.length - 1; i > 0; i--) {
+      const j = Math.floor(this.random() * (i + 1));
+      [alive[i], alive[j]] = [alive[j]!, alive[i]!];
+    }
+    return alive.slice(0, want).sort(byIndex);
+  }
+
+  /** Kills the named nodes of this fleet; returns those it knew and were alive. */
+  kill(names: string[]): string[] {
+    const done: string[] = [];
+    for (const n of names) {
+      const k = this.kubelets.get(n);
+      if (k === undefined || k.killed) continue;
+      k.kill();
+      done.push(n);
+    }
+    return done;
+  }
+
+  /** Revives the named nodes (all killed ones when `names` is undefined); returns those revived. */
+  revive(names?: string[]): string[] {
+    const done: string[] = [];
+    for (const k of names === undefined ? this.kubelets.values() : names.map((n) => this.kubelets.get(n))) {
+      if (k === undefined || !k.killed) continue;
+      k.revive(() => this.podsOf(k.name));
+      done.push(k.name);
+    }
+    return done;
+  }
+
+  /** Counters summed over all kubelets and clients. */
+  stats(): FleetStats {
+    const s: FleetStats = {
+      count: this.kubelets.size,
+      registered: 0,
+      killed: 0,
+      podWatch: this.o.podWatch,
+      heartbeat: this.o.settings.heartbeat,
+      requests: 0,
+      retries: 0,
+      tooManyRequests: 0,
+      leaseRenewals: 0,
+      leaseErrors: 0,
+      statusSyncs: 0,
+      statusPatches: 0,
+      statusErrors: 0,
+      podsKnown: 0,
+      podsStarted: 0,
+      podsCompleted: 0,
+      podsDeleted: 0,
+      podErrors: 0,
+    };
+    for (const k of this.kubelets.values()) {
+      if (k.registered) s.registered++;
+      if (k.killed) s.killed++;
+      s.leaseRenewals += k.lease.stats.renewals + k.lease.stats.creates;
+      s.leaseErrors += k.lease.stats.errors;
+      s.statusSyncs += k.status.stats.syncs;
+      s.statusPatches += k.status.stats.patches;
+      s.statusErrors += k.status.stats.errors;
+      s.podsKnown += k.pods.size;
+      s.podsStarted += k.pods.stats.started;
+      s.podsCompleted += k.pods.stats.completed;
+      s.podsDeleted += k.pods.stats.deleted;
+      s.podErrors += k.pods.stats.errors;
+    }
+    for (const c of this.clients) {
+      s.requests += c.stats.requests;
+      s.retries += c.stats.retries;
+      s.tooManyRequests += c.stats.tooManyRequests;
+    }
+    return s;
+  }
+
+  /** Stops every loop and watch and closes the sockets; Nodes and Leases stay as they are. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.queue.stop();
+    await Promise.all([...this.kubelets.values()].map((k) => k.stop()));
+    await this.sharedStop?.stop();
+    this.agent.destroy();
+    this.watchAgent.destroy();
+  }
+}
+
+function byIndex(a: string, b: string): number {
+  const n = (s: string): number => Number(/(\d+)$/.exec(s)?.[1] ?? 0);
+  return n(a) - n(b) || a.localeCompare(b);
+}
+
+/** A keep-alive agent for the API server, with the kubeconfig's TLS material. */
+function newAgent(config: RestConfig, maxSockets: number): http.Agent {
+  const pool = { keepAlive: true, maxSockets, maxFreeSockets: Number.isFinite(maxSockets) ? maxSockets : 256 };
+  if (!config.host.startsWith('https:')) return new http.Agent(pool);
+  return new https.Agent({
+    ...pool,
+    ...(config.ca ? { ca: config.ca } : {}),
+    ...(config.cert ? { cert: config.cert } : {}),
+    ...(config.key ? { key: config.key } : {}),
+    ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
+    rejectUnauthorized: config.insecureSkipTLSVerify !== true,
+  });
+}

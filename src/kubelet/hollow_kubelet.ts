@@ -1,0 +1,186 @@
+/**
+ * The HollowKubelet, like kubemark's hollow node: a real API client that
+ * registers its Node, renews its Lease, reports node status and runs the
+ * pods bound to it, all over HTTP, with no containers behind it. Its periodic
+ * loops run on the fleet's one TimerQueue; its pod watch is its own
+ * (--pod-watch=per-node, what real kubelets do) or the fleet's shared one.
+ */
+import {
+  DeletedFinalStateUnknown,
+  RESOURCES,
+  SharedInformer,
+  isAlreadyExistsError,
+  isNotFoundError,
+  listWatchFor,
+  type ClientLogger,
+  type RESTClient,
+  type Stopper,
+} from '../client/index.js';
+import type { Clock } from '../clock/index.js';
+import type { KubeletSettings, NodeIdentity } from './config.js';
+import { logNormalLatency } from './latency.js';
+import { NODE_LEASE_NAMESPACE, NodeLeaseController, leaseRenewIntervalMs, type Lease } from './lease.js';
+import { initialNode, rfc3339, type Node } from './node.js';
+import { NodeStatusUpdater } from './node_status.js';
+import { PodIPAllocator } from './pod_ips.js';
+import type { Pod } from './pod_status.js';
+import { PodWorkers } from './pod_worker.js';
+import type { TaskHandle, TimerQueue } from './timer_queue.js';
+
+/** What a kubelet needs from its fleet. */
+export interface HollowKubeletOptions {
+  id: NodeIdentity;
+  settings: KubeletSettings;
+  /** Short requests, over the fleet's bounded keep-alive pool. */
+  rest: RESTClient;
+  /** The pod watch's client (same rate limiter), over the fleet's watch agent; unused with a shared pod watch. */
+  watchRest: RESTClient;
+  queue: TimerQueue;
+  clock: Clock;
+  random: () => number;
+  logger: ClientLogger;
+  /** True when the fleet's shared informer delivers this node's pods. */
+  sharedPodWatch: boolean;
+}
+
+/** One simulated node. */
+export class HollowKubelet {
+  readonly name: string;
+  readonly lease: NodeLeaseController;
+  readonly status: NodeStatusUpdater;
+  readonly pods: PodWorkers;
+  private informer: SharedInformer<Pod> | undefined;
+  private informerStop: Stopper | undefined;
+  private loops: TaskHandle[] = [];
+  private killedFlag = false;
+  private stopped = false;
+  /** Whether registration finished. */
+  registered = false;
+
+  constructor(private readonly o: HollowKubeletOptions) {
+    this.name = o.id.name;
+    const nodes = o.rest.resource<Node>(RESOURCES.nodes);
+    const leases = o.rest.resource<Lease>(RESOURCES.leases);
+    const pods = o.rest.resource<Pod>(RESOURCES.pods);
+    const ns = { namespace: NODE_LEASE_NAMESPACE };
+    this.status = new NodeStatusUpdater(
+      {
+        getNode: (name, rv) => nodes.get(name, rv === undefined ? {} : { resourceVersion: rv }),
+        patchNodeStatus: (name, patch) => nodes.patchStatus(name, 'strategic', patch),
+      },
+      o.id,
+      o.settings,
+      o.clock,
+    );
+    this.lease = new NodeLeaseController(
+      {
+        getLease: (name) => leases.get(name, ns).catch((err: unknown) => (isNotFoundError(err) ? undefined : Promise.reject(err as Error))),
+        createLease: (l) => leases.create(l, ns),
+        updateLease: (l) => leases.update(l, ns),
+      },
+      o.id.name,
+      o.settings.nodeLeaseDurationSeconds,
+      o.clock,
+    );
+    this.pods = new PodWorkers({
+      api: {
+        patchPodStatus: (namespace, name, patch) => pods.patchStatus(name, 'strategic', patch, { namespace }),
+        deletePod: (namespace, name, uid) => pods.delete(name, { namespace, gracePeriodSeconds: 0, preconditions: { uid } }),
+      },
+      ips: new PodIPAllocator(o.id.podCIDR),
+      queue: o.queue,
+      clock: o.clock,
+      hostIP: o.id.internalIP,
+      startupLatency: logNormalLatency(o.settings.podStartupP50Ms, o.settings.podStartupP99Ms, o.random),
+      jobPodRuntimeMs: o.settings.jobPodRuntimeMs,
+      logger: o.logger,
+    });
+  }
+
+  /** True while failure injection holds this node dead. */
+  get killed(): boolean {
+    return this.killedFlag;
+  }
+
+  /** Registers the node, writes the first lease, starts the pod watch and the periodic loops. */
+  async start(): Promise<void> {
+    await this.register();
+    if (this.stopped) return;
+    const s = this.o.settings;
+    const warn = (what: string) => (err: unknown) => this.o.logger.warn({ node: this.name, err: String(err) }, `${what} failed`);
+    if (s.heartbeat === 'lease') {
+      await this.lease.sync().catch(warn('lease renewal'));
+      this.loops.push(this.o.queue.every(leaseRenewIntervalMs(s.nodeLeaseDurationSeconds), () => (this.killedFlag ? undefined : this.lease.sync()), { jitter: 0.04 }, warn('lease renewal')));
+    }
+    this.loops.push(this.o.queue.every(s.nodeStatusUpdateFrequencyMs, () => (this.killedFlag ? undefined : this.status.sync().then(() => undefined)), { jitter: 0.04 }, warn('node status update')));
+    if (!this.o.sharedPodWatch) this.startPodWatch();
+  }
+
+  /** Creates the Node, retrying with backoff like registerWithAPIServer; an existing Node is taken over. */
+  private async register(): Promise<void> {
+    const nodes = this.o.rest.resource<Node>(RESOURCES.nodes);
+    for (let delay = 100; !this.stopped; delay = Math.min(delay * 2, 7_000)) {
+      try {
+        const now = this.o.clock.now();
+        let node: Node;
+        try {
+          node = await nodes.create(initialNode(this.o.id, this.o.settings, rfc3339(now)));
+          this.status.reported(now);
+        } catch (err) {
+          if (!isAlreadyExistsError(err)) throw err;
+          // Like upstream: an existing Node is ours; the status loop brings its status up to date.
+          node = await nodes.get(this.name);
+        }
+        this.lease.nodeUID = node.metadata?.uid;
+        this.registered = true;
+        return;
+      } catch (err) {
+        this.o.logger.warn({ node: this.name, err: String(err) }, 'registering the node failed; retrying');
+        await this.o.clock.sleep(delay * (0.5 + this.o.random()));
+      }
+    }
+  }
+
+  private startPodWatch(): void {
+    const lw = listWatchFor(this.o.watchRest.resource<Pod>(RESOURCES.pods), { fieldSelector: `spec.nodeName=${this.name}` });
+    this.informer = new SharedInformer<Pod>(lw, { clock: this.o.clock, random: this.o.random, logger: this.o.logger, reflector: { name: `pods@${this.name}` } });
+    this.informer.addEventHandler({
+      onAdd: (p) => this.podChanged(p),
+      onUpdate: (_old, p) => this.podChanged(p),
+      onDelete: (p) => this.podDeleted(p instanceof DeletedFinalStateUnknown ? p.obj : p),
+    });
+    this.informerStop = this.informer.run();
+  }
+
+  /** A pod of this node was added or changed. */
+  podChanged(pod: Pod): void {
+    if (!this.stopped) this.pods.sync(pod);
+  }
+
+  /** A pod of this node was deleted. */
+  podDeleted(pod: Pod): void {
+    this.pods.forget(pod);
+  }
+
+  /** Failure injection: no more heartbeats, status or pod work, as if the machine died. */
+  kill(): void {
+    this.killedFlag = true;
+    this.pods.pause();
+  }
+
+  /** Brings a killed node back; its pods are re-read from the watch cache. */
+  revive(podsOfNode: () => Iterable<Pod>): void {
+    if (!this.killedFlag) return;
+    this.killedFlag = false;
+    this.pods.resume(this.informer !== undefined ? this.informer.indexer.list() : podsOfNode());
+  }
+
+  /** Stops loops and the pod watch; the Node and Lease are left as they are. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const l of this.loops) l.cancel();
+    this.loops = [];
+    this.pods.pause();
+    await this.informerStop?.stop();
+  }
+}

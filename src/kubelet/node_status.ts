@@ -1,0 +1,120 @@
+/**
+ * Node status, as upstream's kubelet_node_status.go does it: every
+ * --node-status-update-frequency, GET the Node with resourceVersion "0"
+ * (served from the API server's watch cache), compute the status, and PATCH
+ * nodes/status (strategic merge) only when it changed, ignoring heartbeat
+ * times, or when --node-status-report-frequency has passed since the last
+ * report. With --heartbeat=status the kubelet behaves like one from before
+ * node leases: the full NodeStatus is written every update period.
+ */
+import type { Clock } from '../clock/index.js';
+import type { HeartbeatMode, KubeletSettings, NodeIdentity } from './config.js';
+import { healthyConditions, rfc3339, staticNodeStatus, type Node, type NodeCondition, type NodeStatus } from './node.js';
+
+/** The two calls the status loop makes; a ResourceClient<Node> provides them. */
+export interface NodeStatusAPI {
+  getNode(name: string, resourceVersion: string | undefined): Promise<Node>;
+  patchNodeStatus(name: string, patch: unknown): Promise<Node>;
+}
+
+/** What one sync did. */
+export type NodeStatusSyncResult = 'patched' | 'unchanged';
+
+/** Like upstream's nodeStatusUpdateRetry. */
+export const NODE_STATUS_UPDATE_RETRY = 5;
+
+const STATIC_FIELDS = ['capacity', 'allocatable', 'addresses', 'daemonEndpoints', 'nodeInfo', 'images'] as const;
+
+/** Computes and reports one node's status. */
+export class NodeStatusUpdater {
+  /** When status was last written (registration counts), like kl.lastStatusReportTime. */
+  private lastReportAt = Number.NEGATIVE_INFINITY;
+  private readonly statics: NodeStatus;
+  private readonly staticJSON = new Map<string, string>();
+  /** Counters for the fleet's stats. */
+  readonly stats = { syncs: 0, patches: 0, errors: 0 };
+
+  constructor(
+    private readonly api: NodeStatusAPI,
+    private readonly id: NodeIdentity,
+    private readonly settings: KubeletSettings,
+    private readonly clock: Clock,
+  ) {
+    this.statics = staticNodeStatus(id, settings);
+    for (const f of STATIC_FIELDS) this.staticJSON.set(f, JSON.stringify(this.statics[f]));
+  }
+
+  /** Records a status written by registration (the POST carried a full status). */
+  reported(at = this.clock.now()): void {
+    this.lastReportAt = at;
+  }
+
+  /** One tick of the status loop, with upstream's retries (the first read from the cache, later ones quorum reads). */
+  async sync(): Promise<NodeStatusSyncResult> {
+    this.stats.syncs++;
+    let lastErr: unknown;
+    for (let attempt = 0; attempt < NODE_STATUS_UPDATE_RETRY; attempt++) {
+      try {
+        return await this.trySync(attempt === 0 ? '0' : undefined);
+      } catch (err) {
+        lastErr = err;
+      }
+    }
+    this.stats.errors++;
+    throw lastErr;
+  }
+
+  private async trySync(resourceVersion: string | undefined): Promise<NodeStatusSyncResult> {
+    const node = await this.api.getNode(this.id.name, resourceVersion);
+    const now = this.clock.now();
+    const { patch, changed } = this.computePatch(node.status ?? {}, now, this.settings.heartbeat);
+    // Pre-lease kubelets wrote every period: the status was the heartbeat.
+    const due = this.settings.heartbeat === 'status' || now - this.lastReportAt >= this.settings.nodeStatusReportFrequencyMs;
+    if (!changed && !due) return 'unchanged';
+    await this.api.patchNodeStatus(this.id.name, { status: patch });
+    this.lastReportAt = now;
+    this.stats.patches++;
+    return 'patched';
+  }
+
+  /**
+   * The status patch and whether anything but heartbeat times changed. In lease
+   * mode the patch is a two-way diff like upstream's PatchNodeStatus; in status
+   * mode it is the whole status the kubelet owns.
+   */
+  computePatch(current: NodeStatus, now: number, mode: HeartbeatMode): { patch: NodeStatus; changed: boolean } {
+    const nowText = rfc3339(now);
+    const existing = current.conditions ?? [];
+    const desired = healthyConditions(nowText);
+    const patchConds: NodeCondition[] = [];
+    let changed = false;
+    const merged: NodeCondition[] = existing.map((c) => ({ ...c }));
+    for (const want of desired) {
+      const have = existing.find((c) => c.type === want.type);
+      if (have === undefined) {
+        changed = true;
+        patchConds.push(want);
+        merged.push(want);
+        continue;
+      }
+      // Like upstream's setters: the transition time moves only when the status does.
+      if (have.status === want.status && have.lastTransitionTime !== undefined) want.lastTransitionTime = have.lastTransitionTime;
+      const differs = have.status !== want.status || have.reason !== want.reason || have.message !== want.message || have.lastTransitionTime !== want.lastTransitionTime;
+      if (differs) changed = true;
+      if (mode === 'status' || differs) patchConds.push(want);
+      else if (have.lastHeartbeatTime !== want.lastHeartbeatTime) patchConds.push({ type: want.type, lastHeartbeatTime: nowText } as NodeCondition);
+      merged[merged.findIndex((c) => c.type === want.type)] = want;
+    }
+    const patch: NodeStatus = {};
+    for (const f of STATIC_FIELDS) {
+      const same = JSON.stringify(current[f]) === this.staticJSON.get(f);
+      if (!same) changed = true;
+      if (!same || mode === 'status') (patch as Record<string, unknown>)[f] = this.statics[f];
+    }
+    if (patchConds.length > 0) {
+      patch['$setElementOrder/conditions'] = merged.map((c) => ({ type: c.type }));
+      patch.conditions = patchConds;
+    }
+    return { patch, changed };
+  }
+}
