@@ -1,14 +1,16 @@
 // Server-side apply and managed-fields tracking for ordinary writes, following upstream's
 // fieldmanager (managedFieldsUpdater, stripMetaManager) over structured-merge-diff's Updater.
 import type { PatchSchemaLookup } from '../strategicpatch/index.js';
-import { canonicalJSON, FieldSet, type FieldPath } from './fieldset.js';
+import { FieldSet } from './fieldset.js';
 import { ApplyConflictError, collectConflicts } from './conflicts.js';
+import { createdFieldsV1 } from './created.js';
+import { jsonEqual } from './json.js';
 import {
-  decodeManagedFields, encodeManagedFields, formatTime, managerKey, STRIPPED_FIELDS,
+  decodeManagedFields, disown, encodeManagedFields, formatTime, managerKey, ownsAny, ownsNothing, STRIPPED_FIELDS,
   type ManagedFieldsEntry, type ManagerState,
 } from './managers.js';
 import { mergeValues, removeFields } from './merge.js';
-import { compare, rootContext, toFieldSet, type Comparison, type TypeContext } from './typed.js';
+import { compare, compareValues, rootContext, toFieldSet, type Comparison, type TypeContext } from './typed.js';
 
 type Obj = Record<string, unknown>;
 
@@ -44,8 +46,8 @@ export interface FieldManagerResult {
  */
 export function serverSideApply(opts: FieldManagerOptions & { applied: object; force: boolean }): FieldManagerResult {
   const ctx = rootContext(opts.schema);
-  const live = stripManagedFields(opts.live ?? {});
-  const config = stripManagedFields(opts.applied);
+  const live = withoutManagedFields(opts.live ?? {});
+  const config = withoutManagedFields(opts.applied);
   const managers = decodeManagedFields(managedFieldsOf(opts.live));
   const apiVersion = apiVersionOf(config) || apiVersionOf(live);
   if (opts.live !== null && managers.size === 0) adoptUnmanaged(managers, live, ctx, opts);
@@ -56,32 +58,37 @@ export function serverSideApply(opts: FieldManagerOptions & { applied: object; f
   let merged = mergeValues(live, config, ctx) as Obj;
   const entry: ManagerState = { ...self, time: last?.time, set: filterOwned(toFieldSet(config, ctx), opts.resetFields) };
   managers.set(key, entry);
-  if (last && !last.set.empty()) merged = prune(merged, last.set, managers, ctx);
+  if (last && !last.set.empty()) merged = prune(merged, last.set, entry.set, managers, ctx);
 
-  const cmp = filterComparison(compare(live, merged, ctx), opts.resetFields);
+  const { comparison, same } = compareValues(live, merged, ctx);
+  const cmp = filterComparison(comparison, opts.resetFields);
   transferOwnership(managers, key, cmp, opts.force);
-  const changed = !sameJSON(live, merged);
+  const changed = !same;
   // Like upstream, a no-op apply keeps the entry's time; a first apply still records one.
   if (changed || entry.time === undefined) entry.time = formatTime(opts.now);
-  return finish(merged, managers, changed);
+  // The merge shares values with the live object and the config; the result must own its own.
+  return finish(structuredClone(merged), managers, changed);
 }
 
 /**
  * Records an ordinary write (create, update, patch) by `manager` with operation Update: fields this
  * write added or changed move to it from other managers, removed fields leave every manager.
+ * The result's object shares its values (all but metadata) with `updated`.
  */
 export function updateManagedFields(opts: FieldManagerOptions & { updated: object; apiVersion?: string }): FieldManagerResult {
   const ctx = rootContext(opts.schema);
-  const live = stripManagedFields(opts.live ?? {});
-  const updated = stripManagedFields(opts.updated);
+  const updated = withoutManagedFields(opts.updated);
   const sent = managedFieldsOf(opts.updated);
+  if (opts.live === null && !Array.isArray(sent)) return created(opts, updated, ctx);
+  const live = withoutManagedFields(opts.live ?? {});
   // An explicit empty list resets managed fields, like upstream; otherwise a client-supplied list
   // replaces the live one (so clients can edit it), and without one the live entries carry over.
-  if (Array.isArray(sent) && sent.length === 0) return finish(updated, new Map(), !sameJSON(live, updated));
+  if (Array.isArray(sent) && sent.length === 0) return finish(updated, new Map(), !jsonEqual(live, updated));
   const managers = decodeManagedFields(Array.isArray(sent) ? sent : managedFieldsOf(opts.live));
 
   const apiVersion = opts.apiVersion ?? (apiVersionOf(updated) || apiVersionOf(live));
-  const cmp = filterComparison(compare(live, updated, ctx), opts.resetFields);
+  const { comparison, same } = compareValues(live, updated, ctx);
+  const cmp = filterComparison(comparison, opts.resetFields);
   transferOwnership(managers, undefined, cmp, true);
   const touched = cmp.added.union(cmp.modified);
   if (!touched.empty()) {
@@ -90,7 +97,32 @@ export function updateManagedFields(opts: FieldManagerOptions & { updated: objec
     const prev = managers.get(key);
     managers.set(key, { ...self, time: formatTime(opts.now), set: prev ? prev.set.union(touched) : touched });
   }
-  return finish(updated, managers, !sameJSON(live, updated));
+  return finish(updated, managers, !same);
+}
+
+// A create without client-sent managedFields: the creator owns every field it set. Same result as
+// the general path with an empty live object, without comparing or decoding anything.
+function created(opts: FieldManagerOptions & { apiVersion?: string }, updated: Obj, ctx: TypeContext): FieldManagerResult {
+  const fieldsV1 = createdFieldsV1(updated, ctx, opts.resetFields);
+  const managedFields: ManagedFieldsEntry[] = [];
+  if (fieldsV1 !== undefined) {
+    managedFields.push({
+      manager: opts.manager,
+      operation: 'Update',
+      apiVersion: opts.apiVersion ?? apiVersionOf(updated),
+      time: formatTime(opts.now),
+      fieldsType: 'FieldsV1',
+      fieldsV1,
+      ...(opts.subresource ? { subresource: opts.subresource } : {}),
+    });
+  }
+  // Like canonicalJSON(updated) !== '{}'.
+  let changed = false;
+  for (const _ in updated) {
+    changed = true;
+    break;
+  }
+  return withManagedFields(updated, managedFields, changed);
 }
 
 /**
@@ -106,7 +138,9 @@ function adoptUnmanaged(managers: Map<string, ManagerState>, live: Obj, ctx: Typ
 }
 
 // Removes fields the applier owned last time but no longer applies, unless any manager still owns them.
-function prune(merged: Obj, last: FieldSet, managers: Map<string, ManagerState>, ctx: TypeContext): Obj {
+function prune(merged: Obj, last: FieldSet, applied: FieldSet, managers: Map<string, ManagerState>, ctx: TypeContext): Obj {
+  // Everything still applied stays, so without fields dropped from the config there is nothing to do.
+  if (last.difference(applied.withNamedFieldsAsMembers()).empty()) return merged;
   let owned = new FieldSet();
   for (const m of managers.values()) owned = owned.union(m.set);
   const toRemove = last.difference(owned.withNamedFieldsAsMembers());
@@ -117,17 +151,20 @@ function prune(merged: Obj, last: FieldSet, managers: Map<string, ManagerState>,
 /** SMD's Updater.update: other managers lose removed fields, and changed fields unless `force` is false (then conflicts throw). */
 function transferOwnership(managers: Map<string, ManagerState>, selfKey: string | undefined, cmp: Comparison, force: boolean): void {
   const changed = cmp.modified.union(cmp.added);
-  const conflicts: { manager: ManagerState; paths: FieldPath[]; set: FieldSet }[] = [];
-  for (const [k, m] of managers) {
-    if (k === selfKey) continue;
-    const set = m.set.intersection(changed);
-    if (!set.empty()) conflicts.push({ manager: m, paths: set.paths(), set });
+  // Managers owning none of the changed or removed fields are left as they are (often not even decoded).
+  const owners: ManagerState[] = [];
+  if (!changed.empty()) {
+    for (const [k, m] of managers) if (k !== selfKey && ownsAny(m, changed)) owners.push(m);
   }
-  if (!force && conflicts.length > 0) throw new ApplyConflictError(collectConflicts(conflicts));
-  for (const c of conflicts) c.manager.set = c.manager.set.difference(c.set);
+  if (!force && owners.length > 0) {
+    const conflicts = owners.map((m) => ({ manager: m, paths: m.set.intersection(changed).paths() }));
+    throw new ApplyConflictError(collectConflicts(conflicts));
+  }
+  for (const m of owners) disown(m, changed);
+  const anyRemoved = !cmp.removed.empty();
   for (const [k, m] of managers) {
-    if (k !== selfKey) m.set = m.set.difference(cmp.removed);
-    if (m.set.empty()) managers.delete(k);
+    if (k !== selfKey && anyRemoved && ownsAny(m, cmp.removed)) disown(m, cmp.removed);
+    if (ownsNothing(m)) managers.delete(k);
   }
 }
 
@@ -149,7 +186,10 @@ function filterComparison(c: Comparison, resetFields: FieldManagerOptions['reset
 }
 
 function finish(object: Obj, managers: Map<string, ManagerState>, changed: boolean): FieldManagerResult {
-  const managedFields = encodeManagedFields(managers);
+  return withManagedFields(object, encodeManagedFields(managers), changed);
+}
+
+function withManagedFields(object: Obj, managedFields: ManagedFieldsEntry[], changed: boolean): FieldManagerResult {
   const metadata = { ...((object.metadata as Obj | undefined) ?? {}) };
   if (managedFields.length > 0) metadata.managedFields = managedFields;
   return { object: { ...object, metadata }, managedFields, changed };
@@ -159,18 +199,15 @@ function managedFieldsOf(obj: object | null): unknown {
   return ((obj as { metadata?: { managedFields?: unknown } } | null)?.metadata)?.managedFields;
 }
 
-// A deep copy without metadata.managedFields, which never takes part in merges or comparisons.
-function stripManagedFields(obj: object): Obj {
-  const copy = structuredClone(obj) as Obj;
-  const md = copy.metadata as Obj | undefined;
-  if (md && typeof md === 'object') delete md.managedFields;
-  return copy;
+// A shallow copy without metadata.managedFields, which never takes part in merges or comparisons;
+// values are shared with `obj`, so nothing here may modify them.
+function withoutManagedFields(obj: object): Obj {
+  const md = (obj as Obj).metadata;
+  if (md === null || typeof md !== 'object' || !('managedFields' in md)) return obj as Obj;
+  const { managedFields: _, ...rest } = md as Obj;
+  return { ...(obj as Obj), metadata: rest };
 }
 
 function apiVersionOf(obj: Obj): string {
   return typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-}
-
-function sameJSON(a: unknown, b: unknown): boolean {
-  return canonicalJSON(a) === canonicalJSON(b);
 }

@@ -1,23 +1,37 @@
 // A set of field paths, stored as a trie keyed by FieldsV1 path elements, like structured-merge-diff's
 // fieldpath.Set. Path elements are kept in their FieldsV1 spelling: `f:name`, `k:{"name":"c"}`,
 // `v:"x"` and `i:0`, which makes (de)serialization direct.
+export { canonicalJSON } from './json.js';
 
 /** One path element in FieldsV1 spelling (`f:…`, `k:…`, `v:…` or `i:…`). */
 export type PathElement = string;
 /** A path from the object root. */
 export type FieldPath = readonly PathElement[];
 
-/** Compact JSON with object keys sorted, as SMD writes key and value path elements. */
-export function canonicalJSON(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`).join(',')}}`;
+// Field names seen so far, by name: the `f:` path element as one shared (internalized) string, so
+// walks neither build nor hash a new string per field. Bounded, as map keys are field names too.
+const FIELD_ELEMENTS = new Map<string, PathElement>();
+const MAX_FIELD_ELEMENTS = 8192;
+
+/** The `f:name` path element of a field. */
+export function fieldPathElement(name: string): PathElement {
+  let pe = FIELD_ELEMENTS.get(name);
+  if (pe === undefined) {
+    pe = `f:${name}`;
+    if (FIELD_ELEMENTS.size < MAX_FIELD_ELEMENTS) FIELD_ELEMENTS.set(name, pe);
   }
-  return JSON.stringify(v);
+  return pe;
 }
 
 const RANK: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 };
+
+/** Sorts path elements in place like comparePathElements; plain string order when all are `f:` or all `k:`. */
+export function sortPathElements(pes: PathElement[]): PathElement[] {
+  const c = pes.length > 0 ? pes[0].charCodeAt(0) : 0;
+  // 'f' and 'k' rank in their string order, and within one kind string order is the rank order.
+  if ((c === 102 || c === 107) && pes.every((pe) => pe.charCodeAt(0) === c && pe.charCodeAt(1) === 58)) return pes.sort();
+  return pes.sort(comparePathElements);
+}
 
 /** Orders path elements like SMD: field names, then keys, then values, then indexes. */
 export function comparePathElements(a: PathElement, b: PathElement): number {
@@ -52,8 +66,9 @@ export class FieldSet {
   /** Adds a path; the empty path (the root) is not representable and is ignored, like upstream. */
   insert(path: FieldPath): void {
     if (path.length === 0) return;
-    if (path.length === 1) this.members.add(path[0]);
-    else this.child(path[0]).insert(path.slice(1));
+    let node: FieldSet | undefined;
+    for (let i = 0; i < path.length - 1; i++) node = (node ?? this).child(path[i]);
+    (node ?? this).members.add(path[path.length - 1]);
   }
 
   /** True if the exact path is a member. */
@@ -143,7 +158,8 @@ export class FieldSet {
   /** Serializes to upstream's FieldsV1 JSON object (`"."` marks a member that also has children). */
   toFieldsV1(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    const keys = [...new Set([...this.members, ...this.children.keys()])].sort(comparePathElements);
+    const keys = this.children.size === 0 ? [...this.members] : [...new Set([...this.members, ...this.children.keys()])];
+    sortPathElements(keys);
     for (const pe of keys) {
       const c = this.children.get(pe);
       if (c && !c.empty()) {
