@@ -1,0 +1,80 @@
+/**
+ * `kscale controller-manager`: the controllers of kube-controller-manager
+ * (for now node-lifecycle-controller and taint-eviction-controller) in one
+ * process, speaking only the Kubernetes API. Flags keep upstream's names and
+ * defaults.
+ */
+import { Command, Option } from 'commander';
+import { addClientFlags, RESTClient, restConfigFromFlags, type ClientFlags } from '../client/index.js';
+import { RealClock } from '../clock/index.js';
+import { defaultControllerManagerConfiguration, newControllerDescriptors, SharedInformerFactory, startControllers } from '../controller/index.js';
+import { parseDuration } from './duration.js';
+import { logger } from './log.js';
+
+const num = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`not a non-negative number: ${v}`);
+  return n;
+};
+const duration = (v: string): number => parseDuration(v);
+
+/** Adds the `controller-manager` subcommand. */
+export function controllerManagerCommand(): Command {
+  const cmd = new Command('controller-manager')
+    .description('run the controllers (node lifecycle, taint eviction) against an API server')
+    .addOption(new Option('--controllers <list>', 'controllers to enable: "*" for all on by default, "name" to enable, "-name" to disable').default('*'))
+    .addOption(new Option('--node-monitor-period <duration>', 'how often node health is checked').argParser(duration).default(5_000, '5s'))
+    .addOption(new Option('--node-monitor-grace-period <duration>', 'how long a node may be silent before it is marked Unknown').argParser(duration).default(50_000, '50s'))
+    .addOption(new Option('--node-startup-grace-period <duration>', 'how long a starting node may be silent before it is marked Unknown').argParser(duration).default(60_000, '1m0s'))
+    .addOption(new Option('--node-eviction-rate <rate>', 'nodes per second that get NoExecute taints in a healthy zone').argParser(num).default(0.1))
+    .addOption(new Option('--secondary-node-eviction-rate <rate>', 'nodes per second tainted in a partially disrupted zone larger than --large-cluster-size-threshold').argParser(num).default(0.01))
+    .addOption(new Option('--unhealthy-zone-threshold <fraction>', 'fraction of not-Ready nodes (at least 3) that makes a zone partially disrupted').argParser(num).default(0.55))
+    .addOption(new Option('--large-cluster-size-threshold <n>', 'zones with more nodes keep the secondary rate when disrupted; smaller ones stop').argParser(num).default(50))
+    .option('-v, --verbose', 'verbose logs');
+  return addClientFlags(cmd, { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
+    const log = logger(o.verbose === true);
+    const clock = new RealClock();
+    const client = new RESTClient({ ...restConfigFromFlags(o as unknown as ClientFlags), userAgent: 'kscale-controller-manager' }, { clock });
+    const config = defaultControllerManagerConfiguration();
+    config.nodeLifecycle = {
+      nodeMonitorPeriodMs: o.nodeMonitorPeriod as number,
+      nodeMonitorGracePeriodMs: o.nodeMonitorGracePeriod as number,
+      nodeStartupGracePeriodMs: o.nodeStartupGracePeriod as number,
+      nodeEvictionRate: o.nodeEvictionRate as number,
+      secondaryNodeEvictionRate: o.secondaryNodeEvictionRate as number,
+      unhealthyZoneThreshold: o.unhealthyZoneThreshold as number,
+      largeClusterSizeThreshold: o.largeClusterSizeThreshold as number,
+    };
+    const enabled = (o.controllers as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const abort = new AbortController();
+    let stopping = false;
+    const informers = new SharedInformerFactory(client, { clock, logger: log });
+    // RealClock timers are unref'd; this keeps the process up between watch reconnects until shutdown.
+    const keepAlive = setInterval(() => undefined, 1 << 30);
+    const onSignal = (): void => {
+      stopping = true;
+      abort.abort();
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    let running;
+    try {
+      running = await startControllers({ client, informers, clock, logger: log, config }, newControllerDescriptors(), enabled, abort.signal);
+    } catch (err) {
+      if (stopping) process.exit(0);
+      process.stderr.write(`kscale controller-manager: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
+    process.stdout.write(`kscale controller-manager started: ${running.controllers.map((c) => c.name).join(', ')}\n`);
+    const started = running;
+    const shutdown = (): void => {
+      clearInterval(keepAlive);
+      void started.stop().then(() => process.exit(0));
+    };
+    if (stopping) shutdown();
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  });
+}

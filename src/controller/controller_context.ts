@@ -1,0 +1,40 @@
+/**
+ * What a controller is built from, like kube-controller-manager's
+ * ControllerContext: the client, the shared informers, the clock and the
+ * component configuration (one section per controller).
+ */
+import type { ClientLogger, RESTClient } from '../client/index.js';
+import type { Clock } from '../clock/index.js';
+import type { SharedInformerFactory } from './informer_factory.js';
+import { DEFAULT_NODE_LIFECYCLE_OPTIONS, type NodeLifecycleControllerOptions } from './nodelifecycle/config.js';
+
+/** KubeControllerManagerConfiguration: per-controller settings. */
+export interface ControllerManagerConfiguration {
+  nodeLifecycle: NodeLifecycleControllerOptions;
+}
+
+/** Upstream's defaults for every controller. */
+export function defaultControllerManagerConfiguration(): ControllerManagerConfiguration {
+  return { nodeLifecycle: { ...DEFAULT_NODE_LIFECYCLE_OPTIONS } };
+}
+
+/** Everything a controller's init function gets. */
+export interface ControllerContext {
+  client: RESTClient;
+  informers: SharedInformerFactory;
+  /** The controllers' clock: every period, grace and rate is measured on it. */
+  clock: Clock;
+  logger: ClientLogger;
+  config: ControllerManagerConfiguration;
+}
+
+/** A running controller: loops start with run() after the informers have synced. */
+export interface Controller {
+  readonly name: string;
+  /** Starts the controller's loops and workers. */
+  run(): void;
+  /** Stops loops and workers and waits for in-flight work. */
+  stop(): Promise<void>;
+  /** True when no pass, worker or pending immediate action is in flight (tests wait on this). */
+  isIdle(): boolean;
+}

@@ -1,0 +1,16 @@
+/**
+ * The controllers kscale's controller-manager knows, like
+ * NewControllerDescriptors. A new controller lives in src/controller/<name>/
+ * and adds one descriptor here.
+ */
+import type { ControllerDescriptor } from './controller_descriptor.js';
+import { NODE_LIFECYCLE_CONTROLLER, NodeLifecycleController } from './nodelifecycle/index.js';
+import { TAINT_EVICTION_CONTROLLER, TaintEvictionController } from './tainteviction/index.js';
+
+/** Every known controller, in start order. */
+export function newControllerDescriptors(): ControllerDescriptor[] {
+  return [
+    { name: NODE_LIFECYCLE_CONTROLLER, aliases: ['nodelifecycle'], init: (ctx) => new NodeLifecycleController(ctx) },
+    { name: TAINT_EVICTION_CONTROLLER, aliases: ['tainteviction'], init: (ctx) => new TaintEvictionController(ctx) },
+  ];
+}

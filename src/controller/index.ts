@@ -1,0 +1,14 @@
+/**
+ * The public surface of src/controller, kscale's kube-controller-manager
+ * library: the controller framework (context, descriptors, shared informers,
+ * start-up) and every controller, one folder each.
+ */
+export { defaultControllerManagerConfiguration, type Controller, type ControllerContext, type ControllerManagerConfiguration } from './controller_context.js';
+export { isControllerEnabled, validateControllers, type ControllerDescriptor } from './controller_descriptor.js';
+export { newControllerDescriptors } from './controller_descriptors.js';
+export { startControllers, type RunningControllers } from './controller_manager.js';
+export { SharedInformerFactory, type SharedInformerFactoryOptions } from './informer_factory.js';
+export { Periodic, parallelize } from './periodic.js';
+export * as nodeutil from './nodeutil/index.js';
+export * from './nodelifecycle/index.js';
+export * from './tainteviction/index.js';

@@ -1,0 +1,121 @@
+/**
+ * Node health bookkeeping, like node_lifecycle_controller.go's nodeHealthMap
+ * and tryUpdateNodeHealth: the controller's own probe timestamp per node,
+ * moved forward whenever the Ready condition's heartbeat changes or the
+ * node's Lease is renewed. Past the grace period the node's conditions are
+ * set to Unknown. Times are the controller's clock, as upstream's nc.now().
+ */
+import type { ResourceClient } from '../../client/index.js';
+import { deepCopy, getCondition, metaTime, parseTime, type Condition, type Lease, type Node } from '../nodeutil/index.js';
+
+/** What the controller remembers of a node between passes. */
+export interface NodeHealthData {
+  /** The last status seen (or written). */
+  status: Node['status'];
+  probeTimestamp: number;
+  readyTransitionTimestamp: number;
+  lease?: Lease;
+}
+
+/** The result of one health check: the Ready condition as read, and as it now stands. */
+export interface NodeHealthResult {
+  observedReadyCondition: Condition;
+  currentReadyCondition: Condition | undefined;
+  /** The node as it now stands (with the controller's status update applied). */
+  node: Node;
+}
+
+/** The conditions set to Unknown when a node goes silent; NetworkUnavailable is the control plane's and is left alone. */
+const NODE_CONDITION_TYPES = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
+
+/** Inputs of tryUpdateNodeHealth. */
+export interface NodeHealthInputs {
+  now: number;
+  gracePeriods: { monitorMs: number; startupMs: number };
+  lease: Lease | undefined;
+  nodes: ResourceClient<Node>;
+}
+
+/** tryUpdateNodeHealth: updates `health` (in place, keyed by node) and, past grace, the node's status. Throws on a failed write. */
+export async function tryUpdateNodeHealth(healthMap: Map<string, NodeHealthData>, nodeIn: Node, inp: NodeHealthInputs): Promise<NodeHealthResult> {
+  const node = deepCopy(nodeIn);
+  const name = node.metadata!.name!;
+  const now = inp.now;
+  const created = parseTime(node.metadata?.creationTimestamp) ?? now;
+  node.status ??= {};
+  node.status.conditions ??= [];
+  let health = healthMap.get(name);
+  let currentReady = getCondition(node.status.conditions, 'Ready');
+  let observed: Condition;
+  let gracePeriod: number;
+  if (currentReady === undefined) {
+    // Never posted: pretend a heartbeat at creation and allow the startup grace period.
+    observed = { type: 'Ready', status: 'Unknown', lastHeartbeatTime: node.metadata?.creationTimestamp ?? null, lastTransitionTime: node.metadata?.creationTimestamp ?? null };
+    gracePeriod = inp.gracePeriods.startupMs;
+    if (health !== undefined) health.status = node.status;
+    else health = { status: node.status, probeTimestamp: created, readyTransitionTimestamp: created };
+  } else {
+    observed = { ...currentReady };
+    gracePeriod = inp.gracePeriods.monitorMs;
+  }
+  const saved = health === undefined ? undefined : getCondition(health.status?.conditions, 'Ready');
+  const savedLease = health?.lease;
+  if (health === undefined) {
+    health = { status: node.status, probeTimestamp: now, readyTransitionTimestamp: now };
+  } else if (saved === undefined && currentReady !== undefined) {
+    health = { status: node.status, probeTimestamp: now, readyTransitionTimestamp: now };
+  } else if (saved !== undefined && currentReady === undefined) {
+    health = { status: node.status, probeTimestamp: now, readyTransitionTimestamp: now };
+  } else if (saved !== undefined && currentReady !== undefined && saved.lastHeartbeatTime !== currentReady.lastHeartbeatTime) {
+    const transition = saved.lastTransitionTime !== currentReady.lastTransitionTime ? now : health.readyTransitionTimestamp;
+    health = { status: node.status, probeTimestamp: now, readyTransitionTimestamp: transition };
+  }
+  // Any lease renewal is a heartbeat: a kubelet renewing its lease but never posting status counts as healthy.
+  const renew = parseTime(inp.lease?.spec?.renewTime);
+  if (inp.lease !== undefined && (savedLease === undefined || (parseTime(savedLease.spec?.renewTime) ?? -Infinity) < (renew ?? -Infinity))) {
+    health.lease = inp.lease;
+    health.probeTimestamp = now;
+  }
+  healthMap.set(name, health);
+
+  if (now > health.probeTimestamp + gracePeriod) {
+    const ts = metaTime(now);
+    for (const type of NODE_CONDITION_TYPES) {
+      const c = getCondition(node.status.conditions, type);
+      if (c === undefined) {
+        node.status.conditions.push({
+          type,
+          status: 'Unknown',
+          reason: 'NodeStatusNeverUpdated',
+          message: 'Kubelet never posted node status.',
+          lastHeartbeatTime: node.metadata?.creationTimestamp ?? null,
+          lastTransitionTime: ts,
+        });
+      } else if (c.status !== 'Unknown') {
+        c.status = 'Unknown';
+        c.reason = 'NodeStatusUnknown';
+        c.message = 'Kubelet stopped posting node status.';
+        c.lastTransitionTime = ts;
+      }
+    }
+    currentReady = getCondition(node.status.conditions, 'Ready');
+    if (!sameCondition(currentReady, observed)) {
+      const written = await inp.nodes.updateStatus(node);
+      healthMap.set(name, { status: node.status, probeTimestamp: health.probeTimestamp, readyTransitionTimestamp: now, ...(inp.lease !== undefined ? { lease: inp.lease } : {}) });
+      return { observedReadyCondition: observed, currentReadyCondition: currentReady, node: written };
+    }
+  }
+  return { observedReadyCondition: observed, currentReadyCondition: currentReady, node };
+}
+
+function sameCondition(a: Condition | undefined, b: Condition): boolean {
+  return (
+    a !== undefined &&
+    a.type === b.type &&
+    a.status === b.status &&
+    a.reason === b.reason &&
+    a.message === b.message &&
+    a.lastHeartbeatTime === b.lastHeartbeatTime &&
+    a.lastTransitionTime === b.lastTransitionTime
+  );
+}

@@ -1,0 +1,24 @@
+/** Condition helpers, like pkg/controller/util/node's GetNodeCondition and pod util's UpdatePodCondition. */
+import type { Condition } from './types.js';
+
+/** The condition of `type` in `conditions`, or undefined. */
+export function getCondition(conditions: Condition[] | undefined, type: string): Condition | undefined {
+  return conditions?.find((c) => c.type === type);
+}
+
+/**
+ * Sets `cond` in `conditions` (appending when absent) and reports whether anything changed.
+ * lastTransitionTime moves only when the status changes, like UpdatePodCondition.
+ */
+export function updateCondition(conditions: Condition[], cond: Condition, now: string): boolean {
+  const i = conditions.findIndex((c) => c.type === cond.type);
+  if (i < 0) {
+    conditions.push({ ...cond, lastTransitionTime: cond.lastTransitionTime ?? now });
+    return true;
+  }
+  const old = conditions[i]!;
+  const next: Condition = { ...old, ...cond, lastTransitionTime: cond.status === old.status ? old.lastTransitionTime : now };
+  const changed = next.status !== old.status || next.reason !== old.reason || next.message !== old.message;
+  conditions[i] = next;
+  return changed;
+}
