@@ -26,7 +26,7 @@ function canonicalCopy(fields: Obj, nested: boolean): Obj | undefined {
       continue;
     }
     n++;
-    if (prev !== undefined && !(comparePathElements(prev, pe) < 0)) return undefined;
+    if (prev !== undefined && !inOrder(prev, pe)) return undefined;
     prev = pe;
     const sub = fields[pe];
     if (!isPlainObject(sub)) return undefined;
@@ -39,10 +39,17 @@ function canonicalCopy(fields: Obj, nested: boolean): Obj | undefined {
   return nested && prev === undefined && n > 0 ? undefined : out;
 }
 
-/** A deep copy of FieldsV1 JSON (plain objects only, as isCanonicalFieldsV1 checked), optionally without its "." marker. */
-export function copyFieldsV1(fields: Obj, withoutMarker = false): Obj {
+// comparePathElements(a, b) < 0, with plain string order for two non-index elements of one kind.
+function inOrder(a: string, b: string): boolean {
+  const c = a.charCodeAt(0);
+  if (c === b.charCodeAt(0) && c !== 105 /* i */ && a.charCodeAt(1) === 58 && b.charCodeAt(1) === 58) return a < b;
+  return comparePathElements(a, b) < 0;
+}
+
+/** A deep copy of FieldsV1 JSON made of plain objects only (as canonicalFieldsV1Copy checked). */
+export function copyFieldsV1(fields: Obj): Obj {
   const out: Obj = {};
-  for (const k in fields) if (!withoutMarker || k !== '.') out[k] = copyFieldsV1(fields[k] as Obj);
+  for (const k in fields) out[k] = copyFieldsV1(fields[k] as Obj);
   return out;
 }
 
@@ -79,13 +86,20 @@ function isEmptyPlainObject(v: unknown): boolean {
 
 /**
  * FieldsV1 `fields` (canonical) less the member paths of `set`: exactly
- * FieldSet.fromFieldsV1(fields).difference(set).toFieldsV1(), as a new object.
+ * FieldSet.fromFieldsV1(fields).difference(set).toFieldsV1(). Subtrees `set` does not reach are
+ * shared with `fields`, so only use it on FieldsV1 this package owns.
  */
 export function fieldsV1Difference(fields: Obj, set: FieldSet): Obj {
   const out: Obj = {};
   for (const pe in fields) {
     if (pe === '.') continue;
     const sub = fields[pe] as Obj;
+    const drop = set.members.has(pe);
+    const other = set.children.get(pe);
+    if (!drop && other === undefined) {
+      out[pe] = sub;
+      continue;
+    }
     let member = false;
     let children = false;
     for (const k in sub) {
@@ -94,15 +108,21 @@ export function fieldsV1Difference(fields: Obj, set: FieldSet): Obj {
       if (children) break;
     }
     if (!children) member = true;
-    if (member && set.members.has(pe)) member = false;
+    if (drop) member = false;
     let child: Obj | undefined;
     if (children) {
-      const other = set.children.get(pe);
-      child = other ? fieldsV1Difference(sub, other) : copyFieldsV1(sub, true);
+      child = other ? fieldsV1Difference(sub, other) : withoutMarker(sub);
       if (isEmptyFieldsV1(child)) child = undefined;
     }
     if (child !== undefined) out[pe] = member ? { '.': {}, ...child } : child;
     else if (member) out[pe] = {};
   }
+  return out;
+}
+
+function withoutMarker(fields: Obj): Obj {
+  if (!('.' in fields)) return fields;
+  const out: Obj = {};
+  for (const k in fields) if (k !== '.') out[k] = fields[k];
   return out;
 }

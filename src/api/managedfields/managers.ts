@@ -72,7 +72,8 @@ class LazyManagerState implements ManagerState {
       this.decoded = this.decoded.difference(set);
       return;
     }
-    this.raw = fieldsV1Difference(this.raw, set);
+    // The difference shares untouched subtrees with its input, which must not be one handed out.
+    this.raw = fieldsV1Difference(this.handedOut ? copyFieldsV1(this.raw) : this.raw, set);
     this.handedOut = false;
   }
 

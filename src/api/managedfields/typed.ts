@@ -118,7 +118,7 @@ export function itemPathElement(ctx: TypeContext, item: unknown, index: number):
     if (keys.length === 1) {
       const k = keys[0];
       const v = item[k] ?? defaults?.[k];
-      if (v !== undefined) return `k:{${JSON.stringify(k)}:${canonicalJSON(v)}}`;
+      if (v !== undefined) return `k:{${JSON.stringify(k)}:${typeof v === 'string' ? JSON.stringify(v) : canonicalJSON(v)}}`;
     } else {
       const key: Obj = {};
       let any = false;
