@@ -225,7 +225,7 @@ export class NodeLifecycleController implements Controller {
         if (taintExists(node.spec?.taints, opposite)) {
           if (!(await this.tainter.swapNoExecuteTaint(node, observed.status))) this.log.warn({ node: name }, 'failed to swap NoExecute taints; will try again next pass');
         } else if (this.tainter.markNodeForTainting(node, observed.status)) {
-          this.log.info({ node: name, ready: observed.status }, 'node is not ready: added to the taint queue');
+          this.log.debug({ node: name, ready: observed.status }, 'node is not ready: added to the taint queue');
         }
         break;
       }

@@ -91,10 +91,12 @@ export class RateLimitedTimedQueue {
       const now = this.clock.now();
       if (now < v.processAt) return;
       const { done, retryMs } = await fn(v);
-      // Removed (or removed and re-added) while being processed: leave the newer state alone.
-      if (this.queue.get(v.value) !== v) continue;
+      const cur = this.queue.get(v.value);
+      if (cur === undefined) continue;
+      // Upstream holds the evictor lock across try(); a re-add made meanwhile from a stale view is the
+      // same request, so success settles it too rather than tainting the node twice.
       if (done) this.queue.delete(v.value);
-      else v.processAt = now + retryMs + 1;
+      else if (cur === v) v.processAt = now + retryMs + 1;
     }
   }
 

@@ -6,7 +6,7 @@
  * each step it waits until the controllers are idle and their informers hold
  * what the server holds, so every decision sees a settled world.
  */
-import { loadKubeconfig, RESOURCES, RESTClient, type KubeObject, type ResourceClient, type SharedInformer } from '../../client/index.js';
+import { loadKubeconfig, type ClientLogger, RESOURCES, RESTClient, type KubeObject, type ResourceClient, type SharedInformer } from '../../client/index.js';
 import { FakeClock } from '../../clock/index.js';
 import { defaultControllerManagerConfiguration, type ControllerManagerConfiguration } from '../controller_context.js';
 import { newControllerDescriptors } from '../controller_descriptors.js';
@@ -61,8 +61,16 @@ export class SimulatedCluster {
     const config = defaultControllerManagerConfiguration();
     config.nodeLifecycle = { ...config.nodeLifecycle, ...this.opts.nodeLifecycle };
     this.informers = new SharedInformerFactory(this.controllerClient);
-    this.controllers = await startControllers({ client: this.controllerClient, informers: this.informers, clock: this.clock, logger: silent, config }, newControllerDescriptors(), enabled);
+    this.controllers = await startControllers({ client: this.controllerClient, informers: this.informers, clock: this.clock, logger: this.logger(), config }, newControllerDescriptors(), enabled);
     await this.settle();
+  }
+
+  /** Silent, unless KSCALE_TEST_LOG is set: then info and warn lines on stderr, stamped with fake seconds. */
+  private logger(): ClientLogger {
+    if (process.env.KSCALE_TEST_LOG === undefined) return silent;
+    const t0 = this.clock.now();
+    const line = (level: string) => (obj: object, msg: string): void => void process.stderr.write(`${((this.clock.now() - t0) / 1000).toFixed(1)}s ${level} ${msg} ${JSON.stringify(obj)}\n`);
+    return { debug: () => undefined, info: line('info'), warn: line('warn') };
   }
 
   /** Registers a Ready node in `zone` with a fresh Lease, as a kubelet does. */
