@@ -21,7 +21,7 @@ export interface NodeHealthData {
 export interface NodeHealthResult {
   observedReadyCondition: Condition;
   currentReadyCondition: Condition | undefined;
-  /** The node as it now stands (with the controller's status update applied). */
+  /** The node as it now stands: the written one after a status update, else the cached one (do not mutate). */
   node: Node;
 }
 
@@ -38,14 +38,13 @@ export interface NodeHealthInputs {
 
 /** tryUpdateNodeHealth: updates `health` (in place, keyed by node) and, past grace, the node's status. Throws on a failed write. */
 export async function tryUpdateNodeHealth(healthMap: Map<string, NodeHealthData>, nodeIn: Node, inp: NodeHealthInputs): Promise<NodeHealthResult> {
-  const node = deepCopy(nodeIn);
+  // The cached node is only read; it is copied only when its status must be written (a pass over thousands of nodes stays cheap).
+  const node = nodeIn;
   const name = node.metadata!.name!;
   const now = inp.now;
   const created = parseTime(node.metadata?.creationTimestamp) ?? now;
-  node.status ??= {};
-  node.status.conditions ??= [];
   let health = healthMap.get(name);
-  let currentReady = getCondition(node.status.conditions, 'Ready');
+  let currentReady = getCondition(node.status?.conditions, 'Ready');
   let observed: Condition;
   let gracePeriod: number;
   if (currentReady === undefined) {
@@ -80,15 +79,18 @@ export async function tryUpdateNodeHealth(healthMap: Map<string, NodeHealthData>
 
   if (now > health.probeTimestamp + gracePeriod) {
     const ts = metaTime(now);
+    const updated = deepCopy(node);
+    updated.status ??= {};
+    const conditions = (updated.status.conditions ??= []);
     for (const type of NODE_CONDITION_TYPES) {
-      const c = getCondition(node.status.conditions, type);
+      const c = getCondition(conditions, type);
       if (c === undefined) {
-        node.status.conditions.push({
+        conditions.push({
           type,
           status: 'Unknown',
           reason: 'NodeStatusNeverUpdated',
           message: 'Kubelet never posted node status.',
-          lastHeartbeatTime: node.metadata?.creationTimestamp ?? null,
+          lastHeartbeatTime: updated.metadata?.creationTimestamp ?? null,
           lastTransitionTime: ts,
         });
       } else if (c.status !== 'Unknown') {
@@ -98,10 +100,10 @@ export async function tryUpdateNodeHealth(healthMap: Map<string, NodeHealthData>
         c.lastTransitionTime = ts;
       }
     }
-    currentReady = getCondition(node.status.conditions, 'Ready');
+    currentReady = getCondition(conditions, 'Ready');
     if (!sameCondition(currentReady, observed)) {
-      const written = await inp.nodes.updateStatus(node);
-      healthMap.set(name, { status: node.status, probeTimestamp: health.probeTimestamp, readyTransitionTimestamp: now, ...(inp.lease !== undefined ? { lease: inp.lease } : {}) });
+      const written = await inp.nodes.updateStatus(updated);
+      healthMap.set(name, { status: updated.status, probeTimestamp: health.probeTimestamp, readyTransitionTimestamp: now, ...(inp.lease !== undefined ? { lease: inp.lease } : {}) });
       return { observedReadyCondition: observed, currentReadyCondition: currentReady, node: written };
     }
   }
