@@ -7,7 +7,7 @@
  * resource, and storage writes.
  *
  *   node dist/bench/kubelet/main.js [--nodes 2500] [--steady 60] [--quick]
- *     [--configs lease@10s,status@10s,...] [--pod-watch per-node|shared] [--pods-per-node 0]
+ *     [--configs lease@10s,status@10s,...] [--pod-watch per-node|shared] [--pods-per-node 0] [--join-rate 50]
  */
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,7 @@ const { values: args } = parseArgs({
     configs: { type: 'string' },
     'pod-watch': { type: 'string', default: 'per-node' },
     'pods-per-node': { type: 'string', default: '0' },
+    'join-rate': { type: 'string', default: '50' },
   },
 });
 
@@ -35,6 +36,7 @@ const STEADY_S = Number(args.steady ?? (quick ? 6 : 60));
 const CONFIGS = (args.configs ?? (quick ? 'lease@10s,status@1s' : 'lease@1s,lease@10s,lease@40s,status@1s,status@10s,status@40s')).split(',');
 const POD_WATCH = args['pod-watch']!;
 const PODS_PER_NODE = Number(args['pods-per-node']);
+const JOIN_RATE = args['join-rate']!;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const log = (msg: string): void => void process.stderr.write(`[bench/kubelet] ${msg}\n`);
@@ -76,7 +78,7 @@ async function runOne(config: string): Promise<RunResult> {
     const kubeconfig = join(dir, 'kubeconfig');
     const rest = new RESTClient(loadKubeconfig({ path: kubeconfig }));
     cleanup.add(() => rest.close());
-    const fleetArgs = ['--count', String(NODES), '--heartbeat', heartbeat, '--node-status-update-frequency', freq, '--pod-watch', POD_WATCH];
+    const fleetArgs = ['--count', String(NODES), '--heartbeat', heartbeat, '--node-status-update-frequency', freq, '--pod-watch', POD_WATCH, '--join-rate', JOIN_RATE];
     const t0 = Date.now();
     const fleet = await startFleet(cleanup, kubeconfig, fleetArgs);
     const nodes = (await rest.resource(RESOURCES.nodes).list()).items as { status?: { conditions?: { type: string; status: string }[] } }[];
@@ -120,7 +122,7 @@ const results: RunResult[] = [];
 for (const c of CONFIGS) results.push(await runOne(c));
 const cpu = cpus();
 process.stdout.write(
-  `kubelet fleet benchmark: ${NODES} hollow nodes in one process, pod-watch=${POD_WATCH}, ${PODS_PER_NODE} pods/node, steady window ${STEADY_S} s, fresh kscale server per column at default settings\n` +
+  `kubelet fleet benchmark: ${NODES} hollow nodes in one process, pod-watch=${POD_WATCH}, join rate ${JOIN_RATE}/s, ${PODS_PER_NODE} pods/node, steady window ${STEADY_S} s, fresh kscale server per column at default settings\n` +
     `machine: ${cpu.length} × ${cpu[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; fleet, server and this script share it\n\n` +
     `${renderTable(results)}\n`,
 );
