@@ -40,9 +40,22 @@ export interface ListRequest {
   predicate: Predicate | undefined;
 }
 
+/**
+ * The predicate still needed once an index lookup is used: none when the
+ * selector is exactly that one indexed term (a kubelet's spec.nodeName=x), so
+ * the cache never decodes objects for it.
+ */
+export function residualPredicate(ctx: RestContext, index: { name: string; value: string } | undefined, predicate: Predicate | undefined): Predicate | undefined {
+  if (index === undefined || predicate === undefined) return predicate;
+  if ((ctx.info.query.get('labelSelector') ?? '') !== '') return predicate;
+  const reqs = compileFieldSelector(ctx.resource.resource, ctx.info.query.get('fieldSelector') ?? '', ctx.resource.namespaced).selector.requirements;
+  return reqs.length === 1 && reqs[0]!.field === index.name && reqs[0]!.operator === '=' ? undefined : predicate;
+}
+
 /** LIST from the cache. */
 export async function listFromCache(ctx: RestContext, cacher: Cacher, indexed: readonly string[], r: ListRequest): Promise<void> {
   const index = indexFromSelector(ctx, indexed);
+  r = { ...r, predicate: residualPredicate(ctx, index, r.predicate) };
   let list;
   try {
     list = await cacher.listObjects({
@@ -76,10 +89,12 @@ export async function listFromCache(ctx: RestContext, cacher: Cacher, indexed: r
   let chunk: Buffer[] = [Buffer.from(head)];
   let size = 0;
   for (let i = 0; i < list.items.length; i++) {
-    const b = list.items[i]!.bytes();
     if (i > 0) chunk.push(COMMA);
-    chunk.push(b);
-    size += b.length;
+    // Slices of the cached bytes: one copy per list, into each ~1 MiB chunk, and none kept.
+    for (const b of list.items[i]!.parts()) {
+      chunk.push(b);
+      size += b.length;
+    }
     if (size >= 1 << 20) {
       if (!ctx.res.write(Buffer.concat(chunk))) await new Promise<void>((resolve) => ctx.res.once('drain', resolve).once('close', resolve));
       chunk = [];

@@ -11,7 +11,7 @@ import { isStorageError } from '../../storage/index.js';
 import type { Obj } from '../object.js';
 import type { Predicate } from '../registry/store.js';
 import type { RestContext } from './context.js';
-import { indexFromSelector } from './cached_read.js';
+import { indexFromSelector, residualPredicate } from './cached_read.js';
 
 /** How the HTTP side writes frames; shared with the storage-backed watch. */
 export interface FrameWriter {
@@ -33,6 +33,7 @@ export interface WatchRequest {
 /** Streams a watch from the cache until the client leaves, the timeout passes, or the watch breaks. */
 export async function watchFromCache(ctx: RestContext, cacher: Cacher, indexed: readonly string[], r: WatchRequest, out: FrameWriter): Promise<void> {
   const index = indexFromSelector(ctx, indexed);
+  r = { ...r, predicate: residualPredicate(ctx, index, r.predicate) };
   const now = ctx.services.clock.now();
   const w = cacher.watchObjects({
     ...(r.rv !== undefined && r.rv > 0 ? { fromRevision: r.rv } : { initialEvents: true, consistent: r.rv === undefined }),

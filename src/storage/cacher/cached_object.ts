@@ -61,6 +61,20 @@ export class EncodedObject {
     return (this.json ??= this.codec.encode(this.value, this.revision));
   }
 
+  /**
+   * The response bytes as slices around the spliced resourceVersion, sharing
+   * the stored bytes: a list writes these instead of keeping (or making) a
+   * second full copy of every object.
+   */
+  parts(): Buffer[] {
+    if (this.json !== undefined || this.codec !== jsonCodec) return [this.bytes()];
+    const at = this.value.indexOf(META);
+    if (at < 0) return [this.value];
+    const cut = at + META.length;
+    const empty = this.value[cut] === 0x7d;
+    return [this.value.subarray(0, cut), Buffer.from(`"resourceVersion":"${this.revision}"${empty ? '' : ','}`), this.value.subarray(cut)];
+  }
+
   /** A fresh decoded copy with metadata.resourceVersion set; callers own it. */
   decode(): unknown {
     const obj = this.codec.decode(this.value) as { metadata?: Record<string, unknown> } | null;
