@@ -48,7 +48,7 @@ export {
   type Indexers,
 } from './cache/store.js';
 export { listWatchFor, type ListerWatcher, type ListWatchScope } from './cache/listwatch.js';
-export { Reflector, type ReflectorOptions, type ReflectorStore, type Stopper } from './cache/reflector.js';
+export { Reflector, stripManagedFields, type ReflectorOptions, type ReflectorStore, type Stopper } from './cache/reflector.js';
 export { SharedInformer, type SharedInformerOptions, type ResourceEventHandler, type ResourceEventHandlerRegistration } from './cache/shared_informer.js';
 export { Lister, NamespaceLister, type Selector } from './cache/listers.js';
 

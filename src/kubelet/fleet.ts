@@ -14,6 +14,7 @@ import {
   SharedInformer,
   TokenBucket,
   listWatchFor,
+  stripManagedFields,
   type ClientLogger,
   type RestConfig,
   type Stopper,
@@ -134,7 +135,7 @@ export class Fleet {
       random: this.random,
       logger: this.o.logger,
       indexers: { [NODE_NAME_INDEX]: (p) => [p.spec?.nodeName ?? ''] },
-      reflector: { name: 'pods@fleet' },
+      reflector: { name: 'pods@fleet', transform: stripManagedFields },
     });
     const target = (p: Pod): HollowKubelet | undefined => {
       const k = this.kubelets.get(p.spec?.nodeName ?? '');

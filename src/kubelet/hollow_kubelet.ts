@@ -9,6 +9,7 @@ import {
   DeletedFinalStateUnknown,
   RESOURCES,
   SharedInformer,
+  stripManagedFields,
   isAlreadyExistsError,
   isNotFoundError,
   listWatchFor,
@@ -143,7 +144,7 @@ export class HollowKubelet {
 
   private startPodWatch(): void {
     const lw = listWatchFor(this.o.watchRest.resource<Pod>(RESOURCES.pods), { fieldSelector: `spec.nodeName=${this.name}` });
-    this.informer = new SharedInformer<Pod>(lw, { clock: this.o.clock, random: this.o.random, logger: this.o.logger, reflector: { name: `pods@${this.name}` } });
+    this.informer = new SharedInformer<Pod>(lw, { clock: this.o.clock, random: this.o.random, logger: this.o.logger, reflector: { name: `pods@${this.name}`, transform: stripManagedFields } });
     this.informer.addEventHandler({
       onAdd: (p) => this.podChanged(p),
       onUpdate: (_old, p) => this.podChanged(p),

@@ -4,7 +4,7 @@ import { newStatusError, type KubeList, type KubeObject } from '../../api/index.
 import { FakeClock } from '../../clock/index.js';
 import type { Watch, WatchEvent } from '../rest/watch.js';
 import type { ListerWatcher } from './listwatch.js';
-import { Reflector } from './reflector.js';
+import { Reflector, stripManagedFields } from './reflector.js';
 import { Indexer } from './store.js';
 
 const settle = async (): Promise<void> => {
@@ -146,4 +146,26 @@ test('an ERROR 410 event relists with a consistent read; a clean close re-watche
   assert.equal(r.stats.expired, 1);
   assert.deepEqual(watchRVs, ['10', '15', '30']);
   await h.stop();
+});
+
+test('a transform (stripManagedFields) applies to listed and watched objects before they are stored', async () => {
+  const clock = new FakeClock();
+  const w = new FakeWatch();
+  const mf = [{ manager: 'kubectl', operation: 'Update' }];
+  const lw: ListerWatcher = {
+    list: async () => list('5', [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'd', resourceVersion: '4', managedFields: mf } }]),
+    watch: async () => w,
+  };
+  const s = store();
+  const r = new Reflector(lw, s, { clock, random: () => 0.5, transform: stripManagedFields }).run();
+  try {
+    await settle();
+    w.push({ type: 'ADDED', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'd', resourceVersion: '6', managedFields: mf } } });
+    await settle();
+    const stored = s.list();
+    assert.deepEqual(stored.map((o) => o.metadata?.name).sort(), ['a', 'b']);
+    for (const o of stored) assert.equal(o.metadata?.managedFields, undefined);
+  } finally {
+    await r.stop();
+  }
 });

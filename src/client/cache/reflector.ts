@@ -45,6 +45,17 @@ export interface ReflectorOptions {
   /** Spread of the re-watch after a clean close, in ms. */
   rewatchJitterMs?: number;
   logger?: ClientLogger;
+  /**
+   * Applied to every object before it is stored, like client-go's SetTransform
+   * (e.g. stripManagedFields, so thousands of cached pods cost less memory).
+   */
+  transform?: (obj: KubeObject) => KubeObject;
+}
+
+/** A transform that drops metadata.managedFields, like client-go's TransformStripManagedFields. */
+export function stripManagedFields(obj: KubeObject): KubeObject {
+  if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
+  return obj;
 }
 
 /** A running reflector's handle. */
@@ -151,7 +162,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
         ...(pageSize > 0 ? { limit: pageSize } : {}),
         signal: this.abort.signal,
       });
-      for (const it of page.items ?? []) items.push(it);
+      const transform = this.opts.transform;
+      for (const it of page.items ?? []) items.push(transform === undefined ? it : (transform(it) as T));
       cont = page.metadata?.continue || undefined;
     } while (cont !== undefined && !this.stopped);
     if (this.stopped) return;
@@ -199,7 +211,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
           if (isResourceExpired(new StatusError(ev.object))) return this.expired('watch event');
           throw new StatusError(ev.object as Status);
         }
-        const obj = ev.object;
+        const obj = this.opts.transform === undefined ? ev.object : (this.opts.transform(ev.object) as T);
         const rv = obj.metadata?.resourceVersion;
         if (ev.type === 'ADDED') this.store.add(obj);
         else if (ev.type === 'MODIFIED') this.store.update(obj);
