@@ -11,7 +11,7 @@ import { readBody, decodeBody, mediaType } from '../body.js';
 import { deepCopy, meta, type Obj } from '../object.js';
 import type { RestContext } from './context.js';
 import { applyFieldValidation, parseFieldValidation, recordUpdateManager, serverSideApply } from './fieldmanager.js';
-import { checkBodyKind, checkNamespace, parseDryRun, prepareNewObject, prepareUpdatedObject, withStatusFrom, writeObject } from './write.js';
+import { checkBodyKind, checkBodyTarget, parseDryRun, prepareNewObject, prepareUpdatedObject, withStatusFrom, writeObject } from './write.js';
 
 const PATCH_TYPES = [
   'application/json-patch+json',
@@ -36,11 +36,7 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
   let applied: Obj | null = null;
   if (isApply) {
     applied = checkBodyKind(ctx, patch);
-    const m = meta(applied);
-    if (m.name !== undefined && m.name !== ctx.info.name) throw badRequest(`the name of the object (${String(m.name)}) does not match the name on the URL (${ctx.info.name})`);
-    m.name = ctx.info.name;
-    checkNamespace(ctx, applied);
-    applyFieldValidation(ctx, applied, validation);
+    checkBodyTarget(ctx, applied, validation);
   }
   const sub = ctx.info.subresource;
   const result = await ctx.store.update(

@@ -10,7 +10,7 @@ import { deepCopy, meta, type Obj } from '../object.js';
 import { writeJSON } from '../responsewriters.js';
 import type { WriteContext } from '../registry/strategy.js';
 import type { RestContext } from './context.js';
-import { applyFieldValidation, parseFieldValidation, recordUpdateManager } from './fieldmanager.js';
+import { applyFieldValidation, parseFieldValidation, recordUpdateManager, type FieldValidation } from './fieldmanager.js';
 
 /** Reads ?dryRun: only "All" is valid, as upstream. */
 export function parseDryRun(q: URLSearchParams): boolean {
@@ -45,6 +45,21 @@ export function withDefaultGVK(ctx: RestContext, body: unknown): unknown {
   if (obj.kind === undefined || obj.kind === '') obj.kind = ctx.resource.kind;
   if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = groupVersionString(ctx.resource.group, ctx.resource.version);
   return obj;
+}
+
+/**
+ * Checks a PUT or apply body against the URL: its name (400 on a mismatch) and
+ * namespace, then applies field validation. Returns the body's metadata.
+ */
+export function checkBodyTarget(ctx: RestContext, obj: Obj, validation: FieldValidation): Obj {
+  const m = meta(obj);
+  if (m.name !== undefined && m.name !== ctx.info.name) {
+    throw badRequest(`the name of the object (${String(m.name)}) does not match the name on the URL (${ctx.info.name})`);
+  }
+  m.name = ctx.info.name;
+  checkNamespace(ctx, obj);
+  applyFieldValidation(ctx, obj, validation);
+  return m;
 }
 
 /** Sets the request's namespace on the object (400 on a mismatch). */
@@ -127,13 +142,7 @@ export async function handleUpdate(ctx: RestContext): Promise<void> {
   const dryRun = parseDryRun(q);
   const validation = parseFieldValidation(q);
   const obj = checkBodyKind(ctx, withDefaultGVK(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'])));
-  const m = meta(obj);
-  if (m.name !== undefined && m.name !== ctx.info.name) {
-    throw badRequest(`the name of the object (${String(m.name)}) does not match the name on the URL (${ctx.info.name})`);
-  }
-  m.name = ctx.info.name;
-  checkNamespace(ctx, obj);
-  applyFieldValidation(ctx, obj, validation);
+  const m = checkBodyTarget(ctx, obj, validation);
   const sub = ctx.info.subresource;
   const result = await ctx.store.update(
     ctx.info.namespace,
