@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Job, JobResult, Op, UpdateObject } from './load.js';
 import { NAMESPACE, podManifest } from './pod.js';
-import { Cleanup, LoadGenerator, processCpuMs, startBare, startKscale, tempDir, type ServerProcess } from './processes.js';
+import { Cleanup, LoadGenerator, runBenchmark, processCpuMs, startBare, startKscale, tempDir, type ServerProcess } from './processes.js';
 import { buildRows, formatTable, warnings, type Phase, type Results } from './report.js';
 
 /** Sizes and bounds of one run. */
@@ -199,22 +199,4 @@ async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
   progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
-async function main(): Promise<void> {
-  const cleanup = new Cleanup();
-  const onSignal = (sig: NodeJS.Signals): void => {
-    progress(`${sig}: cleaning up`);
-    void cleanup.run().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    await run(parseArgs(process.argv.slice(2)), cleanup);
-  } catch (err) {
-    console.error(`API server benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    process.exitCode = 1;
-  } finally {
-    await cleanup.run();
-  }
-}
-
-await main();
+await runBenchmark('API server benchmark', progress, (cleanup) => run(parseArgs(process.argv.slice(2)), cleanup));

@@ -182,3 +182,25 @@ export class LoadGenerator {
     });
   }
 }
+
+/**
+ * Runs a benchmark's body with one Cleanup that also runs on SIGINT/SIGTERM
+ * and on failure, so no server process or temp dir outlives the run.
+ */
+export async function runBenchmark(name: string, progress: (msg: string) => void, body: (cleanup: Cleanup) => Promise<void>): Promise<void> {
+  const cleanup = new Cleanup();
+  const onSignal = (sig: NodeJS.Signals): void => {
+    progress(`${sig}: cleaning up`);
+    void cleanup.run().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await body(cleanup);
+  } catch (err) {
+    console.error(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exitCode = 1;
+  } finally {
+    await cleanup.run();
+  }
+}

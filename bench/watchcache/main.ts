@@ -20,7 +20,7 @@ import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { podManifest } from '../apiserver/pod.js';
-import { Cleanup } from '../apiserver/processes.js';
+import { Cleanup, runBenchmark } from '../apiserver/processes.js';
 import { formatTable } from '../apiserver/report.js';
 import { buildRows, notes } from './report.js';
 import { runMode, type Config, type ModeResult } from './run_mode.js';
@@ -98,22 +98,4 @@ async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
   progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
-async function main(): Promise<void> {
-  const cleanup = new Cleanup();
-  const onSignal = (sig: NodeJS.Signals): void => {
-    progress(`${sig}: cleaning up`);
-    void cleanup.run().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    await run(parseArgs(process.argv.slice(2)), cleanup);
-  } catch (err) {
-    console.error(`watch cache benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    process.exitCode = 1;
-  } finally {
-    await cleanup.run();
-  }
-}
-
-await main();
+await runBenchmark('watch cache benchmark', progress, (cleanup) => run(parseArgs(process.argv.slice(2)), cleanup));
