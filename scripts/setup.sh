@@ -7,6 +7,14 @@ cd "$(dirname "$0")/.."
 need_pkgs=()
 command -v etcd >/dev/null 2>&1 || need_pkgs+=(etcd-server etcd-client)
 command -v strace >/dev/null 2>&1 || need_pkgs+=(strace)
+# The service proxy programs a real kernel: iptables (legacy and nft), nftables, conntrack, ipset, ipvsadm.
+command -v iptables-legacy >/dev/null 2>&1 || need_pkgs+=(iptables)
+command -v nft >/dev/null 2>&1 || need_pkgs+=(nftables)
+command -v conntrack >/dev/null 2>&1 || need_pkgs+=(conntrack)
+command -v ipset >/dev/null 2>&1 || need_pkgs+=(ipset)
+command -v ipvsadm >/dev/null 2>&1 || need_pkgs+=(ipvsadm)
+# The lab's HTML report is checked in headless Debian chromium.
+command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_pkgs[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
