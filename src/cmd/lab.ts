@@ -1,0 +1,210 @@
+/**
+ * `kscale up` (the lab's main job: bring up a cluster, load it, report the
+ * SLOs, shut it down) and `kscale lab` (experiments, and the lists of
+ * scenarios and experiments).
+ */
+import { Command, Option } from 'commander';
+import { resolve, join } from 'node:path';
+import { defaultConfig, EXPERIMENTS, listScenarios, loadScenario, Progress, runExperiment, runLab, summaryText, type LabConfig, type Scenario } from '../lab/index.js';
+import { experimentNamed } from '../lab/experiments.js';
+import { parseDuration } from './duration.js';
+
+const int = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`);
+  return n;
+};
+const num = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`not a non-negative number: ${v}`);
+  return n;
+};
+
+/** The flags shared by `kscale up` and `kscale lab experiment`. */
+function addRunFlags(cmd: Command): Command {
+  return cmd
+    .option('--nodes <n>', 'hollow nodes (the full run: 2500)', int)
+    .option('--pods-per-node <n>', 'pods per node (default: the scenario\'s, 30 for load)', int)
+    .option('--pod-rate <n>', 'pods created (and deleted) per second', num, 100)
+    .option('--scenario <name|file>', `scenario: ${listScenarios().join(', ')}, or a YAML file`, 'load')
+    .option('--report <dir>', 'report folder (default: a new timestamped folder under ./kscale-reports/)')
+    .addOption(new Option('--workloads <mode>', 'controllers: Deployments and Jobs made by the controller-manager; pods: the lab creates the pods itself').choices(['auto', 'controllers', 'pods']).default('auto'))
+    .addOption(new Option('--binding <mode>', 'scheduler: kscale scheduler binds pods; direct: the lab sets spec.nodeName').choices(['auto', 'scheduler', 'direct']).default('auto'))
+    .option('--etcd-servers <urls>', 'use this etcd instead of the embedded store')
+    .addOption(new Option('--lab-etcd <mode>', 'etcd processes the lab runs itself: main, or main+events (Events in their own etcd)').choices(['none', 'main', 'main+events']).default('none'))
+    .addOption(new Option('--storage-sync <mode>', 'embedded store durability: full (fsync, etcd\'s) or normal').choices(['full', 'normal']).default('full'))
+    .option('--watch-cache <bool>', 'the API server\'s watch cache', 'true')
+    .option('--max-requests-inflight <n>', 'API server read-only in-flight limit (0: none)', int, 400)
+    .option('--max-mutating-requests-inflight <n>', 'API server mutating in-flight limit (0: none)', int, 200)
+    .addOption(new Option('--heartbeat <mode>', 'hollow kubelets\' heartbeat').choices(['lease', 'status']).default('lease'))
+    .option('--node-status-update-frequency <duration>', 'hollow kubelets\' status period', '10s')
+    .option('--node-monitor-period <duration>', 'controller-manager node monitor period', '5s')
+    .option('--node-monitor-grace-period <duration>', 'controller-manager node monitor grace period', '50s')
+    .addOption(new Option('--pod-watch <mode>', 'hollow kubelets\' pod watch').choices(['per-node', 'shared']).default('per-node'))
+    .option('--pod-startup-ms <ms>', 'the hollow kubelets\' fixed simulated container start', int, 1000)
+    .option('--join-rate <n>', 'nodes registering per second', num, 50)
+    .option('--fleet-processes <n>', 'hollow-node fleet processes the nodes are split over', int, 1)
+    .addOption(new Option('--proxy-mode <mode>', 'hollow proxies in each node (needs kscale nodes --hollow-proxy)').choices(['off', 'iptables', 'ipvs', 'nftables']).default('off'))
+    .option('--controller-manager-qps <n>', 'controller-manager client QPS (upstream 20; raised by the lab)', num)
+    .option('--controller-manager-burst <n>', 'controller-manager client burst (upstream 30)', num)
+    .option('--scheduler-qps <n>', 'scheduler client QPS (upstream 50; raised by the lab)', num)
+    .option('--scheduler-burst <n>', 'scheduler client burst (upstream 100)', num)
+    .option('--kubelet-qps <n>', 'per hollow kubelet client QPS (upstream 50)', num, 50)
+    .option('--kubelet-burst <n>', 'per hollow kubelet client burst (upstream 100)', num, 100)
+    .option('--scrape-interval <duration>', 'how often /metrics and /proc are read', '5s')
+    .option('--phase-timeout <duration>', 'upper bound on each phase (default: from its pods and the pod rate)')
+    .option('--settle <duration>', 'measurement after the last phase', '5s')
+    .option('--seed <n>', 'seed of the scale and rollout picks', int, 1);
+}
+
+/** A LabConfig from the run flags. */
+function configFrom(o: Record<string, unknown>, scenario: Scenario, reportDir: string, defaults: { nodes?: number } = {}): LabConfig {
+  const c = defaultConfig(scenario, reportDir);
+  c.nodes = (o.nodes as number | undefined) ?? defaults.nodes ?? c.nodes;
+  c.podsPerNode = (o.podsPerNode as number | undefined) ?? scenario.podsPerNode;
+  c.podRate = o.podRate as number;
+  const w = o.workloads as string;
+  const b = o.binding as string;
+  if (w !== 'auto' || b !== 'auto') {
+    const workloads = w === 'auto' ? (b === 'direct' ? 'pods' : 'controllers') : (w as 'controllers' | 'pods');
+    c.mode = { workloads, binding: b === 'auto' ? 'scheduler' : (b as 'scheduler' | 'direct') };
+  }
+  c.server.labEtcd = o.labEtcd as LabConfig['server']['labEtcd'];
+  if (o.etcdServers !== undefined) c.server.etcdServers = o.etcdServers as string;
+  c.server.storageSync = o.storageSync as 'full' | 'normal';
+  c.server.watchCache = o.watchCache !== 'false';
+  c.server.maxRequestsInflight = o.maxRequestsInflight as number;
+  c.server.maxMutatingRequestsInflight = o.maxMutatingRequestsInflight as number;
+  c.fleet.heartbeat = o.heartbeat as 'lease' | 'status';
+  c.fleet.nodeStatusUpdateFrequency = o.nodeStatusUpdateFrequency as string;
+  c.fleet.podWatch = o.podWatch as 'per-node' | 'shared';
+  c.fleet.podStartupMs = o.podStartupMs as number;
+  c.fleet.joinRate = o.joinRate as number;
+  c.fleet.processes = Math.max(1, o.fleetProcesses as number);
+  c.fleet.proxyMode = o.proxyMode as LabConfig['fleet']['proxyMode'];
+  c.fleet.qps = o.kubeletQps as number;
+  c.fleet.burst = o.kubeletBurst as number;
+  c.controllerManager.nodeMonitorPeriod = o.nodeMonitorPeriod as string;
+  c.controllerManager.nodeMonitorGracePeriod = o.nodeMonitorGracePeriod as string;
+  if (o.controllerManagerQps !== undefined) c.controllerManager.qps = o.controllerManagerQps as number;
+  if (o.controllerManagerBurst !== undefined) c.controllerManager.burst = o.controllerManagerBurst as number;
+  if (o.schedulerQps !== undefined) c.scheduler.qps = o.schedulerQps as number;
+  if (o.schedulerBurst !== undefined) c.scheduler.burst = o.schedulerBurst as number;
+  c.scrapeIntervalMs = parseDuration(o.scrapeInterval as string);
+  c.phaseTimeoutMs = o.phaseTimeout === undefined ? 0 : parseDuration(o.phaseTimeout as string);
+  c.settleS = parseDuration(o.settle as string) / 1000;
+  c.seed = o.seed as number;
+  return c;
+}
+
+function defaultReportDir(what: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace(/-\d+Z$/, 'Z');
+  return resolve('kscale-reports', `${stamp}-${what}`);
+}
+
+/** Ctrl-C: the first aborts the run (the report is still written and every process stopped); a second exits at once. */
+function interruptible(progress: Progress): { signal: AbortSignal; stopWaiter: (kubeconfig: string, url: string) => Promise<void>; dispose(): void } {
+  const abort = new AbortController();
+  let release: (() => void) | undefined;
+  let count = 0;
+  const onSignal = (sig: NodeJS.Signals): void => {
+    count++;
+    if (count > 1) process.exit(130);
+    if (release !== undefined) {
+      progress.log(`${sig}: stopping the cluster`);
+      release();
+      return;
+    }
+    progress.log(`${sig}: stopping the run; the report is written with what was measured`);
+    abort.abort(new Error(`interrupted by ${sig}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: abort.signal,
+    stopWaiter: (kubeconfig, url) =>
+      new Promise<void>((resolveStop) => {
+        count = 0;
+        release = resolveStop;
+        progress.log(`cluster kept running at ${url}\n  export KUBECONFIG=${kubeconfig}\n  kubectl get nodes\npress Ctrl-C to stop it`);
+      }),
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/** Adds `kscale up`. */
+export function upCommand(): Command {
+  const cmd = new Command('up')
+    .description('bring up a cluster (API server, controller-manager, scheduler, hollow nodes), run a load scenario, report the SLOs, shut down')
+    .option('--keep-running', 'leave the cluster up after the report, with a kubeconfig printed; Ctrl-C stops it');
+  addRunFlags(cmd).action(async (o: Record<string, unknown>) => {
+    const scenario = loadScenario(o.scenario as string);
+    const nodes = (o.nodes as number | undefined) ?? 100;
+    const dir = o.report !== undefined ? resolve(o.report as string) : defaultReportDir(`${scenario.name}-${nodes}n`);
+    const c = configFrom(o, scenario, dir);
+    c.keepRunning = o.keepRunning === true;
+    const progress = new Progress(process.stderr);
+    const ctl = interruptible(progress);
+    try {
+      const out = await runLab(c, { progress, signal: ctl.signal, waitForStop: ctl.stopWaiter });
+      process.stdout.write(`\n${summaryText(out.report)}\n\nreport: ${join(out.reportDir, 'report.json')}\n        ${join(out.reportDir, 'report.html')}\n`);
+      process.exitCode = out.report.result === 'completed' ? 0 : 1;
+    } catch (err) {
+      process.stderr.write(`kscale up: ${(err as Error).message}\n`);
+      process.exitCode = 1;
+    } finally {
+      ctl.dispose();
+    }
+  });
+  return cmd;
+}
+
+/** Adds `kscale lab` with `experiment`, `experiments` and `scenarios`. */
+export function labCommand(): Command {
+  const lab = new Command('lab').description('the scale lab: experiments (one per big-cluster lesson) and scenarios');
+  const exp = new Command('experiment')
+    .argument('<name>', `one of: ${EXPERIMENTS.map((e) => e.name).join(', ')}`)
+    .description('run one scenario once per variant of a setting, then write a side-by-side report');
+  addRunFlags(exp).action(async (name: string, o: Record<string, unknown>, self: Command) => {
+    let e;
+    try {
+      e = experimentNamed(name);
+    } catch (err) {
+      process.stderr.write(`kscale lab experiment: ${(err as Error).message}\n`);
+      process.exit(2);
+    }
+    // The experiment picks its scenario unless the user names one.
+    const userScenario = self.getOptionValueSource('scenario') === 'cli';
+    const exp2 = userScenario ? { ...e, scenario: o.scenario as string } : e;
+    const dir = o.report !== undefined ? resolve(o.report as string) : defaultReportDir(`experiment-${e.name}`);
+    const progress = new Progress(process.stderr);
+    const ctl = interruptible(progress);
+    try {
+      const runs = await runExperiment(exp2, (d, scenario) => configFrom(o, scenario, d, exp2.defaults ?? {}), dir, { progress, signal: ctl.signal });
+      process.stdout.write(`\nexperiment ${e.name}: ${e.lesson}\n`);
+      for (const r of runs) process.stdout.write(`\n== ${r.label} ==\n${summaryText(r.report)}\n`);
+      process.stdout.write(`\ncomparison: ${join(dir, 'comparison.html')}\n            ${join(dir, 'comparison.json')}\n`);
+      process.exitCode = runs.length === exp2.variants.length && runs.every((r) => r.report.result === 'completed') ? 0 : 1;
+    } catch (err) {
+      process.stderr.write(`kscale lab experiment: ${(err as Error).message}\n`);
+      process.exitCode = 1;
+    } finally {
+      ctl.dispose();
+    }
+  });
+  lab.addCommand(exp);
+  lab.addCommand(
+    new Command('experiments').description('list the experiments and their lessons').action(() => {
+      for (const e of EXPERIMENTS) process.stdout.write(`${e.name.padEnd(16)} ${e.lesson}\n`);
+    }),
+  );
+  lab.addCommand(
+    new Command('scenarios').description('list the shipped scenarios').action(() => {
+      for (const s of listScenarios()) process.stdout.write(`${s.padEnd(16)} ${loadScenario(s).description}\n`);
+    }),
+  );
+  return lab;
+}

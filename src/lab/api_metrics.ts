@@ -1,0 +1,166 @@
+/**
+ * Scrapes the API server's /metrics during a run and keeps what the SLIs
+ * need: the apiserver_request_sli_duration_seconds buckets per (resource,
+ * subresource, verb, scope), request and 429 counts, storage operations
+ * (etcd_request_duration_seconds) and watch events dispatched.
+ */
+import { histograms, histogramQuantile, parsePrometheus, subtractBuckets, sumOf, bucketTotal, type Buckets } from './prom.js';
+
+/** One scrape, reduced. */
+export interface ApiSnapshot {
+  /** Seconds since the run started. */
+  t: number;
+  /** Per SLI key "resource|subresource|verb|scope". */
+  sli: Map<string, Buckets>;
+  requests: number;
+  tooManyRequests: number;
+  storageOps: Map<string, number>;
+  watchEventsDispatched: number;
+  watchers: number;
+}
+
+/** The SLI key of a request series; WATCH and CONNECT are not SLI calls. */
+function sliKey(l: Record<string, string>): string | undefined {
+  if (l.verb === 'WATCH' || l.verb === 'CONNECT') return undefined;
+  return `${l.resource ?? ''}|${l.subresource ?? ''}|${l.verb ?? ''}|${l.scope ?? ''}`;
+}
+
+/** Reduces one /metrics text to a snapshot. */
+export function snapshotOf(text: string, t: number): ApiSnapshot {
+  const samples = parsePrometheus(text);
+  const storageOps = new Map<string, number>();
+  for (const s of samples) if (s.name === 'etcd_request_duration_seconds_count') storageOps.set(s.labels.operation ?? '', (storageOps.get(s.labels.operation ?? '') ?? 0) + s.value);
+  return {
+    t,
+    sli: histograms(samples, 'apiserver_request_sli_duration_seconds', sliKey),
+    requests: sumOf(samples, 'apiserver_request_total'),
+    tooManyRequests: sumOf(samples, 'apiserver_request_total', (l) => l.code === '429'),
+    storageOps,
+    watchEventsDispatched: sumOf(samples, 'apiserver_watch_cache_events_dispatched_total'),
+    watchers: sumOf(samples, 'apiserver_registered_watchers'),
+  };
+}
+
+/** Fetches /metrics of `baseUrl`; rejects on a non-200. */
+export async function scrape(baseUrl: string, signal?: AbortSignal): Promise<string> {
+  const res = await fetch(`${baseUrl}/metrics`, signal === undefined ? {} : { signal });
+  if (res.status !== 200) throw new Error(`GET /metrics: ${res.status}`);
+  return res.text();
+}
+
+/** The SLI class of a key, per sig-scalability's API call latency SLIs. */
+export type SliClass = 'mutating' | 'read-resource' | 'read-namespace' | 'read-cluster';
+
+/** Which SLI a (verb, scope) counts toward; undefined for calls no SLI covers. */
+export function sliClass(verb: string, scope: string): SliClass | undefined {
+  if (verb === 'POST' || verb === 'PUT' || verb === 'PATCH' || verb === 'DELETE') return 'mutating';
+  if (verb === 'GET') return 'read-resource';
+  if (verb === 'LIST') return scope === 'namespace' ? 'read-namespace' : scope === 'cluster' ? 'read-cluster' : undefined;
+  return undefined;
+}
+
+/** Latency of one (resource, subresource, verb, scope): percentiles of the worst 5-minute window, in seconds. */
+export interface ApiLatencyEntry {
+  resource: string;
+  subresource: string;
+  verb: string;
+  scope: string;
+  sli: SliClass | null;
+  count: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  /** The end of the window the figures come from, s since start. */
+  windowEnd: number;
+}
+
+/**
+ * The worst window's percentiles per key: windows of `windowS` seconds
+ * ending at each snapshot (the whole run when it is shorter), as
+ * upstream's SLIs are "p99 over 5 minutes".
+ */
+export function apiLatencies(snaps: ApiSnapshot[], windowS = 300, minCount = 1): ApiLatencyEntry[] {
+  if (snaps.length === 0) return [];
+  const last = snaps[snaps.length - 1]!;
+  const out: ApiLatencyEntry[] = [];
+  for (const key of last.sli.keys()) {
+    const [resource, subresource, verb, scope] = key.split('|') as [string, string, string, string];
+    let worst: ApiLatencyEntry | undefined;
+    let j = 0;
+    for (let i = 0; i < snaps.length; i++) {
+      const end = snaps[i]!;
+      // Only full windows, unless the run is shorter than one window (then just the whole run).
+      if (end.t - snaps[0]!.t < windowS && i !== snaps.length - 1) continue;
+      while (j < i && end.t - snaps[j + 1]!.t >= windowS) j++;
+      const cur = end.sli.get(key);
+      if (cur === undefined) continue;
+      const w = subtractBuckets(cur, end.t - snaps[0]!.t < windowS ? undefined : snaps[j]!.sli.get(key));
+      const count = bucketTotal(w);
+      if (count < minCount) continue;
+      const p99 = histogramQuantile(0.99, w);
+      if (worst === undefined || p99 > worst.p99) {
+        worst = { resource, subresource, verb, scope, sli: sliClass(verb, scope) ?? null, count, p50: histogramQuantile(0.5, w), p90: histogramQuantile(0.9, w), p99, windowEnd: end.t };
+      }
+    }
+    if (worst !== undefined) out.push({ ...worst, count: bucketTotal(last.sli.get(key)!) });
+  }
+  return out.sort((a, b) => b.p99 - a.p99);
+}
+
+/** Per-interval series for the charts: QPS, 429/s, storage ops/s, watch events/s and the p99 of each SLI class. */
+export interface ApiSeries {
+  t: number[];
+  qps: number[];
+  tooManyPerSec: number[];
+  storageOpsPerSec: number[];
+  watchEventsPerSec: number[];
+  p99: Record<SliClass, (number | null)[]>;
+}
+
+/** Rates and p99s between consecutive snapshots. */
+export function apiSeries(snaps: ApiSnapshot[]): ApiSeries {
+  const s: ApiSeries = { t: [], qps: [], tooManyPerSec: [], storageOpsPerSec: [], watchEventsPerSec: [], p99: { mutating: [], 'read-resource': [], 'read-namespace': [], 'read-cluster': [] } };
+  for (let i = 1; i < snaps.length; i++) {
+    const a = snaps[i - 1]!;
+    const b = snaps[i]!;
+    const dt = b.t - a.t;
+    if (dt <= 0) continue;
+    s.t.push(b.t);
+    s.qps.push((b.requests - a.requests) / dt);
+    s.tooManyPerSec.push((b.tooManyRequests - a.tooManyRequests) / dt);
+    const ops = (m: Map<string, number>): number => [...m.values()].reduce((x, y) => x + y, 0);
+    s.storageOpsPerSec.push((ops(b.storageOps) - ops(a.storageOps)) / dt);
+    s.watchEventsPerSec.push((b.watchEventsDispatched - a.watchEventsDispatched) / dt);
+    const merged = new Map<SliClass, Buckets>();
+    for (const [key, cur] of b.sli) {
+      const [, , verb, scope] = key.split('|') as [string, string, string, string];
+      const cls = sliClass(verb, scope);
+      if (cls === undefined) continue;
+      const w = subtractBuckets(cur, a.sli.get(key));
+      const m = merged.get(cls);
+      merged.set(cls, m === undefined ? w : { le: m.le, counts: m.counts.map((c, k) => c + (w.counts[k] ?? 0)) });
+    }
+    for (const cls of Object.keys(s.p99) as SliClass[]) {
+      const m = merged.get(cls);
+      const q = m === undefined || bucketTotal(m) === 0 ? null : histogramQuantile(0.99, m);
+      s.p99[cls].push(q);
+    }
+  }
+  return s;
+}
+
+/** Latency CDF points (seconds, fraction) of one SLI class over the whole run, from the bucket bounds. */
+export function latencyCdf(snaps: ApiSnapshot[], cls: SliClass): { le: number[]; fraction: number[] } {
+  const last = snaps[snaps.length - 1];
+  if (last === undefined) return { le: [], fraction: [] };
+  let merged: Buckets | undefined;
+  for (const [key, b] of last.sli) {
+    const [, , verb, scope] = key.split('|') as [string, string, string, string];
+    if (sliClass(verb, scope) !== cls) continue;
+    merged = merged === undefined ? b : { le: merged.le, counts: merged.counts.map((c, k) => c + (b.counts[k] ?? 0)) };
+  }
+  if (merged === undefined || bucketTotal(merged) === 0) return { le: [], fraction: [] };
+  const total = bucketTotal(merged);
+  const finite = merged.le.map((le, i) => [le, merged.counts[i]! / total] as const).filter(([le]) => Number.isFinite(le));
+  return { le: finite.map(([le]) => le), fraction: finite.map(([, f]) => f) };
+}

@@ -1,0 +1,89 @@
+/**
+ * Everything that shapes a lab run. All of it goes into report.json, so two
+ * reports can be compared setting by setting.
+ */
+import type { Scenario } from './scenario.js';
+import type { WorkloadMode } from './load.js';
+
+/** Client rate limits of one component. */
+export interface ClientLimits {
+  qps: number;
+  burst: number;
+}
+
+/** The settings of one lab run. */
+export interface LabConfig {
+  nodes: number;
+  podsPerNode: number;
+  /** Pods per second the load generator creates (and deletes) at. */
+  podRate: number;
+  scenario: Scenario;
+  /** 'auto' picks controllers + scheduler when this build has them. */
+  mode: WorkloadMode | 'auto';
+  reportDir: string;
+  keepRunning: boolean;
+  /** Extra seconds of measurement after the last phase. */
+  settleS: number;
+  /** How often /metrics and /proc are read. */
+  scrapeIntervalMs: number;
+  /** Upper bound on each phase, ms; 0: derived from its pod count and the pod rate. */
+  phaseTimeoutMs: number;
+  /** Seed of the scale and rollout picks. */
+  seed: number;
+  server: {
+    /** etcd processes the lab starts itself: none (embedded SQLite), one for everything, or a second one for Events. */
+    labEtcd: 'none' | 'main' | 'main+events';
+    etcdServers?: string;
+    etcdServersOverrides?: string;
+    storageSync: 'full' | 'normal';
+    watchCache: boolean;
+    maxRequestsInflight: number;
+    maxMutatingRequestsInflight: number;
+    extraArgs: string[];
+  };
+  controllerManager: ClientLimits & { nodeMonitorPeriod: string; nodeMonitorGracePeriod: string; extraArgs: string[] };
+  scheduler: ClientLimits & { extraArgs: string[] };
+  fleet: ClientLimits & {
+    processes: number;
+    heartbeat: 'lease' | 'status';
+    nodeStatusUpdateFrequency: string;
+    podWatch: 'per-node' | 'shared';
+    /** Fixed simulated container start, ms (p50 = p99: no randomness, so it can be subtracted exactly). */
+    podStartupMs: number;
+    joinRate: number;
+    /** 'off', or the hollow proxy's mode once kscale nodes has --hollow-proxy. */
+    proxyMode: 'off' | 'iptables' | 'ipvs' | 'nftables';
+    extraArgs: string[];
+  };
+  /** A client LISTing all pods in a loop (the throttling experiment's noisy neighbour); 0: none. */
+  noisyListQps: number;
+}
+
+/**
+ * Client QPS/burst the lab gives the controller-manager and scheduler.
+ * Upstream's defaults (20/30 and 50/100) would cap pod creation near 20 pods/s,
+ * so the lab raises them, as large clusters do, and the report says so.
+ */
+export const RAISED_LIMITS: ClientLimits = { qps: 500, burst: 1000 };
+
+/** The defaults of `kscale up`, for a given scenario. */
+export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig {
+  return {
+    nodes: 100,
+    podsPerNode: scenario.podsPerNode,
+    podRate: 100,
+    scenario,
+    mode: 'auto',
+    reportDir,
+    keepRunning: false,
+    settleS: 5,
+    scrapeIntervalMs: 5_000,
+    phaseTimeoutMs: 0,
+    seed: 1,
+    server: { labEtcd: 'none', storageSync: 'full', watchCache: true, maxRequestsInflight: 400, maxMutatingRequestsInflight: 200, extraArgs: [] },
+    controllerManager: { ...RAISED_LIMITS, nodeMonitorPeriod: '5s', nodeMonitorGracePeriod: '50s', extraArgs: [] },
+    scheduler: { ...RAISED_LIMITS, extraArgs: [] },
+    fleet: { qps: 50, burst: 100, processes: 1, heartbeat: 'lease', nodeStatusUpdateFrequency: '10s', podWatch: 'per-node', podStartupMs: 1000, joinRate: 50, proxyMode: 'off', extraArgs: [] },
+    noisyListQps: 0,
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * Experiments: one per big-cluster lesson. Each runs the same scenario once
+ * per variant, changing one setting, and writes a side-by-side report.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Capabilities } from './components.js';
+import type { LabConfig } from './config.js';
+import { renderComparison, type ComparisonRun } from './compare.js';
+import { loadScenario } from './scenario.js';
+import type { LabHooks } from './run.js';
+import { runLab } from './run.js';
+
+/** One setting of an experiment. */
+export interface Variant {
+  label: string;
+  apply: (c: LabConfig) => void;
+}
+
+/** An experiment: the lesson it shows, the scenario it runs, and its variants. */
+export interface Experiment {
+  name: string;
+  /** The lesson, in one sentence. */
+  lesson: string;
+  /** The figures to look at, in a few words. */
+  watch: string;
+  scenario: string;
+  /** Defaults of this experiment (node count, pods), applied before the user's flags. */
+  defaults?: Partial<Pick<LabConfig, 'nodes' | 'podsPerNode' | 'podRate'>>;
+  /** A component this build must have. */
+  needs?: keyof Capabilities;
+  variants: Variant[];
+}
+
+const grace = (freqS: number): string => `${Math.max(50, 5 * freqS)}s`;
+
+/** Every experiment, by name. */
+export const EXPERIMENTS: Experiment[] = [
+  {
+    name: 'watch-cache',
+    lesson: 'The watch cache serves lists and watches from the API server\'s memory, so reads stop costing storage work: turn it off and every LIST and watch start reads the database.',
+    watch: 'list p99, storage ops/s, server CPU',
+    scenario: 'load',
+    variants: [
+      { label: 'watch-cache=on', apply: (c) => (c.server.watchCache = true) },
+      { label: 'watch-cache=off', apply: (c) => (c.server.watchCache = false) },
+    ],
+  },
+  {
+    name: 'node-heartbeat',
+    lesson: 'Node leases make the heartbeat a tiny Lease write, where a status heartbeat rewrites the whole large Node object (and fans it out to every Node watcher) every period; a shorter period multiplies that cost.',
+    watch: 'API QPS, storage bytes/s, watch events/s, server CPU',
+    scenario: 'nodes',
+    variants: [
+      { label: 'lease, status 10s', apply: (c) => setHeartbeat(c, 'lease', 10) },
+      { label: 'status 1s', apply: (c) => setHeartbeat(c, 'status', 1) },
+      { label: 'status 10s', apply: (c) => setHeartbeat(c, 'status', 10) },
+      { label: 'status 40s', apply: (c) => setHeartbeat(c, 'status', 40) },
+    ],
+  },
+  {
+    name: 'node-monitor',
+    lesson: 'The node monitor\'s grace period trades detection time of dead nodes against tolerance of slow heartbeats; its period sets how often every node is checked.',
+    watch: 'kill phase detection time, API QPS',
+    scenario: 'node-failure',
+    defaults: { nodes: 50 },
+    variants: [
+      { label: 'period 5s, grace 50s (upstream)', apply: (c) => setMonitor(c, '5s', '50s') },
+      { label: 'period 1s, grace 20s', apply: (c) => setMonitor(c, '1s', '20s') },
+      { label: 'period 5s, grace 20s', apply: (c) => setMonitor(c, '5s', '20s') },
+    ],
+  },
+  {
+    name: 'events-store',
+    lesson: 'Events are the most-written objects in a busy cluster; in their own etcd their writes and compactions no longer compete with pods and nodes, which is one of the two conditions the SLOs assume.',
+    watch: 'mutating p99, pod startup p99',
+    scenario: 'load',
+    variants: [
+      { label: 'one etcd', apply: (c) => (c.server.labEtcd = 'main') },
+      { label: 'events in their own etcd', apply: (c) => (c.server.labEtcd = 'main+events') },
+    ],
+  },
+  {
+    name: 'endpoints',
+    lesson: 'EndpointSlices split a Service\'s endpoints into slices of 100, so a pod change rewrites one small slice instead of the whole Endpoints object that every proxy watches.',
+    watch: 'watch events/s, storage bytes/s, server CPU',
+    scenario: 'load',
+    needs: 'workloadControllers',
+    variants: [
+      { label: 'EndpointSlices only', apply: (c) => c.controllerManager.extraArgs.push('--controllers=*,-endpoint-controller') },
+      { label: 'Endpoints and EndpointSlices', apply: (c) => c.controllerManager.extraArgs.push('--controllers=*') },
+    ],
+  },
+  {
+    name: 'throttling',
+    lesson: 'In-flight limits make the API server answer a flood with 429s instead of queueing it, so a noisy client slows itself rather than everyone; without them its LISTs take the server\'s CPU and every call waits.',
+    watch: '429/s, mutating p99, pod startup p99',
+    scenario: 'pods',
+    variants: [
+      { label: 'limits 50/25, noisy lister', apply: (c) => setThrottling(c, 50, 25) },
+      { label: 'no limits, noisy lister', apply: (c) => setThrottling(c, 0, 0) },
+    ],
+  },
+  {
+    name: 'proxy-mode',
+    lesson: 'iptables rewrites its whole ruleset on each sync (O(services)), while nftables and IPVS apply only the changes, so proxy CPU grows with cluster size only in iptables mode.',
+    watch: 'fleet CPU',
+    scenario: 'load',
+    needs: 'hollowProxy',
+    variants: (['iptables', 'nftables', 'ipvs'] as const).map((m) => ({ label: `proxy ${m}`, apply: (c: LabConfig) => (c.fleet.proxyMode = m) })),
+  },
+  {
+    name: 'scheduler',
+    lesson: 'Scoring only a sample of the feasible nodes (percentageOfNodesToScore) keeps scheduling fast at thousands of nodes; bin-packing and spreading differ in where pods go, not in cost.',
+    watch: 'scheduling throughput, create → scheduled p99, scheduler CPU',
+    scenario: 'pods',
+    needs: 'scheduler',
+    variants: [
+      { label: 'adaptive percentage, spreading', apply: (c) => setSchedulerConfig(c, undefined, 'LeastAllocated') },
+      { label: '100% of nodes, spreading', apply: (c) => setSchedulerConfig(c, 100, 'LeastAllocated') },
+      { label: 'adaptive percentage, bin-packing', apply: (c) => setSchedulerConfig(c, undefined, 'MostAllocated') },
+    ],
+  },
+];
+
+function setHeartbeat(c: LabConfig, mode: 'lease' | 'status', freqS: number): void {
+  c.fleet.heartbeat = mode;
+  c.fleet.nodeStatusUpdateFrequency = `${freqS}s`;
+  // The grace period must stay well above the update period, or healthy nodes flap to Unknown.
+  c.controllerManager.nodeMonitorGracePeriod = grace(freqS);
+}
+
+function setMonitor(c: LabConfig, period: string, gracePeriod: string): void {
+  c.controllerManager.nodeMonitorPeriod = period;
+  c.controllerManager.nodeMonitorGracePeriod = gracePeriod;
+}
+
+function setThrottling(c: LabConfig, readOnly: number, mutating: number): void {
+  c.server.maxRequestsInflight = readOnly;
+  c.server.maxMutatingRequestsInflight = mutating;
+  c.noisyListQps = 20;
+}
+
+function setSchedulerConfig(c: LabConfig, percentage: number | undefined, strategy: 'LeastAllocated' | 'MostAllocated'): void {
+  const file = join(c.reportDir, 'scheduler-config.yaml');
+  mkdirSync(c.reportDir, { recursive: true });
+  writeFileSync(
+    file,
+    [
+      'apiVersion: kubescheduler.config.k8s.io/v1',
+      'kind: KubeSchedulerConfiguration',
+      ...(percentage !== undefined ? [`percentageOfNodesToScore: ${percentage}`] : []),
+      'profiles:',
+      '  - schedulerName: default-scheduler',
+      '    pluginConfig:',
+      '      - name: NodeResourcesFit',
+      '        args:',
+      '          scoringStrategy:',
+      `            type: ${strategy}`,
+      '',
+    ].join('\n'),
+  );
+  c.scheduler.extraArgs.push('--config', file);
+}
+
+/** Finds an experiment; throws listing the names when there is none. */
+export function experimentNamed(name: string): Experiment {
+  const e = EXPERIMENTS.find((x) => x.name === name);
+  if (e === undefined) throw new Error(`no experiment "${name}"; one of: ${EXPERIMENTS.map((x) => x.name).join(', ')}`);
+  return e;
+}
+
+/**
+ * Runs every variant of an experiment in turn (each a full lab run in its
+ * own sub-folder), then writes comparison.json and comparison.html.
+ * `base` builds a fresh config (the user's flags applied) for a report folder.
+ */
+export async function runExperiment(e: Experiment, base: (reportDir: string, scenario: ReturnType<typeof loadScenario>) => LabConfig, reportDir: string, hooks: LabHooks = {}): Promise<ComparisonRun[]> {
+  const scenario = loadScenario(e.scenario);
+  const runs: ComparisonRun[] = [];
+  for (const [i, v] of e.variants.entries()) {
+    if (hooks.signal?.aborted === true) break;
+    const dir = join(reportDir, `${i + 1}-${v.label.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}`);
+    const c = base(dir, scenario);
+    v.apply(c);
+    hooks.progress?.log(`experiment ${e.name}: variant ${i + 1}/${e.variants.length}: ${v.label}`);
+    const out = await runLab(c, hooks);
+    runs.push({ label: v.label, dir, report: out.report });
+  }
+  mkdirSync(reportDir, { recursive: true });
+  const { json, html } = renderComparison(e, runs);
+  writeFileSync(join(reportDir, 'comparison.json'), `${JSON.stringify(json, null, 1)}\n`);
+  writeFileSync(join(reportDir, 'comparison.html'), html);
+  return runs;
+}

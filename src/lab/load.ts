@@ -1,0 +1,313 @@
+/**
+ * The load generator: runs a scenario's phases against the cluster at the
+ * pod rate. With `controllers` it creates Deployments, Jobs and Services and
+ * lets the controller-manager and scheduler make and place the pods, like
+ * ClusterLoader2; with `pods` it creates the pods itself, and binds them
+ * (spec.nodeName, round-robin over Ready nodes) when no scheduler runs.
+ */
+import { RESOURCES, isAlreadyExistsError, isNotFoundError, type RESTClient } from '../client/index.js';
+import { deployment, job, namespace, pod, service } from './objects.js';
+import type { PhaseSpec, PlannedWorkload } from './scenario.js';
+import type { PodTracker } from './pod_tracker.js';
+
+/** How the workloads' pods come to exist and get a node. */
+export interface WorkloadMode {
+  workloads: 'controllers' | 'pods';
+  binding: 'scheduler' | 'direct';
+}
+
+/** What one phase did. */
+export interface PhaseResult {
+  name: string;
+  type: PhaseSpec['type'];
+  /** Seconds since the run started. */
+  start: number;
+  end: number;
+  durationS: number;
+  /** Pods this phase asked for (created, or replaced). */
+  podsRequested: number;
+  /** Pods the phase asked for per second of its issuing time. */
+  issueRatePerSec: number;
+  /** Pods that became Running during the phase per second of the whole phase (issue until all Running). */
+  achievedPodsPerSec: number;
+  /** API calls the generator made, and how many failed. */
+  calls: number;
+  errors: number;
+  /** False when the phase hit its timeout before the cluster reached the target. */
+  completed: boolean;
+  note?: string;
+  /** kill-nodes: seconds from the kill until the lab's watch saw every killed node not Ready, and until all were Ready again after revival. */
+  detectionS?: number;
+  recoveryS?: number;
+}
+
+/** Client-side latency samples, ms, per "resource verb". */
+export type ClientLatencies = Map<string, number[]>;
+
+/** Paces pods at a rate: take(n) waits until n more pods fit (n larger than a second's worth is spread, not burst). */
+class PodPacer {
+  private next = 0;
+  constructor(private readonly rate: number) {}
+  async take(n: number, signal: AbortSignal): Promise<void> {
+    if (this.rate <= 0 || n <= 0) return;
+    const now = performance.now();
+    const at = Math.max(now, this.next);
+    this.next = at + (n * 1000) / this.rate;
+    if (at > now) await sleep(at - now, signal);
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('aborted'));
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** A bounded set of in-flight calls. */
+class InFlight {
+  private readonly running = new Set<Promise<void>>();
+  constructor(private readonly limit: number) {}
+  async add(fn: () => Promise<void>): Promise<void> {
+    while (this.running.size >= this.limit) await Promise.race(this.running);
+    const p = fn().finally(() => this.running.delete(p));
+    this.running.add(p);
+  }
+  async drain(): Promise<void> {
+    await Promise.all(this.running);
+  }
+}
+
+/** Options of a generator. */
+export interface LoadGeneratorOptions {
+  client: RESTClient;
+  tracker: PodTracker;
+  mode: WorkloadMode;
+  podRate: number;
+  /** Seconds since the run started. */
+  elapsed: () => number;
+  signal: AbortSignal;
+  /** A deterministic source for the scale/rollout picks. */
+  random: () => number;
+  /** Most calls in flight at once. */
+  concurrency?: number;
+  onPhase?: (name: string, target: { running: number; live: number }) => void;
+}
+
+/** Runs phases one after another. */
+export class LoadGenerator {
+  readonly latencies: ClientLatencies = new Map();
+  private readonly pacer: PodPacer;
+  private calls = 0;
+  private errors = 0;
+  private lastError = '';
+  /** Live pods of each workload (name list), in pods mode. */
+  private readonly podsOf = new Map<PlannedWorkload, string[]>();
+  private readonly revision = new Map<PlannedWorkload, number>();
+  private podSeq = 0;
+  private nodeCursor = 0;
+  private nodes: string[] = [];
+  /** Pods the cluster should hold, and Running pods expected since the run began. */
+  private expectedLive = 0;
+  private expectedRunning = 0;
+
+  constructor(private readonly o: LoadGeneratorOptions) {
+    this.pacer = new PodPacer(o.podRate);
+  }
+
+  /** Creates the namespaces (not paced, not a phase). */
+  async createNamespaces(names: string[]): Promise<void> {
+    const f = new InFlight(16);
+    for (const n of names) await f.add(() => this.call('namespaces POST', () => this.o.client.resource(RESOURCES.namespaces).create(namespace(n)), true));
+    await f.drain();
+  }
+
+  /** Runs one phase over the planned workloads, then waits until the cluster reaches its target. */
+  async run(phase: PhaseSpec, workloads: PlannedWorkload[], timeoutMs: number): Promise<PhaseResult> {
+    const start = this.o.elapsed();
+    const calls0 = this.calls;
+    const errors0 = this.errors;
+    const running0 = this.o.tracker.counts.podsRunning;
+    const runningTarget0 = this.expectedRunning;
+    this.nodes = this.o.tracker.readyNodeNames();
+    let requested = 0;
+    const f = new InFlight(this.o.concurrency ?? 64);
+    const pick = (fraction: number): PlannedWorkload[] => workloads.filter((w) => w.kind === 'Deployment' && w.replicas > 0).filter(() => this.o.random() < fraction);
+    switch (phase.type) {
+      case 'create':
+        for (const w of workloads) requested += await this.createWorkload(w, f);
+        break;
+      case 'scale':
+        for (const w of pick(phase.fraction)) {
+          const [lo, hi] = phase.factor;
+          const next = Math.max(1, Math.round(w.replicas * (lo + (hi - lo) * this.o.random())));
+          requested += await this.scale(w, next, f);
+        }
+        break;
+      case 'rollout':
+        for (const w of pick(phase.fraction)) requested += await this.rollout(w, f);
+        break;
+      case 'delete':
+        for (const w of workloads) await this.deleteWorkload(w, f);
+        break;
+      case 'hold':
+        await sleep(phase.durationMs, this.o.signal);
+        break;
+      case 'kill-nodes':
+        throw new Error('kill-nodes phases are run by the lab, not the load generator');
+    }
+    await f.drain();
+    const issuedAt = this.o.elapsed();
+    this.o.onPhase?.(phase.name, { running: this.expectedRunning, live: this.expectedLive });
+    const completed = await this.waitForTarget(timeoutMs - (issuedAt - start) * 1000);
+    const end = this.o.elapsed();
+    const ran = this.o.tracker.counts.podsRunning - running0;
+    const result: PhaseResult = {
+      name: phase.name,
+      type: phase.type,
+      start,
+      end,
+      durationS: end - start,
+      podsRequested: requested,
+      issueRatePerSec: issuedAt > start ? requested / (issuedAt - start) : 0,
+      achievedPodsPerSec: end > start ? ran / (end - start) : 0,
+      calls: this.calls - calls0,
+      errors: this.errors - errors0,
+      completed,
+    };
+    if (!completed) {
+      const c = this.o.tracker.counts;
+      result.note = `timed out: ${c.podsLive} pods live (want ${this.expectedLive}), ${c.podsRunning - running0} newly Running (want ${this.expectedRunning - runningTarget0})`;
+    }
+    if (this.errors > errors0) result.note = `${result.note ?? ''}${result.note === undefined ? '' : '; '}last error: ${this.lastError}`;
+    return result;
+  }
+
+  /** Resolves true once live and Running pods reach what the phases asked for; false on timeout. */
+  private async waitForTarget(timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + Math.max(0, timeoutMs);
+    const c = this.o.tracker.counts;
+    while (performance.now() < deadline) {
+      if (c.podsLive === this.expectedLive && c.podsRunning >= this.expectedRunning) return true;
+      await sleep(200, this.o.signal);
+    }
+    return false;
+  }
+
+  private nextNode(): string | undefined {
+    if (this.o.mode.binding !== 'direct') return undefined;
+    if (this.nodes.length === 0) throw new Error('no Ready node to bind pods to');
+    return this.nodes[this.nodeCursor++ % this.nodes.length];
+  }
+
+  private async createWorkload(w: PlannedWorkload, f: InFlight): Promise<number> {
+    if (w.service) await f.add(() => this.call('services POST', () => this.o.client.resource(RESOURCES.services).create(service(w.namespace, w.name))));
+    this.revision.set(w, 0);
+    this.expectedLive += w.replicas;
+    this.expectedRunning += w.replicas;
+    if (this.o.mode.workloads === 'controllers' && w.kind !== 'Pod') {
+      await this.pacer.take(w.replicas, this.o.signal);
+      const obj = w.kind === 'Deployment' ? deployment(w.namespace, w.name, w.replicas) : job(w.namespace, w.name, w.replicas);
+      const res = w.kind === 'Deployment' ? RESOURCES.deployments : RESOURCES.jobs;
+      await f.add(() => this.call(`${res.resource} POST`, () => this.o.client.resource(res).create(obj)));
+      return w.replicas;
+    }
+    this.podsOf.set(w, []);
+    for (let i = 0; i < w.replicas; i++) await this.createPod(w, f);
+    return w.replicas;
+  }
+
+  private async createPod(w: PlannedWorkload, f: InFlight): Promise<void> {
+    await this.pacer.take(1, this.o.signal);
+    const name = w.kind === 'Pod' ? w.name : `${w.name}-${(this.podSeq++).toString(36)}`;
+    this.podsOf.get(w)!.push(name);
+    const obj = pod(w.namespace, name, w.name, this.revision.get(w) ?? 0, this.nextNode());
+    await f.add(() => {
+      this.o.tracker.noteCreateSent(w.namespace, name, Date.now());
+      return this.call('pods POST', () => this.o.client.resource(RESOURCES.pods).create(obj));
+    });
+  }
+
+  private async deletePod(w: PlannedWorkload, name: string, f: InFlight): Promise<void> {
+    await f.add(() => this.call('pods DELETE', () => this.o.client.resource(RESOURCES.pods).delete(name, { namespace: w.namespace }), false, true));
+  }
+
+  private async scale(w: PlannedWorkload, replicas: number, f: InFlight): Promise<number> {
+    const delta = replicas - w.replicas;
+    this.expectedLive += delta;
+    if (delta > 0) this.expectedRunning += delta;
+    w.replicas = replicas;
+    if (this.o.mode.workloads === 'controllers') {
+      await this.pacer.take(Math.max(0, delta), this.o.signal);
+      await f.add(() => this.call('deployments PATCH', () => this.o.client.resource(RESOURCES.deployments).patch(w.name, 'merge', { spec: { replicas } }, { namespace: w.namespace })));
+      return Math.max(0, delta);
+    }
+    const names = this.podsOf.get(w)!;
+    for (let i = 0; i < delta; i++) await this.createPod(w, f);
+    for (let i = 0; i < -delta; i++) await this.deletePod(w, names.pop()!, f);
+    return Math.max(0, delta);
+  }
+
+  private async rollout(w: PlannedWorkload, f: InFlight): Promise<number> {
+    const rev = (this.revision.get(w) ?? 0) + 1;
+    this.revision.set(w, rev);
+    this.expectedRunning += w.replicas;
+    if (this.o.mode.workloads === 'controllers') {
+      await this.pacer.take(w.replicas, this.o.signal);
+      const patch = { spec: { template: { metadata: { annotations: { 'kscale.io/revision': String(rev) } } } } };
+      await f.add(() => this.call('deployments PATCH', () => this.o.client.resource(RESOURCES.deployments).patch(w.name, 'strategic', patch, { namespace: w.namespace })));
+      return w.replicas;
+    }
+    // Like a rolling update with maxSurge 1: each new pod, then one old pod gone.
+    const old = [...this.podsOf.get(w)!];
+    this.podsOf.set(w, []);
+    for (const name of old) {
+      await this.createPod(w, f);
+      await this.deletePod(w, name, f);
+    }
+    return old.length;
+  }
+
+  private async deleteWorkload(w: PlannedWorkload, f: InFlight): Promise<void> {
+    this.expectedLive -= w.replicas;
+    if (w.service) await f.add(() => this.call('services DELETE', () => this.o.client.resource(RESOURCES.services).delete(w.name, { namespace: w.namespace }), false, true));
+    if (this.o.mode.workloads === 'controllers' && w.kind !== 'Pod') {
+      // Deletion is paced like creation: ClusterLoader2 deletes at the same rate.
+      await this.pacer.take(w.replicas, this.o.signal);
+      const res = w.kind === 'Deployment' ? RESOURCES.deployments : RESOURCES.jobs;
+      await f.add(() => this.call(`${res.resource} DELETE`, () => this.o.client.resource(res).delete(w.name, { namespace: w.namespace, propagationPolicy: 'Background' }), false, true));
+      return;
+    }
+    for (const name of this.podsOf.get(w) ?? []) {
+      await this.pacer.take(1, this.o.signal);
+      await this.deletePod(w, name, f);
+    }
+    this.podsOf.set(w, []);
+  }
+
+  /** One timed API call; failures are counted (AlreadyExists/NotFound are fine when asked). */
+  private async call(key: string, fn: () => Promise<unknown>, okIfExists = false, okIfMissing = false): Promise<void> {
+    const t0 = performance.now();
+    this.calls++;
+    try {
+      await fn();
+    } catch (err) {
+      if ((okIfExists && isAlreadyExistsError(err)) || (okIfMissing && isNotFoundError(err))) return;
+      if (this.o.signal.aborted) return;
+      this.errors++;
+      this.lastError = `${key}: ${(err as Error).message}`;
+      return;
+    } finally {
+      let l = this.latencies.get(key);
+      if (l === undefined) this.latencies.set(key, (l = []));
+      l.push(performance.now() - t0);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Watches every pod and node of the cluster, as ClusterLoader2's pod startup
+ * measurement does, and records per pod when the lab's watch first saw it,
+ * saw it bound to a node, and saw it Running. Objects are cut down to those
+ * fields before they are cached, so 75,000 pods cost little memory.
+ */
+import { DeletedFinalStateUnknown, newInformer, RESOURCES, type KubeObject, type RESTClient, type Stopper } from '../client/index.js';
+
+/** The times of one pod, ms since the epoch on the lab's clock. */
+export interface PodTimes {
+  /** Sent by the lab (its create call started), when the lab made the pod itself. */
+  createSentAt?: number;
+  /** First seen by the watch. */
+  seenAt: number;
+  /** First seen with spec.nodeName. */
+  scheduledAt?: number;
+  /** First seen Running. */
+  runningAt?: number;
+  deletedAt?: number;
+}
+
+interface SlimPod extends KubeObject {
+  spec?: { nodeName?: string };
+  status?: { phase?: string };
+}
+
+function slimPod(o: KubeObject): KubeObject {
+  const p = o as SlimPod;
+  const m = o.metadata ?? {};
+  return {
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion },
+    spec: { nodeName: p.spec?.nodeName },
+    status: { phase: p.status?.phase },
+  } as KubeObject;
+}
+
+interface SlimNode extends KubeObject {
+  status?: { conditions?: { type: string; status: string }[] };
+}
+
+function slimNode(o: KubeObject): KubeObject {
+  const n = o as SlimNode;
+  const ready = n.status?.conditions?.find((c) => c.type === 'Ready');
+  return { metadata: { name: o.metadata?.name, resourceVersion: o.metadata?.resourceVersion }, status: { conditions: ready === undefined ? [] : [{ type: 'Ready', status: ready.status }] } } as KubeObject;
+}
+
+/** Counters the progress display shows. */
+export interface ClusterCounts {
+  nodes: number;
+  nodesReady: number;
+  podsSeen: number;
+  podsScheduled: number;
+  podsRunning: number;
+  podsLive: number;
+  /** Pod watch events the lab received. */
+  watchEvents: number;
+}
+
+/** Pod and node informers with per-pod times. */
+export class PodTracker {
+  /** Per pod uid. */
+  readonly pods = new Map<string, PodTimes>();
+  /** Create times the lab recorded before its calls, by namespace/name, claimed by the watch. */
+  private readonly sent = new Map<string, number>();
+  readonly counts: ClusterCounts = { nodes: 0, nodesReady: 0, podsSeen: 0, podsScheduled: 0, podsRunning: 0, podsLive: 0, watchEvents: 0 };
+  /** Times at which pods were first seen scheduled (for throughput). */
+  readonly scheduledTimes: number[] = [];
+  private readonly podInformer;
+  private readonly nodeInformer;
+  private readonly readyNodes = new Set<string>();
+  private readonly knownNodes = new Set<string>();
+  private stoppers: Stopper[] = [];
+
+  constructor(client: RESTClient, private readonly now: () => number = Date.now) {
+    this.podInformer = newInformer(client, RESOURCES.pods, {}, { reflector: { name: 'lab-pods', transform: slimPod } });
+    this.nodeInformer = newInformer(client, RESOURCES.nodes, {}, { reflector: { name: 'lab-nodes', transform: slimNode } });
+    this.podInformer.addEventHandler({
+      onAdd: (p) => this.observe(p as SlimPod),
+      onUpdate: (_o, p) => this.observe(p as SlimPod),
+      onDelete: (p) => {
+        const obj = (p instanceof DeletedFinalStateUnknown ? p.obj : p) as SlimPod;
+        const t = this.pods.get(obj.metadata?.uid ?? '');
+        this.counts.watchEvents++;
+        if (t !== undefined && t.deletedAt === undefined) {
+          t.deletedAt = this.now();
+          this.counts.podsLive--;
+        }
+      },
+    });
+    this.nodeInformer.addEventHandler({
+      onAdd: (n) => this.observeNode(n as SlimNode),
+      onUpdate: (_o, n) => this.observeNode(n as SlimNode),
+      onDelete: (n) => {
+        const name = (n instanceof DeletedFinalStateUnknown ? n.obj : n).metadata?.name ?? '';
+        if (this.readyNodes.delete(name)) this.counts.nodesReady--;
+        if (this.knownNodes.delete(name)) this.counts.nodes--;
+      },
+    });
+  }
+
+  /** Starts both informers and waits for their first list. */
+  async start(): Promise<void> {
+    this.stoppers = [this.podInformer.run(), this.nodeInformer.run()];
+    await Promise.all([this.podInformer.waitForSync(), this.nodeInformer.waitForSync()]);
+  }
+
+  /** Records the start of the lab's own create call for a pod. */
+  noteCreateSent(namespace: string, name: string, at: number): void {
+    this.sent.set(`${namespace}/${name}`, at);
+  }
+
+  /** Names of the nodes whose Ready condition is True. */
+  readyNodeNames(): string[] {
+    return [...this.readyNodes].sort();
+  }
+
+  /** Stops the informers. */
+  async stop(): Promise<void> {
+    await Promise.all(this.stoppers.map((s) => s.stop()));
+  }
+
+  private observe(p: SlimPod): void {
+    this.counts.watchEvents++;
+    const uid = p.metadata?.uid ?? '';
+    const now = this.now();
+    let t = this.pods.get(uid);
+    if (t === undefined) {
+      const key = `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
+      const sentAt = this.sent.get(key);
+      if (sentAt !== undefined) this.sent.delete(key);
+      t = { seenAt: now, ...(sentAt !== undefined ? { createSentAt: sentAt } : {}) };
+      this.pods.set(uid, t);
+      this.counts.podsSeen++;
+      this.counts.podsLive++;
+    }
+    if (t.scheduledAt === undefined && p.spec?.nodeName !== undefined && p.spec.nodeName !== '') {
+      t.scheduledAt = now;
+      this.counts.podsScheduled++;
+      this.scheduledTimes.push(now);
+    }
+    if (t.runningAt === undefined && p.status?.phase === 'Running') {
+      t.runningAt = now;
+      this.counts.podsRunning++;
+    }
+  }
+
+  private observeNode(n: SlimNode): void {
+    const name = n.metadata?.name ?? '';
+    const ready = n.status?.conditions?.[0]?.status === 'True';
+    if (!this.knownNodes.has(name)) {
+      this.knownNodes.add(name);
+      this.counts.nodes++;
+    }
+    if (ready && !this.readyNodes.has(name)) {
+      this.readyNodes.add(name);
+      this.counts.nodesReady++;
+    } else if (!ready && this.readyNodes.delete(name)) this.counts.nodesReady--;
+  }
+}

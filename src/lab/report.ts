@@ -1,0 +1,157 @@
+/**
+ * report.json: every figure of a run, machine-readable, with the exact
+ * settings; and the terminal summary printed at the end of `kscale up`.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { apiLatencies, apiSeries, latencyCdf, type ApiLatencyEntry, type ApiSeries, type ApiSnapshot, type SliClass } from './api_metrics.js';
+import type { LabConfig } from './config.js';
+import type { Capabilities } from './components.js';
+import type { ClientLatencies, PhaseResult, WorkloadMode } from './load.js';
+import { podStartup, schedulingThroughput, sloEntries, type PodStartup, type SloEntry } from './measure.js';
+import type { PodTimes } from './pod_tracker.js';
+import type { ProcSeries } from './proc.js';
+import { percentiles, type Percentiles } from './stats.js';
+
+/** The machine a run happened on. */
+export interface MachineInfo {
+  cpus: number;
+  memoryGiB: number;
+  loadAverageStart: number[];
+  loadAverageEnd: number[];
+}
+
+/** A whole run's report (report.json). */
+export interface LabReport {
+  kind: 'kscale-lab-report';
+  version: 1;
+  date: string;
+  commit: string | null;
+  machine: MachineInfo;
+  config: Omit<LabConfig, 'scenario' | 'mode'> & { scenario: { name: string; description: string; source: string }; mode: WorkloadMode };
+  capabilities: Capabilities;
+  /** Plain statements about how this run differs from a real cluster's, or what it could not measure. */
+  notes: string[];
+  result: 'completed' | 'failed' | 'interrupted';
+  error?: string;
+  totalS: number;
+  phases: PhaseResult[];
+  slos: SloEntry[];
+  api: { latency: ApiLatencyEntry[]; series: ApiSeries; cdf: Record<SliClass, { le: number[]; fraction: number[] }>; scrapes: number; scrapeErrors: number };
+  client: Record<string, Percentiles>;
+  podStartup: PodStartup;
+  scheduling: ReturnType<typeof schedulingThroughput>;
+  storage: { opsPerSec: Percentiles; serverWriteBytesPerSec: Percentiles; serverReadBytesPerSec: Percentiles };
+  watch: { apiserverEventsDispatchedPerSec: Percentiles; labWatchEvents: number };
+  processes: (ProcSeries & { peakRssMiB: number; avgCores: number })[];
+}
+
+/** What a run collected, to build the report from. */
+export interface RunRecord {
+  config: LabConfig;
+  mode: WorkloadMode;
+  capabilities: Capabilities;
+  notes: string[];
+  result: LabReport['result'];
+  error?: string;
+  totalS: number;
+  phases: PhaseResult[];
+  snapshots: ApiSnapshot[];
+  scrapeErrors: number;
+  pods: Iterable<PodTimes>;
+  scheduledTimes: number[];
+  labWatchEvents: number;
+  client: ClientLatencies;
+  procs: ProcSeries[];
+  machine: MachineInfo;
+  /** Pods Running per second while the create phase issued pods. */
+  createRate: number | undefined;
+}
+
+/** The current commit, when run from a git checkout. */
+export function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** The machine now. */
+export function machineNow(): MachineInfo {
+  return { cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), loadAverageStart: loadavg(), loadAverageEnd: loadavg() };
+}
+
+/** Builds report.json's content. */
+export function buildReport(r: RunRecord): LabReport {
+  const latency = apiLatencies(r.snapshots);
+  const startup = podStartup(r.pods, r.config.fleet.podStartupMs);
+  const series = apiSeries(r.snapshots);
+  const server = r.procs.find((p) => p.name === 'server');
+  const { scenario, ...rest } = r.config;
+  return {
+    kind: 'kscale-lab-report',
+    version: 1,
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    machine: r.machine,
+    config: { ...rest, mode: r.mode, scenario: { name: scenario.name, description: scenario.description, source: scenario.source } },
+    capabilities: r.capabilities,
+    notes: r.notes,
+    result: r.result,
+    ...(r.error !== undefined ? { error: r.error } : {}),
+    totalS: r.totalS,
+    phases: r.phases,
+    slos: sloEntries(latency, startup, r.createRate, 100),
+    api: {
+      latency,
+      series,
+      cdf: { mutating: latencyCdf(r.snapshots, 'mutating'), 'read-resource': latencyCdf(r.snapshots, 'read-resource'), 'read-namespace': latencyCdf(r.snapshots, 'read-namespace'), 'read-cluster': latencyCdf(r.snapshots, 'read-cluster') },
+      scrapes: r.snapshots.length,
+      scrapeErrors: r.scrapeErrors,
+    },
+    client: Object.fromEntries([...r.client].map(([k, v]) => [k, percentiles(v)])),
+    podStartup: startup,
+    scheduling: schedulingThroughput(r.scheduledTimes),
+    storage: {
+      opsPerSec: percentiles(series.storageOpsPerSec),
+      serverWriteBytesPerSec: percentiles(server?.writeBytesPerSec ?? []),
+      serverReadBytesPerSec: percentiles(server?.readBytesPerSec ?? []),
+    },
+    watch: { apiserverEventsDispatchedPerSec: percentiles(series.watchEventsPerSec), labWatchEvents: r.labWatchEvents },
+    processes: r.procs.map((p) => ({
+      ...p,
+      peakRssMiB: p.peakRssBytes / 2 ** 20,
+      avgCores: p.cpuCores.length === 0 ? 0 : p.cpuCores.reduce((a, b) => a + b, 0) / p.cpuCores.length,
+    })),
+  };
+}
+
+const f = (v: number | null | undefined, digits = 3): string => (v === null || v === undefined || Number.isNaN(v) ? '-' : v.toFixed(digits));
+
+/** The terminal summary: phases, SLOs, pod startup, processes. */
+export function summaryText(rep: LabReport): string {
+  const lines: string[] = [];
+  const c = rep.config;
+  lines.push(`kscale lab: ${c.nodes} nodes, ${c.podsPerNode} pods/node, scenario ${c.scenario.name}, pod rate ${c.podRate}/s, workloads=${c.mode.workloads} binding=${c.mode.binding}: ${rep.result} in ${f(rep.totalS, 0)} s`);
+  lines.push('');
+  lines.push('phase            time (s)  pods  issue/s  running/s  done');
+  for (const p of rep.phases) lines.push(`${p.name.padEnd(16)} ${f(p.durationS, 1).padStart(8)} ${String(p.podsRequested).padStart(5)} ${f(p.issueRatePerSec, 1).padStart(8)} ${f(p.achievedPodsPerSec, 1).padStart(10)}  ${p.completed ? 'yes' : `NO (${p.note ?? ''})`}`);
+  lines.push('');
+  lines.push('SLO / target                                                  measured   threshold  pass');
+  for (const s of rep.slos) lines.push(`${s.name.padEnd(61)} ${`${f(s.measured)} ${s.unit}`.padStart(10)} ${`${s.comparison} ${s.threshold}`.padStart(10)}  ${s.pass ? 'PASS' : 'FAIL'}`);
+  const ps = rep.podStartup;
+  lines.push('');
+  lines.push(`pod startup (ms, ${ps.pods} pods)   p50 ${f(ps.total.p50, 0)}  p90 ${f(ps.total.p90, 0)}  p99 ${f(ps.total.p99, 0)}`);
+  lines.push(`  create → scheduled              p50 ${f(ps.createToScheduled.p50, 0)}  p99 ${f(ps.createToScheduled.p99, 0)}`);
+  lines.push(`  scheduled → kubelet + watch      p50 ${f(ps.scheduledToKubeletAndWatch.p50, 0)}  p99 ${f(ps.scheduledToKubeletAndWatch.p99, 0)}`);
+  lines.push(`  simulated container start        ${ps.simulatedStartMs} (fixed)`);
+  lines.push(`  control plane share              p50 ${f(ps.controlPlane.p50, 0)}  p99 ${f(ps.controlPlane.p99, 0)}`);
+  lines.push(`scheduling throughput (pods/s)     avg ${f(rep.scheduling.average, 1)}  p50 ${f(rep.scheduling.p50, 0)}  max ${f(rep.scheduling.max, 0)}`);
+  lines.push('');
+  lines.push('process              peak RSS (MiB)  CPU (s)  avg cores');
+  for (const p of rep.processes) lines.push(`${p.name.padEnd(20)} ${f(p.peakRssMiB, 0).padStart(14)} ${f(p.totalCpuSeconds, 1).padStart(8)} ${f(p.avgCores, 2).padStart(10)}`);
+  lines.push(`load average at start ${rep.machine.loadAverageStart.map((x) => x.toFixed(2)).join(' ')}, at end ${rep.machine.loadAverageEnd.map((x) => x.toFixed(2)).join(' ')}`);
+  for (const n of rep.notes) lines.push(`note: ${n}`);
+  return lines.join('\n');
+}

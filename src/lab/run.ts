@@ -1,0 +1,253 @@
+/**
+ * One lab run, start to end: bring the cluster up in order, wait for the
+ * nodes, run the scenario's phases, measure throughout, write the report,
+ * and shut everything down (unless asked to keep it running).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadKubeconfig, RESOURCES, RESTClient } from '../client/index.js';
+import { apiSeries, type ApiSnapshot } from './api_metrics.js';
+import type { LabConfig } from './config.js';
+import { controllerManagerSpec, detectCapabilities, etcdSpec, fleetSpecs, schedulerSpec, serverSpec, type Capabilities } from './components.js';
+import { renderHtml } from './html.js';
+import { killNodesPhase } from './node_failure.js';
+import { LoadGenerator, type PhaseResult, type WorkloadMode } from './load.js';
+import { PodTracker, type PodTimes } from './pod_tracker.js';
+import { Progress } from './progress.js';
+import { buildReport, machineNow, type LabReport } from './report.js';
+import { Sampler } from './sampler.js';
+import { planScenario } from './scenario.js';
+import { Supervisor } from './supervisor.js';
+
+/** Picks how pods are made and placed from the capabilities; throws when an explicit choice cannot run. */
+export function resolveMode(c: LabConfig, caps: Capabilities, notes: string[]): WorkloadMode {
+  if (c.mode !== 'auto') {
+    if (c.mode.binding === 'scheduler' && !caps.scheduler) throw new Error('binding=scheduler needs `kscale scheduler`, which this build does not have');
+    if (c.mode.workloads === 'controllers' && !caps.workloadControllers) throw new Error('workloads=controllers needs the workload controllers in `kscale controller-manager`, which this build does not have');
+    if (c.mode.workloads === 'controllers' && c.mode.binding !== 'scheduler') throw new Error('workloads=controllers needs binding=scheduler');
+    return c.mode;
+  }
+  const binding = caps.scheduler ? 'scheduler' : 'direct';
+  const workloads = caps.workloadControllers && caps.scheduler ? 'controllers' : 'pods';
+  if (!caps.scheduler) notes.push('this build has no `kscale scheduler`: the lab binds pods itself (spec.nodeName set at creation, round-robin over Ready nodes), so create→scheduled is only the create call and the watch delay, and scheduling throughput is not measured');
+  if (workloads === 'pods') notes.push('the workload controllers are not in this build\'s controller-manager: the lab creates each Deployment\'s and Job\'s pods itself as bare pods (Jobs\' pods do not complete); Services are created without endpoints controllers');
+  return { workloads, binding };
+}
+
+/** Pods Running per second between the first and last pod that started running in [fromMs, toMs]. */
+function sustainedRunningRate(pods: Iterable<PodTimes>, fromMs: number, toMs: number): number | undefined {
+  const t: number[] = [];
+  for (const p of pods) if (p.runningAt !== undefined && p.runningAt >= fromMs && p.runningAt <= toMs) t.push(p.runningAt);
+  if (t.length < 2) return undefined;
+  t.sort((a, b) => a - b);
+  return (t.length - 1) / ((t[t.length - 1]! - t[0]!) / 1000);
+}
+
+/** Outcome of runLab. */
+export interface LabOutcome {
+  report: LabReport;
+  reportDir: string;
+  kubeconfig: string;
+}
+
+/** Hooks for the caller (the command, an experiment). */
+export interface LabHooks {
+  progress?: Progress;
+  /** Aborts the run (Ctrl-C). */
+  signal?: AbortSignal;
+  /** With keepRunning: resolves when the user wants the cluster stopped. */
+  waitForStop?: (kubeconfig: string, serverUrl: string) => Promise<void>;
+}
+
+/** Runs the lab once; the report is written even when a phase fails or the run is interrupted. */
+export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOutcome> {
+  const progress = hooks.progress ?? new Progress(process.stderr);
+  const notes: string[] = [];
+  const machine = machineNow();
+  const caps = detectCapabilities();
+  const mode = resolveMode(c, caps, notes);
+  if (c.fleet.proxyMode !== 'off' && !caps.hollowProxy) throw new Error(`--proxy-mode ${c.fleet.proxyMode} needs \`kscale nodes --hollow-proxy\`, which this build does not have`);
+  mkdirSync(c.reportDir, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'kscale-lab-'));
+  const paths = { dataDir, kubeconfig: join(c.reportDir, 'kubeconfig') };
+  const t0 = Date.now();
+  const elapsed = (): number => (Date.now() - t0) / 1000;
+  const sup = new Supervisor();
+  const abort = new AbortController();
+  const onOuterAbort = (): void => abort.abort(new Error('interrupted'));
+  hooks.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let crash: Error | undefined;
+  sup.onUnexpectedExit((comp, code, sig) => {
+    crash = new Error(`${comp.spec.name} exited during the run (code ${code}, signal ${sig}): ${comp.stderr().slice(-2000)}`);
+    abort.abort(crash);
+  });
+  const phases: PhaseResult[] = [];
+  let phase = 'start-up';
+  let serverUrl = '';
+  let sampler: Sampler | undefined;
+  let tracker: PodTracker | undefined;
+  let gen: LoadGenerator | undefined;
+  let target = 0;
+  let createRate: number | undefined;
+  let result: LabReport['result'] = 'completed';
+  let error: string | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+  let noisy: Promise<void> | undefined;
+  try {
+    progress.log(`kscale lab: ${c.nodes} nodes × ${c.podsPerNode} pods, scenario ${c.scenario.name}, workloads=${mode.workloads}, binding=${mode.binding}; report in ${c.reportDir}`);
+    let server = c;
+    if (c.server.labEtcd !== 'none') {
+      const main = await etcdSpec('etcd', dataDir);
+      await sup.start(main.spec);
+      let overrides: string | undefined;
+      if (c.server.labEtcd === 'main+events') {
+        const events = await etcdSpec('etcd-events', dataDir);
+        await sup.start(events.spec);
+        overrides = `/events#${events.url}`;
+      }
+      server = { ...c, server: { ...c.server, etcdServers: main.url, ...(overrides !== undefined ? { etcdServersOverrides: overrides } : {}) } };
+      progress.log(`etcd ready (${c.server.labEtcd})`);
+    }
+    await sup.start(serverSpec(server, paths, (u) => (serverUrl = u)));
+    progress.log(`server ready at ${serverUrl}`);
+    await sup.start(controllerManagerSpec(c, paths));
+    progress.log('controller-manager ready');
+    if (mode.binding === 'scheduler') {
+      await sup.start(schedulerSpec(c, paths));
+      progress.log('scheduler ready');
+    }
+    const client = new RESTClient({ ...loadKubeconfig({ path: paths.kubeconfig }), qps: 0, burst: 1, userAgent: 'kscale-lab' });
+    tracker = new PodTracker(client);
+    await tracker.start();
+    sampler = new Sampler(serverUrl, () => [{ name: 'lab', pid: process.pid }, ...sup.components.map((x) => ({ name: x.spec.name, pid: x.pid }))], t0, c.scrapeIntervalMs);
+    sampler.start();
+    const tr = tracker;
+    const smp = sampler;
+    const plan = planScenario(c.scenario, c.nodes, c.podsPerNode);
+    target = plan.pods;
+    const draw = (): void => {
+      const snaps = smp.snapshots;
+      const a = snaps[snaps.length - 2];
+      const b = snaps[snaps.length - 1];
+      let qps = 0;
+      let p99 = NaN;
+      if (a !== undefined && b !== undefined && b.t > a.t) {
+        qps = (b.requests - a.requests) / (b.t - a.t);
+        p99 = lastP99(a, b);
+      }
+      const cnt = tr.counts;
+      const eta = phase === 'nodes' ? (c.nodes - cnt.nodesReady) / Math.max(1, c.fleet.joinRate) : phase === 'create' && c.podRate > 0 ? (target - cnt.podsSeen) / c.podRate : undefined;
+      progress.update({ phase, elapsedS: elapsed(), nodes: { ready: cnt.nodesReady, total: c.nodes }, pods: { seen: cnt.podsSeen, scheduled: cnt.podsScheduled, running: cnt.podsRunning, target }, qps, p99S: p99, ...(eta !== undefined ? { etaS: Math.max(0, eta) } : {}) });
+    };
+    ticker = setInterval(draw, 1000);
+    for (const spec of fleetSpecs(c, paths)) await sup.start(spec);
+    progress.log(`fleet started: ${c.nodes} hollow nodes joining at ${c.fleet.joinRate}/s`);
+    // Nodes: wait until every node is Ready.
+    phase = 'nodes';
+    const nodesStart = elapsed();
+    const nodesDeadline = Date.now() + (c.nodes / Math.max(1, c.fleet.joinRate)) * 3000 + 120_000;
+    while (tr.counts.nodesReady < c.nodes) {
+      if (abort.signal.aborted) throw abort.signal.reason as Error;
+      if (Date.now() > nodesDeadline) throw new Error(`only ${tr.counts.nodesReady} of ${c.nodes} nodes Ready in time`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const nodesEnd = elapsed();
+    phases.push({ name: 'nodes', type: 'hold', start: nodesStart, end: nodesEnd, durationS: nodesEnd - nodesStart, podsRequested: 0, issueRatePerSec: 0, achievedPodsPerSec: 0, calls: 0, errors: 0, completed: true, note: `${c.nodes} nodes Ready (${(c.nodes / Math.max(0.001, nodesEnd - nodesStart)).toFixed(1)} nodes/s)` });
+    progress.log(`${c.nodes} nodes Ready in ${(nodesEnd - nodesStart).toFixed(1)} s`);
+    let seed = c.seed >>> 0 || 1;
+    const random = (): number => {
+      // xorshift32: the same picks for the same seed, so two runs of an experiment scale the same Deployments.
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) / 2 ** 32;
+    };
+    gen = new LoadGenerator({ client, tracker: tr, mode, podRate: c.podRate, elapsed, signal: abort.signal, random });
+    if (c.noisyListQps > 0) noisy = noisyLister(client, c.noisyListQps, abort.signal, gen.latencies);
+    if (plan.workloads.length > 0) await gen.createNamespaces(plan.namespaces);
+    for (const p of c.scenario.phases) {
+      phase = p.name;
+      const timeout = c.phaseTimeoutMs > 0 ? c.phaseTimeoutMs : (plan.pods / Math.max(1, c.podRate)) * 3000 + 180_000 + (p.type === 'hold' ? p.durationMs : 0);
+      const startedAt = Date.now();
+      const res = p.type === 'kill-nodes' ? await killNodesPhase(p.name, p.fraction, p.timeoutMs, paths.kubeconfig, tr, elapsed, abort.signal) : await gen.run(p, plan.workloads, timeout);
+      phases.push(res);
+      if (p.type === 'create') createRate = sustainedRunningRate(tr.pods.values(), startedAt, Date.now());
+      progress.log(`phase ${p.name}: ${res.durationS.toFixed(1)} s, ${res.podsRequested} pods${res.completed ? '' : `: ${res.note ?? 'did not complete'}`}`);
+      if (!res.completed) {
+        result = 'failed';
+        error = `phase ${p.name} did not complete: ${res.note ?? ''}`;
+        break;
+      }
+    }
+    phase = 'settle';
+    await new Promise((r) => setTimeout(r, c.settleS * 1000));
+  } catch (err) {
+    result = crash !== undefined || !abort.signal.aborted ? 'failed' : 'interrupted';
+    error = (crash ?? (err as Error)).message;
+    progress.log(`lab ${result}: ${error}`);
+  } finally {
+    if (ticker !== undefined) clearInterval(ticker);
+    progress.clear();
+  }
+  if (sampler !== undefined) await sampler.stop();
+  machine.loadAverageEnd = loadavg();
+  const report = buildReport({
+    config: c,
+    mode,
+    capabilities: caps,
+    notes,
+    result,
+    ...(error !== undefined ? { error } : {}),
+    totalS: elapsed(),
+    phases,
+    snapshots: sampler?.snapshots ?? [],
+    scrapeErrors: sampler?.scrapeErrors ?? 0,
+    pods: tracker?.pods.values() ?? [],
+    scheduledTimes: mode.binding === 'scheduler' ? (tracker?.scheduledTimes ?? []) : [],
+    labWatchEvents: tracker?.counts.watchEvents ?? 0,
+    client: gen?.latencies ?? new Map(),
+    procs: sampler === undefined ? [] : [...sampler.procs.series.values()],
+    machine,
+    createRate,
+  });
+  writeFileSync(join(c.reportDir, 'report.json'), `${JSON.stringify(report, null, 1)}\n`);
+  writeFileSync(join(c.reportDir, 'report.html'), renderHtml(report));
+  try {
+    if (c.keepRunning && result === 'completed' && hooks.waitForStop !== undefined) await hooks.waitForStop(paths.kubeconfig, serverUrl);
+  } finally {
+    abort.abort(new Error('stopping'));
+    await noisy;
+    await tracker?.stop();
+    await sup.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    hooks.signal?.removeEventListener('abort', onOuterAbort);
+  }
+  return { report, reportDir: c.reportDir, kubeconfig: paths.kubeconfig };
+}
+
+/** The mutating-call p99 between two scrapes, for the progress display. */
+function lastP99(a: ApiSnapshot, b: ApiSnapshot): number {
+  return apiSeries([a, b]).p99.mutating[0] ?? NaN;
+}
+
+/** A client LISTing every pod from storage in a loop at `qps`, as a misbehaving agent would (the throttling experiment). */
+async function noisyLister(client: RESTClient, qps: number, signal: AbortSignal, lat: Map<string, number[]>): Promise<void> {
+  const pods = client.resource(RESOURCES.pods);
+  const inflight = new Set<Promise<void>>();
+  const samples: number[] = [];
+  lat.set('noisy-lister pods LIST', samples);
+  while (!signal.aborted) {
+    if (inflight.size < 50) {
+      const t0 = performance.now();
+      const p = pods
+        .list({})
+        .then(() => void samples.push(performance.now() - t0))
+        .catch(() => undefined)
+        .finally(() => inflight.delete(p));
+      inflight.add(p);
+    }
+    await new Promise((r) => setTimeout(r, 1000 / qps));
+  }
+  await Promise.all(inflight);
+}

@@ -1,0 +1,113 @@
+/**
+ * The lab's supervisor, like k3s's: it starts each component as its own
+ * process, in order, waiting for each one's readiness line on stdout before
+ * starting the next, and stops them in reverse order (SIGTERM, then SIGKILL
+ * after a grace period). A component that exits while the lab runs fails the
+ * run, so a crash is never mistaken for a slow cluster.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+/** One component process of the lab. */
+export interface ComponentSpec {
+  /** A short name: server, controller-manager, scheduler, nodes. */
+  name: string;
+  command: string;
+  args: string[];
+  /** The output line that means the component is ready; its match is handed to `onReady`. */
+  ready: RegExp;
+  /** Where the readiness line appears (etcd logs to stderr); stdout by default. */
+  readyStream?: 'stdout' | 'stderr';
+  /** How long readiness may take. */
+  readyTimeoutMs: number;
+  onReady?: (m: RegExpExecArray) => void;
+}
+
+/** A running component. */
+export interface RunningComponent {
+  spec: ComponentSpec;
+  process: ChildProcess;
+  pid: number;
+  /** The last 64 KiB of its stderr, for error messages. */
+  stderr(): string;
+}
+
+const alive = (p: ChildProcess): boolean => p.exitCode === null && p.signalCode === null;
+
+/** Starts components in order and stops them all, once, in reverse order. */
+export class Supervisor {
+  readonly components: RunningComponent[] = [];
+  private stopping = false;
+  private readonly onExitHandlers = new Set<(c: RunningComponent, code: number | null, signal: string | null) => void>();
+  private readonly exitHook = (): void => {
+    // The last resort when the supervisor itself exits: nothing async can run here.
+    for (const c of this.components) if (alive(c.process)) c.process.kill('SIGKILL');
+  };
+
+  constructor() {
+    process.once('exit', this.exitHook);
+  }
+
+  /** Calls `fn` when a component exits while the supervisor is not stopping (a crash). */
+  onUnexpectedExit(fn: (c: RunningComponent, code: number | null, signal: string | null) => void): void {
+    this.onExitHandlers.add(fn);
+  }
+
+  /** Starts one component and resolves once its readiness line appears; rejects when it exits or times out. */
+  async start(spec: ComponentSpec): Promise<RunningComponent> {
+    if (this.stopping) throw new Error(`lab is stopping: ${spec.name} not started`);
+    // Its own process group: a terminal's Ctrl-C reaches only the supervisor, which then stops the components in order.
+    const p = spawn(spec.command, spec.args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let err = '';
+    p.stderr!.on('data', (d: Buffer) => {
+      err = (err + d.toString()).slice(-64 * 1024);
+    });
+    const c: RunningComponent = { spec, process: p, pid: p.pid ?? -1, stderr: () => err };
+    this.components.push(c);
+    await new Promise<void>((resolve, reject) => {
+      let ready = false;
+      const timer = setTimeout(() => reject(new Error(`${spec.name} was not ready in ${spec.readyTimeoutMs / 1000} s: ${err.slice(-2000)}`)), spec.readyTimeoutMs);
+      p.once('error', (e) => {
+        clearTimeout(timer);
+        reject(new Error(`${spec.name} could not start: ${e.message}`));
+      });
+      p.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        if (!ready) reject(new Error(`${spec.name} exited (code ${code}, signal ${signal}) before it was ready: ${err.slice(-2000)}`));
+        else if (!this.stopping) for (const fn of this.onExitHandlers) fn(c, code, signal);
+      });
+      createInterface({ input: spec.readyStream === 'stderr' ? p.stderr! : p.stdout! }).on('line', (line) => {
+        if (ready) return;
+        const m = spec.ready.exec(line);
+        if (m === null) return;
+        ready = true;
+        clearTimeout(timer);
+        spec.onReady?.(m);
+        resolve();
+      });
+    });
+    return c;
+  }
+
+  /** True once stop() was called. */
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  /** Stops every component, last started first: SIGTERM, then SIGKILL after graceMs. */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopping = true;
+    for (const c of [...this.components].reverse()) await stopProcess(c.process, graceMs);
+    process.off('exit', this.exitHook);
+  }
+}
+
+/** SIGTERM, then SIGKILL after graceMs; resolves when the process is gone. */
+async function stopProcess(p: ChildProcess, graceMs: number): Promise<void> {
+  if (!alive(p)) return;
+  const exited = new Promise((r) => p.once('exit', r));
+  p.kill('SIGTERM');
+  const t = setTimeout(() => p.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(t);
+}
