@@ -54,14 +54,17 @@ function addRunFlags(cmd: Command): Command {
     .option('--scrape-interval <duration>', 'how often /metrics and /proc are read', '5s')
     .option('--phase-timeout <duration>', 'upper bound on each phase (default: from its pods and the pod rate)')
     .option('--settle <duration>', 'measurement after the last phase', '5s')
+    .option('--hold <duration>', 'overrides the duration of the scenario\'s hold phases')
     .option('--seed <n>', 'seed of the scale and rollout picks', int, 1);
 }
 
 /** A LabConfig from the run flags. */
 function configFrom(o: Record<string, unknown>, scenario: Scenario, reportDir: string, defaults: { nodes?: number } = {}): LabConfig {
-  const c = defaultConfig(scenario, reportDir);
+  const hold = o.hold === undefined ? undefined : parseDuration(o.hold as string);
+  const s: Scenario = hold === undefined ? scenario : { ...scenario, phases: scenario.phases.map((p) => (p.type === 'hold' ? { ...p, durationMs: hold } : p)) };
+  const c = defaultConfig(s, reportDir);
   c.nodes = (o.nodes as number | undefined) ?? defaults.nodes ?? c.nodes;
-  c.podsPerNode = (o.podsPerNode as number | undefined) ?? scenario.podsPerNode;
+  c.podsPerNode = (o.podsPerNode as number | undefined) ?? s.podsPerNode;
   c.podRate = o.podRate as number;
   const w = o.workloads as string;
   const b = o.binding as string;

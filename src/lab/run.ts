@@ -73,8 +73,18 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   const paths = { dataDir, kubeconfig: join(c.reportDir, 'kubeconfig') };
   const t0 = Date.now();
   const elapsed = (): number => (Date.now() - t0) / 1000;
-  const sup = new Supervisor();
+  const supervisor = new Supervisor();
   const abort = new AbortController();
+  // Stop starting components once the run is aborted (Ctrl-C during start-up).
+  const sup = {
+    components: supervisor.components,
+    start: async (spec: Parameters<Supervisor['start']>[0]) => {
+      if (abort.signal.aborted) throw abort.signal.reason as Error;
+      return supervisor.start(spec);
+    },
+    stop: () => supervisor.stop(),
+    onUnexpectedExit: supervisor.onUnexpectedExit.bind(supervisor),
+  };
   const onOuterAbort = (): void => abort.abort(new Error('interrupted'));
   hooks.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let crash: Error | undefined;

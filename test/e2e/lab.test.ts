@@ -1,0 +1,134 @@
+/**
+ * `kscale up` end to end, as a user runs it: a real supervisor starting the
+ * real server, controller-manager, scheduler (when built) and fleet, a small
+ * load scenario, report.json with every SLO entry and per-process figures,
+ * and no process left behind; Ctrl-C in the middle of a run stops every
+ * component and still writes the report; --keep-running leaves a cluster
+ * kubectl can read until Ctrl-C.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, describe, test } from 'node:test';
+import type { LabReport } from '../../src/lab/index.js';
+import { KSCALE, kubectlPath } from './harness.js';
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function reportDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'kscale-lab-test-'));
+  dirs.push(d);
+  return d;
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Runs `kscale <args>`; `onLine` sees each stderr line and may signal the process. */
+function run(args: string[], onLine?: (line: string, pid: number) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const p = spawn(process.execPath, [KSCALE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  p.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  createInterface({ input: p.stderr! }).on('line', (l) => {
+    stderr += `${l}\n`;
+    onLine?.(l, p.pid!);
+  });
+  const killer = setTimeout(() => p.kill('SIGKILL'), 110_000);
+  return new Promise((resolve) =>
+    p.once('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+const SMALL = ['--nodes', '8', '--pods-per-node', '10', '--pod-rate', '100', '--pod-startup-ms', '200', '--scrape-interval', '1s', '--settle', '1s'];
+
+describe('kscale up', () => {
+  test('runs the load scenario, reports every SLO with its threshold, and leaves no process behind', async () => {
+    const dir = reportDir();
+    const r = await run(['up', ...SMALL, '--report', dir]);
+    assert.equal(r.code, 0, r.stderr);
+    const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;
+    assert.equal(rep.result, 'completed');
+    assert.deepEqual(rep.phases.map((p) => p.name), ['nodes', 'create', 'scale', 'rolling-update', 'delete']);
+    assert.ok(rep.phases.every((p) => p.completed && p.durationS > 0));
+    assert.equal(rep.phases[1]!.podsRequested, 80);
+    // Every SLO of scale-facts.md is an entry with a measured value, its threshold, and pass.
+    const names = rep.slos.filter((s) => s.kind === 'slo').map((s) => s.name);
+    assert.equal(names.length, 5);
+    for (const s of rep.slos) {
+      assert.equal(typeof s.threshold, 'number');
+      assert.equal(typeof s.pass, 'boolean');
+      assert.ok(s.measured !== null, `${s.name} not measured`);
+      assert.equal(s.pass, s.comparison === '<=' ? s.measured <= s.threshold : s.measured >= s.threshold * 0.95);
+    }
+    // Pod startup: every created pod ran, and the fixed simulated start is in the total but not in the control plane's share.
+    assert.ok(rep.podStartup.pods >= 80);
+    assert.equal(rep.podStartup.simulatedStartMs, 200);
+    assert.ok(rep.podStartup.total.p50 >= 200);
+    assert.ok(Math.abs(rep.podStartup.total.p50 - 200 - rep.podStartup.controlPlane.p50) < 1);
+    // Settings that shape the result: raised client QPS, storage sync, the mode the lab chose.
+    assert.equal(rep.config.controllerManager.qps, 500);
+    assert.equal(rep.config.server.storageSync, 'full');
+    assert.ok(['controllers', 'pods'].includes(rep.config.mode.workloads));
+    // Per-process CPU and peak memory, from /proc.
+    const names2 = rep.processes.map((p) => p.name);
+    for (const n of ['lab', 'server', 'controller-manager', 'nodes']) assert.ok(names2.includes(n), `${n} missing from ${names2.join(',')}`);
+    for (const p of rep.processes) {
+      assert.ok(p.peakRssMiB > 10, `${p.name} peak RSS ${p.peakRssMiB}`);
+      assert.ok(p.totalCpuSeconds > 0, `${p.name} cpu`);
+      if (p.name !== 'lab') assert.ok(!alive(p.pid), `${p.name} (pid ${p.pid}) still running`);
+    }
+    assert.ok(rep.api.latency.some((e) => e.verb === 'POST' && e.resource === 'pods'));
+    assert.ok(rep.api.series.qps.some((q) => q > 0));
+    assert.match(r.stdout, /Pod startup latency p99 .* (PASS|FAIL)/);
+    assert.ok(existsSync(join(dir, 'report.html')));
+  });
+
+  test('Ctrl-C during the run stops every component, and the report says interrupted', async () => {
+    const dir = reportDir();
+    let sent = false;
+    const r = await run(['up', ...SMALL, '--nodes', '5', '--pod-rate', '5', '--report', dir], (line, pid) => {
+      if (!sent && /nodes Ready in/.test(line)) {
+        sent = true;
+        process.kill(pid, 'SIGINT');
+      }
+    });
+    assert.ok(sent, r.stderr);
+    assert.equal(r.code, 1);
+    const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;
+    assert.equal(rep.result, 'interrupted');
+    assert.ok(rep.processes.length >= 4);
+    for (const p of rep.processes) if (p.name !== 'lab') assert.ok(!alive(p.pid), `${p.name} (pid ${p.pid}) still running`);
+  });
+
+  test('--keep-running leaves a cluster kubectl can read, until Ctrl-C', async () => {
+    const dir = reportDir();
+    let nodes = '';
+    const r = await run(['up', ...SMALL, '--nodes', '3', '--scenario', 'nodes', '--hold', '1s', '--report', dir, '--keep-running'], (line, pid) => {
+      if (/press Ctrl-C to stop it/.test(line)) {
+        const k = spawnSync(kubectlPath(), ['--kubeconfig', join(dir, 'kubeconfig'), 'get', 'nodes', '-o', 'name'], { encoding: 'utf8' });
+        nodes = k.stdout;
+        process.kill(pid, 'SIGINT');
+      }
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(nodes.trim().split('\n').length, 3, nodes);
+    const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;
+    for (const p of rep.processes) if (p.name !== 'lab') assert.ok(!alive(p.pid), `${p.name} still running`);
+  });
+});
