@@ -73,3 +73,18 @@ export function newInformer<T extends KubeObject = KubeObject>(
 ): SharedInformer<T> {
   return new SharedInformer<T>(listWatchFor(client.resource<T>(gvr), scope), { reflector: { name: gvr.resource }, ...opts });
 }
+
+export {
+  EventBroadcaster,
+  EventCorrelator,
+  COMBINED_PREFIX,
+  referenceTo,
+  type EventRecorder,
+  type EventBroadcasterOptions,
+  type EventBroadcasterStats,
+  type CorrelatorOptions,
+  type CorrelationResult,
+  type CoreEvent,
+  type EventType,
+  type ObjectReference,
+} from './record/index.js';

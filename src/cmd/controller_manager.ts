@@ -5,7 +5,7 @@
  * defaults.
  */
 import { Command, Option } from 'commander';
-import { addClientFlags, RESTClient, restConfigFromFlags, type ClientFlags } from '../client/index.js';
+import { addClientFlags, EventBroadcaster, RESTClient, restConfigFromFlags, type ClientFlags } from '../client/index.js';
 import { RealClock } from '../clock/index.js';
 import { defaultControllerManagerConfiguration, newControllerDescriptors, SharedInformerFactory, startControllers } from '../controller/index.js';
 import { parseDuration } from './duration.js';
@@ -49,6 +49,7 @@ export function controllerManagerCommand(): Command {
     const abort = new AbortController();
     let stopping = false;
     const informers = new SharedInformerFactory(client, { clock, logger: log });
+    const events = new EventBroadcaster(client, { clock, logger: log });
     // RealClock timers are unref'd; this keeps the process up between watch reconnects until shutdown.
     const keepAlive = setInterval(() => undefined, 1 << 30);
     const onSignal = (): void => {
@@ -59,7 +60,7 @@ export function controllerManagerCommand(): Command {
     process.once('SIGTERM', onSignal);
     let running;
     try {
-      running = await startControllers({ client, informers, clock, logger: log, config }, newControllerDescriptors(), enabled, abort.signal);
+      running = await startControllers({ client, informers, clock, logger: log, config, events }, newControllerDescriptors(), enabled, abort.signal);
     } catch (err) {
       if (stopping) process.exit(0);
       process.stderr.write(`kscale controller-manager: ${(err as Error).message}\n`);
@@ -69,7 +70,10 @@ export function controllerManagerCommand(): Command {
     const started = running;
     const shutdown = (): void => {
       clearInterval(keepAlive);
-      void started.stop().then(() => process.exit(0));
+      void started
+        .stop()
+        .then(() => events.shutdown())
+        .then(() => process.exit(0));
     };
     if (stopping) shutdown();
     process.removeListener('SIGINT', onSignal);

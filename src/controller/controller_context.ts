@@ -3,7 +3,7 @@
  * ControllerContext: the client, the shared informers, the clock and the
  * component configuration (one section per controller).
  */
-import type { ClientLogger, RESTClient } from '../client/index.js';
+import type { ClientLogger, EventBroadcaster, RESTClient } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
 import type { SharedInformerFactory } from './informer_factory.js';
 import { DEFAULT_NODE_LIFECYCLE_OPTIONS, type NodeLifecycleControllerOptions } from './nodelifecycle/config.js';
@@ -26,6 +26,8 @@ export interface ControllerContext {
   clock: Clock;
   logger: ClientLogger;
   config: ControllerManagerConfiguration;
+  /** Where controllers' Events go: each controller takes a recorder named after itself (its Event source component). */
+  events: EventBroadcaster;
 }
 
 /** A running controller: loops start with run() after the informers have synced. */

@@ -7,57 +7,15 @@
  * with --pod-watch=shared runs pods too; SIGTERM exits 0 and leaves the nodes.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { RESTClient, RESOURCES, isNotFoundError, loadKubeconfig, type KubeObject } from '../../src/client/index.js';
 import { KSCALE, startServer, type TestServer } from './harness.js';
+import { startFleet, waitFor, type FleetProcess } from './fixtures/cluster.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API objects are dynamic JSON here
 type Obj = KubeObject & Record<string, any>;
-
-const FAST = ['--join-rate', '1000', '--node-status-update-frequency', '1s', '--node-lease-duration-seconds', '4', '--pod-startup-latency', '100,300', '--job-pod-runtime', '1s'];
-
-interface FleetProcess {
-  p: ChildProcess;
-  out: string[];
-  registered: Promise<string>;
-}
-
-function startFleet(kubeconfig: string, args: string[]): FleetProcess {
-  const p = spawn(process.execPath, [KSCALE, 'nodes', '--kubeconfig', kubeconfig, ...FAST, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const out: string[] = [];
-  p.stderr!.on('data', (d: Buffer) => out.push(d.toString()));
-  const registered = new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`fleet did not register in 30 s: ${out.join('')}`)), 30_000);
-    createInterface({ input: p.stdout! }).on('line', (line) => {
-      out.push(line);
-      if (/nodes registered in/.test(line)) {
-        clearTimeout(t);
-        resolve(line);
-      }
-    });
-    p.once('exit', (code) => reject(new Error(`fleet exited with ${code}: ${out.join('\n')}`)));
-  });
-  registered.catch(() => undefined);
-  return { p, out, registered };
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last !== undefined ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 function kscaleNodes(...args: string[]): string {
   const r = spawnSync(process.execPath, [KSCALE, 'nodes', ...args], { encoding: 'utf8', timeout: 15_000 });

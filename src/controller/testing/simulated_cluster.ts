@@ -6,7 +6,7 @@
  * each step it waits until the controllers are idle and their informers hold
  * what the server holds, so every decision sees a settled world.
  */
-import { loadKubeconfig, type ClientLogger, RESOURCES, RESTClient, type KubeObject, type ResourceClient, type SharedInformer } from '../../client/index.js';
+import { EventBroadcaster, loadKubeconfig, type ClientLogger, RESOURCES, RESTClient, type KubeObject, type ResourceClient, type SharedInformer } from '../../client/index.js';
 import { FakeClock } from '../../clock/index.js';
 import { defaultControllerManagerConfiguration, type ControllerManagerConfiguration } from '../controller_context.js';
 import { newControllerDescriptors } from '../controller_descriptors.js';
@@ -36,6 +36,7 @@ export class SimulatedCluster {
   readonly leases: ResourceClient<Lease>;
   controllers!: RunningControllers;
   private informers!: SharedInformerFactory;
+  private events?: EventBroadcaster;
   private lastRenew = new Map<string, number>();
   private settledAt = -1;
 
@@ -61,7 +62,8 @@ export class SimulatedCluster {
     const config = defaultControllerManagerConfiguration();
     config.nodeLifecycle = { ...config.nodeLifecycle, ...this.opts.nodeLifecycle };
     this.informers = new SharedInformerFactory(this.controllerClient);
-    this.controllers = await startControllers({ client: this.controllerClient, informers: this.informers, clock: this.clock, logger: this.logger(), config }, newControllerDescriptors(), enabled);
+    this.events = new EventBroadcaster(this.controllerClient, { clock: this.clock });
+    this.controllers = await startControllers({ client: this.controllerClient, informers: this.informers, clock: this.clock, logger: this.logger(), config, events: this.events }, newControllerDescriptors(), enabled);
     await this.settle();
   }
 
@@ -197,6 +199,7 @@ export class SimulatedCluster {
   /** Stops the controllers and closes the clients. */
   async stop(): Promise<void> {
     await this.controllers?.stop();
+    await this.events?.shutdown();
     for (const c of [this.client, this.controllerClient, this.checker]) c.close();
   }
 }

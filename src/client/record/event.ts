@@ -1,0 +1,76 @@
+/** The core/v1 Event an EventRecorder writes, and how it is built from an object. */
+import type { KubeObject } from '../../api/index.js';
+
+/** Event types, as in corev1.EventTypeNormal / EventTypeWarning. */
+export type EventType = 'Normal' | 'Warning';
+
+/** corev1.ObjectReference, the part of an object an Event points at. */
+export interface ObjectReference {
+  kind: string;
+  namespace?: string;
+  name: string;
+  uid?: string;
+  apiVersion?: string;
+  resourceVersion?: string;
+  fieldPath?: string;
+}
+
+/** A core/v1 Event, as the recorder writes it. */
+export interface CoreEvent extends KubeObject {
+  apiVersion: 'v1';
+  kind: 'Event';
+  metadata: { name: string; namespace: string; resourceVersion?: string };
+  involvedObject: ObjectReference;
+  reason: string;
+  message: string;
+  source: { component: string; host?: string };
+  firstTimestamp: string;
+  lastTimestamp: string;
+  count: number;
+  type: EventType;
+  reportingComponent?: string;
+  reportingInstance?: string;
+}
+
+/** The reference to `obj`; its kind/apiVersion come from the object, or from `kind` when the object lacks them. */
+export function referenceTo(obj: KubeObject, kind?: { apiVersion: string; kind: string }): ObjectReference {
+  const m = obj.metadata ?? {};
+  const ref: ObjectReference = { kind: obj.kind ?? kind?.kind ?? '', name: m.name ?? '' };
+  const apiVersion = obj.apiVersion ?? kind?.apiVersion;
+  if (apiVersion !== undefined) ref.apiVersion = apiVersion;
+  if (m.namespace !== undefined && m.namespace !== '') ref.namespace = m.namespace;
+  if (m.uid !== undefined) ref.uid = m.uid;
+  if (m.resourceVersion !== undefined) ref.resourceVersion = m.resourceVersion;
+  return ref;
+}
+
+/** Builds an Event named like client-go's: `<object name>.<unix nanoseconds in hex>`. */
+export function makeEvent(
+  ref: ObjectReference,
+  type: EventType,
+  reason: string,
+  message: string,
+  source: { component: string; host?: string },
+  nowMs: number,
+  seq: number,
+): CoreEvent {
+  // Nanoseconds from a millisecond clock plus a per-recorder sequence keeps names unique within a millisecond.
+  const nanos = BigInt(nowMs) * 1_000_000n + BigInt(seq % 1_000_000);
+  const ts = new Date(Math.floor(nowMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const ev: CoreEvent = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${ref.name}.${nanos.toString(16)}`, namespace: ref.namespace ?? 'default' },
+    involvedObject: ref,
+    reason,
+    message,
+    source: { ...source },
+    firstTimestamp: ts,
+    lastTimestamp: ts,
+    count: 1,
+    type,
+    reportingComponent: source.component,
+    reportingInstance: source.host ?? '',
+  };
+  return ev;
+}
