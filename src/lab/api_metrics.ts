@@ -91,7 +91,8 @@ export function apiLatencies(snaps: ApiSnapshot[], windowS = 300, minCount = 1):
       const end = snaps[i]!;
       // Only full windows, unless the run is shorter than one window (then just the whole run).
       if (end.t - snaps[0]!.t < windowS && i !== snaps.length - 1) continue;
-      while (j < i && end.t - snaps[j + 1]!.t >= windowS) j++;
+      // The window starts at the first snapshot no more than windowS before its end.
+      while (j < i && end.t - snaps[j]!.t > windowS) j++;
       const cur = end.sli.get(key);
       if (cur === undefined) continue;
       const w = subtractBuckets(cur, end.t - snaps[0]!.t < windowS ? undefined : snaps[j]!.sli.get(key));
