@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The README's first command: set up everything, then run the main job.
-# Until the scale lab exists, the main job is the storage benchmark: the embedded
-# store against a real single-member etcd, side by side, at equal durability.
+# The README's first command: set up everything, then run the main job, the scale lab:
+# `kscale up` brings up a cluster (API server, controller-manager, scheduler, hollow nodes),
+# runs the default load scenario, writes a report under ./kscale-reports/ and shuts down.
+# The default is 100 nodes × 30 pods, a few minutes on a 2-core machine; the full run is
+#   npm start -- --nodes 2500
+# and every other `kscale up` flag passes through the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec node dist/bench/storage/main.js "$@"
+exec node dist/src/cmd/kscale.js up "$@"
