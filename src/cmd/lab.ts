@@ -9,16 +9,16 @@ import { defaultConfig, EXPERIMENTS, listScenarios, loadScenario, Progress, runE
 import { experimentNamed } from '../lab/experiments.js';
 import { parseDuration } from './duration.js';
 
-const int = (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`);
-  return n;
-};
-const num = (v: string): number => {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`not a non-negative number: ${v}`);
-  return n;
-};
+/** A non-negative number flag; `integer` also rejects fractions. */
+function nonNegative(integer: boolean): (v: string) => number {
+  return (v) => {
+    const x = Number(v);
+    if (!Number.isFinite(x) || x < 0 || (integer && !Number.isInteger(x))) throw new Error(`not a non-negative ${integer ? 'integer' : 'number'}: ${v}`);
+    return x;
+  };
+}
+const int = nonNegative(true);
+const num = nonNegative(false);
 
 /** The flags shared by `kscale up` and `kscale lab experiment`. */
 function addRunFlags(cmd: Command): Command {

@@ -28,6 +28,8 @@ export interface RunningComponent {
   spec: ComponentSpec;
   process: ChildProcess;
   pid: number;
+  /** Resolves once the process has exited. */
+  exited: Promise<void>;
   /** The last 64 KiB of its stderr, for error messages. */
   stderr(): string;
 }
@@ -62,7 +64,8 @@ export class Supervisor {
     p.stderr!.on('data', (d: Buffer) => {
       err = (err + d.toString()).slice(-64 * 1024);
     });
-    const c: RunningComponent = { spec, process: p, pid: p.pid ?? -1, stderr: () => err };
+    const exited = new Promise<void>((r) => p.once('exit', () => r()));
+    const c: RunningComponent = { spec, process: p, pid: p.pid ?? -1, exited, stderr: () => err };
     this.components.push(c);
     await new Promise<void>((resolve, reject) => {
       let ready = false;
@@ -97,17 +100,16 @@ export class Supervisor {
   /** Stops every component, last started first: SIGTERM, then SIGKILL after graceMs. */
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
-    for (const c of [...this.components].reverse()) await stopProcess(c.process, graceMs);
+    for (const c of [...this.components].reverse()) await stopComponent(c, graceMs);
     process.off('exit', this.exitHook);
   }
 }
 
-/** SIGTERM, then SIGKILL after graceMs; resolves when the process is gone. */
-async function stopProcess(p: ChildProcess, graceMs: number): Promise<void> {
-  if (!alive(p)) return;
-  const exited = new Promise((r) => p.once('exit', r));
-  p.kill('SIGTERM');
-  const t = setTimeout(() => p.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(t);
+/** SIGTERM, then SIGKILL if it is still there after graceMs. */
+async function stopComponent(c: RunningComponent, graceMs: number): Promise<void> {
+  if (!alive(c.process)) return;
+  c.process.kill('SIGTERM');
+  const killer = setTimeout(() => alive(c.process) && c.process.kill('SIGKILL'), graceMs);
+  await c.exited;
+  clearTimeout(killer);
 }
