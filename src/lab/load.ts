@@ -112,6 +112,7 @@ export class LoadGenerator {
   private readonly podsOf = new Map<PlannedWorkload, string[]>();
   private readonly revision = new Map<PlannedWorkload, number>();
   private podSeq = 0;
+  private namespaces: string[] = [];
   private nodeCursor = 0;
   private nodes: string[] = [];
   /** Pods the cluster should hold, and Running pods expected since the run began. */
@@ -124,6 +125,7 @@ export class LoadGenerator {
 
   /** Creates the namespaces (not paced, not a phase). */
   async createNamespaces(names: string[]): Promise<void> {
+    this.namespaces = names;
     const f = new InFlight(16);
     for (const n of names) await f.add(() => this.call('namespaces POST', () => this.o.client.resource(RESOURCES.namespaces).create(namespace(n)), true));
     await f.drain();
@@ -167,6 +169,7 @@ export class LoadGenerator {
     const issuedAt = this.o.elapsed();
     this.o.onPhase?.(phase.name, { running: this.expectedRunning, live: this.expectedLive });
     const completed = await this.waitForTarget(timeoutMs - (issuedAt - start) * 1000);
+    const listed = phase.type === 'hold' ? undefined : await this.countByList();
     const end = this.o.elapsed();
     const ran = this.o.tracker.counts.podsRunning - running0;
     const result: PhaseResult = {
@@ -186,8 +189,30 @@ export class LoadGenerator {
       const c = this.o.tracker.counts;
       result.note = `timed out: ${c.podsLive} pods live (want ${this.expectedLive}), ${c.podsRunning - running0} newly Running (want ${this.expectedRunning - runningTarget0})`;
     }
+    // A pod count the API disagrees with means the watch (or the phase) lost something: the phase did not complete.
+    if (listed !== undefined && completed && listed !== this.o.tracker.counts.podsLive) {
+      result.completed = false;
+      result.note = `a LIST of every namespace found ${listed} pods, the watch ${this.o.tracker.counts.podsLive}`;
+    }
     if (this.errors > errors0) result.note = `${result.note ?? ''}${result.note === undefined ? '' : '; '}last error: ${this.lastError}`;
     return result;
+  }
+
+  /**
+   * Counts the pods by LISTing each lab namespace, as ClusterLoader2 checks
+   * a phase's pods: namespace-scoped LISTs, so that SLI is measured too.
+   */
+  private async countByList(): Promise<number | undefined> {
+    if (this.namespaces.length === 0) return undefined;
+    let total = 0;
+    const f = new InFlight(4);
+    for (const ns of this.namespaces) {
+      await f.add(() => this.call('pods LIST', async () => {
+        total += (await this.o.client.resource(RESOURCES.pods).list({ namespace: ns })).items.length;
+      }));
+    }
+    await f.drain();
+    return total;
   }
 
   /** Resolves true once live and Running pods reach what the phases asked for; false on timeout. */

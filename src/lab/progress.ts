@@ -10,7 +10,8 @@ export interface ProgressState {
   phase: string;
   elapsedS: number;
   nodes: { ready: number; total: number };
-  pods: { seen: number; scheduled: number; running: number; target: number };
+  /** Counts since the start (seen, scheduled, running), pods that exist now (live), and the scenario's pod count. */
+  pods: { seen: number; scheduled: number; running: number; live: number; target: number };
   qps: number;
   /** p99 of mutating calls over the last scrape interval, seconds; NaN when unknown. */
   p99S: number;
@@ -59,7 +60,7 @@ export class Progress {
       if (s.elapsedS - this.lastPlain < this.plainEveryS) return;
       this.lastPlain = s.elapsedS;
       this.out.write(
-        `[${fmtTime(s.elapsedS)}] phase=${s.phase} nodes=${s.nodes.ready}/${s.nodes.total} pods created=${s.pods.seen} scheduled=${s.pods.scheduled} running=${s.pods.running}/${s.pods.target} qps=${s.qps.toFixed(0)} p99=${p99}${eta}\n`,
+        `[${fmtTime(s.elapsedS)}] phase=${s.phase} nodes=${s.nodes.ready}/${s.nodes.total} pods created=${s.pods.seen} scheduled=${s.pods.scheduled} running=${s.pods.running}/${s.pods.target} live=${s.pods.live} qps=${s.qps.toFixed(0)} p99=${p99}${eta}\n`,
       );
       return;
     }
@@ -69,6 +70,7 @@ export class Progress {
       `pods created   ${bar(s.pods.seen, s.pods.target, 30)} ${s.pods.seen}/${s.pods.target}`,
       `pods scheduled ${bar(s.pods.scheduled, s.pods.target, 30)} ${s.pods.scheduled}`,
       `pods running   ${bar(s.pods.running, s.pods.target, 30)} ${s.pods.running}`,
+      `pods live      ${bar(s.pods.live, s.pods.target, 30)} ${s.pods.live}`,
       `API ${s.qps.toFixed(0)} req/s, mutating p99 ${p99}`,
     ];
     this.clear();

@@ -136,6 +136,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     const smp = sampler;
     const plan = planScenario(c.scenario, c.nodes, c.podsPerNode);
     target = plan.pods;
+    const recent: [number, number][] = [];
     const draw = (): void => {
       const snaps = smp.snapshots;
       const a = snaps[snaps.length - 2];
@@ -147,8 +148,15 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
         p99 = lastP99(a, b);
       }
       const cnt = tr.counts;
-      const eta = phase === 'nodes' ? (c.nodes - cnt.nodesReady) / Math.max(1, c.fleet.joinRate) : phase === 'create' && c.podRate > 0 ? (target - cnt.podsSeen) / c.podRate : undefined;
-      progress.update({ phase, elapsedS: elapsed(), nodes: { ready: cnt.nodesReady, total: c.nodes }, pods: { seen: cnt.podsSeen, scheduled: cnt.podsScheduled, running: cnt.podsRunning, target }, qps, p99S: p99, ...(eta !== undefined ? { etaS: Math.max(0, eta) } : {}) });
+      // ETA from the rate of the last 10 s, not the asked-for rate: a slow cluster gets an honest estimate.
+      const now = Date.now();
+      recent.push([now, phase === 'nodes' ? cnt.nodesReady : cnt.podsSeen]);
+      while (recent.length > 1 && now - recent[0]![0] > 10_000) recent.shift();
+      const [t1, v1] = recent[0]!;
+      const rate = now > t1 ? ((recent[recent.length - 1]![1] - v1) * 1000) / (now - t1) : 0;
+      const left = phase === 'nodes' ? c.nodes - cnt.nodesReady : phase === 'create' ? target - cnt.podsSeen : undefined;
+      const eta = left !== undefined && rate > 0 ? left / rate : undefined;
+      progress.update({ phase, elapsedS: elapsed(), nodes: { ready: cnt.nodesReady, total: c.nodes }, pods: { seen: cnt.podsSeen, scheduled: cnt.podsScheduled, running: cnt.podsRunning, live: cnt.podsLive, target }, qps, p99S: p99, ...(eta !== undefined ? { etaS: Math.max(0, eta) } : {}) });
     };
     ticker = setInterval(draw, 1000);
     for (const spec of fleetSpecs(c, paths)) await sup.start(spec);
