@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Capabilities } from './components.js';
+import { detectCapabilities, type Capabilities } from './components.js';
 import type { LabConfig } from './config.js';
 import { renderComparison, type ComparisonRun } from './compare.js';
 import { loadScenario } from './scenario.js';
@@ -30,6 +30,20 @@ export interface Experiment {
   /** A component this build must have. */
   needs?: keyof Capabilities;
   variants: Variant[];
+}
+
+const NEEDS: Record<keyof Capabilities, string> = {
+  scheduler: '`kscale scheduler`',
+  workloadControllers: 'the workload controllers in `kscale controller-manager`',
+  hollowProxy: '`kscale nodes --hollow-proxy`',
+};
+
+/** What this build has; a parameter of runExperiment's caller in tests. */
+let capabilities: () => Capabilities = detectCapabilities;
+
+/** Replaces capability detection (tests). */
+export function setCapabilityProbe(probe: () => Capabilities): void {
+  capabilities = probe;
 }
 
 const grace = (freqS: number): string => `${Math.max(50, 5 * freqS)}s`;
@@ -103,7 +117,7 @@ export const EXPERIMENTS: Experiment[] = [
   },
   {
     name: 'proxy-mode',
-    lesson: 'iptables rewrites its whole ruleset on each sync (O(services)), while nftables and IPVS apply only the changes, so proxy CPU grows with cluster size only in iptables mode.',
+    lesson: 'The iptables proxier rewrites its whole ruleset on each sync (O(services)), while nftables and IPVS apply only the changes, so proxy CPU grows with cluster size only in iptables mode.',
     watch: 'fleet CPU',
     scenario: 'load',
     needs: 'hollowProxy',
@@ -177,6 +191,7 @@ export function experimentNamed(name: string): Experiment {
  */
 export async function runExperiment(e: Experiment, base: (reportDir: string, scenario: ReturnType<typeof loadScenario>) => LabConfig, reportDir: string, hooks: LabHooks = {}): Promise<ComparisonRun[]> {
   const scenario = loadScenario(e.scenario);
+  if (e.needs !== undefined && !capabilities()[e.needs]) throw new Error(`experiment ${e.name} needs ${NEEDS[e.needs]}, which this build does not have`);
   const runs: ComparisonRun[] = [];
   for (const [i, v] of e.variants.entries()) {
     if (hooks.signal?.aborted === true) break;
