@@ -64,6 +64,8 @@ export interface RunRecord {
   client: ClientLatencies;
   procs: ProcSeries[];
   machine: MachineInfo;
+  /** The commit the run started from. */
+  commit: string | null;
   /** Pods Running per second while the create phase issued pods. */
   createRate: number | undefined;
 }
@@ -93,7 +95,7 @@ export function buildReport(r: RunRecord): LabReport {
     kind: 'kscale-lab-report',
     version: 1,
     date: new Date().toISOString(),
-    commit: gitCommit(),
+    commit: r.commit,
     machine: r.machine,
     config: { ...rest, mode: r.mode, scenario: { name: scenario.name, description: scenario.description, source: scenario.source } },
     capabilities: r.capabilities,

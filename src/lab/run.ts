@@ -15,7 +15,7 @@ import { killNodesPhase } from './node_failure.js';
 import { LoadGenerator, type PhaseResult, type WorkloadMode } from './load.js';
 import { PodTracker, type PodTimes } from './pod_tracker.js';
 import { Progress } from './progress.js';
-import { buildReport, machineNow, type LabReport } from './report.js';
+import { buildReport, gitCommit, machineNow, type LabReport } from './report.js';
 import { Sampler } from './sampler.js';
 import { planScenario } from './scenario.js';
 import { Supervisor } from './supervisor.js';
@@ -65,6 +65,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   const progress = hooks.progress ?? new Progress(process.stderr);
   const notes: string[] = [];
   const machine = machineNow();
+  const commit = gitCommit();
   const caps = detectCapabilities();
   const mode = resolveMode(c, caps, notes);
   if (c.fleet.proxyMode !== 'off' && !caps.hollowProxy) throw new Error(`--proxy-mode ${c.fleet.proxyMode} needs \`kscale nodes --hollow-proxy\`, which this build does not have`);
@@ -227,6 +228,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     client: gen?.latencies ?? new Map(),
     procs: sampler === undefined ? [] : [...sampler.procs.series.values()],
     machine,
+    commit,
     createRate,
   });
   writeFileSync(join(c.reportDir, 'report.json'), `${JSON.stringify(report, null, 1)}\n`);
