@@ -208,7 +208,9 @@ export class LoadGenerator {
     const f = new InFlight(4);
     for (const ns of this.namespaces) {
       await f.add(() => this.call('pods LIST', async () => {
-        total += (await this.o.client.resource(RESOURCES.pods).list({ namespace: ns })).items.length;
+        // Read the count before adding: `total += await …` would add to a stale total when LISTs overlap.
+        const n = (await this.o.client.resource(RESOURCES.pods).list({ namespace: ns })).items.length;
+        total += n;
       }));
     }
     await f.drain();
