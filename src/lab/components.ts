@@ -107,7 +107,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
         '--kube-api-qps', String(f.qps), '--kube-api-burst', String(f.burst),
         '--heartbeat', f.heartbeat, '--node-status-update-frequency', f.nodeStatusUpdateFrequency,
         '--pod-watch', f.podWatch, '--pod-startup-latency', `${f.podStartupMs},${f.podStartupMs}`,
-        '--join-rate', String(f.joinRate / n),
+        '--join-rate', String(f.joinRate / n), '--max-connections', String(f.maxConnections),
         ...(f.proxyMode !== 'off' ? ['--hollow-proxy', '--proxy-mode', f.proxyMode] : []),
         ...f.extraArgs,
       ]),
