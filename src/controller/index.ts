@@ -14,3 +14,4 @@ export * from './nodelifecycle/index.js';
 export * from './tainteviction/index.js';
 export * as controllerutil from './controllerutil/index.js';
 export * from './replicaset/index.js';
+export * from './deployment/index.js';
