@@ -30,6 +30,8 @@ export function controllerManagerCommand(): Command {
     .addOption(new Option('--secondary-node-eviction-rate <rate>', 'nodes per second tainted in a partially disrupted zone larger than --large-cluster-size-threshold').argParser(num).default(0.01))
     .addOption(new Option('--unhealthy-zone-threshold <fraction>', 'fraction of not-Ready nodes (at least 3) that makes a zone partially disrupted').argParser(num).default(0.55))
     .addOption(new Option('--large-cluster-size-threshold <n>', 'zones with more nodes keep the secondary rate when disrupted; smaller ones stop').argParser(num).default(50))
+    .addOption(new Option('--concurrent-replicaset-syncs <n>', 'replica sets synced at once').argParser(num).default(5))
+    .addOption(new Option('--concurrent-deployment-syncs <n>', 'deployments synced at once').argParser(num).default(5))
     .option('-v, --verbose', 'verbose logs');
   return addClientFlags(cmd, { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
@@ -45,6 +47,8 @@ export function controllerManagerCommand(): Command {
       unhealthyZoneThreshold: o.unhealthyZoneThreshold as number,
       largeClusterSizeThreshold: o.largeClusterSizeThreshold as number,
     };
+    config.replicaSet = { ...config.replicaSet, concurrentRSSyncs: Math.max(1, o.concurrentReplicasetSyncs as number) };
+    config.deployment = { concurrentDeploymentSyncs: Math.max(1, o.concurrentDeploymentSyncs as number) };
     const enabled = (o.controllers as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
     const abort = new AbortController();
     let stopping = false;

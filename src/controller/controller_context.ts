@@ -7,15 +7,23 @@ import type { ClientLogger, EventBroadcaster, RESTClient } from '../client/index
 import type { Clock } from '../clock/index.js';
 import type { SharedInformerFactory } from './informer_factory.js';
 import { DEFAULT_NODE_LIFECYCLE_OPTIONS, type NodeLifecycleControllerOptions } from './nodelifecycle/config.js';
+import { DEFAULT_DEPLOYMENT_OPTIONS, type DeploymentControllerOptions } from './deployment/config.js';
+import { DEFAULT_REPLICASET_OPTIONS, type ReplicaSetControllerOptions } from './replicaset/config.js';
 
 /** KubeControllerManagerConfiguration: per-controller settings. */
 export interface ControllerManagerConfiguration {
   nodeLifecycle: NodeLifecycleControllerOptions;
+  replicaSet: ReplicaSetControllerOptions;
+  deployment: DeploymentControllerOptions;
 }
 
 /** Upstream's defaults for every controller. */
 export function defaultControllerManagerConfiguration(): ControllerManagerConfiguration {
-  return { nodeLifecycle: { ...DEFAULT_NODE_LIFECYCLE_OPTIONS } };
+  return {
+    nodeLifecycle: { ...DEFAULT_NODE_LIFECYCLE_OPTIONS },
+    replicaSet: { ...DEFAULT_REPLICASET_OPTIONS },
+    deployment: { ...DEFAULT_DEPLOYMENT_OPTIONS },
+  };
 }
 
 /** Everything a controller's init function gets. */

@@ -12,3 +12,6 @@ export { Periodic, parallelize } from './periodic.js';
 export * as nodeutil from './nodeutil/index.js';
 export * from './nodelifecycle/index.js';
 export * from './tainteviction/index.js';
+export * as controllerutil from './controllerutil/index.js';
+export * from './replicaset/index.js';
+export * from './deployment/index.js';
