@@ -32,7 +32,8 @@ export function detectCapabilities(): Capabilities {
   const cm = helpOf('controller-manager') ?? '';
   return {
     scheduler: helpOf('scheduler') !== undefined,
-    workloadControllers: cm.includes('--concurrent-deployment-syncs'),
+    // Deployments need the ReplicaSet controller, Jobs the Job controller, and deletion (propagationPolicy Background) the garbage collector.
+    workloadControllers: ['--concurrent-deployment-syncs', '--concurrent-replicaset-syncs', '--concurrent-job-syncs', '--concurrent-gc-syncs'].every((f) => cm.includes(f)),
     hollowProxy: (helpOf('nodes') ?? '').includes('--hollow-proxy'),
   };
 }
@@ -85,7 +86,8 @@ export function controllerManagerSpec(c: LabConfig, paths: RunPaths): ComponentS
 export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
   return {
     name: 'scheduler',
-    ...node(['scheduler', '--kubeconfig', paths.kubeconfig, '--kube-api-qps', String(c.scheduler.qps), '--kube-api-burst', String(c.scheduler.burst), '--leader-elect=false', ...c.scheduler.extraArgs]),
+    // --port 0: its metrics port must not collide with another scheduler on the machine.
+    ...node(['scheduler', '--port', '0', '--kubeconfig', paths.kubeconfig, '--kube-api-qps', String(c.scheduler.qps), '--kube-api-burst', String(c.scheduler.burst), '--leader-elect=false', ...c.scheduler.extraArgs]),
     ready: /kscale scheduler started/,
     readyTimeoutMs: 60_000,
   };
