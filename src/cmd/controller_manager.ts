@@ -32,6 +32,8 @@ export function controllerManagerCommand(): Command {
     .addOption(new Option('--large-cluster-size-threshold <n>', 'zones with more nodes keep the secondary rate when disrupted; smaller ones stop').argParser(num).default(50))
     .addOption(new Option('--concurrent-replicaset-syncs <n>', 'replica sets synced at once').argParser(num).default(5))
     .addOption(new Option('--concurrent-deployment-syncs <n>', 'deployments synced at once').argParser(num).default(5))
+    .addOption(new Option('--concurrent-gc-syncs <n>', 'garbage collector workers (each of the delete and orphan queues)').argParser(num).default(20))
+    .addOption(new Option('--enable-garbage-collector [bool]', 'enable the garbage collector (cascading deletion by ownerReferences)').argParser((v) => v !== 'false').default(true))
     .option('-v, --verbose', 'verbose logs');
   return addClientFlags(cmd, { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
@@ -49,7 +51,10 @@ export function controllerManagerCommand(): Command {
     };
     config.replicaSet = { ...config.replicaSet, concurrentRSSyncs: Math.max(1, o.concurrentReplicasetSyncs as number) };
     config.deployment = { concurrentDeploymentSyncs: Math.max(1, o.concurrentDeploymentSyncs as number) };
+    config.garbageCollector = { concurrentGCSyncs: Math.max(1, o.concurrentGcSyncs as number), enableGarbageCollector: o.enableGarbageCollector !== false };
     const enabled = (o.controllers as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    // Like upstream, --enable-garbage-collector=false keeps the collector off whatever --controllers says.
+    if (!config.garbageCollector.enableGarbageCollector) enabled.unshift('-garbage-collector-controller');
     const abort = new AbortController();
     let stopping = false;
     const informers = new SharedInformerFactory(client, { clock, logger: log });
