@@ -34,6 +34,7 @@ export function controllerManagerCommand(): Command {
     .addOption(new Option('--concurrent-deployment-syncs <n>', 'deployments synced at once').argParser(num).default(5))
     .addOption(new Option('--concurrent-gc-syncs <n>', 'garbage collector workers (each of the delete and orphan queues)').argParser(num).default(20))
     .addOption(new Option('--enable-garbage-collector [bool]', 'enable the garbage collector (cascading deletion by ownerReferences)').argParser((v) => v !== 'false').default(true))
+    .addOption(new Option('--terminated-pod-gc-threshold <n>', 'terminated pods kept before the pod garbage collector deletes the oldest (<= 0 disables)').argParser(Number).default(12500))
     .option('-v, --verbose', 'verbose logs');
   return addClientFlags(cmd, { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
@@ -52,6 +53,7 @@ export function controllerManagerCommand(): Command {
     config.replicaSet = { ...config.replicaSet, concurrentRSSyncs: Math.max(1, o.concurrentReplicasetSyncs as number) };
     config.deployment = { concurrentDeploymentSyncs: Math.max(1, o.concurrentDeploymentSyncs as number) };
     config.garbageCollector = { concurrentGCSyncs: Math.max(1, o.concurrentGcSyncs as number), enableGarbageCollector: o.enableGarbageCollector !== false };
+    config.podGC = { ...config.podGC, terminatedPodGCThreshold: o.terminatedPodGcThreshold as number };
     const enabled = (o.controllers as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
     // Like upstream, --enable-garbage-collector=false keeps the collector off whatever --controllers says.
     if (!config.garbageCollector.enableGarbageCollector) enabled.unshift('-garbage-collector-controller');

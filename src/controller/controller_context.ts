@@ -9,6 +9,7 @@ import type { SharedInformerFactory } from './informer_factory.js';
 import { DEFAULT_NODE_LIFECYCLE_OPTIONS, type NodeLifecycleControllerOptions } from './nodelifecycle/config.js';
 import { DEFAULT_GARBAGE_COLLECTOR_OPTIONS, type GarbageCollectorOptions } from './garbagecollector/config.js';
 import { DEFAULT_DEPLOYMENT_OPTIONS, type DeploymentControllerOptions } from './deployment/config.js';
+import { DEFAULT_PODGC_OPTIONS, type PodGCControllerOptions } from './podgc/config.js';
 import { DEFAULT_REPLICASET_OPTIONS, type ReplicaSetControllerOptions } from './replicaset/config.js';
 
 /** KubeControllerManagerConfiguration: per-controller settings. */
@@ -17,6 +18,7 @@ export interface ControllerManagerConfiguration {
   replicaSet: ReplicaSetControllerOptions;
   deployment: DeploymentControllerOptions;
   garbageCollector: GarbageCollectorOptions;
+  podGC: PodGCControllerOptions;
 }
 
 /** Upstream's defaults for every controller. */
@@ -26,6 +28,7 @@ export function defaultControllerManagerConfiguration(): ControllerManagerConfig
     replicaSet: { ...DEFAULT_REPLICASET_OPTIONS },
     deployment: { ...DEFAULT_DEPLOYMENT_OPTIONS },
     garbageCollector: { ...DEFAULT_GARBAGE_COLLECTOR_OPTIONS },
+    podGC: { ...DEFAULT_PODGC_OPTIONS },
   };
 }
 
