@@ -1,6 +1,7 @@
 /**
  * `kscale controller-manager`: the controllers of kube-controller-manager
- * (for now node-lifecycle-controller and taint-eviction-controller) in one
+ * (node lifecycle, taint eviction, replicaset, deployment, garbage collector,
+ * pod GC) in one
  * process, speaking only the Kubernetes API. Flags keep upstream's names and
  * defaults.
  */
@@ -21,7 +22,7 @@ const duration = (v: string): number => parseDuration(v);
 /** Adds the `controller-manager` subcommand. */
 export function controllerManagerCommand(): Command {
   const cmd = new Command('controller-manager')
-    .description('run the controllers (node lifecycle, taint eviction) against an API server')
+    .description('run the controllers (node lifecycle, taint eviction, replicaset, deployment, garbage collector, pod GC) against an API server')
     .addOption(new Option('--controllers <list>', 'controllers to enable: "*" for all on by default, "name" to enable, "-name" to disable').default('*'))
     .addOption(new Option('--node-monitor-period <duration>', 'how often node health is checked').argParser(duration).default(5_000, '5s'))
     .addOption(new Option('--node-monitor-grace-period <duration>', 'how long a node may be silent before it is marked Unknown').argParser(duration).default(50_000, '50s'))

@@ -9,23 +9,18 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isNotFoundError, RESOURCES } from '../../src/client/index.js';
 import type { Deployment, Pod, ReplicaSet } from '../../src/controller/controllerutil/index.js';
-import { kubectlPath } from './harness.js';
 import { waitFor } from './fixtures/cluster.js';
-import { Kubectl } from './fixtures/kubectl/cli.js';
-import { startControllerManagerProcess, startWorkloadCluster, type WorkloadCluster } from './fixtures/workloads.js';
+import type { Kubectl } from './fixtures/kubectl/cli.js';
+import { startKubectlCluster, type KubectlCluster } from './fixtures/workloads.js';
 
-let cluster: WorkloadCluster;
-let cm: Awaited<ReturnType<typeof startControllerManagerProcess>>;
+let cluster: KubectlCluster;
 let k: Kubectl;
 
 before(async () => {
-  cluster = await startWorkloadCluster(5);
-  cm = await startControllerManagerProcess(cluster.server.kubeconfig);
-  k = new Kubectl(kubectlPath(), cluster.server.kubeconfig);
+  cluster = await startKubectlCluster(5);
+  k = cluster.k;
 });
 after(async () => {
-  await k?.close();
-  await cm?.stop();
   await cluster?.stop();
 });
 
