@@ -1,6 +1,7 @@
 /**
  * `kscale controller-manager`: the controllers of kube-controller-manager
- * (for now node-lifecycle-controller and taint-eviction-controller) in one
+ * (node lifecycle, taint eviction, replicaset, deployment, garbage collector,
+ * pod GC) in one
  * process, speaking only the Kubernetes API. Flags keep upstream's names and
  * defaults.
  */
@@ -21,7 +22,7 @@ const duration = (v: string): number => parseDuration(v);
 /** Adds the `controller-manager` subcommand. */
 export function controllerManagerCommand(): Command {
   const cmd = new Command('controller-manager')
-    .description('run the controllers (node lifecycle, taint eviction) against an API server')
+    .description('run the controllers (node lifecycle, taint eviction, replicaset, deployment, garbage collector, pod GC) against an API server')
     .addOption(new Option('--controllers <list>', 'controllers to enable: "*" for all on by default, "name" to enable, "-name" to disable').default('*'))
     .addOption(new Option('--node-monitor-period <duration>', 'how often node health is checked').argParser(duration).default(5_000, '5s'))
     .addOption(new Option('--node-monitor-grace-period <duration>', 'how long a node may be silent before it is marked Unknown').argParser(duration).default(50_000, '50s'))
@@ -32,6 +33,9 @@ export function controllerManagerCommand(): Command {
     .addOption(new Option('--large-cluster-size-threshold <n>', 'zones with more nodes keep the secondary rate when disrupted; smaller ones stop').argParser(num).default(50))
     .addOption(new Option('--concurrent-replicaset-syncs <n>', 'replica sets synced at once').argParser(num).default(5))
     .addOption(new Option('--concurrent-deployment-syncs <n>', 'deployments synced at once').argParser(num).default(5))
+    .addOption(new Option('--concurrent-gc-syncs <n>', 'garbage collector workers (each of the delete and orphan queues)').argParser(num).default(20))
+    .addOption(new Option('--enable-garbage-collector [bool]', 'enable the garbage collector (cascading deletion by ownerReferences)').argParser((v) => v !== 'false').default(true))
+    .addOption(new Option('--terminated-pod-gc-threshold <n>', 'terminated pods kept before the pod garbage collector deletes the oldest (<= 0 disables)').argParser(Number).default(12500))
     .option('-v, --verbose', 'verbose logs');
   return addClientFlags(cmd, { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
@@ -49,7 +53,11 @@ export function controllerManagerCommand(): Command {
     };
     config.replicaSet = { ...config.replicaSet, concurrentRSSyncs: Math.max(1, o.concurrentReplicasetSyncs as number) };
     config.deployment = { concurrentDeploymentSyncs: Math.max(1, o.concurrentDeploymentSyncs as number) };
+    config.garbageCollector = { concurrentGCSyncs: Math.max(1, o.concurrentGcSyncs as number), enableGarbageCollector: o.enableGarbageCollector !== false };
+    config.podGC = { ...config.podGC, terminatedPodGCThreshold: o.terminatedPodGcThreshold as number };
     const enabled = (o.controllers as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    // Like upstream, --enable-garbage-collector=false keeps the collector off whatever --controllers says.
+    if (!config.garbageCollector.enableGarbageCollector) enabled.unshift('-garbage-collector-controller');
     const abort = new AbortController();
     let stopping = false;
     const informers = new SharedInformerFactory(client, { clock, logger: log });

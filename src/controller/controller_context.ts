@@ -7,7 +7,9 @@ import type { ClientLogger, EventBroadcaster, RESTClient } from '../client/index
 import type { Clock } from '../clock/index.js';
 import type { SharedInformerFactory } from './informer_factory.js';
 import { DEFAULT_NODE_LIFECYCLE_OPTIONS, type NodeLifecycleControllerOptions } from './nodelifecycle/config.js';
+import { DEFAULT_GARBAGE_COLLECTOR_OPTIONS, type GarbageCollectorOptions } from './garbagecollector/config.js';
 import { DEFAULT_DEPLOYMENT_OPTIONS, type DeploymentControllerOptions } from './deployment/config.js';
+import { DEFAULT_PODGC_OPTIONS, type PodGCControllerOptions } from './podgc/config.js';
 import { DEFAULT_REPLICASET_OPTIONS, type ReplicaSetControllerOptions } from './replicaset/config.js';
 
 /** KubeControllerManagerConfiguration: per-controller settings. */
@@ -15,6 +17,8 @@ export interface ControllerManagerConfiguration {
   nodeLifecycle: NodeLifecycleControllerOptions;
   replicaSet: ReplicaSetControllerOptions;
   deployment: DeploymentControllerOptions;
+  garbageCollector: GarbageCollectorOptions;
+  podGC: PodGCControllerOptions;
 }
 
 /** Upstream's defaults for every controller. */
@@ -23,6 +27,8 @@ export function defaultControllerManagerConfiguration(): ControllerManagerConfig
     nodeLifecycle: { ...DEFAULT_NODE_LIFECYCLE_OPTIONS },
     replicaSet: { ...DEFAULT_REPLICASET_OPTIONS },
     deployment: { ...DEFAULT_DEPLOYMENT_OPTIONS },
+    garbageCollector: { ...DEFAULT_GARBAGE_COLLECTOR_OPTIONS },
+    podGC: { ...DEFAULT_PODGC_OPTIONS },
   };
 }
 

@@ -15,3 +15,5 @@ export * from './tainteviction/index.js';
 export * as controllerutil from './controllerutil/index.js';
 export * from './replicaset/index.js';
 export * from './deployment/index.js';
+export * from './garbagecollector/index.js';
+export * from './podgc/index.js';

@@ -41,7 +41,7 @@ function deployment(name: string, replicas: number, spec: Partial<NonNullable<De
   };
 }
 
-async function waitComplete(name: string, replicas: number, ms = 60_000): Promise<Deployment> {
+async function waitComplete(name: string, replicas: number, ms = 120_000): Promise<Deployment> {
   const client = cluster.client.resource<Deployment>(RESOURCES.deployments);
   return waitFor(`${name} complete with ${replicas}`, async () => {
     const d = await client.get(name, { namespace: NS });
@@ -90,7 +90,7 @@ test('a Deployment of 100 replicas becomes available, and a rolling update keeps
     }
   })();
   await client.patch('web', 'strategic', { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } }, { namespace: NS });
-  const updated = await waitComplete('web', 100, 90_000);
+  const updated = await waitComplete('web', 100, 180_000);
   watch.stop();
   await watching;
   assert.ok(events > 200, `saw ${events} pod events`);
