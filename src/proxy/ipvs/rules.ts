@@ -69,18 +69,16 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
   const names = input.full ? [...input.services.keys()].sort() : [...input.changed].sort();
   const addrOps: string[] = [];
   const setOps: string[] = [];
-  const ref = (m: Map<string, number>, k: string, d: number): boolean => {
-    const c = (m.get(k) ?? 0) + d;
-    if (c <= 0) m.delete(k);
-    else m.set(k, c);
-    return (d > 0 && c === 1) || (d < 0 && c <= 0);
-  };
+  // Deltas are summed first, so an entry that a changed port keeps is neither deleted nor re-added.
+  const addrDelta = new Map<string, number>();
+  const setDelta = new Map<string, number>();
+  const bump = (m: Map<string, number>, k: string, d: number): void => void m.set(k, (m.get(k) ?? 0) + d);
   const touched = new Set<string>();
   for (const name of names) {
     const old = input.full ? undefined : state.ports.get(name);
     for (const k of old?.servers ?? []) touched.add(k);
-    for (const a of old?.addrs ?? []) if (ref(next.addrs, a, -1)) addrOps.push(`address del ${a}/32 dev ${DUMMY_INTERFACE}`);
-    for (const e of old?.sets ?? []) if (ref(next.setEntries, e, -1)) setOps.push(`del ${e} -exist`);
+    for (const a of old?.addrs ?? []) bump(addrDelta, a, -1);
+    for (const e of old?.sets ?? []) bump(setDelta, e, -1);
     next.ports.delete(name);
     const svc = input.services.get(name);
     if (svc === undefined) continue;
@@ -90,10 +88,23 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
       desired.set(vsKey(vs), vs);
       touched.add(vsKey(vs));
     }
-    for (const a of p.boundAddrs) if (ref(next.addrs, a, 1)) addrOps.push(`address add ${a}/32 dev ${DUMMY_INTERFACE}`);
-    for (const e of sets) if (ref(next.setEntries, e, 1)) setOps.push(`add ${e} -exist`);
+    for (const a of p.boundAddrs) bump(addrDelta, a, 1);
+    for (const e of sets) bump(setDelta, e, 1);
     next.ports.set(name, { servers: p.servers.map(vsKey), addrs: p.boundAddrs, sets });
   }
+  const apply = (counts: Map<string, number>, deltas: Map<string, number>, add: (k: string) => string, del: (k: string) => string, out: string[]): void => {
+    for (const [k, d] of [...deltas].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      if (d === 0) continue;
+      const before = counts.get(k) ?? 0;
+      const after = before + d;
+      if (after <= 0) counts.delete(k);
+      else counts.set(k, after);
+      if (before === 0 && after > 0) out.push(add(k));
+      else if (before > 0 && after <= 0) out.push(del(k));
+    }
+  };
+  apply(next.addrs, addrDelta, (a) => `address add ${a}/32 dev ${DUMMY_INTERFACE}`, (a) => `address del ${a}/32 dev ${DUMMY_INTERFACE}`, addrOps);
+  apply(next.setEntries, setDelta, (e) => `add ${e} -exist`, (e) => `del ${e} -exist`, setOps);
   // On a full rendering every server the kernel holds is examined, so leftovers of earlier runs go too.
   if (input.full) for (const k of state.servers.keys()) touched.add(k);
   const cmds: string[] = [];
