@@ -41,6 +41,8 @@ for (const { mode, backend, label } of MODES) {
       const sticky = await createService(client, { name: 'sticky', affinity: true });
       const empty = await createService(client, { name: 'empty', type: 'NodePort' });
       const dns = await createService(client, { name: 'dns', protocol: 'UDP', port: 53 });
+      const self = await createService(client, { name: 'self' });
+      ip.self = self.spec.clusterIP;
       ip.web = web.spec.clusterIP;
       ip.sticky = sticky.spec.clusterIP;
       ip.empty = empty.spec.clusterIP;
@@ -50,6 +52,7 @@ for (const { mode, backend, label } of MODES) {
       await putSlice(client, 'web', [A!, B!, C!]);
       await putSlice(client, 'sticky', [A!, B!, C!]);
       await putSlice(client, 'dns', [A!], 'UDP');
+      await putSlice(client, 'self', [A!]);
       proxy = new ProxyServer({
         client,
         mode,
@@ -64,7 +67,7 @@ for (const { mode, backend, label } of MODES) {
         netns: lab.node,
       });
       await proxy.start();
-      await settle(proxy, (p) => p.endpoints.get('default/web:p')?.length === 3 && p.endpoints.get('default/dns:p')?.length === 1 && p.services.has('default/empty:p'));
+      await settle(proxy, (p) => p.endpoints.get('default/web:p')?.length === 3 && p.endpoints.get('default/dns:p')?.length === 1 && p.services.has('default/empty:p') && p.endpoints.has('default/self:p'));
     });
 
     after(async () => {
@@ -92,6 +95,12 @@ for (const { mode, backend, label } of MODES) {
       for (const k of Object.keys(outside)) assert.ok([A, B, C].map((x) => `${x}:8080`).includes(k), JSON.stringify(outside));
       const local = tally(await lab.connect(lab.node, 'tcp', NODE_IP, nodePort, 10));
       for (const k of Object.keys(local)) assert.ok([A, B, C].map((x) => `${x}:8080`).includes(k), JSON.stringify(local));
+    });
+
+    test('an endpoint reaching itself through its service (hairpin) is masqueraded and answered', async () => {
+      // One endpoint, so every connection from A is DNATed back to A; without the hairpin masquerade
+      // A's reply would come from A:8080 itself, not from the cluster IP, and the connect would fail.
+      assert.deepEqual(tally(await lab.connect(lab.backend, 'tcp', ip.self!, 80, 10, 2000, A!)), { [`${A}:8080`]: 10 });
     });
 
     test('sessionAffinity ClientIP sends one client to one endpoint', async () => {

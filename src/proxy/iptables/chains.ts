@@ -45,28 +45,23 @@ export const JUMP_RULES: readonly JumpRule[] = [
   { table: 'nat', from: 'POSTROUTING', to: KUBE_POSTROUTING, comment: 'kubernetes postrouting rules', extra: [] },
 ];
 
-function cached(names: Record<string, string>, key: string, make: () => string): string {
-  return (names[key] ??= make());
-}
-
 /** KUBE-SVC-…: the Cluster-policy chain of a service port. */
 export function svcChain(svc: ServicePortInfo): string {
-  return cached(svc.names, 'ipt-svc', () => `KUBE-SVC-${portHash(svc)}`);
+  return (svc.names.iptSvc ??= `KUBE-SVC-${portHash(svc)}`);
 }
 /** KUBE-SVL-…: the Local-policy chain. */
 export function svlChain(svc: ServicePortInfo): string {
-  return cached(svc.names, 'ipt-svl', () => `KUBE-SVL-${portHash(svc)}`);
+  return (svc.names.iptSvl ??= `KUBE-SVL-${portHash(svc)}`);
 }
 /** KUBE-EXT-…: the entry for external traffic (NodePorts, external IPs). */
 export function extChain(svc: ServicePortInfo): string {
-  return cached(svc.names, 'ipt-ext', () => `KUBE-EXT-${portHash(svc)}`);
+  return (svc.names.iptExt ??= `KUBE-EXT-${portHash(svc)}`);
 }
 /** KUBE-SEP-…: one endpoint of a service port. */
 export function sepChain(svc: ServicePortInfo, ep: Endpoint): string {
-  const key = `ipt-sep/${svc.name}/${svc.protocol}`;
-  return cached(ep.names, key, () => `KUBE-SEP-${hash16(svc.name + svc.protocol.toLowerCase() + endpointString(ep))}`);
+  return (ep.names.iptSep ??= `KUBE-SEP-${hash16(svc.name + svc.protocol.toLowerCase() + endpointString(ep))}`);
 }
 
 function portHash(svc: ServicePortInfo): string {
-  return cached(svc.names, 'ipt-hash', () => hash16(svc.name + svc.protocol.toLowerCase()));
+  return (svc.names.iptHash ??= hash16(svc.name + svc.protocol.toLowerCase()));
 }

@@ -35,6 +35,9 @@ export interface IptablesConfig {
   clusterCIDR: string;
 }
 
+/** Upstream's largeClusterEndpointsThreshold. */
+export const LARGE_CLUSTER_ENDPOINTS = 1000;
+
 /** Upstream's defaults. */
 export const DEFAULT_IPTABLES_CONFIG: IptablesConfig = { masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
 
@@ -44,6 +47,8 @@ export interface IptablesRendering {
   readonly restore: string;
   /** Rules written per chain ("table/chain" → count), for the chains this rendering rewrote. */
   readonly written: Map<string, number>;
+  /** Upstream's large-cluster mode (over 1,000 endpoints): per-endpoint comments are left out. */
+  readonly largeClusterMode: boolean;
   /** Per-service nat chains that exist after this rendering. */
   readonly active: Set<string>;
   /** Stale per-service chains this rendering deletes. */
@@ -59,16 +64,21 @@ function probability(n: number): string {
 class Writer {
   readonly chains: string[] = [];
   readonly rules: string[] = [];
+  /** Rules per chain (this writer's table only). */
   readonly counts = new Map<string, number>();
   constructor(readonly table: string) {}
   declare(chain: string): void {
     this.chains.push(`:${chain} - [0:0]`);
-    this.counts.set(`${this.table}/${chain}`, 0);
+    this.counts.set(chain, 0);
   }
   rule(chain: string, rest: string): void {
     this.rules.push(`-A ${chain} ${rest}`);
-    const k = `${this.table}/${chain}`;
-    this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+    this.counts.set(chain, (this.counts.get(chain) ?? 0) + 1);
+  }
+  /** Adds lines already formatted as `-A chain …` (counted by the caller). */
+  lines(chain: string, lines: string[]): void {
+    for (const l of lines) this.rules.push(l);
+    this.counts.set(chain, (this.counts.get(chain) ?? 0) + lines.length);
   }
   text(): string {
     return `*${this.table}\n${this.chains.join('\n')}\n${this.rules.join('\n')}${this.rules.length ? '\n' : ''}COMMIT\n`;
@@ -100,6 +110,10 @@ export function renderIptables(input: SyncInput, cfg: IptablesConfig, existing: 
   const active = new Set<string>();
   const svcRules = new Writer('nat'); // per-service chains, appended after the top-level ones
   const names = [...input.services.keys()].sort();
+  let totalEndpoints = 0;
+  for (const eps of input.endpoints.values()) totalEndpoints += eps.length;
+  // Like upstream: past 1,000 endpoints, comments on per-endpoint rules cost more than they help.
+  const large = totalEndpoints > LARGE_CLUSTER_ENDPOINTS;
   for (const name of names) {
     const svc = input.services.get(name)!;
     const eps = categorizeEndpoints(input.endpoints.get(name) ?? [], svc, input.node);
@@ -142,11 +156,11 @@ export function renderIptables(input: SyncInput, cfg: IptablesConfig, existing: 
       svcRules.declare(svcC);
       if (cfg.masqueradeAll) svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 -j ${KUBE_MARK_MASQ}`);
       else if (cfg.clusterCIDR !== '') svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 ! -s ${cfg.clusterCIDR} -j ${KUBE_MARK_MASQ}`);
-      balance(svcRules, svcC, svc, eps.cluster);
+      balance(svcRules, svcC, svc, eps.cluster, large);
     }
     if (usesLocal && eps.hasEndpoints) {
       svcRules.declare(svlC);
-      balance(svcRules, svlC, svc, eps.local);
+      balance(svcRules, svlC, svc, eps.local, large);
     }
     if (external && eps.hasEndpoints) {
       svcRules.declare(extC);
@@ -161,12 +175,16 @@ export function renderIptables(input: SyncInput, cfg: IptablesConfig, existing: 
         svcRules.rule(extC, `-j ${svlC}`);
       }
     }
+    const comment = large ? '' : `-m comment --comment ${q(name)} `;
+    const p = svc.protocol.toLowerCase();
     for (const ep of seps) {
       const sep = sepChain(svc, ep);
       svcRules.declare(sep);
-      svcRules.rule(sep, `-m comment --comment ${q(name)} -s ${ep.ip}/32 -j ${KUBE_MARK_MASQ}`);
       const affinity = svc.stickySeconds > 0 ? ` -m recent --name ${sep} --set` : '';
-      svcRules.rule(sep, `-m comment --comment ${q(name)} ${proto(svc)}${affinity} -j DNAT --to-destination ${ep.ip}:${ep.port}`);
+      svcRules.lines(sep, [
+        `-A ${sep} ${comment}-s ${ep.ip}/32 -j ${KUBE_MARK_MASQ}`,
+        `-A ${sep} ${comment}-m ${p} -p ${p}${affinity} -j DNAT --to-destination ${ep.ip}:${ep.port}`,
+      ]);
     }
   }
   // Must stay last: NodePorts are matched only after every cluster IP.
@@ -186,22 +204,28 @@ export function renderIptables(input: SyncInput, cfg: IptablesConfig, existing: 
     'COMMIT',
     '',
   ].join('\n');
-  const written = new Map([...filter.counts, ...nat.counts, ...svcRules.counts]);
-  return { restore: filter.text() + natText, written, active, deleted };
+  const written = new Map<string, number>();
+  for (const [c, n] of filter.counts) written.set(`filter/${c}`, n);
+  for (const [c, n] of nat.counts) written.set(`nat/${c}`, n);
+  for (const [c, n] of svcRules.counts) written.set(`nat/${c}`, n);
+  return { restore: filter.text() + natText, written, active, deleted, largeClusterMode: large };
 }
 
 /** ClientIP affinity checks, then `statistic` random balancing over the endpoints, as upstream writes them. */
-function balance(w: Writer, chain: string, svc: ServicePortInfo, eps: readonly Endpoint[]): void {
+function balance(w: Writer, chain: string, svc: ServicePortInfo, eps: readonly Endpoint[], large: boolean): void {
+  const lines: string[] = [];
+  const head = `-A ${chain} `;
+  const comment = (ep: Endpoint): string => (large ? '' : `-m comment --comment ${q(`${svc.name} -> ${ep.ip}:${ep.port}`)} `);
   if (svc.stickySeconds > 0) {
     for (const ep of eps) {
       const sep = sepChain(svc, ep);
-      w.rule(chain, `-m comment --comment ${q(`${svc.name} -> ${ep.ip}:${ep.port}`)} -m recent --name ${sep} --rcheck --seconds ${svc.stickySeconds} --reap -j ${sep}`);
+      lines.push(`${head}${comment(ep)}-m recent --name ${sep} --rcheck --seconds ${svc.stickySeconds} --reap -j ${sep}`);
     }
   }
   const n = eps.length;
   for (let i = 0; i < n; i++) {
     const ep = eps[i]!;
-    const stat = i < n - 1 ? ` -m statistic --mode random --probability ${probability(n - i)}` : '';
-    w.rule(chain, `-m comment --comment ${q(`${svc.name} -> ${ep.ip}:${ep.port}`)}${stat} -j ${sepChain(svc, ep)}`);
+    lines.push(i < n - 1 ? `${head}${comment(ep)}-m statistic --mode random --probability ${probability(n - i)} -j ${sepChain(svc, ep)}` : `${head}${comment(ep)}-j ${sepChain(svc, ep)}`);
   }
+  w.lines(chain, lines);
 }

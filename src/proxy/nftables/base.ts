@@ -40,6 +40,7 @@ export const BASE_CHAINS: readonly (readonly [string, string])[] = [
 /** Sets and verdict maps: name → type spec. */
 export const BASE_MAPS: readonly (readonly [string, string])[] = [
   ['cluster-ips', 'type ipv4_addr ; comment "Active ClusterIPs"'],
+  ['hairpin-endpoints', 'type ipv4_addr . ipv4_addr ; comment "endpoint . endpoint, for traffic an endpoint sends to itself through a service"'],
   ['service-ips', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "ClusterIP, ExternalIP and LoadBalancer IP traffic"'],
   ['service-nodeports', 'type inet_proto . inet_service : verdict ; comment "NodePort traffic"'],
   ['no-endpoint-services', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to services with no endpoints"'],
@@ -58,7 +59,7 @@ export function baseRules(cfg: NftConfig): (readonly [string, string[]])[] {
     ['filter-output-post-dnat', ['ct state new jump cluster-ips-check']],
     ['nat-prerouting', ['jump services']],
     ['nat-output', ['jump services']],
-    ['nat-postrouting', ['jump masquerading']],
+    ['nat-postrouting', ['ct status dnat ip saddr . ip daddr @hairpin-endpoints masquerade', 'jump masquerading']],
     ['services', ['ip daddr . meta l4proto . th dport vmap @service-ips', `${LOCAL_DST} meta l4proto . th dport vmap @service-nodeports`]],
     ['service-endpoints-check', ['ip daddr . meta l4proto . th dport vmap @no-endpoint-services']],
     ['nodeport-endpoints-check', [`${LOCAL_DST} meta l4proto . th dport vmap @no-endpoint-nodeports`]],

@@ -13,7 +13,7 @@ export const TABLE = 'kube-proxy';
 export const FAMILY = 'ip';
 
 function base(svc: ServicePortInfo): string {
-  return (svc.names['nft-base'] ??= `${hash16(svc.name + svc.protocol.toLowerCase()).slice(0, 8)}-${svc.namespace}/${svc.service}/${svc.protocol.toLowerCase()}/${svc.portName}`);
+  return (svc.names.nftBase ??= `${hash16(svc.name + svc.protocol.toLowerCase()).slice(0, 8)}-${svc.namespace}/${svc.service}/${svc.protocol.toLowerCase()}/${svc.portName}`);
 }
 
 /** The Cluster-policy chain of a service port. */
@@ -24,8 +24,7 @@ export const localChain = (svc: ServicePortInfo): string => `local-${base(svc)}`
 export const externalChain = (svc: ServicePortInfo): string => `external-${base(svc)}`;
 
 function epBase(svc: ServicePortInfo, ep: Endpoint): string {
-  const key = `nft/${svc.name}/${svc.protocol}`;
-  return (ep.names[key] ??= `${hash16(svc.name + svc.protocol.toLowerCase() + ep.ip + ep.port).slice(0, 8)}-${svc.namespace}/${svc.service}/${svc.protocol.toLowerCase()}/${svc.portName}__${ep.ip}/${ep.port}`);
+  return (ep.names.nftEndpoint ??= `${hash16(svc.name + svc.protocol.toLowerCase() + ep.ip + ep.port).slice(0, 8)}-${svc.namespace}/${svc.service}/${svc.protocol.toLowerCase()}/${svc.portName}__${ep.ip}/${ep.port}`);
 }
 
 /** One endpoint's DNAT chain. */

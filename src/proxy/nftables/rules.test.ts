@@ -19,22 +19,30 @@ test('a full rendering replaces the table in one transaction, with verdict maps 
   const lines = r.text.split('\n');
   assert.deepEqual(lines.slice(0, 2), ['add table ip kube-proxy', 'delete table ip kube-proxy']);
   assert.ok(lines.some((l) => /^add rule ip kube-proxy services ip daddr \. meta l4proto \. th dport vmap @service-ips$/.test(l)));
-  assert.ok(lines.some((l) => /^add rule ip kube-proxy service-\w{8}-default\/web\/tcp\/p numgen random mod 2 vmap \{ 0 : goto endpoint-\w{8}-default\/web\/tcp\/p__10\.0\.0\.1\/8080, 1 : goto endpoint-/.test(l)));
+  assert.ok(lines.some((l) => /^add rule ip kube-proxy service-\w{8}-default\/web\/tcp\/p meta l4proto tcp dnat ip to numgen random mod 2 map \{ 0 : 10\.0\.0\.1 \. 8080, 1 : 10\.0\.0\.2 \. 8080 \}$/.test(l)));
+  assert.ok(!lines.some((l) => /endpoint-\w{8}-default\/web/.test(l)), 'no chain per endpoint without affinity');
+  // Affinity keeps upstream's shape: numgen picks an endpoint chain, which records the client in its set.
+  assert.ok(lines.some((l) => /^add rule ip kube-proxy service-\w{8}-default\/sticky\/tcp\/p numgen random mod 1 vmap \{ 0 : goto endpoint-\w{8}-default\/sticky\/tcp\/p__10\.0\.0\.1\/8080 \}$/.test(l)));
+  assert.ok(lines.some((l) => /^add rule ip kube-proxy endpoint-\S+ update @affinity-\S+ \{ ip saddr \}$/.test(l)));
+  assert.ok(lines.some((l) => l.startsWith('add element ip kube-proxy hairpin-endpoints {') && l.includes('10.0.0.1 . 10.0.0.1')));
   assert.ok(lines.some((l) => l.startsWith('add element ip kube-proxy service-ips {') && l.includes('10.96.0.10 . tcp . 80 : goto service-')));
   assert.ok(lines.some((l) => l.startsWith('add element ip kube-proxy service-nodeports {') && l.includes('tcp . 30080 : goto external-')));
   assert.ok(lines.some((l) => l.startsWith('add element ip kube-proxy no-endpoint-services {') && l.includes('10.96.0.12 . tcp . 80 : goto reject-chain')));
   assert.ok(lines.some((l) => /add set ip kube-proxy affinity-\S+ \{ type ipv4_addr ; flags dynamic,timeout ; timeout 10800s ; \}/.test(l)));
 });
 
-test('a partial rendering touches only the changed service: its chains and its map elements', () => {
+test('a partial rendering touches only the changed service: its chain and its map elements', () => {
   const state = new NftState();
   commitNftables(state, renderNftables(input(true, ['10.0.0.1', '10.0.0.2']), DEFAULT_NFT_CONFIG, state));
   const r = renderNftables(input(false, ['10.0.0.2', '10.0.0.3'], ['default/web:p']), DEFAULT_NFT_CONFIG, state);
   assert.doesNotMatch(r.text, /sticky|empty|table/);
-  assert.match(r.text, /^add chain ip kube-proxy endpoint-\w{8}-default\/web\/tcp\/p__10\.0\.0\.3\/8080$/m);
   assert.match(r.text, /^flush chain ip kube-proxy service-\w{8}-default\/web\/tcp\/p$/m);
-  assert.match(r.text, /^flush chain ip kube-proxy endpoint-\w{8}-default\/web\/tcp\/p__10\.0\.0\.1\/8080\ndelete chain ip kube-proxy endpoint-\w{8}-default\/web\/tcp\/p__10\.0\.0\.1\/8080$/m);
-  assert.doesNotMatch(r.text, /element/, 'the service-ips element still points at the same chain, so it is left alone');
+  assert.match(r.text, /dnat ip to numgen random mod 2 map \{ 0 : 10\.0\.0\.2 \. 8080, 1 : 10\.0\.0\.3 \. 8080 \}$/m);
+  // Only the hairpin pairs change: 10.0.0.1 goes, 10.0.0.3 comes (sticky handles hairpin in its endpoint chains).
+  assert.match(r.text, /^add element ip kube-proxy hairpin-endpoints \{ 10\.0\.0\.3 \. 10\.0\.0\.3 \}$/m);
+  assert.match(r.text, /^delete element ip kube-proxy hairpin-endpoints \{ 10\.0\.0\.1 \. 10\.0\.0\.1 \}$/m);
+  assert.equal(r.text.match(/element/g)?.length, 2);
+  assert.doesNotMatch(r.text, /service-ips/, 'the service-ips element still points at the same chain, so it is left alone');
 });
 
 test('a service losing all endpoints moves from service-ips to no-endpoint-services, and back', () => {

@@ -4,8 +4,9 @@
  * `ip kube-proxy`; verdict maps keyed by `ip . proto . port` (service-ips,
  * no-endpoint-services) and `proto . port` (service-nodeports,
  * no-endpoint-nodeports); a chain per service port that picks an endpoint
- * chain with `numgen random mod N vmap`; a chain per endpoint that marks
- * hairpin traffic and DNATs. A full rendering replaces the table atomically;
+ * with `numgen random mod N` and DNATs to it inline (a chain per endpoint,
+ * as upstream has, only for ClientIP affinity, which needs a set per
+ * endpoint). A full rendering replaces the table atomically;
  * a partial one rewrites only changed services' chains and adds or deletes
  * only their map elements (upstream refills the maps on every sync; here the
  * maps are diffed, so a sync is O(changes)).
@@ -34,6 +35,7 @@ interface PortObjects {
 /** The objects the proxier believes are in the kernel, per service port; updated by `commit`. */
 export class NftState {
   ports = new Map<string, PortObjects>();
+  /** References to each set element ("set|key"), since several ports share one. */
   clusterIPs = new Map<string, number>();
   rules = 0;
   elements = 0;
@@ -64,10 +66,21 @@ function portObjects(svc: ServicePortInfo, endpoints: readonly Endpoint[], input
   const locC = localChain(svc);
   const extC = externalChain(svc);
 
+  const hairpin = new Set<string>();
   const balance = (chain: string, list: readonly Endpoint[], head: string[]): void => {
     const rules = [...head];
-    if (svc.stickySeconds > 0) for (const ep of list) rules.push(`ip saddr @${affinitySet(svc, ep)} goto ${endpointChain(svc, ep)}`);
-    rules.push(`numgen random mod ${list.length} vmap { ${list.map((ep, i) => `${i} : goto ${endpointChain(svc, ep)}`).join(', ')} }`);
+    if (svc.stickySeconds > 0) {
+      // Affinity needs a set per endpoint, updated when that endpoint is chosen: upstream's chain per endpoint.
+      for (const ep of list) rules.push(`ip saddr @${affinitySet(svc, ep)} goto ${endpointChain(svc, ep)}`);
+      rules.push(`numgen random mod ${list.length} vmap { ${list.map((ep, i) => `${i} : goto ${endpointChain(svc, ep)}`).join(', ')} }`);
+    } else {
+      // kscale's shape: the endpoint is chosen inline by a numgen map, so the table holds a chain per service,
+      // not per endpoint (10x fewer chains; nft's per-transaction cost grows with the chain count).
+      // Hairpin traffic (an endpoint reaching itself) is masqueraded in postrouting through @hairpin-endpoints.
+      if (list.length === 1) rules.push(`meta l4proto ${p} dnat to ${list[0]!.ip}:${list[0]!.port}`);
+      else rules.push(`meta l4proto ${p} dnat ip to numgen random mod ${list.length} map { ${list.map((ep, i) => `${i} : ${ep.ip} . ${ep.port}`).join(', ')} }`);
+      for (const ep of list) hairpin.add(ep.ip);
+    }
     chains.set(chain, rules);
   };
   if (usesCluster) {
@@ -77,14 +90,11 @@ function portObjects(svc: ServicePortInfo, endpoints: readonly Endpoint[], input
     balance(svcC, eps.cluster, head);
   }
   if (usesLocal) balance(locC, eps.local, []);
-  for (const ep of new Set([...eps.cluster, ...eps.local])) {
-    const rules = [`ip saddr ${ep.ip} jump mark-for-masquerade`];
-    if (svc.stickySeconds > 0) {
+  if (svc.stickySeconds > 0) {
+    for (const ep of new Set([...eps.cluster, ...eps.local])) {
       sets.set(affinitySet(svc, ep), svc.stickySeconds);
-      rules.push(`update @${affinitySet(svc, ep)} { ip saddr }`);
+      chains.set(endpointChain(svc, ep), [`ip saddr ${ep.ip} jump mark-for-masquerade`, `update @${affinitySet(svc, ep)} { ip saddr }`, `meta l4proto ${p} dnat to ${ep.ip}:${ep.port}`]);
     }
-    rules.push(`meta l4proto ${p} dnat to ${ep.ip}:${ep.port}`);
-    chains.set(endpointChain(svc, ep), rules);
   }
   if (external && eps.hasEndpoints) {
     const target = svc.externalPolicyLocal ? (usesLocal ? locC : undefined) : usesCluster ? svcC : undefined;
@@ -102,6 +112,7 @@ function portObjects(svc: ServicePortInfo, endpoints: readonly Endpoint[], input
 
   const tuple = (ip: string): string => `${ip} . ${p} . ${svc.port}`;
   elements.push({ map: 'cluster-ips', key: svc.clusterIP });
+  for (const ip of hairpin) elements.push({ map: 'hairpin-endpoints', key: `${ip} . ${ip}` });
   const internal = svc.internalPolicyLocal ? (usesLocal ? locC : undefined) : usesCluster ? svcC : undefined;
   if (!eps.hasEndpoints) elements.push({ map: 'no-endpoint-services', key: tuple(svc.clusterIP), value: 'goto reject-chain' });
   else if (internal === undefined) elements.push({ map: 'no-endpoint-services', key: tuple(svc.clusterIP), value: 'drop' });
@@ -142,7 +153,7 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
     // Create-then-delete makes the delete safe when the table is absent; the whole file is one atomic transaction.
     head.push(`add table ${t}`, `delete table ${t}`, `add table ${t} { comment "rules for kube-proxy" ; }`);
     for (const [name, spec] of BASE_CHAINS) decl.push(`add chain ${t} ${name}${spec === '' ? '' : ` { ${spec} ; }`}`);
-    for (const [name, spec] of BASE_MAPS) decl.push(`add ${name.startsWith('cluster-ips') ? 'set' : 'map'} ${t} ${name} { ${spec} ; }`);
+    for (const [name, spec] of BASE_MAPS) decl.push(`add ${spec.includes(': verdict') ? 'map' : 'set'} ${t} ${name} { ${spec} ; }`);
     for (const [chain, list] of baseRules(cfg)) {
       for (const r of list) rules.push(`add rule ${t} ${chain} ${r}`);
       ruleCount += list.length;
@@ -168,19 +179,19 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
       if (now?.chains.has(chain) !== true) tail.push(`flush chain ${t} ${chain}`, `delete chain ${t} ${chain}`);
     }
     for (const set of old?.sets.keys() ?? []) if (now?.sets.has(set) !== true) tail.push(`delete set ${t} ${set}`);
-    // Elements: delete what changed or went, add what is new; cluster-ips is shared by a service's ports.
+    // Elements: delete what changed or went, add what is new; set elements (cluster IPs, hairpin pairs) are shared, so counted.
     const newEls = new Map((now?.elements ?? []).map((e) => [`${e.map}|${e.key}`, e]));
     const oldEls = new Map((old?.elements ?? []).map((e) => [`${e.map}|${e.key}`, e]));
     for (const [k, e] of oldEls) {
       const n = newEls.get(k);
       if (n !== undefined && n.value === e.value) continue;
-      if (e.map === 'cluster-ips') {
-        const c = (clusterIPs.get(e.key) ?? 1) - 1;
+      if (e.value === undefined) {
+        const c = (clusterIPs.get(k) ?? 1) - 1;
         if (c > 0) {
-          clusterIPs.set(e.key, c);
+          clusterIPs.set(k, c);
           continue;
         }
-        clusterIPs.delete(e.key);
+        clusterIPs.delete(k);
       }
       push(elemDel, e.map, e.key);
       elementCount--;
@@ -188,9 +199,9 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
     for (const [k, e] of newEls) {
       const o = oldEls.get(k);
       if (o !== undefined && o.value === e.value) continue;
-      if (e.map === 'cluster-ips') {
-        const c = clusterIPs.get(e.key) ?? 0;
-        clusterIPs.set(e.key, c + 1);
+      if (e.value === undefined) {
+        const c = clusterIPs.get(k) ?? 0;
+        clusterIPs.set(k, c + 1);
         if (c > 0) continue;
       }
       push(elemAdd, e.map, el(e));
