@@ -32,8 +32,10 @@ export interface ConnectFigures {
 export interface ModeResult {
   mode: string;
   n: number;
-  /** Why the kernel part did not run, when it did not. */
+  /** Why the kernel part did not run (or not to the end), when it did not. */
   kernel: string | undefined;
+  /** A sync exceeded the time limit. */
+  timedOut?: boolean;
   initial?: SyncFigures;
   resync?: SyncFigures;
   change?: SyncFigures;
@@ -78,13 +80,14 @@ export interface ModeSpec {
 }
 
 /** Runs one mode at one size. `renderOnly` skips the kernel (IPVS without ip_vs). */
-export async function measureMode(spec: ModeSpec, n: number, samples: number, progress: (m: string) => void): Promise<ModeResult> {
+export async function measureMode(spec: ModeSpec, n: number, samples: number, maxSyncMs: number, progress: (m: string) => void): Promise<ModeResult> {
   const w = workload(n);
   const node = { name: 'bench-node', zone: '' };
   const input = (full: boolean, changed: Set<string> = new Set()): SyncInput => ({ services: w.services, endpoints: w.endpoints, node, full, changed });
   const lab = NetnsLab.create(ENDPOINTS_PER_SERVICE + 1);
   try {
-    const exec = new Executor(lab.node);
+    // A sync that outlives --max-sync-s is killed: at that size the mode's result is "too slow", not a number.
+    const exec = new Executor(lab.node, maxSyncMs);
     const cfg = { masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '', iptablesBackend: spec.backend, ipvsScheduler: 'rr' as const };
     let proxier: Proxier;
     try {
@@ -93,13 +96,19 @@ export async function measureMode(spec: ModeSpec, n: number, samples: number, pr
       return { mode: spec.label, n, kernel: (err as Error).message };
     }
     await lab.serve(8080, Array.from({ length: ENDPOINTS_PER_SERVICE + 1 }, (_, j) => endpointIP(j)));
-    progress(`${spec.label} n=${n}: initial sync`);
-    const initial = await timed(proxier, input(true));
-    progress(`${spec.label} n=${n}: full resync (${initial.wallMs.toFixed(0)} ms for the first)`);
-    const resync = await timed(proxier, input(true));
-    const changed = changeOne(w.endpoints, Math.floor(n / 2));
-    progress(`${spec.label} n=${n}: one-service change`);
-    const change = await timed(proxier, input(false, new Set([changed])));
+    const r: ModeResult = { mode: spec.label, n, kernel: undefined };
+    try {
+      progress(`${spec.label} n=${n}: initial sync`);
+      r.initial = await timed(proxier, input(true));
+      progress(`${spec.label} n=${n}: full resync (${r.initial.wallMs.toFixed(0)} ms for the first)`);
+      r.resync = await timed(proxier, input(true));
+      const changed = changeOne(w.endpoints, Math.floor(n / 2));
+      progress(`${spec.label} n=${n}: one-service change`);
+      r.change = await timed(proxier, input(false, new Set([changed])));
+    } catch (err) {
+      return { ...r, kernel: `a sync failed or took over ${maxSyncMs / 1000} s: ${(err as Error).message.split('\n')[0]!.slice(0, 160)}`, timedOut: true };
+    }
+    const { initial, resync, change } = r;
     progress(`${spec.label} n=${n}: ${samples} connects to the first and to the last service`);
     const first = await connectFigures(lab, clusterIP(0), samples);
     const last = await connectFigures(lab, clusterIP(n - 1), samples);

@@ -28,11 +28,17 @@ export class ExecError extends Error {
 export class Executor {
   /** Bytes written to tools' stdin so far (what the kernel was handed). */
   bytesIn = 0;
-  /** @param netns a named network namespace (`ip netns`), or undefined for the current one. */
-  constructor(readonly netns?: string) {}
+  /**
+   * @param netns a named network namespace (`ip netns`), or undefined for the current one.
+   * @param timeoutMs a tool still running after this long is killed and reported as exit 124 (0: no limit).
+   */
+  constructor(
+    readonly netns?: string,
+    readonly timeoutMs = 0,
+  ) {}
 
   /** Runs argv with optional stdin; resolves with the result whatever the exit code. */
-  run(argv: readonly string[], stdin?: string): Promise<ExecResult> {
+  run(argv: readonly string[], stdin?: string | Buffer): Promise<ExecResult> {
     const full = this.netns === undefined ? argv : ['ip', 'netns', 'exec', this.netns, ...argv];
     return new Promise((resolve, reject) => {
       const p = spawn(full[0]!, full.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -40,8 +46,14 @@ export class Executor {
       const err: Buffer[] = [];
       p.stdout.on('data', (d: Buffer) => out.push(d));
       p.stderr.on('data', (d: Buffer) => err.push(d));
+      let timedOut = false;
+      const timer = this.timeoutMs > 0 ? setTimeout(() => ((timedOut = true), p.kill('SIGKILL')), this.timeoutMs) : undefined;
       p.on('error', reject);
-      p.on('close', (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
+      p.on('close', (code) => {
+        if (timer !== undefined) clearTimeout(timer);
+        const stderr = Buffer.concat(err).toString() + (timedOut ? `killed after ${this.timeoutMs} ms\n` : '');
+        resolve({ code: timedOut ? 124 : (code ?? -1), stdout: Buffer.concat(out).toString(), stderr });
+      });
       // A tool that exits early (bad input) closes stdin; the exit code tells the story, not EPIPE.
       p.stdin.on('error', () => undefined);
       if (stdin !== undefined) this.bytesIn += Buffer.byteLength(stdin);
@@ -50,7 +62,7 @@ export class Executor {
   }
 
   /** Runs argv and throws ExecError unless it exits 0. */
-  async check(argv: readonly string[], stdin?: string): Promise<string> {
+  async check(argv: readonly string[], stdin?: string | Buffer): Promise<string> {
     const r = await this.run(argv, stdin);
     if (r.code !== 0) throw new ExecError(argv, r);
     return r.stdout;

@@ -34,8 +34,9 @@ function jumpArgs(j: JumpRule): string[] {
 export class IptablesProxier implements Proxier {
   readonly mode = 'iptables' as const;
   private readonly tools: IptablesTools;
-  private existing = new Set<string>();
-  private readonly counts = new Map<string, number>();
+  /** Each service port's chains and rule count, as last written. */
+  private chains = new Map<string, { chains: string[]; rules: number }>();
+  private serviceRules = 0;
 
   constructor(
     private readonly exec: Executor,
@@ -56,21 +57,37 @@ export class IptablesProxier implements Proxier {
   }
 
   async sync(input: SyncInput): Promise<SyncResult> {
-    if (input.full) this.existing = new Set(ownChains(await this.exec.check([this.tools.save, '-t', 'nat']), 'nat', false));
+    const previous = new Map<string, string[]>();
+    for (const [k, v] of this.chains) previous.set(k, v.chains);
+    let orphans = new Set<string>();
+    if (input.full) {
+      // After a restart the kernel may hold chains of an earlier run that this process never wrote.
+      const known = new Set<string>();
+      for (const v of this.chains.values()) for (const c of v.chains) known.add(c);
+      orphans = new Set(ownChains(await this.exec.check([this.tools.save, '-t', 'nat']), 'nat', false).filter((c) => !known.has(c)));
+    }
     const t0 = performance.now();
-    const r = renderIptables(input, this.cfg, this.existing);
+    const r = renderIptables(input, this.cfg, previous, orphans);
     const renderMs = performance.now() - t0;
     await this.exec.check([this.tools.restore, '-w', '--noflush', '--counters'], r.restore);
     if (input.full) await this.ensureJumps();
-    this.existing = r.active;
-    for (const c of r.deleted) this.counts.delete(`nat/${c}`);
-    for (const [k, n] of r.written) this.counts.set(k, n);
-    const rules = { nat: 0, filter: 0 };
-    for (const [k, n] of this.counts) {
-      if (k.startsWith('nat/')) rules.nat += n;
-      else rules.filter += n;
+    if (input.full) {
+      this.chains = r.written;
+      this.serviceRules = 0;
+      for (const w of r.written.values()) this.serviceRules += w.rules;
+    } else {
+      for (const name of input.changed) {
+        this.serviceRules -= this.chains.get(name)?.rules ?? 0;
+        const w = r.written.get(name);
+        if (w === undefined) this.chains.delete(name);
+        else {
+          this.chains.set(name, w);
+          this.serviceRules += w.rules;
+        }
+      }
     }
-    return { full: input.full, bytes: Buffer.byteLength(r.restore), rules, renderMs };
+    const rules = { nat: r.topRules.nat + this.serviceRules, filter: r.topRules.filter };
+    return { full: input.full, bytes: r.restore.length, rules, renderMs };
   }
 
   /** Inserts the jumps from built-in chains unless present, and the hint chain wrappers look for. */
@@ -102,7 +119,7 @@ export class IptablesProxier implements Proxier {
     }
     if (lines.length > 0) await this.exec.check([this.tools.restore, '-w', '--noflush'], `${lines.join('\n')}\n`);
     await this.exec.run([this.tools.iptables, '-w', '-t', 'mangle', '-X', HINT_CHAIN]);
-    this.existing.clear();
-    this.counts.clear();
+    this.chains.clear();
+    this.serviceRules = 0;
   }
 }

@@ -9,6 +9,7 @@
  */
 import type { SyncInput } from '../proxier.js';
 import { categorizeEndpoints } from '../topology.js';
+import { RuleBuffer } from '../rule_buffer.js';
 import type { Endpoint, ServicePortInfo } from '../types.js';
 import {
   FILTER_TOP_CHAINS,
@@ -43,14 +44,14 @@ export const DEFAULT_IPTABLES_CONFIG: IptablesConfig = { masqueradeBit: 14, masq
 
 /** One rendering. */
 export interface IptablesRendering {
-  /** The whole iptables-restore input (filter then nat). */
-  readonly restore: string;
-  /** Rules written per chain ("table/chain" → count), for the chains this rendering rewrote. */
-  readonly written: Map<string, number>;
+  /** The whole iptables-restore input (filter then nat), as bytes. */
+  readonly restore: Buffer;
+  /** Rules in the top-level chains (always rewritten), by table. */
+  readonly topRules: { nat: number; filter: number };
+  /** Per-service chains and their rule count, for each service port this rendering rewrote. */
+  readonly written: Map<string, { chains: string[]; rules: number }>;
   /** Upstream's large-cluster mode (over 1,000 endpoints): per-endpoint comments are left out. */
   readonly largeClusterMode: boolean;
-  /** Per-service nat chains that exist after this rendering. */
-  readonly active: Set<string>;
   /** Stale per-service chains this rendering deletes. */
   readonly deleted: string[];
 }
@@ -62,26 +63,13 @@ function probability(n: number): string {
 }
 
 class Writer {
-  readonly chains: string[] = [];
-  readonly rules: string[] = [];
-  /** Rules per chain (this writer's table only). */
-  readonly counts = new Map<string, number>();
-  constructor(readonly table: string) {}
+  readonly chains = new RuleBuffer();
+  readonly rules = new RuleBuffer(1 << 20);
   declare(chain: string): void {
-    this.chains.push(`:${chain} - [0:0]`);
-    this.counts.set(chain, 0);
+    this.chains.line(`:${chain} - [0:0]`);
   }
   rule(chain: string, rest: string): void {
-    this.rules.push(`-A ${chain} ${rest}`);
-    this.counts.set(chain, (this.counts.get(chain) ?? 0) + 1);
-  }
-  /** Adds lines already formatted as `-A chain …` (counted by the caller). */
-  lines(chain: string, lines: string[]): void {
-    for (const l of lines) this.rules.push(l);
-    this.counts.set(chain, (this.counts.get(chain) ?? 0) + lines.length);
-  }
-  text(): string {
-    return `*${this.table}\n${this.chains.join('\n')}\n${this.rules.join('\n')}${this.rules.length ? '\n' : ''}COMMIT\n`;
+    this.rules.line(`-A ${chain} ${rest}`);
   }
 }
 
@@ -91,11 +79,19 @@ const proto = (svc: ServicePortInfo): string => {
   return `-m ${p} -p ${p}`;
 };
 
-/** Renders the rules for `input`; `existing` holds per-service nat chains believed present in the kernel. */
-export function renderIptables(input: SyncInput, cfg: IptablesConfig, existing: ReadonlySet<string>): IptablesRendering {
+/**
+ * Renders the rules for `input`. `previous` holds each service port's chains as last written; `orphans` are
+ * per-service chains found in the kernel that no known port owns (from an earlier run), deleted on a full sync.
+ */
+export function renderIptables(
+  input: SyncInput,
+  cfg: IptablesConfig,
+  previous: ReadonlyMap<string, readonly string[]> = new Map(),
+  orphans: ReadonlySet<string> = new Set(),
+): IptablesRendering {
   const mark = `0x${(1 << cfg.masqueradeBit).toString(16)}`;
-  const filter = new Writer('filter');
-  const nat = new Writer('nat');
+  const filter = new Writer();
+  const nat = new Writer();
   for (const c of FILTER_TOP_CHAINS) filter.declare(c);
   for (const c of NAT_TOP_CHAINS) nat.declare(c);
 
@@ -107,8 +103,9 @@ export function renderIptables(input: SyncInput, cfg: IptablesConfig, existing: 
   nat.rule(KUBE_POSTROUTING, '-m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE --random-fully');
   nat.rule(KUBE_MARK_MASQ, `-j MARK --or-mark ${mark}`);
 
-  const active = new Set<string>();
-  const svcRules = new Writer('nat'); // per-service chains, appended after the top-level ones
+  const written = new Map<string, { chains: string[]; rules: number }>();
+  const deleted: string[] = [];
+  const svcRules = new Writer(); // per-service chains, appended after the top-level ones
   const names = [...input.services.keys()].sort();
   let totalEndpoints = 0;
   for (const eps of input.endpoints.values()) totalEndpoints += eps.length;
@@ -125,9 +122,6 @@ export function renderIptables(input: SyncInput, cfg: IptablesConfig, existing: 
     const svcC = svcChain(svc);
     const svlC = svlChain(svc);
     const extC = extChain(svc);
-    if (usesCluster) active.add(svcC);
-    if (usesLocal && eps.hasEndpoints) active.add(svlC);
-    if (external && eps.hasEndpoints) active.add(extC);
 
     // Cluster IP.
     const internalTarget = svc.internalPolicyLocal ? (eps.local.length > 0 ? svlC : undefined) : usesCluster ? svcC : undefined;
@@ -148,21 +142,25 @@ export function renderIptables(input: SyncInput, cfg: IptablesConfig, existing: 
       if (eps.hasEndpoints) nat.rule(KUBE_NODEPORTS, `-m comment --comment ${q(name)} ${proto(svc)} --dport ${svc.nodePort} -j ${extC}`);
       else filter.rule(KUBE_EXTERNAL_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} -m addrtype --dst-type LOCAL ${proto(svc)} --dport ${svc.nodePort} -j REJECT`);
     }
-    const seps = new Set<Endpoint>([...eps.cluster, ...eps.local]);
-    for (const ep of seps) active.add(sepChain(svc, ep));
     if (!write) continue;
+    const seps = eps.local.length === 0 ? eps.cluster : new Set<Endpoint>([...eps.cluster, ...eps.local]);
+    const owned: string[] = [];
+    const rulesBefore = svcRules.rules.lines;
 
     if (usesCluster) {
+      owned.push(svcC);
       svcRules.declare(svcC);
       if (cfg.masqueradeAll) svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 -j ${KUBE_MARK_MASQ}`);
       else if (cfg.clusterCIDR !== '') svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 ! -s ${cfg.clusterCIDR} -j ${KUBE_MARK_MASQ}`);
       balance(svcRules, svcC, svc, eps.cluster, large);
     }
     if (usesLocal && eps.hasEndpoints) {
+      owned.push(svlC);
       svcRules.declare(svlC);
       balance(svcRules, svlC, svc, eps.local, large);
     }
     if (external && eps.hasEndpoints) {
+      owned.push(extC);
       svcRules.declare(extC);
       if (!svc.externalPolicyLocal) {
         svcRules.rule(extC, `-m comment --comment ${q(`masquerade traffic for ${name} external destinations`)} -j ${KUBE_MARK_MASQ}`);
@@ -179,53 +177,63 @@ export function renderIptables(input: SyncInput, cfg: IptablesConfig, existing: 
     const p = svc.protocol.toLowerCase();
     for (const ep of seps) {
       const sep = sepChain(svc, ep);
+      owned.push(sep);
       svcRules.declare(sep);
       const affinity = svc.stickySeconds > 0 ? ` -m recent --name ${sep} --set` : '';
-      svcRules.lines(sep, [
-        `-A ${sep} ${comment}-s ${ep.ip}/32 -j ${KUBE_MARK_MASQ}`,
-        `-A ${sep} ${comment}-m ${p} -p ${p}${affinity} -j DNAT --to-destination ${ep.ip}:${ep.port}`,
-      ]);
+      svcRules.rules.line(`-A ${sep} ${comment}-s ${ep.ip}/32 -j ${KUBE_MARK_MASQ}`);
+      svcRules.rules.line(`-A ${sep} ${comment}-m ${p} -p ${p}${affinity} -j DNAT --to-destination ${ep.ip}:${ep.port}`);
     }
+    written.set(name, { chains: owned, rules: svcRules.rules.lines - rulesBefore });
+    const before = previous.get(name);
+    if (before !== undefined && !input.full) for (const c of before) if (!owned.includes(c)) deleted.push(c);
   }
   // Must stay last: NodePorts are matched only after every cluster IP.
   nat.rule(KUBE_SERVICES, `-m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j ${KUBE_NODEPORTS}`);
 
-  const deleted: string[] = [];
-  for (const c of existing) if (!active.has(c)) deleted.push(c);
-  deleted.sort();
-  const natText = [
-    '*nat',
-    ...nat.chains,
-    ...svcRules.chains,
-    ...deleted.map((c) => `:${c} - [0:0]`),
-    ...nat.rules,
-    ...svcRules.rules,
-    ...deleted.map((c) => `-X ${c}`),
-    'COMMIT',
-    '',
-  ].join('\n');
-  const written = new Map<string, number>();
-  for (const [c, n] of filter.counts) written.set(`filter/${c}`, n);
-  for (const [c, n] of nat.counts) written.set(`nat/${c}`, n);
-  for (const [c, n] of svcRules.counts) written.set(`nat/${c}`, n);
-  return { restore: filter.text() + natText, written, active, deleted, largeClusterMode: large };
+  if (input.full) {
+    // Everything is rewritten: any chain known before (or found in the kernel) that no port owns now goes.
+    const now = new Set<string>();
+    for (const w of written.values()) for (const c of w.chains) now.add(c);
+    for (const list of previous.values()) for (const c of list) if (!now.has(c)) deleted.push(c);
+    for (const c of orphans) if (!now.has(c)) deleted.push(c);
+  } else {
+    // Ports that went away are in `changed` but no longer in the services map.
+    for (const name of input.changed) if (!input.services.has(name)) deleted.push(...(previous.get(name) ?? []));
+  }
+  const stale = [...new Set(deleted)].sort();
+  const tail = new RuleBuffer();
+  for (const c of stale) tail.line(`-X ${c}`);
+  tail.line('COMMIT');
+  const staleDecl = new RuleBuffer();
+  for (const c of stale) staleDecl.line(`:${c} - [0:0]`);
+  const restore = Buffer.concat([
+    Buffer.from('*filter\n'),
+    filter.chains.bytes(),
+    filter.rules.bytes(),
+    Buffer.from('COMMIT\n*nat\n'),
+    nat.chains.bytes(),
+    svcRules.chains.bytes(),
+    staleDecl.bytes(),
+    nat.rules.bytes(),
+    svcRules.rules.bytes(),
+    tail.bytes(),
+  ]);
+  return { restore, topRules: { nat: nat.rules.lines, filter: filter.rules.lines }, written, deleted: stale, largeClusterMode: large };
 }
 
 /** ClientIP affinity checks, then `statistic` random balancing over the endpoints, as upstream writes them. */
 function balance(w: Writer, chain: string, svc: ServicePortInfo, eps: readonly Endpoint[], large: boolean): void {
-  const lines: string[] = [];
   const head = `-A ${chain} `;
   const comment = (ep: Endpoint): string => (large ? '' : `-m comment --comment ${q(`${svc.name} -> ${ep.ip}:${ep.port}`)} `);
   if (svc.stickySeconds > 0) {
     for (const ep of eps) {
       const sep = sepChain(svc, ep);
-      lines.push(`${head}${comment(ep)}-m recent --name ${sep} --rcheck --seconds ${svc.stickySeconds} --reap -j ${sep}`);
+      w.rules.line(`${head}${comment(ep)}-m recent --name ${sep} --rcheck --seconds ${svc.stickySeconds} --reap -j ${sep}`);
     }
   }
   const n = eps.length;
   for (let i = 0; i < n; i++) {
     const ep = eps[i]!;
-    lines.push(i < n - 1 ? `${head}${comment(ep)}-m statistic --mode random --probability ${probability(n - i)} -j ${sepChain(svc, ep)}` : `${head}${comment(ep)}-j ${sepChain(svc, ep)}`);
+    w.rules.line(i < n - 1 ? `${head}${comment(ep)}-m statistic --mode random --probability ${probability(n - i)} -j ${sepChain(svc, ep)}` : `${head}${comment(ep)}-j ${sepChain(svc, ep)}`);
   }
-  w.lines(chain, lines);
 }
