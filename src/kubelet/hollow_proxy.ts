@@ -203,6 +203,11 @@ export class HollowProxies {
     });
   }
 
+  /** The ServiceProxies of the nodes that compute rules (for tests and the lab). */
+  computing(): ServiceProxy[] {
+    return this.proxies.flatMap((p) => (p.proxy !== undefined ? [p.proxy] : []));
+  }
+
   /** Counters summed over every hollow proxy. */
   stats(): HollowProxyStats {
     const s: HollowProxyStats = { proxies: this.proxies.length, computing: 0, watch: this.o.watch, events: 0, lists: 0, watches: 0, syncs: this.syncs, syncMsTotal: Math.round(this.syncMs), lastRenderMs: this.lastRenderMs, rules: 0 };
