@@ -122,8 +122,10 @@ export class ProxyServer {
           res.end(text);
         });
       } else if (req.url === '/healthz' || req.url === '/livez') {
-        res.writeHead(200, { 'Content-Type': 'text/plain' });
-        res.end(this.proxy?.last !== undefined ? 'ok' : 'not synced yet');
+        // Like upstream's healthz: unhealthy until the first sync has programmed the rules.
+        const ok = this.proxy?.last !== undefined;
+        res.writeHead(ok ? 200 : 503, { 'Content-Type': 'text/plain' });
+        res.end(ok ? 'ok' : 'not synced yet');
       } else {
         res.writeHead(404);
         res.end();
