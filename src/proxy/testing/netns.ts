@@ -29,7 +29,10 @@ export interface ConnectSample {
 
 let seq = 0;
 const live = new Set<string>();
+const listeners = new Set<ChildProcess>();
+// A run cut short (a signal, a crash) must not leave namespaces or listeners behind.
 process.once('exit', () => {
+  for (const c of listeners) c.kill('SIGKILL');
   for (const ns of live) execFileSync('ip', ['netns', 'del', ns], { stdio: 'ignore' });
 });
 
@@ -95,6 +98,8 @@ export class NetnsLab {
   async serve(port: number, ips: readonly string[]): Promise<void> {
     const p = spawn('ip', ['netns', 'exec', this.backend, process.execPath, PEER, 'serve', String(port), ...ips], { stdio: ['ignore', 'pipe', 'inherit'] });
     this.children.add(p);
+    listeners.add(p);
+    p.once('exit', () => listeners.delete(p));
     await new Promise<void>((resolve, reject) => {
       p.once('exit', (code) => reject(new Error(`backend listener exited with ${code}`)));
       createInterface({ input: p.stdout! }).once('line', () => resolve());
