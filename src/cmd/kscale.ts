@@ -6,6 +6,7 @@ import { controllerManagerCommand } from './controller_manager.js';
 import { nodesCommand } from './nodes.js';
 import { schedulerCommand } from './scheduler.js';
 import { labCommand, upCommand } from './lab.js';
+import { proxyCommand } from './proxy.js';
 
 const program = new Command('kscale').description('a Kubernetes-compatible control plane built for thousands of nodes');
 program.addCommand(serverCommand());
@@ -14,4 +15,5 @@ program.addCommand(nodesCommand());
 program.addCommand(schedulerCommand());
 program.addCommand(upCommand());
 program.addCommand(labCommand());
+program.addCommand(proxyCommand());
 await program.parseAsync(process.argv);

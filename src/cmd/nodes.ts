@@ -11,6 +11,7 @@ import { RealClock } from '../clock/index.js';
 import {
   DEFAULT_SETTINGS,
   Fleet,
+  HollowProxies,
   callFleet,
   findFleets,
   parseLabels,
@@ -19,6 +20,7 @@ import {
   serveControl,
   type FleetEndpoint,
   type HeartbeatMode,
+  type HollowProxyWatch,
   type KubeletSettings,
   type PodWatchMode,
 } from '../kubelet/index.js';
@@ -66,6 +68,9 @@ export function nodesCommand(): Command {
     .option('--job-pod-runtime <duration>', 'how long a Job-owned pod runs before it succeeds', '30s')
     .option('--max-connections <n>', 'keep-alive sockets shared by all kubelets for short requests', int, 64)
     .option('--stats-period <duration>', 'print fleet counters as JSON on stdout this often (0: never)', '0')
+    .option('--hollow-proxy', 'also run each node\'s kube-proxy watches of Services and EndpointSlices', false)
+    .option('--hollow-proxy-compute-fraction <f>', 'fraction of hollow proxies that also recompute iptables rules on every change', num, 0.01)
+    .addOption(new Option('--hollow-proxy-watch <resource>', 'what hollow proxies watch besides Services: endpointslices (kube-proxy since 1.19) or endpoints (older)').choices(['endpointslices', 'endpoints']).default('endpointslices'))
     .option('-v, --verbose', 'verbose logs');
   addClientFlags(cmd, { qps: 50, burst: 100 });
   cmd.action(async (o: Record<string, unknown>) => runFleet(o));
@@ -128,14 +133,16 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
     logger: log,
   });
   const control = await serveControl(fleet, kubeconfigFile(o), o.namePrefix as string);
+  const proxies = o.hollowProxy === true ? hollowProxies(o, config, fleet, clock, log) : undefined;
   const statsMs = parseDuration(o.statsPeriod as string);
-  const statsTimer = statsMs > 0 ? setInterval(() => process.stdout.write(`${JSON.stringify({ stats: fleet.stats() })}\n`), statsMs) : undefined;
+  const statsTimer =
+    statsMs > 0 ? setInterval(() => process.stdout.write(`${JSON.stringify({ stats: fleet.stats(), ...(proxies ? { proxy: proxies.stats() } : {}) })}\n`), statsMs) : undefined;
   let stopping = false;
   const shutdown = (): void => {
     if (stopping) return;
     stopping = true;
     if (statsTimer !== undefined) clearInterval(statsTimer);
-    void Promise.all([fleet.stop(), control.close()]).then(() => process.exit(0));
+    void Promise.all([fleet.stop(), control.close(), proxies?.stop()]).then(() => process.exit(0));
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
@@ -144,6 +151,7 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
       `(heartbeat=${settings.heartbeat}, pod-watch=${o.podWatch as string}); control ${control.endpoint.url}, endpoint file ${control.endpoint.file}\n`,
   );
   const t0 = clock.now();
+  proxies?.start();
   await fleet.start();
   if (!stopping) {
     const s = fleet.stats();
@@ -176,5 +184,23 @@ function controlCommand(verb: 'kill' | 'revive', description: string): Command {
     const done: string[] = [];
     for (const f of fleetsOrExit(o)) done.push(...(await callFleet<{ nodes: string[] }>(f, 'POST', `/${verb}`, body)).nodes);
     process.stdout.write(`${verb === 'kill' ? 'killed' : 'revived'} ${done.length} nodes${done.length > 0 ? `: ${done.join(',')}` : ''}\n`);
+  });
+}
+
+/** Hollow proxies for every node of the fleet (--hollow-proxy), with kube-proxy's client QPS (5/10) and sync periods. */
+function hollowProxies(o: Record<string, unknown>, config: ReturnType<typeof restConfigFromFlags>, fleet: Fleet, clock: RealClock, log: ReturnType<typeof logger>): HollowProxies {
+  const fraction = o.hollowProxyComputeFraction as number;
+  if (fraction > 1) throw new Error('--hollow-proxy-compute-fraction must be between 0 and 1');
+  return new HollowProxies({
+    config,
+    nodes: [...fleet.kubelets.keys()],
+    computeFraction: fraction,
+    watch: o.hollowProxyWatch as HollowProxyWatch,
+    qps: 5,
+    burst: 10,
+    minSyncPeriodMs: 1_000,
+    syncPeriodMs: 30_000,
+    clock,
+    logger: log,
   });
 }

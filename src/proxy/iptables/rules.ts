@@ -1,0 +1,239 @@
+/**
+ * Renders kube-proxy's iptables layout as `iptables-restore` input, like
+ * upstream's iptables proxier: nat KUBE-SERVICES → KUBE-SVC-* (or KUBE-SVL-*
+ * for Local policy) → KUBE-SEP-* with `statistic` random balancing and
+ * `recent` ClientIP affinity; KUBE-NODEPORTS → KUBE-EXT-*; KUBE-MARK-MASQ and
+ * KUBE-POSTROUTING; filter REJECT rules for services without endpoints.
+ * A partial rendering rewrites the top-level chains (always O(services), as
+ * upstream's are) but only the per-service chains of changed ports.
+ */
+import type { SyncInput } from '../proxier.js';
+import { categorizeEndpoints } from '../topology.js';
+import { RuleBuffer } from '../rule_buffer.js';
+import type { Endpoint, ServicePortInfo } from '../types.js';
+import {
+  FILTER_TOP_CHAINS,
+  KUBE_EXTERNAL_SERVICES,
+  KUBE_FORWARD,
+  KUBE_MARK_MASQ,
+  KUBE_NODEPORTS,
+  KUBE_POSTROUTING,
+  KUBE_SERVICES,
+  NAT_TOP_CHAINS,
+  extChain,
+  sepChain,
+  svcChain,
+  svlChain,
+} from './chains.js';
+
+/** Renderer knobs with upstream's flag names. */
+export interface IptablesConfig {
+  /** --iptables-masquerade-bit (14 → mark 0x4000). */
+  masqueradeBit: number;
+  /** --masquerade-all: SNAT all service traffic. */
+  masqueradeAll: boolean;
+  /** --cluster-cidr: traffic from outside it to a cluster IP is masqueraded; "" for none. */
+  clusterCIDR: string;
+}
+
+/** Upstream's largeClusterEndpointsThreshold. */
+export const LARGE_CLUSTER_ENDPOINTS = 1000;
+
+/** Upstream's defaults. */
+export const DEFAULT_IPTABLES_CONFIG: IptablesConfig = { masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
+
+/** One rendering. */
+export interface IptablesRendering {
+  /** The whole iptables-restore input (filter then nat), as bytes. */
+  readonly restore: Buffer;
+  /** Rules in the top-level chains (always rewritten), by table. */
+  readonly topRules: { nat: number; filter: number };
+  /** Per-service chains and their rule count, for each service port this rendering rewrote. */
+  readonly written: Map<string, { chains: string[]; rules: number }>;
+  /** Upstream's large-cluster mode (over 1,000 endpoints): per-endpoint comments are left out. */
+  readonly largeClusterMode: boolean;
+  /** Stale per-service chains this rendering deletes. */
+  readonly deleted: string[];
+}
+
+// Upstream caches these strings: 1/n with ten decimals.
+const probabilities: string[] = [];
+function probability(n: number): string {
+  return (probabilities[n] ??= (1 / n).toFixed(10));
+}
+
+class Writer {
+  readonly chains = new RuleBuffer();
+  readonly rules = new RuleBuffer(1 << 20);
+  declare(chain: string): void {
+    this.chains.line(`:${chain} - [0:0]`);
+  }
+  rule(chain: string, rest: string): void {
+    this.rules.line(`-A ${chain} ${rest}`);
+  }
+}
+
+const q = (s: string): string => `"${s}"`;
+const proto = (svc: ServicePortInfo): string => {
+  const p = svc.protocol.toLowerCase();
+  return `-m ${p} -p ${p}`;
+};
+
+/**
+ * Renders the rules for `input`. `previous` holds each service port's chains as last written; `orphans` are
+ * per-service chains found in the kernel that no known port owns (from an earlier run), deleted on a full sync.
+ */
+export function renderIptables(
+  input: SyncInput,
+  cfg: IptablesConfig,
+  previous: ReadonlyMap<string, readonly string[]> = new Map(),
+  orphans: ReadonlySet<string> = new Set(),
+): IptablesRendering {
+  const mark = `0x${(1 << cfg.masqueradeBit).toString(16)}`;
+  const filter = new Writer();
+  const nat = new Writer();
+  for (const c of FILTER_TOP_CHAINS) filter.declare(c);
+  for (const c of NAT_TOP_CHAINS) nat.declare(c);
+
+  filter.rule(KUBE_FORWARD, '-m conntrack --ctstate INVALID -j DROP');
+  filter.rule(KUBE_FORWARD, `-m comment --comment "kubernetes forwarding rules" -m mark --mark ${mark}/${mark} -j ACCEPT`);
+  filter.rule(KUBE_FORWARD, '-m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT');
+  nat.rule(KUBE_POSTROUTING, `-m mark ! --mark ${mark}/${mark} -j RETURN`);
+  nat.rule(KUBE_POSTROUTING, `-j MARK --xor-mark ${mark}`);
+  nat.rule(KUBE_POSTROUTING, '-m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE --random-fully');
+  nat.rule(KUBE_MARK_MASQ, `-j MARK --or-mark ${mark}`);
+
+  const written = new Map<string, { chains: string[]; rules: number }>();
+  const deleted: string[] = [];
+  const svcRules = new Writer(); // per-service chains, appended after the top-level ones
+  const names = [...input.services.keys()].sort();
+  let totalEndpoints = 0;
+  for (const eps of input.endpoints.values()) totalEndpoints += eps.length;
+  // Like upstream: past 1,000 endpoints, comments on per-endpoint rules cost more than they help.
+  const large = totalEndpoints > LARGE_CLUSTER_ENDPOINTS;
+  for (const name of names) {
+    const svc = input.services.get(name)!;
+    const eps = categorizeEndpoints(input.endpoints.get(name) ?? [], svc, input.node);
+    const write = input.full || input.changed.has(name);
+    const usesCluster = eps.cluster.length > 0;
+    const usesLocal = svc.internalPolicyLocal || svc.externalPolicyLocal;
+    const external = svc.nodePort !== 0 || svc.externalIPs.length > 0;
+    const match = `${proto(svc)} --dport ${svc.port}`;
+    const svcC = svcChain(svc);
+    const svlC = svlChain(svc);
+    const extC = extChain(svc);
+
+    // Cluster IP.
+    const internalTarget = svc.internalPolicyLocal ? (eps.local.length > 0 ? svlC : undefined) : usesCluster ? svcC : undefined;
+    if (!eps.hasEndpoints) {
+      filter.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j REJECT`);
+    } else if (internalTarget === undefined) {
+      filter.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} has no local endpoints`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j DROP`);
+    } else {
+      nat.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} cluster IP`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j ${internalTarget}`);
+    }
+
+    // External IPs and NodePorts enter through KUBE-EXT-*.
+    for (const ip of svc.externalIPs) {
+      if (eps.hasEndpoints) nat.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} external IP`)} ${proto(svc)} -d ${ip}/32 --dport ${svc.port} -j ${extC}`);
+      else filter.rule(KUBE_EXTERNAL_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} ${proto(svc)} -d ${ip}/32 --dport ${svc.port} -j REJECT`);
+    }
+    if (svc.nodePort !== 0) {
+      if (eps.hasEndpoints) nat.rule(KUBE_NODEPORTS, `-m comment --comment ${q(name)} ${proto(svc)} --dport ${svc.nodePort} -j ${extC}`);
+      else filter.rule(KUBE_EXTERNAL_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} -m addrtype --dst-type LOCAL ${proto(svc)} --dport ${svc.nodePort} -j REJECT`);
+    }
+    if (!write) continue;
+    const seps = eps.local.length === 0 ? eps.cluster : new Set<Endpoint>([...eps.cluster, ...eps.local]);
+    const owned: string[] = [];
+    const rulesBefore = svcRules.rules.lines;
+
+    if (usesCluster) {
+      owned.push(svcC);
+      svcRules.declare(svcC);
+      if (cfg.masqueradeAll) svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 -j ${KUBE_MARK_MASQ}`);
+      else if (cfg.clusterCIDR !== '') svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 ! -s ${cfg.clusterCIDR} -j ${KUBE_MARK_MASQ}`);
+      balance(svcRules, svcC, svc, eps.cluster, large);
+    }
+    if (usesLocal && eps.hasEndpoints) {
+      owned.push(svlC);
+      svcRules.declare(svlC);
+      balance(svcRules, svlC, svc, eps.local, large);
+    }
+    if (external && eps.hasEndpoints) {
+      owned.push(extC);
+      svcRules.declare(extC);
+      if (!svc.externalPolicyLocal) {
+        svcRules.rule(extC, `-m comment --comment ${q(`masquerade traffic for ${name} external destinations`)} -j ${KUBE_MARK_MASQ}`);
+        svcRules.rule(extC, `-j ${svcC}`);
+      } else {
+        // Local policy keeps the client address, except for traffic from the node itself, which goes cluster-wide.
+        if (cfg.clusterCIDR !== '') svcRules.rule(extC, `-m comment --comment ${q(`pod traffic for ${name} external destinations`)} -s ${cfg.clusterCIDR} -j ${usesCluster ? svcC : svlC}`);
+        svcRules.rule(extC, `-m comment --comment ${q(`masquerade LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${KUBE_MARK_MASQ}`);
+        if (usesCluster) svcRules.rule(extC, `-m comment --comment ${q(`route LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${svcC}`);
+        svcRules.rule(extC, `-j ${svlC}`);
+      }
+    }
+    const comment = large ? '' : `-m comment --comment ${q(name)} `;
+    const p = svc.protocol.toLowerCase();
+    for (const ep of seps) {
+      const sep = sepChain(svc, ep);
+      owned.push(sep);
+      svcRules.declare(sep);
+      const affinity = svc.stickySeconds > 0 ? ` -m recent --name ${sep} --set` : '';
+      svcRules.rules.line(`-A ${sep} ${comment}-s ${ep.ip}/32 -j ${KUBE_MARK_MASQ}`);
+      svcRules.rules.line(`-A ${sep} ${comment}-m ${p} -p ${p}${affinity} -j DNAT --to-destination ${ep.ip}:${ep.port}`);
+    }
+    written.set(name, { chains: owned, rules: svcRules.rules.lines - rulesBefore });
+    const before = previous.get(name);
+    if (before !== undefined && !input.full) for (const c of before) if (!owned.includes(c)) deleted.push(c);
+  }
+  // Must stay last: NodePorts are matched only after every cluster IP.
+  nat.rule(KUBE_SERVICES, `-m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j ${KUBE_NODEPORTS}`);
+
+  if (input.full) {
+    // Everything is rewritten: any chain known before (or found in the kernel) that no port owns now goes.
+    const now = new Set<string>();
+    for (const w of written.values()) for (const c of w.chains) now.add(c);
+    for (const list of previous.values()) for (const c of list) if (!now.has(c)) deleted.push(c);
+    for (const c of orphans) if (!now.has(c)) deleted.push(c);
+  } else {
+    // Ports that went away are in `changed` but no longer in the services map.
+    for (const name of input.changed) if (!input.services.has(name)) deleted.push(...(previous.get(name) ?? []));
+  }
+  const stale = [...new Set(deleted)].sort();
+  const tail = new RuleBuffer();
+  for (const c of stale) tail.line(`-X ${c}`);
+  tail.line('COMMIT');
+  const staleDecl = new RuleBuffer();
+  for (const c of stale) staleDecl.line(`:${c} - [0:0]`);
+  const restore = Buffer.concat([
+    Buffer.from('*filter\n'),
+    filter.chains.bytes(),
+    filter.rules.bytes(),
+    Buffer.from('COMMIT\n*nat\n'),
+    nat.chains.bytes(),
+    svcRules.chains.bytes(),
+    staleDecl.bytes(),
+    nat.rules.bytes(),
+    svcRules.rules.bytes(),
+    tail.bytes(),
+  ]);
+  return { restore, topRules: { nat: nat.rules.lines, filter: filter.rules.lines }, written, deleted: stale, largeClusterMode: large };
+}
+
+/** ClientIP affinity checks, then `statistic` random balancing over the endpoints, as upstream writes them. */
+function balance(w: Writer, chain: string, svc: ServicePortInfo, eps: readonly Endpoint[], large: boolean): void {
+  const head = `-A ${chain} `;
+  const comment = (ep: Endpoint): string => (large ? '' : `-m comment --comment ${q(`${svc.name} -> ${ep.ip}:${ep.port}`)} `);
+  if (svc.stickySeconds > 0) {
+    for (const ep of eps) {
+      const sep = sepChain(svc, ep);
+      w.rules.line(`${head}${comment(ep)}-m recent --name ${sep} --rcheck --seconds ${svc.stickySeconds} --reap -j ${sep}`);
+    }
+  }
+  const n = eps.length;
+  for (let i = 0; i < n; i++) {
+    const ep = eps[i]!;
+    w.rules.line(i < n - 1 ? `${head}${comment(ep)}-m statistic --mode random --probability ${probability(n - i)} -j ${sepChain(svc, ep)}` : `${head}${comment(ep)}-j ${sepChain(svc, ep)}`);
+  }
+}

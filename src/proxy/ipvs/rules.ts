@@ -1,0 +1,191 @@
+/**
+ * Renders the IPVS mode's changes, like upstream's IPVS proxier does through
+ * netlink, as text for the tools: `ipvsadm -R` commands (virtual and real
+ * servers added, edited, deleted), `ipset restore` lines (KUBE-CLUSTER-IP,
+ * KUBE-LOOP-BACK, KUBE-NODE-PORT-TCP/UDP), `ip -batch` lines for the
+ * kube-ipvs0 addresses, and the fixed iptables glue that matches those sets.
+ * A rendering diffs the desired servers of the changed ports against the
+ * state the kernel holds, so a sync is O(changes).
+ */
+import type { SyncInput } from '../proxier.js';
+import { DUMMY_INTERFACE, portVirtualServers, vsKey, type IpvsScheduler, type VirtualServer } from './virtual_servers.js';
+
+/** IPVS renderer knobs (upstream flag names). */
+export interface IpvsConfig {
+  /** --ipvs-scheduler. */
+  scheduler: IpvsScheduler;
+  masqueradeBit: number;
+  masqueradeAll: boolean;
+  clusterCIDR: string;
+}
+
+/** What the kernel holds: virtual servers, bound addresses (refcounted), ipset entries (refcounted), per port. */
+export class IpvsState {
+  servers = new Map<string, VirtualServer>();
+  ports = new Map<string, { servers: string[]; addrs: string[]; sets: string[] }>();
+  addrs = new Map<string, number>();
+  setEntries = new Map<string, number>();
+}
+
+/** One rendering. */
+export interface IpvsRendering {
+  readonly ipvsadm: string;
+  readonly ipset: string;
+  readonly addrs: string;
+  readonly state: IpvsState;
+}
+
+const PROTO_FLAG: Record<VirtualServer['proto'], string> = { tcp: '-t', udp: '-u', sctp: '--sctp-service' };
+
+/** The ipsets upstream's IPVS mode creates, with their types. */
+export const IPSETS: readonly (readonly [string, string])[] = [
+  ['KUBE-CLUSTER-IP', 'hash:ip,port'],
+  ['KUBE-LOOP-BACK', 'hash:ip,port,ip'],
+  ['KUBE-NODE-PORT-TCP', 'bitmap:port range 0-65535'],
+  ['KUBE-NODE-PORT-UDP', 'bitmap:port range 0-65535'],
+];
+
+/** ipset entries one port needs ("SET entry"). */
+function setEntries(servers: readonly VirtualServer[], clusterIP: string, port: number, proto: string, nodePort: number): string[] {
+  const out = [`KUBE-CLUSTER-IP ${clusterIP},${proto}:${port}`];
+  if (nodePort !== 0 && proto !== 'sctp') out.push(`KUBE-NODE-PORT-${proto.toUpperCase()} ${nodePort}`);
+  // Hairpin: an endpoint reaching its own service is masqueraded, matched by dst ip,port and src ip.
+  for (const r of servers[0]?.reals ?? []) out.push(`KUBE-LOOP-BACK ${r.addr},${proto}:${r.port},${r.addr}`);
+  return out;
+}
+
+function vsLine(op: '-A' | '-E', vs: VirtualServer): string {
+  return `${op} ${PROTO_FLAG[vs.proto]} ${vs.addr}:${vs.port} -s ${vs.scheduler}${vs.persistSeconds > 0 ? ` -p ${vs.persistSeconds}` : ''}`;
+}
+
+/** Renders the changes; on a full rendering `state` must be what the kernel holds now (read back with ipvsadm -S). */
+export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly string[], state: IpvsState): IpvsRendering {
+  const next = new IpvsState();
+  next.servers = new Map(state.servers);
+  next.ports = input.full ? new Map() : new Map(state.ports);
+  next.addrs = input.full ? new Map() : new Map(state.addrs);
+  next.setEntries = input.full ? new Map() : new Map(state.setEntries);
+  const desired = new Map<string, VirtualServer>();
+  const names = input.full ? [...input.services.keys()].sort() : [...input.changed].sort();
+  const addrOps: string[] = [];
+  const setOps: string[] = [];
+  // Deltas are summed first, so an entry that a changed port keeps is neither deleted nor re-added.
+  const addrDelta = new Map<string, number>();
+  const setDelta = new Map<string, number>();
+  const bump = (m: Map<string, number>, k: string, d: number): void => void m.set(k, (m.get(k) ?? 0) + d);
+  const touched = new Set<string>();
+  for (const name of names) {
+    const old = input.full ? undefined : state.ports.get(name);
+    for (const k of old?.servers ?? []) touched.add(k);
+    for (const a of old?.addrs ?? []) bump(addrDelta, a, -1);
+    for (const e of old?.sets ?? []) bump(setDelta, e, -1);
+    next.ports.delete(name);
+    const svc = input.services.get(name);
+    if (svc === undefined) continue;
+    const p = portVirtualServers(svc, input.endpoints.get(name) ?? [], input.node, nodeIPs, cfg.scheduler);
+    const sets = setEntries(p.servers, svc.clusterIP, svc.port, svc.protocol.toLowerCase(), svc.nodePort);
+    for (const vs of p.servers) {
+      desired.set(vsKey(vs), vs);
+      touched.add(vsKey(vs));
+    }
+    for (const a of p.boundAddrs) bump(addrDelta, a, 1);
+    for (const e of sets) bump(setDelta, e, 1);
+    next.ports.set(name, { servers: p.servers.map(vsKey), addrs: p.boundAddrs, sets });
+  }
+  const apply = (counts: Map<string, number>, deltas: Map<string, number>, add: (k: string) => string, del: (k: string) => string, out: string[]): void => {
+    for (const [k, d] of [...deltas].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      if (d === 0) continue;
+      const before = counts.get(k) ?? 0;
+      const after = before + d;
+      if (after <= 0) counts.delete(k);
+      else counts.set(k, after);
+      if (before === 0 && after > 0) out.push(add(k));
+      else if (before > 0 && after <= 0) out.push(del(k));
+    }
+  };
+  apply(next.addrs, addrDelta, (a) => `address add ${a}/32 dev ${DUMMY_INTERFACE}`, (a) => `address del ${a}/32 dev ${DUMMY_INTERFACE}`, addrOps);
+  apply(next.setEntries, setDelta, (e) => `add ${e} -exist`, (e) => `del ${e} -exist`, setOps);
+  // On a full rendering every server the kernel holds is examined, so leftovers of earlier runs go too.
+  if (input.full) for (const k of state.servers.keys()) touched.add(k);
+  const cmds: string[] = [];
+  for (const k of [...touched].sort()) {
+    const want = desired.get(k);
+    const have = state.servers.get(k);
+    if (want === undefined) {
+      if (have !== undefined) cmds.push(`-D ${PROTO_FLAG[have.proto]} ${have.addr}:${have.port}`);
+      next.servers.delete(k);
+      continue;
+    }
+    next.servers.set(k, want);
+    if (have === undefined) cmds.push(vsLine('-A', want));
+    else if (have.scheduler !== want.scheduler || have.persistSeconds !== want.persistSeconds) cmds.push(vsLine('-E', want));
+    const haveReals = new Map((have?.reals ?? []).map((r) => [`${r.addr}:${r.port}`, r]));
+    const wantReals = new Set(want.reals.map((r) => `${r.addr}:${r.port}`));
+    const vsArg = `${PROTO_FLAG[want.proto]} ${want.addr}:${want.port}`;
+    for (const [rk] of haveReals) if (!wantReals.has(rk)) cmds.push(`-d ${vsArg} -r ${rk}`);
+    for (const r of want.reals) if (!haveReals.has(`${r.addr}:${r.port}`)) cmds.push(`-a ${vsArg} -r ${r.addr}:${r.port} -m -w ${r.weight}`);
+  }
+  const creates = input.full ? IPSETS.map(([n, t]) => `create ${n} ${t} -exist`) : [];
+  const lines = (l: string[]): string => (l.length === 0 ? '' : `${l.join('\n')}\n`);
+  return { ipvsadm: lines(cmds), ipset: lines([...creates, ...setOps]), addrs: lines(addrOps), state: next };
+}
+
+/** The fixed nat glue of the IPVS mode (iptables-restore input, written on full syncs). */
+export function ipvsIptablesGlue(cfg: IpvsConfig): string {
+  const mark = `0x${(1 << cfg.masqueradeBit).toString(16)}`;
+  const masq = cfg.masqueradeAll
+    ? ['-A KUBE-SERVICES -m comment --comment "Kubernetes service cluster ip + port for masquerade purpose" -m set --match-set KUBE-CLUSTER-IP dst,dst -j KUBE-MARK-MASQ']
+    : cfg.clusterCIDR !== ''
+      ? [`-A KUBE-SERVICES ! -s ${cfg.clusterCIDR} -m comment --comment "Kubernetes service cluster ip + port for masquerade purpose" -m set --match-set KUBE-CLUSTER-IP dst,dst -j KUBE-MARK-MASQ`]
+      : [];
+  return [
+    '*nat',
+    ':KUBE-SERVICES - [0:0]',
+    ':KUBE-POSTROUTING - [0:0]',
+    ':KUBE-NODE-PORT - [0:0]',
+    ':KUBE-MARK-MASQ - [0:0]',
+    ...masq,
+    '-A KUBE-SERVICES -m addrtype --dst-type LOCAL -j KUBE-NODE-PORT',
+    '-A KUBE-SERVICES -m set --match-set KUBE-CLUSTER-IP dst,dst -j ACCEPT',
+    '-A KUBE-NODE-PORT -p tcp -m comment --comment "Kubernetes nodeport TCP port for masquerade purpose" -m set --match-set KUBE-NODE-PORT-TCP dst -j KUBE-MARK-MASQ',
+    '-A KUBE-NODE-PORT -p udp -m comment --comment "Kubernetes nodeport UDP port for masquerade purpose" -m set --match-set KUBE-NODE-PORT-UDP dst -j KUBE-MARK-MASQ',
+    `-A KUBE-MARK-MASQ -j MARK --or-mark ${mark}`,
+    '-A KUBE-POSTROUTING -m comment --comment "Kubernetes endpoints dst ip:port, source ip for solving hairpin purpose" -m set --match-set KUBE-LOOP-BACK dst,dst,src -j MASQUERADE',
+    `-A KUBE-POSTROUTING -m mark ! --mark ${mark}/${mark} -j RETURN`,
+    `-A KUBE-POSTROUTING -j MARK --xor-mark ${mark}`,
+    '-A KUBE-POSTROUTING -m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE --random-fully',
+    'COMMIT',
+    '',
+  ].join('\n');
+}
+
+/** Parses `ipvsadm -S -n` output into virtual servers (for the diff on a full sync). */
+export function parseIpvsadmSave(text: string): Map<string, VirtualServer> {
+  const out = new Map<string, VirtualServer>();
+  const protoOf: Record<string, VirtualServer['proto']> = { '-t': 'tcp', '-u': 'udp', '--sctp-service': 'sctp' };
+  for (const line of text.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    const proto = protoOf[f[1] ?? ''];
+    if (proto === undefined) continue;
+    const [addr, portS] = splitHostPort(f[2]!);
+    const key = vsKey({ proto, addr, port: portS });
+    if (f[0] === '-A') {
+      const s = f.indexOf('-s');
+      const p = f.indexOf('-p');
+      out.set(key, { proto, addr, port: portS, scheduler: (s >= 0 ? f[s + 1] : 'wlc') as IpvsScheduler, persistSeconds: p >= 0 ? Number(f[p + 1]) : 0, reals: [] });
+    } else if (f[0] === '-a') {
+      const vs = out.get(key);
+      const r = f.indexOf('-r');
+      const w = f.indexOf('-w');
+      if (vs === undefined || r < 0) continue;
+      const [raddr, rport] = splitHostPort(f[r + 1]!);
+      out.set(key, { ...vs, reals: [...vs.reals, { addr: raddr, port: rport, weight: w >= 0 ? Number(f[w + 1]) : 1 }] });
+    }
+  }
+  return out;
+}
+
+function splitHostPort(s: string): [string, number] {
+  const i = s.lastIndexOf(':');
+  return [s.slice(0, i), Number(s.slice(i + 1))];
+}

@@ -1,0 +1,71 @@
+/**
+ * The fixed part of the nftables ruleset, as upstream lays it out: base
+ * chains hooked at upstream's priorities, the verdict maps and the helper
+ * chains (masquerading, reject). Filter checks run before DNAT (so traffic
+ * to a service without endpoints is rejected) except cluster-ips-check,
+ * which runs after it and so only sees traffic no service port took.
+ */
+
+/** Renderer knobs with upstream's flag names. */
+export interface NftConfig {
+  /** --iptables-masquerade-bit, also used by the nftables mode (14 → 0x4000). */
+  masqueradeBit: number;
+  /** --masquerade-all. */
+  masqueradeAll: boolean;
+  /** --cluster-cidr, "" for none. */
+  clusterCIDR: string;
+}
+
+/** Upstream's defaults. */
+export const DEFAULT_NFT_CONFIG: NftConfig = { masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
+
+/** Base and helper chains: name → hook spec ("" for a regular chain). */
+export const BASE_CHAINS: readonly (readonly [string, string])[] = [
+  ['filter-input', 'type filter hook input priority -110'],
+  ['filter-forward', 'type filter hook forward priority -110'],
+  ['filter-output', 'type filter hook output priority -110'],
+  ['filter-output-post-dnat', 'type filter hook output priority -90'],
+  ['nat-prerouting', 'type nat hook prerouting priority dstnat'],
+  ['nat-output', 'type nat hook output priority -100'],
+  ['nat-postrouting', 'type nat hook postrouting priority srcnat'],
+  ['services', ''],
+  ['service-endpoints-check', ''],
+  ['nodeport-endpoints-check', ''],
+  ['cluster-ips-check', ''],
+  ['mark-for-masquerade', ''],
+  ['masquerading', ''],
+  ['reject-chain', ''],
+];
+
+/** Sets and verdict maps: name → type spec. */
+export const BASE_MAPS: readonly (readonly [string, string])[] = [
+  ['cluster-ips', 'type ipv4_addr ; comment "Active ClusterIPs"'],
+  ['hairpin-endpoints', 'type ipv4_addr . ipv4_addr ; comment "endpoint . endpoint, for traffic an endpoint sends to itself through a service"'],
+  ['service-ips', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "ClusterIP, ExternalIP and LoadBalancer IP traffic"'],
+  ['service-nodeports', 'type inet_proto . inet_service : verdict ; comment "NodePort traffic"'],
+  ['no-endpoint-services', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to services with no endpoints"'],
+  ['no-endpoint-nodeports', 'type inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to service nodeports with no endpoints"'],
+];
+
+const LOCAL_DST = 'fib daddr type local ip daddr != 127.0.0.0/8';
+
+/** Rules of the base and helper chains. */
+export function baseRules(cfg: NftConfig): (readonly [string, string[]])[] {
+  const mark = `0x${(1 << cfg.masqueradeBit).toString(16)}`;
+  return [
+    ['filter-input', ['ct state new jump nodeport-endpoints-check', 'ct state new jump service-endpoints-check']],
+    ['filter-forward', ['ct state new jump service-endpoints-check', 'ct state new jump cluster-ips-check']],
+    ['filter-output', ['ct state new jump service-endpoints-check']],
+    ['filter-output-post-dnat', ['ct state new jump cluster-ips-check']],
+    ['nat-prerouting', ['jump services']],
+    ['nat-output', ['jump services']],
+    ['nat-postrouting', ['ct status dnat ip saddr . ip daddr @hairpin-endpoints masquerade', 'jump masquerading']],
+    ['services', ['ip daddr . meta l4proto . th dport vmap @service-ips', `${LOCAL_DST} meta l4proto . th dport vmap @service-nodeports`]],
+    ['service-endpoints-check', ['ip daddr . meta l4proto . th dport vmap @no-endpoint-services']],
+    ['nodeport-endpoints-check', [`${LOCAL_DST} meta l4proto . th dport vmap @no-endpoint-nodeports`]],
+    ['cluster-ips-check', ['ip daddr @cluster-ips reject comment "Reject traffic to invalid ports of ClusterIPs"']],
+    ['mark-for-masquerade', [`mark set mark or ${mark}`]],
+    ['masquerading', [`mark and ${mark} == 0 return`, `mark set mark xor ${mark}`, 'masquerade fully-random']],
+    ['reject-chain', ['reject comment "helper for @no-endpoint-services / @no-endpoint-nodeports"']],
+  ];
+}

@@ -1,0 +1,40 @@
+/**
+ * NftablesProxier: applies renderings (rules.ts) with `nft -f -`, each one
+ * atomic transaction. The state of what the kernel holds is committed only
+ * after nft accepted the transaction; a failure makes the next sync full.
+ */
+import type { Executor } from '../exec.js';
+import type { Proxier, SyncInput, SyncResult } from '../proxier.js';
+import type { NftConfig } from './base.js';
+import { FAMILY, TABLE } from './names.js';
+import { NftState, commitNftables, renderNftables } from './rules.js';
+
+/** The nftables proxy mode. */
+export class NftablesProxier implements Proxier {
+  readonly mode = 'nftables' as const;
+  private state = new NftState();
+
+  constructor(
+    private readonly exec: Executor,
+    private readonly cfg: NftConfig,
+  ) {}
+
+  describe(): string {
+    return `nftables (table ${FAMILY} ${TABLE})`;
+  }
+
+  async sync(input: SyncInput): Promise<SyncResult> {
+    const t0 = performance.now();
+    const r = renderNftables(input, this.cfg, this.state);
+    const renderMs = performance.now() - t0;
+    if (r.text !== '') await this.exec.check(['nft', '-f', '-'], r.text);
+    commitNftables(this.state, r);
+    return { full: input.full, bytes: Buffer.byteLength(r.text), rules: { rules: r.rules, elements: r.elements }, renderMs };
+  }
+
+  /** Deletes the table, which takes every chain, map and set with it. */
+  async cleanup(): Promise<void> {
+    await this.exec.check(['nft', '-f', '-'], `add table ${FAMILY} ${TABLE}\ndelete table ${FAMILY} ${TABLE}\n`);
+    this.state = new NftState();
+  }
+}
