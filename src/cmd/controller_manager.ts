@@ -21,7 +21,7 @@ const duration = (v: string): number => parseDuration(v);
 /** Adds the `controller-manager` subcommand. */
 export function controllerManagerCommand(): Command {
   const cmd = new Command('controller-manager')
-    .description('run the controllers (node lifecycle, taint eviction) against an API server')
+    .description('run the controllers (node lifecycle, taint eviction, endpoints, endpointslice, …) against an API server')
     .addOption(new Option('--controllers <list>', 'controllers to enable: "*" for all on by default, "name" to enable, "-name" to disable').default('*'))
     .addOption(new Option('--node-monitor-period <duration>', 'how often node health is checked').argParser(duration).default(5_000, '5s'))
     .addOption(new Option('--node-monitor-grace-period <duration>', 'how long a node may be silent before it is marked Unknown').argParser(duration).default(50_000, '50s'))
@@ -30,6 +30,11 @@ export function controllerManagerCommand(): Command {
     .addOption(new Option('--secondary-node-eviction-rate <rate>', 'nodes per second tainted in a partially disrupted zone larger than --large-cluster-size-threshold').argParser(num).default(0.01))
     .addOption(new Option('--unhealthy-zone-threshold <fraction>', 'fraction of not-Ready nodes (at least 3) that makes a zone partially disrupted').argParser(num).default(0.55))
     .addOption(new Option('--large-cluster-size-threshold <n>', 'zones with more nodes keep the secondary rate when disrupted; smaller ones stop').argParser(num).default(50))
+    .addOption(new Option('--concurrent-service-endpoint-syncs <n>', 'Services the EndpointSlice controller syncs at once').argParser(num).default(5))
+    .addOption(new Option('--max-endpoints-per-slice <n>', 'endpoints per EndpointSlice (at most 1000)').argParser(num).default(100))
+    .addOption(new Option('--endpointslice-updates-batch-period <duration>', 'how long pod changes wait to be batched into one EndpointSlice sync').argParser(duration).default(0, '0s'))
+    .addOption(new Option('--concurrent-endpoint-syncs <n>', 'Services the Endpoints controller syncs at once').argParser(num).default(5))
+    .addOption(new Option('--endpoint-updates-batch-period <duration>', 'how long pod changes wait to be batched into one Endpoints sync').argParser(duration).default(0, '0s'))
     .option('-v, --verbose', 'verbose logs');
   return addClientFlags(cmd, { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
@@ -45,6 +50,12 @@ export function controllerManagerCommand(): Command {
       unhealthyZoneThreshold: o.unhealthyZoneThreshold as number,
       largeClusterSizeThreshold: o.largeClusterSizeThreshold as number,
     };
+    config.endpointSlice = {
+      concurrentServiceEndpointSyncs: Math.max(1, o.concurrentServiceEndpointSyncs as number),
+      maxEndpointsPerSlice: Math.min(1000, Math.max(1, o.maxEndpointsPerSlice as number)),
+      endpointUpdatesBatchPeriodMs: o.endpointsliceUpdatesBatchPeriod as number,
+    };
+    config.endpoints = { concurrentEndpointSyncs: Math.max(1, o.concurrentEndpointSyncs as number), endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriod as number };
     const enabled = (o.controllers as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
     const abort = new AbortController();
     let stopping = false;

@@ -7,15 +7,23 @@ import type { ClientLogger, EventBroadcaster, RESTClient } from '../client/index
 import type { Clock } from '../clock/index.js';
 import type { SharedInformerFactory } from './informer_factory.js';
 import { DEFAULT_NODE_LIFECYCLE_OPTIONS, type NodeLifecycleControllerOptions } from './nodelifecycle/config.js';
+import { DEFAULT_ENDPOINTSLICE_OPTIONS, type EndpointSliceControllerOptions } from './endpointslice/config.js';
+import { DEFAULT_ENDPOINTS_OPTIONS, type EndpointsControllerOptions } from './endpoints/config.js';
 
 /** KubeControllerManagerConfiguration: per-controller settings. */
 export interface ControllerManagerConfiguration {
   nodeLifecycle: NodeLifecycleControllerOptions;
+  endpointSlice: EndpointSliceControllerOptions;
+  endpoints: EndpointsControllerOptions;
 }
 
 /** Upstream's defaults for every controller. */
 export function defaultControllerManagerConfiguration(): ControllerManagerConfiguration {
-  return { nodeLifecycle: { ...DEFAULT_NODE_LIFECYCLE_OPTIONS } };
+  return {
+    nodeLifecycle: { ...DEFAULT_NODE_LIFECYCLE_OPTIONS },
+    endpointSlice: { ...DEFAULT_ENDPOINTSLICE_OPTIONS },
+    endpoints: { ...DEFAULT_ENDPOINTS_OPTIONS },
+  };
 }
 
 /** Everything a controller's init function gets. */

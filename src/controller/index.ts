@@ -12,3 +12,6 @@ export { Periodic, parallelize } from './periodic.js';
 export * as nodeutil from './nodeutil/index.js';
 export * from './nodelifecycle/index.js';
 export * from './tainteviction/index.js';
+export * from './endpointslice/index.js';
+export * from './endpoints/index.js';
+export * as endpointutil from './endpointutil/index.js';
