@@ -30,6 +30,8 @@ export function controllerManagerCommand(): Command {
     .addOption(new Option('--secondary-node-eviction-rate <rate>', 'nodes per second tainted in a partially disrupted zone larger than --large-cluster-size-threshold').argParser(num).default(0.01))
     .addOption(new Option('--unhealthy-zone-threshold <fraction>', 'fraction of not-Ready nodes (at least 3) that makes a zone partially disrupted').argParser(num).default(0.55))
     .addOption(new Option('--large-cluster-size-threshold <n>', 'zones with more nodes keep the secondary rate when disrupted; smaller ones stop').argParser(num).default(50))
+    .addOption(new Option('--concurrent-replicaset-syncs <n>', 'replica sets synced at once').argParser(num).default(5))
+    .addOption(new Option('--concurrent-deployment-syncs <n>', 'deployments synced at once').argParser(num).default(5))
     .addOption(new Option('--concurrent-service-endpoint-syncs <n>', 'Services the EndpointSlice controller syncs at once').argParser(num).default(5))
     .addOption(new Option('--max-endpoints-per-slice <n>', 'endpoints per EndpointSlice (at most 1000)').argParser(num).default(100))
     .addOption(new Option('--endpointslice-updates-batch-period <duration>', 'how long pod changes wait to be batched into one EndpointSlice sync').argParser(duration).default(0, '0s'))
@@ -50,6 +52,8 @@ export function controllerManagerCommand(): Command {
       unhealthyZoneThreshold: o.unhealthyZoneThreshold as number,
       largeClusterSizeThreshold: o.largeClusterSizeThreshold as number,
     };
+    config.replicaSet = { ...config.replicaSet, concurrentRSSyncs: Math.max(1, o.concurrentReplicasetSyncs as number) };
+    config.deployment = { concurrentDeploymentSyncs: Math.max(1, o.concurrentDeploymentSyncs as number) };
     config.endpointSlice = {
       concurrentServiceEndpointSyncs: Math.max(1, o.concurrentServiceEndpointSyncs as number),
       maxEndpointsPerSlice: Math.min(1000, Math.max(1, o.maxEndpointsPerSlice as number)),

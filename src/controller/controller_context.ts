@@ -7,12 +7,16 @@ import type { ClientLogger, EventBroadcaster, RESTClient } from '../client/index
 import type { Clock } from '../clock/index.js';
 import type { SharedInformerFactory } from './informer_factory.js';
 import { DEFAULT_NODE_LIFECYCLE_OPTIONS, type NodeLifecycleControllerOptions } from './nodelifecycle/config.js';
+import { DEFAULT_DEPLOYMENT_OPTIONS, type DeploymentControllerOptions } from './deployment/config.js';
+import { DEFAULT_REPLICASET_OPTIONS, type ReplicaSetControllerOptions } from './replicaset/config.js';
 import { DEFAULT_ENDPOINTSLICE_OPTIONS, type EndpointSliceControllerOptions } from './endpointslice/config.js';
 import { DEFAULT_ENDPOINTS_OPTIONS, type EndpointsControllerOptions } from './endpoints/config.js';
 
 /** KubeControllerManagerConfiguration: per-controller settings. */
 export interface ControllerManagerConfiguration {
   nodeLifecycle: NodeLifecycleControllerOptions;
+  replicaSet: ReplicaSetControllerOptions;
+  deployment: DeploymentControllerOptions;
   endpointSlice: EndpointSliceControllerOptions;
   endpoints: EndpointsControllerOptions;
 }
@@ -21,6 +25,8 @@ export interface ControllerManagerConfiguration {
 export function defaultControllerManagerConfiguration(): ControllerManagerConfiguration {
   return {
     nodeLifecycle: { ...DEFAULT_NODE_LIFECYCLE_OPTIONS },
+    replicaSet: { ...DEFAULT_REPLICASET_OPTIONS },
+    deployment: { ...DEFAULT_DEPLOYMENT_OPTIONS },
     endpointSlice: { ...DEFAULT_ENDPOINTSLICE_OPTIONS },
     endpoints: { ...DEFAULT_ENDPOINTS_OPTIONS },
   };

@@ -4,7 +4,9 @@
  * and adds one descriptor here.
  */
 import type { ControllerDescriptor } from './controller_descriptor.js';
+import { DEPLOYMENT_CONTROLLER, DeploymentController } from './deployment/index.js';
 import { NODE_LIFECYCLE_CONTROLLER, NodeLifecycleController } from './nodelifecycle/index.js';
+import { REPLICASET_CONTROLLER, ReplicaSetController } from './replicaset/index.js';
 import { TAINT_EVICTION_CONTROLLER, TaintEvictionController } from './tainteviction/index.js';
 import { ENDPOINTSLICE_CONTROLLER, EndpointSliceController } from './endpointslice/index.js';
 import { ENDPOINTS_CONTROLLER, EndpointsController } from './endpoints/index.js';
@@ -14,6 +16,8 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
   return [
     { name: NODE_LIFECYCLE_CONTROLLER, aliases: ['nodelifecycle'], init: (ctx) => new NodeLifecycleController(ctx) },
     { name: TAINT_EVICTION_CONTROLLER, aliases: ['tainteviction'], init: (ctx) => new TaintEvictionController(ctx) },
+    { name: REPLICASET_CONTROLLER, aliases: ['replicaset'], init: (ctx) => new ReplicaSetController(ctx) },
+    { name: DEPLOYMENT_CONTROLLER, aliases: ['deployment'], init: (ctx) => new DeploymentController(ctx) },
     { name: ENDPOINTS_CONTROLLER, aliases: ['endpoint'], init: (ctx) => new EndpointsController(ctx) },
     { name: ENDPOINTSLICE_CONTROLLER, aliases: ['endpointslice'], init: (ctx) => new EndpointSliceController(ctx) },
   ];

@@ -11,13 +11,14 @@ import { loadKubeconfig, RESOURCES, RESTClient, type KubeObject } from '../../sr
 import type { EndpointPod, Endpoints, EndpointSlice, Service } from '../../src/controller/endpointutil/index.js';
 import { startServer, type TestServer } from './harness.js';
 import { startFleet, waitFor, type FleetProcess } from './fixtures/cluster.js';
-import { requestCounts, requestsSince, startControllerManager, startPodBinder, type ControllerManagerProcess } from './fixtures/workloads.js';
+import { requestCounts, requestsSince } from './fixtures/api_requests.js';
+import { startControllerManagerProcess, startPodPlacement } from './fixtures/workloads.js';
 
 const NS = 'default';
 let server: TestServer;
 let fleet: FleetProcess;
 let binder: { stop(): Promise<void> };
-let cm: ControllerManagerProcess;
+let cm: Awaited<ReturnType<typeof startControllerManagerProcess>>;
 let client: RESTClient;
 
 before(async () => {
@@ -25,8 +26,8 @@ before(async () => {
   client = new RESTClient({ ...loadKubeconfig({ path: server.kubeconfig }), qps: 0 });
   fleet = startFleet(server.kubeconfig, ['--count', '12', '--zones', '3']);
   await fleet.registered;
-  binder = await startPodBinder(server.kubeconfig);
-  cm = await startControllerManager(server.kubeconfig, ['--controllers', 'endpointslice-controller,endpoints-controller', '--endpoint-updates-batch-period', '1s']);
+  binder = await startPodPlacement(server.kubeconfig);
+  cm = await startControllerManagerProcess(server.kubeconfig, ['--controllers', 'endpointslice-controller,endpoints-controller', '--endpoint-updates-batch-period', '1s']);
 });
 after(async () => {
   await cm?.stop();

@@ -1,0 +1,307 @@
+/**
+ * ReplicaSetController, like pkg/controller/replicaset/replica_set.go: keeps
+ * `spec.replicas` active pods matching a ReplicaSet's selector. It claims
+ * pods by controller ownerReference (adopting orphans, releasing strays),
+ * creates missing pods in slow-start batches and deletes surplus ones in
+ * parallel, at most burstReplicas per sync, and tracks expectations so a
+ * lagging pod informer never makes it act twice. Status carries replicas,
+ * ready and available counts.
+ */
+import { fromLabelSelector } from '../../api/index.js';
+import {
+  DeletedFinalStateUnknown,
+  isNotFoundError,
+  RateLimitingQueue,
+  RESOURCES,
+  runWorkers,
+  splitMetaNamespaceKey,
+  type ClientLogger,
+  type EventRecorder,
+  type Lister,
+  type ResourceClient,
+  type SharedInformer,
+  type Workers,
+} from '../../client/index.js';
+import type { Clock } from '../../clock/index.js';
+import type { Controller, ControllerContext } from '../controller_context.js';
+import {
+  compareForDeletion,
+  ControllerRefManager,
+  ensureControllerUIDIndex,
+  filterActivePods,
+  getControllerOf,
+  isPodReady,
+  KIND_REPLICASET,
+  newControllerRef,
+  ownedAndOrphans,
+  podKey,
+  slowStartBatch,
+  UIDTrackingControllerExpectations,
+  type Pod,
+  type ReplicaSet,
+} from '../controllerutil/index.js';
+import { SLOW_START_INITIAL_BATCH_SIZE, type ReplicaSetControllerOptions } from './config.js';
+import { calculateStatus, updateReplicaSetStatus } from './replica_set_utils.js';
+
+/** The controller's name for --controllers. */
+export const REPLICASET_CONTROLLER = 'replicaset-controller';
+
+const keyOf = (o: { metadata?: { namespace?: string; name?: string } }): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** Reconciles ReplicaSets with their pods. */
+export class ReplicaSetController implements Controller {
+  readonly name = REPLICASET_CONTROLLER;
+  readonly expectations: UIDTrackingControllerExpectations;
+  private readonly queue: RateLimitingQueue<string>;
+  private readonly rsLister: Lister<ReplicaSet>;
+  private readonly podInformer: SharedInformer<Pod>;
+  private readonly rsClient: ResourceClient<ReplicaSet>;
+  private readonly podClient: ResourceClient<Pod>;
+  private readonly recorder: EventRecorder;
+  private readonly clock: Clock;
+  private readonly log: ClientLogger;
+  private workers: Workers | undefined;
+  private active = 0;
+
+  constructor(
+    ctx: ControllerContext,
+    private readonly opts: ReplicaSetControllerOptions = ctx.config.replicaSet,
+  ) {
+    this.clock = ctx.clock;
+    this.log = ctx.logger;
+    this.expectations = new UIDTrackingControllerExpectations(this.clock);
+    this.queue = new RateLimitingQueue<string>({ clock: this.clock });
+    this.rsClient = ctx.client.resource<ReplicaSet>(RESOURCES.replicasets);
+    this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
+    this.recorder = ctx.events.newRecorder({ component: REPLICASET_CONTROLLER });
+    const rsInformer = ctx.informers.informerFor<ReplicaSet>(RESOURCES.replicasets);
+    this.rsLister = rsInformer.lister();
+    this.podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
+    ensureControllerUIDIndex(this.podInformer);
+    rsInformer.addEventHandler({
+      onAdd: (rs) => this.queue.add(keyOf(rs)),
+      onUpdate: (_old, rs) => this.queue.add(keyOf(rs)),
+      onDelete: (rs) => {
+        const key = rs instanceof DeletedFinalStateUnknown ? rs.key : keyOf(rs);
+        this.expectations.deleteExpectations(key);
+      },
+    });
+    this.podInformer.addEventHandler({
+      onAdd: (p) => this.addPod(p),
+      onUpdate: (old, p) => this.updatePod(old, p),
+      onDelete: (p) => this.deletePod(p instanceof DeletedFinalStateUnknown ? p.obj : p),
+    });
+  }
+
+  /** Starts the workers. */
+  run(): void {
+    this.workers = runWorkers(
+      this.queue,
+      this.opts.concurrentRSSyncs,
+      async (key) => {
+        this.active++;
+        try {
+          await this.syncReplicaSet(key);
+        } finally {
+          this.active--;
+        }
+      },
+      { logger: this.log, name: REPLICASET_CONTROLLER },
+    );
+  }
+
+  /** Stops the workers after in-flight syncs. */
+  async stop(): Promise<void> {
+    await this.workers?.stop();
+  }
+
+  /** True when no sync runs and none is queued. */
+  isIdle(): boolean {
+    return this.active === 0 && this.queue.len() === 0;
+  }
+
+  /** The ReplicaSet controlling `pod`, when the reference resolves to the cached one with the same uid. */
+  private resolveControllerRef(pod: Pod): ReplicaSet | undefined {
+    const ref = getControllerOf(pod);
+    if (ref?.kind !== KIND_REPLICASET.kind) return undefined;
+    const rs = this.rsLister.namespace(pod.metadata?.namespace ?? '').get(ref.name);
+    return rs?.metadata?.uid === ref.uid ? rs : undefined;
+  }
+
+  /** The ReplicaSets whose selector matches an orphan pod (getPodReplicaSets). */
+  private podReplicaSets(pod: Pod): ReplicaSet[] {
+    return this.rsLister
+      .namespace(pod.metadata?.namespace ?? '')
+      .list()
+      .filter((rs) => {
+        const sel = fromSelectorOrNothing(rs);
+        return !sel.empty && sel.matches(pod.metadata?.labels);
+      });
+  }
+
+  private addPod(pod: Pod): void {
+    if (pod.metadata?.deletionTimestamp !== undefined) {
+      // Restarted controller: a pod already on its way out counts as a deletion, never as a creation.
+      this.deletePod(pod);
+      return;
+    }
+    if (getControllerOf(pod) !== undefined) {
+      const rs = this.resolveControllerRef(pod);
+      if (rs === undefined) return;
+      this.expectations.creationObserved(keyOf(rs));
+      this.queue.add(keyOf(rs));
+      return;
+    }
+    for (const rs of this.podReplicaSets(pod)) this.queue.add(keyOf(rs));
+  }
+
+  private updatePod(old: Pod, cur: Pod): void {
+    if (old.metadata?.resourceVersion === cur.metadata?.resourceVersion) return;
+    const labelsChanged = JSON.stringify(old.metadata?.labels ?? {}) !== JSON.stringify(cur.metadata?.labels ?? {});
+    if (cur.metadata?.deletionTimestamp !== undefined) {
+      this.deletePod(cur);
+      if (labelsChanged) this.deletePod(old);
+      return;
+    }
+    const oldRef = getControllerOf(old);
+    const curRef = getControllerOf(cur);
+    const refChanged = oldRef?.uid !== curRef?.uid;
+    if (refChanged && oldRef !== undefined) {
+      const oldRS = this.resolveControllerRef(old);
+      if (oldRS !== undefined) this.queue.add(keyOf(oldRS));
+    }
+    if (curRef !== undefined) {
+      const rs = this.resolveControllerRef(cur);
+      if (rs === undefined) return;
+      this.queue.add(keyOf(rs));
+      // A pod that just became Ready turns available after minReadySeconds: look again then.
+      const minReady = rs.spec?.minReadySeconds ?? 0;
+      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) this.queue.addAfter(keyOf(rs), minReady * 1000 + 1000);
+      return;
+    }
+    if (labelsChanged || refChanged) for (const rs of this.podReplicaSets(cur)) this.queue.add(keyOf(rs));
+  }
+
+  private deletePod(pod: Pod): void {
+    const rs = this.resolveControllerRef(pod);
+    if (rs === undefined) return;
+    this.expectations.deletionObservedOf(keyOf(rs), podKey(pod));
+    this.queue.add(keyOf(rs));
+  }
+
+  /** syncReplicaSet: claim pods, create or delete the difference when expectations allow, then write status. */
+  async syncReplicaSet(key: string): Promise<void> {
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    const rs = this.rsLister.namespace(namespace).get(name);
+    if (rs === undefined) {
+      this.expectations.deleteExpectations(key);
+      return;
+    }
+    const needsSync = this.expectations.satisfiedExpectations(key);
+    const selector = fromSelectorOrNothing(rs);
+    const candidates = filterActivePods(ownedAndOrphans(this.podInformer.indexer, rs));
+    const manager = new ControllerRefManager<Pod>(rs, KIND_REPLICASET, selector, this.podClient, async () => this.rsClient.get(name, { namespace }));
+    const { claimed, errors } = await manager.claim(candidates);
+    let manageErr: { reason: string; message: string } | undefined;
+    let failure: unknown = errors[0];
+    if (needsSync && rs.metadata?.deletionTimestamp === undefined) {
+      const result = await this.manageReplicas(claimed, rs, key);
+      if (result !== undefined) {
+        manageErr = result;
+        failure ??= new Error(result.message);
+      }
+    }
+    const status = calculateStatus(rs, claimed, manageErr, this.clock.now());
+    let updated: ReplicaSet;
+    try {
+      updated = await updateReplicaSetStatus(this.rsClient, rs, status);
+    } catch (err) {
+      if (isNotFoundError(err)) return;
+      throw err;
+    }
+    const minReady = updated.spec?.minReadySeconds ?? 0;
+    if (failure === undefined && minReady > 0 && status.readyReplicas === updated.spec?.replicas && status.availableReplicas !== updated.spec?.replicas) {
+      this.queue.addAfter(key, minReady * 1000);
+    }
+    if (failure !== undefined) throw failure instanceof Error ? failure : new Error(errMessage(failure));
+  }
+
+  /** Creates or deletes pods to reach spec.replicas; returns the failure for the ReplicaFailure condition. */
+  private async manageReplicas(pods: Pod[], rs: ReplicaSet, key: string): Promise<{ reason: string; message: string } | undefined> {
+    const diff = pods.length - (rs.spec?.replicas ?? 1);
+    if (diff < 0) {
+      const n = Math.min(-diff, this.opts.burstReplicas);
+      this.expectations.expectCreations(key, n);
+      const { successes, error } = await slowStartBatch(n, SLOW_START_INITIAL_BATCH_SIZE, () => this.createPod(rs));
+      // Creates never attempted or rejected will never be observed.
+      for (let i = 0; i < n - successes; i++) this.expectations.creationObserved(key);
+      return error === undefined ? undefined : { reason: 'FailedCreate', message: errMessage(error) };
+    }
+    if (diff > 0) {
+      const n = Math.min(diff, this.opts.burstReplicas);
+      const victims = this.getPodsToDelete(pods, n);
+      this.expectations.expectDeletionsOf(key, victims.map(podKey));
+      let firstErr: unknown;
+      await Promise.all(
+        victims.map(async (pod) => {
+          try {
+            await this.podClient.delete(pod.metadata!.name!, { namespace: pod.metadata!.namespace! });
+            this.recorder.event({ ...rs, ...KIND_REPLICASET }, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata!.name!}`);
+          } catch (err) {
+            // Already gone counts as done; its deletion event arrives through the informer.
+            if (isNotFoundError(err)) return;
+            this.expectations.deletionObservedOf(key, podKey(pod));
+            this.recorder.event({ ...rs, ...KIND_REPLICASET }, 'Warning', 'FailedDelete', `Error deleting: ${errMessage(err)}`);
+            firstErr ??= err;
+          }
+        }),
+      );
+      if (firstErr !== undefined) return { reason: 'FailedDelete', message: errMessage(firstErr) };
+    }
+    return undefined;
+  }
+
+  private async createPod(rs: ReplicaSet): Promise<void> {
+    const t = rs.spec?.template ?? {};
+    const md = t.metadata ?? {};
+    const pod: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        generateName: `${rs.metadata!.name!}-`,
+        namespace: rs.metadata!.namespace!,
+        ...(md.labels !== undefined ? { labels: { ...md.labels } } : {}),
+        ...(md.annotations !== undefined ? { annotations: { ...md.annotations } } : {}),
+        ...(md.finalizers !== undefined ? { finalizers: [...md.finalizers] } : {}),
+        ownerReferences: [newControllerRef(rs, KIND_REPLICASET)],
+      },
+      spec: structuredClone(t.spec ?? {}),
+    };
+    try {
+      const created = await this.podClient.create(pod, { namespace: rs.metadata!.namespace! });
+      this.recorder.event({ ...rs, ...KIND_REPLICASET }, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
+    } catch (err) {
+      this.recorder.event({ ...rs, ...KIND_REPLICASET }, 'Warning', 'FailedCreate', `Error creating: ${errMessage(err)}`);
+      throw err;
+    }
+  }
+
+  /** The `n` pods cheapest to lose, ranked by how many of this ReplicaSet's pods share their node. */
+  private getPodsToDelete(pods: Pod[], n: number): Pod[] {
+    if (n >= pods.length) return pods;
+    const perNode = new Map<string, number>();
+    for (const p of pods) if (p.spec?.nodeName) perNode.set(p.spec.nodeName, (perNode.get(p.spec.nodeName) ?? 0) + 1);
+    const rank = (p: Pod): number => (p.spec?.nodeName ? (perNode.get(p.spec.nodeName) ?? 0) : 0);
+    return [...pods].sort((a, b) => compareForDeletion(a, b, rank(a), rank(b))).slice(0, n);
+  }
+}
+
+/** The ReplicaSet's selector; a malformed one matches nothing (validation keeps that from happening). */
+function fromSelectorOrNothing(rs: ReplicaSet): ReturnType<typeof fromLabelSelector> {
+  try {
+    return fromLabelSelector(rs.spec?.selector);
+  } catch {
+    return fromLabelSelector(undefined);
+  }
+}
