@@ -36,6 +36,8 @@ export function controllerManagerCommand(): Command {
     .addOption(new Option('--max-endpoints-per-slice <n>', 'endpoints per EndpointSlice (at most 1000)').argParser(num).default(100))
     .addOption(new Option('--endpointslice-updates-batch-period <duration>', 'how long pod changes wait to be batched into one EndpointSlice sync').argParser(duration).default(0, '0s'))
     .addOption(new Option('--concurrent-endpoint-syncs <n>', 'Services the Endpoints controller syncs at once').argParser(num).default(5))
+    .addOption(new Option('--concurrent-job-syncs <n>', 'Jobs synced at once').argParser(num).default(5))
+    .addOption(new Option('--job-pod-failure-backoff <duration>', 'kscale only: first delay before a failed Job pod is replaced, doubling per consecutive failure up to 10m (upstream: fixed 10s)').argParser(duration).default(10_000, '10s'))
     .addOption(new Option('--endpoint-updates-batch-period <duration>', 'how long pod changes wait to be batched into one Endpoints sync').argParser(duration).default(0, '0s'))
     .option('-v, --verbose', 'verbose logs');
   return addClientFlags(cmd, { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
@@ -59,6 +61,7 @@ export function controllerManagerCommand(): Command {
       maxEndpointsPerSlice: Math.min(1000, Math.max(1, o.maxEndpointsPerSlice as number)),
       endpointUpdatesBatchPeriodMs: o.endpointsliceUpdatesBatchPeriod as number,
     };
+    config.job = { ...config.job, concurrentJobSyncs: Math.max(1, o.concurrentJobSyncs as number), podFailureBackoffMs: o.jobPodFailureBackoff as number };
     config.endpoints = { concurrentEndpointSyncs: Math.max(1, o.concurrentEndpointSyncs as number), endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriod as number };
     const enabled = (o.controllers as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
     const abort = new AbortController();

@@ -11,6 +11,7 @@ import { DEFAULT_DEPLOYMENT_OPTIONS, type DeploymentControllerOptions } from './
 import { DEFAULT_REPLICASET_OPTIONS, type ReplicaSetControllerOptions } from './replicaset/config.js';
 import { DEFAULT_ENDPOINTSLICE_OPTIONS, type EndpointSliceControllerOptions } from './endpointslice/config.js';
 import { DEFAULT_ENDPOINTS_OPTIONS, type EndpointsControllerOptions } from './endpoints/config.js';
+import { DEFAULT_JOB_OPTIONS, type JobControllerOptions } from './job/config.js';
 
 /** KubeControllerManagerConfiguration: per-controller settings. */
 export interface ControllerManagerConfiguration {
@@ -19,6 +20,7 @@ export interface ControllerManagerConfiguration {
   deployment: DeploymentControllerOptions;
   endpointSlice: EndpointSliceControllerOptions;
   endpoints: EndpointsControllerOptions;
+  job: JobControllerOptions;
 }
 
 /** Upstream's defaults for every controller. */
@@ -29,6 +31,7 @@ export function defaultControllerManagerConfiguration(): ControllerManagerConfig
     deployment: { ...DEFAULT_DEPLOYMENT_OPTIONS },
     endpointSlice: { ...DEFAULT_ENDPOINTSLICE_OPTIONS },
     endpoints: { ...DEFAULT_ENDPOINTS_OPTIONS },
+    job: { ...DEFAULT_JOB_OPTIONS },
   };
 }
 

@@ -10,6 +10,7 @@ import { REPLICASET_CONTROLLER, ReplicaSetController } from './replicaset/index.
 import { TAINT_EVICTION_CONTROLLER, TaintEvictionController } from './tainteviction/index.js';
 import { ENDPOINTSLICE_CONTROLLER, EndpointSliceController } from './endpointslice/index.js';
 import { ENDPOINTS_CONTROLLER, EndpointsController } from './endpoints/index.js';
+import { JOB_CONTROLLER, JobController } from './job/index.js';
 
 /** Every known controller, in start order. */
 export function newControllerDescriptors(): ControllerDescriptor[] {
@@ -20,5 +21,6 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
     { name: DEPLOYMENT_CONTROLLER, aliases: ['deployment'], init: (ctx) => new DeploymentController(ctx) },
     { name: ENDPOINTS_CONTROLLER, aliases: ['endpoint'], init: (ctx) => new EndpointsController(ctx) },
     { name: ENDPOINTSLICE_CONTROLLER, aliases: ['endpointslice'], init: (ctx) => new EndpointSliceController(ctx) },
+    { name: JOB_CONTROLLER, aliases: ['job'], init: (ctx) => new JobController(ctx) },
   ];
 }

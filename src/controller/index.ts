@@ -18,3 +18,4 @@ export * from './deployment/index.js';
 export * from './endpointslice/index.js';
 export * from './endpoints/index.js';
 export * as endpointutil from './endpointutil/index.js';
+export * from './job/index.js';

@@ -18,6 +18,7 @@ import {
   type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
+import { metaTime } from '../nodeutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
   ANNOTATION_OVER_CAPACITY,
@@ -41,7 +42,6 @@ export const ENDPOINTS_CONTROLLER = 'endpoints-controller';
 /** A Service is dropped from the queue after this many failed syncs. */
 const MAX_RETRIES = 15;
 
-const metaTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const unwrap = <T>(o: T | DeletedFinalStateUnknown<T>): T => (o instanceof DeletedFinalStateUnknown ? o.obj : o);
 const withoutTriggerTime = (a: Record<string, string> | undefined): string => {
   const { [ANNOTATION_LAST_CHANGE_TRIGGER_TIME]: _t, ...rest } = a ?? {};

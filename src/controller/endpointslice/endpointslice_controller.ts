@@ -23,6 +23,7 @@ import {
   type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
+import { metaTime } from '../nodeutil/index.js';
 import { SharedInformerFactory } from '../informer_factory.js';
 import type { Node } from '../nodeutil/index.js';
 import {
@@ -55,7 +56,6 @@ export const SLICE_SERVICE_INDEX = 'endpointslice.serviceKey';
 /** A Service that found the cache stale is looked at again after this long, if no slice event came first. */
 const STALE_CACHE_RECHECK_MS = 1_000;
 
-const metaTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const unwrap = <T>(o: T | DeletedFinalStateUnknown<T>): T => (o instanceof DeletedFinalStateUnknown ? o.obj : o);
 const managed = (s: EndpointSlice): boolean => s.metadata?.labels?.[LABEL_MANAGED_BY] === ENDPOINTSLICE_CONTROLLER_MANAGED_BY;
 const serviceKeyOfSlice = (s: EndpointSlice): string | undefined => {
