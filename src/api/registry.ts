@@ -71,6 +71,8 @@ const SPECS: Spec[] = [
   { gv: 'batch/v1', kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], sub: [status] },
   { gv: 'scheduling.k8s.io/v1', kind: 'PriorityClass', resource: 'priorityclasses', short: ['pc'], namespaced: false },
   { gv: 'policy/v1', kind: 'PodDisruptionBudget', resource: 'poddisruptionbudgets', short: ['pdb'], namespaced: true, sub: [status] },
+  // scheduler-plugins' gang scheduling group (Coscheduling), served natively so the scheduler needs no CRD.
+  { gv: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup', resource: 'podgroups', short: ['pg', 'pgs'], namespaced: true, sub: [status] },
 ];
 
 /** Splits "apps/v1" into group "apps", version "v1"; "v1" is the core group "". */

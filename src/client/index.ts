@@ -88,3 +88,5 @@ export {
   type EventType,
   type ObjectReference,
 } from './record/index.js';
+
+export { LeaderElector, type LeaderElectionConfig, type Lease } from './leaderelection/index.js';

@@ -4,9 +4,11 @@ import { Command } from 'commander';
 import { serverCommand } from './server.js';
 import { controllerManagerCommand } from './controller_manager.js';
 import { nodesCommand } from './nodes.js';
+import { schedulerCommand } from './scheduler.js';
 
 const program = new Command('kscale').description('a Kubernetes-compatible control plane built for thousands of nodes');
 program.addCommand(serverCommand());
 program.addCommand(controllerManagerCommand());
 program.addCommand(nodesCommand());
+program.addCommand(schedulerCommand());
 await program.parseAsync(process.argv);

@@ -20,7 +20,7 @@ import {
 } from './core.js';
 import { toInvalidError, type ErrorList } from './field.js';
 import { validateObjectMetaUpdate } from './objectmeta.js';
-import { validateEndpointSlice, validateEndpointSliceUpdate, validateLease, validatePodDisruptionBudget, validatePriorityClass, validatePriorityClassUpdate } from './other.js';
+import { validateEndpointSlice, validateEndpointSliceUpdate, validateLease, validatePodDisruptionBudget, validatePriorityClass, validatePriorityClassUpdate, validatePodGroup } from './other.js';
 import { validatePod, validatePodStatusUpdate, validatePodUpdate } from './pod.js';
 
 type Create = (o: KubeObject) => ErrorList;
@@ -44,6 +44,7 @@ const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?
   jobs: { create: validateJob, update: validateJobUpdate },
   priorityclasses: { create: validatePriorityClass, extraUpdate: validatePriorityClassUpdate },
   poddisruptionbudgets: { create: validatePodDisruptionBudget },
+  podgroups: { create: validatePodGroup },
 };
 
 const resourceName = (r: ResourceInfo | string): string => (typeof r === 'string' ? r : r.resource);

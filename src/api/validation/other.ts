@@ -108,3 +108,16 @@ export function validatePodDisruptionBudget(pdb: KubeObject): ErrorList {
     errs.push(notSupported('spec.unhealthyPodEvictionPolicy', policy, ['AlwaysAllow', 'IfHealthyBudget']));
   return errs;
 }
+
+/** Validates a scheduling.x-k8s.io PodGroup: minMember and scheduleTimeoutSeconds are non-negative integers. */
+export function validatePodGroup(pg: KubeObject): ErrorList {
+  const errs = validateObjectMeta(pg.metadata, true, nameIsDNSSubdomain);
+  const spec = obj(pg.spec);
+  for (const f of ['minMember', 'scheduleTimeoutSeconds']) {
+    const v = spec[f];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v)) errs.push(invalidValue(`spec.${f}`, v, 'must be an integer'));
+    else errs.push(...validateNonnegative(v, `spec.${f}`));
+  }
+  return errs;
+}

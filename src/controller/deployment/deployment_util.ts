@@ -64,7 +64,7 @@ const SAFE_ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** The pod-template-hash of a template, like controller.ComputeHash: fnv32a, plus the collision count, safe-encoded. */
 export function computeHash(template: PodTemplateSpec | undefined, collisionCount: number | undefined): string {
-  const text = Buffer.from(canonical(template ?? {}));
+  const text = Buffer.from(canonical(dropNullish(template ?? {}) ?? {}));
   let data: Uint8Array = text;
   if (collisionCount !== undefined) {
     const extra = Buffer.alloc(8);
@@ -74,8 +74,26 @@ export function computeHash(template: PodTemplateSpec | undefined, collisionCoun
   return [...String(fnv32a(data))].map((c) => SAFE_ALPHANUMS[c.charCodeAt(0) % SAFE_ALPHANUMS.length]).join('');
 }
 
+/**
+ * Drops nulls and empty objects, as Go's typed comparison sees them: kubectl
+ * sends a template with `creationTimestamp: null` and `resources: {}`, which
+ * upstream decodes to the same structs as a template without them.
+ */
+function dropNullish(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropNullish);
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const y = dropNullish(x);
+      if (y !== undefined) out[k] = y;
+    }
+    return Object.keys(out).length === 0 ? undefined : out;
+  }
+  return v === null ? undefined : v;
+}
+
 function withoutHash(t: PodTemplateSpec | undefined): string {
-  const copy = structuredClone(t ?? {});
+  const copy = (dropNullish(structuredClone(t ?? {})) ?? {}) as PodTemplateSpec;
   const labels = copy.metadata?.labels;
   if (labels !== undefined) {
     delete labels[DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY];

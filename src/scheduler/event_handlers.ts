@@ -1,0 +1,107 @@
+/**
+ * Informer handlers, like upstream's eventhandlers.go: assigned pods go to
+ * the cache (confirming assumed ones), pending pods of our profiles to the
+ * queue; node and pod changes move unschedulable pods back when a plugin
+ * registered for that kind of event.
+ */
+import { DeletedFinalStateUnknown, type GroupVersionResource } from '../client/index.js';
+import { ActionType } from './framework/interface.js';
+import { newPodInfo } from './framework/pod_info.js';
+import type { Node, Pod } from './framework/types.js';
+import type { Scheduler } from './scheduler.js';
+
+/** The label by which a pod joins a PodGroup, as in scheduler-plugins' Coscheduling. */
+export const POD_GROUP_LABEL = 'scheduling.x-k8s.io/pod-group';
+
+/** scheduling.x-k8s.io/v1alpha1 podgroups. */
+export const PODGROUPS: GroupVersionResource = { group: 'scheduling.x-k8s.io', version: 'v1alpha1', resource: 'podgroups', namespaced: true };
+
+const assigned = (p: Pod): boolean => (p.spec?.nodeName ?? '') !== '';
+const terminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+const keyOf = (p: Pod): string => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
+const unwrap = <T>(o: T | DeletedFinalStateUnknown<T>): T => (o instanceof DeletedFinalStateUnknown ? o.obj : o);
+
+function schedulingChanged(a: Pod, b: Pod): boolean {
+  // Like upstream's isPodUpdated: status-only changes (such as our own PodScheduled=False) do not requeue.
+  return (
+    JSON.stringify(a.spec) !== JSON.stringify(b.spec) ||
+    JSON.stringify(a.metadata?.labels) !== JSON.stringify(b.metadata?.labels) ||
+    a.metadata?.deletionTimestamp !== b.metadata?.deletionTimestamp
+  );
+}
+
+function nodeActions(a: Node, b: Node): number {
+  let act = 0;
+  if (JSON.stringify(a.status?.allocatable) !== JSON.stringify(b.status?.allocatable)) act |= ActionType.UpdateNodeAllocatable;
+  if (JSON.stringify(a.metadata?.labels) !== JSON.stringify(b.metadata?.labels)) act |= ActionType.UpdateNodeLabel;
+  if (JSON.stringify(a.spec?.taints) !== JSON.stringify(b.spec?.taints) || a.spec?.unschedulable !== b.spec?.unschedulable) act |= ActionType.UpdateNodeTaint;
+  return act;
+}
+
+/** Wires the scheduler's informers to its cache and queue. */
+export function registerEventHandlers(s: Scheduler): void {
+  const { cache, queue } = s;
+  const deleteAssigned = (p: Pod): void => {
+    cache.removePod(keyOf(p));
+    queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', action: ActionType.Delete }, p, undefined);
+  };
+  const deletePending = (p: Pod): void => {
+    queue.delete(keyOf(p));
+    for (const f of s.profiles.values()) f.waiting.get(p.metadata?.uid ?? '')?.reject('', 'pod deleted');
+    if (cache.isAssumed(keyOf(p))) cache.removePod(keyOf(p));
+  };
+  const addAssigned = (p: Pod): void => {
+    const key = keyOf(p);
+    const confirming = cache.isAssumed(key);
+    cache.addPod(newPodInfo(p), p.spec!.nodeName!);
+    queue.delete(key);
+    if (!confirming) queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', action: ActionType.Add }, undefined, p);
+  };
+  s.podInformer.addEventHandler({
+    onAdd: (p) => {
+      if (terminal(p)) return;
+      if (assigned(p)) return addAssigned(p);
+      const info = newPodInfo(p);
+      if (s.frameworkFor(info) === undefined) return;
+      queue.add(info);
+      queue.moveAllToActiveOrBackoffQueue({ resource: 'UnscheduledPod', action: ActionType.Add }, undefined, p);
+    },
+    onUpdate: (old, p) => {
+      if (terminal(p)) return assigned(old) || cache.hasPod(keyOf(p)) ? deleteAssigned(p) : deletePending(p);
+      if (assigned(p)) {
+        if (!assigned(old) || cache.isAssumed(keyOf(p))) return addAssigned(p);
+        if (schedulingChanged(old, p)) {
+          cache.addPod(newPodInfo(p), p.spec!.nodeName!);
+          queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', action: ActionType.Update }, old, p);
+        }
+        return;
+      }
+      if (cache.isAssumed(keyOf(p)) || !schedulingChanged(old, p)) return;
+      const info = newPodInfo(p);
+      if (s.frameworkFor(info) === undefined) return;
+      queue.update(info);
+      queue.moveAllToActiveOrBackoffQueue({ resource: 'UnscheduledPod', action: ActionType.Update }, old, p);
+    },
+    onDelete: (o) => {
+      const p = unwrap(o);
+      if (assigned(p)) deleteAssigned(p);
+      else deletePending(p);
+    },
+  });
+  s.nodeInformer.addEventHandler({
+    onAdd: (n) => {
+      cache.setNode(n);
+      queue.moveAllToActiveOrBackoffQueue({ resource: 'Node', action: ActionType.Add }, undefined, n);
+    },
+    onUpdate: (old, n) => {
+      cache.setNode(n);
+      const act = nodeActions(old, n);
+      if (act !== 0) queue.moveAllToActiveOrBackoffQueue({ resource: 'Node', action: act }, old, n);
+    },
+    onDelete: (o) => cache.removeNode(unwrap(o).metadata?.name ?? ''),
+  });
+  s.podGroupInformer.addEventHandler({
+    onAdd: (g) => queue.moveAllToActiveOrBackoffQueue({ resource: 'PodGroup', action: ActionType.Add }, undefined, g),
+    onUpdate: (old, g) => queue.moveAllToActiveOrBackoffQueue({ resource: 'PodGroup', action: ActionType.Update }, old, g),
+  });
+}

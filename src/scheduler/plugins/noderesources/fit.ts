@@ -1,0 +1,110 @@
+/**
+ * NodeResourcesFit: Filter checks the pod's requests (CPU, memory,
+ * ephemeral storage, pod count, extended resources such as nvidia.com/gpu)
+ * against the node's allocatable minus what its pods request. Score is the
+ * configured strategy: LeastAllocated (default, spreads), MostAllocated or
+ * RequestedToCapacityRatio (bin-packing).
+ */
+import { ActionType, type EnqueueExtensions, type FilterPlugin, type ScorePlugin } from '../../framework/interface.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Code, pluginStatus, type Status } from '../../framework/status.js';
+import { MAX_NODE_SCORE } from '../helper/normalize.js';
+
+/** The plugin name. */
+export const NAME = 'NodeResourcesFit';
+
+/** NodeResourcesFitArgs.scoringStrategy. */
+export interface ScoringStrategy {
+  type?: 'LeastAllocated' | 'MostAllocated' | 'RequestedToCapacityRatio';
+  resources?: { name: string; weight?: number }[];
+  requestedToCapacityRatio?: { shape?: { utilization: number; score: number }[] };
+}
+
+const TOO_MANY_PODS = pluginStatus(NAME, Code.Unschedulable, 'Too many pods');
+const insufficient = new Map<string, Status>();
+function insufficientStatus(resource: string): Status {
+  let s = insufficient.get(resource);
+  if (s === undefined) insufficient.set(resource, (s = pluginStatus(NAME, Code.Unschedulable, `Insufficient ${resource}`)));
+  return s;
+}
+
+/** The node's requested and allocatable amounts of `resource` with the pod added (non-zero defaults for CPU/memory). */
+function amounts(resource: string, pod: PodInfo, node: NodeInfo): [number, number] {
+  switch (resource) {
+    case 'cpu':
+      return [node.nonZeroCPU + pod.nonZeroCPU, node.allocatable.milliCPU];
+    case 'memory':
+      return [node.nonZeroMemory + pod.nonZeroMemory, node.allocatable.memory];
+    case 'ephemeral-storage':
+      return [node.requested.ephemeralStorage + pod.requests.ephemeralStorage, node.allocatable.ephemeralStorage];
+    default: {
+      const want = pod.requests.scalar?.get(resource) ?? 0;
+      // Like upstream, an extended resource the pod does not ask for does not steer its placement.
+      if (want === 0) return [0, 0];
+      return [(node.requested.scalar?.get(resource) ?? 0) + want, node.allocatable.scalar?.get(resource) ?? 0];
+    }
+  }
+}
+
+/** Piecewise-linear function through the shape points (utilization 0..100 -> score 0..10, scaled to 0..100). */
+function shapeFn(shape: { utilization: number; score: number }[]): (u: number) => number {
+  const pts = [...shape].sort((a, b) => a.utilization - b.utilization).map((p) => ({ u: p.utilization, s: (p.score * MAX_NODE_SCORE) / 10 }));
+  return (u) => {
+    if (pts.length === 0) return 0;
+    if (u <= pts[0].u) return pts[0].s;
+    for (let i = 1; i < pts.length; i++) {
+      if (u <= pts[i].u) return pts[i - 1].s + ((pts[i].s - pts[i - 1].s) * (u - pts[i - 1].u)) / (pts[i].u - pts[i - 1].u);
+    }
+    return pts[pts.length - 1].s;
+  };
+}
+
+/** Builds NodeResourcesFit from NodeResourcesFitArgs. */
+export function nodeResourcesFit(args: { scoringStrategy?: ScoringStrategy; ignoredResources?: string[] } = {}): FilterPlugin & ScorePlugin & EnqueueExtensions {
+  const strategy = args.scoringStrategy ?? {};
+  const type = strategy.type ?? 'LeastAllocated';
+  const resources = (strategy.resources ?? [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }]).map((r) => ({ name: r.name, weight: r.weight ?? 1 }));
+  const ignored = new Set(args.ignoredResources ?? []);
+  const shape = shapeFn(strategy.requestedToCapacityRatio?.shape ?? [{ utilization: 0, score: 10 }, { utilization: 100, score: 0 }]);
+  const resourceScore = (req: number, alloc: number): number => {
+    if (type === 'LeastAllocated') return req > alloc ? 0 : ((alloc - req) * MAX_NODE_SCORE) / alloc;
+    if (type === 'MostAllocated') return req > alloc ? MAX_NODE_SCORE : (req * MAX_NODE_SCORE) / alloc;
+    return shape(Math.min(100, (req * 100) / alloc));
+  };
+  return {
+    name: NAME,
+    filter(_s, pod, node) {
+      const a = node.allocatable;
+      const used = node.requested;
+      const r = pod.requests;
+      if (node.pods.size + 1 > a.allowedPodNumber) return TOO_MANY_PODS;
+      if (r.milliCPU > 0 && r.milliCPU > a.milliCPU - used.milliCPU) return insufficientStatus('cpu');
+      if (r.memory > 0 && r.memory > a.memory - used.memory) return insufficientStatus('memory');
+      if (r.ephemeralStorage > 0 && r.ephemeralStorage > a.ephemeralStorage - used.ephemeralStorage) return insufficientStatus('ephemeral-storage');
+      if (r.scalar !== undefined) {
+        for (const [name, want] of r.scalar) {
+          if (want <= 0 || ignored.has(name)) continue;
+          if (want > (a.scalar?.get(name) ?? 0) - (used.scalar?.get(name) ?? 0)) return insufficientStatus(name);
+        }
+      }
+      return null;
+    },
+    score(_s, pod, node) {
+      let sum = 0;
+      let weights = 0;
+      for (let i = 0; i < resources.length; i++) {
+        const { name, weight } = resources[i];
+        const [req, alloc] = amounts(name, pod, node);
+        if (alloc <= 0) continue;
+        sum += resourceScore(req, alloc) * weight;
+        weights += weight;
+      }
+      return weights === 0 ? 0 : Math.floor(sum / weights);
+    },
+    eventsToRegister: () => [
+      { event: { resource: 'AssignedPod', action: ActionType.Delete } },
+      { event: { resource: 'Node', action: ActionType.Add | ActionType.UpdateNodeAllocatable } },
+    ],
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * TaintToleration: Filter drops nodes with an untolerated NoSchedule or
+ * NoExecute taint; Score prefers nodes with fewer untolerated
+ * PreferNoSchedule taints (normalised in reverse).
+ */
+import { ActionType, type EnqueueExtensions, type FilterPlugin, type ScorePlugin } from '../../framework/interface.js';
+import { Code, pluginStatus, type Status } from '../../framework/status.js';
+import { defaultNormalizeScore } from '../helper/normalize.js';
+import { findUntoleratedTaint, tolerated } from '../helper/taints.js';
+
+/** The plugin name. */
+export const NAME = 'TaintToleration';
+const hard = (e: string): boolean => e === 'NoSchedule' || e === 'NoExecute';
+const statuses = new Map<string, Status>();
+
+/** Filters and scores by taints. */
+export function taintToleration(): FilterPlugin & ScorePlugin & EnqueueExtensions {
+  return {
+    name: NAME,
+    filter(_s, pod, node) {
+      if (node.taints.length === 0) return null;
+      const t = findUntoleratedTaint(node.taints, pod.tolerations, hard);
+      if (t === undefined) return null;
+      const msg = `node(s) had untolerated taint {${t.key}: ${t.value ?? ''}}`;
+      let s = statuses.get(msg);
+      if (s === undefined) statuses.set(msg, (s = pluginStatus(NAME, Code.UnschedulableAndUnresolvable, msg)));
+      return s;
+    },
+    score(_s, pod, node) {
+      let n = 0;
+      for (const t of node.taints) if (t.effect === 'PreferNoSchedule' && !tolerated(pod.tolerations, t)) n++;
+      return n;
+    },
+    normalizeScore: (_s, _p, scores, n) => defaultNormalizeScore(scores, n, true),
+    eventsToRegister: () => [{ event: { resource: 'Node', action: ActionType.Add | ActionType.UpdateNodeTaint } }],
+  };
+}
