@@ -32,6 +32,9 @@ export function controllerManagerCommand(): Command {
     .addOption(new Option('--large-cluster-size-threshold <n>', 'zones with more nodes keep the secondary rate when disrupted; smaller ones stop').argParser(num).default(50))
     .addOption(new Option('--concurrent-replicaset-syncs <n>', 'replica sets synced at once').argParser(num).default(5))
     .addOption(new Option('--concurrent-deployment-syncs <n>', 'deployments synced at once').argParser(num).default(5))
+    .addOption(new Option('--concurrent-gc-syncs <n>', 'garbage collector workers (each of the delete and orphan queues)').argParser(num).default(20))
+    .addOption(new Option('--enable-garbage-collector [bool]', 'enable the garbage collector (cascading deletion by ownerReferences)').argParser((v) => v !== 'false').default(true))
+    .addOption(new Option('--terminated-pod-gc-threshold <n>', 'terminated pods kept before the pod garbage collector deletes the oldest (<= 0 disables)').argParser(Number).default(12500))
     .addOption(new Option('--concurrent-service-endpoint-syncs <n>', 'Services the EndpointSlice controller syncs at once').argParser(num).default(5))
     .addOption(new Option('--max-endpoints-per-slice <n>', 'endpoints per EndpointSlice (at most 1000)').argParser(num).default(100))
     .addOption(new Option('--endpointslice-updates-batch-period <duration>', 'how long pod changes wait to be batched into one EndpointSlice sync').argParser(duration).default(0, '0s'))
@@ -56,6 +59,8 @@ export function controllerManagerCommand(): Command {
     };
     config.replicaSet = { ...config.replicaSet, concurrentRSSyncs: Math.max(1, o.concurrentReplicasetSyncs as number) };
     config.deployment = { concurrentDeploymentSyncs: Math.max(1, o.concurrentDeploymentSyncs as number) };
+    config.garbageCollector = { concurrentGCSyncs: Math.max(1, o.concurrentGcSyncs as number), enableGarbageCollector: o.enableGarbageCollector !== false };
+    config.podGC = { ...config.podGC, terminatedPodGCThreshold: o.terminatedPodGcThreshold as number };
     config.endpointSlice = {
       concurrentServiceEndpointSyncs: Math.max(1, o.concurrentServiceEndpointSyncs as number),
       maxEndpointsPerSlice: Math.min(1000, Math.max(1, o.maxEndpointsPerSlice as number)),
@@ -64,6 +69,8 @@ export function controllerManagerCommand(): Command {
     config.job = { ...config.job, concurrentJobSyncs: Math.max(1, o.concurrentJobSyncs as number), podFailureBackoffMs: o.jobPodFailureBackoff as number };
     config.endpoints = { concurrentEndpointSyncs: Math.max(1, o.concurrentEndpointSyncs as number), endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriod as number };
     const enabled = (o.controllers as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    // Like upstream, --enable-garbage-collector=false keeps the collector off whatever --controllers says.
+    if (!config.garbageCollector.enableGarbageCollector) enabled.unshift('-garbage-collector-controller');
     const abort = new AbortController();
     let stopping = false;
     const informers = new SharedInformerFactory(client, { clock, logger: log });

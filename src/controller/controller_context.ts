@@ -7,7 +7,9 @@ import type { ClientLogger, EventBroadcaster, RESTClient } from '../client/index
 import type { Clock } from '../clock/index.js';
 import type { SharedInformerFactory } from './informer_factory.js';
 import { DEFAULT_NODE_LIFECYCLE_OPTIONS, type NodeLifecycleControllerOptions } from './nodelifecycle/config.js';
+import { DEFAULT_GARBAGE_COLLECTOR_OPTIONS, type GarbageCollectorOptions } from './garbagecollector/config.js';
 import { DEFAULT_DEPLOYMENT_OPTIONS, type DeploymentControllerOptions } from './deployment/config.js';
+import { DEFAULT_PODGC_OPTIONS, type PodGCControllerOptions } from './podgc/config.js';
 import { DEFAULT_REPLICASET_OPTIONS, type ReplicaSetControllerOptions } from './replicaset/config.js';
 import { DEFAULT_ENDPOINTSLICE_OPTIONS, type EndpointSliceControllerOptions } from './endpointslice/config.js';
 import { DEFAULT_ENDPOINTS_OPTIONS, type EndpointsControllerOptions } from './endpoints/config.js';
@@ -18,6 +20,8 @@ export interface ControllerManagerConfiguration {
   nodeLifecycle: NodeLifecycleControllerOptions;
   replicaSet: ReplicaSetControllerOptions;
   deployment: DeploymentControllerOptions;
+  garbageCollector: GarbageCollectorOptions;
+  podGC: PodGCControllerOptions;
   endpointSlice: EndpointSliceControllerOptions;
   endpoints: EndpointsControllerOptions;
   job: JobControllerOptions;
@@ -29,6 +33,8 @@ export function defaultControllerManagerConfiguration(): ControllerManagerConfig
     nodeLifecycle: { ...DEFAULT_NODE_LIFECYCLE_OPTIONS },
     replicaSet: { ...DEFAULT_REPLICASET_OPTIONS },
     deployment: { ...DEFAULT_DEPLOYMENT_OPTIONS },
+    garbageCollector: { ...DEFAULT_GARBAGE_COLLECTOR_OPTIONS },
+    podGC: { ...DEFAULT_PODGC_OPTIONS },
     endpointSlice: { ...DEFAULT_ENDPOINTSLICE_OPTIONS },
     endpoints: { ...DEFAULT_ENDPOINTS_OPTIONS },
     job: { ...DEFAULT_JOB_OPTIONS },

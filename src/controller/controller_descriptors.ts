@@ -5,7 +5,9 @@
  */
 import type { ControllerDescriptor } from './controller_descriptor.js';
 import { DEPLOYMENT_CONTROLLER, DeploymentController } from './deployment/index.js';
+import { GARBAGE_COLLECTOR_CONTROLLER, GarbageCollector } from './garbagecollector/index.js';
 import { NODE_LIFECYCLE_CONTROLLER, NodeLifecycleController } from './nodelifecycle/index.js';
+import { PODGC_CONTROLLER, PodGCController } from './podgc/index.js';
 import { REPLICASET_CONTROLLER, ReplicaSetController } from './replicaset/index.js';
 import { TAINT_EVICTION_CONTROLLER, TaintEvictionController } from './tainteviction/index.js';
 import { ENDPOINTSLICE_CONTROLLER, EndpointSliceController } from './endpointslice/index.js';
@@ -19,6 +21,8 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
     { name: TAINT_EVICTION_CONTROLLER, aliases: ['tainteviction'], init: (ctx) => new TaintEvictionController(ctx) },
     { name: REPLICASET_CONTROLLER, aliases: ['replicaset'], init: (ctx) => new ReplicaSetController(ctx) },
     { name: DEPLOYMENT_CONTROLLER, aliases: ['deployment'], init: (ctx) => new DeploymentController(ctx) },
+    { name: GARBAGE_COLLECTOR_CONTROLLER, aliases: ['garbagecollector'], init: (ctx) => new GarbageCollector(ctx) },
+    { name: PODGC_CONTROLLER, aliases: ['podgc'], init: (ctx) => new PodGCController(ctx) },
     { name: ENDPOINTS_CONTROLLER, aliases: ['endpoint'], init: (ctx) => new EndpointsController(ctx) },
     { name: ENDPOINTSLICE_CONTROLLER, aliases: ['endpointslice'], init: (ctx) => new EndpointSliceController(ctx) },
     { name: JOB_CONTROLLER, aliases: ['job'], init: (ctx) => new JobController(ctx) },

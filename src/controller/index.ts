@@ -15,6 +15,8 @@ export * from './tainteviction/index.js';
 export * as controllerutil from './controllerutil/index.js';
 export * from './replicaset/index.js';
 export * from './deployment/index.js';
+export * from './garbagecollector/index.js';
+export * from './podgc/index.js';
 export * from './endpointslice/index.js';
 export * from './endpoints/index.js';
 export * as endpointutil from './endpointutil/index.js';

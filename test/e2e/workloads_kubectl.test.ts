@@ -2,7 +2,9 @@
  * The real kubectl against `kscale controller-manager` running as its own
  * process: `kubectl rollout status`, `rollout history` (with change-causes),
  * `rollout undo` (kubectl's JSON patch of the template), `kubectl scale`, and
- * `rollout status` failing on a rollout past its progress deadline.
+ * `rollout status` failing on a rollout past its progress deadline. Then the
+ * cluster sits idle and the API server's request counters show that no
+ * controller hot-loops.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -92,4 +94,35 @@ test('kubectl rollout status fails once a rollout passes its progress deadline',
   const r = await k.run(['rollout', 'status', 'deployment/stuck', '--timeout=30s'], { timeoutMs: 40_000 });
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /exceeded its progress deadline/);
+});
+
+/** apiserver_request_total by `verb resource[/subresource]`, summed over codes and scopes. */
+async function requestCounts(): Promise<Map<string, number>> {
+  const text = await k.ok(['get', '--raw', '/metrics']);
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('apiserver_request_total{')) continue;
+    const labels = Object.fromEntries([...line.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    const key = `${labels.verb} ${labels.resource}${labels.subresource ? `/${labels.subresource}` : ''}`;
+    out.set(key, (out.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
+  }
+  return out;
+}
+
+test('no controller hot-loops: an idle cluster sees no workload, pod or Event requests', async () => {
+  await k.ok(['delete', 'deployment', 'stuck', '--ignore-not-found']);
+  await k.ok(['create', '-f', '-'], { input: JSON.stringify(deploymentJSON('idle', 10, { containers: [{ name: 'c', image: 'nginx:1' }] })) });
+  assert.match(await k.ok(['rollout', 'status', 'deployment/idle', '--timeout=60s'], { timeoutMs: 70_000 }), /successfully rolled out/);
+  await waitFor('the stuck Deployment collected', async () => ((await livePods('stuck')).length === 0 ? true : undefined), 20_000);
+  // Let the last status writes and Events land.
+  await new Promise((r) => setTimeout(r, 3000));
+  const before = await requestCounts();
+  await new Promise((r) => setTimeout(r, 10_000));
+  const after = await requestCounts();
+  const delta = new Map([...after].map(([key, n]) => [key, n - (before.get(key) ?? 0)]).filter(([, n]) => (n as number) > 0) as [string, number][]);
+  // The fleet's heartbeats (node status, leases) and this test's own /metrics reads are expected; nothing else.
+  const controllerTraffic = [...delta].filter(([key]) => /\b(deployments|replicasets|events|pods|endpointslices|services|jobs)\b/.test(key) && !key.startsWith('WATCH'));
+  if (process.env.DBG) process.stderr.write(`IDLE ${JSON.stringify([...delta])}\n`);
+  assert.deepEqual(controllerTraffic, [], `requests while idle: ${JSON.stringify([...delta])}`);
+  assert.ok([...delta.keys()].some((key) => key.includes('leases') || key.includes('nodes')), `the fleet's heartbeats are counted: ${JSON.stringify([...delta])}`);
 });
