@@ -10,22 +10,20 @@ import {
   isNotFoundError,
   RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   type ClientLogger,
   type EventRecorder,
   type Lister,
   type ResourceClient,
-  type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
+import { QueueWorkers } from '../queue_workers.js';
 import { metaTime } from '../nodeutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
   ANNOTATION_OVER_CAPACITY,
   keyOf,
   LABEL_HEADLESS,
-  podEndpointsChanged,
-  podServiceMemberships,
+  servicesToSyncForPod,
   selectedPods,
   serviceSelector,
   splitKey,
@@ -68,8 +66,7 @@ export class EndpointsController implements Controller {
   private readonly triggerTimes = new TriggerTimeTracker();
   private readonly recorder: EventRecorder;
   private readonly log: ClientLogger;
-  private workers: Workers | undefined;
-  private active = 0;
+  private readonly workers: QueueWorkers<string>;
 
   constructor(
     ctx: ControllerContext,
@@ -79,6 +76,7 @@ export class EndpointsController implements Controller {
     this.endpoints = ctx.client.resource<Endpoints>(RESOURCES.endpoints);
     this.recorder = ctx.events.newRecorder({ component: 'endpoint-controller' });
     this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
+    this.workers = new QueueWorkers(this.queue, this.opts.concurrentEndpointSyncs, (key) => this.syncService(key), { logger: this.log, name: ENDPOINTS_CONTROLLER, maxRetries: MAX_RETRIES });
     const services = ctx.informers.informerFor<Service>(RESOURCES.services);
     const pods = ctx.informers.informerFor<EndpointPod>(RESOURCES.pods);
     this.serviceLister = services.lister();
@@ -98,41 +96,21 @@ export class EndpointsController implements Controller {
 
   /** Starts the workers; informers must have synced. */
   run(): void {
-    this.workers = runWorkers(
-      this.queue,
-      this.opts.concurrentEndpointSyncs,
-      async (key) => {
-        this.active++;
-        try {
-          await this.syncService(key);
-        } finally {
-          this.active--;
-        }
-      },
-      { logger: this.log, name: ENDPOINTS_CONTROLLER, maxRetries: MAX_RETRIES },
-    );
+    this.workers.run();
   }
 
-  /** Stops the workers. */
+  /** Stops the workers after in-flight syncs. */
   async stop(): Promise<void> {
-    await this.workers?.stop();
+    await this.workers.stop();
   }
 
-  /** True when no sync is running or queued. */
+  /** True when no sync runs and none is queued. */
   isIdle(): boolean {
-    return this.active === 0 && this.queue.len() === 0;
+    return this.workers.isIdle();
   }
 
   private queuePod(pod: EndpointPod, old: EndpointPod | undefined): void {
-    let keys: Set<string>;
-    if (old === undefined) keys = podServiceMemberships(this.serviceLister, pod);
-    else {
-      const { labelsChanged, endpointChanged } = podEndpointsChanged(old, pod);
-      if (!labelsChanged && !endpointChanged) return;
-      keys = podServiceMemberships(this.serviceLister, pod);
-      if (labelsChanged) for (const k of podServiceMemberships(this.serviceLister, old)) keys.add(k);
-    }
-    for (const key of keys) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
+    for (const key of servicesToSyncForPod(this.serviceLister, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
   }
 
   /** syncService: computes the Service's Endpoints and writes it when it differs. */

@@ -14,26 +14,23 @@ import {
   MaxOfRateLimiter,
   RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   type ClientLogger,
   type EventRecorder,
   type Lister,
   type ResourceClient,
   type SharedInformer,
-  type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { metaTime } from '../nodeutil/index.js';
+import { QueueWorkers } from '../queue_workers.js';
+import { metaTime, type Node } from '../nodeutil/index.js';
 import { SharedInformerFactory } from '../informer_factory.js';
-import type { Node } from '../nodeutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
   ENDPOINTSLICE_CONTROLLER_MANAGED_BY,
   keyOf,
   LABEL_MANAGED_BY,
   LABEL_SERVICE_NAME,
-  podEndpointsChanged,
-  podServiceMemberships,
+  servicesToSyncForPod,
   selectedPods,
   serviceSelector,
   TriggerTimeTracker,
@@ -89,8 +86,7 @@ export class EndpointSliceController implements Controller {
   private readonly topology = new TopologyCache();
   private readonly recorder: EventRecorder;
   private readonly log: ClientLogger;
-  private workers: Workers | undefined;
-  private active = 0;
+  private readonly workers: QueueWorkers<string>;
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -103,6 +99,7 @@ export class EndpointSliceController implements Controller {
       clock: ctx.clock,
       rateLimiter: new MaxOfRateLimiter(new ItemExponentialFailureRateLimiter<string>(SYNC_BACKOFF_MS.base, SYNC_BACKOFF_MS.max), new BucketRateLimiter<string>(10, 100, ctx.clock)),
     });
+    this.workers = new QueueWorkers(this.queue, this.opts.concurrentServiceEndpointSyncs, (key) => this.syncService(key), { logger: this.log, name: ENDPOINTSLICE_CONTROLLER, maxRetries: MAX_RETRIES });
     const services = ctx.informers.informerFor<Service>(RESOURCES.services);
     const pods = ctx.informers.informerFor<EndpointPod>(RESOURCES.pods);
     const nodes = ctx.informers.informerFor<Node>(RESOURCES.nodes);
@@ -121,7 +118,7 @@ export class EndpointSliceController implements Controller {
     });
     pods.addEventHandler({
       onAdd: (p) => this.queuePodServices(p),
-      onUpdate: (o, p) => this.podUpdated(o, p),
+      onUpdate: (o, p) => this.queuePodServices(p, o),
       onDelete: (p) => this.queuePodServices(unwrap(p)),
     });
     nodes.addEventHandler({
@@ -139,42 +136,21 @@ export class EndpointSliceController implements Controller {
   /** Starts the workers; informers must have synced. */
   run(): void {
     this.topology.setNodes(this.nodeLister.list());
-    this.workers = runWorkers(
-      this.queue,
-      this.opts.concurrentServiceEndpointSyncs,
-      async (key) => {
-        this.active++;
-        try {
-          await this.syncService(key);
-        } finally {
-          this.active--;
-        }
-      },
-      { logger: this.log, name: ENDPOINTSLICE_CONTROLLER, maxRetries: MAX_RETRIES },
-    );
+    this.workers.run();
   }
 
-  /** Stops the workers. */
+  /** Stops the workers after in-flight syncs. */
   async stop(): Promise<void> {
-    await this.workers?.stop();
+    await this.workers.stop();
   }
 
-  /** True when no sync is running or queued (delayed retries excepted). */
+  /** True when no sync runs and none is queued. */
   isIdle(): boolean {
-    return this.active === 0 && this.queue.len() === 0;
+    return this.workers.isIdle();
   }
 
-  private queuePodServices(pod: EndpointPod): void {
-    for (const key of podServiceMemberships(this.serviceLister, pod)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
-  }
-
-  private podUpdated(old: EndpointPod, pod: EndpointPod): void {
-    const { labelsChanged, endpointChanged } = podEndpointsChanged(old, pod);
-    if (!labelsChanged && !endpointChanged) return;
-    const keys = podServiceMemberships(this.serviceLister, pod);
-    // A label change may move the pod out of Services too: those need syncing as well.
-    if (labelsChanged) for (const k of podServiceMemberships(this.serviceLister, old)) keys.add(k);
-    for (const key of keys) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
+  private queuePodServices(pod: EndpointPod, old?: EndpointPod): void {
+    for (const key of servicesToSyncForPod(this.serviceLister, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
   }
 
   private nodesChanged(): void {

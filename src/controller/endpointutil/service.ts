@@ -3,6 +3,7 @@
  * a pod (upstream's GetPodServiceMemberships), and the work-queue keys.
  */
 import type { Lister } from '../../client/index.js';
+import { podEndpointsChanged } from './pod.js';
 import type { EndpointPod, Service } from './types.js';
 
 /** `namespace/name` of an object. */
@@ -35,6 +36,20 @@ export function podServiceMemberships(services: Lister<Service>, pod: EndpointPo
     if (sel !== undefined && selectorMatches(sel, pod.metadata?.labels)) out.add(keyOf(svc));
   }
   return out;
+}
+
+/**
+ * The Services to sync for a pod event: those selecting the pod, plus those
+ * that selected its old labels; none when an update changed nothing an
+ * endpoint shows (upstream's podEndpointsChanged filter).
+ */
+export function servicesToSyncForPod(services: Lister<Service>, pod: EndpointPod, old: EndpointPod | undefined): Set<string> {
+  if (old === undefined) return podServiceMemberships(services, pod);
+  const { labelsChanged, endpointChanged } = podEndpointsChanged(old, pod);
+  if (!labelsChanged && !endpointChanged) return new Set();
+  const keys = podServiceMemberships(services, pod);
+  if (labelsChanged) for (const k of podServiceMemberships(services, old)) keys.add(k);
+  return keys;
 }
 
 /** The pods a Service selects, from the pod cache. */

@@ -15,17 +15,16 @@ import {
   isNotFoundError,
   RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   splitMetaNamespaceKey,
   type ClientLogger,
   type EventRecorder,
   type Lister,
   type ResourceClient,
   type SharedInformer,
-  type Workers,
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
+import { QueueWorkers } from '../queue_workers.js';
 import { CONTROLLER_UID_INDEX, ensureControllerUIDIndex, getControllerOf, podKey, slowStartBatch, UIDTrackingControllerExpectations } from '../controllerutil/index.js';
 import { metaTime, parseTime } from '../nodeutil/index.js';
 import { remainingBackoffMs } from './backoff.js';
@@ -63,8 +62,7 @@ export class JobController implements Controller {
   private readonly recorder: EventRecorder;
   private readonly clock: Clock;
   private readonly log: ClientLogger;
-  private workers: Workers | undefined;
-  private active = 0;
+  private readonly workers: QueueWorkers<string>;
 
   constructor(
     ctx: ControllerContext,
@@ -74,6 +72,7 @@ export class JobController implements Controller {
     this.log = ctx.logger;
     this.expectations = new UIDTrackingControllerExpectations(this.clock);
     this.queue = new RateLimitingQueue<string>({ clock: this.clock });
+    this.workers = new QueueWorkers(this.queue, this.opts.concurrentJobSyncs, (key) => this.syncJob(key), { logger: this.log, name: JOB_CONTROLLER });
     this.jobs = ctx.client.resource<Job>(RESOURCES.jobs);
     this.podClient = ctx.client.resource<JobPod>(RESOURCES.pods);
     this.recorder = ctx.events.newRecorder({ component: JOB_CONTROLLER });
@@ -113,29 +112,17 @@ export class JobController implements Controller {
 
   /** Starts the workers; informers must have synced. */
   run(): void {
-    this.workers = runWorkers(
-      this.queue,
-      this.opts.concurrentJobSyncs,
-      async (key) => {
-        this.active++;
-        try {
-          await this.syncJob(key);
-        } finally {
-          this.active--;
-        }
-      },
-      { logger: this.log, name: JOB_CONTROLLER },
-    );
+    this.workers.run();
   }
 
   /** Stops the workers after in-flight syncs. */
   async stop(): Promise<void> {
-    await this.workers?.stop();
+    await this.workers.stop();
   }
 
   /** True when no sync runs and none is queued. */
   isIdle(): boolean {
-    return this.active === 0 && this.queue.len() === 0;
+    return this.workers.isIdle();
   }
 
   private queueBatched(job: Job): void {
