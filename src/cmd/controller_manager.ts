@@ -22,7 +22,7 @@ const duration = (v: string): number => parseDuration(v);
 /** Adds the `controller-manager` subcommand. */
 export function controllerManagerCommand(): Command {
   const cmd = new Command('controller-manager')
-    .description('run the controllers (node lifecycle, taint eviction, replicaset, deployment, garbage collector, pod GC) against an API server')
+    .description('run the controllers (node lifecycle, taint eviction, replicaset, deployment, job, endpointslice, endpoints, garbage collector, pod GC) against an API server')
     .addOption(new Option('--controllers <list>', 'controllers to enable: "*" for all on by default, "name" to enable, "-name" to disable').default('*'))
     .addOption(new Option('--node-monitor-period <duration>', 'how often node health is checked').argParser(duration).default(5_000, '5s'))
     .addOption(new Option('--node-monitor-grace-period <duration>', 'how long a node may be silent before it is marked Unknown').argParser(duration).default(50_000, '50s'))
@@ -36,6 +36,13 @@ export function controllerManagerCommand(): Command {
     .addOption(new Option('--concurrent-gc-syncs <n>', 'garbage collector workers (each of the delete and orphan queues)').argParser(num).default(20))
     .addOption(new Option('--enable-garbage-collector [bool]', 'enable the garbage collector (cascading deletion by ownerReferences)').argParser((v) => v !== 'false').default(true))
     .addOption(new Option('--terminated-pod-gc-threshold <n>', 'terminated pods kept before the pod garbage collector deletes the oldest (<= 0 disables)').argParser(Number).default(12500))
+    .addOption(new Option('--concurrent-service-endpoint-syncs <n>', 'Services the EndpointSlice controller syncs at once').argParser(num).default(5))
+    .addOption(new Option('--max-endpoints-per-slice <n>', 'endpoints per EndpointSlice (at most 1000)').argParser(num).default(100))
+    .addOption(new Option('--endpointslice-updates-batch-period <duration>', 'how long pod changes wait to be batched into one EndpointSlice sync').argParser(duration).default(0, '0s'))
+    .addOption(new Option('--concurrent-endpoint-syncs <n>', 'Services the Endpoints controller syncs at once').argParser(num).default(5))
+    .addOption(new Option('--concurrent-job-syncs <n>', 'Jobs synced at once').argParser(num).default(5))
+    .addOption(new Option('--job-pod-failure-backoff <duration>', 'kscale only: first delay before a failed Job pod is replaced, doubling per consecutive failure up to 10m (upstream: fixed 10s)').argParser(duration).default(10_000, '10s'))
+    .addOption(new Option('--endpoint-updates-batch-period <duration>', 'how long pod changes wait to be batched into one Endpoints sync').argParser(duration).default(0, '0s'))
     .option('-v, --verbose', 'verbose logs');
   return addClientFlags(cmd, { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
@@ -55,6 +62,13 @@ export function controllerManagerCommand(): Command {
     config.deployment = { concurrentDeploymentSyncs: Math.max(1, o.concurrentDeploymentSyncs as number) };
     config.garbageCollector = { concurrentGCSyncs: Math.max(1, o.concurrentGcSyncs as number), enableGarbageCollector: o.enableGarbageCollector !== false };
     config.podGC = { ...config.podGC, terminatedPodGCThreshold: o.terminatedPodGcThreshold as number };
+    config.endpointSlice = {
+      concurrentServiceEndpointSyncs: Math.max(1, o.concurrentServiceEndpointSyncs as number),
+      maxEndpointsPerSlice: Math.min(1000, Math.max(1, o.maxEndpointsPerSlice as number)),
+      endpointUpdatesBatchPeriodMs: o.endpointsliceUpdatesBatchPeriod as number,
+    };
+    config.job = { ...config.job, concurrentJobSyncs: Math.max(1, o.concurrentJobSyncs as number), podFailureBackoffMs: o.jobPodFailureBackoff as number };
+    config.endpoints = { concurrentEndpointSyncs: Math.max(1, o.concurrentEndpointSyncs as number), endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriod as number };
     const enabled = (o.controllers as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
     // Like upstream, --enable-garbage-collector=false keeps the collector off whatever --controllers says.
     if (!config.garbageCollector.enableGarbageCollector) enabled.unshift('-garbage-collector-controller');

@@ -11,6 +11,9 @@ import { DEFAULT_GARBAGE_COLLECTOR_OPTIONS, type GarbageCollectorOptions } from 
 import { DEFAULT_DEPLOYMENT_OPTIONS, type DeploymentControllerOptions } from './deployment/config.js';
 import { DEFAULT_PODGC_OPTIONS, type PodGCControllerOptions } from './podgc/config.js';
 import { DEFAULT_REPLICASET_OPTIONS, type ReplicaSetControllerOptions } from './replicaset/config.js';
+import { DEFAULT_ENDPOINTSLICE_OPTIONS, type EndpointSliceControllerOptions } from './endpointslice/config.js';
+import { DEFAULT_ENDPOINTS_OPTIONS, type EndpointsControllerOptions } from './endpoints/config.js';
+import { DEFAULT_JOB_OPTIONS, type JobControllerOptions } from './job/config.js';
 
 /** KubeControllerManagerConfiguration: per-controller settings. */
 export interface ControllerManagerConfiguration {
@@ -19,6 +22,9 @@ export interface ControllerManagerConfiguration {
   deployment: DeploymentControllerOptions;
   garbageCollector: GarbageCollectorOptions;
   podGC: PodGCControllerOptions;
+  endpointSlice: EndpointSliceControllerOptions;
+  endpoints: EndpointsControllerOptions;
+  job: JobControllerOptions;
 }
 
 /** Upstream's defaults for every controller. */
@@ -29,6 +35,9 @@ export function defaultControllerManagerConfiguration(): ControllerManagerConfig
     deployment: { ...DEFAULT_DEPLOYMENT_OPTIONS },
     garbageCollector: { ...DEFAULT_GARBAGE_COLLECTOR_OPTIONS },
     podGC: { ...DEFAULT_PODGC_OPTIONS },
+    endpointSlice: { ...DEFAULT_ENDPOINTSLICE_OPTIONS },
+    endpoints: { ...DEFAULT_ENDPOINTS_OPTIONS },
+    job: { ...DEFAULT_JOB_OPTIONS },
   };
 }
 

@@ -10,6 +10,9 @@ import { NODE_LIFECYCLE_CONTROLLER, NodeLifecycleController } from './nodelifecy
 import { PODGC_CONTROLLER, PodGCController } from './podgc/index.js';
 import { REPLICASET_CONTROLLER, ReplicaSetController } from './replicaset/index.js';
 import { TAINT_EVICTION_CONTROLLER, TaintEvictionController } from './tainteviction/index.js';
+import { ENDPOINTSLICE_CONTROLLER, EndpointSliceController } from './endpointslice/index.js';
+import { ENDPOINTS_CONTROLLER, EndpointsController } from './endpoints/index.js';
+import { JOB_CONTROLLER, JobController } from './job/index.js';
 
 /** Every known controller, in start order. */
 export function newControllerDescriptors(): ControllerDescriptor[] {
@@ -20,5 +23,8 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
     { name: DEPLOYMENT_CONTROLLER, aliases: ['deployment'], init: (ctx) => new DeploymentController(ctx) },
     { name: GARBAGE_COLLECTOR_CONTROLLER, aliases: ['garbagecollector'], init: (ctx) => new GarbageCollector(ctx) },
     { name: PODGC_CONTROLLER, aliases: ['podgc'], init: (ctx) => new PodGCController(ctx) },
+    { name: ENDPOINTS_CONTROLLER, aliases: ['endpoint'], init: (ctx) => new EndpointsController(ctx) },
+    { name: ENDPOINTSLICE_CONTROLLER, aliases: ['endpointslice'], init: (ctx) => new EndpointSliceController(ctx) },
+    { name: JOB_CONTROLLER, aliases: ['job'], init: (ctx) => new JobController(ctx) },
   ];
 }

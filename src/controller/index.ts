@@ -17,3 +17,7 @@ export * from './replicaset/index.js';
 export * from './deployment/index.js';
 export * from './garbagecollector/index.js';
 export * from './podgc/index.js';
+export * from './endpointslice/index.js';
+export * from './endpoints/index.js';
+export * as endpointutil from './endpointutil/index.js';
+export * from './job/index.js';

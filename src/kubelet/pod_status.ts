@@ -134,6 +134,15 @@ export function terminatedPatch(pod: Pod, run: PodRun, finishedAt: number, exitC
   };
 }
 
+/** A pod annotation that makes a hollow kubelet end a Job's pod with this exit code (non-zero: Failed), for tests of failures. */
+export const ANNOTATION_SIMULATED_EXIT_CODE = 'kscale.io/simulated-exit-code';
+
+/** The exit code a Job's pod ends with: 0 unless the pod asks for another through the annotation. */
+export function simulatedExitCode(pod: Pod): number {
+  const v = Number(pod.metadata?.annotations?.[ANNOTATION_SIMULATED_EXIT_CODE] ?? '0');
+  return Number.isInteger(v) && v >= 0 && v <= 255 ? v : 0;
+}
+
 /** True when a Job owns the pod, so it runs to completion instead of forever. */
 export function ownedByJob(pod: Pod): boolean {
   return (pod.metadata?.ownerReferences ?? []).some((o) => o.kind === 'Job');

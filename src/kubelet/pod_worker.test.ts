@@ -69,6 +69,17 @@ test('a pod owned by a Job succeeds after the run time', async () => {
   assert.equal(ips.size, 0, 'the IP is released');
 });
 
+test('a Job pod with the simulated-exit-code annotation fails with that exit code', async () => {
+  const { clock, api, w } = setup();
+  const owner = [{ apiVersion: 'batch/v1', kind: 'Job', name: 'job', uid: 'u' }];
+  w.sync(pod('f', { metadata: { name: 'f', ownerReferences: owner, annotations: { 'kscale.io/simulated-exit-code': '3' } } }));
+  await step(clock, 1_000);
+  await step(clock, 30_000);
+  const st = (api.calls[1]!.body as { status: { phase: string; containerStatuses: { state: { terminated: { exitCode: number; reason: string } } }[] } }).status;
+  assert.equal(st.phase, 'Failed');
+  assert.deepEqual([st.containerStatuses[0]!.state.terminated.exitCode, st.containerStatuses[0]!.state.terminated.reason], [3, 'Error']);
+});
+
 test('graceful deletion terminates the containers, then deletes with grace 0 and the uid', async () => {
   const { clock, api, w, ips } = setup();
   w.sync(pod('d'));

@@ -3,7 +3,8 @@
  * manager, with containers simulated:
  * - a new pod starts after a sampled latency: pods/status becomes Running
  *   with an IP from the node's CIDR;
- * - a pod a Job owns completes after the configured run time (Succeeded);
+ * - a pod a Job owns completes after the configured run time (Succeeded, or
+ *   Failed when its kscale.io/simulated-exit-code annotation is non-zero);
  * - a pod with a deletionTimestamp has its containers terminated, then is
  *   deleted with gracePeriodSeconds=0 and a uid precondition, as the status
  *   manager does once a pod can be deleted.
@@ -13,7 +14,7 @@ import { isConflictError, isNotFoundError, type ClientLogger } from '../client/i
 import type { Clock } from '../clock/index.js';
 import type { LatencySampler } from './latency.js';
 import type { PodIPAllocator } from './pod_ips.js';
-import { isTerminal, ownedByJob, runningPatch, terminatedPatch, type Pod, type PodRun } from './pod_status.js';
+import { isTerminal, ownedByJob, runningPatch, simulatedExitCode, terminatedPatch, type Pod, type PodRun } from './pod_status.js';
 import type { TaskHandle, TimerQueue } from './timer_queue.js';
 
 /** The pod calls a kubelet makes. */
@@ -135,7 +136,7 @@ export class PodWorkers {
   private scheduleCompletion(st: PodState, delayMs: number): void {
     st.timer = this.o.queue.after(Math.max(0, delayMs), () => this.enqueue(st, async () => {
       if (st.phase !== 'running' || st.run === undefined) return;
-      await this.o.api.patchPodStatus(st.namespace, st.name, terminatedPatch(st.pod, st.run, this.o.clock.now(), 0));
+      await this.o.api.patchPodStatus(st.namespace, st.name, terminatedPatch(st.pod, st.run, this.o.clock.now(), simulatedExitCode(st.pod)));
       this.stats.completed++;
       this.finish(st);
     }, () => this.scheduleCompletion(st, this.backoff(st))));

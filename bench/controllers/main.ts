@@ -1,0 +1,176 @@
+/**
+ * The workload controllers benchmark: hollow nodes, a `kscale server`, and a
+ * `kscale controller-manager` running the ReplicaSet, Deployment,
+ * EndpointSlice and Endpoints controllers at a recorded client QPS.
+ * 1. Deployments (each with a Service) are created so their pods are asked
+ *    for at --rate pods/s; it measures the time until all are available,
+ *    the pod creation rate the controllers reach, their CPU, and the API
+ *    writes per created pod by resource (Events apart).
+ * 2. A Deployment of --roll-replicas pods behind a Service is rolled; the
+ *    bytes --watchers Endpoints watchers and as many EndpointSlice watchers
+ *    (all namespaces, like kube-proxies) receive are compared in the same run.
+ * Pods are placed by `kscale scheduler` when it exists, else by a
+ * round-robin binder; the report says which.
+ *
+ *   node dist/bench/controllers/main.js [--quick] [--nodes 2500] [--deployments 500] [--replicas 30]
+ *     [--rate 100] [--roll-replicas 1000] [--watchers 50] [--kube-api-qps 100] [--kube-api-burst 200]
+ */
+import { spawn } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline';
+import { RESOURCES, RESTClient, loadKubeconfig } from '../../src/client/index.js';
+import { KSCALE, processCpuMs, runBenchmark, startKscale, tempDir, type Cleanup } from '../apiserver/processes.js';
+import { scrape, startFleet, type Scrape } from '../kubelet/measure.js';
+import { startPlacement } from './placement.js';
+import { startWatchers } from './watch_bytes.js';
+import { createPaced, deployment, NS, PodCreations, service, waitAvailable } from './workload.js';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    nodes: { type: 'string' },
+    deployments: { type: 'string' },
+    replicas: { type: 'string' },
+    rate: { type: 'string', default: '100' },
+    'roll-replicas': { type: 'string' },
+    watchers: { type: 'string' },
+    'kube-api-qps': { type: 'string', default: '100' },
+    'kube-api-burst': { type: 'string', default: '200' },
+  },
+});
+const quick = args.quick === true;
+const NODES = Number(args.nodes ?? (quick ? 30 : 2500));
+const DEPLOYMENTS = Number(args.deployments ?? (quick ? 6 : 500));
+const REPLICAS = Number(args.replicas ?? (quick ? 5 : 30));
+const RATE = Number(args.rate);
+const ROLL = Number(args['roll-replicas'] ?? (quick ? 40 : 1000));
+const WATCHERS = Number(args.watchers ?? (quick ? 4 : 50));
+const QPS = args['kube-api-qps']!;
+const BURST = args['kube-api-burst']!;
+
+const log = (msg: string): void => void process.stderr.write(`[bench/controllers] ${msg}\n`);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const fmt = (n: number, d = 1): string => (Number.isFinite(n) ? n.toFixed(d) : '-');
+const mib = (b: number): string => `${(b / 1024 / 1024).toFixed(2)} MiB`;
+
+/** Spawns `kscale controller-manager` and resolves with its pid once its controllers run. */
+async function startControllerManager(cleanup: Cleanup, kubeconfig: string): Promise<number> {
+  const controllers = 'replicaset-controller,deployment-controller,endpointslice-controller,endpoints-controller';
+  const p = spawn(process.execPath, [KSCALE, 'controller-manager', '--kubeconfig', kubeconfig, '--controllers', controllers, '--kube-api-qps', QPS, '--kube-api-burst', BURST], { stdio: ['ignore', 'pipe', 'pipe'] });
+  cleanup.add(
+    async () => {
+      if (p.exitCode !== null) return;
+      const exited = new Promise((r) => p.once('exit', r));
+      p.kill('SIGTERM');
+      const t = setTimeout(() => p.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(t);
+    },
+    () => void p.kill('SIGKILL'),
+  );
+  let err = '';
+  p.stderr!.on('data', (d: Buffer) => void (err.length < 16_384 && (err += d.toString())));
+  await new Promise<void>((resolve, reject) => {
+    p.once('exit', (code) => reject(new Error(`controller-manager exited with ${code}: ${err}`)));
+    createInterface({ input: p.stdout! }).on('line', (l) => l.includes('controller-manager started') && resolve());
+  });
+  return p.pid!;
+}
+
+/** Mutating requests between two scrapes, by `VERB resource[/sub]`. */
+function writesBetween(a: Scrape, b: Scrape): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [k, v] of b.requests) {
+    if (!/^(POST|PUT|PATCH|DELETE) /.test(k)) continue;
+    const d = v - (a.requests.get(k) ?? 0);
+    if (d > 0) out.set(k, d);
+  }
+  return new Map([...out].sort((x, y) => y[1] - x[1]));
+}
+
+await runBenchmark('bench/controllers', log, async (cleanup) => {
+  const dir = tempDir(cleanup, 'controllers');
+  const kubeconfig = join(dir, 'kubeconfig');
+  const server = await startKscale(cleanup, join(dir, 'data'), ['--write-kubeconfig', kubeconfig], []);
+  const base = `http://${server.host}:${server.port}`;
+  const rest = new RESTClient({ ...loadKubeconfig({ path: kubeconfig }), qps: 0 });
+  cleanup.add(() => rest.close());
+  log(`starting ${NODES} hollow nodes`);
+  const fleet = await startFleet(cleanup, kubeconfig, ['--count', String(NODES), '--join-rate', '1000', '--pod-watch', 'shared', ...(quick ? ['--pod-startup-latency', '100,300'] : [])]);
+  const placement = await startPlacement(cleanup, kubeconfig, rest);
+  const cmPid = await startControllerManager(cleanup, kubeconfig);
+  await rest.resource(RESOURCES.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+
+  // Phase 1: Deployments and Services at a paced pod rate.
+  const pods = new PodCreations();
+  await pods.start(rest);
+  const names = new Set(Array.from({ length: DEPLOYMENTS }, (_, i) => `d-${i}`));
+  log(`phase 1: ${DEPLOYMENTS} Deployments x ${REPLICAS} replicas at ${RATE} pods/s, controller-manager QPS ${QPS}/${BURST}, placement: ${placement.kind}`);
+  const s0 = await scrape(base);
+  const cpu0 = { cm: processCpuMs(cmPid)!, server: processCpuMs(server.pid)!, fleet: processCpuMs(fleet.pid)! };
+  const t0 = Date.now();
+  await createPaced(rest, 'd', DEPLOYMENTS, REPLICAS, RATE);
+  const tCreated = Date.now();
+  const tAvailable = await waitAvailable(rest, names, 30 * 60_000, log);
+  const s1 = await scrape(base);
+  const wall1 = (tAvailable - t0) / 1000;
+  const cpu1 = { cm: processCpuMs(cmPid)!, server: processCpuMs(server.pid)!, fleet: processCpuMs(fleet.pid)! };
+  const created = pods.times.length;
+  const firstPod = pods.times[0] ?? t0;
+  const lastPod = pods.times[created - 1] ?? t0;
+  await pods.stop();
+
+  // Phase 2: a rolling update of one big Deployment, watched through Endpoints and EndpointSlices.
+  log(`phase 2: rolling update of ${ROLL} pods, ${WATCHERS} watchers of each kind`);
+  await rest.resource(RESOURCES.services).create(service('roll'));
+  await rest.resource(RESOURCES.deployments).create(deployment('roll', ROLL));
+  await waitAvailable(rest, new Set(['roll']), 20 * 60_000, log);
+  await sleep(3_000);
+  const rv = (await rest.resource(RESOURCES.endpoints).list({ limit: 1 })).metadata!.resourceVersion!;
+  const epWatch = startWatchers(base, '/api/v1/endpoints', rv, WATCHERS);
+  const sliceWatch = startWatchers(base, '/apis/discovery.k8s.io/v1/endpointslices', rv, WATCHERS);
+  cleanup.add(() => {
+    epWatch.stop();
+    sliceWatch.stop();
+  });
+  const cpuRoll0 = processCpuMs(cmPid)!;
+  const tRoll = Date.now();
+  await rest.resource(RESOURCES.deployments).patch('roll', 'merge', { spec: { template: { metadata: { annotations: { 'kscale.io/restartedAt': new Date().toISOString() } } } } }, { namespace: NS });
+  await sleep(1_500);
+  await waitAvailable(rest, new Set(['roll']), 20 * 60_000, log);
+  const rollS = (Date.now() - tRoll) / 1000;
+  // Let the last endpoint changes reach the watchers: stop once neither count moved for 3 s.
+  for (let last = -1; last !== epWatch.bytes() + sliceWatch.bytes(); await sleep(3_000)) last = epWatch.bytes() + sliceWatch.bytes();
+  const rollCpu = processCpuMs(cmPid)! - cpuRoll0;
+  epWatch.stop();
+  sliceWatch.stop();
+
+  // Report.
+  const writes = writesBetween(s0, s1);
+  const eventWrites = [...writes].filter(([k]) => k.endsWith(' events')).reduce((n, [, v]) => n + v, 0);
+  const out: string[] = [];
+  out.push(`bench/controllers (${new Date().toISOString().slice(0, 10)}), ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  out.push(`nodes ${NODES}, Deployments ${DEPLOYMENTS} x ${REPLICAS} + ${DEPLOYMENTS} Services, asked at ${RATE} pods/s; controller-manager --kube-api-qps ${QPS} --kube-api-burst ${BURST}; placement: ${placement.kind}`);
+  out.push('');
+  out.push('phase 1: create');
+  out.push(`  pods created                         ${created}`);
+  out.push(`  time until all available             ${fmt(wall1)} s (creates issued over ${fmt((tCreated - t0) / 1000)} s)`);
+  out.push(`  pod creation rate (first to last)    ${fmt(created / Math.max(0.001, (lastPod - firstPod) / 1000))} pods/s`);
+  out.push(`  last pod created after last create   ${fmt((lastPod - tCreated) / 1000)} s`);
+  out.push(`  controller-manager CPU               ${fmt(((cpu1.cm - cpu0.cm) / 1000 / wall1) * 100)} % of a core (${fmt((cpu1.cm - cpu0.cm) / 1000)} s)`);
+  out.push(`  kscale server CPU                    ${fmt(((cpu1.server - cpu0.server) / 1000 / wall1) * 100)} % of a core`);
+  out.push(`  fleet CPU                            ${fmt(((cpu1.fleet - cpu0.fleet) / 1000 / wall1) * 100)} % of a core`);
+  out.push(`  API writes per created pod (Events apart: ${fmt(eventWrites / created, 2)} per pod)`);
+  for (const [k, v] of writes) if (!k.endsWith(' events')) out.push(`    ${k.padEnd(36)} ${fmt(v / created, 3)}  (${v})`);
+  out.push('');
+  out.push(`phase 2: rolling update of ${ROLL} pods (${fmt(rollS)} s, controller-manager ${fmt(rollCpu / 1000)} s CPU)`);
+  const perEp = epWatch.bytes() / WATCHERS;
+  const perSlice = sliceWatch.bytes() / WATCHERS;
+  out.push(`  Endpoints watch bytes per watcher       ${mib(perEp)} (${fmt(epWatch.events() / WATCHERS, 0)} events)`);
+  out.push(`  EndpointSlice watch bytes per watcher   ${mib(perSlice)} (${fmt(sliceWatch.events() / WATCHERS, 0)} events)`);
+  out.push(`  Endpoints / EndpointSlices              ${fmt(perEp / perSlice, 2)}x`);
+  out.push(`  scaled to one watcher per node (${NODES}): Endpoints ${mib(perEp * NODES)}, EndpointSlices ${mib(perSlice * NODES)}`);
+  console.log(out.join('\n'));
+});

@@ -1,0 +1,180 @@
+/**
+ * EndpointsController, like kube-controller-manager's pkg/controller/endpoint:
+ * the legacy `Endpoints` object of each selector Service, one object holding
+ * every address. It is rewritten whole on any change (which is why watching
+ * it costs N² traffic in big clusters), capped at 1,000 addresses with the
+ * `endpoints.kubernetes.io/over-capacity: truncated` annotation.
+ */
+import {
+  DeletedFinalStateUnknown,
+  isNotFoundError,
+  RateLimitingQueue,
+  RESOURCES,
+  type ClientLogger,
+  type EventRecorder,
+  type Lister,
+  type ResourceClient,
+} from '../../client/index.js';
+import type { Controller, ControllerContext } from '../controller_context.js';
+import { QueueWorkers } from '../queue_workers.js';
+import { metaTime } from '../nodeutil/index.js';
+import {
+  ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
+  ANNOTATION_OVER_CAPACITY,
+  keyOf,
+  LABEL_HEADLESS,
+  servicesToSyncForPod,
+  selectedPods,
+  serviceSelector,
+  splitKey,
+  TriggerTimeTracker,
+  type EndpointPod,
+  type Endpoints,
+  type Service,
+} from '../endpointutil/index.js';
+import { OVER_CAPACITY_TRUNCATED, type EndpointsControllerOptions } from './config.js';
+import { computeSubsets, truncateSubsets } from './subsets.js';
+
+/** The controller's name for --controllers. */
+export const ENDPOINTS_CONTROLLER = 'endpoints-controller';
+/** A Service is dropped from the queue after this many failed syncs. */
+const MAX_RETRIES = 15;
+
+const unwrap = <T>(o: T | DeletedFinalStateUnknown<T>): T => (o instanceof DeletedFinalStateUnknown ? o.obj : o);
+const withoutTriggerTime = (a: Record<string, string> | undefined): string => {
+  const { [ANNOTATION_LAST_CHANGE_TRIGGER_TIME]: _t, ...rest } = a ?? {};
+  return JSON.stringify(Object.entries(rest).sort());
+};
+
+/** Counts of the controller's work, for tests and benchmarks. */
+export interface EndpointsControllerStats {
+  syncs: number;
+  creates: number;
+  updates: number;
+  deletes: number;
+}
+
+/** Maintains the Endpoints object of every Service with a selector. */
+export class EndpointsController implements Controller {
+  readonly name = ENDPOINTS_CONTROLLER;
+  readonly stats: EndpointsControllerStats = { syncs: 0, creates: 0, updates: 0, deletes: 0 };
+  readonly queue: RateLimitingQueue<string>;
+  private readonly endpoints: ResourceClient<Endpoints>;
+  private readonly serviceLister: Lister<Service>;
+  private readonly podLister: Lister<EndpointPod>;
+  private readonly endpointsLister: Lister<Endpoints>;
+  private readonly triggerTimes = new TriggerTimeTracker();
+  private readonly recorder: EventRecorder;
+  private readonly log: ClientLogger;
+  private readonly workers: QueueWorkers<string>;
+
+  constructor(
+    ctx: ControllerContext,
+    private readonly opts: EndpointsControllerOptions = ctx.config.endpoints,
+  ) {
+    this.log = ctx.logger;
+    this.endpoints = ctx.client.resource<Endpoints>(RESOURCES.endpoints);
+    this.recorder = ctx.events.newRecorder({ component: 'endpoint-controller' });
+    this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
+    this.workers = new QueueWorkers(this.queue, this.opts.concurrentEndpointSyncs, (key) => this.syncService(key), { logger: this.log, name: ENDPOINTS_CONTROLLER, maxRetries: MAX_RETRIES });
+    const services = ctx.informers.informerFor<Service>(RESOURCES.services);
+    const pods = ctx.informers.informerFor<EndpointPod>(RESOURCES.pods);
+    this.serviceLister = services.lister();
+    this.podLister = pods.lister();
+    this.endpointsLister = ctx.informers.informerFor<Endpoints>(RESOURCES.endpoints).lister();
+    services.addEventHandler({
+      onAdd: (s) => this.queue.add(keyOf(s)),
+      onUpdate: (_o, s) => this.queue.add(keyOf(s)),
+      onDelete: (s) => this.queue.add(keyOf(unwrap(s))),
+    });
+    pods.addEventHandler({
+      onAdd: (p) => this.queuePod(p, undefined),
+      onUpdate: (o, p) => this.queuePod(p, o),
+      onDelete: (p) => this.queuePod(unwrap(p), undefined),
+    });
+  }
+
+  /** Starts the workers; informers must have synced. */
+  run(): void {
+    this.workers.run();
+  }
+
+  /** Stops the workers after in-flight syncs. */
+  async stop(): Promise<void> {
+    await this.workers.stop();
+  }
+
+  /** True when no sync runs and none is queued. */
+  isIdle(): boolean {
+    return this.workers.isIdle();
+  }
+
+  private queuePod(pod: EndpointPod, old: EndpointPod | undefined): void {
+    for (const key of servicesToSyncForPod(this.serviceLister, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
+  }
+
+  /** syncService: computes the Service's Endpoints and writes it when it differs. */
+  async syncService(key: string): Promise<void> {
+    this.stats.syncs++;
+    const { namespace, name } = splitKey(key);
+    const svc = this.serviceLister.get(key);
+    if (svc === undefined) {
+      // Unlike slices, Endpoints carry no owner reference: the controller deletes them itself.
+      this.triggerTimes.deleteService(key);
+      try {
+        await this.endpoints.delete(name, { namespace });
+        this.stats.deletes++;
+      } catch (err) {
+        if (!isNotFoundError(err)) throw err;
+      }
+      return;
+    }
+    const selector = serviceSelector(svc);
+    // Services without a selector have user-managed Endpoints; ExternalName Services have none.
+    if (selector === undefined || svc.spec?.type === 'ExternalName') return;
+    const pods = selectedPods(this.podLister, svc, selector);
+    const subsets = computeSubsets(svc, pods);
+    const truncated = truncateSubsets(subsets);
+    const triggerTime = this.triggerTimes.computeEndpointLastChangeTriggerTime(key, svc, pods);
+    const current = this.endpointsLister.namespace(namespace).get(name);
+    const labels: Record<string, string> = { ...svc.metadata?.labels };
+    if (svc.spec?.clusterIP === 'None') labels[LABEL_HEADLESS] = '';
+    else delete labels[LABEL_HEADLESS];
+    const annotations: Record<string, string> = { ...current?.metadata?.annotations };
+    if (truncated) annotations[ANNOTATION_OVER_CAPACITY] = OVER_CAPACITY_TRUNCATED;
+    else delete annotations[ANNOTATION_OVER_CAPACITY];
+    if (
+      current !== undefined &&
+      JSON.stringify(current.subsets ?? []) === JSON.stringify(subsets) &&
+      JSON.stringify(Object.entries(current.metadata?.labels ?? {}).sort()) === JSON.stringify(Object.entries(labels).sort()) &&
+      withoutTriggerTime(current.metadata?.annotations) === withoutTriggerTime(annotations)
+    )
+      return;
+    if (triggerTime !== undefined) annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME] = metaTime(triggerTime);
+    else delete annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME];
+    const next: Endpoints = {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { ...current?.metadata, name, namespace, labels, annotations },
+      subsets,
+    };
+    const ref = { ...svc, apiVersion: 'v1', kind: 'Service' };
+    if (current === undefined) {
+      try {
+        await this.endpoints.create(next, { namespace });
+        this.stats.creates++;
+      } catch (err) {
+        this.recorder.event(ref, 'Warning', 'FailedToCreateEndpoint', `Failed to create endpoint for service ${key}: ${(err as Error).message}`);
+        throw err;
+      }
+      return;
+    }
+    try {
+      await this.endpoints.update(next, { namespace });
+      this.stats.updates++;
+    } catch (err) {
+      this.recorder.event(ref, 'Warning', 'FailedToUpdateEndpoint', `Failed to update endpoint ${key}: ${(err as Error).message}`);
+      throw err;
+    }
+  }
+}

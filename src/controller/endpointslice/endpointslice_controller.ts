@@ -1,0 +1,230 @@
+/**
+ * EndpointSliceController, like kube-controller-manager's
+ * pkg/controller/endpointslice: keeps each selector Service's
+ * EndpointSlices in line with the pods it selects. Services, pods, nodes and
+ * slices come from shared informers; a change queues the Services it
+ * touches, and workers reconcile one Service at a time with the fewest
+ * slice writes (see reconciler.ts).
+ */
+import {
+  BucketRateLimiter,
+  DeletedFinalStateUnknown,
+  isNotFoundError,
+  ItemExponentialFailureRateLimiter,
+  MaxOfRateLimiter,
+  RateLimitingQueue,
+  RESOURCES,
+  type ClientLogger,
+  type EventRecorder,
+  type Lister,
+  type ResourceClient,
+  type SharedInformer,
+} from '../../client/index.js';
+import type { Controller, ControllerContext } from '../controller_context.js';
+import { QueueWorkers } from '../queue_workers.js';
+import { metaTime, type Node } from '../nodeutil/index.js';
+import { SharedInformerFactory } from '../informer_factory.js';
+import {
+  ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
+  ENDPOINTSLICE_CONTROLLER_MANAGED_BY,
+  keyOf,
+  LABEL_MANAGED_BY,
+  LABEL_SERVICE_NAME,
+  servicesToSyncForPod,
+  selectedPods,
+  serviceSelector,
+  TriggerTimeTracker,
+  type EndpointPod,
+  type EndpointSlice,
+  type Service,
+} from '../endpointutil/index.js';
+import { MAX_RETRIES, SYNC_BACKOFF_MS, type EndpointSliceControllerOptions } from './config.js';
+import { desiredEndpoints } from './endpoint.js';
+import { EndpointSliceTracker } from './endpointslice_tracker.js';
+import { applyHints } from './hints.js';
+import { reconcile, type ReconcilePlan } from './reconciler.js';
+import { hintsMode, TopologyCache } from './topology_cache.js';
+
+/** The controller's name for --controllers. */
+export const ENDPOINTSLICE_CONTROLLER = 'endpointslice-controller';
+/** The slice index by owning Service (`namespace/service-name`). */
+export const SLICE_SERVICE_INDEX = 'endpointslice.serviceKey';
+
+/** A Service that found the cache stale is looked at again after this long, if no slice event came first. */
+const STALE_CACHE_RECHECK_MS = 1_000;
+
+const unwrap = <T>(o: T | DeletedFinalStateUnknown<T>): T => (o instanceof DeletedFinalStateUnknown ? o.obj : o);
+const managed = (s: EndpointSlice): boolean => s.metadata?.labels?.[LABEL_MANAGED_BY] === ENDPOINTSLICE_CONTROLLER_MANAGED_BY;
+const serviceKeyOfSlice = (s: EndpointSlice): string | undefined => {
+  const name = s.metadata?.labels?.[LABEL_SERVICE_NAME];
+  return name === undefined || name === '' ? undefined : `${s.metadata?.namespace ?? ''}/${name}`;
+};
+
+/** Counts of the controller's work, for tests and benchmarks. */
+export interface EndpointSliceControllerStats {
+  syncs: number;
+  creates: number;
+  updates: number;
+  deletes: number;
+  staleCacheRetries: number;
+}
+
+/** Maintains the EndpointSlices of every Service with a selector. */
+export class EndpointSliceController implements Controller {
+  readonly name = ENDPOINTSLICE_CONTROLLER;
+  readonly stats: EndpointSliceControllerStats = { syncs: 0, creates: 0, updates: 0, deletes: 0, staleCacheRetries: 0 };
+  readonly queue: RateLimitingQueue<string>;
+  private readonly slices: ResourceClient<EndpointSlice>;
+  private readonly serviceLister: Lister<Service>;
+  private readonly podLister: Lister<EndpointPod>;
+  private readonly nodeLister: Lister<Node>;
+  private readonly sliceInformer: SharedInformer<EndpointSlice>;
+  private readonly tracker = new EndpointSliceTracker();
+  /** Services whose last sync found the slice cache behind our own writes. */
+  private readonly waitingForCache = new Set<string>();
+  private readonly triggerTimes = new TriggerTimeTracker();
+  private readonly topology = new TopologyCache();
+  private readonly recorder: EventRecorder;
+  private readonly log: ClientLogger;
+  private readonly workers: QueueWorkers<string>;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: EndpointSliceControllerOptions = ctx.config.endpointSlice,
+  ) {
+    this.log = ctx.logger;
+    this.slices = ctx.client.resource<EndpointSlice>(RESOURCES.endpointslices);
+    this.recorder = ctx.events.newRecorder({ component: 'endpoint-slice-controller' });
+    this.queue = new RateLimitingQueue<string>({
+      clock: ctx.clock,
+      rateLimiter: new MaxOfRateLimiter(new ItemExponentialFailureRateLimiter<string>(SYNC_BACKOFF_MS.base, SYNC_BACKOFF_MS.max), new BucketRateLimiter<string>(10, 100, ctx.clock)),
+    });
+    this.workers = new QueueWorkers(this.queue, this.opts.concurrentServiceEndpointSyncs, (key) => this.syncService(key), { logger: this.log, name: ENDPOINTSLICE_CONTROLLER, maxRetries: MAX_RETRIES });
+    const services = ctx.informers.informerFor<Service>(RESOURCES.services);
+    const pods = ctx.informers.informerFor<EndpointPod>(RESOURCES.pods);
+    const nodes = ctx.informers.informerFor<Node>(RESOURCES.nodes);
+    this.sliceInformer = ctx.informers.informerFor<EndpointSlice>(RESOURCES.endpointslices);
+    SharedInformerFactory.ensureIndex(this.sliceInformer, SLICE_SERVICE_INDEX, (s) => {
+      const k = serviceKeyOfSlice(s);
+      return k === undefined ? [] : [k];
+    });
+    this.serviceLister = services.lister();
+    this.podLister = pods.lister();
+    this.nodeLister = nodes.lister();
+    services.addEventHandler({
+      onAdd: (s) => this.queue.add(keyOf(s)),
+      onUpdate: (_o, s) => this.queue.add(keyOf(s)),
+      onDelete: (s) => this.queue.add(keyOf(unwrap(s))),
+    });
+    pods.addEventHandler({
+      onAdd: (p) => this.queuePodServices(p),
+      onUpdate: (o, p) => this.queuePodServices(p, o),
+      onDelete: (p) => this.queuePodServices(unwrap(p)),
+    });
+    nodes.addEventHandler({
+      onAdd: () => this.nodesChanged(),
+      onUpdate: () => this.nodesChanged(),
+      onDelete: () => this.nodesChanged(),
+    });
+    this.sliceInformer.addEventHandler({
+      onAdd: (s) => this.sliceChanged(s, false),
+      onUpdate: (_o, s) => this.sliceChanged(s, false),
+      onDelete: (s) => this.sliceChanged(unwrap(s), true),
+    });
+  }
+
+  /** Starts the workers; informers must have synced. */
+  run(): void {
+    this.topology.setNodes(this.nodeLister.list());
+    this.workers.run();
+  }
+
+  /** Stops the workers after in-flight syncs. */
+  async stop(): Promise<void> {
+    await this.workers.stop();
+  }
+
+  /** True when no sync runs and none is queued. */
+  isIdle(): boolean {
+    return this.workers.isIdle();
+  }
+
+  private queuePodServices(pod: EndpointPod, old?: EndpointPod): void {
+    for (const key of servicesToSyncForPod(this.serviceLister, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
+  }
+
+  private nodesChanged(): void {
+    if (!this.topology.setNodes(this.nodeLister.list())) return;
+    for (const svc of this.serviceLister.list()) if (hintsMode(svc) === 'auto') this.queue.add(keyOf(svc));
+  }
+
+  private sliceChanged(slice: EndpointSlice, deleted: boolean): void {
+    const key = serviceKeyOfSlice(slice);
+    if (key === undefined || !managed(slice)) return;
+    if (this.tracker.shouldSync(key, slice, deleted) || this.waitingForCache.delete(key)) this.queue.add(key);
+  }
+
+  /** syncService: reconciles one Service's slices. */
+  async syncService(key: string): Promise<void> {
+    this.stats.syncs++;
+    const svc = this.serviceLister.get(key);
+    if (svc === undefined) {
+      // The slices go with their owner reference (garbage collector); only our own state is dropped.
+      this.triggerTimes.deleteService(key);
+      this.tracker.deleteService(key);
+      this.waitingForCache.delete(key);
+      this.topology.hintsPopulated.delete(key);
+      return;
+    }
+    const selector = serviceSelector(svc);
+    if (selector === undefined || svc.spec?.type === 'ExternalName') return;
+    const existing = this.sliceInformer.indexer.byIndex(SLICE_SERVICE_INDEX, key).filter(managed);
+    const stale = this.tracker.stale(key, existing);
+    if (stale !== undefined) {
+      // Upstream returns an error here; under heavy pod churn the retries then pile up to maxRetries and
+      // drop the Service. Waiting is not a failure: the slice event that catches the cache up queues it again.
+      this.stats.staleCacheRetries++;
+      this.waitingForCache.add(key);
+      this.queue.addAfter(key, STALE_CACHE_RECHECK_MS);
+      this.log.debug({ service: key, slice: stale }, 'EndpointSlice informer cache is out of date; waiting');
+      return;
+    }
+    const pods = selectedPods(this.podLister, svc, selector);
+    const plan = reconcile(svc, existing, desiredEndpoints(svc, pods, (n) => this.nodeLister.get(n)), this.opts.maxEndpointsPerSlice);
+    const hintsEvent = applyHints(plan, svc, key, this.topology);
+    const triggerTime = this.triggerTimes.computeEndpointLastChangeTriggerTime(key, svc, pods);
+    const ref = { ...svc, apiVersion: 'v1', kind: 'Service' };
+    if (hintsEvent !== undefined) this.recorder.event(ref, hintsEvent.type, hintsEvent.reason, hintsEvent.message);
+    try {
+      await this.write(key, plan, triggerTime);
+    } catch (err) {
+      this.recorder.event(ref, 'Warning', 'FailedToUpdateEndpointSlices', `Error updating Endpoint Slices for Service ${key}: ${(err as Error).message}`);
+      throw err;
+    }
+  }
+
+  private async write(key: string, plan: ReconcilePlan, triggerTime: number | undefined): Promise<void> {
+    const stamp = (s: EndpointSlice): EndpointSlice => {
+      const annotations = { ...s.metadata?.annotations };
+      if (triggerTime !== undefined) annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME] = metaTime(triggerTime);
+      else delete annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME];
+      return { ...s, metadata: { ...s.metadata, annotations } };
+    };
+    const ns = key.slice(0, key.indexOf('/'));
+    for (const s of plan.toCreate) {
+      this.tracker.written(key, await this.slices.create(stamp(s), { namespace: ns }));
+      this.stats.creates++;
+    }
+    for (const s of plan.toUpdate) {
+      this.tracker.written(key, await this.slices.update(stamp(s), { namespace: ns }));
+      this.stats.updates++;
+    }
+    for (const s of plan.toDelete) {
+      await this.slices.delete(s.metadata!.name!, { namespace: ns, preconditions: { uid: s.metadata?.uid } }).catch((err: unknown) => {
+        if (!isNotFoundError(err)) throw err;
+      });
+      this.tracker.deleted(key, s.metadata!.name!);
+      this.stats.deletes++;
+    }
+  }
+}

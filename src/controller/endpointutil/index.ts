@@ -1,0 +1,5 @@
+/** Helpers shared by the EndpointSlice and Endpoints controllers, like pkg/controller/util/endpoint. */
+export * from './types.js';
+export { isPodReady, podIPv4, shouldPodBeInEndpoints, findPort, endpointHostname, podEndpointsChanged } from './pod.js';
+export { keyOf, splitKey, serviceSelector, selectorMatches, podServiceMemberships, servicesToSyncForPod, selectedPods } from './service.js';
+export { TriggerTimeTracker } from './trigger_time_tracker.js';

@@ -1,0 +1,61 @@
+/**
+ * Service helpers shared by the endpoint controllers: which Services select
+ * a pod (upstream's GetPodServiceMemberships), and the work-queue keys.
+ */
+import type { Lister } from '../../client/index.js';
+import { podEndpointsChanged } from './pod.js';
+import type { EndpointPod, Service } from './types.js';
+
+/** `namespace/name` of an object. */
+export const keyOf = (o: { metadata?: { namespace?: string; name?: string } }): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+
+/** The Service's selector, or undefined when it selects no pods (nil or empty, as Go decodes an omitted map). */
+export function serviceSelector(svc: Service): Record<string, string> | undefined {
+  const sel = svc.spec?.selector;
+  return sel === undefined || sel === null || Object.keys(sel).length === 0 ? undefined : sel;
+}
+
+/** Splits a `namespace/name` key. */
+export function splitKey(key: string): { namespace: string; name: string } {
+  const i = key.indexOf('/');
+  return { namespace: key.slice(0, i), name: key.slice(i + 1) };
+}
+
+/** True when every selector label is on the pod. */
+export function selectorMatches(selector: Record<string, string>, labels: Record<string, string> | undefined): boolean {
+  for (const [k, v] of Object.entries(selector)) if (labels?.[k] !== v) return false;
+  return true;
+}
+
+/** Keys of the Services in the pod's namespace whose selector matches the pod's labels. */
+export function podServiceMemberships(services: Lister<Service>, pod: EndpointPod): Set<string> {
+  const out = new Set<string>();
+  const ns = pod.metadata?.namespace ?? '';
+  for (const svc of services.namespace(ns).list()) {
+    const sel = serviceSelector(svc);
+    if (sel !== undefined && selectorMatches(sel, pod.metadata?.labels)) out.add(keyOf(svc));
+  }
+  return out;
+}
+
+/**
+ * The Services to sync for a pod event: those selecting the pod, plus those
+ * that selected its old labels; none when an update changed nothing an
+ * endpoint shows (upstream's podEndpointsChanged filter).
+ */
+export function servicesToSyncForPod(services: Lister<Service>, pod: EndpointPod, old: EndpointPod | undefined): Set<string> {
+  if (old === undefined) return podServiceMemberships(services, pod);
+  const { labelsChanged, endpointChanged } = podEndpointsChanged(old, pod);
+  if (!labelsChanged && !endpointChanged) return new Set();
+  const keys = podServiceMemberships(services, pod);
+  if (labelsChanged) for (const k of podServiceMemberships(services, old)) keys.add(k);
+  return keys;
+}
+
+/** The pods a Service selects, from the pod cache. */
+export function selectedPods(pods: Lister<EndpointPod>, svc: Service, selector: Record<string, string>): EndpointPod[] {
+  return pods
+    .namespace(svc.metadata?.namespace ?? '')
+    .list()
+    .filter((p) => selectorMatches(selector, p.metadata?.labels));
+}

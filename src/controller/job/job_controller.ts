@@ -1,0 +1,303 @@
+/**
+ * JobController, like kube-controller-manager's pkg/controller/job: runs
+ * each Job's pods to `completions` with at most `parallelism` active, in
+ * NonIndexed or Indexed completion mode; replaces failed pods after an
+ * exponential back-off until `backoffLimit`; enforces
+ * `activeDeadlineSeconds`; and sets the Complete or Failed condition (after
+ * SuccessCriteriaMet or FailureTarget) with upstream's Events.
+ *
+ * Unlike upstream, finished pods are counted from the pod cache (with the
+ * Job's recorded counts as a floor) instead of through the
+ * batch.kubernetes.io/job-tracking finalizer, and orphan pods are not adopted.
+ */
+import {
+  DeletedFinalStateUnknown,
+  isNotFoundError,
+  RateLimitingQueue,
+  RESOURCES,
+  splitMetaNamespaceKey,
+  type ClientLogger,
+  type EventRecorder,
+  type Lister,
+  type ResourceClient,
+  type SharedInformer,
+} from '../../client/index.js';
+import type { Clock } from '../../clock/index.js';
+import type { Controller, ControllerContext } from '../controller_context.js';
+import { QueueWorkers } from '../queue_workers.js';
+import { CONTROLLER_UID_INDEX, ensureControllerUIDIndex, getControllerOf, podKey, slowStartBatch, UIDTrackingControllerExpectations } from '../controllerutil/index.js';
+import { metaTime, parseTime } from '../nodeutil/index.js';
+import { remainingBackoffMs } from './backoff.js';
+import { MAX_POD_CREATE_DELETE_PER_SYNC, type JobControllerOptions } from './config.js';
+import { formatIndexes, getCompletionIndex, parseIndexes } from './indexed.js';
+import { classifyPods, podChanges, wantActive } from './manage.js';
+import { podFromTemplate } from './pod_template.js';
+import { COND, ensureCondition, hasCondition, isJobFinished } from './status.js';
+import { KIND_JOB, type Job, type JobPod, type JobStatus } from './types.js';
+
+/** The controller's name for --controllers. */
+export const JOB_CONTROLLER = 'job-controller';
+
+const keyOf = (o: { metadata?: { namespace?: string; name?: string } }): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+const errMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** Counts of the controller's work, for tests and benchmarks. */
+export interface JobControllerStats {
+  syncs: number;
+  podsCreated: number;
+  podsDeleted: number;
+  statusUpdates: number;
+}
+
+/** Runs Jobs to completion. */
+export class JobController implements Controller {
+  readonly name = JOB_CONTROLLER;
+  readonly stats: JobControllerStats = { syncs: 0, podsCreated: 0, podsDeleted: 0, statusUpdates: 0 };
+  readonly queue: RateLimitingQueue<string>;
+  private readonly expectations: UIDTrackingControllerExpectations;
+  private readonly jobs: ResourceClient<Job>;
+  private readonly podClient: ResourceClient<JobPod>;
+  private readonly jobLister: Lister<Job>;
+  private readonly podInformer: SharedInformer<JobPod>;
+  private readonly recorder: EventRecorder;
+  private readonly clock: Clock;
+  private readonly log: ClientLogger;
+  private readonly workers: QueueWorkers<string>;
+
+  constructor(
+    ctx: ControllerContext,
+    private readonly opts: JobControllerOptions = ctx.config.job,
+  ) {
+    this.clock = ctx.clock;
+    this.log = ctx.logger;
+    this.expectations = new UIDTrackingControllerExpectations(this.clock);
+    this.queue = new RateLimitingQueue<string>({ clock: this.clock });
+    this.workers = new QueueWorkers(this.queue, this.opts.concurrentJobSyncs, (key) => this.syncJob(key), { logger: this.log, name: JOB_CONTROLLER });
+    this.jobs = ctx.client.resource<Job>(RESOURCES.jobs);
+    this.podClient = ctx.client.resource<JobPod>(RESOURCES.pods);
+    this.recorder = ctx.events.newRecorder({ component: JOB_CONTROLLER });
+    const jobInformer = ctx.informers.informerFor<Job>(RESOURCES.jobs);
+    this.jobLister = jobInformer.lister();
+    this.podInformer = ctx.informers.informerFor<JobPod>(RESOURCES.pods);
+    ensureControllerUIDIndex(this.podInformer);
+    jobInformer.addEventHandler({
+      onAdd: (j) => this.queue.add(keyOf(j)),
+      onUpdate: (_o, j) => this.queue.add(keyOf(j)),
+      onDelete: (j) => this.expectations.deleteExpectations(j instanceof DeletedFinalStateUnknown ? j.key : keyOf(j)),
+    });
+    this.podInformer.addEventHandler({
+      onAdd: (p) => {
+        const job = this.resolveControllerRef(p);
+        if (job === undefined) return;
+        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(keyOf(job), podKey(p));
+        else this.expectations.creationObserved(keyOf(job));
+        this.queueBatched(job);
+      },
+      onUpdate: (old, p) => {
+        if (old.metadata?.resourceVersion === p.metadata?.resourceVersion) return;
+        const job = this.resolveControllerRef(p);
+        if (job === undefined) return;
+        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(keyOf(job), podKey(p));
+        this.queueBatched(job);
+      },
+      onDelete: (d) => {
+        const p = d instanceof DeletedFinalStateUnknown ? d.obj : d;
+        const job = this.resolveControllerRef(p);
+        if (job === undefined) return;
+        this.expectations.deletionObservedOf(keyOf(job), podKey(p));
+        this.queueBatched(job);
+      },
+    });
+  }
+
+  /** Starts the workers; informers must have synced. */
+  run(): void {
+    this.workers.run();
+  }
+
+  /** Stops the workers after in-flight syncs. */
+  async stop(): Promise<void> {
+    await this.workers.stop();
+  }
+
+  /** True when no sync runs and none is queued. */
+  isIdle(): boolean {
+    return this.workers.isIdle();
+  }
+
+  private queueBatched(job: Job): void {
+    this.queue.addAfter(keyOf(job), this.opts.syncJobBatchPeriodMs);
+  }
+
+  private resolveControllerRef(pod: JobPod): Job | undefined {
+    const ref = getControllerOf(pod);
+    if (ref?.kind !== KIND_JOB.kind) return undefined;
+    const job = this.jobLister.namespace(pod.metadata?.namespace ?? '').get(ref.name);
+    return job?.metadata?.uid === ref.uid ? job : undefined;
+  }
+
+  /** syncJob: counts the Job's pods, decides its outcome, creates or deletes pods, and writes its status. */
+  async syncJob(key: string): Promise<void> {
+    this.stats.syncs++;
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    const job = this.jobLister.namespace(namespace).get(name);
+    if (job === undefined) {
+      this.expectations.deleteExpectations(key);
+      return;
+    }
+    if (isJobFinished(job)) return;
+    const now = this.clock.now();
+    const satisfied = this.expectations.satisfiedExpectations(key);
+    const pods = this.podInformer.indexer.byIndex(CONTROLLER_UID_INDEX, job.metadata?.uid ?? '');
+    const { active, terminating, ready } = classifyPods(pods);
+    const indexed = job.spec?.completionMode === 'Indexed';
+    const completions = job.spec?.completions ?? undefined;
+    let completed: Set<number> | undefined;
+    let succeeded: number;
+    if (indexed) {
+      completed = parseIndexes(job.status?.completedIndexes, completions ?? 0);
+      for (const p of pods) {
+        const i = getCompletionIndex(p);
+        if (p.status?.phase === 'Succeeded' && i !== undefined && i < (completions ?? 0)) completed.add(i);
+      }
+      succeeded = Math.max(job.status?.succeeded ?? 0, completed.size);
+    } else succeeded = Math.max(job.status?.succeeded ?? 0, pods.filter((p) => p.status?.phase === 'Succeeded').length);
+    const failed = Math.max(job.status?.failed ?? 0, pods.filter((p) => p.status?.phase === 'Failed').length);
+    const suspended = job.spec?.suspend === true;
+    let conditions = job.status?.conditions ?? [];
+    let startTime = job.status?.startTime;
+    if (!suspended && startTime === undefined) startTime = metaTime(now);
+
+    // The outcome: a failure target, success, or neither yet.
+    const failure = this.failureOf(job, failed, startTime, now);
+    const complete = failure === undefined && (hasCondition(job, COND.successCriteriaMet) || isComplete(job, succeeded, completed, active.length));
+
+    let created = 0;
+    let deleted = 0;
+    if (satisfied) {
+      if (failure !== undefined || complete || suspended) deleted = await this.deletePods(job, key, active);
+      else {
+        const changes = podChanges(job, active, terminating.length, wantActive(job, succeeded), completed, MAX_POD_CREATE_DELETE_PER_SYNC);
+        if (changes.deletes.length > 0) deleted = await this.deletePods(job, key, changes.deletes);
+        else if (changes.creates.length > 0) {
+          const wait = remainingBackoffMs(pods, now, this.opts.podFailureBackoffMs, this.opts.maxPodFailureBackoffMs);
+          if (wait > 0) this.queue.addAfter(key, wait);
+          else created = await this.createPods(job, key, changes.creates);
+        }
+      }
+    }
+
+    const remaining = active.length + terminating.length;
+    if (failure !== undefined) {
+      conditions = ensureCondition(conditions, COND.failureTarget, 'True', failure.reason, failure.message, now);
+      if (remaining === 0) {
+        conditions = ensureCondition(conditions, COND.failed, 'True', failure.reason, failure.message, now);
+        this.recorder.event({ ...job, ...KIND_JOB }, 'Warning', failure.reason, failure.message);
+      }
+    } else if (complete) {
+      conditions = ensureCondition(conditions, COND.successCriteriaMet, 'True', 'CompletionsReached', 'Reached expected number of succeeded pods', now);
+      if (remaining === 0) {
+        conditions = ensureCondition(conditions, COND.complete, 'True', 'CompletionsReached', 'Reached expected number of succeeded pods', now);
+        this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'Completed', 'Job completed');
+      }
+    } else if (suspended) {
+      if (!hasCondition(job, COND.suspended)) this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'Suspended', 'Job suspended');
+      conditions = ensureCondition(conditions, COND.suspended, 'True', 'JobSuspended', 'Job suspended', now);
+    } else if (hasCondition(job, COND.suspended)) {
+      this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'Resumed', 'Job resumed');
+      conditions = ensureCondition(conditions, COND.suspended, 'False', 'JobResumed', 'Job resumed', now);
+      startTime = metaTime(now);
+    }
+
+    const status: JobStatus = {
+      ...job.status,
+      conditions,
+      active: active.length + created - deleted,
+      ready,
+      terminating: terminating.length + deleted,
+      succeeded,
+      failed,
+      uncountedTerminatedPods: {},
+    };
+    if (startTime !== undefined) status.startTime = startTime;
+    if (indexed) status.completedIndexes = formatIndexes(completed ?? []);
+    if (conditions.some((c) => c.type === COND.complete && c.status === 'True')) status.completionTime ??= metaTime(now);
+    if (JSON.stringify(status) !== JSON.stringify(job.status)) {
+      try {
+        await this.jobs.updateStatus({ ...job, status }, { namespace });
+        this.stats.statusUpdates++;
+      } catch (err) {
+        if (isNotFoundError(err)) return;
+        throw err;
+      }
+    }
+    // Wake up for the deadline even when no pod changes.
+    const deadline = job.spec?.activeDeadlineSeconds;
+    if (failure === undefined && !complete && deadline != null && startTime !== undefined) {
+      this.queue.addAfter(key, Math.max(0, (parseTime(startTime) ?? now) + deadline * 1000 - now) + 1);
+    }
+  }
+
+  /** BackoffLimitExceeded or DeadlineExceeded, or the failure already recorded as FailureTarget. */
+  private failureOf(job: Job, failed: number, startTime: string | undefined, now: number): { reason: string; message: string } | undefined {
+    const target = job.status?.conditions?.find((c) => c.type === COND.failureTarget && c.status === 'True');
+    if (target !== undefined) return { reason: target.reason ?? 'BackoffLimitExceeded', message: target.message ?? '' };
+    if (failed > (job.spec?.backoffLimit ?? 6)) return { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
+    const deadline = job.spec?.activeDeadlineSeconds;
+    const start = parseTime(startTime);
+    if (deadline != null && start !== undefined && now - start >= deadline * 1000) return { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
+    return undefined;
+  }
+
+  private async createPods(job: Job, key: string, indexes: (number | undefined)[]): Promise<number> {
+    this.expectations.expectCreations(key, indexes.length);
+    let next = 0;
+    const { successes, error } = await slowStartBatch(indexes.length, 1, async () => {
+      const pod = podFromTemplate(job, indexes[next++]);
+      try {
+        const created = await this.podClient.create(pod, { namespace: job.metadata!.namespace! });
+        this.stats.podsCreated++;
+        this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
+      } catch (err) {
+        this.recorder.event({ ...job, ...KIND_JOB }, 'Warning', 'FailedCreate', `Error creating: ${errMessage(err)}`);
+        throw err;
+      }
+    });
+    // Creates never attempted or rejected will never be observed.
+    for (let i = successes; i < indexes.length; i++) this.expectations.creationObserved(key);
+    if (error !== undefined) throw error instanceof Error ? error : new Error(errMessage(error));
+    return successes;
+  }
+
+  private async deletePods(job: Job, key: string, pods: readonly JobPod[]): Promise<number> {
+    if (pods.length === 0) return 0;
+    this.expectations.expectDeletionsOf(key, pods.map(podKey));
+    let deleted = 0;
+    let firstErr: unknown;
+    await Promise.all(
+      pods.map(async (p) => {
+        try {
+          await this.podClient.delete(p.metadata!.name!, { namespace: p.metadata!.namespace!, preconditions: { uid: p.metadata?.uid } });
+          deleted++;
+          this.stats.podsDeleted++;
+          this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata!.name!}`);
+        } catch (err) {
+          if (isNotFoundError(err)) return;
+          this.expectations.deletionObservedOf(key, podKey(p));
+          this.recorder.event({ ...job, ...KIND_JOB }, 'Warning', 'FailedDelete', `Error deleting: ${errMessage(err)}`);
+          firstErr ??= err;
+        }
+      }),
+    );
+    if (firstErr !== undefined) throw firstErr instanceof Error ? firstErr : new Error(errMessage(firstErr));
+    return deleted;
+  }
+}
+
+/** Whether the Job reached its completions (without completions: a pod succeeded and none is running). */
+function isComplete(job: Job, succeeded: number, completed: ReadonlySet<number> | undefined, active: number): boolean {
+  const completions = job.spec?.completions;
+  if (completions === undefined || completions === null) return succeeded > 0 && active === 0;
+  if (completed !== undefined) return completed.size >= completions;
+  return succeeded >= completions;
+}
