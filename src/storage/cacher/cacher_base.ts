@@ -23,7 +23,7 @@ import { CacheWatcher } from './cache_watcher.js';
 import type { Registration } from './cacher_watch.js';
 import { DEFAULT_WINDOW_SIZING } from './event_window.js';
 import { CacherCounters, type CacherMetrics } from './metrics.js';
-import { hasRequestProgress, type CacherGetOptions, type CacherListOptions, type CacherOptions } from './options.js';
+import { hasAcknowledgedRevision, hasRequestProgress, type CacherGetOptions, type CacherListOptions, type CacherOptions } from './options.js';
 import { ProgressRequester } from './progress_requester.js';
 import { Reflector } from './reflector.js';
 import { WatchCache } from './watch_cache.js';
@@ -49,6 +49,8 @@ export abstract class CacherBase implements Storage {
   private readonly bookmarks: BookmarkBuckets<Registration>;
   private readonly reflector: Reflector;
   private readonly requester: ProgressRequester | null;
+  /** The storage's acknowledged revision, when it knows it without a read (a cheaper consistent-read probe). */
+  protected readonly acknowledged: (() => number) | undefined;
   private readonly ticker: Timer;
   private readonly readyPromise: Promise<void>;
   private markReady!: () => void;
@@ -74,6 +76,7 @@ export abstract class CacherBase implements Storage {
       ? new ProgressRequester(() => storage.requestProgress(), () => this.watchCache.hasWaiters, this.clock)
       : null;
     this.consistentReadsFromCache = opts.consistentReadsFromCache ?? this.requester !== null;
+    this.acknowledged = hasAcknowledgedRevision(storage) ? () => storage.acknowledgedRevision() : undefined;
     this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
     this.reflector = new Reflector(this.storage, this.resourcePrefix, this.clock, {
       replace: (items, revision) => this.onReplace(items, revision),
@@ -221,9 +224,9 @@ export abstract class CacherBase implements Storage {
       return { from: 'cache', revision: wc.revision };
     }
     if (!this.consistentReadsFromCache) return STORAGE;
-    const target = await this.storage.currentRevision();
+    const target = this.acknowledged?.() ?? (await this.storage.currentRevision());
     try {
-      await this.waitFresh(target);
+      if (target > wc.revision) await this.waitFresh(target);
     } catch (err) {
       // Like upstream's consistent reads from cache: if the cache does not catch up in time, ask storage.
       if (isStorageError(err, 'TooLargeResourceVersion')) return STORAGE;

@@ -112,6 +112,16 @@ export class SqliteStorage implements Storage {
     return this.reader.revision();
   }
 
+  /**
+   * The revision of the last commit handed to watchers. Every acknowledged
+   * write is at or below it (commits reach watchers before their writers
+   * hear back), so a consistent read from the watch cache may wait for this
+   * instead of querying the database; commits not yet acknowledged may lie beyond it.
+   */
+  acknowledgedRevision(): number {
+    return this.hub.revision;
+  }
+
   async get(key: string, opts?: GetOptions): Promise<KeyValue> {
     return this.reader.get(key, opts?.revision ?? 0, this.compacted);
   }
