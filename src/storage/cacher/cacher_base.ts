@@ -43,6 +43,12 @@ export abstract class CacherBase implements Storage {
   /** @internal the cache itself, for the object API and tests. */
   readonly watchCache: WatchCache;
   readonly consistentReadsFromCache: boolean;
+  /**
+   * Whether a consistent read of one object is cheaper from the cache than from storage: only when
+   * storage knows its acknowledged revision without a round trip. Over etcd the probe is itself a
+   * storage request, so a single-object read might as well be the storage read upstream makes.
+   */
+  readonly consistentGetsFromCache: boolean;
   protected readonly counters = new CacherCounters();
   protected readonly watchers: WatcherIndex<Registration>;
   private readonly progressWatchers = new Set<Registration>();
@@ -77,6 +83,7 @@ export abstract class CacherBase implements Storage {
       : null;
     this.consistentReadsFromCache = opts.consistentReadsFromCache ?? this.requester !== null;
     this.acknowledged = hasAcknowledgedRevision(storage) ? () => storage.acknowledgedRevision() : undefined;
+    this.consistentGetsFromCache = this.consistentReadsFromCache && this.acknowledged !== undefined;
     this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
     this.reflector = new Reflector(this.storage, this.resourcePrefix, this.clock, {
       replace: (items, revision) => this.onReplace(items, revision),
