@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileJsonPath, jsonStringField } from './json_field.js';
+import { compileJsonPath, jsonStringField, jsonStringFields } from './json_field.js';
 
 /** What the indexers compute on a decoded object. */
 function byDecode(text: string, path: string[]): string {
@@ -50,6 +50,10 @@ test('jsonStringField agrees with a decode on pods and on awkward but valid JSON
       const got = jsonStringField(Buffer.from(d), compileJsonPath(path));
       assert.equal(got, byDecode(d, path), `${path.join('.')} of ${d}`);
     }
+    // All paths in one pass, as the watch cache reads them, including two under one member.
+    const paths = [NODE, NAME, ['metadata', 'namespace'], ['status', 'phase']];
+    const all = jsonStringFields(Buffer.from(d), paths.map(compileJsonPath));
+    assert.deepEqual(all, paths.map((p) => byDecode(d, p)), `all paths of ${d}`);
   }
 });
 
@@ -61,5 +65,8 @@ test('jsonStringField gives up (undefined) where only a decode can tell', () => 
     '{"spec":{"nodeName":"unterminated}}',
     '',
   ];
-  for (const d of cases) assert.equal(jsonStringField(Buffer.from(d), compileJsonPath(NODE)), undefined, d);
+  for (const d of cases) {
+    assert.equal(jsonStringField(Buffer.from(d), compileJsonPath(NODE)), undefined, d);
+    assert.equal(jsonStringFields(Buffer.from(d), [compileJsonPath(NAME), compileJsonPath(NODE)]), undefined, d);
+  }
 });

@@ -19,7 +19,7 @@ const COLON = 0x3a;
 
 /** Not found at this level. */
 const ABSENT = -2;
-/** Cannot tell without decoding. */
+/** Cannot tell without decoding (malformed). */
 const UNKNOWN = -1;
 
 function isSpace(c: number | undefined): boolean {
@@ -31,17 +31,18 @@ function skipSpace(b: Buffer, i: number): number {
   return i;
 }
 
-/** The index after the string that opens at `i`, or UNKNOWN when it is not closed. */
+/**
+ * The index after the string that opens at `i`, or UNKNOWN when it is not closed. A byte loop:
+ * strings in objects are short, and Buffer#indexOf costs a native call per string.
+ */
 function skipString(b: Buffer, i: number): number {
-  let from = i + 1;
-  for (;;) {
-    const q = b.indexOf(QUOTE, from);
-    if (q < 0) return UNKNOWN;
-    let slashes = 0;
-    for (let k = q - 1; k > i && b[k] === BACKSLASH; k--) slashes++;
-    if ((slashes & 1) === 0) return q + 1;
-    from = q + 1;
+  const n = b.length;
+  for (let j = i + 1; j < n; j++) {
+    const c = b[j];
+    if (c === QUOTE) return j + 1;
+    if (c === BACKSLASH) j++;
   }
+  return UNKNOWN;
 }
 
 /** The index after the value that starts at `i`, or UNKNOWN. */
@@ -66,32 +67,39 @@ function skipValue(b: Buffer, i: number): number {
   return j > i ? j : UNKNOWN;
 }
 
+/** Whether the key bytes b[i, end) equal `name` (a quoted key); a byte loop, as keys are short. */
+function keyEquals(b: Buffer, i: number, end: number, name: Buffer): boolean {
+  if (end - i !== name.length) return false;
+  for (let k = 0; k < name.length; k++) if (b[i + k] !== name[k]) return false;
+  return true;
+}
+
 /**
- * Where the value of member `name` (a quoted key, as bytes) of the object that
- * opens at `i` starts: the last occurrence, as JSON.parse keeps the last
- * duplicate. ABSENT when there is none; UNKNOWN when a key is escaped or the text is malformed.
+ * Where the values of members `names` (quoted keys, as bytes) of the object that
+ * opens at `i` start, in one pass over it: the last occurrence of each, as
+ * JSON.parse keeps the last duplicate; ABSENT for a missing one. Undefined when a
+ * key is escaped or the text is malformed.
  */
-function findMember(b: Buffer, i: number, name: Buffer): number {
-  let found = ABSENT;
+function findMembers(b: Buffer, i: number, names: readonly Buffer[]): number[] | undefined {
+  const found = names.map(() => ABSENT);
   i = skipSpace(b, i + 1);
-  if (b[i] === CLOSE_OBJECT) return ABSENT;
+  if (b[i] === CLOSE_OBJECT) return found;
   for (;;) {
-    if (b[i] !== QUOTE) return UNKNOWN;
+    if (b[i] !== QUOTE) return undefined;
     const keyEnd = skipString(b, i);
-    if (keyEnd < 0) return UNKNOWN;
-    // An escaped key may spell `name` differently; keys are short, so look.
-    for (let k = i + 1; k < keyEnd - 1; k++) if (b[k] === BACKSLASH) return UNKNOWN;
-    const match = keyEnd - i === name.length && b.compare(name, 0, name.length, i, keyEnd) === 0;
+    if (keyEnd < 0) return undefined;
+    // An escaped key may spell a name differently; keys are short, so look.
+    for (let k = i + 1; k < keyEnd - 1; k++) if (b[k] === BACKSLASH) return undefined;
     let j = skipSpace(b, keyEnd);
-    if (b[j] !== COLON) return UNKNOWN;
+    if (b[j] !== COLON) return undefined;
     j = skipSpace(b, j + 1);
-    if (match) found = j;
+    for (let n = 0; n < names.length; n++) if (keyEquals(b, i, keyEnd, names[n]!)) found[n] = j;
     j = skipValue(b, j);
-    if (j < 0) return UNKNOWN;
+    if (j < 0) return undefined;
     j = skipSpace(b, j);
     if (b[j] === COMMA) i = skipSpace(b, j + 1);
     else if (b[j] === CLOSE_OBJECT) return found;
-    else return UNKNOWN;
+    else return undefined;
   }
 }
 
@@ -109,13 +117,43 @@ export function compileJsonPath(path: readonly string[]): JsonPath {
  * leaf that is neither a string nor null, an escaped key, or malformed JSON.
  */
 export function jsonStringField(b: Buffer, path: JsonPath): string | undefined {
-  let at = skipSpace(b, 0);
-  for (const name of path) {
-    if (b[at] !== OPEN_OBJECT) return b[at] === undefined ? undefined : '';
-    const v = findMember(b, at, name);
-    if (v === UNKNOWN) return undefined;
-    if (v === ABSENT) return '';
-    at = v;
+  const all = jsonStringFields(b, [path]);
+  return all === undefined ? undefined : all[0];
+}
+
+/**
+ * jsonStringField for several paths at once: the document's top level is scanned
+ * once for all of them (each then reads its own member), so indexing a pod by
+ * spec.nodeName and metadata.name costs about one pass. Undefined when any path needs a decode.
+ */
+export function jsonStringFields(b: Buffer, paths: readonly JsonPath[]): string[] | undefined {
+  const root = skipSpace(b, 0);
+  if (b[root] === undefined) return undefined;
+  const out: string[] = [];
+  let tops: number[] | undefined;
+  if (b[root] === OPEN_OBJECT) {
+    tops = findMembers(b, root, paths.map((p) => p[0]!));
+    if (tops === undefined) return undefined;
+  }
+  for (let p = 0; p < paths.length; p++) {
+    const path = paths[p]!;
+    if (path.length === 0) return undefined;
+    const v = tops === undefined ? '' : readFrom(b, tops[p]!, path);
+    if (v === undefined) return undefined;
+    out.push(v);
+  }
+  return out;
+}
+
+/** The rest of `path` (its first member found at `at`, or ABSENT) as jsonStringField reads it. */
+function readFrom(b: Buffer, at: number, path: JsonPath): string | undefined {
+  if (at === ABSENT) return '';
+  for (let s = 1; s < path.length; s++) {
+    if (b[at] !== OPEN_OBJECT) return '';
+    const v = findMembers(b, at, [path[s]!]);
+    if (v === undefined) return undefined;
+    if (v[0] === ABSENT) return '';
+    at = v[0]!;
   }
   const c = b[at];
   if (c === QUOTE) {

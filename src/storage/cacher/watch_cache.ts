@@ -9,7 +9,7 @@ import type { Clock, Timer } from '../../clock/index.js';
 import { tooLargeResourceVersion } from '../errors.js';
 import type { KeyValue, WatchEvent } from '../interface.js';
 import { CachedObject, jsonCodec, namespaceOfKey, type ObjectCodec } from './cached_object.js';
-import { compileJsonPath, jsonStringField, type JsonPath } from './json_field.js';
+import { compileJsonPath, jsonStringFields, type JsonPath } from './json_field.js';
 import { EventWindow, type WindowSizing } from './event_window.js';
 import { SortedStore } from './sorted_store.js';
 import { WatchCacheEvent } from './watch_cache_event.js';
@@ -69,7 +69,7 @@ export class WatchCache {
     let decoded: unknown;
     let values: string[] = [];
     if (this.indexers.length > 0) {
-      const fast = this.paths === null ? undefined : indexValuesOf(kv.value, this.paths);
+      const fast = this.paths === null ? undefined : jsonStringFields(kv.value, this.paths);
       if (fast !== undefined) values = fast;
       else {
         decoded = this.codec.decode(kv.value);
@@ -184,15 +184,4 @@ export class WatchCache {
     }
     this.waiters = keep;
   }
-}
-
-/** Every index value read from JSON bytes, or undefined when one of them needs a decode. */
-function indexValuesOf(value: Buffer, paths: readonly JsonPath[]): string[] | undefined {
-  const out: string[] = [];
-  for (const p of paths) {
-    const v = jsonStringField(value, p);
-    if (v === undefined) return undefined;
-    out.push(v);
-  }
-  return out;
 }
