@@ -132,8 +132,10 @@ export abstract class CacherBase implements Storage {
   create(key: string, value: Buffer, opts?: CreateOptions): Promise<KeyValue> {
     return this.storage.create(key, value, opts);
   }
-  guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts?: GuaranteedUpdateOptions): Promise<KeyValue> {
-    return this.storage.guaranteedUpdate(key, tryUpdate, opts);
+  /** Passes the cache's copy of the key along as a starting point, like upstream's Cacher.GuaranteedUpdate. */
+  guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: GuaranteedUpdateOptions = {}): Promise<KeyValue> {
+    const cached = opts.cachedExisting === undefined && this.isReady ? this.watchCache.store.get(key) : undefined;
+    return this.storage.guaranteedUpdate(key, tryUpdate, cached === undefined ? opts : { ...opts, cachedExisting: cached.kv });
   }
   delete(key: string, opts?: DeleteOptions): Promise<KeyValue> {
     return this.storage.delete(key, opts);
