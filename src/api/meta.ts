@@ -194,8 +194,16 @@ export const newUID = (): string => randomUUID();
 
 /** RFC 3339 with second precision, like metav1.Time ("2024-05-01T12:00:00Z"). */
 export function formatTimestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  // Every write stamps the current second (managedFields, creationTimestamp): format it once per second.
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastTimestamp = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastTimestamp;
 }
+let lastSecond = Number.NaN;
+let lastTimestamp = '';
 
 /** RFC 3339 with microseconds, like metav1.MicroTime (leases, events). */
 export function formatMicroTimestamp(ms: number): string {

@@ -19,7 +19,25 @@ interface Parsed {
   exp2: number;
 }
 
-function parse(input: string | number): Parsed {
+/**
+ * Parsed quantities by their text. Objects repeat the same few ("100m", "128Mi") on every write
+ * and validation parses each, so remember them; bounded, as texts come from requests.
+ */
+const PARSED = new Map<string, Readonly<Parsed>>();
+const MAX_PARSED = 4096;
+
+function parse(input: string | number): Readonly<Parsed> {
+  if (typeof input === 'string') {
+    const hit = PARSED.get(input);
+    if (hit !== undefined) return hit;
+    const p = Object.freeze(parseText(input));
+    if (PARSED.size < MAX_PARSED) PARSED.set(input, p);
+    return p;
+  }
+  return parseText(input);
+}
+
+function parseText(input: string | number): Parsed {
   if (typeof input === 'number') {
     if (!Number.isFinite(input)) throw new Error(QUANTITY_FORMAT_ERROR);
     input = String(input);

@@ -16,17 +16,8 @@ export function encodeForStorage(obj: Obj): Buffer {
   return Buffer.from(JSON.stringify({ kind, apiVersion, metadata: meta, ...rest }));
 }
 
-const META = Buffer.from('"metadata":{');
-
-/** The stored bytes with metadata.resourceVersion set to `rv`, without parsing. */
-export function withResourceVersion(value: Buffer, rv: number): Buffer {
-  const at = value.indexOf(META);
-  if (at < 0) return value;
-  const cut = at + META.length;
-  const empty = value[cut] === 0x7d; // '}'
-  const insert = Buffer.from(`"resourceVersion":"${rv}"${empty ? '' : ','}`);
-  return Buffer.concat([value.subarray(0, cut), insert, value.subarray(cut)]);
-}
+/** The stored bytes with metadata.resourceVersion set to `rv`, without parsing (the watch cache splices the same way). */
+export { spliceResourceVersion as withResourceVersion, resourceVersionParts } from '../storage/cacher/index.js';
 
 /** Decodes a stored object and sets its resourceVersion from the key's mod revision. */
 export function decode(kv: KeyValue): Obj {

@@ -75,6 +75,7 @@ function isWatch(q: URLSearchParams): boolean {
 }
 
 function safeDecode(s: string): string {
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {

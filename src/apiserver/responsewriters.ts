@@ -15,6 +15,18 @@ export function writeJSON(res: ServerResponse, code: number, body: unknown, cont
   res.end(bytes);
 }
 
+/** Writes a JSON body given as consecutive slices, gathered into one socket write. */
+export function writeJSONParts(res: ServerResponse, code: number, parts: readonly Buffer[]): void {
+  if (parts.length === 1) return writeJSON(res, code, parts[0]);
+  let length = 0;
+  for (const p of parts) length += p.length;
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': length });
+  res.cork();
+  for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);
+  res.end(parts[parts.length - 1]);
+  res.uncork();
+}
+
 /** Converts any thrown value into a StatusError: storage errors by code, anything else a 500. */
 export function toStatusError(err: unknown, gr: GroupResource | string = '', name = ''): StatusError {
   if (err instanceof StatusError) return err;

@@ -30,9 +30,9 @@ import { registerCacheMetrics } from './cache_metrics.js';
 
 /** The fields the watch cache indexes: spec.nodeName for pods (each kubelet watches its own), metadata.name for single-object watches. */
 function indexersFor(resource: string): Indexer[] {
-  const name: Indexer = { name: 'metadata.name', fn: (o) => String((o as { metadata?: { name?: string } }).metadata?.name ?? '') };
+  const name: Indexer = { name: 'metadata.name', path: ['metadata', 'name'], fn: (o) => String((o as { metadata?: { name?: string } }).metadata?.name ?? '') };
   if (resource !== 'pods') return [name];
-  return [{ name: 'spec.nodeName', fn: (o) => String((o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '') }, name];
+  return [{ name: 'spec.nodeName', path: ['spec', 'nodeName'], fn: (o) => String((o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '') }, name];
 }
 
 /** The API server's settings; every default is upstream's. */

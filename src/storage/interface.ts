@@ -82,6 +82,12 @@ export interface GuaranteedUpdateOptions {
   precondition?: Preconditions;
   /** When the key is missing, call tryUpdate with null (and create) instead of failing with KeyNotFound. */
   ignoreNotFound?: boolean;
+  /**
+   * A recent copy of the key's value (upstream's cachedExistingObject, from the watch cache) that the
+   * first attempt may use instead of reading storage. It may be stale: a store that uses it re-reads
+   * before it reports a failed precondition, a tryUpdate error or a no-op, and a conflicting write retries.
+   */
+  cachedExisting?: KeyValue;
 }
 
 export interface DeleteOptions {

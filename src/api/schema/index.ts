@@ -50,27 +50,55 @@ export const DEFINITIONS: Readonly<Record<string, Schema>> = build();
 
 const refName = (s: Schema): string | undefined => (typeof s.$ref === 'string' ? s.$ref.slice(s.$ref.lastIndexOf('/') + 1) : undefined);
 
-function walk(schema: Schema, value: unknown, path: string, out: string[]): void {
-  const ref = refName(schema);
-  if (ref) {
-    if (SCALAR_DEFS[ref]) return;
-    schema = DEFINITIONS[ref];
-    if (!schema) return;
+/** Each schema with its $ref followed (null: a scalar or unknown definition), so a walk slices no $ref strings. */
+const resolved = new WeakMap<Schema, Schema | null>();
+
+function resolveRef(schema: Schema): Schema | null {
+  let r = resolved.get(schema);
+  if (r === undefined) {
+    const ref = refName(schema);
+    r = ref === undefined ? schema : SCALAR_DEFS[ref] ? null : (DEFINITIONS[ref] ?? null);
+    resolved.set(schema, r);
   }
-  if (schema.type === 'array') {
-    if (Array.isArray(value)) value.forEach((v, i) => walk(schema.items as Schema, v, `${path}[${i}]`, out));
+  return r;
+}
+
+/** `spec.containers[0].bar` from the walk's stack of keys and indices: built only for an unknown field. */
+function pathOf(stack: readonly (string | number)[], last: string): string {
+  let out = '';
+  for (const s of stack) out += typeof s === 'number' ? `[${s}]` : out === '' ? s : `.${s}`;
+  return out === '' ? last : `${out}.${last}`;
+}
+
+// Every write walks its whole body here, so the walk allocates nothing for known fields.
+function walk(schema: Schema, value: unknown, stack: (string | number)[], out: string[]): void {
+  const s = resolveRef(schema);
+  if (s === null || value === null || typeof value !== 'object') return;
+  if (s.type === 'array') {
+    if (!Array.isArray(value)) return;
+    const items = s.items as Schema;
+    for (let i = 0; i < value.length; i++) {
+      stack.push(i);
+      walk(items, value[i], stack, out);
+      stack.pop();
+    }
     return;
   }
-  if (schema.type !== 'object' || !isObject(value)) return;
-  const props = schema.properties as Record<string, Schema> | undefined;
-  if (props) {
-    for (const [k, v] of Object.entries(value)) {
-      const p = path ? `${path}.${k}` : k;
-      if (!Object.prototype.hasOwnProperty.call(props, k)) out.push(p);
-      else walk(props[k], v, p, out);
+  if (s.type !== 'object' || Array.isArray(value)) return;
+  const props = s.properties as Record<string, Schema> | undefined;
+  const extra = props === undefined && isObject(s.additionalProperties) ? s.additionalProperties : undefined;
+  if (props === undefined && extra === undefined) return;
+  const obj = value as Record<string, unknown>;
+  for (const k in obj) {
+    if (!Object.prototype.hasOwnProperty.call(obj, k)) continue;
+    const sub = props === undefined ? extra! : Object.prototype.hasOwnProperty.call(props, k) ? props[k] : undefined;
+    if (sub === undefined) {
+      out.push(pathOf(stack, k));
+      continue;
     }
-  } else if (isObject(schema.additionalProperties)) {
-    for (const [k, v] of Object.entries(value)) walk(schema.additionalProperties, v, path ? `${path}.${k}` : k, out);
+    stack.push(k);
+    walk(sub, obj[k], stack, out);
+    stack.pop();
   }
 }
 
@@ -85,7 +113,7 @@ export function findUnknownFields(kind: string, obj: unknown, group?: string): s
   else name = RESOURCES.map((r) => definitionName(r.group, kind)).find((n) => n !== undefined);
   if (!name) return [];
   const out: string[] = [];
-  walk({ $ref: `#/definitions/${name}` }, obj, '', out);
+  walk(DEFINITIONS[name], obj, [], out);
   return out;
 }
 

@@ -11,7 +11,13 @@ const isZero = (v: unknown): boolean =>
   v === 0 ||
   v === false ||
   (Array.isArray(v) && v.length === 0) ||
-  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && hasNoKeys(v));
+
+// Without Object.keys: every update compares whole specs, and most objects are not empty.
+function hasNoKeys(o: object): boolean {
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) return false;
+  return true;
+}
 
 /** True when `a` and `b` are equal up to zero values; object key order never matters. */
 export function semanticEqual(a: unknown, b: unknown): boolean {
@@ -25,6 +31,10 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
   }
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  for (const k of new Set([...Object.keys(ao), ...Object.keys(bo)])) if (!semanticEqual(ao[k], bo[k])) return false;
+  // Every key of either side, without building the union.
+  for (const k in ao) if (Object.prototype.hasOwnProperty.call(ao, k) && !semanticEqual(ao[k], bo[k])) return false;
+  for (const k in bo) {
+    if (Object.prototype.hasOwnProperty.call(bo, k) && !Object.prototype.hasOwnProperty.call(ao, k) && !semanticEqual(ao[k], bo[k])) return false;
+  }
   return true;
 }

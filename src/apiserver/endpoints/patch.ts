@@ -67,7 +67,7 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
   );
   const final = dryRun ? result.obj : (await ctx.store.finalizeIfDone(result.obj)).obj;
   if (result.created && !dryRun) await ctx.store.strategy.afterCreate?.(final);
-  writeObject(ctx, result.created ? 201 : 200, final);
+  writeObject(ctx, result.created ? 201 : 200, final, final === result.obj ? result.stored : undefined);
 }
 
 /** Applies a JSON, merge or strategic merge patch to a copy of `current`. */

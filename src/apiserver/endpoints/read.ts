@@ -42,8 +42,12 @@ export async function checkNotAhead(ctx: RestContext, rv: number | undefined): P
 /** GET of one object. */
 export async function handleGet(ctx: RestContext): Promise<void> {
   const getRV = parseRV(ctx.info.query.get('resourceVersion'));
-  // "0" and "N" may be served from the watch cache; an unset resourceVersion reads storage, as upstream.
-  if (ctx.store.cacher !== undefined && getRV !== undefined) return getFromCache(ctx, ctx.store.cacher, getRV);
+  // "0" and "N" are served from the watch cache. Unset is a consistent read: upstream sends it to etcd (so do
+  // we over etcd), but when the embedded store tells its acknowledged revision for free, the cache answers it
+  // the way upstream's ConsistentListFromCache answers a list, after reaching that revision, so a GET still
+  // sees every write acknowledged before it.
+  const cacher = ctx.store.cacher;
+  if (cacher !== undefined && (getRV !== undefined || cacher.consistentGetsFromCache)) return getFromCache(ctx, cacher, getRV);
   if (getRV !== undefined) await checkNotAhead(ctx, getRV);
   const kv = await ctx.store.getKV(ctx.info.namespace, ctx.info.name);
   const out = negotiateOutput(ctx.req, ctx.info.query);

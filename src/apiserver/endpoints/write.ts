@@ -7,7 +7,9 @@ import { groupVersionString } from '../../api/registry.js';
 import { badRequest, invalid } from '../../api/status.js';
 import { readBody, decodeBody } from '../body.js';
 import { deepCopy, meta, type Obj } from '../object.js';
-import { writeJSON } from '../responsewriters.js';
+import { writeJSON, writeJSONParts } from '../responsewriters.js';
+import { resourceVersionParts } from '../codec.js';
+import type { KeyValue } from '../../storage/index.js';
 import type { WriteContext } from '../registry/strategy.js';
 import type { RestContext } from './context.js';
 import { applyFieldValidation, parseFieldValidation, recordUpdateManager, type FieldValidation } from './fieldmanager.js';
@@ -125,15 +127,15 @@ export async function handleCreate(ctx: RestContext): Promise<void> {
     throw err;
   });
   recordUpdateManager(ctx, obj, null, 'Update');
-  let created: Obj;
+  let created: { obj: Obj; stored?: KeyValue };
   try {
-    created = await ctx.store.create(obj, writeCtx(ctx, dryRun));
+    created = await ctx.store.createStored(obj, writeCtx(ctx, dryRun));
   } catch (err) {
     if (!dryRun) ctx.store.strategy.abortCreate?.(obj);
     throw err;
   }
-  if (!dryRun) await ctx.store.strategy.afterCreate?.(created);
-  writeObject(ctx, 201, created);
+  if (!dryRun) await ctx.store.strategy.afterCreate?.(created.obj);
+  writeObject(ctx, 201, created.obj, created.stored);
 }
 
 /** PUT: replace an object (or create it, where the strategy allows). Status and other subresources copy only their part. */
@@ -141,14 +143,22 @@ export async function handleUpdate(ctx: RestContext): Promise<void> {
   const q = ctx.info.query;
   const dryRun = parseDryRun(q);
   const validation = parseFieldValidation(q);
-  const obj = checkBodyKind(ctx, withDefaultGVK(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'])));
-  const m = checkBodyTarget(ctx, obj, validation);
+  const body = await readBody(ctx.req);
+  const decodeTarget = (v: FieldValidation): { obj: Obj; m: Obj } => {
+    const obj = checkBodyKind(ctx, withDefaultGVK(ctx, decodeBody(body, ctx.req.headers['content-type'])));
+    return { obj, m: checkBodyTarget(ctx, obj, v) };
+  };
+  const { obj, m } = decodeTarget(validation);
+  // The first attempt consumes the decoded body; a retry (after a concurrent write) decodes it again
+  // (Warn's warnings are already on the response), which is cheaper than copying it up front.
+  let unused: Obj | undefined = obj;
   const sub = ctx.info.subresource;
   const result = await ctx.store.update(
     ctx.info.namespace,
     ctx.info.name,
     async (current) => {
-      const next = deepCopy(obj);
+      const next = unused ?? decodeTarget(validation === 'Warn' ? 'Ignore' : validation).obj;
+      unused = undefined;
       if (current === null) {
         await prepareNewObject(ctx, next, dryRun);
         recordUpdateManager(ctx, next, null, 'Update');
@@ -163,7 +173,7 @@ export async function handleUpdate(ctx: RestContext): Promise<void> {
   );
   const final = dryRun ? result : await ctx.store.finalizeIfDone(result.obj).then((r) => ({ ...result, obj: r.obj }));
   if (result.created && !dryRun) await ctx.store.strategy.afterCreate?.(final.obj);
-  writeObject(ctx, result.created ? 201 : 200, final.obj);
+  writeObject(ctx, result.created ? 201 : 200, final.obj, final.obj === result.obj ? result.stored : undefined);
 }
 
 /** The current object with only the status (and nothing else) taken from `next`, like upstream's status strategies. */
@@ -176,7 +186,11 @@ export function withStatusFrom(current: Obj, next: Obj): Obj {
   return out;
 }
 
-/** Writes an object response. */
-export function writeObject(ctx: RestContext, code: number, obj: Obj): void {
-  writeJSON(ctx.res, code, obj);
+/**
+ * Writes an object response. With `stored` (the record `obj` was just stored as, or read from)
+ * the stored bytes are written with the resourceVersion spliced in: encode once, never twice.
+ */
+export function writeObject(ctx: RestContext, code: number, obj: Obj, stored?: KeyValue): void {
+  if (stored !== undefined) writeJSONParts(ctx.res, code, resourceVersionParts(stored.value, stored.modRevision));
+  else writeJSON(ctx.res, code, obj);
 }

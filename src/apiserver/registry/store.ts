@@ -176,6 +176,11 @@ export class GenericStore {
 
   /** Creates an object that already passed defaulting, admission and validation. */
   async create(obj: Obj, ctx: WriteContext): Promise<Obj> {
+    return (await this.createStored(obj, ctx)).obj;
+  }
+
+  /** Like create, also returning the stored record (absent for a dry run), so a response can reuse its bytes. */
+  async createStored(obj: Obj, ctx: WriteContext): Promise<{ obj: Obj; stored?: KeyValue }> {
     const m = meta(obj);
     const name = m.name as string;
     const value = encodeForStorage(obj);
@@ -183,14 +188,14 @@ export class GenericStore {
       // Dry run: everything but the write. An existing name still conflicts, as upstream.
       const exists = await this.exists(m.namespace as string | undefined, name);
       if (exists) throw errs.alreadyExists(this.gr, name);
-      return obj;
+      return { obj };
     }
     try {
       const ttl = this.strategy.ttlSeconds?.(obj);
       const kv = await this.storage.create(this.key(m.namespace as string | undefined, name), value, ttl === undefined ? {} : { ttlSeconds: ttl });
       // The stored bytes are exactly `obj` encoded: answer with it instead of decoding them again.
       m.resourceVersion = String(kv.modRevision);
-      return obj;
+      return { obj, stored: kv };
     } catch (err) {
       throw toStatusError(err, this.gr, name);
     }
@@ -199,11 +204,19 @@ export class GenericStore {
   /**
    * Read-modify-write: `fn` gets the current object (null when missing and
    * `allowCreate`), returns the new one, and is retried on conflict. When the
-   * result equals the current object nothing is written.
+   * result equals the current object nothing is written. `stored` is the
+   * stored record of the result (absent for a dry run), whose bytes a response can reuse.
    */
-  async update(namespace: string | undefined, name: string, fn: UpdateFn, opts: { allowCreate: boolean; dryRun: boolean; expectRV?: string }): Promise<{ obj: Obj; created: boolean }> {
+  async update(
+    namespace: string | undefined,
+    name: string,
+    fn: UpdateFn,
+    opts: { allowCreate: boolean; dryRun: boolean; expectRV?: string },
+  ): Promise<{ obj: Obj; created: boolean; stored?: KeyValue }> {
     let created = false;
     let dryResult: Obj | null = null;
+    // The object the last attempt stored (or kept): the result, without decoding the stored bytes again.
+    let result: Obj | null = null;
     try {
       const kv = await this.storage.guaranteedUpdate(
         this.key(namespace, name),
@@ -219,13 +232,20 @@ export class GenericStore {
             dryResult = next;
             throw DRY_RUN;
           }
-          if (current !== null && deepEqual(stripRV(next), stripRV(current))) return { value: cur!.value };
+          if (current !== null && deepEqual(stripRV(next), stripRV(current))) {
+            result = current;
+            return { value: cur!.value };
+          }
+          result = next;
           const ttl = created ? this.strategy.ttlSeconds?.(next) : undefined;
           return ttl === undefined ? { value: encodeForStorage(next) } : { value: encodeForStorage(next), ttlSeconds: ttl };
         },
         { ignoreNotFound: opts.allowCreate },
       );
-      return { obj: decode(kv), created };
+      // Storage stores the bytes it was given, or keeps the current ones when they are equal: either way `result`.
+      const obj = result ?? decode(kv);
+      meta(obj).resourceVersion = String(kv.modRevision);
+      return { obj, created, stored: kv };
     } catch (err) {
       if (err === DRY_RUN && dryResult !== null) return { obj: dryResult, created };
       if (isStorageError(err, 'KeyNotFound')) throw errs.notFound(this.gr, name);

@@ -10,17 +10,23 @@ import type { KeyValue } from '../interface.js';
 const META = Buffer.from('"metadata":{');
 
 /**
- * The stored JSON with metadata.resourceVersion set to `rv`, without parsing.
- * Stored objects never carry a resourceVersion (it is the storage revision),
- * so splicing it after `"metadata":{` is enough; the API server's codec does the same.
+ * The stored JSON with metadata.resourceVersion set to `rv`, as slices that
+ * share the stored bytes (write them in order). Stored objects never carry a
+ * resourceVersion (it is the storage revision), so splicing it after the first
+ * `"metadata":{` is enough: stored bytes start with kind, apiVersion and metadata.
  */
-export function spliceResourceVersion(value: Buffer, rv: number): Buffer {
+export function resourceVersionParts(value: Buffer, rv: number): Buffer[] {
   const at = value.indexOf(META);
-  if (at < 0) return value;
+  if (at < 0) return [value];
   const cut = at + META.length;
   const empty = value[cut] === 0x7d; // '}': metadata has no other field
-  const insert = Buffer.from(`"resourceVersion":"${rv}"${empty ? '' : ','}`);
-  return Buffer.concat([value.subarray(0, cut), insert, value.subarray(cut)]);
+  return [value.subarray(0, cut), Buffer.from(`"resourceVersion":"${rv}"${empty ? '' : ','}`), value.subarray(cut)];
+}
+
+/** The stored JSON with metadata.resourceVersion set to `rv`, in one buffer, without parsing. */
+export function spliceResourceVersion(value: Buffer, rv: number): Buffer {
+  const parts = resourceVersionParts(value, rv);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
 /** How the cache turns stored bytes into objects and response bytes; supplied per resource. */
@@ -68,11 +74,7 @@ export class EncodedObject {
    */
   parts(): Buffer[] {
     if (this.json !== undefined || this.codec !== jsonCodec) return [this.bytes()];
-    const at = this.value.indexOf(META);
-    if (at < 0) return [this.value];
-    const cut = at + META.length;
-    const empty = this.value[cut] === 0x7d;
-    return [this.value.subarray(0, cut), Buffer.from(`"resourceVersion":"${this.revision}"${empty ? '' : ','}`), this.value.subarray(cut)];
+    return resourceVersionParts(this.value, this.revision);
   }
 
   /** A fresh decoded copy with metadata.resourceVersion set; callers own it. */

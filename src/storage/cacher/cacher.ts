@@ -100,7 +100,7 @@ export class Cacher extends CacherBase {
       await this.ready();
       const wc = this.watchCache;
       const from = opts.fromRevision ?? 0;
-      if (from === 0 && opts.consistent === true && this.consistentReadsFromCache) await this.waitFresh(await this.storage.currentRevision());
+      if (from === 0 && opts.consistent === true && this.consistentReadsFromCache) await this.waitFresh(this.acknowledged?.() ?? (await this.storage.currentRevision()));
       if (from > 0) {
         if (from < wc.window.oldestRevision) throw expired(from, wc.window.oldestRevision);
         if (from > wc.revision) await this.waitFresh(from);

@@ -23,7 +23,7 @@ import { CacheWatcher } from './cache_watcher.js';
 import type { Registration } from './cacher_watch.js';
 import { DEFAULT_WINDOW_SIZING } from './event_window.js';
 import { CacherCounters, type CacherMetrics } from './metrics.js';
-import { hasRequestProgress, type CacherGetOptions, type CacherListOptions, type CacherOptions } from './options.js';
+import { hasAcknowledgedRevision, hasRequestProgress, type CacherGetOptions, type CacherListOptions, type CacherOptions } from './options.js';
 import { ProgressRequester } from './progress_requester.js';
 import { Reflector } from './reflector.js';
 import { WatchCache } from './watch_cache.js';
@@ -43,12 +43,20 @@ export abstract class CacherBase implements Storage {
   /** @internal the cache itself, for the object API and tests. */
   readonly watchCache: WatchCache;
   readonly consistentReadsFromCache: boolean;
+  /**
+   * Whether a consistent read of one object is cheaper from the cache than from storage: only when
+   * storage knows its acknowledged revision without a round trip. Over etcd the probe is itself a
+   * storage request, so a single-object read might as well be the storage read upstream makes.
+   */
+  readonly consistentGetsFromCache: boolean;
   protected readonly counters = new CacherCounters();
   protected readonly watchers: WatcherIndex<Registration>;
   private readonly progressWatchers = new Set<Registration>();
   private readonly bookmarks: BookmarkBuckets<Registration>;
   private readonly reflector: Reflector;
   private readonly requester: ProgressRequester | null;
+  /** The storage's acknowledged revision, when it knows it without a read (a cheaper consistent-read probe). */
+  protected readonly acknowledged: (() => number) | undefined;
   private readonly ticker: Timer;
   private readonly readyPromise: Promise<void>;
   private markReady!: () => void;
@@ -74,6 +82,8 @@ export abstract class CacherBase implements Storage {
       ? new ProgressRequester(() => storage.requestProgress(), () => this.watchCache.hasWaiters, this.clock)
       : null;
     this.consistentReadsFromCache = opts.consistentReadsFromCache ?? this.requester !== null;
+    this.acknowledged = hasAcknowledgedRevision(storage) ? () => storage.acknowledgedRevision() : undefined;
+    this.consistentGetsFromCache = this.consistentReadsFromCache && this.acknowledged !== undefined;
     this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
     this.reflector = new Reflector(this.storage, this.resourcePrefix, this.clock, {
       replace: (items, revision) => this.onReplace(items, revision),
@@ -122,8 +132,10 @@ export abstract class CacherBase implements Storage {
   create(key: string, value: Buffer, opts?: CreateOptions): Promise<KeyValue> {
     return this.storage.create(key, value, opts);
   }
-  guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts?: GuaranteedUpdateOptions): Promise<KeyValue> {
-    return this.storage.guaranteedUpdate(key, tryUpdate, opts);
+  /** Passes the cache's copy of the key along as a starting point, like upstream's Cacher.GuaranteedUpdate. */
+  guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: GuaranteedUpdateOptions = {}): Promise<KeyValue> {
+    const cached = opts.cachedExisting === undefined && this.isReady ? this.watchCache.store.get(key) : undefined;
+    return this.storage.guaranteedUpdate(key, tryUpdate, cached === undefined ? opts : { ...opts, cachedExisting: cached.kv });
   }
   delete(key: string, opts?: DeleteOptions): Promise<KeyValue> {
     return this.storage.delete(key, opts);
@@ -221,9 +233,9 @@ export abstract class CacherBase implements Storage {
       return { from: 'cache', revision: wc.revision };
     }
     if (!this.consistentReadsFromCache) return STORAGE;
-    const target = await this.storage.currentRevision();
+    const target = this.acknowledged?.() ?? (await this.storage.currentRevision());
     try {
-      await this.waitFresh(target);
+      if (target > wc.revision) await this.waitFresh(target);
     } catch (err) {
       // Like upstream's consistent reads from cache: if the cache does not catch up in time, ask storage.
       if (isStorageError(err, 'TooLargeResourceVersion')) return STORAGE;

@@ -106,7 +106,8 @@ export class CacherRegistry implements Storage {
     return this.opts.storage.create(key, value, opts);
   }
   guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts?: GuaranteedUpdateOptions): Promise<KeyValue> {
-    return this.opts.storage.guaranteedUpdate(key, tryUpdate, opts);
+    // The key's Cacher offers its copy as the first attempt's starting point.
+    return (this.cacherFor(key) ?? this.opts.storage).guaranteedUpdate(key, tryUpdate, opts);
   }
   delete(key: string, opts?: DeleteOptions): Promise<KeyValue> {
     return this.opts.storage.delete(key, opts);

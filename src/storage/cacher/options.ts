@@ -19,6 +19,21 @@ export function hasRequestProgress(s: Storage): s is ProgressRequestingStorage {
   return typeof (s as Partial<ProgressRequestingStorage>).requestProgress === 'function';
 }
 
+/**
+ * A backend that knows, without a round trip, a revision at or above every
+ * write it has acknowledged (the embedded store: the last commit it handed to
+ * watchers). A consistent read needs no more than that: etcd's quorum
+ * revision read serves the same purpose over the network.
+ */
+export interface AcknowledgedRevisionStorage extends Storage {
+  acknowledgedRevision(): number;
+}
+
+/** Whether `s` can tell its acknowledged revision without a storage read. */
+export function hasAcknowledgedRevision(s: Storage): s is AcknowledgedRevisionStorage {
+  return typeof (s as Partial<AcknowledgedRevisionStorage>).acknowledgedRevision === 'function';
+}
+
 /** How to build a Cacher for one resource. */
 export interface CacherOptions {
   /** The storage it decorates; writes pass through to it. */

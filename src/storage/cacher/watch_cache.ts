@@ -8,7 +8,8 @@
 import type { Clock, Timer } from '../../clock/index.js';
 import { tooLargeResourceVersion } from '../errors.js';
 import type { KeyValue, WatchEvent } from '../interface.js';
-import { CachedObject, namespaceOfKey, type ObjectCodec } from './cached_object.js';
+import { CachedObject, jsonCodec, namespaceOfKey, type ObjectCodec } from './cached_object.js';
+import { compileJsonPath, jsonStringFields, type JsonPath } from './json_field.js';
 import { EventWindow, type WindowSizing } from './event_window.js';
 import { SortedStore } from './sorted_store.js';
 import { WatchCacheEvent } from './watch_cache_event.js';
@@ -19,6 +20,11 @@ export interface Indexer {
   name: string;
   /** The field's value on a decoded object ('' when unset). */
   fn(obj: unknown): string;
+  /**
+   * The same field as a path of plain member names (e.g. ['spec', 'nodeName']), when `fn` is
+   * `String(obj.<path> ?? '')`: JSON values are then indexed without decoding them.
+   */
+  path?: readonly string[];
 }
 
 interface Waiter {
@@ -34,6 +40,8 @@ export class WatchCache {
   window: EventWindow;
   private rev = 0;
   private waiters: Waiter[] = [];
+  /** The indexers' compiled paths, or null when some indexer needs a decode. */
+  private readonly paths: JsonPath[] | null;
 
   constructor(
     readonly resourcePrefix: string,
@@ -43,6 +51,8 @@ export class WatchCache {
     private readonly sizing: WindowSizing,
   ) {
     this.store = new SortedStore(indexers.map((i) => i.name));
+    // Paths only help the JSON codec: another codec's bytes are not JSON.
+    this.paths = codec === jsonCodec && indexers.every((i) => i.path !== undefined) ? indexers.map((i) => compileJsonPath(i.path!)) : null;
     this.window = new EventWindow(sizing, 0);
   }
 
@@ -51,13 +61,20 @@ export class WatchCache {
     return this.rev;
   }
 
-  /** Builds a live entry, decoding only when there are indexers; returns the decoded object too. */
+  /**
+   * Builds a live entry with its index values: read straight from the JSON when every
+   * indexer has a path, else from a decode, which is then returned too.
+   */
   makeObject(kv: KeyValue): { obj: CachedObject; decoded: unknown } {
     let decoded: unknown;
     let values: string[] = [];
     if (this.indexers.length > 0) {
-      decoded = this.codec.decode(kv.value);
-      values = this.indexers.map((ix) => ix.fn(decoded));
+      const fast = this.paths === null ? undefined : jsonStringFields(kv.value, this.paths);
+      if (fast !== undefined) values = fast;
+      else {
+        decoded = this.codec.decode(kv.value);
+        values = this.indexers.map((ix) => ix.fn(decoded));
+      }
     }
     return { obj: new CachedObject(kv, namespaceOfKey(this.resourcePrefix, kv.key), values, this.codec), decoded };
   }

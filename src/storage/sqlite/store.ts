@@ -10,7 +10,7 @@ import { RealClock, type Clock, type Timer } from '../../clock/index.js';
 import { checkValueSize, conflict, keyExists, keyNotFound, noSpace, StorageError, unavailable } from '../errors.js';
 import type {
   CreateOptions, DeleteOptions, GetOptions, GuaranteedUpdateOptions, KeyValue, ListOptions, ListResult,
-  Storage, StorageStatus, TryUpdate, WatchEvent, WatchOptions, Watcher,
+  Storage, StorageStatus, TryUpdate, UpdateResult, WatchEvent, WatchOptions, Watcher,
 } from '../interface.js';
 import type { OpResult, WriteOp } from './protocol.js';
 import { Reader } from './reader.js';
@@ -112,6 +112,16 @@ export class SqliteStorage implements Storage {
     return this.reader.revision();
   }
 
+  /**
+   * The revision of the last commit handed to watchers. Every acknowledged
+   * write is at or below it (commits reach watchers before their writers
+   * hear back), so a consistent read from the watch cache may wait for this
+   * instead of querying the database; commits not yet acknowledged may lie beyond it.
+   */
+  acknowledgedRevision(): number {
+    return this.hub.revision;
+  }
+
   async get(key: string, opts?: GetOptions): Promise<KeyValue> {
     return this.reader.get(key, opts?.revision ?? 0, this.compacted);
   }
@@ -127,26 +137,54 @@ export class SqliteStorage implements Storage {
   }
 
   async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: GuaranteedUpdateOptions = {}): Promise<KeyValue> {
-    for (;;) {
-      let cur: KeyValue | null;
+    // Like upstream's etcd3 GuaranteedUpdate with a cachedExistingObject: the first attempt may start from
+    // the cache's copy; every outcome but a successful write is confirmed against storage before it counts.
+    let cur: KeyValue | null | undefined = opts.cachedExisting;
+    let current = cur === undefined;
+    const read = (): KeyValue | null => {
+      current = true;
       try {
-        cur = this.reader.get(key, 0, this.compacted);
+        return this.reader.get(key, 0, this.compacted);
       } catch (err) {
         if (!(err instanceof StorageError && err.code === 'KeyNotFound' && opts.ignoreNotFound === true)) throw err;
-        cur = null;
+        return null;
       }
+    };
+    for (;;) {
+      if (cur === undefined) cur = read();
       const want = opts.precondition?.modRevision;
-      if (want !== undefined && want !== 0 && cur !== null && cur.modRevision !== want) throw conflict(key);
-      const next = await tryUpdate(cur);
+      if (want !== undefined && want !== 0 && cur !== null && cur.modRevision !== want) {
+        if (current) throw conflict(key);
+        cur = undefined;
+        continue;
+      }
+      let next: UpdateResult;
+      try {
+        next = await tryUpdate(cur);
+      } catch (err) {
+        if (current) throw err;
+        // The error may come from stale data: it stands only if storage still holds what was tried.
+        const tried: KeyValue | null = cur;
+        cur = read();
+        if (cur?.modRevision === tried?.modRevision) throw err;
+        continue;
+      }
       checkValueSize(key, next.value);
-      if (cur !== null && next.ttlSeconds === undefined && cur.value.equals(next.value)) return cur;
+      if (cur !== null && next.ttlSeconds === undefined && cur.value.equals(next.value)) {
+        if (current) return cur;
+        cur = undefined;
+        continue;
+      }
       const expires = this.expiry(next.ttlSeconds);
       const op: WriteOp = cur === null ? { op: 'create', key, value: next.value, expires } : { op: 'update', key, value: next.value, expectMod: cur.modRevision, expires };
       if (cur !== null) this.prevOf.set(op, cur);
       const r = await this.writer.write(op);
       if (r.ok) return { key, value: next.value, createRevision: r.created, modRevision: r.rev };
-      // Someone else wrote in between: re-read and retry, like upstream's GuaranteedUpdate.
-      if (r.code === 'Conflict' || r.code === 'KeyExists' || (r.code === 'KeyNotFound' && opts.ignoreNotFound === true)) continue;
+      // Someone else wrote in between (or the cached copy was stale): re-read and retry, like upstream's GuaranteedUpdate.
+      if (r.code === 'Conflict' || r.code === 'KeyExists' || (r.code === 'KeyNotFound' && opts.ignoreNotFound === true)) {
+        cur = undefined;
+        continue;
+      }
       throw this.toError(key, r);
     }
   }

@@ -143,6 +143,47 @@ export async function testGuaranteedUpdate(f: StoreFactory): Promise<void> {
   assert.equal(str(await s.get(p + 'made')), 'fresh');
 }
 
+/**
+ * A cached copy (cachedExisting, as the watch cache passes) is only a starting point: a stale one
+ * never decides the outcome. A backend may also ignore it; the results are the same.
+ */
+export async function testGuaranteedUpdateStaleCachedCopy(f: StoreFactory): Promise<void> {
+  const s = await f.open();
+  const p = freshPrefix('gucache');
+  const k = p + 'k';
+  const v1 = await s.create(k, buf('v1'));
+  const v2 = await s.guaranteedUpdate(k, () => ({ value: buf('v2') }));
+  // A write starts from storage's value, not the stale copy's.
+  const u = await s.guaranteedUpdate(k, (cur) => ({ value: buf(str(cur!) + '+') }), { cachedExisting: v1 });
+  assert.equal(str(u), 'v2+');
+  assert.ok(u.modRevision > v2.modRevision);
+  // A precondition the stale copy fails but storage meets succeeds.
+  const u2 = await s.guaranteedUpdate(k, (cur) => ({ value: buf(str(cur!) + '+') }), { cachedExisting: v1, precondition: { modRevision: u.modRevision } });
+  assert.equal(str(u2), 'v2++');
+  // A precondition storage fails is a Conflict, even when the cached copy meets it.
+  await expectCode(s.guaranteedUpdate(k, () => ({ value: buf('x') }), { cachedExisting: u, precondition: { modRevision: u.modRevision } }), 'Conflict');
+  // An error tryUpdate raises on the stale copy is retried on storage's value.
+  const u3 = await s.guaranteedUpdate(k, (cur) => {
+    if (str(cur!) === 'v1') throw new Error('stale');
+    return { value: buf(str(cur!) + '!') };
+  }, { cachedExisting: v1 });
+  assert.equal(str(u3), 'v2++!');
+  // ... while an error on current data reaches the caller.
+  await assert.rejects(s.guaranteedUpdate(k, () => { throw new Error('refused'); }, { cachedExisting: u3 }), /refused/);
+  // "No change" against a stale copy is not a no-op: the write goes to storage's value.
+  const rev = await s.currentRevision();
+  const back = await s.guaranteedUpdate(k, (cur) => ({ value: str(cur!) === 'v1' ? cur!.value : buf('v1') }), { cachedExisting: v1 });
+  assert.equal(str(back), 'v1');
+  assert.ok(back.modRevision > rev, 'the value was written');
+  // A no-op against the stale copy that is also a no-op against storage returns storage's record.
+  const same = await s.guaranteedUpdate(k, (cur) => ({ value: cur!.value }), { cachedExisting: v1 });
+  assert.equal(same.modRevision, back.modRevision);
+  assert.equal(str(await s.get(k)), 'v1');
+  // A stale copy of a deleted key: without ignoreNotFound the update fails with KeyNotFound.
+  await s.delete(k);
+  await expectCode(s.guaranteedUpdate(k, (cur) => ({ value: buf(str(cur!) + '?') }), { cachedExisting: back }), 'KeyNotFound');
+}
+
 export async function testConcurrentCompareAndSwap(f: StoreFactory): Promise<void> {
   const s = await f.open();
   const p = freshPrefix('cas');
@@ -426,6 +467,7 @@ export const conformanceTests: Record<string, (f: StoreFactory) => Promise<void>
   'create assigns increasing revisions and refuses an existing key': testCreateAndGet,
   'get reads a key as of an older revision': testGetAtRevision,
   'guaranteedUpdate compares and swaps on the mod revision': testGuaranteedUpdate,
+  'guaranteedUpdate never lets a stale cached copy decide the outcome': testGuaranteedUpdateStaleCachedCopy,
   'concurrent compare-and-swap loses no update': testConcurrentCompareAndSwap,
   'delete honours preconditions and returns the deleted value': testDelete,
   'list is ordered, prefix-scoped and readable at a past revision': testList,
