@@ -5,7 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { RESOURCES, RESTClient, loadKubeconfig, type KubeObject, type ResourceClient } from '../../src/client/index.js';
-import { KSCALE } from './harness.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KSCALE, startServer } from './harness.js';
 
 /** A running scheduler process. */
 export interface SchedulerProcess {
@@ -148,9 +150,6 @@ export interface Cluster {
 
 /** Starts a server, creates `nodes`, writes `config` (if any) and starts a scheduler. */
 export async function startCluster(nodes: Record<string, NodeSpec>, opts: { config?: string; args?: string[] } = {}): Promise<Cluster> {
-  const { startServer } = await import('./harness.js');
-  const { writeFileSync } = await import('node:fs');
-  const { join } = await import('node:path');
   const srv = await startServer();
   const rest = clientFor(srv.kubeconfig);
   try {
