@@ -10,6 +10,7 @@ import { RealClock } from '../clock/index.js';
 import { defaultControllerManagerConfiguration, newControllerDescriptors, SharedInformerFactory, startControllers } from '../controller/index.js';
 import { parseDuration } from './duration.js';
 import { logger } from './log.js';
+import { startEmbeddedScheduler, withSchedulerFlags } from './scheduler.js';
 
 const num = (v: string): number => {
   const n = Number(v);
@@ -31,7 +32,7 @@ export function controllerManagerCommand(): Command {
     .addOption(new Option('--unhealthy-zone-threshold <fraction>', 'fraction of not-Ready nodes (at least 3) that makes a zone partially disrupted').argParser(num).default(0.55))
     .addOption(new Option('--large-cluster-size-threshold <n>', 'zones with more nodes keep the secondary rate when disrupted; smaller ones stop').argParser(num).default(50))
     .option('-v, --verbose', 'verbose logs');
-  return addClientFlags(cmd, { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
+  return addClientFlags(withSchedulerFlags(cmd), { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
     const clock = new RealClock();
     const client = new RESTClient({ ...restConfigFromFlags(o as unknown as ClientFlags), userAgent: 'kscale-controller-manager' }, { clock });
@@ -67,6 +68,11 @@ export function controllerManagerCommand(): Command {
       process.exit(1);
     }
     process.stdout.write(`kscale controller-manager started: ${running.controllers.map((c) => c.name).join(', ')}\n`);
+    // --run-scheduler: the scheduler runs beside the controllers (it exits with the process).
+    await startEmbeddedScheduler(o, log, clock).catch((err: unknown) => {
+      process.stderr.write(`kscale controller-manager: scheduler: ${(err as Error).message}\n`);
+      process.exit(1);
+    });
     const started = running;
     const shutdown = (): void => {
       clearInterval(keepAlive);
