@@ -6,6 +6,7 @@
  * RequestedToCapacityRatio (bin-packing).
  */
 import { ActionType, type EnqueueExtensions, type FilterPlugin, type ScorePlugin } from '../../framework/interface.js';
+import { H } from '../../framework/node_info.js';
 import { Code, pluginStatus, type Status } from '../../framework/status.js';
 import { MAX_NODE_SCORE } from '../helper/normalize.js';
 
@@ -65,14 +66,16 @@ export function nodeResourcesFit(args: { scoringStrategy?: ScoringStrategy; igno
   return {
     name: NAME,
     filter(_s, pod, node) {
-      const a = node.allocatable;
-      const used = node.requested;
+      const h = node.h;
+      const o = node.o;
       const r = pod.requests;
-      if (node.pods.size + 1 > a.allowedPodNumber) return TOO_MANY_PODS;
-      if (r.milliCPU > 0 && r.milliCPU > a.milliCPU - used.milliCPU) return insufficientStatus('cpu');
-      if (r.memory > 0 && r.memory > a.memory - used.memory) return insufficientStatus('memory');
-      if (r.ephemeralStorage > 0 && r.ephemeralStorage > a.ephemeralStorage - used.ephemeralStorage) return insufficientStatus('ephemeral-storage');
+      if (h[o + H.pods] + 1 > h[o + H.allowedPods]) return TOO_MANY_PODS;
+      if (r.milliCPU > 0 && r.milliCPU > h[o + H.allocCPU] - h[o + H.reqCPU]) return insufficientStatus('cpu');
+      if (r.memory > 0 && r.memory > h[o + H.allocMem] - h[o + H.reqMem]) return insufficientStatus('memory');
+      if (r.ephemeralStorage > 0 && r.ephemeralStorage > h[o + H.allocEph] - h[o + H.reqEph]) return insufficientStatus('ephemeral-storage');
       if (r.scalar !== undefined) {
+        const a = node.allocatable;
+        const used = node.requested;
         for (const [name, want] of r.scalar) {
           if (want <= 0 || ignored.has(name)) continue;
           if (want > (a.scalar?.get(name) ?? 0) - (used.scalar?.get(name) ?? 0)) return insufficientStatus(name);
@@ -89,11 +92,11 @@ export function nodeResourcesFit(args: { scoringStrategy?: ScoringStrategy; igno
         let req: number;
         let alloc: number;
         if (r.kind === 0) {
-          req = node.nonZeroCPU + pod.nonZeroCPU;
-          alloc = node.allocatable.milliCPU;
+          req = node.h[node.o + H.nzCPU] + pod.nonZeroCPU;
+          alloc = node.h[node.o + H.allocCPU];
         } else if (r.kind === 1) {
-          req = node.nonZeroMemory + pod.nonZeroMemory;
-          alloc = node.allocatable.memory;
+          req = node.h[node.o + H.nzMem] + pod.nonZeroMemory;
+          alloc = node.h[node.o + H.allocMem];
         } else if (r.kind === 2) {
           req = node.requested.ephemeralStorage + pod.requests.ephemeralStorage;
           alloc = node.allocatable.ephemeralStorage;
