@@ -33,11 +33,11 @@ test('pods are spread by LeastAllocated, bound with Scheduled events, and a pod 
     await createNode(c.rest, 'big', { cpu: '8' });
     const after = await waitBound(c.rest, ['huge']);
     assert.equal(after.get('huge'), 'big');
-    const metrics = await (await fetch(`${c.scheduler.url}/metrics`)).text();
+    const metrics = await (await fetch(`${c.scheduler.url}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
     assert.match(metrics, /scheduler_schedule_attempts_total\{result="scheduled",profile="default-scheduler"\} 5/);
     assert.match(metrics, /scheduler_schedule_attempts_total\{result="unschedulable",profile="default-scheduler"\} [1-9]/);
     for (const name of ['scheduler_scheduling_attempt_duration_seconds_bucket', 'scheduler_pending_pods{queue="active"}', 'scheduler_pod_scheduling_sli_duration_seconds_bucket']) assert.ok(metrics.includes(name), name);
-    assert.equal(await (await fetch(`${c.scheduler.url}/healthz`)).text(), 'ok');
+    assert.equal(await (await fetch(`${c.scheduler.url}/healthz`, { signal: AbortSignal.timeout(10_000) })).text(), 'ok');
   } finally {
     await c.stop();
   }

@@ -116,7 +116,8 @@ export function podManifest(name: string, o: PodOptions = {}, namespace = 'defau
 
 /** A REST client for a test cluster's kubeconfig (no client-side limit). */
 export function clientFor(kubeconfig: string): RESTClient {
-  return new RESTClient({ ...loadKubeconfig({ path: kubeconfig }), qps: 0 });
+  // A request timeout, so a wedged process fails a test instead of hanging it.
+  return new RESTClient({ ...loadKubeconfig({ path: kubeconfig }), qps: 0, timeoutMs: 30_000 });
 }
 
 /** The pods client. */
