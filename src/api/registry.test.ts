@@ -4,7 +4,6 @@ import { aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions } from 
 import { lookupResource, resolveResourceName, resourceForKind, RESOURCES, storageKey, storageListPrefix } from './registry.js';
 
 test('every resource is reachable by group/version/plural and by apiVersion+kind', () => {
-  // The built-in types plus the scheduler's PodGroup (scheduling.x-k8s.io/v1alpha1).
   assert.equal(RESOURCES.length, 17);
   for (const r of RESOURCES) {
     assert.equal(lookupResource(r.group, r.version, r.resource), r);
@@ -17,6 +16,7 @@ test('every resource is reachable by group/version/plural and by apiVersion+kind
   assert.equal(resolveResourceName('po')?.kind, 'Pod');
   assert.equal(resolveResourceName('pdb')?.group, 'policy');
   assert.equal(resolveResourceName('leases.coordination.k8s.io')?.kind, 'Lease');
+  assert.equal(resolveResourceName('pg')?.kind, 'PodGroup');
 });
 
 test('storage keys follow upstream layout', () => {

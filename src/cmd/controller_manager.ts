@@ -11,6 +11,7 @@ import { RealClock } from '../clock/index.js';
 import { defaultControllerManagerConfiguration, newControllerDescriptors, SharedInformerFactory, startControllers } from '../controller/index.js';
 import { parseDuration } from './duration.js';
 import { logger } from './log.js';
+import { startEmbeddedScheduler, withSchedulerFlags } from './scheduler.js';
 
 const num = (v: string): number => {
   const n = Number(v);
@@ -44,7 +45,7 @@ export function controllerManagerCommand(): Command {
     .addOption(new Option('--job-pod-failure-backoff <duration>', 'kscale only: first delay before a failed Job pod is replaced, doubling per consecutive failure up to 10m (upstream: fixed 10s)').argParser(duration).default(10_000, '10s'))
     .addOption(new Option('--endpoint-updates-batch-period <duration>', 'how long pod changes wait to be batched into one Endpoints sync').argParser(duration).default(0, '0s'))
     .option('-v, --verbose', 'verbose logs');
-  return addClientFlags(cmd, { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
+  return addClientFlags(withSchedulerFlags(cmd), { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
     const clock = new RealClock();
     const client = new RESTClient({ ...restConfigFromFlags(o as unknown as ClientFlags), userAgent: 'kscale-controller-manager' }, { clock });
@@ -93,6 +94,11 @@ export function controllerManagerCommand(): Command {
       process.exit(1);
     }
     process.stdout.write(`kscale controller-manager started: ${running.controllers.map((c) => c.name).join(', ')}\n`);
+    // --run-scheduler: the scheduler runs beside the controllers (it exits with the process).
+    await startEmbeddedScheduler(o, log, clock).catch((err: unknown) => {
+      process.stderr.write(`kscale controller-manager: scheduler: ${(err as Error).message}\n`);
+      process.exit(1);
+    });
     const started = running;
     const shutdown = (): void => {
       clearInterval(keepAlive);

@@ -4,8 +4,8 @@
  * --leader-elect); flags given on the command line override the file.
  */
 import { Command, Option } from 'commander';
-import { addClientFlags, restConfigFromFlags, type ClientFlags } from '../client/index.js';
-import { RealClock } from '../clock/index.js';
+import { addClientFlags, restConfigFromFlags, type ClientFlags, type ClientLogger } from '../client/index.js';
+import { RealClock, type Clock } from '../clock/index.js';
 import { loadSchedulerConfiguration, SchedulerServer, type KubeSchedulerConfiguration } from '../scheduler/index.js';
 import { logger } from './log.js';
 
@@ -82,4 +82,29 @@ export function schedulerCommand(): Command {
     }
     if (server.url !== '') process.stdout.write(`kscale scheduler listening on ${server.url}\n`);
   });
+}
+
+/** Adds the flags that run the scheduler inside `kscale controller-manager`. */
+export function withSchedulerFlags(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--run-scheduler [bool]', 'also run the scheduler in this process').argParser(bool).default(false))
+    .addOption(new Option('--scheduler-config <file>', 'KubeSchedulerConfiguration for the embedded scheduler (its clientConnection sets QPS/burst, default 50/100)'));
+}
+
+/** Starts the embedded scheduler of `kscale controller-manager --run-scheduler`; it prints the same started line. */
+export async function startEmbeddedScheduler(o: Record<string, unknown>, log: ClientLogger, clock: Clock): Promise<SchedulerServer | undefined> {
+  if (o.runScheduler !== true) return undefined;
+  const config = typeof o.schedulerConfig === 'string' ? loadSchedulerConfiguration(o.schedulerConfig) : {};
+  const flags = { ...(o as unknown as ClientFlags), kubeApiQps: config.clientConnection?.qps ?? 50, kubeApiBurst: config.clientConnection?.burst ?? 100 };
+  const leaderElect = config.leaderElection?.leaderElect ?? false;
+  const server = new SchedulerServer({
+    restConfig: restConfigFromFlags(flags),
+    config,
+    clock,
+    logger: log,
+    leaderElect,
+    onStarted: () => process.stdout.write(`kscale scheduler started (qps ${flags.kubeApiQps}, burst ${flags.kubeApiBurst}, leader-elect ${leaderElect})\n`),
+  });
+  await server.start();
+  return server;
 }

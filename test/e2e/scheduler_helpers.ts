@@ -5,7 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { RESOURCES, RESTClient, loadKubeconfig, type KubeObject, type ResourceClient } from '../../src/client/index.js';
-import { KSCALE } from './harness.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KSCALE, startServer } from './harness.js';
 
 /** A running scheduler process. */
 export interface SchedulerProcess {
@@ -114,7 +116,8 @@ export function podManifest(name: string, o: PodOptions = {}, namespace = 'defau
 
 /** A REST client for a test cluster's kubeconfig (no client-side limit). */
 export function clientFor(kubeconfig: string): RESTClient {
-  return new RESTClient({ ...loadKubeconfig({ path: kubeconfig }), qps: 0 });
+  // A request timeout, so a wedged process fails a test instead of hanging it.
+  return new RESTClient({ ...loadKubeconfig({ path: kubeconfig }), qps: 0, timeoutMs: 30_000 });
 }
 
 /** The pods client. */
@@ -135,4 +138,58 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | f
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A server and a scheduler for one test. */
+export interface Cluster {
+  rest: RESTClient;
+  kubeconfig: string;
+  dir: string;
+  scheduler: SchedulerProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts a server, creates `nodes`, writes `config` (if any) and starts a scheduler. */
+export async function startCluster(nodes: Record<string, NodeSpec>, opts: { config?: string; args?: string[] } = {}): Promise<Cluster> {
+  const srv = await startServer();
+  const rest = clientFor(srv.kubeconfig);
+  try {
+    for (const [name, spec] of Object.entries(nodes)) await createNode(rest, name, spec);
+    const args = ['--leader-elect=false', ...(opts.args ?? [])];
+    if (opts.config !== undefined) {
+      const file = join(srv.dir, 'scheduler.yaml');
+      writeFileSync(file, opts.config);
+      args.push('--config', file);
+    }
+    const scheduler = await startScheduler(srv.kubeconfig, args);
+    return {
+      rest,
+      kubeconfig: srv.kubeconfig,
+      dir: srv.dir,
+      scheduler,
+      async stop() {
+        await scheduler.stop();
+        rest.close();
+        await srv.stop();
+      },
+    };
+  } catch (err) {
+    rest.close();
+    await srv.stop();
+    throw err;
+  }
+}
+
+/** Waits until every named pod is bound; returns name -> node. */
+export async function waitBound(rest: RESTClient, names: string[], ms = 20_000, namespace = 'default'): Promise<Map<string, string>> {
+  return until(`pods ${names.join(',')} bound`, async () => {
+    const m = await placements(rest, namespace);
+    return names.every((n) => (m.get(n) ?? '') !== '') ? m : undefined;
+  }, ms);
+}
+
+/** Events in `namespace` as "reason involvedObject.name message". */
+export async function eventsOf(rest: RESTClient, namespace = 'default'): Promise<{ reason: string; name: string; message: string; source: string }[]> {
+  const list = await rest.resource<KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string }; source?: { component?: string } }>(RESOURCES.events).list({ namespace });
+  return list.items.map((e) => ({ reason: e.reason ?? '', name: e.involvedObject?.name ?? '', message: e.message ?? '', source: e.source?.component ?? '' }));
 }

@@ -12,7 +12,7 @@
  */
 import type { LabelSelectorMatcher } from '../../api/index.js';
 import type { Snapshot } from '../framework/interface.js';
-import { NodeInfo } from '../framework/node_info.js';
+import { H_STRIDE, NodeInfo } from '../framework/node_info.js';
 import type { PodInfo } from '../framework/pod_info.js';
 import type { Node } from '../framework/types.js';
 import { Aggregates, bump, type Counter, type TermAggregate } from './aggregates.js';
@@ -30,6 +30,10 @@ export class SchedulerCache implements Snapshot {
   private readonly podStates = new Map<string, PodState>();
   private readonly domainIndex = new Map<string, Map<string, number>>();
   private readonly aggregates: Aggregates;
+  /** The shared slab of the NodeInfos' hot numbers, and free slots in it. */
+  private slab = new Float64Array(H_STRIDE * 1024);
+  private nextSlot = 0;
+  private readonly freeSlots: number[] = [];
 
   constructor(maxCounters = 512) {
     this.aggregates = new Aggregates(maxCounters, () => this.allPods());
@@ -78,7 +82,7 @@ export class SchedulerCache implements Snapshot {
   setNode(node: Node): boolean {
     const name = node.metadata?.name ?? '';
     let ni = this.nodeInfos.get(name);
-    if (ni === undefined) this.nodeInfos.set(name, (ni = new NodeInfo(name)));
+    if (ni === undefined) this.nodeInfos.set(name, (ni = this.newNodeInfo(name)));
     const had = ni.node !== undefined;
     const oldLabels = ni.labels;
     if (had) this.indexDomains(ni, -1);
@@ -100,7 +104,7 @@ export class SchedulerCache implements Snapshot {
     if (ni.node !== undefined) this.indexDomains(ni, -1);
     this.unlist(ni);
     ni.node = undefined;
-    if (ni.pods.size === 0) this.nodeInfos.delete(name);
+    if (ni.pods.size === 0) this.dropNodeInfo(ni);
   }
 
   // --- pods
@@ -155,7 +159,7 @@ export class SchedulerCache implements Snapshot {
 
   private place(info: PodInfo, nodeName: string): void {
     let ni = this.nodeInfos.get(nodeName);
-    if (ni === undefined) this.nodeInfos.set(nodeName, (ni = new NodeInfo(nodeName)));
+    if (ni === undefined) this.nodeInfos.set(nodeName, (ni = this.newNodeInfo(nodeName)));
     ni.addPod(info);
     this.aggregates.apply(info, ni, 1);
   }
@@ -164,7 +168,26 @@ export class SchedulerCache implements Snapshot {
     const ni = this.nodeInfos.get(st.nodeName);
     if (ni === undefined) return;
     if (ni.removePod(st.info.key)) this.aggregates.apply(st.info, ni, -1);
-    if (ni.node === undefined && ni.pods.size === 0) this.nodeInfos.delete(st.nodeName);
+    if (ni.node === undefined && ni.pods.size === 0) this.dropNodeInfo(ni);
+  }
+
+  private newNodeInfo(name: string): NodeInfo {
+    let o = this.freeSlots.pop();
+    if (o === undefined) {
+      o = this.nextSlot;
+      this.nextSlot += H_STRIDE;
+      if (this.nextSlot > this.slab.length) {
+        const bigger = new Float64Array(this.slab.length * 2);
+        for (const ni of this.nodeInfos.values()) ni.moveSlab(bigger, ni.o);
+        this.slab = bigger;
+      }
+    }
+    return new NodeInfo(name, undefined, { h: this.slab, o });
+  }
+
+  private dropNodeInfo(ni: NodeInfo): void {
+    this.nodeInfos.delete(ni.name);
+    this.freeSlots.push(ni.o);
   }
 
   private *allPods(): Iterable<[PodInfo, NodeInfo]> {

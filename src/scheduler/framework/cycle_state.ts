@@ -3,6 +3,7 @@
  * one pod's scheduling cycle (PreFilter results read by Filter, PreScore by
  * Score), plus the plugins that said Skip.
  */
+import type { FilterPlugin } from './interface.js';
 
 /** Per-cycle scratch space shared by the plugins. */
 export class CycleState {
@@ -11,6 +12,8 @@ export class CycleState {
   readonly skipFilter = new Set<string>();
   /** Score plugins whose PreScore returned Skip. */
   readonly skipScore = new Set<string>();
+  /** The Filter plugins to run this cycle (those not skipped), fixed after PreFilter. */
+  filters: readonly FilterPlugin[] | undefined;
 
   /** Stores `value` under `key`. */
   write(key: string, value: unknown): void {
@@ -28,6 +31,7 @@ export class CycleState {
     for (const [k, v] of this.data) c.data.set(k, v);
     for (const s of this.skipFilter) c.skipFilter.add(s);
     for (const s of this.skipScore) c.skipScore.add(s);
+    c.filters = this.filters;
     return c;
   }
 }

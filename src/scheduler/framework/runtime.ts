@@ -125,7 +125,7 @@ export class Framework {
     }
   }
 
-  /** Runs PreFilter; Skip marks the plugin's Filter to be skipped this cycle. */
+  /** Runs PreFilter; Skip takes the plugin's Filter out of this cycle. */
   runPreFilterPlugins(state: CycleState, pod: PodInfo, snapshot: Snapshot): MaybeStatus {
     for (const p of this.preFilter) {
       let s: MaybeStatus;
@@ -141,18 +141,16 @@ export class Framework {
       }
       return s.withPlugin(p.name);
     }
+    state.filters = state.skipFilter.size === 0 ? this.filter : this.filter.filter((f) => !state.skipFilter.has(f.name));
     return null;
   }
 
   /** Runs Filter on one node; the first failure wins, as upstream. */
   runFilterPlugins(state: CycleState, pod: PodInfo, node: NodeInfo): MaybeStatus {
-    const skip = state.skipFilter;
-    const fs = this.filter;
+    const fs = state.filters ?? this.filter;
     for (let i = 0; i < fs.length; i++) {
-      const p = fs[i];
-      if (skip.size > 0 && skip.has(p.name)) continue;
-      const s = p.filter(state, pod, node);
-      if (s !== null && s.code !== Code.Success) return s.withPlugin(p.name);
+      const s = fs[i].filter(state, pod, node);
+      if (s !== null && s.code !== Code.Success) return s.withPlugin(fs[i].name);
     }
     return null;
   }

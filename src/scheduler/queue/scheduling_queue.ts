@@ -165,14 +165,18 @@ export class SchedulingQueue {
     // A new or changed pending pod cannot free room for others; it may only complete a gate (a gang).
     const podsOnly = event.resource === 'UnscheduledPod';
     if (!podsOnly) this.moveRequestCycle = this.schedulingCycle;
-    if (!podsOnly) for (const [k, q] of this.unschedulable) {
-      if (!this.interested(q, event, oldObj, newObj, q.unschedulablePlugins)) continue;
-      this.unschedulable.delete(k);
-      this.requeue(q);
+    if (!podsOnly) {
+      for (const [k, q] of this.unschedulable) {
+        if (!this.interested(q, event, oldObj, newObj, q.unschedulablePlugins)) continue;
+        this.unschedulable.delete(k);
+        this.requeue(q);
+      }
     }
-    for (const [k, q] of this.gated) {
-      if (q.gatingPlugin === undefined || !this.interested(q, event, oldObj, newObj, new Set([q.gatingPlugin]))) continue;
-      this.gated.delete(k);
+    // Collected first: a pod still gated goes back into the map, which a live iteration would visit again.
+    const ungate: QueuedPodInfo[] = [];
+    for (const q of this.gated.values()) if (q.gatingPlugin !== undefined && this.interested(q, event, oldObj, newObj, new Set([q.gatingPlugin]))) ungate.push(q);
+    for (const q of ungate) {
+      this.gated.delete(q.podInfo.key);
       this.enqueue(q);
     }
   }

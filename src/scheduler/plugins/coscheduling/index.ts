@@ -71,9 +71,9 @@ export function coscheduling(args: CoschedulingArgs, handle: Handle): QueueSortP
     const n = handle.lookups.podsOfGroup(pod.namespace, g).filter(live).length;
     return n < mm.min ? `pre-enqueue: the group ${pod.namespace}/${g} has ${n} pods, less than minMember ${mm.min}` : undefined;
   };
-  const sameGroup = (pod: PodInfo, obj: unknown): boolean => {
+  const sameGroup = (pod: PodInfo, oldObj: unknown, newObj: unknown): boolean => {
     const g = groupName(pod);
-    const o = obj as Pod | undefined;
+    const o = (newObj ?? oldObj) as Pod | undefined;
     return g !== undefined && o?.metadata?.namespace === pod.namespace && (o.metadata?.labels?.[POD_GROUP_LABEL] === g || o.metadata?.name === g);
   };
   return {

@@ -6,8 +6,7 @@
  * RequestedToCapacityRatio (bin-packing).
  */
 import { ActionType, type EnqueueExtensions, type FilterPlugin, type ScorePlugin } from '../../framework/interface.js';
-import type { NodeInfo } from '../../framework/node_info.js';
-import type { PodInfo } from '../../framework/pod_info.js';
+import { H } from '../../framework/node_info.js';
 import { Code, pluginStatus, type Status } from '../../framework/status.js';
 import { MAX_NODE_SCORE } from '../helper/normalize.js';
 
@@ -29,23 +28,14 @@ function insufficientStatus(resource: string): Status {
   return s;
 }
 
-/** The node's requested and allocatable amounts of `resource` with the pod added (non-zero defaults for CPU/memory). */
-function amounts(resource: string, pod: PodInfo, node: NodeInfo): [number, number] {
-  switch (resource) {
-    case 'cpu':
-      return [node.nonZeroCPU + pod.nonZeroCPU, node.allocatable.milliCPU];
-    case 'memory':
-      return [node.nonZeroMemory + pod.nonZeroMemory, node.allocatable.memory];
-    case 'ephemeral-storage':
-      return [node.requested.ephemeralStorage + pod.requests.ephemeralStorage, node.allocatable.ephemeralStorage];
-    default: {
-      const want = pod.requests.scalar?.get(resource) ?? 0;
-      // Like upstream, an extended resource the pod does not ask for does not steer its placement.
-      if (want === 0) return [0, 0];
-      return [(node.requested.scalar?.get(resource) ?? 0) + want, node.allocatable.scalar?.get(resource) ?? 0];
-    }
-  }
+/** A scored resource, resolved once: 0 cpu, 1 memory, 2 ephemeral-storage, 3 any scalar. */
+interface ScoredResource {
+  kind: 0 | 1 | 2 | 3;
+  name: string;
+  weight: number;
 }
+
+const kindOf = (name: string): ScoredResource['kind'] => (name === 'cpu' ? 0 : name === 'memory' ? 1 : name === 'ephemeral-storage' ? 2 : 3);
 
 /** Piecewise-linear function through the shape points (utilization 0..100 -> score 0..10, scaled to 0..100). */
 function shapeFn(shape: { utilization: number; score: number }[]): (u: number) => number {
@@ -64,25 +54,28 @@ function shapeFn(shape: { utilization: number; score: number }[]): (u: number) =
 export function nodeResourcesFit(args: { scoringStrategy?: ScoringStrategy; ignoredResources?: string[] } = {}): FilterPlugin & ScorePlugin & EnqueueExtensions {
   const strategy = args.scoringStrategy ?? {};
   const type = strategy.type ?? 'LeastAllocated';
-  const resources = (strategy.resources ?? [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }]).map((r) => ({ name: r.name, weight: r.weight ?? 1 }));
+  const resources: ScoredResource[] = (strategy.resources ?? [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }]).map((r) => ({ kind: kindOf(r.name), name: r.name, weight: r.weight ?? 1 }));
   const ignored = new Set(args.ignoredResources ?? []);
   const shape = shapeFn(strategy.requestedToCapacityRatio?.shape ?? [{ utilization: 0, score: 10 }, { utilization: 100, score: 0 }]);
-  const resourceScore = (req: number, alloc: number): number => {
-    if (type === 'LeastAllocated') return req > alloc ? 0 : ((alloc - req) * MAX_NODE_SCORE) / alloc;
-    if (type === 'MostAllocated') return req > alloc ? MAX_NODE_SCORE : (req * MAX_NODE_SCORE) / alloc;
-    return shape(Math.min(100, (req * 100) / alloc));
-  };
+  const resourceScore: (req: number, alloc: number) => number =
+    type === 'LeastAllocated'
+      ? (req, alloc) => (req > alloc ? 0 : ((alloc - req) * MAX_NODE_SCORE) / alloc)
+      : type === 'MostAllocated'
+        ? (req, alloc) => (req > alloc ? MAX_NODE_SCORE : (req * MAX_NODE_SCORE) / alloc)
+        : (req, alloc) => shape(Math.min(100, (req * 100) / alloc));
   return {
     name: NAME,
     filter(_s, pod, node) {
-      const a = node.allocatable;
-      const used = node.requested;
+      const h = node.h;
+      const o = node.o;
       const r = pod.requests;
-      if (node.pods.size + 1 > a.allowedPodNumber) return TOO_MANY_PODS;
-      if (r.milliCPU > 0 && r.milliCPU > a.milliCPU - used.milliCPU) return insufficientStatus('cpu');
-      if (r.memory > 0 && r.memory > a.memory - used.memory) return insufficientStatus('memory');
-      if (r.ephemeralStorage > 0 && r.ephemeralStorage > a.ephemeralStorage - used.ephemeralStorage) return insufficientStatus('ephemeral-storage');
+      if (h[o + H.pods] + 1 > h[o + H.allowedPods]) return TOO_MANY_PODS;
+      if (r.milliCPU > 0 && r.milliCPU > h[o + H.allocCPU] - h[o + H.reqCPU]) return insufficientStatus('cpu');
+      if (r.memory > 0 && r.memory > h[o + H.allocMem] - h[o + H.reqMem]) return insufficientStatus('memory');
+      if (r.ephemeralStorage > 0 && r.ephemeralStorage > h[o + H.allocEph] - h[o + H.reqEph]) return insufficientStatus('ephemeral-storage');
       if (r.scalar !== undefined) {
+        const a = node.allocatable;
+        const used = node.requested;
         for (const [name, want] of r.scalar) {
           if (want <= 0 || ignored.has(name)) continue;
           if (want > (a.scalar?.get(name) ?? 0) - (used.scalar?.get(name) ?? 0)) return insufficientStatus(name);
@@ -91,14 +84,32 @@ export function nodeResourcesFit(args: { scoringStrategy?: ScoringStrategy; igno
       return null;
     },
     score(_s, pod, node) {
+      // Hot: runs for every feasible node of every pod, so no allocation and no lookups by name for CPU and memory.
       let sum = 0;
       let weights = 0;
       for (let i = 0; i < resources.length; i++) {
-        const { name, weight } = resources[i];
-        const [req, alloc] = amounts(name, pod, node);
+        const r = resources[i];
+        let req: number;
+        let alloc: number;
+        if (r.kind === 0) {
+          req = node.h[node.o + H.nzCPU] + pod.nonZeroCPU;
+          alloc = node.h[node.o + H.allocCPU];
+        } else if (r.kind === 1) {
+          req = node.h[node.o + H.nzMem] + pod.nonZeroMemory;
+          alloc = node.h[node.o + H.allocMem];
+        } else if (r.kind === 2) {
+          req = node.requested.ephemeralStorage + pod.requests.ephemeralStorage;
+          alloc = node.allocatable.ephemeralStorage;
+        } else {
+          const want = pod.requests.scalar?.get(r.name) ?? 0;
+          // Like upstream, an extended resource the pod does not ask for does not steer its placement.
+          if (want === 0) continue;
+          req = (node.requested.scalar?.get(r.name) ?? 0) + want;
+          alloc = node.allocatable.scalar?.get(r.name) ?? 0;
+        }
         if (alloc <= 0) continue;
-        sum += resourceScore(req, alloc) * weight;
-        weights += weight;
+        sum += resourceScore(req, alloc) * r.weight;
+        weights += r.weight;
       }
       return weights === 0 ? 0 : Math.floor(sum / weights);
     },

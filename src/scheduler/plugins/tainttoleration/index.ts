@@ -3,7 +3,7 @@
  * NoExecute taint; Score prefers nodes with fewer untolerated
  * PreferNoSchedule taints (normalised in reverse).
  */
-import { ActionType, type EnqueueExtensions, type FilterPlugin, type ScorePlugin } from '../../framework/interface.js';
+import { ActionType, type EnqueueExtensions, type FilterPlugin, type PreScorePlugin, type ScorePlugin } from '../../framework/interface.js';
 import { Code, pluginStatus, type Status } from '../../framework/status.js';
 import { defaultNormalizeScore } from '../helper/normalize.js';
 import { findUntoleratedTaint, tolerated } from '../helper/taints.js';
@@ -12,9 +12,10 @@ import { findUntoleratedTaint, tolerated } from '../helper/taints.js';
 export const NAME = 'TaintToleration';
 const hard = (e: string): boolean => e === 'NoSchedule' || e === 'NoExecute';
 const statuses = new Map<string, Status>();
+const SKIP = pluginStatus(NAME, Code.Skip);
 
 /** Filters and scores by taints. */
-export function taintToleration(): FilterPlugin & ScorePlugin & EnqueueExtensions {
+export function taintToleration(): FilterPlugin & PreScorePlugin & ScorePlugin & EnqueueExtensions {
   return {
     name: NAME,
     filter(_s, pod, node) {
@@ -25,6 +26,11 @@ export function taintToleration(): FilterPlugin & ScorePlugin & EnqueueExtension
       let s = statuses.get(msg);
       if (s === undefined) statuses.set(msg, (s = pluginStatus(NAME, Code.UnschedulableAndUnresolvable, msg)));
       return s;
+    },
+    preScore(_s, _pod, nodes) {
+      // Scores would all be equal (and normalise to 100) unless some feasible node has a PreferNoSchedule taint.
+      for (const n of nodes) for (const t of n.taints) if (t.effect === 'PreferNoSchedule') return null;
+      return SKIP;
     },
     score(_s, pod, node) {
       let n = 0;
