@@ -124,7 +124,10 @@ test('Endpoints hold at most 1,000 addresses with the over-capacity annotation, 
     const s = await slicesOf('big');
     return readyCount(s) === 1009 ? s : undefined;
   }, 60_000);
-  assert.equal(slices.length, 11);
+  // Like upstream's reconciler, new endpoints go to a new slice unless they all fit an untouched one, so pods that
+  // arrive in bursts may leave slices less than full: at least 11 slices, none above --max-endpoints-per-slice.
+  assert.ok(slices.length >= 11, `${slices.length} slices`);
+  for (const s of slices) assert.ok(s.endpoints.length <= 100, `${s.metadata?.name} holds ${s.endpoints.length}`);
   const web = await client.resource<Endpoints>(RESOURCES.endpoints).get('web', { namespace: NS });
   assert.equal(count(web), 249);
   assert.equal(web.metadata?.annotations?.['endpoints.kubernetes.io/over-capacity'], undefined);
