@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { RESOURCES } from '../../src/client/index.js';
 import type { Pod } from '../../src/controller/controllerutil/index.js';
 import { waitFor } from './fixtures/cluster.js';
+import { requestCounts } from './fixtures/api_requests.js';
 import type { Kubectl } from './fixtures/kubectl/cli.js';
 import { startKubectlCluster, type KubectlCluster } from './fixtures/workloads.js';
 
@@ -91,19 +92,6 @@ test('kubectl rollout status fails once a rollout passes its progress deadline',
   assert.match(r.stderr, /exceeded its progress deadline/);
 });
 
-/** apiserver_request_total by `verb resource[/subresource]`, summed over codes and scopes. */
-async function requestCounts(): Promise<Map<string, number>> {
-  const text = await k.ok(['get', '--raw', '/metrics']);
-  const out = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('apiserver_request_total{')) continue;
-    const labels = Object.fromEntries([...line.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
-    const key = `${labels.verb} ${labels.resource}${labels.subresource ? `/${labels.subresource}` : ''}`;
-    out.set(key, (out.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
-  }
-  return out;
-}
-
 test('no controller hot-loops: an idle cluster sees no workload, pod or Event requests', async () => {
   await k.ok(['delete', 'deployment', 'stuck', '--ignore-not-found']);
   await k.ok(['create', '-f', '-'], { input: JSON.stringify(deploymentJSON('idle', 10, { containers: [{ name: 'c', image: 'nginx:1' }] })) });
@@ -111,9 +99,9 @@ test('no controller hot-loops: an idle cluster sees no workload, pod or Event re
   await waitFor('the stuck Deployment collected', async () => ((await livePods('stuck')).length === 0 ? true : undefined), 20_000);
   // Let the last status writes and Events land.
   await new Promise((r) => setTimeout(r, 3000));
-  const before = await requestCounts();
+  const before = await requestCounts(cluster.server.url);
   await new Promise((r) => setTimeout(r, 10_000));
-  const after = await requestCounts();
+  const after = await requestCounts(cluster.server.url);
   const delta = new Map([...after].map(([key, n]) => [key, n - (before.get(key) ?? 0)]).filter(([, n]) => (n as number) > 0) as [string, number][]);
   // The fleet's heartbeats (node status, leases) and this test's own /metrics reads are expected; nothing else.
   const controllerTraffic = [...delta].filter(([key]) => /\b(deployments|replicasets|events|pods|endpointslices|services|jobs)\b/.test(key) && !key.startsWith('WATCH'));
