@@ -14,7 +14,7 @@ import type { KeyValue, ListResult, Storage } from '../../storage/index.js';
 import { isStorageError } from '../../storage/index.js';
 import type { Cacher } from '../../storage/cacher/index.js';
 import { decode, encodeForStorage } from '../codec.js';
-import { deepEqual, meta, type Obj } from '../object.js';
+import { deepCopy, deepEqual, meta, type Obj } from '../object.js';
 import { toStatusError } from '../responsewriters.js';
 import type { Strategy, WriteContext } from './strategy.js';
 
@@ -278,7 +278,7 @@ export class GenericStore {
         const pending = finalizers.length + (this.strategy.pendingFinalizers?.(current).length ?? 0);
         if (pending > 0 || grace > 0) {
           // Graceful: mark for deletion; a later delete may only shorten the grace period.
-          const next = structuredClone(current);
+          const next = deepCopy(current);
           const nm = meta(next);
           if (!already) {
             nm.deletionTimestamp = formatTimestamp(p.now + grace * 1000);
