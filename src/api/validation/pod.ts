@@ -9,6 +9,7 @@ import { child, duplicate, forbidden, fromMessages, index, invalidValue, notSupp
 import { validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validateResourceRequirements } from './resources.js';
 import { semanticEqual } from './semantic.js';
+import { jsonEqual } from '../managedfields/json.js';
 
 type Obj = Record<string, unknown>;
 const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
@@ -185,6 +186,10 @@ const MUTABLE_FIELDS_MSG =
 
 /** Validates a Pod update: the spec is immutable except for the mutable subset upstream allows. */
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): ErrorList {
+  // The common update (labels, annotations, owners) leaves the spec exactly as stored: it passed
+  // validation when it was written, and every immutability rule below holds trivially, so skip
+  // both walks of it. Exact equality only: a semantically equal but differently spelled spec is validated.
+  if (jsonEqual(pod.spec, old.spec)) return validateObjectMetaUpdate(pod.metadata, old.metadata);
   const errs = [...validateObjectMetaUpdate(pod.metadata, old.metadata), ...validatePodSpec(pod.spec, 'spec')];
   const spec = (isObject(pod.spec) ? pod.spec : {}) as Obj;
   const oldSpec = (isObject(old.spec) ? old.spec : {}) as Obj;
