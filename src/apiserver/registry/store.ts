@@ -16,6 +16,7 @@ import type { Cacher } from '../../storage/cacher/index.js';
 import { decode, encodeForStorage } from '../codec.js';
 import { deepCopy, deepEqual, meta, type Obj } from '../object.js';
 import { toStatusError } from '../responsewriters.js';
+import { DecodedObjects } from './decoded.js';
 import type { Strategy, WriteContext } from './strategy.js';
 
 /** A filter applied while walking a list, so unmatched objects are never copied out. */
@@ -63,6 +64,8 @@ export class GenericStore {
   readonly cacher: Cacher | undefined;
   /** The field selectors the cacher indexes for this resource (spec.nodeName, metadata.name). */
   readonly cacheIndexes: readonly string[];
+  /** The objects this store last wrote, so an update need not parse the stored bytes it starts from. */
+  private readonly decoded = new DecodedObjects();
 
   constructor(
     readonly info: ResourceInfo,
@@ -217,11 +220,12 @@ export class GenericStore {
     let dryResult: Obj | null = null;
     // The object the last attempt stored (or kept): the result, without decoding the stored bytes again.
     let result: Obj | null = null;
+    const key = this.key(namespace, name);
     try {
       const kv = await this.storage.guaranteedUpdate(
-        this.key(namespace, name),
+        key,
         async (cur) => {
-          const current = cur === null ? null : decode(cur);
+          const current = cur === null ? null : this.decoded.decode(key, cur);
           if (current !== null && opts.expectRV !== undefined && opts.expectRV !== '' && opts.expectRV !== String(cur!.modRevision)) {
             throw errs.conflict(this.gr, name);
           }
@@ -238,7 +242,10 @@ export class GenericStore {
           }
           result = next;
           const ttl = created ? this.strategy.ttlSeconds?.(next) : undefined;
-          return ttl === undefined ? { value: encodeForStorage(next) } : { value: encodeForStorage(next), ttlSeconds: ttl };
+          const value = encodeForStorage(next);
+          // Copied now, before the caller goes on with `next`; used only if these bytes are what gets stored.
+          this.decoded.remember(key, value, next);
+          return ttl === undefined ? { value } : { value, ttlSeconds: ttl };
         },
         { ignoreNotFound: opts.allowCreate },
       );
