@@ -2,6 +2,7 @@
  * Plain JSON objects as the API server handles them, with small accessors for
  * the metadata every handler touches.
  */
+import { deepCopy as jsonDeepCopy } from '../api/strategicpatch/index.js';
 
 /** A decoded Kubernetes object. JSON is dynamic by nature; handlers check shapes explicitly. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -13,10 +14,8 @@ export function meta(obj: Obj): Obj {
   return obj.metadata as Obj;
 }
 
-/** A deep copy of a JSON value. */
-export function deepCopy<T>(v: T): T {
-  return structuredClone(v);
-}
+/** A deep copy of a JSON value (a walk, not structuredClone: see the strategic patch package's deepCopy). */
+export const deepCopy: <T>(v: T) => T = jsonDeepCopy;
 
 /** Structural equality of two JSON values, ignoring key order. */
 export function deepEqual(a: unknown, b: unknown): boolean {
