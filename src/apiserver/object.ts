@@ -2,6 +2,7 @@
  * Plain JSON objects as the API server handles them, with small accessors for
  * the metadata every handler touches.
  */
+import { deepCopy as jsonDeepCopy } from '../api/strategicpatch/index.js';
 
 /** A decoded Kubernetes object. JSON is dynamic by nature; handlers check shapes explicitly. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -13,28 +14,8 @@ export function meta(obj: Obj): Obj {
   return obj.metadata as Obj;
 }
 
-/** A deep copy of a JSON value. */
-// A plain recursive copy: structuredClone costs several times more on JSON trees (~7× on a 3.5 KB pod).
-export function deepCopy<T>(v: T): T {
-  return copyJSON(v) as T;
-}
-
-function copyJSON(v: unknown): unknown {
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) {
-    const out = new Array<unknown>(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = copyJSON(v[i]);
-    return out;
-  }
-  const out: Obj = {};
-  for (const k of Object.keys(v)) {
-    const x = copyJSON((v as Obj)[k]);
-    // A decoded "__proto__" key is an own field; plain assignment would set the prototype instead.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
-    else out[k] = x;
-  }
-  return out;
-}
+/** A deep copy of a JSON value (a walk, not structuredClone: see the strategic patch package's deepCopy). */
+export const deepCopy: <T>(v: T) => T = jsonDeepCopy;
 
 /** Structural equality of two JSON values, ignoring key order. */
 export function deepEqual(a: unknown, b: unknown): boolean {

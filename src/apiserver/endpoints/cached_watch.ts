@@ -12,10 +12,13 @@ import type { Obj } from '../object.js';
 import type { Predicate } from '../registry/store.js';
 import type { RestContext } from './context.js';
 import { indexFromSelector, residualPredicate } from './cached_read.js';
+import { sharedFrame } from './watch_frames.js';
 
 /** How the HTTP side writes frames; shared with the storage-backed watch. */
 export interface FrameWriter {
   frame(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR', obj: Obj | null, bytes?: Buffer): Promise<void>;
+  /** Writes a ready-made frame line (JSON frames only). */
+  line(frame: Buffer): Promise<void>;
   bookmark(revision: number): Promise<void>;
   closed(): boolean;
   /** Whether frames are Tables (then objects must be decoded). */
@@ -55,7 +58,8 @@ export async function watchFromCache(ctx: RestContext, cacher: Cacher, indexed: 
         continue;
       }
       const o = ev.object!;
-      await out.frame(ev.type, out.table ? (o.decode() as Obj) : null, out.table ? undefined : o.bytes());
+      if (out.table) await out.frame(ev.type, o.decode() as Obj);
+      else await out.line(sharedFrame(ev.type, o));
     }
   } catch (err) {
     if (isStorageError(err, 'Expired')) await out.frame('ERROR', expiredStatus(err.message).status as unknown as Obj);

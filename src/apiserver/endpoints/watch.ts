@@ -15,6 +15,7 @@ import type { Obj } from '../object.js';
 import { watchFromCache } from './cached_watch.js';
 import type { RestContext } from './context.js';
 import { parseRV, selectorPredicate } from './read.js';
+import { frameOf } from './watch_frames.js';
 
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -58,7 +59,7 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
       await write(`{"type":"${type}","object":${JSON.stringify(table)}}\n`);
       return;
     }
-    if (bytes !== undefined) await write(Buffer.concat([Buffer.from(`{"type":"${type}","object":`), bytes, NL_CLOSE]));
+    if (bytes !== undefined && type !== 'BOOKMARK' && type !== 'ERROR') await write(frameOf(type, bytes));
     else await write(`{"type":"${type}","object":${JSON.stringify(obj)}}\n`);
   };
   const bookmark = (revision: number): Promise<void> =>
@@ -68,7 +69,7 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
   res.flushHeaders();
   if (ctx.store.cacher !== undefined) {
     await watchFromCache(ctx, ctx.store.cacher, ctx.store.cacheIndexes, { rv, bookmarks, timeoutMs: timeoutSeconds * 1000, predicate }, {
-      frame, bookmark, closed: () => closed, table: out.table,
+      frame, line: write, bookmark, closed: () => closed, table: out.table,
     });
     return;
   }
@@ -123,8 +124,6 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
     if (!closed) res.end();
   }
 }
-
-const NL_CLOSE = Buffer.from('}\n');
 
 /** Translates one storage event into ADDED/MODIFIED/DELETED for this watcher's selectors. */
 async function sendEvent(
