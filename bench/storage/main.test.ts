@@ -1,18 +1,19 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { QUICK, rowLabels } from './config.js';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
-const benchDirs = (): string[] => readdirSync(tmpdir()).filter((d) => d.startsWith('kscale-bench-'));
 
 // Keeps the benchmark from rotting: it must run end to end and print every row. It asserts no speeds.
 test('the storage benchmark runs with --quick, prints every row and cleans up', { timeout: 120_000 }, async () => {
-  const before = new Set(benchDirs());
-  const child = spawn(process.execPath, [main, '--quick'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The benchmark gets a temp root of its own, so other processes' temp dirs cannot be mistaken for its leftovers.
+  const root = mkdtempSync(join(tmpdir(), 'kscale-storage-bench-test-'));
+  const child = spawn(process.execPath, [main, '--quick'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: root } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -26,6 +27,7 @@ test('the storage benchmark runs with --quick, prints every row and cleans up', 
   }
   assert.match(stdout, /etcd \d+\.\d+/);
   assert.doesNotMatch(stdout, /NaN|Infinity|undefined/);
-  const left = benchDirs().filter((d) => !before.has(d));
+  const left = readdirSync(root);
+  rmSync(root, { recursive: true, force: true });
   assert.deepEqual(left, [], 'temp dirs are removed');
 });
