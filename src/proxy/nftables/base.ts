@@ -37,15 +37,19 @@ export const BASE_CHAINS: readonly (readonly [string, string])[] = [
   ['reject-chain', ''],
 ];
 
-/** Sets and verdict maps: name → type spec. */
-export const BASE_MAPS: readonly (readonly [string, string])[] = [
-  ['cluster-ips', 'type ipv4_addr ; comment "Active ClusterIPs"'],
-  ['hairpin-endpoints', 'type ipv4_addr . ipv4_addr ; comment "endpoint . endpoint, for traffic an endpoint sends to itself through a service"'],
-  ['service-ips', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "ClusterIP, ExternalIP and LoadBalancer IP traffic"'],
-  ['service-nodeports', 'type inet_proto . inet_service : verdict ; comment "NodePort traffic"'],
-  ['no-endpoint-services', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to services with no endpoints"'],
-  ['no-endpoint-nodeports', 'type inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to service nodeports with no endpoints"'],
+/** Sets and maps: name, kind, type spec. */
+export const BASE_MAPS: readonly (readonly [string, 'set' | 'map', string])[] = [
+  ['cluster-ips', 'set', 'type ipv4_addr ; comment "Active ClusterIPs"'],
+  ['hairpin-endpoints', 'set', 'type ipv4_addr . ipv4_addr ; comment "endpoint . endpoint, for traffic an endpoint sends to itself through a service"'],
+  ['service-ips', 'map', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "ClusterIP, ExternalIP and LoadBalancer IP traffic"'],
+  ['service-nodeports', 'map', 'type inet_proto . inet_service : verdict ; comment "NodePort traffic"'],
+  ['no-endpoint-services', 'map', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to services with no endpoints"'],
+  ['no-endpoint-nodeports', 'map', 'type inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to service nodeports with no endpoints"'],
+  ['endpoint-dnat', 'map', 'typeof numgen random mod 1 : ip daddr . th dport ; comment "endpoint slots: a service chain picks one of its N slots with numgen"'],
 ];
+
+/** The declaration of a shared set or map, as `add` statements repeat it. */
+export const MAP_SPEC: ReadonlyMap<string, readonly [string, string]> = new Map(BASE_MAPS.map(([name, kind, spec]) => [name, [kind, spec]]));
 
 const LOCAL_DST = 'fib daddr type local ip daddr != 127.0.0.0/8';
 
