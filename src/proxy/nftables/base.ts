@@ -45,11 +45,32 @@ export const BASE_MAPS: readonly (readonly [string, 'set' | 'map', string])[] = 
   ['service-nodeports', 'map', 'type inet_proto . inet_service : verdict ; comment "NodePort traffic"'],
   ['no-endpoint-services', 'map', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to services with no endpoints"'],
   ['no-endpoint-nodeports', 'map', 'type inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to service nodeports with no endpoints"'],
-  ['endpoint-dnat', 'map', 'typeof numgen random mod 1 : ip daddr . th dport ; comment "endpoint slots: a service chain picks one of its N slots with numgen"'],
 ];
 
+/**
+ * Endpoint slot maps (`endpoint-dnat-0` …): a balancing chain picks one of its
+ * N slots with numgen. The kernel pays O(elements) whenever a rule binds a map
+ * and O(bindings) whenever an element joins a bound one, so one map for all
+ * services made a 10k-service load O(n²); sharded by chain, each shard holds
+ * 1/256 of the rules and slots.
+ */
+export const ENDPOINT_SHARDS = 256;
+/** The name prefix of the endpoint slot maps. */
+export const ENDPOINT_DNAT = 'endpoint-dnat-';
+const ENDPOINT_SPEC = 'typeof numgen random mod 1 : ip daddr . th dport ; comment "endpoint slots: a service chain picks one of its N slots with numgen"';
+const MAP_SPEC: ReadonlyMap<string, readonly ['set' | 'map', string]> = new Map(BASE_MAPS.map(([name, kind, spec]) => [name, [kind, spec]]));
+
 /** The declaration of a shared set or map, as `add` statements repeat it. */
-export const MAP_SPEC: ReadonlyMap<string, readonly [string, string]> = new Map(BASE_MAPS.map(([name, kind, spec]) => [name, [kind, spec]]));
+export function mapSpec(name: string): readonly ['set' | 'map', string] {
+  return name.startsWith(ENDPOINT_DNAT) ? ['map', ENDPOINT_SPEC] : MAP_SPEC.get(name)!;
+}
+
+/** The slot map of a balancing chain (FNV-1a of its name, so a chain keeps its shard across syncs). */
+export function endpointMap(chain: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < chain.length; i++) h = Math.imul(h ^ chain.charCodeAt(i), 0x01000193);
+  return `${ENDPOINT_DNAT}${(h >>> 0) % ENDPOINT_SHARDS}`;
+}
 
 const LOCAL_DST = 'fib daddr type local ip daddr != 127.0.0.0/8';
 

@@ -3,15 +3,14 @@
  * rules), its affinity sets, and its elements in the shared maps and sets.
  *
  * Endpoints are picked without anonymous maps: each balancing chain owns a
- * block of N consecutive slots in the shared map `endpoint-dnat` and DNATs
- * through `numgen random mod N offset <first slot> map @endpoint-dnat`. One
- * anonymous map per service made the kernel pay O(maps) for every map it
- * created (name allocation, lookups), so a 10k-service load was O(n²); a named
- * map shared by all services costs O(1) per element.
+ * block of N consecutive slots in a shared map `endpoint-dnat-<shard>` and
+ * DNATs through `numgen random mod N offset <first slot> map @endpoint-dnat-…`.
+ * One anonymous map per service made the kernel pay O(maps) for every map it
+ * created (name allocation, lookups), so a 10k-service load was O(n²).
  */
 import { categorizeEndpoints } from '../topology.js';
 import type { Endpoint, NodeInfo, ServicePortInfo } from '../types.js';
-import type { NftConfig } from './base.js';
+import { endpointMap, type NftConfig } from './base.js';
 import { affinitySet, endpointChain, externalChain, localChain, serviceChain } from './names.js';
 
 /** One map or set element a service port owns. */
@@ -39,9 +38,6 @@ export interface PortObjects {
   /** Slot blocks by balancing chain. */
   readonly blocks: Map<string, SlotBlock>;
 }
-
-/** The shared map of endpoint slots. */
-export const ENDPOINT_DNAT = 'endpoint-dnat';
 
 /** Hands out slot blocks; `next` is committed with the rendering. */
 export interface SlotAllocator {
@@ -92,8 +88,9 @@ export function portObjects(svc: ServicePortInfo, endpoints: readonly Endpoint[]
       const block = prev !== undefined && prev.key === key ? prev : { key, offset: ctx.slots.next, size: list.length };
       if (block !== prev) ctx.slots.next += list.length;
       blocks.set(chain, block);
-      for (let i = 0; i < list.length; i++) elements.push({ map: ENDPOINT_DNAT, key: String(block.offset + i), value: dnatTarget(list[i]!) });
-      rules.push(`meta l4proto ${p} dnat ip to numgen random mod ${list.length} offset ${block.offset} map @${ENDPOINT_DNAT}`);
+      const map = endpointMap(chain);
+      for (let i = 0; i < list.length; i++) elements.push({ map, key: String(block.offset + i), value: dnatTarget(list[i]!) });
+      rules.push(`meta l4proto ${p} dnat ip to numgen random mod ${list.length} offset ${block.offset} map @${map}`);
     }
     chains.set(chain, rules);
   };

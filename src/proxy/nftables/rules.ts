@@ -21,9 +21,9 @@
  * transaction that pays the read anyway, or when the proxier asks to purge.
  */
 import type { SyncInput } from '../proxier.js';
-import { BASE_CHAINS, BASE_MAPS, MAP_SPEC, baseRules, type NftConfig } from './base.js';
+import { BASE_CHAINS, BASE_MAPS, ENDPOINT_DNAT, ENDPOINT_SHARDS, baseRules, mapSpec, type NftConfig } from './base.js';
 import { FAMILY, TABLE } from './names.js';
-import { ENDPOINT_DNAT, portObjects, type Element, type PortObjects } from './port_objects.js';
+import { portObjects, type Element, type PortObjects } from './port_objects.js';
 
 /** Objects left in the kernel for a later transaction to delete; none of them is referenced. */
 export interface Stale {
@@ -37,7 +37,8 @@ export interface Stale {
 const emptyStale = (): Stale => ({ chains: new Set(), sets: new Set(), elements: new Map() });
 
 /** Maps and sets whose elements may be deleted late: nothing routes by a stale one. */
-const LAZY_ELEMENTS = new Set(['hairpin-endpoints', ENDPOINT_DNAT]);
+const lazyElements = (map: string): boolean => map === 'hairpin-endpoints' || map.startsWith(ENDPOINT_DNAT);
+const SLOT_MAP_REF = new RegExp(`@(${ENDPOINT_DNAT}\\d+)`, 'g');
 
 /** The objects the proxier believes are in the kernel; updated by `commitNftables`. */
 export class NftState {
@@ -90,7 +91,7 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
   const ctx = { node: input.node, cfg, slots: { next: full ? 0 : state.nextSlot } };
   let ruleCount = full ? 0 : state.rules;
   let elementCount = full ? 0 : state.elements;
-  let slotsDeclared = full;
+  const slotsDeclared = new Set<string>();
   const push = (m: Map<string, string[]>, k: string, v: string): void => {
     const l = m.get(k);
     if (l === undefined) m.set(k, [v]);
@@ -102,6 +103,7 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
     head.push(`add table ${t}`, `delete table ${t}`, `add table ${t} { comment "rules for kube-proxy" ; }`);
     for (const [name, spec] of BASE_CHAINS) decl.push(`add chain ${t} ${name}${spec === '' ? '' : ` { ${spec} ; }`}`);
     for (const [name, kind, spec] of BASE_MAPS) decl.push(`add ${kind} ${t} ${name} { ${spec} ; }`);
+    for (let i = 0; i < ENDPOINT_SHARDS; i++) decl.push(`add map ${t} ${ENDPOINT_DNAT}${i} { ${mapSpec(ENDPOINT_DNAT)[1]} ; }`);
     for (const [chain, list] of baseRules(cfg)) {
       for (const r of list) rules.push(`add rule ${t} ${chain} ${r}`);
       ruleCount += list.length;
@@ -129,10 +131,10 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
       else {
         const body = list.join(' ; ');
         // A body may name only maps nft knows in this transaction (it does not read them from the kernel).
-        if (!slotsDeclared && body.includes(`@${ENDPOINT_DNAT}`)) {
-          const [kind, spec] = MAP_SPEC.get(ENDPOINT_DNAT)!;
-          decl.unshift(`add ${kind} ${t} ${ENDPOINT_DNAT} { ${spec} ; }`);
-          slotsDeclared = true;
+        for (const [, map] of body.matchAll(SLOT_MAP_REF)) {
+          if (slotsDeclared.has(map!)) continue;
+          decl.unshift(`add map ${t} ${map} { ${mapSpec(map!)[1]} ; }`);
+          slotsDeclared.add(map!);
         }
         rules.push(`add chain ${t} ${chain} { ${body} ; }`);
       }
@@ -145,6 +147,20 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
       stale.chains.add(chain);
     }
     for (const set of old?.sets.keys() ?? []) if (now?.sets.has(set) !== true) stale.sets.add(set);
+    if (full) {
+      // Nothing to diff against: only shared set elements need their references counted (no per-port maps built).
+      for (const e of now?.elements ?? []) {
+        if (e.value === undefined) {
+          const k = `${e.map}|${e.key}`;
+          const c = setRefs.get(k) ?? 0;
+          setRefs.set(k, c + 1);
+          if (c > 0) continue;
+        }
+        push(elemAdd, e.map, el(e));
+        elementCount++;
+      }
+      continue;
+    }
     // Elements: delete what changed or went, add what is new; set elements (cluster IPs, hairpin pairs) are shared, so counted.
     const newEls = new Map((now?.elements ?? []).map((e) => [`${e.map}|${e.key}`, e]));
     const oldEls = new Map((old?.elements ?? []).map((e) => [`${e.map}|${e.key}`, e]));
@@ -159,7 +175,7 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
         }
         setRefs.delete(k);
       }
-      if (LAZY_ELEMENTS.has(e.map) && n === undefined) stale.elements.set(k, e);
+      if (lazyElements(e.map) && n === undefined) stale.elements.set(k, e);
       else {
         push(elemDel, e.map, e.key);
         elementCount--;
@@ -200,7 +216,7 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
   for (const [m, keys] of elemDel) elems.push(`delete element ${t} ${m} { ${keys.join(', ')} }`);
   const adds: string[] = [];
   for (const [m, list] of elemAdd) {
-    const [kind, spec] = MAP_SPEC.get(m)!;
+    const [kind, spec] = mapSpec(m);
     adds.push(`add ${kind} ${t} ${m} { ${spec} ; elements = { ${list.join(', ')} } ; }`);
   }
   const text = [...head, ...decl, ...flush, ...elems, ...rules, ...adds, ...tail].join('\n');
