@@ -48,28 +48,32 @@ export const BASE_MAPS: readonly (readonly [string, 'set' | 'map', string])[] = 
 ];
 
 /**
- * Endpoint slot maps (`endpoint-dnat-0` …): a balancing chain picks one of its
- * N slots with numgen. The kernel pays O(elements) whenever a rule binds a map
- * and O(bindings) whenever an element joins a bound one, so one map for all
- * services made a 10k-service load O(n²); sharded by chain, each shard holds
- * 1/256 of the rules and slots.
+ * Endpoint slot maps (`endpoint-dnat-tcp-0` …): a balancing chain picks one of
+ * its N slots with numgen. The kernel pays O(elements) whenever a rule binds a
+ * map and O(bindings) whenever an element joins a bound one, so one map for
+ * all services made a 10k-service load O(n²); sharded by chain, each shard
+ * holds 1/256 of the rules and slots. The maps are per protocol because nft
+ * reads a map's `typeof … th dport` back from the kernel as a protocol of its
+ * own, which then conflicts with the rule's `meta l4proto tcp`.
  */
 export const ENDPOINT_SHARDS = 256;
+/** Protocols with their own slot maps. */
+export const SLOT_PROTOCOLS = ['tcp', 'udp', 'sctp'] as const;
 /** The name prefix of the endpoint slot maps. */
 export const ENDPOINT_DNAT = 'endpoint-dnat-';
-const ENDPOINT_SPEC = 'typeof numgen random mod 1 : ip daddr . th dport ; comment "endpoint slots: a service chain picks one of its N slots with numgen"';
+const slotSpec = (proto: string): string => `typeof numgen random mod 1 : ip daddr . ${proto} dport ; comment "endpoint slots: a service chain picks one of its N slots with numgen"`;
 const MAP_SPEC: ReadonlyMap<string, readonly ['set' | 'map', string]> = new Map(BASE_MAPS.map(([name, kind, spec]) => [name, [kind, spec]]));
 
 /** The declaration of a shared set or map, as `add` statements repeat it. */
 export function mapSpec(name: string): readonly ['set' | 'map', string] {
-  return name.startsWith(ENDPOINT_DNAT) ? ['map', ENDPOINT_SPEC] : MAP_SPEC.get(name)!;
+  return name.startsWith(ENDPOINT_DNAT) ? ['map', slotSpec(name.slice(ENDPOINT_DNAT.length, name.lastIndexOf('-')))] : MAP_SPEC.get(name)!;
 }
 
 /** The slot map of a balancing chain (FNV-1a of its name, so a chain keeps its shard across syncs). */
-export function endpointMap(chain: string): string {
+export function endpointMap(chain: string, proto: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < chain.length; i++) h = Math.imul(h ^ chain.charCodeAt(i), 0x01000193);
-  return `${ENDPOINT_DNAT}${(h >>> 0) % ENDPOINT_SHARDS}`;
+  return `${ENDPOINT_DNAT}${proto}-${(h >>> 0) % ENDPOINT_SHARDS}`;
 }
 
 const LOCAL_DST = 'fib daddr type local ip daddr != 127.0.0.0/8';

@@ -3,8 +3,8 @@
  * rules), its affinity sets, and its elements in the shared maps and sets.
  *
  * Endpoints are picked without anonymous maps: each balancing chain owns a
- * block of N consecutive slots in a shared map `endpoint-dnat-<shard>` and
- * DNATs through `numgen random mod N offset <first slot> map @endpoint-dnat-…`.
+ * block of N consecutive slots in a shared map `endpoint-dnat-<proto>-<shard>`
+ * and DNATs through `numgen random mod N offset <first slot> map @endpoint-dnat-…`.
  * One anonymous map per service made the kernel pay O(maps) for every map it
  * created (name allocation, lookups), so a 10k-service load was O(n²).
  */
@@ -88,7 +88,7 @@ export function portObjects(svc: ServicePortInfo, endpoints: readonly Endpoint[]
       const block = prev !== undefined && prev.key === key ? prev : { key, offset: ctx.slots.next, size: list.length };
       if (block !== prev) ctx.slots.next += list.length;
       blocks.set(chain, block);
-      const map = endpointMap(chain);
+      const map = endpointMap(chain, p);
       for (let i = 0; i < list.length; i++) elements.push({ map, key: String(block.offset + i), value: dnatTarget(list[i]!) });
       rules.push(`meta l4proto ${p} dnat ip to numgen random mod ${list.length} offset ${block.offset} map @${map}`);
     }

@@ -21,11 +21,11 @@ test('a full rendering replaces the table in one transaction, with verdict maps 
   const lines = r.text.split('\n');
   assert.deepEqual(lines.slice(0, 2), ['add table ip kube-proxy', 'delete table ip kube-proxy']);
   assert.ok(lines.some((l) => /^add rule ip kube-proxy services ip daddr \. meta l4proto \. th dport vmap @service-ips$/.test(l)));
-  assert.ok(lines.includes('add map ip kube-proxy endpoint-dnat-255 { typeof numgen random mod 1 : ip daddr . th dport ; comment "endpoint slots: a service chain picks one of its N slots with numgen" ; }'));
+  assert.ok(lines.includes('add map ip kube-proxy endpoint-dnat-udp-255 { typeof numgen random mod 1 : ip daddr . udp dport ; comment "endpoint slots: a service chain picks one of its N slots with numgen" ; }'));
   const dnat = lines.find((l) => /^add rule ip kube-proxy service-\w{8}-default\/web\/tcp\/p /.test(l));
-  assert.match(dnat ?? '', /meta l4proto tcp dnat ip to numgen random mod 2 offset (\d+) map @endpoint-dnat-\d+$/);
+  assert.match(dnat ?? '', /meta l4proto tcp dnat ip to numgen random mod 2 offset (\d+) map @endpoint-dnat-tcp-\d+$/);
   const offset = Number(/offset (\d+)/.exec(dnat!)![1]);
-  const shard = /@(endpoint-dnat-\d+)$/.exec(dnat!)![1];
+  const shard = /@(endpoint-dnat-tcp-\d+)$/.exec(dnat!)![1];
   const slots = lines.find((l) => l.startsWith(`add map ip kube-proxy ${shard} {`) && l.includes('elements'));
   assert.ok(slots?.includes(`${offset} : 10.0.0.1 . 8080, ${offset + 1} : 10.0.0.2 . 8080`), slots);
   assert.ok(!/ map \{ 0 :/.test(r.text), 'no anonymous dnat maps');
@@ -50,8 +50,8 @@ test('an endpoint change is written without any statement that makes nft read th
   assert.equal(r.readsChains, false);
   assert.match(r.text, /^flush chain ip kube-proxy service-\w{8}-default\/web\/tcp\/p$/m);
   // Fresh slots: the old ones stay until a later transaction deletes them, so the swap is atomic and delete-free.
-  assert.match(r.text, new RegExp(`^add chain ip kube-proxy service-\\w{8}-default/web/tcp/p \\{ meta l4proto tcp dnat ip to numgen random mod 2 offset ${before} map @endpoint-dnat-\\d+ ; \\}$`, 'm'));
-  assert.match(r.text, new RegExp(`^add map ip kube-proxy endpoint-dnat-\\d+ \\{ .* elements = \\{ ${before} : 10\\.0\\.0\\.2 \\. 8080, ${before + 1} : 10\\.0\\.0\\.3 \\. 8080 \\} ; \\}$`, 'm'));
+  assert.match(r.text, new RegExp(`^add chain ip kube-proxy service-\\w{8}-default/web/tcp/p \\{ meta l4proto tcp dnat ip to numgen random mod 2 offset ${before} map @endpoint-dnat-tcp-\\d+ ; \\}$`, 'm'));
+  assert.match(r.text, new RegExp(`^add map ip kube-proxy endpoint-dnat-tcp-\\d+ \\{ .* elements = \\{ ${before} : 10\\.0\\.0\\.2 \\. 8080, ${before + 1} : 10\\.0\\.0\\.3 \\. 8080 \\} ; \\}$`, 'm'));
   assert.match(r.text, /^add set ip kube-proxy hairpin-endpoints \{ .* elements = \{ 10\.0\.0\.3 \. 10\.0\.0\.3 \} ; \}$/m);
   assert.doesNotMatch(r.text, /service-ips/, 'the service-ips element still points at the same chain, so it is left alone');
   commitNftables(state, r);
@@ -67,7 +67,7 @@ test('stale objects are deleted when the proxier asks, or with the next transact
   commitNftables(state, renderNftables(input(false, ['10.0.0.2', '10.0.0.3'], ['default/web:p']), DEFAULT_NFT_CONFIG, state));
   const elements = state.elements;
   const purge = renderNftables(input(false, ['10.0.0.2', '10.0.0.3']), DEFAULT_NFT_CONFIG, state, { purgeStale: true });
-  assert.match(purge.text, /^delete element ip kube-proxy endpoint-dnat-\d+ \{ \d+, \d+ \}$/m);
+  assert.match(purge.text, /^delete element ip kube-proxy endpoint-dnat-tcp-\d+ \{ \d+, \d+ \}$/m);
   assert.match(purge.text, /^delete element ip kube-proxy hairpin-endpoints \{ 10\.0\.0\.1 \. 10\.0\.0\.1 \}$/m);
   assert.equal(purge.elements, elements - 3);
   commitNftables(state, purge);
@@ -76,7 +76,7 @@ test('stale objects are deleted when the proxier asks, or with the next transact
   commitNftables(state, renderNftables(input(false, ['10.0.0.4', '10.0.0.5'], ['default/web:p']), DEFAULT_NFT_CONFIG, state));
   const gone = renderNftables(input(false, [], ['default/web:p']), DEFAULT_NFT_CONFIG, state);
   assert.equal(gone.readsChains, true);
-  assert.match(gone.text, /^delete element ip kube-proxy endpoint-dnat-\d+ \{ \d+, \d+, \d+, \d+ \}$/m);
+  assert.match(gone.text, /^delete element ip kube-proxy endpoint-dnat-tcp-\d+ \{ \d+, \d+, \d+, \d+ \}$/m);
   assert.match(gone.text, /^delete chain ip kube-proxy service-\w{8}-default\/web\/tcp\/p$/m);
   assert.ok(gone.text.indexOf('flush chain') < gone.text.indexOf('delete chain'));
 });

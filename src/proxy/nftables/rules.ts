@@ -21,7 +21,7 @@
  * transaction that pays the read anyway, or when the proxier asks to purge.
  */
 import type { SyncInput } from '../proxier.js';
-import { BASE_CHAINS, BASE_MAPS, ENDPOINT_DNAT, ENDPOINT_SHARDS, baseRules, mapSpec, type NftConfig } from './base.js';
+import { BASE_CHAINS, BASE_MAPS, ENDPOINT_DNAT, ENDPOINT_SHARDS, SLOT_PROTOCOLS, baseRules, mapSpec, type NftConfig } from './base.js';
 import { FAMILY, TABLE } from './names.js';
 import { portObjects, type Element, type PortObjects } from './port_objects.js';
 
@@ -38,7 +38,7 @@ const emptyStale = (): Stale => ({ chains: new Set(), sets: new Set(), elements:
 
 /** Maps and sets whose elements may be deleted late: nothing routes by a stale one. */
 const lazyElements = (map: string): boolean => map === 'hairpin-endpoints' || map.startsWith(ENDPOINT_DNAT);
-const SLOT_MAP_REF = new RegExp(`@(${ENDPOINT_DNAT}\\d+)`, 'g');
+const SLOT_MAP_REF = new RegExp(`@(${ENDPOINT_DNAT}[a-z]+-\\d+)`, 'g');
 
 /** The objects the proxier believes are in the kernel; updated by `commitNftables`. */
 export class NftState {
@@ -103,7 +103,9 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
     head.push(`add table ${t}`, `delete table ${t}`, `add table ${t} { comment "rules for kube-proxy" ; }`);
     for (const [name, spec] of BASE_CHAINS) decl.push(`add chain ${t} ${name}${spec === '' ? '' : ` { ${spec} ; }`}`);
     for (const [name, kind, spec] of BASE_MAPS) decl.push(`add ${kind} ${t} ${name} { ${spec} ; }`);
-    for (let i = 0; i < ENDPOINT_SHARDS; i++) decl.push(`add map ${t} ${ENDPOINT_DNAT}${i} { ${mapSpec(ENDPOINT_DNAT)[1]} ; }`);
+    for (const proto of SLOT_PROTOCOLS) {
+      for (let i = 0; i < ENDPOINT_SHARDS; i++) decl.push(`add map ${t} ${ENDPOINT_DNAT}${proto}-${i} { ${mapSpec(`${ENDPOINT_DNAT}${proto}-${i}`)[1]} ; }`);
+    }
     for (const [chain, list] of baseRules(cfg)) {
       for (const r of list) rules.push(`add rule ${t} ${chain} ${r}`);
       ruleCount += list.length;
