@@ -37,15 +37,44 @@ export const BASE_CHAINS: readonly (readonly [string, string])[] = [
   ['reject-chain', ''],
 ];
 
-/** Sets and verdict maps: name → type spec. */
-export const BASE_MAPS: readonly (readonly [string, string])[] = [
-  ['cluster-ips', 'type ipv4_addr ; comment "Active ClusterIPs"'],
-  ['hairpin-endpoints', 'type ipv4_addr . ipv4_addr ; comment "endpoint . endpoint, for traffic an endpoint sends to itself through a service"'],
-  ['service-ips', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "ClusterIP, ExternalIP and LoadBalancer IP traffic"'],
-  ['service-nodeports', 'type inet_proto . inet_service : verdict ; comment "NodePort traffic"'],
-  ['no-endpoint-services', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to services with no endpoints"'],
-  ['no-endpoint-nodeports', 'type inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to service nodeports with no endpoints"'],
+/** Sets and maps: name, kind, type spec. */
+export const BASE_MAPS: readonly (readonly [string, 'set' | 'map', string])[] = [
+  ['cluster-ips', 'set', 'type ipv4_addr ; comment "Active ClusterIPs"'],
+  ['hairpin-endpoints', 'set', 'type ipv4_addr . ipv4_addr ; comment "endpoint . endpoint, for traffic an endpoint sends to itself through a service"'],
+  ['service-ips', 'map', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "ClusterIP, ExternalIP and LoadBalancer IP traffic"'],
+  ['service-nodeports', 'map', 'type inet_proto . inet_service : verdict ; comment "NodePort traffic"'],
+  ['no-endpoint-services', 'map', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to services with no endpoints"'],
+  ['no-endpoint-nodeports', 'map', 'type inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to service nodeports with no endpoints"'],
 ];
+
+/**
+ * Endpoint slot maps (`endpoint-dnat-tcp-0` …): a balancing chain picks one of
+ * its N slots with numgen. The kernel pays O(elements) whenever a rule binds a
+ * map and O(bindings) whenever an element joins a bound one, so one map for
+ * all services made a 10k-service load O(n²); sharded by chain, each shard
+ * holds 1/256 of the rules and slots. The maps are per protocol because nft
+ * reads a map's `typeof … th dport` back from the kernel as a protocol of its
+ * own, which then conflicts with the rule's `meta l4proto tcp`.
+ */
+export const ENDPOINT_SHARDS = 256;
+/** Protocols with their own slot maps. */
+export const SLOT_PROTOCOLS = ['tcp', 'udp', 'sctp'] as const;
+/** The name prefix of the endpoint slot maps. */
+export const ENDPOINT_DNAT = 'endpoint-dnat-';
+const slotSpec = (proto: string): string => `typeof numgen random mod 1 : ip daddr . ${proto} dport ; comment "endpoint slots: a service chain picks one of its N slots with numgen"`;
+const MAP_SPEC: ReadonlyMap<string, readonly ['set' | 'map', string]> = new Map(BASE_MAPS.map(([name, kind, spec]) => [name, [kind, spec]]));
+
+/** The declaration of a shared set or map, as `add` statements repeat it. */
+export function mapSpec(name: string): readonly ['set' | 'map', string] {
+  return name.startsWith(ENDPOINT_DNAT) ? ['map', slotSpec(name.slice(ENDPOINT_DNAT.length, name.lastIndexOf('-')))] : MAP_SPEC.get(name)!;
+}
+
+/** The slot map of a balancing chain (FNV-1a of its name, so a chain keeps its shard across syncs). */
+export function endpointMap(chain: string, proto: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < chain.length; i++) h = Math.imul(h ^ chain.charCodeAt(i), 0x01000193);
+  return `${ENDPOINT_DNAT}${proto}-${(h >>> 0) % ENDPOINT_SHARDS}`;
+}
 
 const LOCAL_DST = 'fib daddr type local ip daddr != 127.0.0.0/8';
 

@@ -7,12 +7,19 @@ import type { Executor } from '../exec.js';
 import type { Proxier, SyncInput, SyncResult } from '../proxier.js';
 import type { NftConfig } from './base.js';
 import { FAMILY, TABLE } from './names.js';
-import { NftState, commitNftables, renderNftables } from './rules.js';
+import { NftState, commitNftables, renderNftables, staleCount } from './rules.js';
+
+/** Stale objects (flushed chains, unused slots) are deleted once this many wait, … */
+export const STALE_PURGE_COUNT = 1000;
+/** … or once the oldest has waited this long (checked on every sync, periodic ones included). */
+export const STALE_PURGE_AFTER_MS = 30_000;
 
 /** The nftables proxy mode. */
 export class NftablesProxier implements Proxier {
   readonly mode = 'nftables' as const;
   private state = new NftState();
+  /** When the oldest stale object became stale (performance.now()), undefined when there is none. */
+  private staleSince: number | undefined;
 
   constructor(
     private readonly exec: Executor,
@@ -25,10 +32,14 @@ export class NftablesProxier implements Proxier {
 
   async sync(input: SyncInput): Promise<SyncResult> {
     const t0 = performance.now();
-    const r = renderNftables(input, this.cfg, this.state);
+    const waiting = staleCount(this.state);
+    const purgeStale = waiting >= STALE_PURGE_COUNT || (this.staleSince !== undefined && t0 - this.staleSince >= STALE_PURGE_AFTER_MS);
+    const r = renderNftables(input, this.cfg, this.state, { purgeStale });
     const renderMs = performance.now() - t0;
     if (r.text !== '') await this.exec.check(['nft', '-f', '-'], r.text);
     commitNftables(this.state, r);
+    if (staleCount(this.state) === 0) this.staleSince = undefined;
+    else this.staleSince ??= t0;
     return { full: input.full, bytes: Buffer.byteLength(r.text), rules: { rules: r.rules, elements: r.elements }, renderMs };
   }
 
@@ -36,5 +47,6 @@ export class NftablesProxier implements Proxier {
   async cleanup(): Promise<void> {
     await this.exec.check(['nft', '-f', '-'], `add table ${FAMILY} ${TABLE}\ndelete table ${FAMILY} ${TABLE}\n`);
     this.state = new NftState();
+    this.staleSince = undefined;
   }
 }

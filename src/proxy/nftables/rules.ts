@@ -4,134 +4,80 @@
  * `ip kube-proxy`; verdict maps keyed by `ip . proto . port` (service-ips,
  * no-endpoint-services) and `proto . port` (service-nodeports,
  * no-endpoint-nodeports); a chain per service port that picks an endpoint
- * with `numgen random mod N` and DNATs to it inline (a chain per endpoint,
- * as upstream has, only for ClientIP affinity, which needs a set per
- * endpoint). A full rendering replaces the table atomically;
- * a partial one rewrites only changed services' chains and adds or deletes
- * only their map elements (upstream refills the maps on every sync; here the
- * maps are diffed, so a sync is O(changes)).
+ * slot with numgen (port_objects.ts). A full rendering replaces the table
+ * atomically; a partial one rewrites only changed services' chains and adds
+ * or deletes only their elements (upstream refills the maps on every sync;
+ * here the maps are diffed, so a sync is O(changes)).
+ *
+ * A partial transaction is written so that nft 1.0.6 need not read the
+ * kernel's chains first. That read (about 110 ms of CPU at 10k services)
+ * happens for every `add rule`, `add element`, `delete element` or
+ * `delete chain`, but not for `flush chain`, `add chain X { rules }` or
+ * `add map M { spec ; elements = { … } ; }`. So chains are rewritten as
+ * flush + chain body, elements are added through map bodies, and deletes that
+ * do not change where traffic goes (chains and affinity sets no longer
+ * referenced, endpoint slots no longer used, hairpin pairs) are deferred, as
+ * upstream defers deleting stale chains: they are removed in the next
+ * transaction that pays the read anyway, or when the proxier asks to purge.
  */
 import type { SyncInput } from '../proxier.js';
-import { categorizeEndpoints } from '../topology.js';
-import type { Endpoint, ServicePortInfo } from '../types.js';
-import { FAMILY, TABLE, affinitySet, endpointChain, externalChain, localChain, serviceChain } from './names.js';
-import { BASE_CHAINS, BASE_MAPS, baseRules, type NftConfig } from './base.js';
+import { BASE_CHAINS, BASE_MAPS, ENDPOINT_DNAT, ENDPOINT_SHARDS, SLOT_PROTOCOLS, baseRules, mapSpec, type NftConfig } from './base.js';
+import { FAMILY, TABLE } from './names.js';
+import { portObjects, type Element, type PortObjects } from './port_objects.js';
 
-/** One map or set element a service port owns. */
-interface Element {
-  readonly map: string;
-  readonly key: string;
-  /** The verdict, or undefined for a set element. */
-  readonly value?: string;
+/** Objects left in the kernel for a later transaction to delete; none of them is referenced. */
+export interface Stale {
+  /** Flushed chains. */
+  readonly chains: Set<string>;
+  readonly sets: Set<string>;
+  /** Elements by "map|key". */
+  readonly elements: Map<string, Element>;
 }
 
-/** What one service port has in the kernel. */
-interface PortObjects {
-  readonly chains: Map<string, string[]>;
-  readonly sets: Map<string, number>;
-  readonly elements: Element[];
-}
+const emptyStale = (): Stale => ({ chains: new Set(), sets: new Set(), elements: new Map() });
 
-/** The objects the proxier believes are in the kernel, per service port; updated by `commit`. */
+/** Maps and sets whose elements may be deleted late: nothing routes by a stale one. */
+const lazyElements = (map: string): boolean => map === 'hairpin-endpoints' || map.startsWith(ENDPOINT_DNAT);
+const SLOT_MAP_REF = new RegExp(`@(${ENDPOINT_DNAT}[a-z]+-\\d+)`, 'g');
+
+/** The objects the proxier believes are in the kernel; updated by `commitNftables`. */
 export class NftState {
   ports = new Map<string, PortObjects>();
   /** References to each set element ("set|key"), since several ports share one. */
-  clusterIPs = new Map<string, number>();
+  setRefs = new Map<string, number>();
   rules = 0;
   elements = 0;
+  /** The next free slot of endpoint-dnat; slots are not reused before a full sync rebuilds the table. */
+  nextSlot = 0;
+  stale: Stale = emptyStale();
 }
 
 /** One rendering: the transaction text and the state it leads to. */
 export interface NftRendering {
   readonly text: string;
   readonly ports: Map<string, PortObjects>;
-  readonly clusterIPs: Map<string, number>;
+  readonly setRefs: Map<string, number>;
   readonly rules: number;
   readonly elements: number;
+  readonly nextSlot: number;
+  readonly stale: Stale;
+  /** Whether the transaction makes nft read every chain from the kernel first (full syncs, and deletes). */
+  readonly readsChains: boolean;
+}
+
+/** Rendering options. */
+export interface NftRenderOptions {
+  /** Delete the stale objects in this transaction even if nothing else needs the chain read. */
+  readonly purgeStale?: boolean;
 }
 
 const el = (e: Element): string => (e.value === undefined ? e.key : `${e.key} : ${e.value}`);
-
-/** Computes one service port's chains, sets and elements. */
-function portObjects(svc: ServicePortInfo, endpoints: readonly Endpoint[], input: SyncInput, cfg: NftConfig): PortObjects {
-  const eps = categorizeEndpoints(endpoints, svc, input.node);
-  const p = svc.protocol.toLowerCase();
-  const chains = new Map<string, string[]>();
-  const sets = new Map<string, number>();
-  const elements: Element[] = [];
-  const usesCluster = eps.cluster.length > 0;
-  const usesLocal = (svc.internalPolicyLocal || svc.externalPolicyLocal) && eps.local.length > 0;
-  const external = svc.nodePort !== 0 || svc.externalIPs.length > 0;
-  const svcC = serviceChain(svc);
-  const locC = localChain(svc);
-  const extC = externalChain(svc);
-
-  const hairpin = new Set<string>();
-  const balance = (chain: string, list: readonly Endpoint[], head: string[]): void => {
-    const rules = [...head];
-    if (svc.stickySeconds > 0) {
-      // Affinity needs a set per endpoint, updated when that endpoint is chosen: upstream's chain per endpoint.
-      for (const ep of list) rules.push(`ip saddr @${affinitySet(svc, ep)} goto ${endpointChain(svc, ep)}`);
-      rules.push(`numgen random mod ${list.length} vmap { ${list.map((ep, i) => `${i} : goto ${endpointChain(svc, ep)}`).join(', ')} }`);
-    } else {
-      // kscale's shape: the endpoint is chosen inline by a numgen map, so the table holds a chain per service,
-      // not per endpoint (10x fewer chains; nft's per-transaction cost grows with the chain count).
-      // Hairpin traffic (an endpoint reaching itself) is masqueraded in postrouting through @hairpin-endpoints.
-      if (list.length === 1) rules.push(`meta l4proto ${p} dnat to ${list[0]!.ip}:${list[0]!.port}`);
-      else rules.push(`meta l4proto ${p} dnat ip to numgen random mod ${list.length} map { ${list.map((ep, i) => `${i} : ${ep.ip} . ${ep.port}`).join(', ')} }`);
-      for (const ep of list) hairpin.add(ep.ip);
-    }
-    chains.set(chain, rules);
-  };
-  if (usesCluster) {
-    const head: string[] = [];
-    if (cfg.masqueradeAll) head.push('jump mark-for-masquerade');
-    else if (cfg.clusterCIDR !== '') head.push(`ip daddr ${svc.clusterIP} ${p} dport ${svc.port} ip saddr != ${cfg.clusterCIDR} jump mark-for-masquerade`);
-    balance(svcC, eps.cluster, head);
-  }
-  if (usesLocal) balance(locC, eps.local, []);
-  if (svc.stickySeconds > 0) {
-    for (const ep of new Set([...eps.cluster, ...eps.local])) {
-      sets.set(affinitySet(svc, ep), svc.stickySeconds);
-      chains.set(endpointChain(svc, ep), [`ip saddr ${ep.ip} jump mark-for-masquerade`, `update @${affinitySet(svc, ep)} { ip saddr }`, `meta l4proto ${p} dnat to ${ep.ip}:${ep.port}`]);
-    }
-  }
-  if (external && eps.hasEndpoints) {
-    const target = svc.externalPolicyLocal ? (usesLocal ? locC : undefined) : usesCluster ? svcC : undefined;
-    const rules: string[] = [];
-    if (!svc.externalPolicyLocal) rules.push('jump mark-for-masquerade');
-    else {
-      // Local policy keeps the client address, except for the node's own traffic, which goes cluster-wide.
-      rules.push('fib saddr type local jump mark-for-masquerade');
-      if (usesCluster) rules.push(`fib saddr type local goto ${svcC}`);
-    }
-    if (target !== undefined) rules.push(`goto ${target}`);
-    else rules.push('drop');
-    chains.set(extC, rules);
-  }
-
-  const tuple = (ip: string): string => `${ip} . ${p} . ${svc.port}`;
-  elements.push({ map: 'cluster-ips', key: svc.clusterIP });
-  for (const ip of hairpin) elements.push({ map: 'hairpin-endpoints', key: `${ip} . ${ip}` });
-  const internal = svc.internalPolicyLocal ? (usesLocal ? locC : undefined) : usesCluster ? svcC : undefined;
-  if (!eps.hasEndpoints) elements.push({ map: 'no-endpoint-services', key: tuple(svc.clusterIP), value: 'goto reject-chain' });
-  else if (internal === undefined) elements.push({ map: 'no-endpoint-services', key: tuple(svc.clusterIP), value: 'drop' });
-  else elements.push({ map: 'service-ips', key: tuple(svc.clusterIP), value: `goto ${internal}` });
-  for (const ip of svc.externalIPs) {
-    if (eps.hasEndpoints) elements.push({ map: 'service-ips', key: tuple(ip), value: `goto ${extC}` });
-    else elements.push({ map: 'no-endpoint-services', key: tuple(ip), value: 'goto reject-chain' });
-  }
-  if (svc.nodePort !== 0) {
-    const key = `${p} . ${svc.nodePort}`;
-    if (eps.hasEndpoints) elements.push({ map: 'service-nodeports', key, value: `goto ${extC}` });
-    else elements.push({ map: 'no-endpoint-nodeports', key, value: 'goto reject-chain' });
-  }
-  return { chains, sets, elements };
-}
+const sameRules = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((r, i) => r === b[i]);
 
 /** Renders a transaction; `state` is what the kernel holds (ignored on a full rendering). */
-export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState): NftRendering {
+export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState, opts: NftRenderOptions = {}): NftRendering {
   const t = `${FAMILY} ${TABLE}`;
+  const full = input.full;
   const head: string[] = [];
   const decl: string[] = [];
   const flush: string[] = [];
@@ -139,46 +85,84 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
   const elemDel = new Map<string, string[]>();
   const elemAdd = new Map<string, string[]>();
   const tail: string[] = [];
-  const ports = input.full ? new Map<string, PortObjects>() : new Map(state.ports);
-  const clusterIPs = input.full ? new Map<string, number>() : new Map(state.clusterIPs);
-  let ruleCount = input.full ? 0 : state.rules;
-  let elementCount = input.full ? 0 : state.elements;
+  const ports = full ? new Map<string, PortObjects>() : new Map(state.ports);
+  const setRefs = full ? new Map<string, number>() : new Map(state.setRefs);
+  const stale: Stale = full ? emptyStale() : { chains: new Set(state.stale.chains), sets: new Set(state.stale.sets), elements: new Map(state.stale.elements) };
+  const ctx = { node: input.node, cfg, slots: { next: full ? 0 : state.nextSlot } };
+  let ruleCount = full ? 0 : state.rules;
+  let elementCount = full ? 0 : state.elements;
+  const slotsDeclared = new Set<string>();
   const push = (m: Map<string, string[]>, k: string, v: string): void => {
     const l = m.get(k);
     if (l === undefined) m.set(k, [v]);
     else l.push(v);
   };
 
-  if (input.full) {
+  if (full) {
     // Create-then-delete makes the delete safe when the table is absent; the whole file is one atomic transaction.
     head.push(`add table ${t}`, `delete table ${t}`, `add table ${t} { comment "rules for kube-proxy" ; }`);
     for (const [name, spec] of BASE_CHAINS) decl.push(`add chain ${t} ${name}${spec === '' ? '' : ` { ${spec} ; }`}`);
-    for (const [name, spec] of BASE_MAPS) decl.push(`add ${spec.includes(': verdict') ? 'map' : 'set'} ${t} ${name} { ${spec} ; }`);
+    for (const [name, kind, spec] of BASE_MAPS) decl.push(`add ${kind} ${t} ${name} { ${spec} ; }`);
+    for (const proto of SLOT_PROTOCOLS) {
+      for (let i = 0; i < ENDPOINT_SHARDS; i++) decl.push(`add map ${t} ${ENDPOINT_DNAT}${proto}-${i} { ${mapSpec(`${ENDPOINT_DNAT}${proto}-${i}`)[1]} ; }`);
+    }
     for (const [chain, list] of baseRules(cfg)) {
       for (const r of list) rules.push(`add rule ${t} ${chain} ${r}`);
       ruleCount += list.length;
     }
   }
 
-  const names = input.full ? [...input.services.keys()] : [...input.changed];
-  for (const name of names) {
+  for (const name of full ? input.services.keys() : input.changed) {
     const svc = input.services.get(name);
-    const old = input.full ? undefined : state.ports.get(name);
-    const now = svc === undefined ? undefined : portObjects(svc, input.endpoints.get(name) ?? [], input, cfg);
+    const old = full ? undefined : state.ports.get(name);
+    const now = svc === undefined ? undefined : portObjects(svc, input.endpoints.get(name) ?? [], ctx, old);
     if (now === undefined) ports.delete(name);
     else ports.set(name, now);
-    for (const [set, timeout] of now?.sets ?? []) if (old?.sets.has(set) !== true) decl.push(`add set ${t} ${set} { type ipv4_addr ; flags dynamic,timeout ; timeout ${timeout}s ; }`);
+    // Sets are declared again whenever they exist: a chain body naming @set needs it in this transaction.
+    for (const [set, timeout] of now?.sets ?? []) {
+      decl.push(`add set ${t} ${set} { type ipv4_addr ; flags dynamic,timeout ; timeout ${timeout}s ; }`);
+      stale.sets.delete(set);
+    }
     for (const [chain, list] of now?.chains ?? []) {
-      decl.push(`add chain ${t} ${chain}`);
-      if (old?.chains.has(chain) === true) flush.push(`flush chain ${t} ${chain}`);
-      for (const r of list) rules.push(`add rule ${t} ${chain} ${r}`);
-      ruleCount += list.length;
+      const before = old?.chains.get(chain);
+      if (before !== undefined && sameRules(before, list)) continue;
+      const exists = before !== undefined || stale.chains.delete(chain);
+      if (!exists) decl.push(`add chain ${t} ${chain}`);
+      else if (before !== undefined && before.length > 0) flush.push(`flush chain ${t} ${chain}`);
+      if (full) for (const r of list) rules.push(`add rule ${t} ${chain} ${r}`);
+      else {
+        const body = list.join(' ; ');
+        // A body may name only maps nft knows in this transaction (it does not read them from the kernel).
+        for (const [, map] of body.matchAll(SLOT_MAP_REF)) {
+          if (slotsDeclared.has(map!)) continue;
+          decl.unshift(`add map ${t} ${map} { ${mapSpec(map!)[1]} ; }`);
+          slotsDeclared.add(map!);
+        }
+        rules.push(`add chain ${t} ${chain} { ${body} ; }`);
+      }
+      ruleCount += list.length - (before?.length ?? 0);
     }
     for (const [chain, list] of old?.chains ?? []) {
+      if (now?.chains.has(chain) === true) continue;
       ruleCount -= list.length;
-      if (now?.chains.has(chain) !== true) tail.push(`flush chain ${t} ${chain}`, `delete chain ${t} ${chain}`);
+      if (list.length > 0) flush.push(`flush chain ${t} ${chain}`);
+      stale.chains.add(chain);
     }
-    for (const set of old?.sets.keys() ?? []) if (now?.sets.has(set) !== true) tail.push(`delete set ${t} ${set}`);
+    for (const set of old?.sets.keys() ?? []) if (now?.sets.has(set) !== true) stale.sets.add(set);
+    if (full) {
+      // Nothing to diff against: only shared set elements need their references counted (no per-port maps built).
+      for (const e of now?.elements ?? []) {
+        if (e.value === undefined) {
+          const k = `${e.map}|${e.key}`;
+          const c = setRefs.get(k) ?? 0;
+          setRefs.set(k, c + 1);
+          if (c > 0) continue;
+        }
+        push(elemAdd, e.map, el(e));
+        elementCount++;
+      }
+      continue;
+    }
     // Elements: delete what changed or went, add what is new; set elements (cluster IPs, hairpin pairs) are shared, so counted.
     const newEls = new Map((now?.elements ?? []).map((e) => [`${e.map}|${e.key}`, e]));
     const oldEls = new Map((old?.elements ?? []).map((e) => [`${e.map}|${e.key}`, e]));
@@ -186,39 +170,81 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
       const n = newEls.get(k);
       if (n !== undefined && n.value === e.value) continue;
       if (e.value === undefined) {
-        const c = (clusterIPs.get(k) ?? 1) - 1;
+        const c = (setRefs.get(k) ?? 1) - 1;
         if (c > 0) {
-          clusterIPs.set(k, c);
+          setRefs.set(k, c);
           continue;
         }
-        clusterIPs.delete(k);
+        setRefs.delete(k);
       }
-      push(elemDel, e.map, e.key);
-      elementCount--;
+      if (lazyElements(e.map) && n === undefined) stale.elements.set(k, e);
+      else {
+        push(elemDel, e.map, e.key);
+        elementCount--;
+      }
     }
     for (const [k, e] of newEls) {
       const o = oldEls.get(k);
       if (o !== undefined && o.value === e.value) continue;
       if (e.value === undefined) {
-        const c = clusterIPs.get(k) ?? 0;
-        clusterIPs.set(k, c + 1);
+        const c = setRefs.get(k) ?? 0;
+        setRefs.set(k, c + 1);
         if (c > 0) continue;
+      }
+      const left = stale.elements.get(k);
+      if (left !== undefined) {
+        stale.elements.delete(k);
+        // A stale set element is still in the kernel: nothing to add. A stale map element must go first.
+        if (left.value === e.value) continue;
+        push(elemDel, left.map, left.key);
+        elementCount--;
       }
       push(elemAdd, e.map, el(e));
       elementCount++;
     }
   }
+
+  // Once nft reads the chains anyway (a delete, a full sync), the stale objects go in the same transaction.
+  if (!full && (opts.purgeStale === true || elemDel.size > 0)) {
+    for (const e of stale.elements.values()) push(elemDel, e.map, e.key);
+    elementCount -= stale.elements.size;
+    for (const c of [...stale.chains].sort()) tail.push(`delete chain ${t} ${c}`);
+    for (const s of [...stale.sets].sort()) tail.push(`delete set ${t} ${s}`);
+    stale.chains.clear();
+    stale.sets.clear();
+    stale.elements.clear();
+  }
   const elems: string[] = [];
   for (const [m, keys] of elemDel) elems.push(`delete element ${t} ${m} { ${keys.join(', ')} }`);
-  for (const [m, list] of elemAdd) elems.push(`add element ${t} ${m} { ${list.join(', ')} }`);
-  const text = [...head, ...decl, ...flush, ...rules, ...elems, ...tail].join('\n');
-  return { text: text === '' ? '' : `${text}\n`, ports, clusterIPs, rules: ruleCount, elements: elementCount };
+  const adds: string[] = [];
+  for (const [m, list] of elemAdd) {
+    const [kind, spec] = mapSpec(m);
+    adds.push(`add ${kind} ${t} ${m} { ${spec} ; elements = { ${list.join(', ')} } ; }`);
+  }
+  const text = [...head, ...decl, ...flush, ...elems, ...rules, ...adds, ...tail].join('\n');
+  return {
+    text: text === '' ? '' : `${text}\n`,
+    ports,
+    setRefs,
+    rules: ruleCount,
+    elements: elementCount,
+    nextSlot: ctx.slots.next,
+    stale,
+    readsChains: full || elemDel.size > 0 || tail.length > 0,
+  };
 }
 
 /** Records a rendering as the kernel's state once `nft -f` accepted it. */
 export function commitNftables(state: NftState, r: NftRendering): void {
   state.ports = r.ports;
-  state.clusterIPs = r.clusterIPs;
+  state.setRefs = r.setRefs;
   state.rules = r.rules;
   state.elements = r.elements;
+  state.nextSlot = r.nextSlot;
+  state.stale = r.stale;
+}
+
+/** How many stale objects wait for deletion. */
+export function staleCount(state: NftState): number {
+  return state.stale.chains.size + state.stale.sets.size + state.stale.elements.size;
 }
