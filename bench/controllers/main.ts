@@ -29,6 +29,7 @@ import { RESOURCES, RESTClient, loadKubeconfig } from '../../src/client/index.js
 import { KSCALE, processCpuMs, runBenchmark, startKscale, tempDir, type Cleanup } from '../apiserver/processes.js';
 import { scrape, startFleet, type Scrape } from '../kubelet/measure.js';
 import { startPlacement } from './placement.js';
+import { budgetLines, eventWritesBySource } from './budget.js';
 import { startWatchers } from './watch_bytes.js';
 import { createPaced, deployment, NS, PodCreations, service, waitAvailable } from './workload.js';
 
@@ -108,7 +109,7 @@ await runBenchmark('bench/controllers', log, async (cleanup) => {
   cleanup.add(() => rest.close());
   log(`starting ${NODES} hollow nodes`);
   const fleet = await startFleet(cleanup, kubeconfig, ['--count', String(NODES), '--join-rate', '1000', '--pod-watch', 'shared', ...(quick ? ['--pod-startup-latency', '100,300'] : [])]);
-  const placement = await startPlacement(cleanup, kubeconfig, rest, ['--kube-api-qps', SCHED_QPS, '--kube-api-burst', SCHED_BURST]);
+  const placement = await startPlacement(cleanup, kubeconfig, rest, ['--port', '0', '--kube-api-qps', SCHED_QPS, '--kube-api-burst', SCHED_BURST]);
   const cmPid = await startControllerManager(cleanup, kubeconfig);
   await rest.resource(RESOURCES.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
 
@@ -134,6 +135,7 @@ await runBenchmark('bench/controllers', log, async (cleanup) => {
   const wall1 = (tAvailable - t0) / 1000;
   const cpu1 = cpuNow();
   const load1 = loadavg()[0]!;
+  const events1 = await eventWritesBySource(rest, NS);
   const created = pods.times.length;
   const firstPod = pods.times[0] ?? t0;
   const lastPod = pods.times[created - 1] ?? t0;
@@ -185,6 +187,9 @@ await runBenchmark('bench/controllers', log, async (cleanup) => {
   out.push(`  load average (1 min) at start / end  ${fmt(load0, 2)} / ${fmt(load1, 2)}`);
   out.push(`  API writes per created pod (Events apart: ${fmt(eventWrites / created, 2)} per pod)`);
   for (const [k, v] of writes) if (!k.endsWith(' events')) out.push(`    ${k.padEnd(36)} ${fmt(v / created, 3)}  (${v})`);
+  out.push(`  Event writes per pod by source: ${[...events1].map(([c, n]) => `${c} ${fmt(n / created, 3)}`).join(', ')}`);
+  out.push('  each controller\'s own client bucket (writes by resource, Events by source):');
+  out.push(...budgetLines(writes, events1, created, Number(QPS)));
   out.push('');
   out.push(`phase 2: rolling update of ${ROLL} pods (${fmt(rollS)} s, controller-manager ${fmt(rollCpu / 1000)} s CPU)`);
   const perEp = epWatch.bytes() / WATCHERS;
