@@ -21,10 +21,10 @@ export function schedulerAvailable(): boolean {
   return r.status === 0 && r.stdout.includes('Usage: kscale scheduler');
 }
 
-/** Starts the scheduler or the stand-in binder. */
-export async function startPlacement(cleanup: Cleanup, kubeconfig: string, rest: RESTClient): Promise<Placement> {
+/** Starts the scheduler (with `schedulerArgs`, e.g. its --kube-api-qps) or the stand-in binder. */
+export async function startPlacement(cleanup: Cleanup, kubeconfig: string, rest: RESTClient, schedulerArgs: string[] = []): Promise<Placement> {
   if (schedulerAvailable()) {
-    const p = spawn(process.execPath, [KSCALE, 'scheduler', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'ignore', 'ignore'] });
+    const p = spawn(process.execPath, [KSCALE, 'scheduler', '--kubeconfig', kubeconfig, ...schedulerArgs], { stdio: ['ignore', 'ignore', 'ignore'] });
     cleanup.add(
       async () => {
         if (p.exitCode !== null) return;

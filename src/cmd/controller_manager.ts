@@ -6,9 +6,9 @@
  * defaults.
  */
 import { Command, Option } from 'commander';
-import { addClientFlags, EventBroadcaster, RESTClient, restConfigFromFlags, type ClientFlags } from '../client/index.js';
+import { addClientFlags, EventBroadcaster, restConfigFromFlags, type ClientFlags } from '../client/index.js';
 import { RealClock } from '../clock/index.js';
-import { defaultControllerManagerConfiguration, newControllerDescriptors, SharedInformerFactory, startControllers } from '../controller/index.js';
+import { defaultControllerManagerConfiguration, newControllerDescriptors, SharedInformerFactory, SimpleControllerClientBuilder, startControllers } from '../controller/index.js';
 import { parseDuration } from './duration.js';
 import { logger } from './log.js';
 import { startEmbeddedScheduler, withSchedulerFlags } from './scheduler.js';
@@ -48,7 +48,10 @@ export function controllerManagerCommand(): Command {
   return addClientFlags(withSchedulerFlags(cmd), { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
     const clock = new RealClock();
-    const client = new RESTClient({ ...restConfigFromFlags(o as unknown as ClientFlags), userAgent: 'kscale-controller-manager' }, { clock });
+    // Like upstream: every controller gets its own client (its own QPS/burst bucket) from the builder, and the
+    // shared informers list and watch through one more, "shared-informers".
+    const clientBuilder = new SimpleControllerClientBuilder({ ...restConfigFromFlags(o as unknown as ClientFlags), userAgent: 'kscale-controller-manager' }, { clock });
+    const client = clientBuilder.client('shared-informers');
     const config = defaultControllerManagerConfiguration();
     config.nodeLifecycle = {
       nodeMonitorPeriodMs: o.nodeMonitorPeriod as number,
@@ -87,7 +90,7 @@ export function controllerManagerCommand(): Command {
     process.once('SIGTERM', onSignal);
     let running;
     try {
-      running = await startControllers({ client, informers, clock, logger: log, config, events }, newControllerDescriptors(), enabled, abort.signal);
+      running = await startControllers({ client, informers, clock, logger: log, config, events, clientBuilder }, newControllerDescriptors(), enabled, abort.signal);
     } catch (err) {
       if (stopping) process.exit(0);
       process.stderr.write(`kscale controller-manager: ${(err as Error).message}\n`);

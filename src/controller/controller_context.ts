@@ -5,6 +5,7 @@
  */
 import type { ClientLogger, EventBroadcaster, RESTClient } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
+import type { ControllerClientBuilder } from './client_builder.js';
 import type { SharedInformerFactory } from './informer_factory.js';
 import { DEFAULT_NODE_LIFECYCLE_OPTIONS, type NodeLifecycleControllerOptions } from './nodelifecycle/config.js';
 import { DEFAULT_GARBAGE_COLLECTOR_OPTIONS, type GarbageCollectorOptions } from './garbagecollector/config.js';
@@ -51,6 +52,12 @@ export interface ControllerContext {
   config: ControllerManagerConfiguration;
   /** Where controllers' Events go: each controller takes a recorder named after itself (its Event source component). */
   events: EventBroadcaster;
+  /**
+   * When set, startControllers gives each controller its own client from it (own QPS/burst limiter, as upstream's
+   * ClientBuilder does) and its own EventBroadcaster writing through that client (as upstream's controllers sink
+   * their Events through their own clientset); `client` and `events` then serve only the shared informers.
+   */
+  clientBuilder?: ControllerClientBuilder;
 }
 
 /** A running controller: loops start with run() after the informers have synced. */

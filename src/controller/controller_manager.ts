@@ -4,6 +4,7 @@
  * informer handlers), start the shared informers, wait for their caches,
  * then run the controllers. Stopping reverses it.
  */
+import { EventBroadcaster } from '../client/index.js';
 import type { Controller, ControllerContext } from './controller_context.js';
 import { isControllerEnabled, validateControllers, type ControllerDescriptor } from './controller_descriptor.js';
 
@@ -26,12 +27,13 @@ export async function startControllers(
 ): Promise<RunningControllers> {
   validateControllers(descriptors, enabled);
   const controllers: Controller[] = [];
+  const broadcasters: EventBroadcaster[] = [];
   for (const d of descriptors) {
     if (!isControllerEnabled(d, enabled)) {
       ctx.logger.info({ controller: d.name }, 'controller is disabled');
       continue;
     }
-    controllers.push(d.init(ctx));
+    controllers.push(d.init(ctx.clientBuilder === undefined ? ctx : ownClient(ctx, ctx.clientBuilder.client(d.name), broadcasters)));
   }
   ctx.informers.start();
   if (!(await ctx.informers.waitForCacheSync(signal))) {
@@ -48,7 +50,15 @@ export async function startControllers(
     isIdle: () => controllers.every((c) => c.isIdle()),
     async stop() {
       await Promise.all(controllers.map((c) => c.stop()));
+      await Promise.all(broadcasters.map((b) => b.shutdown()));
       await ctx.informers.shutdown();
     },
   };
+}
+
+/** The context one controller sees with a client of its own, and an EventBroadcaster on that client. */
+function ownClient(ctx: ControllerContext, client: ControllerContext['client'], broadcasters: EventBroadcaster[]): ControllerContext {
+  const events = new EventBroadcaster(client, { clock: ctx.clock, logger: ctx.logger });
+  broadcasters.push(events);
+  return { ...ctx, client, events };
 }

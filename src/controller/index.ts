@@ -6,6 +6,7 @@
 export { defaultControllerManagerConfiguration, type Controller, type ControllerContext, type ControllerManagerConfiguration } from './controller_context.js';
 export { isControllerEnabled, validateControllers, type ControllerDescriptor } from './controller_descriptor.js';
 export { newControllerDescriptors } from './controller_descriptors.js';
+export { SimpleControllerClientBuilder, type ControllerClientBuilder } from './client_builder.js';
 export { startControllers, type RunningControllers } from './controller_manager.js';
 export { SharedInformerFactory, type SharedInformerFactoryOptions } from './informer_factory.js';
 export { Periodic, parallelize } from './periodic.js';
