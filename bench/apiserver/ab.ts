@@ -6,7 +6,7 @@
  * rounds), which other load skews far less than rates. A script, not a test.
  *
  *   node dist/bench/apiserver/ab.js <repo A> <repo B> [--rounds N] [--burst-ms N]
- *     [--storage-sync full|normal] [--quick]
+ *     [--storage-sync full|normal] [--ops get,create,update] [--rate N] [--together] [--quick]
  *
  * Each repo must hold a built dist/ (e.g. `git archive <commit> | tar -x -C /tmp/a`,
  * symlink node_modules, `npx tsc -p tsconfig.json`). The first round is warm-up.
@@ -61,36 +61,47 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 async function run(argv: string[], cleanup: Cleanup): Promise<void> {
   const value = (flag: string): string | undefined => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
-  const withValue = new Set(['--rounds', '--burst-ms', '--storage-sync']);
+  const withValue = new Set(['--rounds', '--burst-ms', '--storage-sync', '--ops', '--rate']);
   const [a, b] = argv.filter((x, i) => !x.startsWith('--') && (i === 0 || !withValue.has(argv[i - 1]!)));
-  if (a === undefined || b === undefined) throw new Error('usage: ab.js <repo A> <repo B> [--rounds N] [--burst-ms N] [--storage-sync full|normal] [--quick]');
+  if (a === undefined || b === undefined) throw new Error('usage: ab.js <repo A> <repo B> [--rounds N] [--burst-ms N] [--storage-sync full|normal] [--ops get,create,update] [--rate N] [--together] [--quick]');
   const quick = argv.includes('--quick');
   const rounds = Number(value('--rounds') ?? (quick ? 1 : 5));
   const burstMs = Number(value('--burst-ms') ?? (quick ? 300 : 3_000));
   const sync = value('--storage-sync') ?? 'full';
+  const ops = (value('--ops') ?? OPS.join(',')).split(',') as Op[];
+  if (ops.some((op) => !OPS.includes(op))) throw new Error(`--ops takes a subset of ${OPS.join(',')}`);
+  // An open loop at a fixed rate gives both sides the same batching, so CPU/op compares like with like.
+  const rate = value('--rate') === undefined ? undefined : Number(value('--rate'));
   const load0 = loadavg();
   const sides = [await startSide(cleanup, 'a', a, sync), await startSide(cleanup, 'b', b, sync)];
-  const gen = new LoadGenerator(cleanup);
+  // --together loads both sides at once from two generators, so outside load hits both in the same moments.
+  const together = argv.includes('--together');
+  const gens = [new LoadGenerator(cleanup), ...(together ? [new LoadGenerator(cleanup)] : [])];
   let seq = 0;
+  const burst = async (s: Side, op: Op, gen: LoadGenerator, measured: boolean): Promise<void> => {
+    const cpu0 = processCpuMs(s.server.pid);
+    const res = await gen.run({
+      host: s.server.host, port: s.server.port, op, mode: rate === undefined ? 'closed' : 'open', ...(rate === undefined ? {} : { rate }), connections: CONNECTIONS, maxCount: 1_000_000, maxMs: burstMs,
+      getPath: `${PODS}/ab-u-0`, createPath: PODS, createTemplate: JSON.stringify(podManifest('__NAME__')), namePrefix: `ab-${s.name}-${++seq}`, updates: s.updates,
+    });
+    const cpu1 = processCpuMs(s.server.pid);
+    res.rvs.forEach((rv, i) => (s.updates[i]!.rv = rv));
+    const count = (res.perSec * burstMs) / 1000;
+    if (measured && cpu0 !== undefined && cpu1 !== undefined && count > 0) s.samples[op].push({ cpuUs: ((cpu1 - cpu0) * 1000) / count, perSec: res.perSec, errors: res.errors });
+  };
   for (let r = 0; r <= rounds; r++) {
-    for (const op of OPS) {
-      // Alternate which side goes first, so a burst of outside load does not always land on one.
-      for (const s of r % 2 === 0 ? sides : [...sides].reverse()) {
-        const cpu0 = processCpuMs(s.server.pid);
-        const res = await gen.run({
-          host: s.server.host, port: s.server.port, op, mode: 'closed', connections: CONNECTIONS, maxCount: 1_000_000, maxMs: burstMs,
-          getPath: `${PODS}/ab-u-0`, createPath: PODS, createTemplate: JSON.stringify(podManifest('__NAME__')), namePrefix: `ab-${s.name}-${++seq}`, updates: s.updates,
-        });
-        const cpu1 = processCpuMs(s.server.pid);
-        res.rvs.forEach((rv, i) => (s.updates[i]!.rv = rv));
-        const count = (res.perSec * burstMs) / 1000;
-        if (r > 0 && cpu0 !== undefined && cpu1 !== undefined && count > 0) s.samples[op].push({ cpuUs: ((cpu1 - cpu0) * 1000) / count, perSec: res.perSec, errors: res.errors });
+    for (const op of ops) {
+      if (together) {
+        await Promise.all(sides.map((s, i) => burst(s, op, gens[i]!, r > 0)));
+        continue;
       }
+      // Alternate which side goes first, so a burst of outside load does not always land on one.
+      for (const s of r % 2 === 0 ? sides : [...sides].reverse()) await burst(s, op, gens[0]!, r > 0);
     }
   }
-  console.log(`kscale A/B: A=${a} B=${b}; --storage-sync ${sync}; ${rounds} rounds of ${burstMs} ms bursts per op and side, ${CONNECTIONS} connections`);
+  console.log(`kscale A/B: A=${a} B=${b}; --storage-sync ${sync}; ${rounds} rounds of ${burstMs} ms bursts per op and side, ${CONNECTIONS} connections, ${rate === undefined ? 'closed loop' : `open loop at ${rate}/s`}${together ? ', both sides at once' : ''}`);
   console.log(`load average before ${load0.map((x) => x.toFixed(2)).join(' ')}, after ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  for (const op of OPS) {
+  for (const op of ops) {
     for (const s of sides) {
       const xs = s.samples[op];
       const errors = xs.reduce((n, x) => n + x.errors, 0);

@@ -83,16 +83,31 @@ export function withMetrics(metrics: ApiServerMetrics): Filter {
     if (!info.isResourceRequest) return next(req, res, info);
     const started = performance.now();
     const c = childrenFor(info, info.query.has('dryRun') ? 'All' : '');
-    const longRunning = MaxInFlight.isLongRunning(info);
-    if (longRunning) c.longRunning.inc();
-    res.once('close', () => {
+    if (MaxInFlight.isLongRunning(info)) {
+      c.longRunning.inc();
+      res.once('close', () => {
+        c.total(String(res.statusCode)).inc();
+        c.duration.observe((performance.now() - started) / 1000);
+        c.longRunning.dec();
+      });
+      return next(req, res, info);
+    }
+    const record = (): void => {
       const seconds = (performance.now() - started) / 1000;
       c.total(String(res.statusCode)).inc();
       c.duration.observe(seconds);
-      if (longRunning) c.longRunning.dec();
-      else c.sli.observe(seconds);
-    });
-    return next(req, res, info);
+      c.sli.observe(seconds);
+    };
+    try {
+      await next(req, res, info);
+    } catch (err) {
+      // The Status is written further out (toListener); count it once it is.
+      res.once('close', record);
+      throw err;
+    }
+    // Like upstream, which records when the handler returns: a response already written needs no 'close' listener.
+    if (res.writableEnded) record();
+    else res.once('close', record);
   };
 }
 
@@ -114,11 +129,14 @@ function verbLabel(verb: string): string {
 export function withMaxInFlight(limiter: MaxInFlight): Filter {
   return (next) => async (req, res, info) => {
     const release = limiter.acquire(info);
-    res.once('close', release);
+    let done = false;
     try {
       await next(req, res, info);
+      done = res.writableEnded;
     } finally {
-      if (res.writableEnded) release();
+      // Like upstream, the slot is held until the handler returns; one still writing keeps it until the response closes.
+      if (done) release();
+      else res.once('close', release);
     }
   };
 }

@@ -5,6 +5,7 @@
  * and storage call latency as etcd_request_duration_seconds.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { FastCounter, FastHistogram } from './fast_metrics.js';
 
 const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 const BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -12,31 +13,40 @@ const BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3
 /** The API server's metrics, in one registry. */
 export class ApiServerMetrics {
   readonly registry = new Registry();
-  readonly requestTotal = new Counter({
-    name: 'apiserver_request_total',
-    help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
-    labelNames: [...REQUEST_LABELS, 'code'],
-    registers: [this.registry],
-  });
-  readonly requestDuration = new Histogram({
-    name: 'apiserver_request_duration_seconds',
-    help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
-    labelNames: REQUEST_LABELS,
-    buckets: BUCKETS,
-    registers: [this.registry],
-  });
-  readonly requestSliDuration = new Histogram({
-    name: 'apiserver_request_sli_duration_seconds',
-    help: 'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
-    labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
-    buckets: BUCKETS,
-    registers: [this.registry],
-  });
+  // The three per-request series resolve their children once (fast_metrics.ts): they are updated on every request.
+  readonly requestTotal = new FastCounter(
+    'apiserver_request_total',
+    'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+    [...REQUEST_LABELS, 'code'],
+    [this.registry],
+  );
+  readonly requestDuration = new FastHistogram(
+    'apiserver_request_duration_seconds',
+    'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+    REQUEST_LABELS,
+    BUCKETS,
+    [this.registry],
+  );
+  readonly requestSliDuration = new FastHistogram(
+    'apiserver_request_sli_duration_seconds',
+    'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
+    ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
+    BUCKETS,
+    [this.registry],
+  );
+  /** Reads the max-in-flight filter's counts at scrape time (set by that filter), instead of a gauge update per request. */
+  inflightSource: (() => { readOnly: number; mutating: number }) | undefined;
   readonly inflight = new Gauge({
     name: 'apiserver_current_inflight_requests',
     help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
     labelNames: ['request_kind'],
     registers: [this.registry],
+    collect: () => {
+      const used = this.inflightSource?.();
+      if (used === undefined) return;
+      this.inflight.set({ request_kind: 'readOnly' }, used.readOnly);
+      this.inflight.set({ request_kind: 'mutating' }, used.mutating);
+    },
   });
   readonly longRunning = new Gauge({
     name: 'apiserver_longrunning_requests',

@@ -14,18 +14,20 @@ export interface Output {
 
 /** Reads Accept and ?includeObject. */
 export function negotiateOutput(req: IncomingMessage, query: URLSearchParams): Output {
+  // Most requests (every client-go GET) name no Table: their Accept list is not split.
   const accept = req.headers.accept ?? '';
-  let table = false;
-  for (const part of accept.split(',')) {
-    const params = part.split(';').map((s) => s.trim());
-    if (params.includes('as=Table') && params.some((p) => p === 'g=meta.k8s.io')) {
-      table = true;
-      break;
-    }
-    // An earlier plain JSON or wildcard entry wins over a later Table entry.
-    if (params[0] === 'application/json' || params[0] === '*/*') break;
-  }
+  const table = accept.includes('as=Table') && asksForTable(accept);
   const inc = query.get('includeObject') ?? 'Metadata';
   if (inc !== 'None' && inc !== 'Metadata' && inc !== 'Object') throw badRequest(`invalid includeObject: ${inc}`);
   return { table, includeObject: inc };
+}
+
+function asksForTable(accept: string): boolean {
+  for (const part of accept.split(',')) {
+    const params = part.split(';').map((s) => s.trim());
+    if (params.includes('as=Table') && params.some((p) => p === 'g=meta.k8s.io')) return true;
+    // An earlier plain JSON or wildcard entry wins over a later Table entry.
+    if (params[0] === 'application/json' || params[0] === '*/*') return false;
+  }
+  return false;
 }

@@ -32,35 +32,32 @@ export function parseRequestInfo(method: string, url: string): RequestInfo {
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
     namespace: '', resource: '', subresource: '', name: '', query,
   };
-  let parts = path.split('/').filter((p) => p !== '').map(safeDecode);
+  const parts = segments(path);
+  // Walk the segments with an index instead of slicing the array at every step (this runs on every request).
+  let i = 0;
   if (parts.length < 1 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
-  info.apiPrefix = parts[0]!;
-  parts = parts.slice(1);
+  info.apiPrefix = parts[i++]!;
   if (info.apiPrefix === 'apis') {
-    if (parts.length < 1) return info;
-    info.apiGroup = parts[0]!;
-    parts = parts.slice(1);
+    if (parts.length <= i) return info;
+    info.apiGroup = parts[i++]!;
   }
-  if (parts.length < 1) return info;
-  info.apiVersion = parts[0]!;
-  parts = parts.slice(1);
-  if (parts.length < 1) return info;
+  if (parts.length <= i) return info;
+  info.apiVersion = parts[i++]!;
+  if (parts.length <= i) return info;
   info.isResourceRequest = true;
   info.verb = METHOD_VERBS[method] ?? method.toLowerCase();
   // The deprecated /watch/ path prefix means the same as ?watch=true.
-  if (parts[0] === 'watch') {
-    parts = parts.slice(1);
+  if (parts[i] === 'watch') {
+    i++;
     info.verb = 'watch';
   }
-  if (parts[0] === 'namespaces') {
-    if (parts.length > 2) {
-      info.namespace = parts[1]!;
-      parts = parts.slice(2);
-    }
+  if (parts[i] === 'namespaces' && parts.length - i > 2) {
+    info.namespace = parts[i + 1]!;
+    i += 2;
   }
-  info.resource = parts[0] ?? '';
-  if (parts.length >= 2) info.name = parts[1]!;
-  if (parts.length >= 3) info.subresource = parts[2]!;
+  info.resource = parts[i] ?? '';
+  if (parts.length - i >= 2) info.name = parts[i + 1]!;
+  if (parts.length - i >= 3) info.subresource = parts[i + 2]!;
   // A namespace object itself: /api/v1/namespaces/foo(/status).
   if (info.resource === 'namespaces' && info.namespace === '' && info.name !== '') info.namespace = info.name;
   if (info.verb === 'get' && info.name === '') info.verb = isWatch(query) ? 'watch' : 'list';
@@ -72,6 +69,19 @@ export function parseRequestInfo(method: string, url: string): RequestInfo {
 function isWatch(q: URLSearchParams): boolean {
   const w = q.get('watch');
   return w === 'true' || w === '1';
+}
+
+/** The non-empty, percent-decoded segments of a path. */
+function segments(path: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  while (start <= path.length) {
+    let end = path.indexOf('/', start);
+    if (end < 0) end = path.length;
+    if (end > start) out.push(safeDecode(path.slice(start, end)));
+    start = end + 1;
+  }
+  return out;
 }
 
 function safeDecode(s: string): string {

@@ -20,12 +20,16 @@ export function writeJSONParts(res: ServerResponse, code: number, parts: readonl
   if (parts.length === 1) return writeJSON(res, code, parts[0]);
   let length = 0;
   for (const p of parts) length += p.length;
+  // A small body (a single object) costs less copied once than written as several chunks.
+  if (length <= SMALL_BODY) return writeJSON(res, code, Buffer.concat(parts, length));
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': length });
   res.cork();
   for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);
   res.end(parts[parts.length - 1]);
   res.uncork();
 }
+
+const SMALL_BODY = 16 * 1024;
 
 /** Converts any thrown value into a StatusError: storage errors by code, anything else a 500. */
 export function toStatusError(err: unknown, gr: GroupResource | string = '', name = ''): StatusError {

@@ -19,7 +19,10 @@ export class MaxInFlight {
     private readonly maxReadOnly: number,
     private readonly maxMutating: number,
     private readonly metrics?: ApiServerMetrics,
-  ) {}
+  ) {
+    // The in-flight gauge is read at scrape time rather than set twice per request.
+    if (metrics !== undefined) metrics.inflightSource = () => ({ readOnly: this.readOnly, mutating: this.mutating });
+  }
 
   /** Whether a request is long-running (exempt), like upstream's BasicLongRunningRequestCheck. */
   static isLongRunning(info: RequestInfo): boolean {
@@ -30,23 +33,20 @@ export class MaxInFlight {
   acquire(info: RequestInfo): () => void {
     if (!info.isResourceRequest || MaxInFlight.isLongRunning(info)) return NOOP;
     const mut = MUTATING.has(info.verb);
-    const kind = mut ? 'mutating' : 'readOnly';
     const limit = mut ? this.maxMutating : this.maxReadOnly;
     const used = mut ? this.mutating : this.readOnly;
     if (limit > 0 && used >= limit) {
-      this.metrics?.rejected.inc({ request_kind: kind });
+      this.metrics?.rejected.inc({ request_kind: mut ? 'mutating' : 'readOnly' });
       throw tooManyRequests('Too many requests, please try again later.', 1);
     }
     if (mut) this.mutating++;
     else this.readOnly++;
-    this.metrics?.inflight.set({ request_kind: kind }, used + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       if (mut) this.mutating--;
       else this.readOnly--;
-      this.metrics?.inflight.set({ request_kind: kind }, mut ? this.mutating : this.readOnly);
     };
   }
 }
