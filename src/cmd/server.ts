@@ -63,6 +63,7 @@ export function serverCommand(): Command {
           ...(o.etcdServersOverrides === undefined ? {} : { etcdServersOverrides: o.etcdServersOverrides as string }),
           storageSync: o.storageSync as 'full' | 'normal',
           quotaBackendBytes: o.quotaBackendBytes as number,
+          log,
         });
       } catch (err) {
         process.stderr.write(`kscale server: cannot open storage: ${(err as Error).message}\n`);

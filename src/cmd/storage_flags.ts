@@ -15,6 +15,8 @@ export interface StorageFlags {
   etcdServersOverrides?: string;
   storageSync: SyncMode;
   quotaBackendBytes: number;
+  /** Where the embedded store reports slow commits. */
+  log?: { warn(fields: Record<string, unknown>, msg: string): void };
 }
 
 /** Opens the configured storage; a corrupt or unreadable file throws Unavailable with the path. */
@@ -23,7 +25,7 @@ export async function openStorage(f: StorageFlags): Promise<Storage> {
     new Etcd3Storage({ servers: servers.split(/[,;]/).map((s) => s.trim()).filter((s) => s !== ''), quotaBytes: f.quotaBackendBytes });
   const base = f.etcdServers !== undefined && f.etcdServers !== ''
     ? etcd(f.etcdServers)
-    : await openSqliteStorage({ dataDir: f.dataDir, sync: f.storageSync, quotaBytes: f.quotaBackendBytes });
+    : await openSqliteStorage({ dataDir: f.dataDir, sync: f.storageSync, quotaBytes: f.quotaBackendBytes, ...(f.log === undefined ? {} : { log: f.log }) });
   if (f.etcdServersOverrides === undefined || f.etcdServersOverrides === '') return base;
   const seen = new Set<string>();
   const routes = [];

@@ -165,3 +165,25 @@ test('a tick that finds the previous one still running is skipped', async () => 
     assert.equal(c.stats.compactions, 1);
   });
 });
+
+test('each compaction is logged with its revision and how long compaction and checkpoint took', async () => {
+  await withStore(async (s, clock) => {
+    const infos: Record<string, unknown>[] = [];
+    const log: CompactorLogger = { warn: () => assert.fail('no failure expected'), info: (fields) => infos.push(fields) };
+    const c = new Compactor(s, { clock, intervalMs: INTERVAL, log });
+    using _handle = c.start();
+    await churn(s, '/registry/pods/ns/e', 3);
+    const first = await s.currentRevision();
+    clock.step(INTERVAL);
+    await c.idle();
+    assert.equal(infos.length, 0, 'the first tick only records a revision, so nothing is compacted or logged');
+    await churn(s, '/registry/pods/ns/e', 3);
+    clock.step(INTERVAL);
+    await c.idle();
+    assert.equal(c.stats.compactions, 1);
+    assert.equal(infos.length, 1);
+    const [info] = infos;
+    assert.equal(info!.revision, first);
+    for (const k of ['compactMs', 'checkpointMs', 'afterTickMs']) assert.ok(typeof info![k] === 'number' && info![k] >= 0, `${k}: ${String(info![k])}`);
+  });
+});

@@ -17,6 +17,8 @@ type MaybeCheckpointing = Storage & { checkpoint?: () => Promise<void> };
 /** Where failures are reported; pino's `warn(obj, msg)` fits. */
 export interface CompactorLogger {
   warn(fields: Record<string, unknown>, msg: string): void;
+  /** Each compaction's revision and durations, so a stall can be matched against it in the log. */
+  info?(fields: Record<string, unknown>, msg: string): void;
 }
 
 /** Options of the Compactor. */
@@ -106,16 +108,25 @@ export class Compactor {
       const current = await this.store.currentRevision();
       const target = this.recorded;
       this.recorded = current;
+      const t0 = performance.now();
+      let t1 = t0;
+      let t2 = t0;
       if (target > 0 && target > this.stats.compactedRevision) {
         await this.store.compact(target);
         this.stats.compactions++;
         this.stats.compactedRevision = target;
+        t1 = t2 = performance.now();
         if (typeof this.store.checkpoint === 'function') {
           await this.store.checkpoint();
           this.stats.checkpoints++;
+          t2 = performance.now();
         }
       }
       await this.opts.afterTick?.();
+      if (t1 > t0) {
+        const ms = (a: number, b: number): number => Math.round(b - a);
+        this.opts.log?.info?.({ revision: target, compactMs: ms(t0, t1), checkpointMs: ms(t1, t2), afterTickMs: ms(t2, performance.now()) }, 'storage compacted');
+      }
     } catch (err) {
       this.stats.errors++;
       this.stats.lastError = err;

@@ -29,6 +29,20 @@ export function spliceResourceVersion(value: Buffer, rv: number): Buffer {
   return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
+/**
+ * `b` itself when it owns its whole ArrayBuffer, else an exact-size copy
+ * outside Node's Buffer pool. Buffers under 4 KB (every pod's JSON, and what
+ * Buffer.concat makes of it) are slices of shared 8 KB pool slabs, and one
+ * slice the cache keeps for minutes pins its whole slab: at 75,000 pods that
+ * is most of the server's heap growth per pod.
+ */
+export function ownBytes(b: Buffer): Buffer {
+  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) return b;
+  const copy = Buffer.allocUnsafeSlow(b.byteLength);
+  b.copy(copy);
+  return copy;
+}
+
 /** How the cache turns stored bytes into objects and response bytes; supplied per resource. */
 export interface ObjectCodec {
   /** Decodes stored bytes (default JSON.parse); the result is never cached, so callers may mutate it. */
@@ -64,7 +78,7 @@ export class EncodedObject {
 
   /** The JSON response bytes with metadata.resourceVersion set, encoded once. */
   bytes(): Buffer {
-    return (this.json ??= this.codec.encode(this.value, this.revision));
+    return (this.json ??= ownBytes(this.codec.encode(this.value, this.revision)));
   }
 
   /**

@@ -41,3 +41,27 @@ test('the registry routes each resource to its cacher, and resource#0 to storage
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('events are served from storage by default, as upstream, and cached once given a size', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kscale-cacher-'));
+  const clock = new FakeClock();
+  const storage = await openSqliteStorage({ dataDir: dir, clock });
+  const resources = [{ prefix: '/registry/pods/' }, { prefix: '/registry/events/', resource: 'events' }, { prefix: '/registry/events/', resource: 'events.events.k8s.io' }];
+  const plain = new CacherRegistry({ storage, resources, defaults: { clock } });
+  const sized = new CacherRegistry({ storage, resources, watchCacheSizes: parseWatchCacheSizes('events#100,events.events.k8s.io#100'), defaults: { clock } });
+  try {
+    await plain.ready();
+    await sized.ready();
+    assert.equal(plain.cacherFor('/registry/pods/ns/a')?.resource, 'pods');
+    assert.equal(plain.cacherFor('/registry/events/ns/e'), undefined, 'Events are not cached by default');
+    assert.deepEqual(plain.metrics().map((m) => m.resource), ['pods']);
+    await plain.create('/registry/events/ns/e', pod('e', { ns: 'ns' }));
+    assert.equal((await plain.list('/registry/events/')).items.length, 1, 'and are read from storage');
+    assert.ok(sized.cacherFor('/registry/events/ns/e') !== undefined, 'a size in --watch-cache-sizes caches them');
+    assert.equal((await sized.list('/registry/events/')).items.length, 1);
+  } finally {
+    await plain.close();
+    await sized.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -51,6 +51,14 @@ export function parseWatchCacheSizes(flag: string): Map<string, number> {
   return out;
 }
 
+/**
+ * Resources served from storage unless --watch-cache-sizes gives them a size:
+ * Events, as upstream (its event registry is undecorated storage). They are
+ * many, rarely read, and expire after --event-ttl, so a cache of them costs
+ * memory (about 2 KiB per Event, bench/servermem) for no read it serves often.
+ */
+export const UNCACHED_BY_DEFAULT: ReadonlySet<string> = new Set(['events', 'events.events.k8s.io']);
+
 /** A Storage for the whole keyspace that routes each resource to its own Cacher. */
 export class CacherRegistry implements Storage {
   private readonly byPrefix = new Map<string, Cacher>();
@@ -147,7 +155,8 @@ export class CacherRegistry implements Storage {
   private build(r: ResourceCacheConfig): Cacher | undefined {
     if (!r.prefix.endsWith('/')) throw new Error(`cached resource prefix must end with '/': ${r.prefix}`);
     const resource = r.resource ?? r.prefix.split('/').filter((s) => s !== '').pop() ?? r.prefix;
-    if (this.opts.watchCacheSizes?.get(resource) === 0) {
+    const size = this.opts.watchCacheSizes?.get(resource);
+    if (size === 0 || (size === undefined && UNCACHED_BY_DEFAULT.has(resource))) {
       this.uncached.add(r.prefix);
       return undefined;
     }

@@ -8,7 +8,7 @@
 import type { Clock, Timer } from '../../clock/index.js';
 import { tooLargeResourceVersion } from '../errors.js';
 import type { KeyValue, WatchEvent } from '../interface.js';
-import { CachedObject, jsonCodec, namespaceOfKey, type ObjectCodec } from './cached_object.js';
+import { CachedObject, jsonCodec, namespaceOfKey, ownBytes, type ObjectCodec } from './cached_object.js';
 import { compileJsonPath, jsonStringFields, type JsonPath } from './json_field.js';
 import { EventWindow, type WindowSizing } from './event_window.js';
 import { SortedStore } from './sorted_store.js';
@@ -66,6 +66,9 @@ export class WatchCache {
    * indexer has a path, else from a decode, which is then returned too.
    */
   makeObject(kv: KeyValue): { obj: CachedObject; decoded: unknown } {
+    // The entry outlives the request that wrote it: keep its bytes, not the pool slab they sit in.
+    const value = ownBytes(kv.value);
+    if (value !== kv.value) kv = { ...kv, value };
     let decoded: unknown;
     let values: string[] = [];
     if (this.indexers.length > 0) {

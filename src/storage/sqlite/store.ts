@@ -35,6 +35,13 @@ export interface SqliteOptions {
   compactionStep?: number;
   /** Buffered events per watcher before it is cut off as too slow. */
   watchCapacity?: number;
+  /**
+   * Told of every commit (transaction and fsync) that took `slowCommitMs` or
+   * more: every write waits behind it, so a stalled fsync shows here.
+   */
+  log?: { warn(fields: Record<string, unknown>, msg: string): void };
+  /** The commit duration that counts as slow (default 1 s). */
+  slowCommitMs?: number;
   /** Tests of a full disk: SQLite's max_page_count. */
   maxPageCount?: number;
 }
@@ -89,6 +96,8 @@ export class SqliteStorage implements Storage {
       { file, sync, quotaBytes: this.quotaBytes, ...(opts.maxPageCount === undefined ? {} : { maxPageCount: opts.maxPageCount }) },
       (batch) => this.onCommit(batch),
       (on) => (this.noSpace = on),
+      (commitMs, writes) => opts.log?.warn({ commitMs: Math.round(commitMs), writes }, 'storage commit slow: every write waited behind it'),
+      opts.slowCommitMs,
     );
     this.compactionStep = opts.compactionStep ?? 500;
     this.prevOf = new WeakMap();

@@ -39,6 +39,9 @@ export class Writer {
     /** Called with each committed batch, in commit order, before any write in it is acknowledged. */
     private readonly onCommit: (batch: { op: WriteOp; result: OpResult }[]) => void,
     private readonly onAlarm: (noSpace: boolean) => void,
+    /** Called after a commit that took at least `slowCommitMs`, with its duration and size. */
+    private readonly onSlowCommit?: (commitMs: number, writes: number) => void,
+    private readonly slowCommitMs = 1_000,
   ) {
     this.worker = new Worker(new URL('./writer_worker.js', import.meta.url), { workerData: cfg });
     this.worker.on('message', (msg: Response) => this.onMessage(msg));
@@ -114,6 +117,7 @@ export class Writer {
       this.stats.commits++;
       this.stats.writes += call.batch.length;
       this.stats.maxCommitMs = Math.max(this.stats.maxCommitMs, msg.commitMs);
+      if (msg.commitMs >= this.slowCommitMs) this.onSlowCommit?.(msg.commitMs, call.batch.length);
       const done = call.batch.map((p, i) => ({ op: p.op, result: msg.results[i] }));
       this.onCommit(done);
       for (let i = 0; i < call.batch.length; i++) call.batch[i].resolve(msg.results[i]);

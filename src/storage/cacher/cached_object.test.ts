@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ownBytes } from './cached_object.js';
+import { openCacher, pod } from './test_helpers.js';
+
+const P = '/registry/pods/';
+
+/** Whether `b` is the whole of its ArrayBuffer, so keeping it pins nothing else. */
+const ownsBuffer = (b: Buffer): boolean => b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+
+test('ownBytes copies a pooled slice into an exact-size buffer and keeps an owned one as is', () => {
+  const pooled = Buffer.from('{"kind":"Pod","metadata":{"name":"a"}}');
+  assert.ok(!ownsBuffer(pooled), 'a small Buffer.from is a slice of the shared pool (the premise)');
+  const own = ownBytes(pooled);
+  assert.ok(ownsBuffer(own));
+  assert.deepEqual(own, pooled);
+  assert.notEqual(own.buffer, pooled.buffer);
+  assert.equal(ownBytes(own), own, 'an owned buffer is not copied again');
+});
+
+test('the cache keeps stored and encoded bytes outside the Buffer pool, with the same content', async () => {
+  const f = await openCacher(P);
+  try {
+    const values = [0, 1, 2].map((i) => pod(`p${i}`, { node: `n${i}` }));
+    assert.ok(values.every((v) => !ownsBuffer(v)), 'the written values are pool slices (the premise)');
+    for (let i = 0; i < 3; i++) await f.sqlite.create(`${P}default/p${i}`, values[i]!);
+    await f.sqlite.delete(`${P}default/p0`);
+    await f.cacher.list(P); // a consistent read: the cache has applied every write
+    const w = f.cacher.watchCache.window;
+    const events = [];
+    for (let i = w.firstAfter(0); i < w.end; i++) events.push(w.at(i));
+    assert.equal(events.length, 4);
+    for (const [i, ev] of events.slice(0, 3).entries()) {
+      const obj = ev.object!;
+      assert.ok(ownsBuffer(obj.value) && ownsBuffer(obj.kv.value), `event ${ev.revision}: stored bytes own their buffer`);
+      assert.deepEqual(obj.value, values[i]);
+      const bytes = obj.bytes();
+      assert.ok(ownsBuffer(bytes), `event ${ev.revision}: response bytes own their buffer`);
+      assert.equal((JSON.parse(bytes.toString()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion, String(ev.revision));
+    }
+    const del = events[3]!;
+    assert.equal(del.type, 'delete');
+    assert.ok(ownsBuffer(del.prevAtEvent().bytes()), 'a DELETED event\'s own encoding owns its buffer');
+  } finally {
+    await f.close();
+  }
+});
