@@ -74,7 +74,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   const paths = { dataDir, kubeconfig: join(c.reportDir, 'kubeconfig') };
   const t0 = Date.now();
   const elapsed = (): number => (Date.now() - t0) / 1000;
-  const supervisor = new Supervisor();
+  const supervisor = new Supervisor(join(c.reportDir, 'logs'));
   const abort = new AbortController();
   // Stop starting components once the run is aborted (Ctrl-C during start-up).
   const sup = {

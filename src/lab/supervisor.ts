@@ -6,6 +6,8 @@
  * run, so a crash is never mistaken for a slow cluster.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /** One component process of the lab. */
@@ -41,14 +43,20 @@ export class Supervisor {
   readonly components: RunningComponent[] = [];
   private stopping = false;
   private readonly onExitHandlers = new Set<(c: RunningComponent, code: number | null, signal: string | null) => void>();
+  private readonly logsClosed: Promise<void>[] = [];
+
+  /**
+   * @param logDir when given, each component's stdout and stderr are also written to `<logDir>/<name>.log`,
+   *   so a stall seen in the report can be matched against what the component logged (slow commits, errors).
+   */
+  constructor(private readonly logDir?: string) {
+    process.once('exit', this.exitHook);
+  }
+
   private readonly exitHook = (): void => {
     // The last resort when the supervisor itself exits: nothing async can run here.
     for (const c of this.components) if (alive(c.process)) c.process.kill('SIGKILL');
   };
-
-  constructor() {
-    process.once('exit', this.exitHook);
-  }
 
   /** Calls `fn` when a component exits while the supervisor is not stopping (a crash). */
   onUnexpectedExit(fn: (c: RunningComponent, code: number | null, signal: string | null) => void): void {
@@ -64,6 +72,7 @@ export class Supervisor {
     p.stderr!.on('data', (d: Buffer) => {
       err = (err + d.toString()).slice(-64 * 1024);
     });
+    if (this.logDir !== undefined) this.keepLog(spec.name, p);
     const exited = new Promise<void>((r) => p.once('exit', () => r()));
     const c: RunningComponent = { spec, process: p, pid: p.pid ?? -1, exited, stderr: () => err };
     this.components.push(c);
@@ -92,6 +101,18 @@ export class Supervisor {
     return c;
   }
 
+  /** Appends everything the component prints to its log file; the readiness reader still sees stdout. */
+  private keepLog(name: string, p: ChildProcess): void {
+    mkdirSync(this.logDir!, { recursive: true });
+    const log = createWriteStream(join(this.logDir!, `${name}.log`), { flags: 'a' });
+    log.on('error', () => undefined); // A full or vanished disk must not fail the run.
+    this.logsClosed.push(new Promise<void>((r) => log.once('close', () => r())));
+    p.stdout!.on('data', (d: Buffer) => log.write(d));
+    p.stderr!.on('data', (d: Buffer) => log.write(d));
+    // 'close' comes after the last output of both pipes, so nothing is written after the end.
+    p.once('close', () => log.end());
+  }
+
   /** True once stop() was called. */
   get isStopping(): boolean {
     return this.stopping;
@@ -102,6 +123,8 @@ export class Supervisor {
     this.stopping = true;
     for (const c of [...this.components].reverse()) await stopComponent(c, graceMs);
     process.off('exit', this.exitHook);
+    // Logs are flushed once each component's pipes close; bounded, as a grandchild may hold a pipe open.
+    await Promise.race([Promise.all(this.logsClosed), new Promise<void>((r) => setTimeout(r, 2_000).unref())]);
   }
 }
 

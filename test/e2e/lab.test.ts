@@ -97,6 +97,10 @@ describe('kscale up', () => {
     assert.ok(rep.api.series.qps.some((q) => q > 0));
     assert.match(r.stdout, /Pod startup latency p99 .* (PASS|FAIL)/);
     assert.ok(existsSync(join(dir, 'report.html')));
+    // Each component's output is kept beside the report, so a stall can be matched against its log lines.
+    assert.match(readFileSync(join(dir, 'logs', 'server.log'), 'utf8'), /listening on http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(readFileSync(join(dir, 'logs', 'controller-manager.log'), 'utf8'), /kscale controller-manager started/);
+    assert.ok(existsSync(join(dir, 'logs', 'nodes.log')));
   });
 
   test('Ctrl-C during the run stops every component, and the report says interrupted', async () => {
