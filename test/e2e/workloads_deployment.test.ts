@@ -132,15 +132,20 @@ test('Recreate scales the old ReplicaSet to zero and waits for its pods before s
       const pod = ev.object as Pod;
       if (ev.type === 'DELETED') state.delete(pod.metadata!.name!);
       else state.set(pod.metadata!.name!, pod);
-      const hashes = new Set([...state.values()].map((p) => p.metadata?.labels?.['pod-template-hash']));
-      if (hashes.has(oldHash) && hashes.size > 1) overlap++;
+      // Like upstream's oldPodsRunning: an old pod whose containers have
+      // exited (the kubelet reports Succeeded/Failed before the final DELETE)
+      // no longer runs, so a new pod may start beside it.
+      const pods = [...state.values()];
+      const oldRunning = pods.some((p) => p.metadata?.labels?.['pod-template-hash'] === oldHash && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+      const anyNew = pods.some((p) => p.metadata?.labels?.['pod-template-hash'] !== oldHash);
+      if (oldRunning && anyNew) overlap++;
     }
   })();
   await client.patch('rec', 'strategic', { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } }, { namespace: NS });
   await waitComplete('rec', 10);
   watch.stop();
   await watching;
-  assert.equal(overlap, 0, 'no new pod existed while an old one did');
+  assert.equal(overlap, 0, 'no new pod existed while an old one still ran');
 });
 
 test('revisionHistoryLimit keeps only that many old ReplicaSets', async () => {
