@@ -23,6 +23,7 @@ import type { Clock } from '../clock/index.js';
 import { nodeIdentity, type KubeletSettings } from './config.js';
 import { HollowKubelet } from './hollow_kubelet.js';
 import { KUBELET_VERSION } from './node.js';
+import { PodStartStats, type PodStartSnapshot } from './pod_start_stats.js';
 import type { Pod } from './pod_status.js';
 import { TimerQueue } from './timer_queue.js';
 
@@ -68,6 +69,8 @@ export interface FleetStats {
   podsCompleted: number;
   podsDeleted: number;
   podErrors: number;
+  /** The fleet's share of pod startup: start lateness, status PATCH latency, event loop delay (ms). */
+  podStart: PodStartSnapshot;
 }
 
 const NODE_NAME_INDEX = 'spec.nodeName';
@@ -80,6 +83,7 @@ export class Fleet {
   private readonly agent: http.Agent;
   private readonly watchAgent: http.Agent;
   private readonly clients: RESTClient[] = [];
+  private readonly startStats = new PodStartStats();
   private shared: SharedInformer<Pod> | undefined;
   private sharedStop: Stopper | undefined;
   private joins: Promise<void>[] = [];
@@ -99,7 +103,7 @@ export class Fleet {
       const watchRest = new RESTClient(config, { clock: o.clock, random: this.random, rateLimiter: limiter, agent: this.watchAgent });
       this.kubelets.set(
         id.name,
-        new HollowKubelet({ id, settings: o.settings, rest, watchRest, queue: this.queue, clock: o.clock, random: this.random, logger: o.logger, sharedPodWatch: o.podWatch === 'shared' }),
+        new HollowKubelet({ id, settings: o.settings, rest, watchRest, queue: this.queue, clock: o.clock, random: this.random, logger: o.logger, sharedPodWatch: o.podWatch === 'shared', startStats: this.startStats }),
       );
       this.clients.push(rest, watchRest);
     }
@@ -218,6 +222,7 @@ export class Fleet {
       podsCompleted: 0,
       podsDeleted: 0,
       podErrors: 0,
+      podStart: this.startStats.snapshot(),
     };
     for (const k of this.kubelets.values()) {
       if (k.registered) s.registered++;
@@ -245,6 +250,7 @@ export class Fleet {
   async stop(): Promise<void> {
     this.stopped = true;
     this.queue.stop();
+    this.startStats.stop();
     await Promise.all([...this.kubelets.values()].map((k) => k.stop()));
     await this.sharedStop?.stop();
     this.agent.destroy();

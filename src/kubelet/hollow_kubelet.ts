@@ -25,6 +25,7 @@ import { initialNode, rfc3339, type Node } from './node.js';
 import { NodeStatusUpdater } from './node_status.js';
 import { PodIPAllocator } from './pod_ips.js';
 import type { Pod } from './pod_status.js';
+import type { PodStartStats } from './pod_start_stats.js';
 import { PodWorkers } from './pod_worker.js';
 import type { TaskHandle, TimerQueue } from './timer_queue.js';
 
@@ -42,6 +43,8 @@ export interface HollowKubeletOptions {
   logger: ClientLogger;
   /** True when the fleet's shared informer delivers this node's pods. */
   sharedPodWatch: boolean;
+  /** The fleet's pod start timings. */
+  startStats?: PodStartStats;
 }
 
 /** One simulated node. */
@@ -95,6 +98,7 @@ export class HollowKubelet {
       startupLatency: logNormalLatency(o.settings.podStartupP50Ms, o.settings.podStartupP99Ms, o.random),
       jobPodRuntimeMs: o.settings.jobPodRuntimeMs,
       logger: o.logger,
+      ...(o.startStats !== undefined ? { startStats: o.startStats } : {}),
     });
   }
 

@@ -13,6 +13,7 @@ export { NODE_LEASE_NAMESPACE, NodeLeaseController, leaseRenewIntervalMs, type L
 export { KUBELET_VERSION, initialNode, microTime, rfc3339, type Node, type NodeCondition, type NodeStatus, type Taint } from './node.js';
 export { NodeStatusUpdater, type NodeStatusAPI } from './node_status.js';
 export { PodIPAllocator } from './pod_ips.js';
+export { PodStartStats, type MsPercentiles, type PodStartSnapshot } from './pod_start_stats.js';
 export { runningPatch, terminatedPatch, type Pod } from './pod_status.js';
 export { PodWorkers, type PodAPI } from './pod_worker.js';
 export { TimerQueue, type TaskHandle } from './timer_queue.js';

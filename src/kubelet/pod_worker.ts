@@ -14,6 +14,7 @@ import { isConflictError, isNotFoundError, type ClientLogger } from '../client/i
 import type { Clock } from '../clock/index.js';
 import type { LatencySampler } from './latency.js';
 import type { PodIPAllocator } from './pod_ips.js';
+import type { PodStartStats } from './pod_start_stats.js';
 import { isTerminal, ownedByJob, runningPatch, simulatedExitCode, terminatedPatch, type Pod, type PodRun } from './pod_status.js';
 import type { TaskHandle, TimerQueue } from './timer_queue.js';
 
@@ -48,6 +49,8 @@ export interface PodWorkersOptions {
   startupLatency: LatencySampler;
   jobPodRuntimeMs: number;
   logger: ClientLogger;
+  /** Where each start's timings go (the fleet shares one). */
+  startStats?: PodStartStats;
 }
 
 /** Simulates the containers of the pods bound to one node. */
@@ -121,11 +124,14 @@ export class PodWorkers {
 
   private scheduleStart(st: PodState, delayMs: number): void {
     const startTime = this.o.clock.now();
+    const dueAt = startTime + delayMs;
     st.timer = this.o.queue.after(delayMs, () => this.enqueue(st, async () => {
       if (st.phase !== 'starting') return;
       const podIP = st.run?.podIP ?? this.o.ips.allocate();
-      st.run = { hostIP: this.o.hostIP, podIP, startTime, startedAt: this.o.clock.now() };
+      const sentAt = this.o.clock.now();
+      st.run = { hostIP: this.o.hostIP, podIP, startTime, startedAt: sentAt };
       await this.o.api.patchPodStatus(st.namespace, st.name, runningPatch(st.pod, st.run));
+      this.o.startStats?.record(sentAt - dueAt, this.o.clock.now() - sentAt);
       st.phase = 'running';
       st.attempts = 0;
       this.stats.started++;

@@ -39,7 +39,22 @@ function startupBreakdown(r: LabReport): string {
 <table><tr><th>part</th><th>p50 (ms)</th><th>p99 (ms)</th></tr>${rows}
 <tr><td><b>total (created → Running watched)</b></td><td>${n(ps.total.p50, 0)}</td><td>${n(ps.total.p99, 0)}</td></tr>
 <tr><td><b>control plane share (total − simulated start)</b></td><td>${n(ps.controlPlane.p50, 0)}</td><td>${n(ps.controlPlane.p99, 0)}</td></tr></table>
-<p>p50 ${barOf(1)}<br>p99 ${barOf(2)}<br><small>${legend} (parts' percentiles are taken separately, so they need not add up)</small></p>`;
+<p>p50 ${barOf(1)}<br>p99 ${barOf(2)}<br><small>${legend} (parts' percentiles are taken separately, so they need not add up)</small></p>
+${fleetTable(r)}`;
+}
+
+/** The fleet's own share of "scheduled → kubelet, status write, watch", per fleet process. */
+function fleetTable(r: LabReport): string {
+  const rows = (r.fleets ?? [])
+    .map((f) => {
+      const s = f.stats?.podStart;
+      if (s === undefined) return `<tr><td>${esc(f.namePrefix)}</td><td colspan="6">${esc(f.error ?? 'not reported')}</td></tr>`;
+      return `<tr><td>${esc(f.namePrefix)}</td><td>${s.lateness.count}</td><td>${n(s.lateness.p50, 0)} / ${n(s.lateness.p99, 0)}</td><td>${n(s.statusPatch.p50, 0)} / ${n(s.statusPatch.p99, 0)} / ${n(s.statusPatch.max, 0)}</td><td>${n(s.eventLoopDelay.p99, 0)} / ${n(s.eventLoopDelay.max, 0)}</td></tr>`;
+    })
+    .join('');
+  if (rows === '') return '';
+  return `<p>The hollow kubelets' own share, per fleet process (ms): how late each pod's simulated start ran, its Running status PATCH as the fleet's client saw it (including the wait for a shared socket), and the process's event loop delay.</p>
+<table><tr><th>fleet</th><th>pods started</th><th>start lateness p50 / p99</th><th>status PATCH p50 / p99 / max</th><th>event loop delay p99 / max</th></tr>${rows}</table>`;
 }
 
 function latencyTable(r: LabReport): string {

@@ -7,8 +7,9 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { apiLatencies, apiSeries, latencyCdf, type ApiLatencyEntry, type ApiSeries, type ApiSnapshot, type SliClass } from './api_metrics.js';
 import type { LabConfig } from './config.js';
 import type { Capabilities } from './components.js';
+import { fleetSummaryLines, type FleetReport } from './fleet_report.js';
 import type { ClientLatencies, PhaseResult, WorkloadMode } from './load.js';
-import { podStartup, schedulingThroughput, sloEntries, type PodStartup, type SloEntry } from './measure.js';
+import { podStartup, podStartupByPhase, schedulingThroughput, sloEntries, type PhaseStartup, type PodStartup, type SloEntry } from './measure.js';
 import type { PodTimes } from './pod_tracker.js';
 import type { ProcSeries } from './proc.js';
 import { percentiles, type Percentiles } from './stats.js';
@@ -40,6 +41,10 @@ export interface LabReport {
   api: { latency: ApiLatencyEntry[]; series: ApiSeries; cdf: Record<SliClass, { le: number[]; fraction: number[] }>; scrapes: number; scrapeErrors: number };
   client: Record<string, Percentiles>;
   podStartup: PodStartup;
+  /** Pod startup of the pods created in each phase. */
+  podStartupByPhase: PhaseStartup[];
+  /** Each fleet process's counters and its share of pod startup, read at the end of the run. */
+  fleets: FleetReport[];
   scheduling: ReturnType<typeof schedulingThroughput>;
   storage: { opsPerSec: Percentiles; serverWriteBytesPerSec: Percentiles; serverReadBytesPerSec: Percentiles };
   watch: { apiserverEventsDispatchedPerSec: Percentiles; labWatchEvents: number };
@@ -68,6 +73,9 @@ export interface RunRecord {
   commit: string | null;
   /** Pods Running per second while the create phase issued pods. */
   createRate: number | undefined;
+  fleets: FleetReport[];
+  /** When the run started (ms since the epoch): phases' start and end are seconds since then. */
+  startedAtMs: number;
 }
 
 /** The current commit, when run from a git checkout. */
@@ -87,7 +95,8 @@ export function machineNow(): MachineInfo {
 /** Builds report.json's content. */
 export function buildReport(r: RunRecord): LabReport {
   const latency = apiLatencies(r.snapshots);
-  const startup = podStartup(r.pods, r.config.fleet.podStartupMs);
+  const pods = [...r.pods];
+  const startup = podStartup(pods, r.config.fleet.podStartupMs);
   const series = apiSeries(r.snapshots);
   const server = r.procs.find((p) => p.name === 'server');
   const { scenario, ...rest } = r.config;
@@ -104,7 +113,7 @@ export function buildReport(r: RunRecord): LabReport {
     ...(r.error !== undefined ? { error: r.error } : {}),
     totalS: r.totalS,
     phases: r.phases,
-    slos: sloEntries(latency, startup, r.createRate, 100),
+    slos: sloEntries(latency, startup, r.createRate, 100, r.config.podRate),
     api: {
       latency,
       series,
@@ -114,6 +123,8 @@ export function buildReport(r: RunRecord): LabReport {
     },
     client: Object.fromEntries([...r.client].map(([k, v]) => [k, percentiles(v)])),
     podStartup: startup,
+    podStartupByPhase: podStartupByPhase(pods, r.phases, r.startedAtMs, r.config.fleet.podStartupMs),
+    fleets: r.fleets,
     scheduling: schedulingThroughput(r.scheduledTimes),
     storage: {
       opsPerSec: percentiles(series.storageOpsPerSec),
@@ -149,6 +160,8 @@ export function summaryText(rep: LabReport): string {
   lines.push(`  scheduled → kubelet + watch      p50 ${f(ps.scheduledToKubeletAndWatch.p50, 0)}  p99 ${f(ps.scheduledToKubeletAndWatch.p99, 0)}`);
   lines.push(`  simulated container start        ${ps.simulatedStartMs} (fixed)`);
   lines.push(`  control plane share              p50 ${f(ps.controlPlane.p50, 0)}  p99 ${f(ps.controlPlane.p99, 0)}`);
+  for (const b of rep.podStartupByPhase ?? []) lines.push(`  created in ${b.phase.padEnd(16)} ${String(b.pods).padStart(6)} pods: p50 ${f(b.total.p50, 0)}  p99 ${f(b.total.p99, 0)}  (scheduled → kubelet + watch p99 ${f(b.scheduledToKubeletAndWatch.p99, 0)})`);
+  lines.push(...fleetSummaryLines(rep.fleets ?? []));
   lines.push(`scheduling throughput (pods/s)     avg ${f(rep.scheduling.average, 1)}  p50 ${f(rep.scheduling.p50, 0)}  max ${f(rep.scheduling.max, 0)}`);
   lines.push('');
   lines.push('process              peak RSS (MiB)  CPU (s)  avg cores');

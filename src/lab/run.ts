@@ -10,6 +10,7 @@ import { loadKubeconfig, RESOURCES, RESTClient } from '../client/index.js';
 import { apiSeries, type ApiSnapshot } from './api_metrics.js';
 import type { LabConfig } from './config.js';
 import { controllerManagerSpec, detectCapabilities, etcdSpec, fleetSpecs, schedulerSpec, serverSpec, type Capabilities } from './components.js';
+import { collectFleetReports, type FleetReport } from './fleet_report.js';
 import { renderHtml } from './html.js';
 import { killNodesPhase } from './node_failure.js';
 import { LoadGenerator, type PhaseResult, type WorkloadMode } from './load.js';
@@ -210,6 +211,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     progress.clear();
   }
   if (sampler !== undefined) await sampler.stop();
+  const fleets: FleetReport[] = await collectFleetReports(paths.kubeconfig).catch(() => []);
   machine.loadAverageEnd = loadavg();
   const report = buildReport({
     config: c,
@@ -230,6 +232,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     machine,
     commit,
     createRate,
+    fleets,
+    startedAtMs: t0,
   });
   writeFileSync(join(c.reportDir, 'report.json'), `${JSON.stringify(report, null, 1)}\n`);
   writeFileSync(join(c.reportDir, 'report.html'), renderHtml(report));

@@ -81,6 +81,15 @@ describe('kscale up', () => {
     assert.equal(rep.podStartup.simulatedStartMs, 200);
     assert.ok(rep.podStartup.total.p50 >= 200);
     assert.ok(Math.abs(rep.podStartup.total.p50 - 200 - rep.podStartup.controlPlane.p50) < 1);
+    const created = rep.podStartupByPhase.find((b) => b.phase === 'create');
+    assert.ok(created !== undefined && created.pods >= 80 && created.total.p50 >= 200, JSON.stringify(rep.podStartupByPhase));
+    assert.ok(rep.podStartupByPhase.every((b) => b.phase !== 'nodes'), 'no pod is created while nodes join');
+    // The fleet's own share, read from its control endpoint before it stopped.
+    assert.equal(rep.fleets.length, 1, JSON.stringify(rep.fleets));
+    const fleet = rep.fleets[0]!.stats!.podStart;
+    assert.ok(fleet.statusPatch.count >= 80, `fleet recorded ${fleet.statusPatch.count} starts`);
+    assert.ok(fleet.statusPatch.p50 > 0 && fleet.statusPatch.p99 >= fleet.statusPatch.p50);
+    assert.match(r.stdout, /fleet hollow-node-: start lateness p50 \d+ p99 \d+; status PATCH/);
     // Settings that shape the result: raised client QPS, storage sync, the mode the lab chose.
     assert.equal(rep.config.controllerManager.qps, 500);
     assert.equal(rep.config.server.storageSync, 'full');
