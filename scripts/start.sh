@@ -2,8 +2,8 @@
 # The README's first command: set up everything, then run the main job, the scale lab:
 # `kscale up` brings up a cluster (API server, controller-manager, scheduler, hollow nodes),
 # runs the default load scenario, writes a report under ./kscale-reports/ and shuts down.
-# The default is 100 nodes × 30 pods, a few minutes on a 2-core machine; the full run is
-#   npm start -- --nodes 2500
+# The default is the main job, 2,500 nodes × 30 pods (about 36 minutes on a 2-core machine); a quick one is
+#   npm start -- --nodes 100
 # and every other `kscale up` flag passes through the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -23,7 +23,7 @@ const num = nonNegative(false);
 /** The flags shared by `kscale up` and `kscale lab experiment`. */
 function addRunFlags(cmd: Command): Command {
   return cmd
-    .option('--nodes <n>', 'hollow nodes (the full run: 2500)', int)
+    .option('--nodes <n>', 'hollow nodes (kscale up: 2500, the main job; experiments: their own size)', int)
     .option('--pods-per-node <n>', 'pods per node (default: the scenario\'s, 30 for load)', int)
     .option('--pod-rate <n>', 'pods created (and deleted) per second', num, 100)
     .option('--scenario <name|file>', `scenario: ${listScenarios().join(', ')}, or a YAML file`, 'load')
@@ -140,6 +140,9 @@ function interruptible(progress: Progress): { signal: AbortSignal; stopWaiter: (
   };
 }
 
+/** `kscale up` without --nodes is the main job: upstream's load test shape at 2,500 nodes. */
+const UP_DEFAULT_NODES = 2500;
+
 /** Adds `kscale up`. */
 export function upCommand(): Command {
   const cmd = new Command('up')
@@ -147,9 +150,9 @@ export function upCommand(): Command {
     .option('--keep-running', 'leave the cluster up after the report, with a kubeconfig printed; Ctrl-C stops it');
   addRunFlags(cmd).action(async (o: Record<string, unknown>) => {
     const scenario = loadScenario(o.scenario as string);
-    const nodes = (o.nodes as number | undefined) ?? 100;
+    const nodes = (o.nodes as number | undefined) ?? UP_DEFAULT_NODES;
     const dir = o.report !== undefined ? resolve(o.report as string) : defaultReportDir(`${scenario.name}-${nodes}n`);
-    const c = configFrom(o, scenario, dir);
+    const c = configFrom(o, scenario, dir, { nodes: UP_DEFAULT_NODES });
     c.keepRunning = o.keepRunning === true;
     const progress = new Progress(process.stderr);
     const ctl = interruptible(progress);

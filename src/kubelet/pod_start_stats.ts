@@ -10,6 +10,9 @@
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 
+/** The event loop sampler's period; its histogram holds whole intervals, so this much is subtracted. */
+const LOOP_RESOLUTION_MS = 10;
+
 /** p50/p90/p99/max (ms) and how many samples. */
 export interface MsPercentiles {
   count: number;
@@ -23,7 +26,7 @@ export interface MsPercentiles {
 export interface PodStartSnapshot {
   lateness: MsPercentiles;
   statusPatch: MsPercentiles;
-  /** The fleet process's event loop delay since it started. */
+  /** The fleet process's event loop delay since it started (beyond the sampler's own period). */
   eventLoopDelay: MsPercentiles;
 }
 
@@ -56,7 +59,7 @@ export class PodStartStats {
   constructor(cap = 200_000) {
     this.lateness = new SampleRing(cap);
     this.statusPatch = new SampleRing(cap);
-    this.loop = monitorEventLoopDelay({ resolution: 20 });
+    this.loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
     this.loop.enable();
   }
 
@@ -67,7 +70,7 @@ export class PodStartStats {
   }
 
   snapshot(): PodStartSnapshot {
-    const ms = (ns: number): number => ns / 1e6;
+    const ms = (ns: number): number => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
     const h = this.loop;
     return {
       lateness: this.lateness.percentiles(),
