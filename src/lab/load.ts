@@ -44,14 +44,23 @@ export interface PhaseResult {
 /** Client-side latency samples, ms, per "resource verb". */
 export type ClientLatencies = Map<string, number[]>;
 
+/** Up to this much lost time is made up by the pacer. */
+const MAX_DEBT_MS = 1000;
+
 /** Paces pods at a rate: take(n) waits until n more pods fit (n larger than a second's worth is spread, not burst). */
 class PodPacer {
   private next = 0;
   constructor(private readonly rate: number) {}
+  /** Starts a new schedule now (a phase's start): no debt is carried over from an earlier phase. */
+  reset(): void {
+    this.next = performance.now();
+  }
   async take(n: number, signal: AbortSignal): Promise<void> {
     if (this.rate <= 0 || n <= 0) return;
     const now = performance.now();
-    const at = Math.max(now, this.next);
+    // Keeps the schedule: time lost to a late timer or a slow call is made up, up to MAX_DEBT_MS of it, so the
+    // offered rate is the asked one rather than the asked one less every delay.
+    const at = Math.max(now - MAX_DEBT_MS, this.next);
     this.next = at + (n * 1000) / this.rate;
     if (at > now) await sleep(at - now, signal);
   }
@@ -140,6 +149,7 @@ export class LoadGenerator {
     const runningTarget0 = this.expectedRunning;
     this.nodes = this.o.tracker.readyNodeNames();
     let requested = 0;
+    this.pacer.reset();
     const f = new InFlight(this.o.concurrency ?? 64);
     const pick = (fraction: number): PlannedWorkload[] => workloads.filter((w) => w.kind === 'Deployment' && w.replicas > 0).filter(() => this.o.random() < fraction);
     switch (phase.type) {
