@@ -85,11 +85,11 @@ export async function measureMode(spec: ModeSpec, n: number, samples: number, ma
   const node = { name: 'bench-node', zone: '' };
   const input = (full: boolean, changed: Set<string> = new Set()): SyncInput => ({ services: w.services, endpoints: w.endpoints, node, full, changed });
   const lab = NetnsLab.create(ENDPOINTS_PER_SERVICE + 1);
+  let proxier: Proxier | undefined;
   try {
     // A sync that outlives --max-sync-s is killed: at that size the mode's result is "too slow", not a number.
     const exec = new Executor(lab.node, maxSyncMs);
     const cfg = { masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '', iptablesBackend: spec.backend, ipvsScheduler: 'rr' as const };
-    let proxier: Proxier;
     try {
       proxier = await newProxier(spec.mode, exec, cfg);
     } catch (err) {
@@ -116,6 +116,7 @@ export async function measureMode(spec: ModeSpec, n: number, samples: number, ma
     const last = await connectFigures(lab, clusterIP(n - 1), samples);
     return { mode: spec.label, n, kernel: undefined, initial, resync, change, first, last };
   } finally {
+    await proxier?.close?.();
     await lab.destroy();
   }
 }
