@@ -13,7 +13,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { SyncInput } from '../../src/proxy/index.js';
-import { renderIptables } from '../../src/proxy/iptables/rules.js';
+import { IptablesRenderCache, renderIptables } from '../../src/proxy/iptables/rules.js';
 import { IpvsState, renderIpvs } from '../../src/proxy/ipvs/rules.js';
 import { NftState, commitNftables, renderNftables } from '../../src/proxy/nftables/rules.js';
 import { changeOne, workload } from './workload.js';
@@ -43,9 +43,10 @@ interface Driver {
 function iptablesDriver(): Driver {
   const cfg = { masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
   let previous = new Map<string, readonly string[]>();
+  const cache = new IptablesRenderCache();
   return {
     render(input) {
-      const r = renderIptables(input, cfg, previous);
+      const r = renderIptables(input, cfg, previous, new Set(), cache);
       const next = input.full ? new Map<string, readonly string[]>() : new Map(previous);
       for (const [k, w] of r.written) next.set(k, w.chains);
       previous = next;
