@@ -18,6 +18,7 @@
  * new process.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { ExecError } from '../exec.js';
 
 const MARKER = 'kscale-sync';
@@ -62,6 +63,22 @@ export class NftSession {
     const run = this.queue.then(() => this.send(line));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * CPU ms the live process has used (utime+stime from /proc), 0 when none runs: a long-lived child's CPU is not in
+   * the parent's cutime until it exits, so benchmarks read it here.
+   */
+  cpuMs(): number {
+    const pid = this.proc?.pid;
+    if (pid === undefined) return 0;
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      return 0;
+    }
   }
 
   /** Ends the process (nft quits at the end of its input). */
