@@ -125,8 +125,10 @@ export function renderIptables(
   cache: IptablesRenderCache = new IptablesRenderCache(),
 ): IptablesRendering {
   const mark = `0x${(1 << cfg.masqueradeBit).toString(16)}`;
-  const filter = new Writer(cache.sizes.get('filter'));
-  const nat = new Writer(cache.sizes.get('nat'));
+  // Size hints come from the last rendering of the same kind: a partial one is far smaller than a full one.
+  const kind = input.full ? 'full' : 'partial';
+  const filter = new Writer(cache.sizes.get(`${kind} filter`));
+  const nat = new Writer(cache.sizes.get(`${kind} nat`));
   for (const c of FILTER_TOP_CHAINS) filter.declare(c);
   for (const c of NAT_TOP_CHAINS) nat.declare(c);
 
@@ -140,7 +142,7 @@ export function renderIptables(
 
   const written = new Map<string, { chains: string[]; rules: number }>();
   const deleted: string[] = [];
-  const svcRules = new Writer(cache.sizes.get('svc')); // per-service chains, appended after the top-level ones
+  const svcRules = new Writer(cache.sizes.get(`${kind} svc`)); // per-service chains, appended after the top-level ones
   const names = [...input.services.keys()].sort();
   let totalEndpoints = 0;
   for (const eps of input.endpoints.values()) totalEndpoints += eps.length;
@@ -273,7 +275,7 @@ export function renderIptables(
     // Ports that went away are in `changed` but no longer in the services map.
     for (const name of input.changed) if (!input.services.has(name)) deleted.push(...(previous.get(name) ?? []));
   }
-  for (const [k, w] of [['filter', filter], ['nat', nat], ['svc', svcRules]] as const) cache.sizes.set(k, { chains: w.chains.length, rules: w.rules.length });
+  for (const [k, w] of [['filter', filter], ['nat', nat], ['svc', svcRules]] as const) cache.sizes.set(`${kind} ${k}`, { chains: w.chains.length, rules: w.rules.length });
   const stale = [...new Set(deleted)].sort();
   const tail = new RuleBuffer();
   for (const c of stale) tail.line(`-X ${c}`);
