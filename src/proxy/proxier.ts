@@ -41,4 +41,6 @@ export interface Proxier {
   sync(input: SyncInput): Promise<SyncResult>;
   /** Removes everything this mode installs (--cleanup). */
   cleanup(): Promise<void>;
+  /** Releases what the mode keeps between syncs (a long-lived tool process); the kernel's rules stay. */
+  close?(): Promise<void>;
 }

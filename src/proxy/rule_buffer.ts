@@ -32,6 +32,21 @@ export class RuleBuffer {
     this.lines++;
   }
 
+  /** Appends bytes that hold `lines` whole lines (a piece cut with `since`). */
+  append(piece: Buffer, lines: number): void {
+    if (this.len + piece.length > this.buf.length) this.grow(piece.length);
+    this.buf.set(piece, this.len);
+    this.len += piece.length;
+    this.lines += lines;
+  }
+
+  /** A copy of the bytes written after `offset` (from `length` earlier), to append again later. */
+  since(offset: number): Buffer {
+    const out = Buffer.allocUnsafe(this.len - offset);
+    this.buf.copy(out, 0, offset, this.len);
+    return out;
+  }
+
   /** Bytes written so far. */
   get length(): number {
     return this.len;

@@ -85,9 +85,10 @@ export class ServiceProxy {
     this.maybeStart();
   }
 
-  /** Stops the runner, waiting for a sync in progress. */
+  /** Stops the runner, waiting for a sync in progress, then lets the proxier release its tool processes. */
   async stop(): Promise<void> {
     await this.runner.stop();
+    await this.proxier.close?.();
   }
 
   private serviceChanged(old: KubeObject | undefined, svc: KubeObject | undefined): void {

@@ -10,7 +10,7 @@ import type { Executor } from '../exec.js';
 import type { Proxier, SyncInput, SyncResult } from '../proxier.js';
 import { JUMP_RULES, SERVICE_CHAIN_PREFIXES, type JumpRule } from './chains.js';
 import { detectBackend, HINT_CHAIN, toolsFor, type BackendDetection, type IptablesBackend, type IptablesTools } from './backend.js';
-import { renderIptables, type IptablesConfig } from './rules.js';
+import { IptablesRenderCache, renderIptables, type IptablesConfig } from './rules.js';
 
 /** Our chains in an iptables-save dump of one table. */
 function ownChains(save: string, table: 'nat' | 'filter', all: boolean): string[] {
@@ -37,6 +37,8 @@ export class IptablesProxier implements Proxier {
   /** Each service port's chains and rule count, as last written. */
   private chains = new Map<string, { chains: string[]; rules: number }>();
   private serviceRules = 0;
+  /** Each port's rendered lines, reused while its inputs are unchanged. */
+  private readonly renderCache = new IptablesRenderCache();
 
   constructor(
     private readonly exec: Executor,
@@ -67,7 +69,7 @@ export class IptablesProxier implements Proxier {
       orphans = new Set(ownChains(await this.exec.check([this.tools.save, '-t', 'nat']), 'nat', false).filter((c) => !known.has(c)));
     }
     const t0 = performance.now();
-    const r = renderIptables(input, this.cfg, previous, orphans);
+    const r = renderIptables(input, this.cfg, previous, orphans, this.renderCache);
     const renderMs = performance.now() - t0;
     await this.exec.check([this.tools.restore, '-w', '--noflush', '--counters'], r.restore);
     if (input.full) await this.ensureJumps();

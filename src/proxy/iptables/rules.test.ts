@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { SyncInput } from '../proxier.js';
 import { proxyState, service, slice } from '../testing/objects.js';
 import { sepChain, svcChain } from './chains.js';
-import { DEFAULT_IPTABLES_CONFIG, renderIptables } from './rules.js';
+import { DEFAULT_IPTABLES_CONFIG, IptablesRenderCache, renderIptables } from './rules.js';
 
 const node = { name: 'n1', zone: '' };
 function input(full: boolean, changed: string[] = []): SyncInput {
@@ -92,4 +92,24 @@ test('--cluster-cidr masquerades off-cluster traffic to the cluster IP, --masque
   assert.ok(lines(cidr.restore.toString(), /! -s 10\.244\.0\.0\/16 -j KUBE-MARK-MASQ/).length >= 2);
   const all = renderIptables(input(true), { ...DEFAULT_IPTABLES_CONFIG, masqueradeAll: true });
   assert.ok(lines(all.restore.toString(), /^-A KUBE-SVC-\S+ .*-d 10\.96\.0\.10\/32 -j KUBE-MARK-MASQ$/).length === 1);
+});
+
+test('renderings that reuse cached port lines are byte-identical to uncached ones, partial and full', () => {
+  const cache = new IptablesRenderCache();
+  const i = input(true);
+  const cold = renderIptables(i, DEFAULT_IPTABLES_CONFIG);
+  assert.deepEqual(renderIptables(i, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache).restore, cold.restore);
+  assert.deepEqual(renderIptables(i, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache).restore, cold.restore);
+  // A partial rendering first (its unchanged ports have no chain lines cached yet), then one port's endpoints change.
+  const p = { ...i, full: false, changed: new Set(['default/sticky:p']) };
+  const cache2 = new IptablesRenderCache();
+  assert.deepEqual(renderIptables(p, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache2).restore, renderIptables(p, DEFAULT_IPTABLES_CONFIG).restore);
+  assert.deepEqual(renderIptables(i, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache2).restore, cold.restore);
+  const changed = { ...i, endpoints: new Map(i.endpoints), full: false, changed: new Set(['default/web:p']) };
+  changed.endpoints.set('default/web:p', i.endpoints.get('default/web:p')!.slice(0, 2));
+  const warm = renderIptables(changed, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache);
+  const fresh = renderIptables(changed, DEFAULT_IPTABLES_CONFIG);
+  assert.deepEqual(warm.restore, fresh.restore);
+  assert.notDeepEqual(warm.restore, cold.restore);
+  assert.deepEqual(warm.written, fresh.written);
 });

@@ -10,7 +10,7 @@
 import type { SyncInput } from '../proxier.js';
 import { categorizeEndpoints } from '../topology.js';
 import { RuleBuffer } from '../rule_buffer.js';
-import type { Endpoint, ServicePortInfo } from '../types.js';
+import type { Endpoint, NodeInfo, ServicePortInfo } from '../types.js';
 import {
   FILTER_TOP_CHAINS,
   KUBE_EXTERNAL_SERVICES,
@@ -56,6 +56,35 @@ export interface IptablesRendering {
   readonly deleted: string[];
 }
 
+/** What one service port wrote, and what from: reused by later renderings while the inputs are the same objects. */
+interface PortWritten {
+  readonly endpoints: readonly Endpoint[] | undefined;
+  readonly node: NodeInfo;
+  readonly cfg: IptablesConfig;
+  readonly large: boolean;
+  /** Its lines in the top-level chains (filter and nat), written on every rendering. */
+  top: { filter: Buffer; filterLines: number; nat: Buffer; natLines: number } | undefined;
+  /** Its own chains: declarations, rules, names. */
+  body: { decl: Buffer; declLines: number; rules: Buffer; ruleLines: number; owned: string[] } | undefined;
+}
+
+/**
+ * A proxier's cache of each service port's rendered lines, keyed by the port's ServicePortInfo. The change
+ * trackers replace a port's info or endpoint list when it changes, never edit them in place, so the same objects
+ * mean the same lines.
+ */
+export class IptablesRenderCache {
+  private readonly ports = new WeakMap<ServicePortInfo, PortWritten>();
+  /** Bytes each writer held at the last rendering. */
+  readonly sizes = new Map<string, { chains: number; rules: number }>();
+  get(svc: ServicePortInfo): PortWritten | undefined {
+    return this.ports.get(svc);
+  }
+  set(svc: ServicePortInfo, w: PortWritten): void {
+    this.ports.set(svc, w);
+  }
+}
+
 // Upstream caches these strings: 1/n with ten decimals.
 const probabilities: string[] = [];
 function probability(n: number): string {
@@ -63,8 +92,13 @@ function probability(n: number): string {
 }
 
 class Writer {
-  readonly chains = new RuleBuffer();
-  readonly rules = new RuleBuffer(1 << 20);
+  readonly chains: RuleBuffer;
+  readonly rules: RuleBuffer;
+  /** Sizes hint at the last rendering's, so a buffer is not grown (and copied) many times. */
+  constructor(hint?: { chains: number; rules: number }) {
+    this.chains = new RuleBuffer(Math.max(64 * 1024, hint?.chains ?? 0));
+    this.rules = new RuleBuffer(Math.max(1 << 20, hint?.rules ?? 0));
+  }
   declare(chain: string): void {
     this.chains.line(`:${chain} - [0:0]`);
   }
@@ -88,10 +122,13 @@ export function renderIptables(
   cfg: IptablesConfig,
   previous: ReadonlyMap<string, readonly string[]> = new Map(),
   orphans: ReadonlySet<string> = new Set(),
+  cache: IptablesRenderCache = new IptablesRenderCache(),
 ): IptablesRendering {
   const mark = `0x${(1 << cfg.masqueradeBit).toString(16)}`;
-  const filter = new Writer();
-  const nat = new Writer();
+  // Size hints come from the last rendering of the same kind: a partial one is far smaller than a full one.
+  const kind = input.full ? 'full' : 'partial';
+  const filter = new Writer(cache.sizes.get(`${kind} filter`));
+  const nat = new Writer(cache.sizes.get(`${kind} nat`));
   for (const c of FILTER_TOP_CHAINS) filter.declare(c);
   for (const c of NAT_TOP_CHAINS) nat.declare(c);
 
@@ -105,7 +142,7 @@ export function renderIptables(
 
   const written = new Map<string, { chains: string[]; rules: number }>();
   const deleted: string[] = [];
-  const svcRules = new Writer(); // per-service chains, appended after the top-level ones
+  const svcRules = new Writer(cache.sizes.get(`${kind} svc`)); // per-service chains, appended after the top-level ones
   const names = [...input.services.keys()].sort();
   let totalEndpoints = 0;
   for (const eps of input.endpoints.values()) totalEndpoints += eps.length;
@@ -113,93 +150,132 @@ export function renderIptables(
   const large = totalEndpoints > LARGE_CLUSTER_ENDPOINTS;
   for (const name of names) {
     const svc = input.services.get(name)!;
-    const eps = categorizeEndpoints(input.endpoints.get(name) ?? [], svc, input.node);
+    const epList = input.endpoints.get(name);
     const write = input.full || input.changed.has(name);
-    const usesCluster = eps.cluster.length > 0;
-    const usesLocal = svc.internalPolicyLocal || svc.externalPolicyLocal;
-    const external = svc.nodePort !== 0 || svc.externalIPs.length > 0;
-    const match = `${proto(svc)} --dport ${svc.port}`;
-    const svcC = svcChain(svc);
-    const svlC = svlChain(svc);
-    const extC = extChain(svc);
-
-    // Cluster IP.
-    const internalTarget = svc.internalPolicyLocal ? (eps.local.length > 0 ? svlC : undefined) : usesCluster ? svcC : undefined;
-    if (!eps.hasEndpoints) {
-      filter.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j REJECT`);
-    } else if (internalTarget === undefined) {
-      filter.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} has no local endpoints`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j DROP`);
+    // What this port wrote last time, reused while its service, endpoints, node, config and comment mode are the same.
+    let c = cache.get(svc);
+    if (c === undefined || c.endpoints !== epList || c.node !== input.node || c.cfg !== cfg || c.large !== large) {
+      c = { endpoints: epList, node: input.node, cfg, large, top: undefined, body: undefined };
+      cache.set(svc, c);
+    }
+    if (c.top !== undefined && (!write || c.body !== undefined)) {
+      filter.rules.append(c.top.filter, c.top.filterLines);
+      nat.rules.append(c.top.nat, c.top.natLines);
+      if (write) {
+        svcRules.chains.append(c.body!.decl, c.body!.declLines);
+        svcRules.rules.append(c.body!.rules, c.body!.ruleLines);
+      }
     } else {
-      nat.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} cluster IP`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j ${internalTarget}`);
-    }
+      const f0 = filter.rules.length;
+      const fl0 = filter.rules.lines;
+      const n0 = nat.rules.length;
+      const nl0 = nat.rules.lines;
+      const eps = categorizeEndpoints(epList ?? [], svc, input.node);
+      const usesCluster = eps.cluster.length > 0;
+      const usesLocal = svc.internalPolicyLocal || svc.externalPolicyLocal;
+      const external = svc.nodePort !== 0 || svc.externalIPs.length > 0;
+      const match = `${proto(svc)} --dport ${svc.port}`;
+      const svcC = svcChain(svc);
+      const svlC = svlChain(svc);
+      const extC = extChain(svc);
 
-    // External IPs and NodePorts enter through KUBE-EXT-*.
-    for (const ip of svc.externalIPs) {
-      if (eps.hasEndpoints) nat.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} external IP`)} ${proto(svc)} -d ${ip}/32 --dport ${svc.port} -j ${extC}`);
-      else filter.rule(KUBE_EXTERNAL_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} ${proto(svc)} -d ${ip}/32 --dport ${svc.port} -j REJECT`);
-    }
-    if (svc.nodePort !== 0) {
-      if (eps.hasEndpoints) nat.rule(KUBE_NODEPORTS, `-m comment --comment ${q(name)} ${proto(svc)} --dport ${svc.nodePort} -j ${extC}`);
-      else filter.rule(KUBE_EXTERNAL_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} -m addrtype --dst-type LOCAL ${proto(svc)} --dport ${svc.nodePort} -j REJECT`);
-    }
-    if (!write) continue;
-    const seps = eps.local.length === 0 ? eps.cluster : new Set<Endpoint>([...eps.cluster, ...eps.local]);
-    const owned: string[] = [];
-    const rulesBefore = svcRules.rules.lines;
-
-    if (usesCluster) {
-      owned.push(svcC);
-      svcRules.declare(svcC);
-      if (cfg.masqueradeAll) svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 -j ${KUBE_MARK_MASQ}`);
-      else if (cfg.clusterCIDR !== '') svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 ! -s ${cfg.clusterCIDR} -j ${KUBE_MARK_MASQ}`);
-      balance(svcRules, svcC, svc, eps.cluster, large);
-    }
-    if (usesLocal && eps.hasEndpoints) {
-      owned.push(svlC);
-      svcRules.declare(svlC);
-      balance(svcRules, svlC, svc, eps.local, large);
-    }
-    if (external && eps.hasEndpoints) {
-      owned.push(extC);
-      svcRules.declare(extC);
-      if (!svc.externalPolicyLocal) {
-        svcRules.rule(extC, `-m comment --comment ${q(`masquerade traffic for ${name} external destinations`)} -j ${KUBE_MARK_MASQ}`);
-        svcRules.rule(extC, `-j ${svcC}`);
+      // Cluster IP.
+      const internalTarget = svc.internalPolicyLocal ? (eps.local.length > 0 ? svlC : undefined) : usesCluster ? svcC : undefined;
+      if (!eps.hasEndpoints) {
+        filter.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j REJECT`);
+      } else if (internalTarget === undefined) {
+        filter.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} has no local endpoints`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j DROP`);
       } else {
-        // Local policy keeps the client address, except for traffic from the node itself, which goes cluster-wide.
-        if (cfg.clusterCIDR !== '') svcRules.rule(extC, `-m comment --comment ${q(`pod traffic for ${name} external destinations`)} -s ${cfg.clusterCIDR} -j ${usesCluster ? svcC : svlC}`);
-        svcRules.rule(extC, `-m comment --comment ${q(`masquerade LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${KUBE_MARK_MASQ}`);
-        if (usesCluster) svcRules.rule(extC, `-m comment --comment ${q(`route LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${svcC}`);
-        svcRules.rule(extC, `-j ${svlC}`);
+        nat.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} cluster IP`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j ${internalTarget}`);
+      }
+
+      // External IPs and NodePorts enter through KUBE-EXT-*.
+      for (const ip of svc.externalIPs) {
+        if (eps.hasEndpoints) nat.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} external IP`)} ${proto(svc)} -d ${ip}/32 --dport ${svc.port} -j ${extC}`);
+        else filter.rule(KUBE_EXTERNAL_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} ${proto(svc)} -d ${ip}/32 --dport ${svc.port} -j REJECT`);
+      }
+      if (svc.nodePort !== 0) {
+        if (eps.hasEndpoints) nat.rule(KUBE_NODEPORTS, `-m comment --comment ${q(name)} ${proto(svc)} --dport ${svc.nodePort} -j ${extC}`);
+        else filter.rule(KUBE_EXTERNAL_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} -m addrtype --dst-type LOCAL ${proto(svc)} --dport ${svc.nodePort} -j REJECT`);
+      }
+      c.top = { filter: filter.rules.since(f0), filterLines: filter.rules.lines - fl0, nat: nat.rules.since(n0), natLines: nat.rules.lines - nl0 };
+      if (write) {
+        const d0 = svcRules.chains.length;
+        const dl0 = svcRules.chains.lines;
+        const r0 = svcRules.rules.length;
+        const seps = eps.local.length === 0 ? eps.cluster : new Set<Endpoint>([...eps.cluster, ...eps.local]);
+        const owned: string[] = [];
+        const rulesBefore = svcRules.rules.lines;
+
+        if (usesCluster) {
+          owned.push(svcC);
+          svcRules.declare(svcC);
+          if (cfg.masqueradeAll) svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 -j ${KUBE_MARK_MASQ}`);
+          else if (cfg.clusterCIDR !== '') svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 ! -s ${cfg.clusterCIDR} -j ${KUBE_MARK_MASQ}`);
+          balance(svcRules, svcC, svc, eps.cluster, large);
+        }
+        if (usesLocal && eps.hasEndpoints) {
+          owned.push(svlC);
+          svcRules.declare(svlC);
+          balance(svcRules, svlC, svc, eps.local, large);
+        }
+        if (external && eps.hasEndpoints) {
+          owned.push(extC);
+          svcRules.declare(extC);
+          if (!svc.externalPolicyLocal) {
+            svcRules.rule(extC, `-m comment --comment ${q(`masquerade traffic for ${name} external destinations`)} -j ${KUBE_MARK_MASQ}`);
+            svcRules.rule(extC, `-j ${svcC}`);
+          } else {
+            // Local policy keeps the client address, except for traffic from the node itself, which goes cluster-wide.
+            if (cfg.clusterCIDR !== '') svcRules.rule(extC, `-m comment --comment ${q(`pod traffic for ${name} external destinations`)} -s ${cfg.clusterCIDR} -j ${usesCluster ? svcC : svlC}`);
+            svcRules.rule(extC, `-m comment --comment ${q(`masquerade LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${KUBE_MARK_MASQ}`);
+            if (usesCluster) svcRules.rule(extC, `-m comment --comment ${q(`route LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${svcC}`);
+            svcRules.rule(extC, `-j ${svlC}`);
+          }
+        }
+        const comment = large ? '' : `-m comment --comment ${q(name)} `;
+        const p = svc.protocol.toLowerCase();
+        for (const ep of seps) {
+          const sep = sepChain(svc, ep);
+          owned.push(sep);
+          svcRules.declare(sep);
+          const affinity = svc.stickySeconds > 0 ? ` -m recent --name ${sep} --set` : '';
+          svcRules.rules.line(`-A ${sep} ${comment}-s ${ep.ip}/32 -j ${KUBE_MARK_MASQ}`);
+          svcRules.rules.line(`-A ${sep} ${comment}-m ${p} -p ${p}${affinity} -j DNAT --to-destination ${ep.ip}:${ep.port}`);
+        }
+        c.body = { decl: svcRules.chains.since(d0), declLines: svcRules.chains.lines - dl0, rules: svcRules.rules.since(r0), ruleLines: svcRules.rules.lines - rulesBefore, owned };
       }
     }
-    const comment = large ? '' : `-m comment --comment ${q(name)} `;
-    const p = svc.protocol.toLowerCase();
-    for (const ep of seps) {
-      const sep = sepChain(svc, ep);
-      owned.push(sep);
-      svcRules.declare(sep);
-      const affinity = svc.stickySeconds > 0 ? ` -m recent --name ${sep} --set` : '';
-      svcRules.rules.line(`-A ${sep} ${comment}-s ${ep.ip}/32 -j ${KUBE_MARK_MASQ}`);
-      svcRules.rules.line(`-A ${sep} ${comment}-m ${p} -p ${p}${affinity} -j DNAT --to-destination ${ep.ip}:${ep.port}`);
-    }
-    written.set(name, { chains: owned, rules: svcRules.rules.lines - rulesBefore });
+    if (!write) continue;
+    const owned = c.body!.owned;
+    written.set(name, { chains: owned, rules: c.body!.ruleLines });
     const before = previous.get(name);
-    if (before !== undefined && !input.full) for (const c of before) if (!owned.includes(c)) deleted.push(c);
+    if (before !== undefined && !input.full) for (const ch of before) if (!owned.includes(ch)) deleted.push(ch);
   }
   // Must stay last: NodePorts are matched only after every cluster IP.
   nat.rule(KUBE_SERVICES, `-m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j ${KUBE_NODEPORTS}`);
 
   if (input.full) {
     // Everything is rewritten: any chain known before (or found in the kernel) that no port owns now goes.
-    const now = new Set<string>();
-    for (const w of written.values()) for (const c of w.chains) now.add(c);
-    for (const list of previous.values()) for (const c of list) if (!now.has(c)) deleted.push(c);
-    for (const c of orphans) if (!now.has(c)) deleted.push(c);
+    // A port that wrote the very same chain list as before (a cached one) loses none; the set of every owned
+    // chain is built only when some port's list differs.
+    let now: Set<string> | undefined;
+    const owned = (): Set<string> => {
+      if (now !== undefined) return now;
+      now = new Set<string>();
+      for (const w of written.values()) for (const c of w.chains) now.add(c);
+      return now;
+    };
+    for (const [name, list] of previous) {
+      if (written.get(name)?.chains === list) continue;
+      for (const c of list) if (!owned().has(c)) deleted.push(c);
+    }
+    for (const c of orphans) if (!owned().has(c)) deleted.push(c);
   } else {
     // Ports that went away are in `changed` but no longer in the services map.
     for (const name of input.changed) if (!input.services.has(name)) deleted.push(...(previous.get(name) ?? []));
   }
+  for (const [k, w] of [['filter', filter], ['nat', nat], ['svc', svcRules]] as const) cache.sizes.set(`${kind} ${k}`, { chains: w.chains.length, rules: w.rules.length });
   const stale = [...new Set(deleted)].sort();
   const tail = new RuleBuffer();
   for (const c of stale) tail.line(`-X ${c}`);

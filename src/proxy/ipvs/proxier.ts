@@ -8,7 +8,7 @@
 import type { Executor } from '../exec.js';
 import { detectBackend, toolsFor, type IptablesBackend, type IptablesTools } from '../iptables/backend.js';
 import type { Proxier, SyncInput, SyncResult } from '../proxier.js';
-import { IPSETS, IpvsState, ipvsIptablesGlue, parseIpvsadmSave, renderIpvs, type IpvsConfig } from './rules.js';
+import { IPSETS, IpvsRenderCache, IpvsState, ipvsIptablesGlue, parseIpvsadmSave, renderIpvs, type IpvsConfig } from './rules.js';
 import { DUMMY_INTERFACE } from './virtual_servers.js';
 
 /** The kernel cannot do IPVS: ip_vs is neither built in nor loadable. */
@@ -29,6 +29,8 @@ export async function checkIpvs(exec: Executor): Promise<void> {
 export class IpvsProxier implements Proxier {
   readonly mode = 'ipvs' as const;
   private state = new IpvsState();
+  /** Each port's desired servers, reused while its inputs are unchanged. */
+  private readonly renderCache = new IpvsRenderCache();
   private nodeIPs: string[] = [];
 
   private constructor(
@@ -52,11 +54,13 @@ export class IpvsProxier implements Proxier {
     if (input.full) {
       const link = await this.exec.run(['ip', 'link', 'add', DUMMY_INTERFACE, 'type', 'dummy']);
       if (link.code !== 0 && !link.stderr.includes('exists')) throw new Error(`creating ${DUMMY_INTERFACE}: ${link.stderr.trim()}`);
-      this.nodeIPs = await this.localAddresses();
+      const ips = await this.localAddresses();
+      // The same addresses keep the same array, so the render cache's entries stay valid.
+      if (ips.length !== this.nodeIPs.length || ips.some((a, i) => a !== this.nodeIPs[i])) this.nodeIPs = ips;
       this.state.servers = parseIpvsadmSave(await this.exec.check(['ipvsadm', '-S', '-n']));
     }
     const t0 = performance.now();
-    const r = renderIpvs(input, this.cfg, this.nodeIPs, this.state);
+    const r = renderIpvs(input, this.cfg, this.nodeIPs, this.state, this.renderCache);
     const renderMs = performance.now() - t0;
     if (r.ipset !== '') await this.exec.check(['ipset', 'restore'], r.ipset);
     if (r.addrs !== '') await this.exec.check(['ip', '-force', '-batch', '-'], r.addrs);

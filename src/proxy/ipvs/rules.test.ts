@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { SyncInput } from '../proxier.js';
 import { proxyState, service, slice } from '../testing/objects.js';
-import { IpvsState, ipvsIptablesGlue, parseIpvsadmSave, renderIpvs, type IpvsConfig } from './rules.js';
+import { IpvsRenderCache, IpvsState, ipvsIptablesGlue, parseIpvsadmSave, renderIpvs, type IpvsConfig } from './rules.js';
 
 // Golden files live in the source tree (tests run from dist/); UPDATE_GOLDEN=1 rewrites them.
 const GOLDEN = fileURLToPath(new URL('../../../../src/proxy/ipvs/testdata/render.golden', import.meta.url));
@@ -73,4 +73,24 @@ test('deleting a service removes its virtual servers, addresses and set entries'
   assert.equal(r.ipvsadm, '-D -t 10.96.0.11:80\n');
   assert.equal(r.addrs, 'address del 10.96.0.11/32 dev kube-ipvs0\n');
   assert.match(r.ipset, /^del KUBE-CLUSTER-IP 10\.96\.0\.11,tcp:80 -exist$/m);
+});
+
+test('renderings through the render cache equal uncached ones, against state read back from the kernel', () => {
+  const cache = new IpvsRenderCache();
+  const a = input(true, ['10.0.0.1', '10.0.0.2']);
+  const cold = renderIpvs(a, cfg, nodeIPs, new IpvsState());
+  const warm = renderIpvs(a, cfg, nodeIPs, new IpvsState(), cache);
+  assert.deepEqual(warm, cold);
+  // A resync against the servers as ipvsadm -S prints them: nothing to add or delete, cached or not.
+  const readBack = (): IpvsState => Object.assign(new IpvsState(), { servers: parseIpvsadmSave(cold.ipvsadm) });
+  const resync = renderIpvs(a, cfg, nodeIPs, readBack(), cache);
+  assert.equal(resync.ipvsadm, renderIpvs(a, cfg, nodeIPs, readBack()).ipvsadm);
+  assert.equal(resync.ipvsadm, '');
+  // One port's endpoints change: the cached rendering sees it.
+  const b = { ...a, endpoints: new Map(a.endpoints), full: false, changed: new Set(['default/web:p']) };
+  b.endpoints.set('default/web:p', input(true, ['10.0.0.1', '10.0.0.3']).endpoints.get('default/web:p')!);
+  const partial = renderIpvs(b, cfg, nodeIPs, resync.state, cache);
+  assert.deepEqual(partial, renderIpvs(b, cfg, nodeIPs, resync.state));
+  assert.match(partial.ipvsadm, /-a -t 10\.96\.0\.10:80 -r 10\.0\.0\.3:8080/);
+  assert.match(partial.ipvsadm, /-d -t 10\.96\.0\.10:80 -r 10\.0\.0\.2:8080/);
 });

@@ -8,7 +8,8 @@
  * state the kernel holds, so a sync is O(changes).
  */
 import type { SyncInput } from '../proxier.js';
-import { DUMMY_INTERFACE, portVirtualServers, vsKey, type IpvsScheduler, type VirtualServer } from './virtual_servers.js';
+import type { Endpoint, NodeInfo, ServicePortInfo } from '../types.js';
+import { DUMMY_INTERFACE, portVirtualServers, vsKey, type IpvsScheduler, type RealServer, type VirtualServer } from './virtual_servers.js';
 
 /** IPVS renderer knobs (upstream flag names). */
 export interface IpvsConfig {
@@ -54,12 +55,49 @@ function setEntries(servers: readonly VirtualServer[], clusterIP: string, port: 
   return out;
 }
 
+/** What a port needs in the kernel, as kept in IpvsState.ports. */
+type PortEntry = { servers: string[]; addrs: string[]; sets: string[] };
+
+interface DesiredPort {
+  readonly endpoints: readonly Endpoint[] | undefined;
+  readonly node: NodeInfo;
+  readonly nodeIPs: readonly string[];
+  readonly scheduler: IpvsScheduler;
+  readonly servers: readonly VirtualServer[];
+  readonly entry: PortEntry;
+}
+
+/**
+ * A proxier's cache of each port's desired servers and ipset entries, keyed by its ServicePortInfo. The change
+ * trackers replace a port's info or endpoint list when it changes, never edit them in place, so the same objects
+ * mean the same servers.
+ */
+export class IpvsRenderCache {
+  readonly ports = new WeakMap<ServicePortInfo, DesiredPort>();
+}
+
+function desiredPort(cache: IpvsRenderCache, svc: ServicePortInfo, endpoints: readonly Endpoint[] | undefined, node: NodeInfo, nodeIPs: readonly string[], scheduler: IpvsScheduler): DesiredPort {
+  const known = cache.ports.get(svc);
+  if (known !== undefined && known.endpoints === endpoints && known.node === node && known.nodeIPs === nodeIPs && known.scheduler === scheduler) return known;
+  const p = portVirtualServers(svc, endpoints ?? [], node, nodeIPs, scheduler);
+  const sets = setEntries(p.servers, svc.clusterIP, svc.port, svc.protocol.toLowerCase(), svc.nodePort);
+  const d = { endpoints, node, nodeIPs, scheduler, servers: p.servers, entry: { servers: p.servers.map(vsKey), addrs: p.boundAddrs, sets } };
+  cache.ports.set(svc, d);
+  return d;
+}
+
+function sameReals(a: readonly RealServer[], b: readonly RealServer[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.addr !== b[i]!.addr || a[i]!.port !== b[i]!.port) return false;
+  return true;
+}
+
 function vsLine(op: '-A' | '-E', vs: VirtualServer): string {
   return `${op} ${PROTO_FLAG[vs.proto]} ${vs.addr}:${vs.port} -s ${vs.scheduler}${vs.persistSeconds > 0 ? ` -p ${vs.persistSeconds}` : ''}`;
 }
 
 /** Renders the changes; on a full rendering `state` must be what the kernel holds now (read back with ipvsadm -S). */
-export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly string[], state: IpvsState): IpvsRendering {
+export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly string[], state: IpvsState, cache: IpvsRenderCache = new IpvsRenderCache()): IpvsRendering {
   const next = new IpvsState();
   next.servers = new Map(state.servers);
   next.ports = input.full ? new Map() : new Map(state.ports);
@@ -82,18 +120,19 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
     next.ports.delete(name);
     const svc = input.services.get(name);
     if (svc === undefined) continue;
-    const p = portVirtualServers(svc, input.endpoints.get(name) ?? [], input.node, nodeIPs, cfg.scheduler);
-    const sets = setEntries(p.servers, svc.clusterIP, svc.port, svc.protocol.toLowerCase(), svc.nodePort);
-    for (const vs of p.servers) {
-      desired.set(vsKey(vs), vs);
-      touched.add(vsKey(vs));
+    const p = desiredPort(cache, svc, input.endpoints.get(name), input.node, nodeIPs, cfg.scheduler);
+    for (let i = 0; i < p.servers.length; i++) {
+      desired.set(p.entry.servers[i]!, p.servers[i]!);
+      touched.add(p.entry.servers[i]!);
     }
-    for (const a of p.boundAddrs) bump(addrDelta, a, 1);
-    for (const e of sets) bump(setDelta, e, 1);
-    next.ports.set(name, { servers: p.servers.map(vsKey), addrs: p.boundAddrs, sets });
+    for (const a of p.entry.addrs) bump(addrDelta, a, 1);
+    for (const e of p.entry.sets) bump(setDelta, e, 1);
+    next.ports.set(name, p.entry);
   }
   const apply = (counts: Map<string, number>, deltas: Map<string, number>, add: (k: string) => string, del: (k: string) => string, out: string[]): void => {
-    for (const [k, d] of [...deltas].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    // The default sort compares strings by code unit, the same order as `<`, and faster than a comparator.
+    for (const k of [...deltas.keys()].sort()) {
+      const d = deltas.get(k)!;
       if (d === 0) continue;
       const before = counts.get(k) ?? 0;
       const after = before + d;
@@ -119,6 +158,8 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
     next.servers.set(k, want);
     if (have === undefined) cmds.push(vsLine('-A', want));
     else if (have.scheduler !== want.scheduler || have.persistSeconds !== want.persistSeconds) cmds.push(vsLine('-E', want));
+    // The common case, nothing changed (a resync): the same reals in the same order need no maps.
+    if (have !== undefined && sameReals(have.reals, want.reals)) continue;
     const haveReals = new Map((have?.reals ?? []).map((r) => [`${r.addr}:${r.port}`, r]));
     const wantReals = new Set(want.reals.map((r) => `${r.addr}:${r.port}`));
     const vsArg = `${PROTO_FLAG[want.proto]} ${want.addr}:${want.port}`;

@@ -1,13 +1,16 @@
 /**
- * NftablesProxier: applies renderings (rules.ts) with `nft -f -`, each one
- * atomic transaction. The state of what the kernel holds is committed only
- * after nft accepted the transaction; a failure makes the next sync full.
+ * NftablesProxier: applies renderings (rules.ts), each one atomic
+ * transaction: full ones with `nft -f -`, partial ones through a long-lived
+ * `nft -i` (session.ts), so a one-service change does not start a process.
+ * The state of what the kernel holds is committed only after nft accepted the
+ * transaction; a failure makes the next sync full.
  */
 import type { Executor } from '../exec.js';
 import type { Proxier, SyncInput, SyncResult } from '../proxier.js';
 import type { NftConfig } from './base.js';
 import { FAMILY, TABLE } from './names.js';
 import { NftState, commitNftables, renderNftables, staleCount } from './rules.js';
+import { NftSession } from './session.js';
 
 /** Stale objects (flushed chains, unused slots) are deleted once this many wait, … */
 export const STALE_PURGE_COUNT = 1000;
@@ -20,11 +23,15 @@ export class NftablesProxier implements Proxier {
   private state = new NftState();
   /** When the oldest stale object became stale (performance.now()), undefined when there is none. */
   private staleSince: number | undefined;
+  /** The long-lived nft for partial transactions. */
+  readonly session: NftSession;
 
   constructor(
     private readonly exec: Executor,
     private readonly cfg: NftConfig,
-  ) {}
+  ) {
+    this.session = new NftSession(exec.netns, exec.timeoutMs);
+  }
 
   describe(): string {
     return `nftables (table ${FAMILY} ${TABLE})`;
@@ -36,11 +43,21 @@ export class NftablesProxier implements Proxier {
     const purgeStale = waiting >= STALE_PURGE_COUNT || (this.staleSince !== undefined && t0 - this.staleSince >= STALE_PURGE_AFTER_MS);
     const r = renderNftables(input, this.cfg, this.state, { purgeStale });
     const renderMs = performance.now() - t0;
-    if (r.text !== '') await this.exec.check(['nft', '-f', '-'], r.text);
+    if (r.text !== '' && input.full) await this.exec.check(['nft', '-f', '-'], r.text);
+    else if (r.text !== '') {
+      this.exec.bytesIn += Buffer.byteLength(r.text);
+      await this.session.apply(r.text);
+    }
     commitNftables(this.state, r);
     if (staleCount(this.state) === 0) this.staleSince = undefined;
     else this.staleSince ??= t0;
     return { full: input.full, bytes: Buffer.byteLength(r.text), rules: { rules: r.rules, elements: r.elements }, renderMs };
+  }
+
+  /** Ends the long-lived nft. */
+  close(): Promise<void> {
+    this.session.close();
+    return Promise.resolve();
   }
 
   /** Deletes the table, which takes every chain, map and set with it. */

@@ -108,3 +108,25 @@ test('a deleted service takes its cluster IP out of the set, and its chains and 
   assert.match(r.text, /^delete chain ip kube-proxy service-\w{8}-default\/sticky\/tcp\/p$/m);
   assert.match(r.text, /^delete chain ip kube-proxy endpoint-\w{8}-default\/sticky\/tcp\/p__10\.0\.0\.1\/8080$/m);
 });
+
+test('a full rendering that reuses the ports of the last one is byte-identical to one computed from scratch', () => {
+  const a = input(true, ['10.0.0.1', '10.0.0.2']);
+  const state = new NftState();
+  const first = renderNftables(a, DEFAULT_NFT_CONFIG, state);
+  commitNftables(state, first);
+  // Same objects again: every port is reused.
+  const again = renderNftables(a, DEFAULT_NFT_CONFIG, state);
+  assert.equal(again.text, first.text);
+  assert.equal(again.ports.get('default/web:p'), first.ports.get('default/web:p'));
+  commitNftables(state, again);
+  // One service changes through a partial sync (new slots at the end); the next full rendering must equal a cold one.
+  const b = { ...a, endpoints: new Map(a.endpoints), full: false, changed: new Set(['default/web:p']) };
+  b.endpoints.set('default/web:p', input(true, ['10.0.0.1', '10.0.0.3']).endpoints.get('default/web:p')!);
+  commitNftables(state, renderNftables(b, DEFAULT_NFT_CONFIG, state));
+  const warm = renderNftables({ ...b, full: true, changed: new Set() }, DEFAULT_NFT_CONFIG, state);
+  const cold = renderNftables({ ...b, full: true, changed: new Set() }, DEFAULT_NFT_CONFIG, new NftState());
+  assert.equal(warm.text, cold.text);
+  assert.notEqual(warm.text, first.text);
+  assert.equal(warm.rules, cold.rules);
+  assert.equal(warm.elements, cold.elements);
+});

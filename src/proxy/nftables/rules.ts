@@ -23,7 +23,8 @@
 import type { SyncInput } from '../proxier.js';
 import { BASE_CHAINS, BASE_MAPS, ENDPOINT_DNAT, ENDPOINT_SHARDS, SLOT_PROTOCOLS, baseRules, mapSpec, type NftConfig } from './base.js';
 import { FAMILY, TABLE } from './names.js';
-import { portObjects, type Element, type PortObjects } from './port_objects.js';
+import type { Endpoint, NodeInfo, ServicePortInfo } from '../types.js';
+import { portObjects, type Element, type PortContext, type PortObjects } from './port_objects.js';
 
 /** Objects left in the kernel for a later transaction to delete; none of them is referenced. */
 export interface Stale {
@@ -114,7 +115,27 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
 
   for (const name of full ? input.services.keys() : input.changed) {
     const svc = input.services.get(name);
-    const old = full ? undefined : state.ports.get(name);
+    if (full) {
+      // A port whose service, endpoints and slots are as at the last full rendering keeps its objects and text.
+      const now = fullPortObjects(name, svc!, input, cfg, ctx, state.ports.get(name));
+      ports.set(name, now);
+      const f = fullText(now, t);
+      if (f.decl !== '') decl.push(f.decl);
+      if (f.rules !== '') rules.push(f.rules);
+      ruleCount += f.ruleCount;
+      for (let i = 0; i < f.els.length; i++) {
+        const k = f.refs[i];
+        if (k !== undefined) {
+          const c = setRefs.get(k) ?? 0;
+          setRefs.set(k, c + 1);
+          if (c > 0) continue;
+        }
+        push(elemAdd, f.maps[i]!, f.els[i]!);
+        elementCount++;
+      }
+      continue;
+    }
+    const old = state.ports.get(name);
     const now = svc === undefined ? undefined : portObjects(svc, input.endpoints.get(name) ?? [], ctx, old);
     if (now === undefined) ports.delete(name);
     else ports.set(name, now);
@@ -129,17 +150,14 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
       const exists = before !== undefined || stale.chains.delete(chain);
       if (!exists) decl.push(`add chain ${t} ${chain}`);
       else if (before !== undefined && before.length > 0) flush.push(`flush chain ${t} ${chain}`);
-      if (full) for (const r of list) rules.push(`add rule ${t} ${chain} ${r}`);
-      else {
-        const body = list.join(' ; ');
-        // A body may name only maps nft knows in this transaction (it does not read them from the kernel).
-        for (const [, map] of body.matchAll(SLOT_MAP_REF)) {
-          if (slotsDeclared.has(map!)) continue;
-          decl.unshift(`add map ${t} ${map} { ${mapSpec(map!)[1]} ; }`);
-          slotsDeclared.add(map!);
-        }
-        rules.push(`add chain ${t} ${chain} { ${body} ; }`);
+      const body = list.join(' ; ');
+      // A body may name only maps nft knows in this transaction (it does not read them from the kernel).
+      for (const [, map] of body.matchAll(SLOT_MAP_REF)) {
+        if (slotsDeclared.has(map!)) continue;
+        decl.unshift(`add map ${t} ${map} { ${mapSpec(map!)[1]} ; }`);
+        slotsDeclared.add(map!);
       }
+      rules.push(`add chain ${t} ${chain} { ${body} ; }`);
       ruleCount += list.length - (before?.length ?? 0);
     }
     for (const [chain, list] of old?.chains ?? []) {
@@ -149,20 +167,6 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
       stale.chains.add(chain);
     }
     for (const set of old?.sets.keys() ?? []) if (now?.sets.has(set) !== true) stale.sets.add(set);
-    if (full) {
-      // Nothing to diff against: only shared set elements need their references counted (no per-port maps built).
-      for (const e of now?.elements ?? []) {
-        if (e.value === undefined) {
-          const k = `${e.map}|${e.key}`;
-          const c = setRefs.get(k) ?? 0;
-          setRefs.set(k, c + 1);
-          if (c > 0) continue;
-        }
-        push(elemAdd, e.map, el(e));
-        elementCount++;
-      }
-      continue;
-    }
     // Elements: delete what changed or went, add what is new; set elements (cluster IPs, hairpin pairs) are shared, so counted.
     const newEls = new Map((now?.elements ?? []).map((e) => [`${e.map}|${e.key}`, e]));
     const oldEls = new Map((old?.elements ?? []).map((e) => [`${e.map}|${e.key}`, e]));
@@ -232,6 +236,76 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
     stale,
     readsChains: full || elemDel.size > 0 || tail.length > 0,
   };
+}
+
+/** What a full rendering last built a port's objects from; valid only while all of it is the same. */
+interface FullSource {
+  readonly svc: ServicePortInfo;
+  readonly endpoints: readonly Endpoint[] | undefined;
+  readonly node: NodeInfo;
+  readonly cfg: NftConfig;
+  readonly slotStart: number;
+  readonly slotEnd: number;
+}
+
+/** A port's share of a full transaction, kept with its objects. */
+interface FullText {
+  /** Its `add set` and `add chain` lines, joined. */
+  readonly decl: string;
+  /** Its `add rule` lines, joined. */
+  readonly rules: string;
+  readonly ruleCount: number;
+  /** Element text, the map it goes to, and "set|key" for set elements (shared, so counted) or undefined. */
+  readonly els: readonly string[];
+  readonly maps: readonly string[];
+  readonly refs: readonly (string | undefined)[];
+}
+
+const fullSources = new WeakMap<PortObjects, FullSource>();
+const fullTexts = new WeakMap<PortObjects, FullText>();
+
+/**
+ * A port's objects for a full rendering: the previous ones when they were built by a full rendering from the same
+ * service, endpoints, node and config objects (these are replaced, never changed in place, when anything changes)
+ * and would get the same slots; else new ones, whose slots are then the next contiguous block.
+ */
+function fullPortObjects(name: string, svc: ServicePortInfo, input: SyncInput, cfg: NftConfig, ctx: PortContext, prev: PortObjects | undefined): PortObjects {
+  const endpoints = input.endpoints.get(name);
+  const src = prev === undefined ? undefined : fullSources.get(prev);
+  if (src !== undefined && src.svc === svc && src.endpoints === endpoints && src.node === input.node && src.cfg === cfg && src.slotStart === ctx.slots.next) {
+    ctx.slots.next = src.slotEnd;
+    return prev!;
+  }
+  const slotStart = ctx.slots.next;
+  const now = portObjects(svc, endpoints ?? [], ctx, undefined);
+  fullSources.set(now, { svc, endpoints, node: input.node, cfg, slotStart, slotEnd: ctx.slots.next });
+  return now;
+}
+
+/** The lines a full rendering writes for a port (computed once per objects). */
+function fullText(p: PortObjects, t: string): FullText {
+  const known = fullTexts.get(p);
+  if (known !== undefined) return known;
+  const decl: string[] = [];
+  const rules: string[] = [];
+  let ruleCount = 0;
+  for (const [set, timeout] of p.sets) decl.push(`add set ${t} ${set} { type ipv4_addr ; flags dynamic,timeout ; timeout ${timeout}s ; }`);
+  for (const [chain, list] of p.chains) {
+    decl.push(`add chain ${t} ${chain}`);
+    for (const r of list) rules.push(`add rule ${t} ${chain} ${r}`);
+    ruleCount += list.length;
+  }
+  const els: string[] = [];
+  const maps: string[] = [];
+  const refs: (string | undefined)[] = [];
+  for (const e of p.elements) {
+    els.push(el(e));
+    maps.push(e.map);
+    refs.push(e.value === undefined ? `${e.map}|${e.key}` : undefined);
+  }
+  const f = { decl: decl.join('\n'), rules: rules.join('\n'), ruleCount, els, maps, refs };
+  fullTexts.set(p, f);
+  return f;
 }
 
 /** Records a rendering as the kernel's state once `nft -f` accepted it. */

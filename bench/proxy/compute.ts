@@ -1,0 +1,131 @@
+/**
+ * The proxy's own rule computation per mode, without a kernel: the renderers
+ * of iptables, IPVS and nftables timed in CPU (process.cpuUsage, this process
+ * only, so other load on the machine inflates it less than wall time). Per
+ * mode and size: the first full rendering (cold: no chain name computed yet),
+ * the median of warm full renderings (a periodic resync of an unchanged
+ * state) and the median of one-service-change (partial) renderings. Needs no
+ * root.
+ *
+ *   node dist/bench/proxy/compute.js [--sizes 1000,5000,10000,20000] [--full-runs 5] [--changes 11]
+ */
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import type { SyncInput } from '../../src/proxy/index.js';
+import { IptablesRenderCache, renderIptables } from '../../src/proxy/iptables/rules.js';
+import { IpvsRenderCache, IpvsState, renderIpvs } from '../../src/proxy/ipvs/rules.js';
+import { NftState, commitNftables, renderNftables } from '../../src/proxy/nftables/rules.js';
+import { changeOne, workload } from './workload.js';
+
+/** CPU figures of one mode at one size, in ms. */
+export interface ComputeFigures {
+  mode: string;
+  n: number;
+  cold: number;
+  warmFull: number;
+  change: number;
+  /** Bytes of one full rendering. */
+  bytes: number;
+}
+
+const cpu = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+/** One mode's renderer, driven through full and partial renderings with its state carried over. */
+interface Driver {
+  /** What the proxier does before it times the renderer (reading the kernel back). */
+  prepare?(input: SyncInput): void;
+  render(input: SyncInput): number;
+}
+
+function iptablesDriver(): Driver {
+  const cfg = { masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
+  let previous = new Map<string, readonly string[]>();
+  const cache = new IptablesRenderCache();
+  return {
+    render(input) {
+      const r = renderIptables(input, cfg, previous, new Set(), cache);
+      const next = input.full ? new Map<string, readonly string[]>() : new Map(previous);
+      for (const [k, w] of r.written) next.set(k, w.chains);
+      previous = next;
+      return r.restore.length;
+    },
+  };
+}
+
+function ipvsDriver(): Driver {
+  const cfg = { scheduler: 'rr' as const, masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
+  let state = new IpvsState();
+  const cache = new IpvsRenderCache();
+  const nodeIPs = ['192.168.77.1'];
+  return {
+    prepare(input) {
+      // A full sync diffs against the servers read back from the kernel (ipvsadm -S), objects of their own: a copy.
+      if (input.full) state.servers = new Map([...state.servers].map(([k, vs]) => [k, { ...vs, reals: vs.reals.map((r) => ({ ...r })) }]));
+    },
+    render(input) {
+      const r = renderIpvs(input, cfg, nodeIPs, state, cache);
+      state = r.state;
+      return r.ipvsadm.length + r.ipset.length + r.addrs.length;
+    },
+  };
+}
+
+function nftablesDriver(): Driver {
+  const cfg = { masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
+  const state = new NftState();
+  return {
+    render(input) {
+      const r = renderNftables(input, cfg, state);
+      commitNftables(state, r);
+      return r.text.length;
+    },
+  };
+}
+
+export const COMPUTE_MODES: Record<string, () => Driver> = { iptables: iptablesDriver, ipvs: ipvsDriver, nftables: nftablesDriver };
+
+/** Measures one mode at one size on a fresh workload. */
+export function measureCompute(mode: string, n: number, fullRuns: number, changes: number): ComputeFigures {
+  const w = workload(n);
+  const node = { name: 'bench-node', zone: '' };
+  const input = (full: boolean, changed: ReadonlySet<string> = new Set()): SyncInput => ({ services: w.services, endpoints: w.endpoints, node, full, changed });
+  const d = COMPUTE_MODES[mode]!();
+  const timed = (i: SyncInput): { ms: number; bytes: number } => {
+    d.prepare?.(i);
+    const c0 = cpu();
+    const bytes = d.render(i);
+    return { ms: cpu() - c0, bytes };
+  };
+  const cold = timed(input(true));
+  const warm: number[] = [];
+  for (let i = 0; i < fullRuns; i++) warm.push(timed(input(true)).ms);
+  const part: number[] = [];
+  for (let i = 0; i < changes; i++) part.push(timed(input(false, new Set([changeOne(w.endpoints, (Math.floor(n / 2) + i) % n)]))).ms);
+  return { mode, n, cold: cold.ms, warmFull: median(warm), change: median(part), bytes: cold.bytes };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values: args } = parseArgs({
+    options: {
+      sizes: { type: 'string', default: '1000,5000,10000,20000' },
+      modes: { type: 'string', default: 'iptables,ipvs,nftables' },
+      'full-runs': { type: 'string', default: '5' },
+      changes: { type: 'string', default: '11' },
+    },
+  });
+  const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+  process.stdout.write(`load average before: ${load()}; node ${process.version}\n`);
+  process.stdout.write('| mode | services | first full (cold) CPU ms | warm full CPU ms (median) | one-change CPU ms (median) | full bytes |\n|---|---:|---:|---:|---:|---:|\n');
+  for (const n of args.sizes!.split(',').map(Number)) {
+    for (const mode of args.modes!.split(',')) {
+      const f = measureCompute(mode, n, Number(args['full-runs']), Number(args.changes));
+      process.stdout.write(`| ${mode} | ${n} | ${f.cold.toFixed(0)} | ${f.warmFull.toFixed(0)} | ${f.change.toFixed(1)} | ${f.bytes} |\n`);
+    }
+  }
+  process.stdout.write(`load average after: ${load()}\n`);
+}
