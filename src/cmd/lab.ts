@@ -25,7 +25,7 @@ function addRunFlags(cmd: Command): Command {
   return cmd
     .option('--nodes <n>', 'hollow nodes (kscale up: 2500, the main job; experiments: their own size)', int)
     .option('--pods-per-node <n>', 'pods per node (default: the scenario\'s, 30 for load)', int)
-    .option('--pod-rate <n>', 'pods created (and deleted) per second', num, 100)
+    .option('--pod-rate <n>', 'pods created (and deleted) per second (105: the 100 pods/s target with 5% headroom)', num, 105)
     .option('--scenario <name|file>', `scenario: ${listScenarios().join(', ')}, or a YAML file`, 'load')
     .option('--report <dir>', 'report folder (default: a new timestamped folder under ./kscale-reports/)')
     .addOption(new Option('--workloads <mode>', 'controllers: Deployments and Jobs made by the controller-manager; pods: the lab creates the pods itself').choices(['auto', 'controllers', 'pods']).default('auto'))
