@@ -117,6 +117,18 @@ describe('decodeProtobufObject on malformed bodies', () => {
   });
 });
 
+describe('MicroTime', () => {
+  test('a Lease renewTime is RFC 3339 with microseconds in UTC, as metav1.MicroTime writes it', () => {
+    // No kubectl command sends a Lease, so this message is built here: LeaseSpec{holderIdentity "node-a",
+    // renewTime {seconds, nanos}}; upstream truncates nanoseconds to microseconds.
+    const seconds = Date.UTC(2026, 11, 3, 7, 20, 1) / 1000;
+    const ts = Buffer.concat([Buffer.from([0x08]), varint(seconds), Buffer.from([0x10]), varint(123_456_789)]);
+    const spec = Buffer.concat([Buffer.from([0x0a, 0x06]), Buffer.from('node-a'), Buffer.from([0x22, ts.length]), ts]);
+    const lease = decodeProtobufObject(envelope('coordination.k8s.io/v1', 'Lease', Buffer.concat([Buffer.from([0x12, spec.length]), spec])));
+    assert.deepEqual(lease, { kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', spec: { holderIdentity: 'node-a', renewTime: '2026-12-03T07:20:01.123456Z' } });
+  });
+});
+
 describe('formatDuration', () => {
   test('writes Go time.Duration.String() forms', () => {
     assert.equal(formatDuration(0), '0s');
@@ -135,4 +147,14 @@ function envelope(apiVersion: string, kind: string, raw: Buffer): Buffer {
   const field = (n: number, b: Buffer): Buffer => Buffer.concat([Buffer.from([(n << 3) | 2, b.length]), b]);
   const typeMeta = Buffer.concat([field(1, Buffer.from(apiVersion)), field(2, Buffer.from(kind))]);
   return Buffer.concat([Buffer.from([0x6b, 0x38, 0x73, 0x00]), field(1, typeMeta), field(2, raw)]);
+}
+
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  while (n >= 0x80) {
+    out.push((n % 0x80) | 0x80);
+    n = Math.floor(n / 0x80);
+  }
+  out.push(n);
+  return Buffer.from(out);
 }
