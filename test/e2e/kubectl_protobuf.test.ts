@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { kubectlPath, startServer, versionedKubectl, type TestServer } from './harness.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are dynamic JSON
@@ -139,6 +139,20 @@ describe('kubectl create generators (protobuf bodies) against kscale server', ()
     assert.match(await k.fails(['create', 'configmap', 'cfg', '--from-literal=a=1']), /configmaps "cfg" already exists/);
     assert.match(await k.ok(['create', 'configmap', 'dry', '--from-literal=a=1', '--dry-run=server']), /configmap\/dry created \(server dry run\)/);
     assert.match(await k.fails(['get', 'configmap', 'dry']), /NotFound/);
+  });
+
+  test('kubectl 1.32 (the first to send protobuf) and 1.27 (JSON) generators work too', async () => {
+    for (const minor of [32, 27]) {
+      const old = new Kubectl(versionedKubectl(minor), server.kubeconfig);
+      try {
+        await old.ok(['create', 'deployment', `web-${minor}`, '--image=nginx:1.27', `--replicas=${minor}`]);
+        assert.equal((await k.getJSON(['deployment', `web-${minor}`])).spec.replicas, minor);
+        await old.ok(['create', 'configmap', `cfg-${minor}`, `--from-literal=minor=${minor}`]);
+        assert.deepEqual((await k.getJSON(['configmap', `cfg-${minor}`])).data, { minor: String(minor) });
+      } finally {
+        await old.close();
+      }
+    }
   });
 
   test('kubectl create token: kscale serves no serviceaccounts/token subresource (404)', async () => {
