@@ -110,6 +110,15 @@ describe('decodeProtobufObject on malformed bodies', () => {
     assert.throws(() => decodeProtobufObject(gz), /content encoding "gzip"/);
   });
 
+  test('a map key "__proto__" is an own key, as JSON.parse makes it, and pollutes nothing', () => {
+    // ConfigMap{data: {"__proto__": "x"}}: field 2, a map entry {key 1, value 2}.
+    const entry = Buffer.concat([Buffer.from([0x0a, 0x09]), Buffer.from('__proto__'), Buffer.from([0x12, 0x01, 0x78])]);
+    const cm = decodeProtobufObject(envelope('v1', 'ConfigMap', Buffer.concat([Buffer.from([0x12, entry.length]), entry]))) as { data: object };
+    assert.deepEqual(Object.keys(cm.data), ['__proto__']);
+    assert.equal(Object.getPrototypeOf(cm.data), Object.prototype);
+    assert.deepEqual(cm, JSON.parse('{"kind":"ConfigMap","apiVersion":"v1","data":{"__proto__":"x"}}'));
+  });
+
   test('DeleteOptions decodes under any group version, as upstream registers it in each', () => {
     // DeleteOptions{gracePeriodSeconds: 0 (field 1), propagationPolicy: "Background" (field 4)}
     const raw = Buffer.concat([Buffer.from([0x08, 0x00, 0x22, 0x0a]), Buffer.from('Background')]);

@@ -51,7 +51,8 @@ export function decodeMessage(type: string, buf: Uint8Array, start = 0, end = bu
       expectWire(wire, WIRE.bytes, type, name);
       const [s, e] = r.lengthDelimited();
       const [k, v] = decodeMapEntry(ftype.slice(4), buf, s, e, depth, type, name);
-      ((values[i] ??= {}) as Obj)[k] = v;
+      // An own property even for "__proto__", as JSON.parse makes it (a plain assignment would set the prototype).
+      Object.defineProperty((values[i] ??= {}) as Obj, k, { value: v, enumerable: true, writable: true, configurable: true });
     } else if ((flags & FLAG.repeated) !== 0) {
       const list = (values[i] ??= []) as unknown[];
       if (wire === WIRE.bytes && isPackable(ftype)) {

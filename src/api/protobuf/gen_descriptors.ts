@@ -7,6 +7,8 @@
  *
  * Usage: node dist/src/api/protobuf/gen_descriptors.js <k8s.io/api dir> <k8s.io/apimachinery dir> > src/api/protobuf/descriptors.generated.ts
  * Both dirs are checkouts of kubernetes/api and kubernetes/apimachinery; the inputs are not kept in this repo.
+ * The committed table comes from tag v0.33.13 of both (Kubernetes 1.33, the version kscale reports); newer
+ * tags reference alpha groups outside the packages read here.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
