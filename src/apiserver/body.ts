@@ -1,10 +1,11 @@
 /**
  * Reading request bodies: bounded by --max-request-body-bytes (3 MiB, like
- * kube-apiserver), decoded from JSON or YAML, with upstream's errors for
- * oversized, malformed and unsupported bodies.
+ * kube-apiserver), decoded from JSON, YAML or Kubernetes protobuf, with
+ * upstream's errors for oversized, malformed and unsupported bodies.
  */
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYAML } from 'yaml';
+import { decodeProtobufObject, ProtobufError, PROTOBUF_MEDIA_TYPE } from '../api/protobuf/index.js';
 import { badRequest, newStatusError, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
 
 /** kube-apiserver's default limit on a request body. */
@@ -81,13 +82,31 @@ const JSON_TYPES = new Set([
   'application/json', '', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json',
 ]);
 
-/** Decodes a JSON (or YAML) body into a value; protobuf gets 415, syntax errors 400. */
+/** The media types a whole-object body (create, update, object subresources) may have. */
+export const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_MEDIA_TYPE];
+
+/** True when a Content-Type names Kubernetes protobuf. */
+export function isProtobuf(contentType: string | undefined): boolean {
+  return mediaType(contentType) === PROTOBUF_MEDIA_TYPE;
+}
+
+/**
+ * Decodes a JSON, YAML or Kubernetes protobuf body into a value; syntax errors
+ * are 400, other media types 415. A protobuf body becomes the same JSON object
+ * its JSON form would be, so everything after decoding is shared.
+ */
 export function decodeBody(body: Buffer, contentType: string | undefined): unknown {
   const mt = mediaType(contentType);
-  if (mt === 'application/vnd.kubernetes.protobuf' || mt.includes('protobuf')) {
-    throw unsupportedMediaType(['application/json', 'application/yaml']);
+  if (mt === PROTOBUF_MEDIA_TYPE) {
+    if (body.length === 0) throw badRequest('the request body is empty');
+    try {
+      return decodeProtobufObject(body);
+    } catch (err) {
+      if (err instanceof ProtobufError) throw badRequest(`the body of the request could not be decoded as Kubernetes protobuf: ${err.message}`);
+      throw err;
+    }
   }
-  if (!JSON_TYPES.has(mt) && !YAML_TYPES.has(mt)) throw unsupportedMediaType(['application/json', 'application/yaml']);
+  if (!JSON_TYPES.has(mt) && !YAML_TYPES.has(mt)) throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
   if (body.length === 0) throw badRequest('the request body is empty');
   const text = body.toString('utf8');
   // Like Go's encoding/json in kube-apiserver: refuse absurd nesting up front, before

@@ -1,10 +1,25 @@
 /**
  * Content negotiation: JSON always (protobuf requests are answered in JSON,
  * as kubectl accepts), and meta.k8s.io Table when the Accept list asks for
- * it, as kubectl get does.
+ * it, as kubectl get does. An Accept list that allows protobuf only gets 406.
  */
 import type { IncomingMessage } from 'node:http';
-import { badRequest } from '../api/status.js';
+import { badRequest, notAcceptable } from '../api/status.js';
+
+/**
+ * Refuses (406 NotAcceptable) an Accept list whose every entry is Kubernetes protobuf: kscale
+ * writes JSON only, where upstream would answer in protobuf. Any other list is answered in JSON,
+ * as before (kubectl and client-go always list application/json after protobuf).
+ */
+export function checkAcceptable(req: IncomingMessage): void {
+  const accept = req.headers.accept;
+  if (accept === undefined || !accept.includes('protobuf')) return;
+  for (const part of accept.split(',')) {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    if (type !== '' && type !== 'application/vnd.kubernetes.protobuf') return;
+  }
+  throw notAcceptable(['application/json', 'application/json;as=Table;v=v1;g=meta.k8s.io']);
+}
 
 /** What the response should be. */
 export interface Output {

@@ -151,10 +151,14 @@ describe('bad input', () => {
     }
   });
 
-  test('a protobuf body is 415 UnsupportedMediaType', async () => {
-    const proto = Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x0b, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x05, 0x50, 0x6f, 0x64]);
-    assertStatus(await send(srv.url, 'POST', CM, proto, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }), 415, 'UnsupportedMediaType');
-    assertStatus(await send(srv.url, 'PUT', `${CM}/existing`, proto, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }), 415, 'UnsupportedMediaType');
+  test('a truncated protobuf body is 400 BadRequest, one of another kind (an empty v1 Pod) too; PATCH refuses protobuf with 415', async () => {
+    // typeMeta claims 11 bytes and has 9.
+    const truncated = Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x0b, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x05, 0x50, 0x6f, 0x64]);
+    assertStatus(await send(srv.url, 'POST', CM, truncated, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }), 400, 'BadRequest', /runs past the end/);
+    const proto = Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x09, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x03, 0x50, 0x6f, 0x64]);
+    assertStatus(await send(srv.url, 'POST', CM, proto, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }), 400, 'BadRequest', /kind in the data \(Pod\)/);
+    assertStatus(await send(srv.url, 'PUT', `${CM}/existing`, proto, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }), 400, 'BadRequest', /kind in the data \(Pod\)/);
+    assertStatus(await send(srv.url, 'PATCH', `${CM}/existing`, proto, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }), 415, 'UnsupportedMediaType');
   });
 
   test('a wrong kind or apiVersion in the body is 400 BadRequest', async () => {

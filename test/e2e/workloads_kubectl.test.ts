@@ -48,7 +48,7 @@ function history(out: string): Map<string, string> {
 }
 
 test('kubectl rollout status, history and undo, and kubectl scale, work against the controller-manager', async () => {
-  // `kubectl create deployment` sends protobuf, which kscale does not serve; create from JSON instead.
+  // Created from JSON (create -f); `kubectl create deployment` (protobuf) is covered in kubectl_protobuf.test.ts.
   await k.ok(['create', '-f', '-'], { input: JSON.stringify(deploymentJSON('web', 20, { containers: [{ name: 'nginx', image: 'nginx:1' }] })) });
   await k.ok(['annotate', 'deployment', 'web', 'kubernetes.io/change-cause=first']);
   const status1 = await k.ok(['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 });

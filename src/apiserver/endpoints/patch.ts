@@ -13,7 +13,8 @@ import type { RestContext } from './context.js';
 import { applyFieldValidation, parseFieldValidation, recordUpdateManager, serverSideApply } from './fieldmanager.js';
 import { checkBodyKind, checkBodyTarget, parseDryRun, prepareNewObject, prepareUpdatedObject, withStatusFrom, writeObject } from './write.js';
 
-const PATCH_TYPES = [
+/** The media types PATCH accepts, as upstream. */
+export const PATCH_TYPES = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',

@@ -6,6 +6,7 @@ import { lookupResource } from '../../api/registry.js';
 import { methodNotSupported, newStatusError, notFound } from '../../api/status.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestInfo } from '../request_info.js';
+import { checkAcceptable } from '../negotiation.js';
 import type { RestContext, ServerServices } from './context.js';
 import { handleDelete, handleDeleteCollection } from './delete.js';
 import { handlePatch } from './patch.js';
@@ -42,6 +43,8 @@ export async function serveResource(req: IncomingMessage, res: ServerResponse, i
   if (!resource.namespaced && info.namespace !== '' && resource.resource !== 'namespaces') {
     throw notFound({ group: resource.group, resource: resource.resource }, info.name);
   }
+  // Like upstream, negotiate the response type before any work: a client that takes protobuf only gets 406.
+  checkAcceptable(req);
   const ctx: RestContext = { req, res, info, resource, store, services };
   const gr = { group: resource.group, resource: resource.resource };
   const sub = info.subresource;

@@ -6,12 +6,12 @@
  */
 import { fromLabelSelector } from '../../api/labels.js';
 import { formatTimestamp } from '../../api/meta.js';
-import { badRequest, conflict, newStatusError, notFound, tooManyRequests } from '../../api/status.js';
+import { badRequest, conflict, newStatusError, notFound, tooManyRequests, unsupportedMediaType } from '../../api/status.js';
 import { readBody, decodeBody, mediaType } from '../body.js';
 import { deepCopy, meta, type Obj } from '../object.js';
 import { writeJSON } from '../responsewriters.js';
 import { storeOf, type RestContext } from './context.js';
-import { applyPatch } from './patch.js';
+import { applyPatch, PATCH_TYPES } from './patch.js';
 import { checkBodyKind, parseDryRun, prepareUpdatedObject, writeObject } from './write.js';
 
 const success = (code: number): Obj => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code });
@@ -113,6 +113,8 @@ export async function handleScale(ctx: RestContext): Promise<void> {
   const dryRun = parseDryRun(ctx.info.query);
   const raw = await readBody(ctx.req);
   const type = mediaType(ctx.req.headers['content-type']);
+  // PATCH takes patch media types only, as upstream: a whole-object protobuf Scale is for PUT.
+  if (method === 'PATCH' && !PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
   const body = decodeBody(raw, type);
   const { obj } = await ctx.store.update(
     ctx.info.namespace,

@@ -5,7 +5,7 @@
  */
 import { groupVersionString } from '../../api/registry.js';
 import { badRequest, invalid } from '../../api/status.js';
-import { readBody, decodeBody } from '../body.js';
+import { readBody, decodeBody, isProtobuf } from '../body.js';
 import { deepCopy, meta, type Obj } from '../object.js';
 import { writeJSON, writeJSONParts } from '../responsewriters.js';
 import { resourceVersionParts } from '../codec.js';
@@ -114,11 +114,20 @@ export async function prepareUpdatedObject(ctx: RestContext, next: Obj, current:
   store.check(ctx.info.name, errors ?? []);
 }
 
+/**
+ * The field validation a body gets: as ?fieldValidation says, except that a protobuf body is never
+ * strict, like upstream, whose protobuf serializer has no strict mode (it cannot carry an unknown field name).
+ */
+export function bodyFieldValidation(ctx: RestContext): FieldValidation {
+  const v = parseFieldValidation(ctx.info.query);
+  return isProtobuf(ctx.req.headers['content-type']) ? 'Ignore' : v;
+}
+
 /** POST: create an object. */
 export async function handleCreate(ctx: RestContext): Promise<void> {
   const q = ctx.info.query;
   const dryRun = parseDryRun(q);
-  const validation = parseFieldValidation(q);
+  const validation = bodyFieldValidation(ctx);
   const obj = checkBodyKind(ctx, withDefaultGVK(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'])));
   checkNamespace(ctx, obj);
   applyFieldValidation(ctx, obj, validation);
@@ -142,7 +151,7 @@ export async function handleCreate(ctx: RestContext): Promise<void> {
 export async function handleUpdate(ctx: RestContext): Promise<void> {
   const q = ctx.info.query;
   const dryRun = parseDryRun(q);
-  const validation = parseFieldValidation(q);
+  const validation = bodyFieldValidation(ctx);
   const body = await readBody(ctx.req);
   const decodeTarget = (v: FieldValidation): { obj: Obj; m: Obj } => {
     const obj = checkBodyKind(ctx, withDefaultGVK(ctx, decodeBody(body, ctx.req.headers['content-type'])));
