@@ -131,6 +131,8 @@ test('Endpoints hold at most 1,000 addresses with the over-capacity annotation, 
   const web = await client.resource<Endpoints>(RESOURCES.endpoints).get('web', { namespace: NS });
   assert.equal(count(web), 249);
   assert.equal(web.metadata?.annotations?.['endpoints.kubernetes.io/over-capacity'], undefined);
+  // The Service has no labels: like upstream's omitempty, the Endpoints carries no empty labels map.
+  assert.equal(web.metadata !== undefined && 'labels' in web.metadata, false, JSON.stringify(web.metadata));
   await Promise.all(Array.from({ length: 20 }, (_, i) => pods().delete(`big-${i}`, { namespace: NS, gracePeriodSeconds: 0 })));
   const under = await waitFor('Endpoints under the cap', async () => {
     const e = await client.resource<Endpoints>(RESOURCES.endpoints).get('big', { namespace: NS });

@@ -152,12 +152,11 @@ export class EndpointsController implements Controller {
       return;
     if (triggerTime !== undefined) annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME] = metaTime(triggerTime);
     else delete annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME];
-    const next: Endpoints = {
-      apiVersion: 'v1',
-      kind: 'Endpoints',
-      metadata: { ...current?.metadata, name, namespace, labels, annotations },
-      subsets,
-    };
+    // Upstream's Go types omit an empty labels or annotations map on the wire (omitempty); so do we.
+    const metadata: NonNullable<Endpoints['metadata']> = { ...current?.metadata, name, namespace, labels, annotations };
+    if (Object.keys(labels).length === 0) delete metadata.labels;
+    if (Object.keys(annotations).length === 0) delete metadata.annotations;
+    const next: Endpoints = { apiVersion: 'v1', kind: 'Endpoints', metadata, subsets };
     const ref = { ...svc, apiVersion: 'v1', kind: 'Service' };
     if (current === undefined) {
       try {
