@@ -19,15 +19,15 @@ export function podIPv4(pod: EndpointPod): string | undefined {
 }
 
 /**
- * ShouldPodBeInEndpoints: no IP, a terminal phase (for the restart policies
- * that keep it terminal) or, unless `includeTerminating`, a deletion keep a
- * pod out.
+ * ShouldPodBeInEndpoints: a terminal pod (Succeeded or Failed, whatever its
+ * restart policy, as upstream since 1.27), no IP or, unless
+ * `includeTerminating`, a deletion keep a pod out. So a deleted pod leaves
+ * the slices when the kubelet reports its containers exited, not only at the
+ * final DELETE.
  */
 export function shouldPodBeInEndpoints(pod: EndpointPod, includeTerminating: boolean): boolean {
   const phase = pod.status?.phase;
-  const restart = pod.spec?.restartPolicy ?? 'Always';
-  if (restart === 'Never' && (phase === 'Failed' || phase === 'Succeeded')) return false;
-  if (restart === 'OnFailure' && phase === 'Succeeded') return false;
+  if (phase === 'Failed' || phase === 'Succeeded') return false;
   if (podIPv4(pod) === undefined) return false;
   if (!includeTerminating && pod.metadata?.deletionTimestamp != null) return false;
   return true;
