@@ -160,9 +160,14 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
     else if (have.scheduler !== want.scheduler || have.persistSeconds !== want.persistSeconds) cmds.push(vsLine('-E', want));
     // The common case, nothing changed (a resync): the same reals in the same order need no maps.
     if (have !== undefined && sameReals(have.reals, want.reals)) continue;
-    const haveReals = new Map((have?.reals ?? []).map((r) => [`${r.addr}:${r.port}`, r]));
-    const wantReals = new Set(want.reals.map((r) => `${r.addr}:${r.port}`));
     const vsArg = `${PROTO_FLAG[want.proto]} ${want.addr}:${want.port}`;
+    if (have === undefined || have.reals.length === 0) {
+      // A new server (every server of the first sync): all its reals are added, no lookups needed.
+      for (const r of want.reals) cmds.push(`-a ${vsArg} -r ${r.addr}:${r.port} -m -w ${r.weight}`);
+      continue;
+    }
+    const haveReals = new Map(have.reals.map((r) => [`${r.addr}:${r.port}`, r]));
+    const wantReals = new Set(want.reals.map((r) => `${r.addr}:${r.port}`));
     for (const [rk] of haveReals) if (!wantReals.has(rk)) cmds.push(`-d ${vsArg} -r ${rk}`);
     for (const r of want.reals) if (!haveReals.has(`${r.addr}:${r.port}`)) cmds.push(`-a ${vsArg} -r ${r.addr}:${r.port} -m -w ${r.weight}`);
   }
