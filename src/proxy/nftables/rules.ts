@@ -131,7 +131,7 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
           if (c > 0) continue;
         }
         push(elemAdd, f.maps[i]!, f.els[i]!);
-        elementCount++;
+        elementCount += f.counts[i]!;
       }
       continue;
     }
@@ -255,9 +255,14 @@ interface FullText {
   /** Its `add rule` lines, joined. */
   readonly rules: string;
   readonly ruleCount: number;
-  /** Element text, the map it goes to, and "set|key" for set elements (shared, so counted) or undefined. */
+  /**
+   * Element text and the map it goes to, in the order the elements first name each map: a set element alone
+   * with its "set|key" (shared, so counted), a map's elements joined with ", " with undefined (few strings kept).
+   */
   readonly els: readonly string[];
   readonly maps: readonly string[];
+  /** How many elements each text holds. */
+  readonly counts: readonly number[];
   readonly refs: readonly (string | undefined)[];
 }
 
@@ -297,13 +302,33 @@ function fullText(p: PortObjects, t: string): FullText {
   }
   const els: string[] = [];
   const maps: string[] = [];
+  const counts: number[] = [];
   const refs: (string | undefined)[] = [];
+  // A map's elements go where its first one is: each map's list, and the order maps first appear, stay the same.
+  const groups: string[][] = [];
   for (const e of p.elements) {
-    els.push(el(e));
-    maps.push(e.map);
-    refs.push(e.value === undefined ? `${e.map}|${e.key}` : undefined);
+    if (e.value === undefined) {
+      els.push(e.key);
+      maps.push(e.map);
+      counts.push(1);
+      refs.push(`${e.map}|${e.key}`);
+      groups.push([]);
+      continue;
+    }
+    let at = maps.indexOf(e.map);
+    if (at < 0 || refs[at] !== undefined) {
+      at = maps.length;
+      els.push('');
+      maps.push(e.map);
+      counts.push(0);
+      refs.push(undefined);
+      groups.push([]);
+    }
+    groups[at]!.push(el(e));
+    counts[at]!++;
   }
-  const f = { decl: decl.join('\n'), rules: rules.join('\n'), ruleCount, els, maps, refs };
+  for (let i = 0; i < els.length; i++) if (refs[i] === undefined) els[i] = groups[i]!.join(', ');
+  const f = { decl: decl.join('\n'), rules: rules.join('\n'), ruleCount, els, maps, counts, refs };
   fullTexts.set(p, f);
   return f;
 }
