@@ -4,27 +4,30 @@
  * limit and stay stable across restarts.
  */
 import { hash } from 'node:crypto';
+import { isAscii, sha256Ascii } from './sha256.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
+const CODES = Array.from(ALPHABET, (c) => c.charCodeAt(0));
+const chars: number[] = new Array<number>(16).fill(0);
+
 /** RFC 4648 base32 of the first 10 bytes (16 characters), enough for a chain-name hash. */
-function base32Prefix(bytes: Buffer): string {
-  let out = '';
-  let bits = 0;
-  let value = 0;
-  for (let i = 0; i < 10; i++) {
-    value = (value << 8) | bytes[i]!;
-    bits += 8;
-    while (bits >= 5) {
-      out += ALPHABET[(value >>> (bits - 5)) & 31];
-      bits -= 5;
+function base32Prefix(bytes: Uint8Array): string {
+  // 10 bytes are two 40-bit groups of eight characters; one string built from the codes, not 16 concatenations.
+  for (let g = 0; g < 2; g++) {
+    const o = g * 5;
+    const hi = (bytes[o]! << 12) | (bytes[o + 1]! << 4) | (bytes[o + 2]! >>> 4); // top 20 bits
+    const lo = ((bytes[o + 2]! & 15) << 16) | (bytes[o + 3]! << 8) | bytes[o + 4]!; // low 20 bits
+    for (let i = 0; i < 4; i++) {
+      chars[g * 8 + i] = CODES[(hi >>> (15 - i * 5)) & 31]!;
+      chars[g * 8 + 4 + i] = CODES[(lo >>> (15 - i * 5)) & 31]!;
     }
   }
-  return out;
+  return String.fromCharCode.apply(null, chars);
 }
 
 /** The 16-character hash of an identity string. */
 export function hash16(identity: string): string {
-  // The one-shot hash: no Hash object per name (100k of them for the endpoints of 10k services).
-  return base32Prefix(hash('sha256', identity, 'buffer'));
+  // Names are ASCII (Kubernetes names, protocols, addresses); anything else takes node:crypto's UTF-8 path.
+  return base32Prefix(isAscii(identity) ? sha256Ascii(identity) : hash('sha256', identity, 'buffer'));
 }

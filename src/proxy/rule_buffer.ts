@@ -5,6 +5,14 @@
  * bytes, each line's pieces die young. Rule text is ASCII.
  */
 /** Node's fast latin1 writer; present on every Buffer but missing from @types/node. */
+/** Whole lines inside a buffer (bytes start to end), kept to be appended to a later rendering. */
+export interface Piece {
+  buf: Buffer;
+  start: number;
+  end: number;
+  lines: number;
+}
+
 type Latin1Writer = Buffer & { latin1Write(s: string, offset: number): number };
 
 export class RuleBuffer {
@@ -32,19 +40,28 @@ export class RuleBuffer {
     this.lines++;
   }
 
-  /** Appends bytes that hold `lines` whole lines (a piece cut with `since`). */
-  append(piece: Buffer, lines: number): void {
-    if (this.len + piece.length > this.buf.length) this.grow(piece.length);
-    this.buf.set(piece, this.len);
-    this.len += piece.length;
-    this.lines += lines;
+  /** Appends a piece (whole lines) kept from an earlier rendering. */
+  append(piece: Piece): void {
+    const n = piece.end - piece.start;
+    if (this.len + n > this.buf.length) this.grow(n);
+    this.buf.set(new Uint8Array(piece.buf.buffer, piece.buf.byteOffset + piece.start, n), this.len);
+    this.len += n;
+    this.lines += piece.lines;
   }
 
-  /** A copy of the bytes written after `offset` (from `length` earlier), to append again later. */
-  since(offset: number): Buffer {
-    const out = Buffer.allocUnsafe(this.len - offset);
-    this.buf.copy(out, 0, offset, this.len);
-    return out;
+  /**
+   * The lines written since `offset` and `lines`, in place (no copy): valid until this buffer is written over,
+   * which it never is (growing moves to a new buffer and leaves the old one as it was).
+   */
+  piece(offset: number, lines: number): Piece {
+    return { buf: this.buf, start: offset, end: this.len, lines: this.lines - lines };
+  }
+
+  /** A copy of the lines written since `offset` and `lines` (`length` and `lines` read earlier), to append again later. */
+  since(offset: number, lines: number): Piece {
+    const buf = Buffer.allocUnsafe(this.len - offset);
+    this.buf.copy(buf, 0, offset, this.len);
+    return { buf, start: 0, end: buf.length, lines: this.lines - lines };
   }
 
   /** Bytes written so far. */

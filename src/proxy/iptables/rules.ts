@@ -9,7 +9,7 @@
  */
 import type { SyncInput } from '../proxier.js';
 import { categorizeEndpoints } from '../topology.js';
-import { RuleBuffer } from '../rule_buffer.js';
+import { RuleBuffer, type Piece } from '../rule_buffer.js';
 import type { Endpoint, NodeInfo, ServicePortInfo } from '../types.js';
 import {
   FILTER_TOP_CHAINS,
@@ -63,9 +63,9 @@ interface PortWritten {
   readonly cfg: IptablesConfig;
   readonly large: boolean;
   /** Its lines in the top-level chains (filter and nat), written on every rendering. */
-  top: { filter: Buffer; filterLines: number; nat: Buffer; natLines: number } | undefined;
+  top: { filter: Piece; nat: Piece } | undefined;
   /** Its own chains: declarations, rules, names. */
-  body: { decl: Buffer; declLines: number; rules: Buffer; ruleLines: number; owned: string[] } | undefined;
+  body: { decl: Piece; rules: Piece; owned: string[] } | undefined;
 }
 
 /**
@@ -94,7 +94,7 @@ function probability(n: number): string {
 class Writer {
   readonly chains: RuleBuffer;
   readonly rules: RuleBuffer;
-  /** Sizes hint at the last rendering's, so a buffer is not grown (and copied) many times. */
+  /** Sizes hint at the last rendering's (or an estimate), so a buffer is not grown (and copied) many times. */
   constructor(hint?: { chains: number; rules: number }) {
     this.chains = new RuleBuffer(Math.max(64 * 1024, hint?.chains ?? 0));
     this.rules = new RuleBuffer(Math.max(1 << 20, hint?.rules ?? 0));
@@ -127,8 +127,15 @@ export function renderIptables(
   const mark = `0x${(1 << cfg.masqueradeBit).toString(16)}`;
   // Size hints come from the last rendering of the same kind: a partial one is far smaller than a full one.
   const kind = input.full ? 'full' : 'partial';
-  const filter = new Writer(cache.sizes.get(`${kind} filter`));
-  const nat = new Writer(cache.sizes.get(`${kind} nat`));
+  let totalEndpoints = 0;
+  for (const eps of input.endpoints.values()) totalEndpoints += eps.length;
+  // A first full rendering has no sizes to go by: about 110 bytes a port in each top-level table, and 40 of
+  // declaration and 330 of rules an endpoint in the per-service chains (at 10k × 10: 1.1, 4 and 33 MB).
+  const estimate = (k: string, chains: number, rules: number): { chains: number; rules: number } | undefined =>
+    cache.sizes.get(`${kind} ${k}`) ?? (input.full ? { chains, rules } : undefined);
+  const services = input.services.size;
+  const filter = new Writer(estimate('filter', 0, 0));
+  const nat = new Writer(estimate('nat', 0, 110 * services));
   for (const c of FILTER_TOP_CHAINS) filter.declare(c);
   for (const c of NAT_TOP_CHAINS) nat.declare(c);
 
@@ -142,10 +149,16 @@ export function renderIptables(
 
   const written = new Map<string, { chains: string[]; rules: number }>();
   const deleted: string[] = [];
-  const svcRules = new Writer(cache.sizes.get(`${kind} svc`)); // per-service chains, appended after the top-level ones
+  const svcRules = new Writer(estimate('svc', 40 * (totalEndpoints + services), 330 * totalEndpoints + 200 * services)); // per-service chains, appended after the top-level ones
+  // A full rendering's pieces end up pointing into its restore bytes (no copy each); a partial one copies the few it writes.
+  const full = new FullPieces();
+  const keep = (w: RuleBuffer, start: number, lines: number): Piece => (input.full ? full.keep(w, w.piece(start, lines)) : w.since(start, lines));
+  const reuse = (w: RuleBuffer, p: Piece): void => {
+    const start = w.length;
+    w.append(p);
+    if (input.full) full.move(p, w, start, w.length);
+  };
   const names = [...input.services.keys()].sort();
-  let totalEndpoints = 0;
-  for (const eps of input.endpoints.values()) totalEndpoints += eps.length;
   // Like upstream: past 1,000 endpoints, comments on per-endpoint rules cost more than they help.
   const large = totalEndpoints > LARGE_CLUSTER_ENDPOINTS;
   for (const name of names) {
@@ -159,11 +172,11 @@ export function renderIptables(
       cache.set(svc, c);
     }
     if (c.top !== undefined && (!write || c.body !== undefined)) {
-      filter.rules.append(c.top.filter, c.top.filterLines);
-      nat.rules.append(c.top.nat, c.top.natLines);
+      reuse(filter.rules, c.top.filter);
+      reuse(nat.rules, c.top.nat);
       if (write) {
-        svcRules.chains.append(c.body!.decl, c.body!.declLines);
-        svcRules.rules.append(c.body!.rules, c.body!.ruleLines);
+        reuse(svcRules.chains, c.body!.decl);
+        reuse(svcRules.rules, c.body!.rules);
       }
     } else {
       const f0 = filter.rules.length;
@@ -198,7 +211,7 @@ export function renderIptables(
         if (eps.hasEndpoints) nat.rule(KUBE_NODEPORTS, `-m comment --comment ${q(name)} ${proto(svc)} --dport ${svc.nodePort} -j ${extC}`);
         else filter.rule(KUBE_EXTERNAL_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} -m addrtype --dst-type LOCAL ${proto(svc)} --dport ${svc.nodePort} -j REJECT`);
       }
-      c.top = { filter: filter.rules.since(f0), filterLines: filter.rules.lines - fl0, nat: nat.rules.since(n0), natLines: nat.rules.lines - nl0 };
+      c.top = { filter: keep(filter.rules, f0, fl0), nat: keep(nat.rules, n0, nl0) };
       if (write) {
         const d0 = svcRules.chains.length;
         const dl0 = svcRules.chains.lines;
@@ -243,12 +256,12 @@ export function renderIptables(
           svcRules.rules.line(`-A ${sep} ${comment}-s ${ep.ip}/32 -j ${KUBE_MARK_MASQ}`);
           svcRules.rules.line(`-A ${sep} ${comment}-m ${p} -p ${p}${affinity} -j DNAT --to-destination ${ep.ip}:${ep.port}`);
         }
-        c.body = { decl: svcRules.chains.since(d0), declLines: svcRules.chains.lines - dl0, rules: svcRules.rules.since(r0), ruleLines: svcRules.rules.lines - rulesBefore, owned };
+        c.body = { decl: keep(svcRules.chains, d0, dl0), rules: keep(svcRules.rules, r0, rulesBefore), owned };
       }
     }
     if (!write) continue;
     const owned = c.body!.owned;
-    written.set(name, { chains: owned, rules: c.body!.ruleLines });
+    written.set(name, { chains: owned, rules: c.body!.rules.lines });
     const before = previous.get(name);
     if (before !== undefined && !input.full) for (const ch of before) if (!owned.includes(ch)) deleted.push(ch);
   }
@@ -282,19 +295,64 @@ export function renderIptables(
   tail.line('COMMIT');
   const staleDecl = new RuleBuffer();
   for (const c of stale) staleDecl.line(`:${c} - [0:0]`);
-  const restore = Buffer.concat([
-    Buffer.from('*filter\n'),
-    filter.chains.bytes(),
-    filter.rules.bytes(),
-    Buffer.from('COMMIT\n*nat\n'),
-    nat.chains.bytes(),
-    svcRules.chains.bytes(),
-    staleDecl.bytes(),
-    nat.rules.bytes(),
-    svcRules.rules.bytes(),
-    tail.bytes(),
-  ]);
+  const sections: [RuleBuffer | Buffer, Buffer][] = [
+    [Buffer.from('*filter\n'), Buffer.from('*filter\n')],
+    [filter.chains, filter.chains.bytes()],
+    [filter.rules, filter.rules.bytes()],
+    [Buffer.from('COMMIT\n*nat\n'), Buffer.from('COMMIT\n*nat\n')],
+    [nat.chains, nat.chains.bytes()],
+    [svcRules.chains, svcRules.chains.bytes()],
+    [staleDecl, staleDecl.bytes()],
+    [nat.rules, nat.rules.bytes()],
+    [svcRules.rules, svcRules.rules.bytes()],
+    [tail, tail.bytes()],
+  ];
+  const restore = Buffer.concat(sections.map(([, b]) => b));
+  const offsets = new Map<RuleBuffer | Buffer, number>();
+  let at = 0;
+  for (const [w, b] of sections) {
+    offsets.set(w, at);
+    at += b.length;
+  }
+  full.settle(restore, offsets);
   return { restore, topRules: { nat: nat.rules.lines, filter: filter.rules.lines }, written, deleted: stale, largeClusterMode: large };
+}
+
+/**
+ * The pieces a full rendering keeps, cut in place from its buffers (no copy each). Those may still grow into new
+ * ones, so once the restore bytes exist every piece is pointed into them: the restore bytes then hold the cache
+ * (about the size of the copies they replace) until the next full rendering points the pieces into its own.
+ */
+class FullPieces {
+  private readonly pieces: Piece[] = [];
+  private readonly from: RuleBuffer[] = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+
+  /** A new piece cut from `w` (valid as it is; settling only lets `w`'s earlier buffers go). */
+  keep(w: RuleBuffer, p: Piece): Piece {
+    this.move(p, w, p.start, p.end);
+    return p;
+  }
+
+  /** A piece appended again at start..end of `w`: it moves there once the rendering is settled, and stays valid before. */
+  move(p: Piece, w: RuleBuffer, start: number, end: number): void {
+    this.pieces.push(p);
+    this.from.push(w);
+    this.starts.push(start);
+    this.ends.push(end);
+  }
+
+  /** Points every piece into `restore`, where each buffer begins at `offsets`. */
+  settle(restore: Buffer, offsets: ReadonlyMap<unknown, number>): void {
+    for (let i = 0; i < this.pieces.length; i++) {
+      const p = this.pieces[i]!;
+      const at = offsets.get(this.from[i]!)!;
+      p.buf = restore;
+      p.start = at + this.starts[i]!;
+      p.end = at + this.ends[i]!;
+    }
+  }
 }
 
 /** ClientIP affinity checks, then `statistic` random balancing over the endpoints, as upstream writes them. */

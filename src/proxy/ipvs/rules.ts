@@ -8,6 +8,7 @@
  * state the kernel holds, so a sync is O(changes).
  */
 import type { SyncInput } from '../proxier.js';
+import { RuleBuffer } from '../rule_buffer.js';
 import type { Endpoint, NodeInfo, ServicePortInfo } from '../types.js';
 import { DUMMY_INTERFACE, portVirtualServers, vsKey, type IpvsScheduler, type RealServer, type VirtualServer } from './virtual_servers.js';
 
@@ -146,29 +147,36 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
   apply(next.setEntries, setDelta, (e) => `add ${e} -exist`, (e) => `del ${e} -exist`, setOps);
   // On a full rendering every server the kernel holds is examined, so leftovers of earlier runs go too.
   if (input.full) for (const k of state.servers.keys()) touched.add(k);
-  const cmds: string[] = [];
+  // Written as bytes, not kept as strings until the end: a first sync has a line per real server (100k at 10k
+  // services), and strings held that long outlive young-generation collections and are copied by each.
+  const cmds = new RuleBuffer(input.full ? 1 << 20 : 4096);
   for (const k of [...touched].sort()) {
     const want = desired.get(k);
     const have = state.servers.get(k);
     if (want === undefined) {
-      if (have !== undefined) cmds.push(`-D ${PROTO_FLAG[have.proto]} ${have.addr}:${have.port}`);
+      if (have !== undefined) cmds.line(`-D ${PROTO_FLAG[have.proto]} ${have.addr}:${have.port}`);
       next.servers.delete(k);
       continue;
     }
     next.servers.set(k, want);
-    if (have === undefined) cmds.push(vsLine('-A', want));
-    else if (have.scheduler !== want.scheduler || have.persistSeconds !== want.persistSeconds) cmds.push(vsLine('-E', want));
+    if (have === undefined) cmds.line(vsLine('-A', want));
+    else if (have.scheduler !== want.scheduler || have.persistSeconds !== want.persistSeconds) cmds.line(vsLine('-E', want));
     // The common case, nothing changed (a resync): the same reals in the same order need no maps.
     if (have !== undefined && sameReals(have.reals, want.reals)) continue;
-    const haveReals = new Map((have?.reals ?? []).map((r) => [`${r.addr}:${r.port}`, r]));
-    const wantReals = new Set(want.reals.map((r) => `${r.addr}:${r.port}`));
     const vsArg = `${PROTO_FLAG[want.proto]} ${want.addr}:${want.port}`;
-    for (const [rk] of haveReals) if (!wantReals.has(rk)) cmds.push(`-d ${vsArg} -r ${rk}`);
-    for (const r of want.reals) if (!haveReals.has(`${r.addr}:${r.port}`)) cmds.push(`-a ${vsArg} -r ${r.addr}:${r.port} -m -w ${r.weight}`);
+    if (have === undefined || have.reals.length === 0) {
+      // A new server (every server of the first sync): all its reals are added, no lookups needed.
+      for (const r of want.reals) cmds.line(`-a ${vsArg} -r ${r.addr}:${r.port} -m -w ${r.weight}`);
+      continue;
+    }
+    const haveReals = new Map(have.reals.map((r) => [`${r.addr}:${r.port}`, r]));
+    const wantReals = new Set(want.reals.map((r) => `${r.addr}:${r.port}`));
+    for (const [rk] of haveReals) if (!wantReals.has(rk)) cmds.line(`-d ${vsArg} -r ${rk}`);
+    for (const r of want.reals) if (!haveReals.has(`${r.addr}:${r.port}`)) cmds.line(`-a ${vsArg} -r ${r.addr}:${r.port} -m -w ${r.weight}`);
   }
   const creates = input.full ? IPSETS.map(([n, t]) => `create ${n} ${t} -exist`) : [];
   const lines = (l: string[]): string => (l.length === 0 ? '' : `${l.join('\n')}\n`);
-  return { ipvsadm: lines(cmds), ipset: lines([...creates, ...setOps]), addrs: lines(addrOps), state: next };
+  return { ipvsadm: cmds.bytes().toString('latin1'), ipset: lines([...creates, ...setOps]), addrs: lines(addrOps), state: next };
 }
 
 /** The fixed nat glue of the IPVS mode (iptables-restore input, written on full syncs). */

@@ -23,7 +23,7 @@ export interface Element {
 
 /** A balancing chain's slots in `endpoint-dnat`: reused while its endpoint list is unchanged. */
 export interface SlotBlock {
-  /** The endpoint list the block holds ("ip . port,…"). */
+  /** The endpoint list the block holds ("ip . port,ip . port"). */
   readonly key: string;
   readonly offset: number;
   readonly size: number;
@@ -79,17 +79,19 @@ export function portObjects(svc: ServicePortInfo, endpoints: readonly Endpoint[]
       hairpin.add(list[0]!.ip);
     } else {
       // Hairpin traffic (an endpoint reaching itself) is masqueraded in postrouting through @hairpin-endpoints.
-      let key = '';
-      for (const ep of list) {
-        key += `${dnatTarget(ep)},`;
-        hairpin.add(ep.ip);
+      // Each target string is built once, for the block's key and its element; the key is one flat string.
+      const targets = new Array<string>(list.length);
+      for (let i = 0; i < list.length; i++) {
+        targets[i] = dnatTarget(list[i]!);
+        hairpin.add(list[i]!.ip);
       }
+      const key = targets.join(',');
       const prev = old?.blocks.get(chain);
       const block = prev !== undefined && prev.key === key ? prev : { key, offset: ctx.slots.next, size: list.length };
       if (block !== prev) ctx.slots.next += list.length;
       blocks.set(chain, block);
       const map = endpointMap(chain, p);
-      for (let i = 0; i < list.length; i++) elements.push({ map, key: String(block.offset + i), value: dnatTarget(list[i]!) });
+      for (let i = 0; i < list.length; i++) elements.push({ map, key: String(block.offset + i), value: targets[i] });
       rules.push(`meta l4proto ${p} dnat ip to numgen random mod ${list.length} offset ${block.offset} map @${map}`);
     }
     chains.set(chain, rules);

@@ -41,11 +41,42 @@ const emptyStale = (): Stale => ({ chains: new Set(), sets: new Set(), elements:
 const lazyElements = (map: string): boolean => map === 'hairpin-endpoints' || map.startsWith(ENDPOINT_DNAT);
 const SLOT_MAP_REF = new RegExp(`@(${ENDPOINT_DNAT}[a-z]+-\\d+)`, 'g');
 
+/**
+ * References to each set element, by set and key, since several ports share one (a cluster IP, a hairpin pair).
+ * Keyed by the element's own key string, so no "set|key" string is built and kept per element.
+ */
+export class SetRefs {
+  private readonly sets = new Map<string, Map<string, number>>();
+
+  /** References to `key` in `set` (0 when none). */
+  get(set: string, key: string): number {
+    return this.sets.get(set)?.get(key) ?? 0;
+  }
+
+  /** Sets the references; 0 or fewer forgets the element. */
+  set(set: string, key: string, n: number): void {
+    let m = this.sets.get(set);
+    if (n <= 0) {
+      m?.delete(key);
+      return;
+    }
+    if (m === undefined) this.sets.set(set, (m = new Map()));
+    m.set(key, n);
+  }
+
+  /** A copy to change without touching this one. */
+  clone(): SetRefs {
+    const c = new SetRefs();
+    for (const [set, m] of this.sets) c.sets.set(set, new Map(m));
+    return c;
+  }
+}
+
 /** The objects the proxier believes are in the kernel; updated by `commitNftables`. */
 export class NftState {
   ports = new Map<string, PortObjects>();
-  /** References to each set element ("set|key"), since several ports share one. */
-  setRefs = new Map<string, number>();
+  /** References to each set element, since several ports share one. */
+  setRefs = new SetRefs();
   rules = 0;
   elements = 0;
   /** The next free slot of endpoint-dnat; slots are not reused before a full sync rebuilds the table. */
@@ -57,7 +88,7 @@ export class NftState {
 export interface NftRendering {
   readonly text: string;
   readonly ports: Map<string, PortObjects>;
-  readonly setRefs: Map<string, number>;
+  readonly setRefs: SetRefs;
   readonly rules: number;
   readonly elements: number;
   readonly nextSlot: number;
@@ -87,7 +118,7 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
   const elemAdd = new Map<string, string[]>();
   const tail: string[] = [];
   const ports = full ? new Map<string, PortObjects>() : new Map(state.ports);
-  const setRefs = full ? new Map<string, number>() : new Map(state.setRefs);
+  const setRefs = full ? new SetRefs() : state.setRefs.clone();
   const stale: Stale = full ? emptyStale() : { chains: new Set(state.stale.chains), sets: new Set(state.stale.sets), elements: new Map(state.stale.elements) };
   const ctx = { node: input.node, cfg, slots: { next: full ? 0 : state.nextSlot } };
   let ruleCount = full ? 0 : state.rules;
@@ -124,14 +155,13 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
       if (f.rules !== '') rules.push(f.rules);
       ruleCount += f.ruleCount;
       for (let i = 0; i < f.els.length; i++) {
-        const k = f.refs[i];
-        if (k !== undefined) {
-          const c = setRefs.get(k) ?? 0;
-          setRefs.set(k, c + 1);
+        if (f.shared[i]!) {
+          const c = setRefs.get(f.maps[i]!, f.els[i]!);
+          setRefs.set(f.maps[i]!, f.els[i]!, c + 1);
           if (c > 0) continue;
         }
         push(elemAdd, f.maps[i]!, f.els[i]!);
-        elementCount++;
+        elementCount += f.counts[i]!;
       }
       continue;
     }
@@ -174,12 +204,9 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
       const n = newEls.get(k);
       if (n !== undefined && n.value === e.value) continue;
       if (e.value === undefined) {
-        const c = (setRefs.get(k) ?? 1) - 1;
-        if (c > 0) {
-          setRefs.set(k, c);
-          continue;
-        }
-        setRefs.delete(k);
+        const c = setRefs.get(e.map, e.key) - 1;
+        setRefs.set(e.map, e.key, c);
+        if (c > 0) continue;
       }
       if (lazyElements(e.map) && n === undefined) stale.elements.set(k, e);
       else {
@@ -191,8 +218,8 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
       const o = oldEls.get(k);
       if (o !== undefined && o.value === e.value) continue;
       if (e.value === undefined) {
-        const c = setRefs.get(k) ?? 0;
-        setRefs.set(k, c + 1);
+        const c = setRefs.get(e.map, e.key);
+        setRefs.set(e.map, e.key, c + 1);
         if (c > 0) continue;
       }
       const left = stale.elements.get(k);
@@ -255,10 +282,16 @@ interface FullText {
   /** Its `add rule` lines, joined. */
   readonly rules: string;
   readonly ruleCount: number;
-  /** Element text, the map it goes to, and "set|key" for set elements (shared, so counted) or undefined. */
+  /**
+   * Element text and the map it goes to, in the order the elements first name each map: a set element alone
+   * (shared by ports, so counted; its text is its key), a map's elements joined with ", " (few strings kept).
+   */
   readonly els: readonly string[];
   readonly maps: readonly string[];
-  readonly refs: readonly (string | undefined)[];
+  /** How many elements each text holds. */
+  readonly counts: readonly number[];
+  /** Whether each text is a (shared) set element. */
+  readonly shared: readonly boolean[];
 }
 
 const fullSources = new WeakMap<PortObjects, FullSource>();
@@ -297,13 +330,33 @@ function fullText(p: PortObjects, t: string): FullText {
   }
   const els: string[] = [];
   const maps: string[] = [];
-  const refs: (string | undefined)[] = [];
+  const counts: number[] = [];
+  const shared: boolean[] = [];
+  // A map's elements go where its first one is: each map's list, and the order maps first appear, stay the same.
+  const groups: string[][] = [];
   for (const e of p.elements) {
-    els.push(el(e));
-    maps.push(e.map);
-    refs.push(e.value === undefined ? `${e.map}|${e.key}` : undefined);
+    if (e.value === undefined) {
+      els.push(e.key);
+      maps.push(e.map);
+      counts.push(1);
+      shared.push(true);
+      groups.push([]);
+      continue;
+    }
+    let at = maps.indexOf(e.map);
+    if (at < 0 || shared[at]!) {
+      at = maps.length;
+      els.push('');
+      maps.push(e.map);
+      counts.push(0);
+      shared.push(false);
+      groups.push([]);
+    }
+    groups[at]!.push(el(e));
+    counts[at]!++;
   }
-  const f = { decl: decl.join('\n'), rules: rules.join('\n'), ruleCount, els, maps, refs };
+  for (let i = 0; i < els.length; i++) if (!shared[i]!) els[i] = groups[i]!.join(', ');
+  const f = { decl: decl.join('\n'), rules: rules.join('\n'), ruleCount, els, maps, counts, shared };
   fullTexts.set(p, f);
   return f;
 }
