@@ -86,7 +86,7 @@ export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig 
     server: { labEtcd: 'none', storageSync: 'full', watchCache: true, maxRequestsInflight: 400, maxMutatingRequestsInflight: 200, extraArgs: [] },
     controllerManager: { ...RAISED_LIMITS, nodeMonitorPeriod: '5s', nodeMonitorGracePeriod: '50s', extraArgs: [] },
     scheduler: { ...RAISED_LIMITS, extraArgs: [] },
-    fleet: { qps: 50, burst: 100, processes: 1, heartbeat: 'lease', nodeStatusUpdateFrequency: '10s', podWatch: 'per-node', podStartupMs: 1000, joinRate: 50, maxConnections: 256, proxyMode: 'off', extraArgs: [] },
+    fleet: { qps: 50, burst: 100, processes: 1, heartbeat: 'lease', nodeStatusUpdateFrequency: '10s', podWatch: 'per-node', podStartupMs: 1000, joinRate: 50, maxConnections: 64, proxyMode: 'off', extraArgs: [] },
     noisyListQps: 0,
   };
 }
