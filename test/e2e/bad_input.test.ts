@@ -6,45 +6,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { startServer, type TestServer } from './harness.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are dynamic JSON
-type Obj = Record<string, any>;
-
-interface Reply {
-  code: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-  body: Obj | undefined;
-}
-
-/** One request with a raw body; never throws on HTTP errors. */
-function send(base: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string | number> = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body);
-    const h: Record<string, string | number> = { ...headers };
-    if (data !== undefined && h['Content-Length'] === undefined) h['Content-Length'] = data.length;
-    const req = request(new URL(path, base), { method, headers: h });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: Obj | undefined;
-        try {
-          parsed = JSON.parse(text) as Obj;
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ code: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
-      });
-    });
-    req.end(data);
-  });
-}
+import { send, type Obj, type Reply } from './raw_http.js';
 
 const json = (base: string, method: string, path: string, body: unknown, contentType = 'application/json'): Promise<Reply> =>
   send(base, method, path, JSON.stringify(body), { 'Content-Type': contentType });

@@ -7,42 +7,15 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { kubectlPath, startServer, versionedKubectl, type TestServer } from './harness.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are dynamic JSON
-type Obj = Record<string, any>;
+import { send, type Obj, type Reply } from './raw_http.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const TESTDATA = fileURLToPath(new URL('../../../src/api/protobuf/testdata/', import.meta.url));
 const golden = (name: string): Buffer => readFileSync(`${TESTDATA}${name}.pb`);
-
-interface Reply { code: number; contentType: string; body: Obj | undefined; text: string }
-
-function send(base: string, method: string, path: string, body: Buffer | undefined, headers: Record<string, string>): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { method, headers: { ...headers, ...(body === undefined ? {} : { 'Content-Length': String(body.length) }) } });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: Obj | undefined;
-        try {
-          parsed = JSON.parse(text) as Obj;
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ code: res.statusCode ?? 0, contentType: String(res.headers['content-type']), body: parsed, text });
-      });
-    });
-    req.end(body);
-  });
-}
 
 /** A protobuf request as kubectl sends it: protobuf body, protobuf-then-JSON Accept. */
 const proto = (base: string, method: string, path: string, body: Buffer, accept = `${PROTOBUF},application/json`): Promise<Reply> =>
@@ -50,7 +23,7 @@ const proto = (base: string, method: string, path: string, body: Buffer, accept 
 
 function assertStatus(r: Reply, code: number, reason: string, message?: RegExp): void {
   assert.equal(r.code, code, `HTTP ${r.code}: ${r.text.slice(0, 300)}`);
-  assert.match(r.contentType, /^application\/json/);
+  assert.match(String(r.headers['content-type']), /^application\/json/);
   assert.equal(r.body?.kind, 'Status');
   assert.equal(r.body?.status, 'Failure');
   assert.equal(r.body?.code, code);
@@ -175,7 +148,7 @@ describe('raw protobuf requests', () => {
   test('POST of a captured body creates it and answers JSON; PUT of the same body updates it', async () => {
     const created = await proto(server.url, 'POST', '/api/v1/namespaces/default/configmaps?fieldManager=kubectl-create&fieldValidation=Strict', golden('create-configmap'));
     assert.equal(created.code, 201, created.text);
-    assert.match(created.contentType, /^application\/json/);
+    assert.match(String(created.headers['content-type']), /^application\/json/);
     assert.deepEqual(created.body?.data, { a: '1', b: 'two' });
     const put = await proto(server.url, 'PUT', '/api/v1/namespaces/default/configmaps/cfg', golden('create-configmap'));
     assert.equal(put.code, 200, put.text);
