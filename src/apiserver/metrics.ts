@@ -2,9 +2,12 @@
  * Prometheus metrics with upstream's names and labels, so dashboards and the
  * lab read kscale like a kube-apiserver: request counts and latencies (and the
  * SLI latency, which leaves out watches), in-flight and long-running gauges,
- * and storage call latency as etcd_request_duration_seconds.
+ * and storage call latency as etcd_request_duration_seconds. Node's runtime
+ * metrics stand in for kube-apiserver's go_* ones: nodejs_eventloop_lag_*
+ * (a busy or GC-paused event loop delays requests before they are timed),
+ * nodejs_gc_duration_seconds, process_cpu_seconds_total, heap sizes.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { FastCounter, FastHistogram } from './fast_metrics.js';
 
 const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
@@ -13,6 +16,9 @@ const BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3
 /** The API server's metrics, in one registry. */
 export class ApiServerMetrics {
   readonly registry = new Registry();
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
+  }
   // The three per-request series resolve their children once (fast_metrics.ts): they are updated on every request.
   readonly requestTotal = new FastCounter(
     'apiserver_request_total',

@@ -330,6 +330,9 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     const out = await k.ok(['get', '--raw', '/metrics']);
     assert.match(out, /^# TYPE apiserver_request_total counter$/m);
     assert.match(out, /^apiserver_request_total\{.*verb="POST".*\} \d+/m);
+    // The runtime's own series, in place of kube-apiserver's go_* ones: event loop lag delays requests before they are timed.
+    assert.match(out, /^nodejs_eventloop_lag_p99_seconds \d/m);
+    assert.match(out, /^process_cpu_seconds_total \d/m);
   });
 
   test('create --dry-run=server and diff store nothing', async () => {
