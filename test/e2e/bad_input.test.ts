@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { startServer, type TestServer } from './harness.js';
-import { send, type Obj, type Reply } from './raw_http.js';
+import { readReply, send, type Obj, type Reply } from './raw_http.js';
 
 const json = (base: string, method: string, path: string, body: unknown, contentType = 'application/json'): Promise<Reply> =>
   send(base, method, path, JSON.stringify(body), { 'Content-Type': contentType });
@@ -84,14 +84,7 @@ describe('bad input', () => {
     const chunked = await new Promise<Reply>((resolve, reject) => {
       const req = request(new URL(CM, srv.url), { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } });
       req.on('error', reject);
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ code: res.statusCode ?? 0, headers: res.headers, text, body: JSON.parse(text) as Obj });
-        });
-      });
+      req.on('response', (res) => void readReply(res).then(resolve, reject));
       const piece = Buffer.alloc(256 * 1024, 0x61);
       let sent = 0;
       const pump = (): void => {
@@ -298,11 +291,7 @@ describe('in-flight limits', () => {
     const slow = new Promise<Reply>((resolve, reject) => {
       const req = request(new URL(CM, srv.url), { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } });
       req.on('error', reject);
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ code: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString(), body: undefined }));
-      });
+      req.on('response', (res) => void readReply(res).then(resolve, reject));
       req.write(body.subarray(0, 10));
       req.flushHeaders();
       finish = () => req.end(body.subarray(10));

@@ -3,7 +3,7 @@
  * (malformed JSON, protobuf bodies, odd headers): one request, the whole reply,
  * its body parsed when it is JSON. Never throws on HTTP errors.
  */
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are dynamic JSON
 export type Obj = Record<string, any>;
@@ -23,21 +23,27 @@ export function send(base: string, method: string, path: string, body?: string |
     if (data !== undefined && h['Content-Length'] === undefined) h['Content-Length'] = data.length;
     const req = request(new URL(path, base), { method, headers: h });
     req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: Obj | undefined;
-        try {
-          parsed = JSON.parse(text) as Obj;
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ code: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
-      });
-    });
+    req.on('response', (res) => void readReply(res).then(resolve, reject));
     req.end(data);
   });
 }
 
+
+/** The whole reply of a response, its body parsed when it is JSON. */
+export function readReply(res: IncomingMessage): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('error', reject);
+    res.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let parsed: Obj | undefined;
+      try {
+        parsed = JSON.parse(text) as Obj;
+      } catch {
+        parsed = undefined;
+      }
+      resolve({ code: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
+    });
+  });
+}
