@@ -42,7 +42,10 @@ export interface FleetOptions {
   /** Per-kubelet kubeAPIQPS/kubeAPIBurst (50/100). */
   qps: number;
   burst: number;
-  /** Keep-alive sockets shared by all kubelets' short requests. */
+  /**
+   * Keep-alive sockets shared by all kubelets' short requests, per lane: node heartbeats (leases,
+   * node status) and pod requests each get this many.
+   */
   maxConnections: number;
   clock: Clock;
   random?: () => number;
@@ -80,7 +83,10 @@ export class Fleet {
   readonly kubelets = new Map<string, HollowKubelet>();
   private readonly queue: TimerQueue;
   private readonly random: () => number;
+  /** Node heartbeats: leases and node status. */
   private readonly agent: http.Agent;
+  /** Pod requests (pod status), in a lane of their own: see the constructor. */
+  private readonly podAgent: http.Agent;
   private readonly watchAgent: http.Agent;
   private readonly clients: RESTClient[] = [];
   private readonly startStats = new PodStartStats();
@@ -92,7 +98,13 @@ export class Fleet {
   constructor(private readonly o: FleetOptions) {
     this.random = o.random ?? Math.random;
     this.queue = new TimerQueue(o.clock, this.random);
+    // Real kubelets each have their own connection, so one node's lease renewal never delays
+    // another node's pod status. Sharing one FIFO pool would: under load, pod status PATCHes
+    // queued behind thousands of lease renewals, adding seconds to pod startup that no real
+    // cluster has. Two lanes keep that artifact out of the pod startup figures; leases, which
+    // tolerate seconds (40 s lease duration), absorb the fleet's queueing instead.
     this.agent = newAgent(o.config, o.maxConnections);
+    this.podAgent = newAgent(o.config, o.maxConnections);
     this.watchAgent = newAgent(o.config, Infinity);
     for (let i = 0; i < o.count; i++) {
       const id = nodeIdentity(o.namePrefix, i, o.settings.zones);
@@ -100,12 +112,13 @@ export class Fleet {
       const limiter = new TokenBucket(o.qps, o.burst, o.clock);
       const config = { ...o.config, userAgent: `kubelet/${KUBELET_VERSION} (linux/amd64) kscale-hollow/${id.name}` };
       const rest = new RESTClient(config, { clock: o.clock, random: this.random, rateLimiter: limiter, agent: this.agent });
+      const podRest = new RESTClient(config, { clock: o.clock, random: this.random, rateLimiter: limiter, agent: this.podAgent });
       const watchRest = new RESTClient(config, { clock: o.clock, random: this.random, rateLimiter: limiter, agent: this.watchAgent });
       this.kubelets.set(
         id.name,
-        new HollowKubelet({ id, settings: o.settings, rest, watchRest, queue: this.queue, clock: o.clock, random: this.random, logger: o.logger, sharedPodWatch: o.podWatch === 'shared', startStats: this.startStats }),
+        new HollowKubelet({ id, settings: o.settings, rest, podRest, watchRest, queue: this.queue, clock: o.clock, random: this.random, logger: o.logger, sharedPodWatch: o.podWatch === 'shared', startStats: this.startStats }),
       );
-      this.clients.push(rest, watchRest);
+      this.clients.push(rest, podRest, watchRest);
     }
   }
 
@@ -254,6 +267,7 @@ export class Fleet {
     await Promise.all([...this.kubelets.values()].map((k) => k.stop()));
     await this.sharedStop?.stop();
     this.agent.destroy();
+    this.podAgent.destroy();
     this.watchAgent.destroy();
   }
 }

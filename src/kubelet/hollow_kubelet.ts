@@ -33,8 +33,10 @@ import type { TaskHandle, TimerQueue } from './timer_queue.js';
 export interface HollowKubeletOptions {
   id: NodeIdentity;
   settings: KubeletSettings;
-  /** Short requests, over the fleet's bounded keep-alive pool. */
+  /** Node heartbeats (registration, leases, node status), over the fleet's bounded keep-alive pool. */
   rest: RESTClient;
+  /** Pod requests (status, deletion), over the fleet's pod lane (same rate limiter); `rest` when absent. */
+  podRest?: RESTClient;
   /** The pod watch's client (same rate limiter), over the fleet's watch agent; unused with a shared pod watch. */
   watchRest: RESTClient;
   queue: TimerQueue;
@@ -65,7 +67,7 @@ export class HollowKubelet {
     this.name = o.id.name;
     const nodes = o.rest.resource<Node>(RESOURCES.nodes);
     const leases = o.rest.resource<Lease>(RESOURCES.leases);
-    const pods = o.rest.resource<Pod>(RESOURCES.pods);
+    const pods = (o.podRest ?? o.rest).resource<Pod>(RESOURCES.pods);
     const ns = { namespace: NODE_LEASE_NAMESPACE };
     this.status = new NodeStatusUpdater(
       {
