@@ -66,7 +66,7 @@ export function nodesCommand(): Command {
     .addOption(new Option('--pod-watch <mode>', 'per-node: one pod watch per kubelet (real); shared: one watch for the fleet (cheaper)').choices(['per-node', 'shared']).default('per-node'))
     .option('--pod-startup-latency <p50,p99>', 'simulated pod start-up latency in ms (log-normal)', '1000,3000')
     .option('--job-pod-runtime <duration>', 'how long a Job-owned pod runs before it succeeds', '30s')
-    .option('--max-connections <n>', 'keep-alive sockets shared by all kubelets for short requests, per lane (node heartbeats; pods)', int, 64)
+    .option('--max-connections <n>', 'keep-alive sockets shared by all kubelets for short requests, split evenly between node heartbeats and pods', int, 64)
     .option('--stats-period <duration>', 'print fleet counters as JSON on stdout this often (0: never)', '0')
     .option('--hollow-proxy', 'also run each node\'s kube-proxy watches of Services and EndpointSlices', false)
     .option('--hollow-proxy-compute-fraction <f>', 'fraction of hollow proxies that also recompute iptables rules on every change', num, 0.01)

@@ -43,8 +43,8 @@ export interface FleetOptions {
   qps: number;
   burst: number;
   /**
-   * Keep-alive sockets shared by all kubelets' short requests, per lane: node heartbeats (leases,
-   * node status) and pod requests each get this many.
+   * Keep-alive sockets shared by all kubelets' short requests, split evenly between two lanes:
+   * node heartbeats (leases, node status) and pod requests.
    */
   maxConnections: number;
   clock: Clock;
@@ -103,8 +103,9 @@ export class Fleet {
     // queued behind thousands of lease renewals, adding seconds to pod startup that no real
     // cluster has. Two lanes keep that artifact out of the pod startup figures; leases, which
     // tolerate seconds (40 s lease duration), absorb the fleet's queueing instead.
-    this.agent = newAgent(o.config, o.maxConnections);
-    this.podAgent = newAgent(o.config, o.maxConnections);
+    const podLane = Math.max(1, Math.ceil(o.maxConnections / 2));
+    this.agent = newAgent(o.config, Math.max(1, o.maxConnections - podLane));
+    this.podAgent = newAgent(o.config, podLane);
     this.watchAgent = newAgent(o.config, Infinity);
     for (let i = 0; i < o.count; i++) {
       const id = nodeIdentity(o.namePrefix, i, o.settings.zones);

@@ -51,7 +51,7 @@ export interface LabConfig {
     /** Fixed simulated container start, ms (p50 = p99: no randomness, so it can be subtracted exactly). */
     podStartupMs: number;
     joinRate: number;
-    /** Keep-alive sockets each fleet process shares for short requests, per lane: node heartbeats and pods (kscale nodes --max-connections). */
+    /** Keep-alive sockets each fleet process shares for short requests, split evenly between node heartbeats and pods (kscale nodes --max-connections). */
     maxConnections: number;
     /** 'off', or the hollow proxy's mode once kscale nodes has --hollow-proxy. */
     proxyMode: 'off' | 'iptables' | 'ipvs' | 'nftables';
