@@ -558,7 +558,11 @@ describe('client-node 1.4.0: informer after an expired resourceVersion', () => {
       assert.equal(err.object.reason, 'Expired');
       assert.equal(err.object.kind, 'Status');
       // The ERROR came on a 200 stream (what kscale and kube-apiserver send), not as an HTTP status.
-      assert.ok(proxy.watches().every((w) => w.s.status === 200));
+      // A re-watch sent while the old server was going down may have had its connection cut before
+      // any answer (no status): only the answered ones count, and there must be some after the restart.
+      const answered = proxy.watches().filter((w) => w.s.status !== undefined);
+      assert.ok(answered.length >= 2, `answered watches: ${answered.length}`);
+      assert.deepEqual(answered.map((w) => w.s.status).filter((code) => code !== 200), [], 'every answered watch was a 200 stream');
       await core.createNamespacedPod({ namespace: 'default', body: podOn('exp-after', 'node-a') });
       await until('the informer is live after the relist', () => cache.has('exp-after'));
       assert.deepEqual([...cache.keys()], ['exp-after']);
