@@ -2,7 +2,9 @@
  * Scrapes the API server's /metrics during a run and keeps what the SLIs
  * need: the apiserver_request_sli_duration_seconds buckets per (resource,
  * subresource, verb, scope), request and 429 counts, storage operations
- * (etcd_request_duration_seconds) and watch events dispatched.
+ * (etcd_request_duration_seconds), watch events dispatched, and the
+ * server's runtime: event loop lag since the last scrape (prom-client resets
+ * its histogram on every collect) and time spent in GC.
  */
 import { histograms, histogramQuantile, parsePrometheus, subtractBuckets, sumOf, bucketTotal, type Buckets } from './prom.js';
 
@@ -17,6 +19,11 @@ export interface ApiSnapshot {
   storageOps: Map<string, number>;
   watchEventsDispatched: number;
   watchers: number;
+  /** Event loop lag p99 and max since the previous scrape (s); null when the server does not export them. */
+  eventLoopLagP99: number | null;
+  eventLoopLagMax: number | null;
+  /** Seconds spent in GC since the server started (all kinds). */
+  gcSeconds: number;
 }
 
 /** The SLI key of a request series; WATCH and CONNECT are not SLI calls. */
@@ -38,7 +45,16 @@ export function snapshotOf(text: string, t: number): ApiSnapshot {
     storageOps,
     watchEventsDispatched: sumOf(samples, 'apiserver_watch_cache_events_dispatched_total'),
     watchers: sumOf(samples, 'apiserver_registered_watchers'),
+    eventLoopLagP99: valueOf(samples, 'nodejs_eventloop_lag_p99_seconds'),
+    eventLoopLagMax: valueOf(samples, 'nodejs_eventloop_lag_max_seconds'),
+    gcSeconds: sumOf(samples, 'nodejs_gc_duration_seconds_sum'),
   };
+}
+
+/** The value of an unlabelled series, or null when it is absent. */
+function valueOf(samples: ReturnType<typeof parsePrometheus>, name: string): number | null {
+  const s = samples.find((x) => x.name === name);
+  return s === undefined || !Number.isFinite(s.value) ? null : s.value;
 }
 
 /** Fetches /metrics of `baseUrl`; rejects on a non-200. */
@@ -116,11 +132,17 @@ export interface ApiSeries {
   storageOpsPerSec: number[];
   watchEventsPerSec: number[];
   p99: Record<SliClass, (number | null)[]>;
+  /** The server's event loop lag over each interval, ms (null where it was not exported). */
+  eventLoopLagP99Ms: (number | null)[];
+  eventLoopLagMaxMs: (number | null)[];
+  /** Share of each interval the server spent in GC (0..1). */
+  gcShare: number[];
 }
 
 /** Rates and p99s between consecutive snapshots. */
 export function apiSeries(snaps: ApiSnapshot[]): ApiSeries {
-  const s: ApiSeries = { t: [], qps: [], tooManyPerSec: [], storageOpsPerSec: [], watchEventsPerSec: [], p99: { mutating: [], 'read-resource': [], 'read-namespace': [], 'read-cluster': [] } };
+  const s: ApiSeries = { t: [], qps: [], tooManyPerSec: [], storageOpsPerSec: [], watchEventsPerSec: [], p99: { mutating: [], 'read-resource': [], 'read-namespace': [], 'read-cluster': [] }, eventLoopLagP99Ms: [], eventLoopLagMaxMs: [], gcShare: [] };
+  const ms = (v: number | null): number | null => (v === null ? null : v * 1000);
   for (let i = 1; i < snaps.length; i++) {
     const a = snaps[i - 1]!;
     const b = snaps[i]!;
@@ -132,6 +154,9 @@ export function apiSeries(snaps: ApiSnapshot[]): ApiSeries {
     const ops = (m: Map<string, number>): number => [...m.values()].reduce((x, y) => x + y, 0);
     s.storageOpsPerSec.push((ops(b.storageOps) - ops(a.storageOps)) / dt);
     s.watchEventsPerSec.push((b.watchEventsDispatched - a.watchEventsDispatched) / dt);
+    s.eventLoopLagP99Ms.push(ms(b.eventLoopLagP99));
+    s.eventLoopLagMaxMs.push(ms(b.eventLoopLagMax));
+    s.gcShare.push(Math.max(0, (b.gcSeconds - a.gcSeconds) / dt));
     const merged = new Map<SliClass, Buckets>();
     for (const [key, cur] of b.sli) {
       const [, , verb, scope] = key.split('|') as [string, string, string, string];

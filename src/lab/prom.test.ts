@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { apiLatencies, snapshotOf, type ApiSnapshot } from './api_metrics.js';
+import { apiLatencies, apiSeries, snapshotOf, type ApiSnapshot } from './api_metrics.js';
 import { histogramQuantile, histograms, parsePrometheus } from './prom.js';
 
 const text = (fast: number, slow: number): string => `# HELP apiserver_request_sli_duration_seconds x
@@ -38,4 +38,26 @@ test('the SLI is the worst 5-minute window, not the whole-run average', () => {
   // Over the whole run the slow minute is 10 of 2,100 calls: p99 would stay under 1 s.
   const whole = histograms(parsePrometheus(text(2090, 10)), 'apiserver_request_sli_duration_seconds', (l) => (l.verb === 'POST' ? 'k' : undefined)).get('k')!;
   assert.ok(histogramQuantile(0.99, whole) < 1);
+});
+
+test("the server's runtime series: event loop lag per scrape interval and the share of time in GC", () => {
+  const runtime = (p99: number, max: number, gcMinor: number, gcMajor: number): string => `# TYPE nodejs_eventloop_lag_p99_seconds gauge
+nodejs_eventloop_lag_p99_seconds ${p99}
+# TYPE nodejs_eventloop_lag_max_seconds gauge
+nodejs_eventloop_lag_max_seconds ${max}
+# TYPE nodejs_gc_duration_seconds histogram
+nodejs_gc_duration_seconds_bucket{le="0.001",kind="minor"} 3
+nodejs_gc_duration_seconds_sum{kind="minor"} ${gcMinor}
+nodejs_gc_duration_seconds_count{kind="minor"} 3
+nodejs_gc_duration_seconds_sum{kind="major"} ${gcMajor}
+nodejs_gc_duration_seconds_count{kind="major"} 1
+`;
+  const snaps = [snapshotOf(runtime(0.011, 0.02, 0.5, 1), 0), snapshotOf(runtime(0.25, 1.5, 0.9, 2.6), 10), snapshotOf(text(1, 0), 20)];
+  assert.equal(snaps[1]!.gcSeconds, 3.5);
+  const s = apiSeries(snaps);
+  assert.deepEqual(s.eventLoopLagP99Ms, [250, null]);
+  assert.deepEqual(s.eventLoopLagMaxMs, [1500, null]);
+  // 2 s of GC in a 10 s interval; a scrape without the series reads as no GC time, never negative.
+  assert.ok(Math.abs(s.gcShare[0]! - 0.2) < 1e-9);
+  assert.equal(s.gcShare[1], 0);
 });

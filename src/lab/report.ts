@@ -48,6 +48,12 @@ export interface LabReport {
   scheduling: ReturnType<typeof schedulingThroughput>;
   storage: { opsPerSec: Percentiles; serverWriteBytesPerSec: Percentiles; serverReadBytesPerSec: Percentiles };
   watch: { apiserverEventsDispatchedPerSec: Percentiles; labWatchEvents: number };
+  /**
+   * The API server's runtime over the scrape intervals: event loop lag (a busy or GC-paused loop
+   * delays requests before they are timed, so it is latency the SLI histograms do not see) and
+   * the share of time spent in GC. Percentiles are over intervals.
+   */
+  serverRuntime: { eventLoopLagP99Ms: Percentiles; eventLoopLagMaxMs: Percentiles; gcShare: Percentiles };
   processes: (ProcSeries & { peakRssMiB: number; avgCores: number })[];
 }
 
@@ -132,6 +138,11 @@ export function buildReport(r: RunRecord): LabReport {
       serverReadBytesPerSec: percentiles(server?.readBytesPerSec ?? []),
     },
     watch: { apiserverEventsDispatchedPerSec: percentiles(series.watchEventsPerSec), labWatchEvents: r.labWatchEvents },
+    serverRuntime: {
+      eventLoopLagP99Ms: percentiles(present(series.eventLoopLagP99Ms)),
+      eventLoopLagMaxMs: percentiles(present(series.eventLoopLagMaxMs)),
+      gcShare: percentiles(series.gcShare),
+    },
     processes: r.procs.map((p) => ({
       ...p,
       peakRssMiB: p.peakRssBytes / 2 ** 20,
@@ -162,6 +173,10 @@ export function summaryText(rep: LabReport): string {
   lines.push(`  control plane share              p50 ${f(ps.controlPlane.p50, 0)}  p99 ${f(ps.controlPlane.p99, 0)}`);
   for (const b of rep.podStartupByPhase ?? []) lines.push(`  created in ${b.phase.padEnd(16)} ${String(b.pods).padStart(6)} pods: p50 ${f(b.total.p50, 0)}  p99 ${f(b.total.p99, 0)}  (scheduled → kubelet + watch p99 ${f(b.scheduledToKubeletAndWatch.p99, 0)})`);
   lines.push(...fleetSummaryLines(rep.fleets ?? []));
+  const rt = rep.serverRuntime;
+  if (rt !== undefined && rt.eventLoopLagP99Ms.count > 0) {
+    lines.push(`server event loop lag (ms/interval) p99: p50 ${f(rt.eventLoopLagP99Ms.p50, 0)}  p90 ${f(rt.eventLoopLagP99Ms.p90, 0)}  max ${f(rt.eventLoopLagP99Ms.max, 0)}; max: p50 ${f(rt.eventLoopLagMaxMs.p50, 0)}  max ${f(rt.eventLoopLagMaxMs.max, 0)}; time in GC p50 ${f(rt.gcShare.p50 * 100, 1)}%  max ${f(rt.gcShare.max * 100, 1)}%`);
+  }
   lines.push(`scheduling throughput (pods/s)     avg ${f(rep.scheduling.average, 1)}  p50 ${f(rep.scheduling.p50, 0)}  max ${f(rep.scheduling.max, 0)}`);
   lines.push('');
   lines.push('process              peak RSS (MiB)  CPU (s)  avg cores');
@@ -169,4 +184,8 @@ export function summaryText(rep: LabReport): string {
   lines.push(`load average at start ${rep.machine.loadAverageStart.map((x) => x.toFixed(2)).join(' ')}, at end ${rep.machine.loadAverageEnd.map((x) => x.toFixed(2)).join(' ')}`);
   for (const n of rep.notes) lines.push(`note: ${n}`);
   return lines.join('\n');
+}
+
+function present(values: (number | null)[]): number[] {
+  return values.filter((v): v is number => v !== null);
 }
