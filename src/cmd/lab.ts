@@ -43,7 +43,7 @@ function addRunFlags(cmd: Command): Command {
     .addOption(new Option('--pod-watch <mode>', 'hollow kubelets\' pod watch').choices(['per-node', 'shared']).default('per-node'))
     .option('--pod-startup-ms <ms>', 'the hollow kubelets\' fixed simulated container start', int, 1000)
     .option('--join-rate <n>', 'nodes registering per second', num, 50)
-    .option('--kubelet-max-connections <n>', 'keep-alive sockets each fleet process shares for short requests (kscale nodes --max-connections)', int, 64)
+    .option('--kubelet-max-connections <n>', 'keep-alive sockets each fleet process shares for short requests, split evenly between node heartbeats and pods (kscale nodes --max-connections)', int, 64)
     .option('--fleet-processes <n>', 'hollow-node fleet processes the nodes are split over', int, 1)
     .addOption(new Option('--proxy-mode <mode>', 'hollow proxies in each node (needs kscale nodes --hollow-proxy)').choices(['off', 'iptables', 'ipvs', 'nftables']).default('off'))
     .option('--controller-manager-qps <n>', 'controller-manager client QPS (upstream 20; raised by the lab)', num)
