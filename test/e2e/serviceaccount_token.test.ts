@@ -132,7 +132,7 @@ describe('serviceaccounts/token against kscale server', () => {
     );
     assert.match(
       await k.fails(['create', 'token', 'robot', '-n', ns, '--bound-object-kind', 'Pod', '--bound-object-name', 'api']),
-      /cannot bind token for serviceaccount "robot" to pod running with serviceaccount "default"/,
+      /cannot bind token for serviceaccount "robot" to pod running with different serviceaccount name/,
     );
     await k.ok(['create', 'secret', 'generic', 's1', '-n', ns, '--from-literal=a=b']);
     const secret = await k.getJSON(['secret', 's1', '-n', ns]);
@@ -152,6 +152,9 @@ describe('serviceaccounts/token against kscale server', () => {
       body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['client-node'], expirationSeconds: 900 } },
     });
     assert.equal(tr.kind, 'TokenRequest');
+    assert.equal(tr.metadata?.name, 'default');
+    assert.equal(tr.metadata?.namespace, 'default');
+    assert.ok(tr.metadata?.creationTimestamp instanceof Date);
     assert.deepEqual(tr.spec.audiences, ['client-node']);
     assert.equal(tr.spec.expirationSeconds, 900);
     const { claims } = await verifyToken(server.url, tr.status!.token);
@@ -181,6 +184,9 @@ describe('serviceaccounts/token against kscale server', () => {
     assert.equal(short.code, 422);
     assert.equal(short.reason, 'Invalid');
     assert.equal(short.details.causes[0].field, 'spec.expirationSeconds');
+    const misnamed = await status(core.createNamespacedServiceAccountToken({ name: 'default', namespace: 'default', body: { metadata: { name: 'other' }, spec: {} } as never }));
+    assert.equal(misnamed.code, 422);
+    assert.equal(misnamed.details.causes[0].field, 'metadata.name');
     const badDry = await status(core.createNamespacedServiceAccountToken({ name: 'default', namespace: 'default', dryRun: 'Some', body: { spec: {} } as never }));
     assert.equal(badDry.code, 400);
   });
@@ -201,8 +207,11 @@ describe('the signing key survives a restart (--service-account-signing-key-file
     const first = await startServer(flags);
     servers.push(first);
     const k1 = new Kubectl(kubectlPath(), first.kubeconfig);
-    const token = await k1.ok(['create', 'token', 'default', '-n', 'default', '--duration', '24h']);
+    const r = await k1.run(['create', 'token', 'default', '-n', 'default', '--duration', '24h']);
     await k1.close();
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /Warning: requested expiration of 86400 seconds shortened to 7200 seconds/);
+    const token = r.stdout;
     const { header, claims } = await verifyToken(first.url, token);
     assert.equal(claims.iss, 'https://issuer.kscale.test');
     assert.equal(claims.aud, 'https://issuer.kscale.test');

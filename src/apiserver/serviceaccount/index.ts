@@ -3,4 +3,4 @@ export { serviceAccountClaims, serviceAccountUsername, type BoundObjects, type O
 export { signJWT } from './jwt.js';
 export { generateSigningKey, keyIDOf, loadOrCreateSigningKey, publicJWK, signingKeyFrom, type SigningKey } from './signing_key.js';
 export { DEFAULT_SERVICE_ACCOUNT_ISSUER, ServiceAccountTokenIssuer, type TokenIssuerOptions } from './token_issuer.js';
-export { parseTokenRequest, TOKEN_REQUEST_API_VERSION, TOKEN_REQUEST_KIND, type TokenRequestSpec } from './token_request.js';
+export { checkTokenRequestTarget, parseTokenRequest, validateTokenRequest, TOKEN_REQUEST_API_VERSION, TOKEN_REQUEST_KIND, type TokenRequestSpec } from './token_request.js';

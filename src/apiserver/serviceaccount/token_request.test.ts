@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../../api/status.js';
-import { parseTokenRequest } from './token_request.js';
+import { checkTokenRequestTarget, parseTokenRequest, validateTokenRequest } from './token_request.js';
 
 const req = (spec: object): object => ({ kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', spec });
 
@@ -18,7 +18,7 @@ test('kind and apiVersion may be left out, as the endpoint implies them', () => 
 });
 
 test('expirationSeconds below 600 is 422 Invalid on spec.expirationSeconds, like ValidateTokenRequest', () => {
-  assert.throws(() => parseTokenRequest(req({ expirationSeconds: 599 })), (err: unknown) => {
+  assert.throws(() => validateTokenRequest(parseTokenRequest(req({ expirationSeconds: 599 })).spec), (err: unknown) => {
     assert.ok(err instanceof StatusError);
     assert.equal(err.status.code, 422);
     assert.equal(err.status.reason, 'Invalid');
@@ -28,12 +28,12 @@ test('expirationSeconds below 600 is 422 Invalid on spec.expirationSeconds, like
     assert.equal(err.status.details?.kind, 'TokenRequest');
     return true;
   });
-  assert.equal(parseTokenRequest(req({ expirationSeconds: 600 })).spec.expirationSeconds, 600);
+  validateTokenRequest(parseTokenRequest(req({ expirationSeconds: 600 })).spec);
 });
 
 test('expirationSeconds above 2^32 is 422 Invalid', () => {
-  assert.throws(() => parseTokenRequest(req({ expirationSeconds: 2 ** 32 + 1 })), /may not specify a duration larger than 2\^32 seconds/);
-  assert.equal(parseTokenRequest(req({ expirationSeconds: 2 ** 32 })).spec.expirationSeconds, 2 ** 32);
+  assert.throws(() => validateTokenRequest(parseTokenRequest(req({ expirationSeconds: 2 ** 32 + 1 })).spec), /may not specify a duration larger than 2\^32 seconds/);
+  validateTokenRequest(parseTokenRequest(req({ expirationSeconds: 2 ** 32 })).spec);
 });
 
 test('a wrong kind or version, or a non-object body, is 400', () => {
@@ -45,4 +45,16 @@ test('a wrong kind or version, or a non-object body, is 400', () => {
 test('boundObjectRef is carried with every field as a string', () => {
   const { spec } = parseTokenRequest(req({ boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p' } }));
   assert.deepEqual(spec.boundObjectRef, { kind: 'Pod', apiVersion: 'v1', name: 'p', uid: '' });
+});
+
+test('a metadata.name or namespace in the body must match the URL (422 named after the ServiceAccount); empty ones are fine', () => {
+  checkTokenRequestTarget({}, 'robot', 'team-a');
+  checkTokenRequestTarget({ metadata: { name: 'robot', namespace: '' } }, 'robot', 'team-a');
+  assert.throws(() => checkTokenRequestTarget({ metadata: { name: 'default' } }, 'robot', 'team-a'), (err: unknown) => {
+    assert.ok(err instanceof StatusError);
+    assert.equal(err.status.code, 422);
+    assert.equal(err.status.message, 'TokenRequest.authentication.k8s.io "robot" is invalid: metadata.name: Invalid value: "default": must match the service account name if specified');
+    return true;
+  });
+  assert.throws(() => checkTokenRequestTarget({ metadata: { namespace: 'other' } }, 'robot', 'team-a'), /metadata.namespace: Invalid value: "other": must match the service account namespace if specified/);
 });
