@@ -111,7 +111,7 @@ describe('serviceaccounts/token against kscale server', () => {
     });
   }
 
-  test('a token bound to a scheduled pod also names its node; a stale uid or another service account is refused', async () => {
+  test('a token bound to a scheduled pod also names its node (by name only when the Node is gone); a stale uid or another service account is refused', async () => {
     const k = new Kubectl(kubectlPath(), server.kubeconfig);
     kubectls.push(k);
     const ns = 'tok-bound';
@@ -134,6 +134,10 @@ describe('serviceaccounts/token against kscale server', () => {
       await k.fails(['create', 'token', 'robot', '-n', ns, '--bound-object-kind', 'Pod', '--bound-object-name', 'api']),
       /cannot bind token for serviceaccount "robot" to pod running with different serviceaccount name/,
     );
+    await k.ok(['create', '-f', '-'], { input: podManifest('orphan', { namespace: ns }) });
+    await k.ok(['create', '--raw', `/api/v1/namespaces/${ns}/pods/orphan/binding`, '-f', '-'], { input: binding('orphan', 'no-such-node') });
+    const orphan = await verifyToken(server.url, await k.ok(['create', 'token', 'default', '-n', ns, '--bound-object-kind', 'Pod', '--bound-object-name', 'orphan']));
+    assert.deepEqual(orphan.claims['kubernetes.io'].node, { name: 'no-such-node' });
     await k.ok(['create', 'secret', 'generic', 's1', '-n', ns, '--from-literal=a=b']);
     const secret = await k.getJSON(['secret', 's1', '-n', ns]);
     const sec = await verifyToken(server.url, await k.ok(['create', 'token', 'robot', '-n', ns, '--bound-object-kind', 'Secret', '--bound-object-name', 's1']));

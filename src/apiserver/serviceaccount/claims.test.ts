@@ -35,3 +35,8 @@ test('the kubernetes.io claim names the namespace and service account, and only 
   assert.deepEqual(bound.node, { name: 'n', uid: 'nu' });
   assert.equal(bound.secret, undefined);
 });
+
+test('an empty uid is left out, as upstream\'s omitempty (a pod\'s node that no longer exists)', () => {
+  const k8s = serviceAccountClaims({ ...base, bound: { pod: { name: 'p', uid: 'pu' }, node: { name: 'gone', uid: '' } } })['kubernetes.io'];
+  assert.deepEqual(JSON.parse(JSON.stringify(k8s.node)), { name: 'gone' });
+});

@@ -4,7 +4,7 @@
  * naming the namespace, the ServiceAccount and the object the token is bound to.
  */
 
-/** A name and uid, the form of every reference in the private claim. */
+/** A name and uid, the form of every reference in the private claim (an empty one is left out of the JSON). */
 export interface ObjectRef {
   name: string;
   uid: string;
@@ -49,6 +49,14 @@ export interface ServiceAccountClaims {
   sub: string;
 }
 
+/** A reference as upstream's JSON writes it: name and uid are `omitempty`. */
+function jsonRef(r: ObjectRef): ObjectRef {
+  const out: Partial<ObjectRef> = {};
+  if (r.name !== '') out.name = r.name;
+  if (r.uid !== '') out.uid = r.uid;
+  return out as ObjectRef;
+}
+
 /** The authenticated user name of a ServiceAccount, upstream's MakeUsername. */
 export const serviceAccountUsername = (namespace: string, name: string): string => `system:serviceaccount:${namespace}:${name}`;
 
@@ -58,10 +66,10 @@ export const serviceAccountUsername = (namespace: string, name: string): string 
  */
 export function serviceAccountClaims(c: ClaimsInput): ServiceAccountClaims {
   const now = Math.floor(c.nowMs / 1000);
-  const k8s: ServiceAccountClaims['kubernetes.io'] = { namespace: c.namespace, serviceaccount: c.serviceAccount };
-  if (c.bound.node !== undefined) k8s.node = c.bound.node;
-  if (c.bound.pod !== undefined) k8s.pod = c.bound.pod;
-  if (c.bound.secret !== undefined) k8s.secret = c.bound.secret;
+  const k8s: ServiceAccountClaims['kubernetes.io'] = { namespace: c.namespace, serviceaccount: jsonRef(c.serviceAccount) };
+  if (c.bound.node !== undefined) k8s.node = jsonRef(c.bound.node);
+  if (c.bound.pod !== undefined) k8s.pod = jsonRef(c.bound.pod);
+  if (c.bound.secret !== undefined) k8s.secret = jsonRef(c.bound.secret);
   return {
     aud: c.audiences.length === 1 ? c.audiences[0]! : c.audiences,
     exp: now + c.expirationSeconds,
