@@ -63,7 +63,10 @@ const SPECS: Spec[] = [
   { gv: 'v1', kind: 'Event', resource: 'events', short: ['ev'], namespaced: true },
   { gv: 'v1', kind: 'ConfigMap', resource: 'configmaps', short: ['cm'], namespaced: true },
   { gv: 'v1', kind: 'Secret', resource: 'secrets', namespaced: true },
-  { gv: 'v1', kind: 'ServiceAccount', resource: 'serviceaccounts', short: ['sa'], namespaced: true },
+  {
+    gv: 'v1', kind: 'ServiceAccount', resource: 'serviceaccounts', short: ['sa'], namespaced: true,
+    sub: [{ name: 'token', gv: 'authentication.k8s.io/v1', kind: 'TokenRequest', verbs: ['create'] }],
+  },
   { gv: 'coordination.k8s.io/v1', kind: 'Lease', resource: 'leases', namespaced: true },
   { gv: 'discovery.k8s.io/v1', kind: 'EndpointSlice', resource: 'endpointslices', namespaced: true },
   { gv: 'apps/v1', kind: 'Deployment', resource: 'deployments', short: ['deploy'], namespaced: true, categories: ['all'], sub: [status, scale] },

@@ -21,6 +21,8 @@ import { buildChain, toListener, withMaxInFlight, withMetrics, type Handler } fr
 import { ApiServerMetrics } from './metrics.js';
 import { serveDiscovery, serveHealth, serveMisc, serveNotFound } from './nonresource.js';
 import { serveOpenAPI } from './openapi.js';
+import { serveOpenIDMetadata } from './openid_metadata.js';
+import { generateSigningKey, ServiceAccountTokenIssuer, type SigningKey } from './serviceaccount/index.js';
 import { IPAllocator, PortAllocator } from './registry/ipallocator.js';
 import { restoreServiceAllocations, strategyFor, type StrategyConfig } from './registry/strategies.js';
 import { GenericStore } from './registry/store.js';
@@ -55,6 +57,14 @@ export interface ApiServerOptions {
   watchCache?: boolean;
   /** --watch-cache-sizes: `resource[.group]#0` turns the cache off for that resource. */
   watchCacheSizes?: string;
+  /** --service-account-issuer (https://kubernetes.default.svc.cluster.local here; upstream requires the flag). */
+  serviceAccountIssuer?: string;
+  /** --service-account-signing-key-file, loaded; a fresh in-memory key when absent. */
+  serviceAccountSigningKey?: SigningKey;
+  /** --service-account-max-token-expiration in seconds (0: no maximum, upstream's default). */
+  serviceAccountMaxTokenExpirationSeconds?: number;
+  /** --api-audiences: the audiences of a TokenRequest that names none (default: the issuer). */
+  apiAudiences?: string[];
 }
 
 /** A running (or ready to listen) API server. */
@@ -62,6 +72,8 @@ export class ApiServer {
   readonly metrics = new ApiServerMetrics();
   readonly stores = new Map<string, GenericStore>();
   readonly clock: Clock;
+  /** Signs ServiceAccount tokens and serves their OIDC discovery documents. */
+  readonly tokenIssuer: ServiceAccountTokenIssuer;
   private readonly http: Server;
   private readonly nsController: NamespaceController;
   private readonly cfg: StrategyConfig;
@@ -102,7 +114,14 @@ export class ApiServer {
       defaultTolerationSeconds(),
       priorityAdmission(() => this.stores.get('priorityclasses')!),
     ]);
+    this.tokenIssuer = new ServiceAccountTokenIssuer({
+      key: opts.serviceAccountSigningKey ?? generateSigningKey(),
+      ...(opts.serviceAccountIssuer === undefined ? {} : { issuer: opts.serviceAccountIssuer }),
+      ...(opts.apiAudiences === undefined ? {} : { audiences: opts.apiAudiences }),
+      maxExpirationSeconds: opts.serviceAccountMaxTokenExpirationSeconds ?? 0,
+    });
     const services: ServerServices = {
+      tokenIssuer: this.tokenIssuer,
       clock: this.clock,
       stores: this.stores,
       admission,
@@ -116,6 +135,7 @@ export class ApiServer {
       if (await serveHealth(res, info, opts.storage, () => this.ready)) return;
       if (await serveMisc(res, info, this.metrics, opts.storage)) return;
       if (serveOpenAPI(req, res, info)) return;
+      if (serveOpenIDMetadata(res, info, this.tokenIssuer)) return;
       serveNotFound(res);
     };
     const limiter = new MaxInFlight(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200, this.metrics);

@@ -3,8 +3,9 @@
  * alone it is a working Kubernetes API. Flags keep upstream's names.
  */
 import { Command, Option } from 'commander';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ApiServer, writeKubeconfig } from '../apiserver/index.js';
+import { DEFAULT_SERVICE_ACCOUNT_ISSUER, loadOrCreateSigningKey } from '../apiserver/serviceaccount/index.js';
 import { RealClock } from '../clock/index.js';
 import { Compactor } from '../storage/compactor.js';
 import { isStorageError, type Storage } from '../storage/index.js';
@@ -51,6 +52,10 @@ export function serverCommand(): Command {
     .option('--service-node-port-range <range>', 'NodePort range', '30000-32767')
     .option('--watch-cache <bool>', 'serve lists and watches from memory (false: every read goes to storage)', 'true')
     .option('--watch-cache-sizes <sizes>', 'per-resource watch cache: resource[.group]#0 turns it off for that resource', '')
+    .option('--service-account-issuer <url>', 'the iss claim of ServiceAccount tokens and the OIDC discovery issuer', DEFAULT_SERVICE_ACCOUNT_ISSUER)
+    .option('--service-account-signing-key-file <file>', 'PEM RSA private key that signs ServiceAccount tokens; generated there on first start if missing (default <data-dir>/service-account.key)')
+    .option('--service-account-max-token-expiration <duration>', 'longest ServiceAccount token issued; longer requests are cut to it (0: no maximum)', '0s')
+    .option('--api-audiences <list>', 'audiences of a TokenRequest that names none (comma-separated; default: the issuer)')
     .option('--write-kubeconfig <file>', 'write a kubeconfig for this server')
     .option('-v, --verbose', 'verbose logs')
     .action(async (o: Record<string, string | number | boolean | undefined>) => {
@@ -71,7 +76,26 @@ export function serverCommand(): Command {
       }
       if (o.storageSync === 'normal') log.warn({ storageSync: 'normal' }, 'storage acknowledges writes before fsync: the last writes may be lost on power loss');
       const clock = new RealClock();
+      const keyFile = resolve((o.serviceAccountSigningKeyFile as string | undefined) ?? join(o.dataDir as string, 'service-account.key'));
+      let signingKey;
+      try {
+        signingKey = loadOrCreateSigningKey(keyFile);
+      } catch (err) {
+        process.stderr.write(`kscale server: --service-account-signing-key-file ${keyFile}: ${(err as Error).message}\n`);
+        process.exit(1);
+      }
+      const maxTokenSeconds = Math.floor(parseDuration(o.serviceAccountMaxTokenExpiration as string) / 1000);
+      // Like kube-apiserver's option validation: a maximum, when set, lies in [1h, 2^32 s].
+      if (maxTokenSeconds !== 0 && (maxTokenSeconds < 3600 || maxTokenSeconds > 2 ** 32)) {
+        process.stderr.write('kscale server: --service-account-max-token-expiration must be between 1 hour and 2^32 seconds\n');
+        process.exit(1);
+      }
+      const audiences = typeof o.apiAudiences === 'string' ? o.apiAudiences.split(',').map((a) => a.trim()).filter((a) => a !== '') : undefined;
       const server = new ApiServer({
+        serviceAccountIssuer: o.serviceAccountIssuer as string,
+        serviceAccountSigningKey: signingKey,
+        serviceAccountMaxTokenExpirationSeconds: maxTokenSeconds,
+        ...(audiences === undefined ? {} : { apiAudiences: audiences }),
         storage,
         clock,
         maxRequestsInflight: o.maxRequestsInflight as number,

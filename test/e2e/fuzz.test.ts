@@ -59,7 +59,7 @@ const GROUPS = ['api/v1', 'apis/apps/v1', 'apis/batch/v1', 'apis/coordination.k8
 const SUBRESOURCES = ['status', 'scale', 'binding', 'eviction', 'finalize', 'log', 'proxy', 'exec', 'ephemeralcontainers'];
 const NAMESPACES = ['fuzz', 'default', 'kube-system', 'nonexistent'];
 const NAMES = ['fz-cm', 'fz-pod', 'fz-dep', 'node-fz', 'fuzz', 'x', 'UPPER', '-bad-', 'a.b.c'];
-const NON_RESOURCE = ['/', '/api', '/apis', '/version', '/healthz', '/readyz', '/livez', '/openapi/v2', '/openapi/v3', '/metrics', '/apis/apps', '/healthz/etcd', '/nope', '/api/', '/apis/apps/v1'];
+const NON_RESOURCE = ['/', '/api', '/apis', '/version', '/healthz', '/readyz', '/livez', '/openapi/v2', '/openapi/v3', '/metrics', '/apis/apps', '/healthz/etcd', '/nope', '/api/', '/apis/apps/v1', '/.well-known/openid-configuration', '/openid/v1/jwks'];
 const PARAMS = [
   'watch', 'resourceVersion', 'resourceVersionMatch', 'labelSelector', 'fieldSelector', 'limit', 'continue', 'timeoutSeconds',
   'dryRun', 'fieldManager', 'force', 'fieldValidation', 'gracePeriodSeconds', 'propagationPolicy', 'allowWatchBookmarks',
@@ -192,6 +192,7 @@ const REAL: { gv: string; resource: string; namespaced: boolean; names: string[]
   { gv: 'apis/apps/v1', resource: 'deployments', namespaced: true, names: ['fz-dep'], subs: ['status', 'scale'] },
   { gv: 'apis/coordination.k8s.io/v1', resource: 'leases', namespaced: true, names: ['fz-lease'], subs: [] },
   { gv: 'api/v1', resource: 'events', namespaced: true, names: ['fz-ev'], subs: [] },
+  { gv: 'api/v1', resource: 'serviceaccounts', namespaced: true, names: ['default'], subs: ['token'] },
 ];
 
 /** A well-formed path to a real resource: most requests reach the handlers and their decoding. */

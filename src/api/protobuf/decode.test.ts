@@ -26,10 +26,24 @@ describe('decodeProtobufObject on bodies the real kubectl sent', () => {
     });
   }
 
-  test('a kind kscale has no message for (TokenRequest) is an error naming kind and version', () => {
-    assert.throws(() => decodeProtobufObject(golden('create-tokenrequest')), (err: Error) => {
+  test('create-tokenrequest (kubectl create token) decodes to a TokenRequest with an empty spec', () => {
+    assert.deepEqual(decodeProtobufObject(golden('create-tokenrequest')), {
+      kind: 'TokenRequest',
+      apiVersion: 'authentication.k8s.io/v1',
+      metadata: { creationTimestamp: null },
+      spec: {},
+      status: { token: '', expirationTimestamp: null },
+    });
+  });
+
+  test('a kind kscale has no message for (TokenReview) is an error naming kind and version', () => {
+    // A runtime.Unknown envelope by hand: typeMeta {apiVersion, kind} (field 1), then an empty raw object (field 2).
+    const str = (field: number, v: string): Buffer => Buffer.concat([Buffer.of((field << 3) | 2, v.length), Buffer.from(v)]);
+    const typeMeta = Buffer.concat([str(1, 'authentication.k8s.io/v1'), str(2, 'TokenReview')]);
+    const body = Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.of(0x0a, typeMeta.length), typeMeta, Buffer.of(0x12, 0)]);
+    assert.throws(() => decodeProtobufObject(body), (err: Error) => {
       assert.ok(err instanceof ProtobufError);
-      assert.match(err.message, /no kind "TokenRequest" is registered for version "authentication.k8s.io\/v1"/);
+      assert.match(err.message, /no kind "TokenReview" is registered for version "authentication.k8s.io\/v1"/);
       return true;
     });
   });

@@ -55,6 +55,7 @@ export const ROOT_KINDS: Readonly<Record<string, string>> = Object.fromEntries(
     ['batch/v1', ['Job']],
     ['scheduling.k8s.io/v1', ['PriorityClass']],
     ['policy/v1', ['PodDisruptionBudget', 'Eviction']],
+    ['authentication.k8s.io/v1', ['TokenRequest']],
     ['meta.k8s.io/v1', ['DeleteOptions']],
   ].flatMap(([gv, kinds]) => (kinds as string[]).map((k) => [`${gv as string} ${k}`, `${protoPackage(gv as string)}.${k}`])),
 );

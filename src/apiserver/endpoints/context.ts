@@ -9,6 +9,7 @@ import type { Storage } from '../../storage/index.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { GenericStore } from '../registry/store.js';
 import type { RequestInfo } from '../request_info.js';
+import type { ServiceAccountTokenIssuer } from '../serviceaccount/index.js';
 
 /** Server-wide services the handlers use. */
 export interface ServerServices {
@@ -20,6 +21,8 @@ export interface ServerServices {
   minRequestTimeoutSeconds: number;
   /** Stop functions of open watches, called at shutdown so each stream ends cleanly, like upstream's graceful termination. */
   openWatches: Set<() => void>;
+  /** Signs serviceaccounts/token requests. */
+  tokenIssuer?: ServiceAccountTokenIssuer;
 }
 
 /** One resource request in flight. */

@@ -12,6 +12,7 @@ import { handleDelete, handleDeleteCollection } from './delete.js';
 import { handlePatch } from './patch.js';
 import { handleGet, handleList } from './read.js';
 import { handleBinding, handleEviction, handleFinalize, handleScale } from './subresources.js';
+import { handleServiceAccountToken } from './serviceaccount_token.js';
 import { handleWatch } from './watch.js';
 import { handleCreate, handleUpdate } from './write.js';
 
@@ -79,6 +80,8 @@ export async function serveResource(req: IncomingMessage, res: ServerResponse, i
       return handleEviction(ctx);
     case 'finalize':
       return handleFinalize(ctx);
+    case 'token':
+      return handleServiceAccountToken(ctx);
     default:
       throw notFound(gr, info.name);
   }
