@@ -12,6 +12,7 @@ import {
   RESOURCES,
   type ClientLogger,
   type EventRecorder,
+  type Indexer,
   type Lister,
   type ResourceClient,
 } from '../../client/index.js';
@@ -20,6 +21,7 @@ import { QueueWorkers } from '../queue_workers.js';
 import { metaTime } from '../nodeutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
+  ensureLabelIndexes,
   ANNOTATION_OVER_CAPACITY,
   keyOf,
   LABEL_HEADLESS,
@@ -61,7 +63,8 @@ export class EndpointsController implements Controller {
   readonly queue: RateLimitingQueue<string>;
   private readonly endpoints: ResourceClient<Endpoints>;
   private readonly serviceLister: Lister<Service>;
-  private readonly podLister: Lister<EndpointPod>;
+  private readonly serviceIndexer: Indexer<Service>;
+  private readonly podIndexer: Indexer<EndpointPod>;
   private readonly endpointsLister: Lister<Endpoints>;
   private readonly triggerTimes = new TriggerTimeTracker();
   private readonly recorder: EventRecorder;
@@ -80,7 +83,9 @@ export class EndpointsController implements Controller {
     const services = ctx.informers.informerFor<Service>(RESOURCES.services);
     const pods = ctx.informers.informerFor<EndpointPod>(RESOURCES.pods);
     this.serviceLister = services.lister();
-    this.podLister = pods.lister();
+    ensureLabelIndexes(pods, services);
+    this.serviceIndexer = services.indexer;
+    this.podIndexer = pods.indexer;
     this.endpointsLister = ctx.informers.informerFor<Endpoints>(RESOURCES.endpoints).lister();
     services.addEventHandler({
       onAdd: (s) => this.queue.add(keyOf(s)),
@@ -110,7 +115,7 @@ export class EndpointsController implements Controller {
   }
 
   private queuePod(pod: EndpointPod, old: EndpointPod | undefined): void {
-    for (const key of servicesToSyncForPod(this.serviceLister, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
+    for (const key of servicesToSyncForPod(this.serviceIndexer, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
   }
 
   /** syncService: computes the Service's Endpoints and writes it when it differs. */
@@ -132,7 +137,7 @@ export class EndpointsController implements Controller {
     const selector = serviceSelector(svc);
     // Services without a selector have user-managed Endpoints; ExternalName Services have none.
     if (selector === undefined || svc.spec?.type === 'ExternalName') return;
-    const pods = selectedPods(this.podLister, svc, selector);
+    const pods = selectedPods(this.podIndexer, svc, selector);
     const subsets = computeSubsets(svc, pods);
     const truncated = truncateSubsets(subsets);
     const triggerTime = this.triggerTimes.computeEndpointLastChangeTriggerTime(key, svc, pods);
