@@ -14,7 +14,9 @@
  *
  *   node dist/bench/controllers/main.js [--quick] [--nodes 2500] [--deployments 500] [--replicas 30]
  *     [--rate 100] [--roll-replicas 1000] [--watchers 50] [--kube-api-qps 100] [--kube-api-burst 200]
- *     [--scheduler-kube-api-qps 100] [--scheduler-kube-api-burst 200]
+ *     [--scheduler-kube-api-qps 100] [--scheduler-kube-api-burst 200] [--cpu-prof-dir DIR]
+ * --cpu-prof-dir runs the controller-manager under `node --cpu-prof` and keeps
+ * its .cpuprofile in DIR (written when it exits; its CPU figures are then higher).
  * The controller-manager gives each controller its own client with that
  * QPS/burst (as upstream does). The scheduler's own client defaults to 50/100
  * upstream, which alone caps binding at 50 pods/s, so the benchmark raises it
@@ -22,7 +24,7 @@
  */
 import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
 import { RESOURCES, RESTClient, loadKubeconfig } from '../../src/client/index.js';
@@ -46,6 +48,7 @@ const { values: args } = parseArgs({
     'kube-api-burst': { type: 'string', default: '200' },
     'scheduler-kube-api-qps': { type: 'string', default: '100' },
     'scheduler-kube-api-burst': { type: 'string', default: '200' },
+    'cpu-prof-dir': { type: 'string' },
   },
 });
 const quick = args.quick === true;
@@ -59,6 +62,7 @@ const QPS = args['kube-api-qps']!;
 const BURST = args['kube-api-burst']!;
 const SCHED_QPS = args['scheduler-kube-api-qps']!;
 const SCHED_BURST = args['scheduler-kube-api-burst']!;
+const PROF_DIR = args['cpu-prof-dir'] !== undefined ? resolve(args['cpu-prof-dir']) : undefined;
 
 const log = (msg: string): void => void process.stderr.write(`[bench/controllers] ${msg}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -68,13 +72,14 @@ const mib = (b: number): string => `${(b / 1024 / 1024).toFixed(2)} MiB`;
 /** Spawns `kscale controller-manager` and resolves with its pid once its controllers run. */
 async function startControllerManager(cleanup: Cleanup, kubeconfig: string): Promise<number> {
   const controllers = 'replicaset-controller,deployment-controller,endpointslice-controller,endpoints-controller';
-  const p = spawn(process.execPath, [KSCALE, 'controller-manager', '--kubeconfig', kubeconfig, '--controllers', controllers, '--kube-api-qps', QPS, '--kube-api-burst', BURST], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = PROF_DIR !== undefined ? ['--cpu-prof', '--cpu-prof-dir', PROF_DIR] : [];
+  const p = spawn(process.execPath, [...nodeArgs, KSCALE, 'controller-manager', '--kubeconfig', kubeconfig, '--controllers', controllers, '--kube-api-qps', QPS, '--kube-api-burst', BURST], { stdio: ['ignore', 'pipe', 'pipe'] });
   cleanup.add(
     async () => {
       if (p.exitCode !== null) return;
       const exited = new Promise((r) => p.once('exit', r));
       p.kill('SIGTERM');
-      const t = setTimeout(() => p.kill('SIGKILL'), 10_000);
+      const t = setTimeout(() => p.kill('SIGKILL'), PROF_DIR !== undefined ? 30_000 : 10_000);
       await exited;
       clearTimeout(t);
     },
@@ -198,5 +203,6 @@ await runBenchmark('bench/controllers', log, async (cleanup) => {
   out.push(`  EndpointSlice watch bytes per watcher   ${mib(perSlice)} (${fmt(sliceWatch.events() / WATCHERS, 0)} events)`);
   out.push(`  Endpoints / EndpointSlices              ${fmt(perEp / perSlice, 2)}x`);
   out.push(`  scaled to one watcher per node (${NODES}): Endpoints ${mib(perEp * NODES)}, EndpointSlices ${mib(perSlice * NODES)}`);
+  if (PROF_DIR !== undefined) out.push('', `controller-manager CPU profile: in ${PROF_DIR}, named after pid ${cmPid} (written at exit)`);
   console.log(out.join('\n'));
 });

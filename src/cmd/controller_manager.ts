@@ -6,7 +6,7 @@
  * defaults.
  */
 import { Command, Option } from 'commander';
-import { addClientFlags, EventBroadcaster, restConfigFromFlags, type ClientFlags } from '../client/index.js';
+import { addClientFlags, EventBroadcaster, restConfigFromFlags, stripManagedFields, type ClientFlags } from '../client/index.js';
 import { RealClock } from '../clock/index.js';
 import { defaultControllerManagerConfiguration, newControllerDescriptors, SharedInformerFactory, SimpleControllerClientBuilder, startControllers } from '../controller/index.js';
 import { parseDuration } from './duration.js';
@@ -78,7 +78,8 @@ export function controllerManagerCommand(): Command {
     if (!config.garbageCollector.enableGarbageCollector) enabled.unshift('-garbage-collector-controller');
     const abort = new AbortController();
     let stopping = false;
-    const informers = new SharedInformerFactory(client, { clock, logger: log });
+    // Like kube-controller-manager's CreateControllerContext: cached objects drop managedFields (memory, copies, status writes).
+    const informers = new SharedInformerFactory(client, { clock, logger: log, transform: stripManagedFields });
     const events = new EventBroadcaster(client, { clock, logger: log });
     // RealClock timers are unref'd; this keeps the process up between watch reconnects until shutdown.
     const keepAlive = setInterval(() => undefined, 1 << 30);

@@ -22,6 +22,11 @@ export interface SharedInformerFactoryOptions {
   /** The informers' own clock (relist backoff, sync polling); real time unless a test says otherwise. */
   clock?: Clock;
   logger?: ClientLogger;
+  /**
+   * Applied to every object before it is cached, like informers.WithTransform; kube-controller-manager passes one
+   * that drops metadata.managedFields (stripManagedFields), which no controller reads.
+   */
+  transform?: (obj: KubeObject) => KubeObject;
 }
 
 /** Creates, shares, starts and stops informers. */
@@ -42,6 +47,7 @@ export class SharedInformerFactory {
       inf = newInformer<KubeObject>(this.client, gvr, scope, {
         ...(this.opts.clock !== undefined ? { clock: this.opts.clock } : {}),
         logger: this.opts.logger ?? silentLogger,
+        reflector: { name: gvr.resource, ...(this.opts.transform !== undefined ? { transform: this.opts.transform } : {}) },
       });
       this.informers.set(key, inf);
     }

@@ -60,3 +60,18 @@ test('listers filter by namespace and label selector', () => {
   assert.equal(l.get('b/web-2')?.metadata?.name, 'web-2');
   assert.equal(new Lister(new Indexer()).namespace('a').list().length, 0);
 });
+
+test('an update filed under the same index values keeps them; a changed one moves; countByIndex counts', () => {
+  const ix = new Indexer({ [NAMESPACE_INDEX]: byNamespace, node: byNode });
+  ix.add(pod('a', 'p1', 'n1', { v: '1' }));
+  ix.add(pod('a', 'p2', 'n1'));
+  ix.update(pod('a', 'p1', 'n1', { v: '2' }));
+  assert.deepEqual(ix.indexKeys('node', 'n1'), ['a/p1', 'a/p2'], 'same values: the entry stays where it was');
+  assert.equal(ix.byIndex('node', 'n1')[0]!.metadata!.labels!.v, '2', 'the index serves the new object');
+  assert.equal(ix.countByIndex('node', 'n1'), 2);
+  ix.update(pod('a', 'p1', 'n3'));
+  assert.deepEqual(ix.indexKeys('node', 'n1'), ['a/p2']);
+  assert.equal(ix.countByIndex('node', 'n3'), 1);
+  assert.equal(ix.countByIndex('node', 'nope'), 0);
+  assert.throws(() => ix.countByIndex('missing', 'x'), /does not exist/);
+});

@@ -143,6 +143,11 @@ export class Indexer<T extends KubeObject = KubeObject> implements Store<T> {
     return set === undefined ? [] : [...set];
   }
 
+  /** How many objects are filed under `value` in the named index, without listing them. */
+  countByIndex(indexName: string, value: string): number {
+    return this.indexOf(indexName).get(value)?.size ?? 0;
+  }
+
   /** Objects sharing any index value with `obj`, like Indexer.Index. */
   index(indexName: string, obj: T): T[] {
     const fn = this.indexers[indexName];
@@ -165,26 +170,42 @@ export class Indexer<T extends KubeObject = KubeObject> implements Store<T> {
 
   private put(key: string, obj: T): void {
     const old = this.items.get(key);
-    if (old !== undefined) this.unindex(key, old);
     this.items.set(key, obj);
     for (const [name, fn] of Object.entries(this.indexers)) {
       const index = this.indices.get(name)!;
-      for (const v of fn(obj)) addTo(index, v, key);
+      const values = fn(obj);
+      if (old === undefined) {
+        for (const v of values) addTo(index, v, key);
+        continue;
+      }
+      // Like client-go's updateIndices: an update that files the object under the same values touches nothing.
+      const oldValues = fn(old);
+      if (sameValues(oldValues, values)) continue;
+      for (const v of oldValues) removeFrom(index, v, key);
+      for (const v of values) addTo(index, v, key);
     }
   }
 
   private unindex(key: string, obj: T): void {
     for (const [name, fn] of Object.entries(this.indexers)) {
       const index = this.indices.get(name)!;
-      for (const v of fn(obj)) {
-        const set = index.get(v);
-        if (set === undefined) continue;
-        set.delete(key);
-        // Drop empty sets so high-churn values (pod names, node names) do not leak.
-        if (set.size === 0) index.delete(v);
-      }
+      for (const v of fn(obj)) removeFrom(index, v, key);
     }
   }
+}
+
+function sameValues(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function removeFrom(index: Map<string, Set<string>>, value: string, key: string): void {
+  const set = index.get(value);
+  if (set === undefined) return;
+  set.delete(key);
+  // Drop empty sets so high-churn values (pod names, node names) do not leak.
+  if (set.size === 0) index.delete(value);
 }
 
 function addTo(index: Map<string, Set<string>>, value: string, key: string): void {

@@ -150,7 +150,8 @@ export class DeploymentController implements Controller {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const cached = this.dLister.namespace(namespace).get(name);
     if (cached === undefined) return;
-    const original = deepCopy(cached);
+    // `original` is only read, and its metadata and status are replaced whole (never changed in place), so a shallow copy does.
+    const original: Deployment = { ...cached };
     const d = deepCopy(cached);
     const selector = safeSelector(d);
     if (selector.empty) {

@@ -92,7 +92,18 @@ function dropNullish(v: unknown): unknown {
   return v === null ? undefined : v;
 }
 
+// Informer objects are never changed in place, and a template is not changed after it was compared, so the
+// comparison text can be kept per template object: a sync compares the same cached ReplicaSets' templates again and again.
+const withoutHashCache = new WeakMap<PodTemplateSpec, string>();
+
 function withoutHash(t: PodTemplateSpec | undefined): string {
+  if (t === undefined) return computeWithoutHash(t);
+  let text = withoutHashCache.get(t);
+  if (text === undefined) withoutHashCache.set(t, (text = computeWithoutHash(t)));
+  return text;
+}
+
+function computeWithoutHash(t: PodTemplateSpec | undefined): string {
   const copy = (dropNullish(structuredClone(t ?? {})) ?? {}) as PodTemplateSpec;
   const labels = copy.metadata?.labels;
   if (labels !== undefined) {

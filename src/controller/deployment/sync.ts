@@ -89,7 +89,8 @@ export class DeploymentSyncer {
     const ns = d.metadata!.namespace!;
     const status: DeploymentStatus = (d.status ??= {});
     if (existing !== undefined) {
-      const rsCopy = deepCopy(existing);
+      // Every change below replaces a metadata field or spec whole (copy on write), so a copy of the top and of metadata does.
+      const rsCopy: ReplicaSet = { ...existing, metadata: { ...existing.metadata } };
       const annotationsUpdated = setNewReplicaSetAnnotations(d, rsCopy, newRevision, true);
       const minReadyUpdate = (rsCopy.spec?.minReadySeconds ?? 0) !== (d.spec?.minReadySeconds ?? 0);
       if (annotationsUpdated || minReadyUpdate) {

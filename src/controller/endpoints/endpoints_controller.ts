@@ -12,6 +12,7 @@ import {
   RESOURCES,
   type ClientLogger,
   type EventRecorder,
+  type Indexer,
   type Lister,
   type ResourceClient,
 } from '../../client/index.js';
@@ -20,6 +21,7 @@ import { QueueWorkers } from '../queue_workers.js';
 import { metaTime } from '../nodeutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
+  ensureLabelIndexes,
   ANNOTATION_OVER_CAPACITY,
   keyOf,
   LABEL_HEADLESS,
@@ -33,12 +35,15 @@ import {
   type Service,
 } from '../endpointutil/index.js';
 import { OVER_CAPACITY_TRUNCATED, type EndpointsControllerOptions } from './config.js';
+import { StaleEndpointsTracker } from './stale_endpoints_tracker.js';
 import { computeSubsets, truncateSubsets } from './subsets.js';
 
 /** The controller's name for --controllers. */
 export const ENDPOINTS_CONTROLLER = 'endpoints-controller';
 /** A Service is dropped from the queue after this many failed syncs. */
 const MAX_RETRIES = 15;
+/** A Service that found the Endpoints cache behind its own write is looked at again after this long, if no Endpoints event came first. */
+const STALE_CACHE_RECHECK_MS = 1_000;
 
 const unwrap = <T>(o: T | DeletedFinalStateUnknown<T>): T => (o instanceof DeletedFinalStateUnknown ? o.obj : o);
 const withoutTriggerTime = (a: Record<string, string> | undefined): string => {
@@ -52,18 +57,23 @@ export interface EndpointsControllerStats {
   creates: number;
   updates: number;
   deletes: number;
+  staleCacheRetries: number;
 }
 
 /** Maintains the Endpoints object of every Service with a selector. */
 export class EndpointsController implements Controller {
   readonly name = ENDPOINTS_CONTROLLER;
-  readonly stats: EndpointsControllerStats = { syncs: 0, creates: 0, updates: 0, deletes: 0 };
+  readonly stats: EndpointsControllerStats = { syncs: 0, creates: 0, updates: 0, deletes: 0, staleCacheRetries: 0 };
   readonly queue: RateLimitingQueue<string>;
   private readonly endpoints: ResourceClient<Endpoints>;
   private readonly serviceLister: Lister<Service>;
-  private readonly podLister: Lister<EndpointPod>;
+  private readonly serviceIndexer: Indexer<Service>;
+  private readonly podIndexer: Indexer<EndpointPod>;
   private readonly endpointsLister: Lister<Endpoints>;
   private readonly triggerTimes = new TriggerTimeTracker();
+  private readonly staleEndpoints = new StaleEndpointsTracker();
+  /** Services whose last sync found the Endpoints cache behind our own write. */
+  private readonly waitingForCache = new Set<string>();
   private readonly recorder: EventRecorder;
   private readonly log: ClientLogger;
   private readonly workers: QueueWorkers<string>;
@@ -80,8 +90,25 @@ export class EndpointsController implements Controller {
     const services = ctx.informers.informerFor<Service>(RESOURCES.services);
     const pods = ctx.informers.informerFor<EndpointPod>(RESOURCES.pods);
     this.serviceLister = services.lister();
-    this.podLister = pods.lister();
-    this.endpointsLister = ctx.informers.informerFor<Endpoints>(RESOURCES.endpoints).lister();
+    ensureLabelIndexes(pods, services);
+    this.serviceIndexer = services.indexer;
+    this.podIndexer = pods.indexer;
+    const endpointsInformer = ctx.informers.informerFor<Endpoints>(RESOURCES.endpoints);
+    this.endpointsLister = endpointsInformer.lister();
+    // The event that brings the cache past our own write wakes the Service that waited for it.
+    const cacheCaughtUp = (e: Endpoints): void => {
+      const key = keyOf(e);
+      if (this.waitingForCache.delete(key)) this.queue.add(key);
+    };
+    endpointsInformer.addEventHandler({
+      onAdd: cacheCaughtUp,
+      onUpdate: (_o, e) => cacheCaughtUp(e),
+      onDelete: (e) => {
+        const key = keyOf(unwrap(e));
+        this.staleEndpoints.delete(key);
+        if (this.waitingForCache.delete(key)) this.queue.add(key);
+      },
+    });
     services.addEventHandler({
       onAdd: (s) => this.queue.add(keyOf(s)),
       onUpdate: (_o, s) => this.queue.add(keyOf(s)),
@@ -110,7 +137,7 @@ export class EndpointsController implements Controller {
   }
 
   private queuePod(pod: EndpointPod, old: EndpointPod | undefined): void {
-    for (const key of servicesToSyncForPod(this.serviceLister, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
+    for (const key of servicesToSyncForPod(this.serviceIndexer, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
   }
 
   /** syncService: computes the Service's Endpoints and writes it when it differs. */
@@ -121,6 +148,8 @@ export class EndpointsController implements Controller {
     if (svc === undefined) {
       // Unlike slices, Endpoints carry no owner reference: the controller deletes them itself.
       this.triggerTimes.deleteService(key);
+      this.staleEndpoints.delete(key);
+      this.waitingForCache.delete(key);
       try {
         await this.endpoints.delete(name, { namespace });
         this.stats.deletes++;
@@ -132,11 +161,19 @@ export class EndpointsController implements Controller {
     const selector = serviceSelector(svc);
     // Services without a selector have user-managed Endpoints; ExternalName Services have none.
     if (selector === undefined || svc.spec?.type === 'ExternalName') return;
-    const pods = selectedPods(this.podLister, svc, selector);
+    const current = this.endpointsLister.namespace(namespace).get(name);
+    if (current !== undefined && this.staleEndpoints.isStale(key, current)) {
+      // Upstream returns an error and retries with backoff; as the EndpointSlice controller here, wait for the
+      // Endpoints event that catches the cache up (or the recheck), since this is no failure.
+      this.stats.staleCacheRetries++;
+      this.waitingForCache.add(key);
+      this.queue.addAfter(key, STALE_CACHE_RECHECK_MS);
+      return;
+    }
+    const pods = selectedPods(this.podIndexer, svc, selector);
     const subsets = computeSubsets(svc, pods);
     const truncated = truncateSubsets(subsets);
     const triggerTime = this.triggerTimes.computeEndpointLastChangeTriggerTime(key, svc, pods);
-    const current = this.endpointsLister.namespace(namespace).get(name);
     const labels: Record<string, string> = { ...svc.metadata?.labels };
     if (svc.spec?.clusterIP === 'None') labels[LABEL_HEADLESS] = '';
     else delete labels[LABEL_HEADLESS];
@@ -170,6 +207,7 @@ export class EndpointsController implements Controller {
     }
     try {
       await this.endpoints.update(next, { namespace });
+      this.staleEndpoints.stale(key, current);
       this.stats.updates++;
     } catch (err) {
       this.recorder.event(ref, 'Warning', 'FailedToUpdateEndpoint', `Failed to update endpoint ${key}: ${(err as Error).message}`);

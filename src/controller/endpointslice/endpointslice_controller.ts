@@ -16,6 +16,7 @@ import {
   RESOURCES,
   type ClientLogger,
   type EventRecorder,
+  type Indexer,
   type Lister,
   type ResourceClient,
   type SharedInformer,
@@ -26,6 +27,7 @@ import { metaTime, type Node } from '../nodeutil/index.js';
 import { SharedInformerFactory } from '../informer_factory.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
+  ensureLabelIndexes,
   ENDPOINTSLICE_CONTROLLER_MANAGED_BY,
   keyOf,
   LABEL_MANAGED_BY,
@@ -76,7 +78,8 @@ export class EndpointSliceController implements Controller {
   readonly queue: RateLimitingQueue<string>;
   private readonly slices: ResourceClient<EndpointSlice>;
   private readonly serviceLister: Lister<Service>;
-  private readonly podLister: Lister<EndpointPod>;
+  private readonly serviceIndexer: Indexer<Service>;
+  private readonly podIndexer: Indexer<EndpointPod>;
   private readonly nodeLister: Lister<Node>;
   private readonly sliceInformer: SharedInformer<EndpointSlice>;
   private readonly tracker = new EndpointSliceTracker();
@@ -109,7 +112,9 @@ export class EndpointSliceController implements Controller {
       return k === undefined ? [] : [k];
     });
     this.serviceLister = services.lister();
-    this.podLister = pods.lister();
+    ensureLabelIndexes(pods, services);
+    this.serviceIndexer = services.indexer;
+    this.podIndexer = pods.indexer;
     this.nodeLister = nodes.lister();
     services.addEventHandler({
       onAdd: (s) => this.queue.add(keyOf(s)),
@@ -150,7 +155,7 @@ export class EndpointSliceController implements Controller {
   }
 
   private queuePodServices(pod: EndpointPod, old?: EndpointPod): void {
-    for (const key of servicesToSyncForPod(this.serviceLister, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
+    for (const key of servicesToSyncForPod(this.serviceIndexer, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
   }
 
   private nodesChanged(): void {
@@ -189,7 +194,7 @@ export class EndpointSliceController implements Controller {
       this.log.debug({ service: key, slice: stale }, 'EndpointSlice informer cache is out of date; waiting');
       return;
     }
-    const pods = selectedPods(this.podLister, svc, selector);
+    const pods = selectedPods(this.podIndexer, svc, selector);
     const plan = reconcile(svc, existing, desiredEndpoints(svc, pods, (n) => this.nodeLister.get(n)), this.opts.maxEndpointsPerSlice);
     const hintsEvent = applyHints(plan, svc, key, this.topology);
     const triggerTime = this.triggerTimes.computeEndpointLastChangeTriggerTime(key, svc, pods);

@@ -127,8 +127,9 @@ function reconcilePortMapping(plan: ReconcilePlan, svc: Service, slices: Endpoin
 }
 
 function withEndpoints(slice: EndpointSlice, endpoints: Endpoint[], labels: Record<string, string>): EndpointSlice {
-  const copy = deepCopy(slice);
-  copy.endpoints = endpoints;
+  // The old endpoints are replaced whole, so they are left out of the copy (they are most of a slice).
+  const { endpoints: _replaced, ...rest } = slice;
+  const copy = { ...deepCopy(rest), endpoints } as EndpointSlice;
   copy.metadata = { ...copy.metadata, labels: { ...labels } };
   return copy;
 }

@@ -2,4 +2,5 @@
 export * from './types.js';
 export { isPodReady, podIPv4, shouldPodBeInEndpoints, findPort, endpointHostname, podEndpointsChanged } from './pod.js';
 export { keyOf, splitKey, serviceSelector, selectorMatches, podServiceMemberships, servicesToSyncForPod, selectedPods } from './service.js';
+export { ensureLabelIndexes, labelPair, POD_LABEL_INDEX, SERVICE_SELECTOR_INDEX } from './label_index.js';
 export { TriggerTimeTracker } from './trigger_time_tracker.js';

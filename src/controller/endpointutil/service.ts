@@ -2,7 +2,8 @@
  * Service helpers shared by the endpoint controllers: which Services select
  * a pod (upstream's GetPodServiceMemberships), and the work-queue keys.
  */
-import type { Lister } from '../../client/index.js';
+import type { Indexer } from '../../client/index.js';
+import { labelPair, POD_LABEL_INDEX, SERVICE_SELECTOR_INDEX } from './label_index.js';
 import { podEndpointsChanged } from './pod.js';
 import type { EndpointPod, Service } from './types.js';
 
@@ -27,13 +28,24 @@ export function selectorMatches(selector: Record<string, string>, labels: Record
   return true;
 }
 
-/** Keys of the Services in the pod's namespace whose selector matches the pod's labels. */
-export function podServiceMemberships(services: Lister<Service>, pod: EndpointPod): Set<string> {
+/**
+ * Keys of the Services in the pod's namespace whose selector matches the pod's
+ * labels (GetPodServiceMemberships). Upstream lists the namespace's Services
+ * and matches each; here only those whose selector names one of the pod's
+ * label pairs are looked at (SERVICE_SELECTOR_INDEX), with the same result.
+ */
+export function podServiceMemberships(services: Indexer<Service>, pod: EndpointPod): Set<string> {
   const out = new Set<string>();
   const ns = pod.metadata?.namespace ?? '';
-  for (const svc of services.namespace(ns).list()) {
-    const sel = serviceSelector(svc);
-    if (sel !== undefined && selectorMatches(sel, pod.metadata?.labels)) out.add(keyOf(svc));
+  const labels = pod.metadata?.labels;
+  if (labels === undefined || labels === null) return out;
+  for (const [k, v] of Object.entries(labels)) {
+    for (const svc of services.byIndex(SERVICE_SELECTOR_INDEX, labelPair(ns, k, v))) {
+      const key = keyOf(svc);
+      if (out.has(key)) continue;
+      const sel = serviceSelector(svc);
+      if (sel !== undefined && selectorMatches(sel, labels)) out.add(key);
+    }
   }
   return out;
 }
@@ -43,7 +55,7 @@ export function podServiceMemberships(services: Lister<Service>, pod: EndpointPo
  * that selected its old labels; none when an update changed nothing an
  * endpoint shows (upstream's podEndpointsChanged filter).
  */
-export function servicesToSyncForPod(services: Lister<Service>, pod: EndpointPod, old: EndpointPod | undefined): Set<string> {
+export function servicesToSyncForPod(services: Indexer<Service>, pod: EndpointPod, old: EndpointPod | undefined): Set<string> {
   if (old === undefined) return podServiceMemberships(services, pod);
   const { labelsChanged, endpointChanged } = podEndpointsChanged(old, pod);
   if (!labelsChanged && !endpointChanged) return new Set();
@@ -52,10 +64,21 @@ export function servicesToSyncForPod(services: Lister<Service>, pod: EndpointPod
   return keys;
 }
 
-/** The pods a Service selects, from the pod cache. */
-export function selectedPods(pods: Lister<EndpointPod>, svc: Service, selector: Record<string, string>): EndpointPod[] {
-  return pods
-    .namespace(svc.metadata?.namespace ?? '')
-    .list()
-    .filter((p) => selectorMatches(selector, p.metadata?.labels));
+/**
+ * The pods a Service selects, from the pod cache. Upstream lists the
+ * namespace's pods with the selector; here the candidates are the pods
+ * carrying the selector's rarest label pair (POD_LABEL_INDEX), so a sync costs
+ * the Service's own pods, not the namespace's.
+ */
+export function selectedPods(pods: Indexer<EndpointPod>, svc: Service, selector: Record<string, string>): EndpointPod[] {
+  const ns = svc.metadata?.namespace ?? '';
+  let rarest: string | undefined;
+  let fewest = Infinity;
+  for (const [k, v] of Object.entries(selector)) {
+    const pair = labelPair(ns, k, v);
+    const n = pods.countByIndex(POD_LABEL_INDEX, pair);
+    if (n < fewest) [rarest, fewest] = [pair, n];
+  }
+  if (rarest === undefined || fewest === 0) return [];
+  return pods.byIndex(POD_LABEL_INDEX, rarest).filter((p) => selectorMatches(selector, p.metadata?.labels));
 }

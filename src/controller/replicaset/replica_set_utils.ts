@@ -6,7 +6,7 @@
  */
 import { isConflictError, type ResourceClient } from '../../client/index.js';
 import { isPodAvailable, isPodReady, type Pod, type ReplicaSet } from '../controllerutil/index.js';
-import { deepCopy, metaTime, type Condition } from '../nodeutil/index.js';
+import { metaTime, type Condition } from '../nodeutil/index.js';
 
 /** The ReplicaSet status fields the controller owns. */
 export type ReplicaSetStatus = NonNullable<ReplicaSet['status']>;
@@ -60,8 +60,8 @@ export async function updateReplicaSetStatus(client: ResourceClient<ReplicaSet>,
   if (sameStatus(rs.status, status) && (rs.status?.observedGeneration ?? 0) === generation) return rs;
   let current = rs;
   for (let attempt = 0; ; attempt++) {
-    const next = deepCopy(current);
-    next.status = { ...status, observedGeneration: current.metadata?.generation ?? generation };
+    // Only sent, never changed: a shallow copy with the new status does.
+    const next: ReplicaSet = { ...current, status: { ...status, observedGeneration: current.metadata?.generation ?? generation } };
     try {
       return await client.updateStatus(next, { namespace: current.metadata!.namespace! });
     } catch (err) {
