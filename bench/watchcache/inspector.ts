@@ -34,6 +34,35 @@ export async function liveMemory(wsUrl: string, timeoutMs = 60_000): Promise<Liv
   }
 }
 
+/** A CPU profile of the server over a window (the churn), via the inspector's Profiler domain. */
+export class WindowProfile {
+  private constructor(private readonly ws: Ws) {}
+
+  /** Connects and starts sampling (100 µs interval). */
+  static async start(wsUrl: string, timeoutMs = 30_000): Promise<WindowProfile> {
+    const ws = await Ws.open(new URL(wsUrl), timeoutMs);
+    try {
+      await ws.call('Profiler.enable', {}, timeoutMs);
+      await ws.call('Profiler.setSamplingInterval', { interval: 100 }, timeoutMs);
+      await ws.call('Profiler.start', {}, timeoutMs);
+    } catch (err) {
+      ws.close();
+      throw err;
+    }
+    return new WindowProfile(ws);
+  }
+
+  /** Stops sampling and returns the profile (the .cpuprofile JSON). */
+  async stop(timeoutMs = 120_000): Promise<string> {
+    try {
+      const r = (await this.ws.call('Profiler.stop', {}, timeoutMs)) as { profile: unknown };
+      return JSON.stringify(r.profile);
+    } finally {
+      this.ws.close();
+    }
+  }
+}
+
 class Ws {
   private buf: Buffer = Buffer.alloc(0);
   private id = 0;
@@ -114,6 +143,10 @@ class Ws {
 
   private onData(d: Buffer): void {
     this.buf = this.buf.length === 0 ? d : Buffer.concat([this.buf, d]);
+    this.parse();
+  }
+
+  private parse(): void {
     // Unmasked server frames; each pass consumes one whole frame or waits.
     while (this.buf.length >= 2) {
       let len = this.buf[1]! & 0x7f;

@@ -10,6 +10,7 @@
  *   npx tsc -p tsconfig.json && node dist/bench/watchcache/main.js [--quick]
  *     [--only true|false] [--storage-sync full|normal] [--watch-clients N]
  *     [--nodes N] [--pods N] [--rate N] [--churn-seconds N] [--cpu-prof-dir DIR]
+ *     [--churn-prof-dir DIR]   (a server CPU profile of the churn window only, via the inspector)
  *
  * The watchers live in separate client processes (one HTTP/1.1 connection per
  * watch), the writes come from a writer process; this one orchestrates.
@@ -41,6 +42,7 @@ function parseArgs(argv: string[]): Config {
   const only = value('--only');
   if (only !== undefined && only !== 'true' && only !== 'false') throw new Error(`--only must be true or false, not ${only}`);
   const profDir = value('--cpu-prof-dir');
+  const churnProfDir = value('--churn-prof-dir');
   const num = (flag: string, dflt: number): number => {
     const v = Number(value(flag) ?? dflt);
     if (!Number.isFinite(v) || v <= 0) throw new Error(`${flag} must be a positive number`);
@@ -66,6 +68,7 @@ function parseArgs(argv: string[]): Config {
     storageSync: sync,
     modes: only === undefined ? [true, false] : [only === 'true'],
     cpuProfDir: profDir === undefined ? undefined : resolve(profDir),
+    churnProfDir: churnProfDir === undefined ? undefined : resolve(churnProfDir),
   };
 }
 

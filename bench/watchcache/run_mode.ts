@@ -5,14 +5,14 @@
  * fixed rate, wait for the events to drain — reading its CPU, memory and
  * /metrics between phases. Every phase is bounded in count and in time.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { percentiles, type Latency } from '../apiserver/load.js';
 import { NAMESPACE } from '../apiserver/pod.js';
 import { processCpuMs, startKscale, tempDir, type Cleanup } from '../apiserver/processes.js';
 import { Child } from './children.js';
-import { inspectorUrl, liveMemory, type LiveMemory } from './inspector.js';
+import { inspectorUrl, liveMemory, WindowProfile, type LiveMemory } from './inspector.js';
 import { monoMs, type Target, type WatchClientReply, type WatchClientRequest, type WatchStats, type WriterReply, type WriterRequest, type WriterResult } from './protocol.js';
 import { memoryOf, scrapeMetrics, storageCallsBetween, sum, timedList, type Samples } from './server_stats.js';
 
@@ -44,6 +44,8 @@ export interface Config {
   storageSync: 'full' | 'normal';
   modes: boolean[];
   cpuProfDir: string | undefined;
+  /** Where to write a server CPU profile of the churn window (write to drain end). */
+  churnProfDir: string | undefined;
 }
 
 /** Everything measured with one --watch-cache setting. */
@@ -182,6 +184,7 @@ export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean
   cpu0 = processCpuMs(server.pid) ?? NaN;
   const clientCpu0 = clientCpu();
   const writerCpu0 = processCpuMs(writer.pid) ?? NaN;
+  const profile = cfg.churnProfDir === undefined ? undefined : await WindowProfile.start(ws);
   t0 = monoMs();
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(server.pid)?.rss ?? 0)), 500);
@@ -209,6 +212,12 @@ export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean
   const windowMs = monoMs() - t0;
   const churnServerCpuPercent = (((processCpuMs(server.pid) ?? NaN) - cpu0) / windowMs) * 100;
   const churnClientCpuPercent = ((clientCpu() - clientCpu0) / windowMs) * 100;
+  if (profile !== undefined) {
+    const file = join(cfg.churnProfDir!, `churn-watch-cache-${watchCache}-${server.pid}.cpuprofile`);
+    mkdirSync(cfg.churnProfDir!, { recursive: true });
+    writeFileSync(file, await profile.stop());
+    log(`  churn CPU profile: ${file}`);
+  }
   const m1 = await scrapeMetrics(t);
   log(`  ${last.marked.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} marked events received, drained in ${(drainMs / 1000).toFixed(1)} s`);
 
