@@ -5,6 +5,12 @@
  * a fraction of JSON.parse of its bytes. An entry is used only while its bytes
  * are exactly the stored ones, so a write from elsewhere (another server, a
  * delete, a failed write) simply misses and decodes as before.
+ *
+ * Copying costs about half a parse, so only keys written more than once
+ * recently are kept (a doorkeeper, as in TinyLFU): a controller rewriting a
+ * Deployment's status or a kubelet moving a new pod through its phases is
+ * kept, while status churn spread over 75,000 pods, where almost nothing would
+ * be read back before eviction, no longer pays a copy per write.
  */
 import type { KeyValue } from '../../storage/index.js';
 import { decode } from '../codec.js';
@@ -19,17 +25,28 @@ interface Entry {
 /** A bounded map from storage key to the last object written there, decoded. */
 export class DecodedObjects {
   private readonly entries = new Map<string, Entry>();
+  /** Keys written once recently and not kept yet, oldest first. */
+  private readonly seen = new Set<string>();
+  private readonly maxSeen: number;
 
   /** `max` bounds memory: a decoded pod costs several times its JSON, so only recent writes are kept. */
-  constructor(private readonly max = 1024) {}
+  constructor(private readonly max = 1024) {
+    this.maxSeen = 4 * max;
+  }
 
   /**
-   * Remembers `obj` as the decoded form of `value` (its encodeForStorage bytes). The entry is a copy
-   * with JSON's semantics (undefined members dropped, key order as stored), so it equals what
+   * Remembers `obj` as the decoded form of `value` (its encodeForStorage
+   * bytes) when `key` was written recently before or is kept already; a first
+   * write only notes the key. The entry is a copy with JSON's semantics (undefined members dropped, key order as stored), so it equals what
    * decoding `value` would give; an object JSON cannot round-trip exactly is not remembered.
    */
   remember(key: string, value: Buffer, obj: Obj): void {
-    this.entries.delete(key);
+    if (!this.entries.delete(key) && !this.seen.delete(key)) {
+      // First write seen: note the key only; its next write is kept.
+      if (this.seen.size >= this.maxSeen) this.seen.delete(this.seen.values().next().value as string);
+      this.seen.add(key);
+      return;
+    }
     const copy = storedCopy(obj);
     if (copy === undefined) return;
     if (this.entries.size >= this.max) {
