@@ -52,7 +52,7 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
       }
       let next: Obj;
       if (isApply) next = serverSideApply(ctx, current, applied!, manager, force, ctx.services.clock.now());
-      else next = applyPatch(type, current, patch);
+      else next = applyPatch(type, sub === 'status' ? statusPatchBase(type, current, patch) : current, patch);
       checkBodyKind(ctx, next);
       const nm = meta(next);
       if (nm.name !== current.metadata.name) throw badRequest('metadata.name: the name of an object cannot be changed by a patch');
@@ -69,6 +69,27 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
   const final = dryRun ? result.obj : (await ctx.store.finalizeIfDone(result.obj)).obj;
   if (result.created && !dryRun) await ctx.store.strategy.afterCreate?.(final);
   writeObject(ctx, result.created ? 201 : 200, final, final === result.obj ? result.stored : undefined);
+}
+
+/** Top-level fields a status patch may carry for statusPatchBase to leave the rest of the object out. */
+const STATUS_PATCH_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'status']);
+
+/**
+ * What a status patch is applied to. Only the status of the result is kept (withStatusFrom), and
+ * a merge or strategic merge patch that names nothing but these fields (a kubelet's pod or node
+ * status patch: metadata for its uid precondition, and status) gives the same metadata and status
+ * whether or not the object's other fields are there; so they are left out, and the patch copies
+ * metadata and status instead of the whole object. Anything else (JSON patch, whose paths may name
+ * any field; a patch touching spec, or a top-level directive) is applied to the whole object, with
+ * upstream's errors.
+ */
+export function statusPatchBase(type: string, current: Obj, patch: unknown): Obj {
+  if (type !== 'application/merge-patch+json' && type !== 'application/strategic-merge-patch+json') return current;
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return current;
+  for (const k in patch) if (!STATUS_PATCH_FIELDS.has(k)) return current;
+  const base: Obj = {};
+  for (const k of STATUS_PATCH_FIELDS) if (current[k] !== undefined) base[k] = current[k];
+  return base;
 }
 
 /** Applies a JSON, merge or strategic merge patch to a copy of `current`. */

@@ -185,11 +185,18 @@ export async function handleUpdate(ctx: RestContext): Promise<void> {
   writeObject(ctx, result.created ? 201 : 200, final.obj, final.obj === result.obj ? result.stored : undefined);
 }
 
-/** The current object with only the status (and nothing else) taken from `next`, like upstream's status strategies. */
+/**
+ * The current object with only the status (and nothing else) taken from `next`, like upstream's
+ * status strategies. `next` is consumed: its status moves into the result. Like upstream's
+ * `newPod.Spec = oldPod.Spec`, the result shares every top-level field but metadata and status
+ * with `current` (a status write cannot change them), so copying and comparing a pod's spec costs
+ * nothing; callers own `current` for this write only, so a mutation reaching it through the
+ * shared fields is harmless.
+ */
 export function withStatusFrom(current: Obj, next: Obj): Obj {
-  const out = deepCopy(current);
+  const out: Obj = { ...current, metadata: deepCopy(current.metadata ?? {}) };
   if (next.status === undefined) delete out.status;
-  else out.status = deepCopy(next.status);
+  else out.status = next.status;
   // The status update's resourceVersion is the precondition; keep it for the conflict check.
   meta(out).resourceVersion = meta(next).resourceVersion ?? meta(current).resourceVersion;
   return out;
