@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ownBytes } from './cached_object.js';
+import { EncodedObject, jsonCodec, ownBytes } from './cached_object.js';
 import { openCacher, pod } from './test_helpers.js';
 
 const P = '/registry/pods/';
@@ -44,4 +44,29 @@ test('the cache keeps stored and encoded bytes outside the Buffer pool, with the
   } finally {
     await f.close();
   }
+});
+
+test('copyInto writes the same bytes as bytes() with the resourceVersion spliced in, and refuses what passes the limit', () => {
+  const enc = (json: string, rv: number): EncodedObject => new EncodedObject('/k', Buffer.from(json), rv, jsonCodec);
+  const cases = [
+    enc('{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","labels":{"x":"é"}},"spec":{}}', 42),
+    enc('{"kind":"Pod","apiVersion":"v1","metadata":{},"spec":{}}', 7),
+    enc('{"kind":"Pod","apiVersion":"v1"}', 9),
+  ];
+  for (const o of cases) {
+    const want = o.bytes();
+    const fresh = new EncodedObject(o.key, o.value, o.revision, jsonCodec);
+    const target = Buffer.alloc(want.length + 10, 0x2e);
+    const end = fresh.copyInto(target, 5);
+    assert.equal(end, 5 + want.length);
+    assert.equal(target.subarray(5, end).toString(), want.toString());
+    assert.equal(target.subarray(0, 5).toString() + target.subarray(end).toString(), '.'.repeat(10), 'nothing outside its range is touched');
+    assert.equal(fresh.copyInto(target, 5, 4 + want.length), -1, 'one byte short of the limit');
+    assert.equal(fresh.copyInto(Buffer.alloc(want.length - 1), 0), -1);
+    // Once bytes() is memoised, copyInto copies those.
+    assert.equal(o.copyInto(target, 0), want.length);
+    assert.equal(target.subarray(0, want.length).toString(), want.toString());
+  }
+  assert.equal(JSON.parse(cases[0]!.bytes().toString()).metadata.resourceVersion, '42');
+  assert.equal(JSON.parse(cases[1]!.bytes().toString()).metadata.resourceVersion, '7');
 });

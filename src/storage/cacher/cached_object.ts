@@ -91,6 +91,32 @@ export class EncodedObject {
     return resourceVersionParts(this.value, this.revision);
   }
 
+  /**
+   * Copies the response bytes (the stored JSON with the resourceVersion spliced
+   * in) into `target` at `at` without allocating, and returns the offset after
+   * them, or -1 when they would pass `limit`. A list copies 75,000 objects this way into
+   * reused chunks instead of making slices and a buffer per object.
+   */
+  copyInto(target: Buffer, at: number, limit = target.length): number {
+    if (this.json !== undefined || this.codec !== jsonCodec) {
+      const b = this.bytes();
+      if (at + b.length > limit) return -1;
+      return at + b.copy(target, at);
+    }
+    const v = this.value;
+    const cut = v.indexOf(META);
+    if (cut < 0) {
+      if (at + v.length > limit) return -1;
+      return at + v.copy(target, at);
+    }
+    const end = cut + META.length;
+    const rv = v[end] === 0x7d ? `"resourceVersion":"${this.revision}"` : `"resourceVersion":"${this.revision}",`;
+    if (at + v.length + rv.length > limit) return -1;
+    at += v.copy(target, at, 0, end);
+    at += target.write(rv, at, 'latin1');
+    return at + v.copy(target, at, end);
+  }
+
   /** A fresh decoded copy with metadata.resourceVersion set; callers own it. */
   decode(): unknown {
     const obj = this.codec.decode(this.value) as { metadata?: Record<string, unknown> } | null;
