@@ -33,11 +33,30 @@ export function frameOf(type: ObjectFrameType, bytes: Buffer): Buffer {
   return Buffer.concat([PREFIX[type], bytes, SUFFIX], PREFIX[type].length + bytes.length + SUFFIX.length);
 }
 
+/** Room for `"resourceVersion":"<up to 2^63>",` spliced into the stored bytes. */
+const RV_ROOM = 48;
+
+/**
+ * The watch event line for `obj`, built in one copy from its stored bytes (the
+ * resourceVersion spliced in on the way), without materialising and keeping
+ * the object's response bytes, which a watch event alone never needs again.
+ */
+function objectFrame(type: ObjectFrameType, obj: EncodedObject): Buffer {
+  const prefix = PREFIX[type];
+  const line = Buffer.allocUnsafe(prefix.length + obj.value.length + RV_ROOM + SUFFIX.length);
+  prefix.copy(line, 0);
+  let end = obj.copyInto(line, prefix.length, line.length - SUFFIX.length);
+  // Another codec's bytes (or memoised ones) may be longer than the stored JSON plus a resourceVersion.
+  if (end < 0) return frameOf(type, obj.bytes());
+  end += SUFFIX.copy(line, end);
+  return line.subarray(0, end);
+}
+
 /** The watch event line for `obj`, shared with the other watchers that get the same event in this turn. */
 export function sharedFrame(type: ObjectFrameType, obj: EncodedObject): Buffer {
   const hit = frames.get(obj);
   if (hit !== undefined && hit.type === type) return hit.line;
-  const line = frameOf(type, obj.bytes());
+  const line = objectFrame(type, obj);
   if (frames.size < MAX_ENTRIES) {
     frames.set(obj, { type, line });
     if (!clearScheduled) {
