@@ -81,6 +81,8 @@ export interface ChurnJob {
   count: number;
   rate: number;
   pods: number;
+  /** The k-th PATCH goes to pod (k + offset) mod pods. */
+  offset: number;
   connections: number;
   /** Arrivals stop after maxMs; answers are awaited a little longer. */
   maxMs: number;

@@ -29,6 +29,8 @@ export interface Config {
   /** Status updates per second during churn, and for how long. */
   rate: number;
   churnMs: number;
+  /** Status PATCHes at the churn rate, before the watches open, to warm the server's PATCH path; not measured. */
+  warmupMs: number;
   churnConnections: number;
   /** Longest wait for events still in flight after the last write. */
   drainMaxMs: number;
@@ -157,6 +159,15 @@ export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean
   // After the LISTs every cached pod holds its response bytes too: measure what the cache keeps then.
   const liveAfterLists = await liveMemory(ws);
 
+  // ---- warm-up: the PATCH path has not run yet (creation used POST) ----
+  if (cfg.warmupMs > 0) {
+    const n = Math.min(create.ok, Math.round((cfg.rate * cfg.warmupMs) / 1000));
+    log(`warm-up: ${n} status PATCHes at ${cfg.rate}/s, not measured`);
+    const w = await writerRun({ type: 'churn', target: t, namespace: NAMESPACE, count: n, rate: cfg.rate, pods: create.ok, offset: create.ok - n, connections: cfg.churnConnections, maxMs: cfg.warmupMs + 1_000, graceMs: cfg.graceMs }, cfg.warmupMs + cfg.graceMs + 60_000);
+    if (w.errors > 0) throw new Error(`warm-up: ${w.errors} errors${w.firstError === undefined ? '' : ` (first: ${w.firstError})`}`);
+    await sleep(cfg.settleMs);
+  }
+
   // ---- watches ----
   const rv = ((await (await fetch(`${base}/api/v1/pods?limit=1`)).json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
   const q = `watch=true&allowWatchBookmarks=true&timeoutSeconds=3600&resourceVersion=${rv}`;
@@ -190,7 +201,7 @@ export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean
   const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(server.pid)?.rss ?? 0)), 500);
   let churn: WriterResult;
   try {
-    churn = await writerRun({ type: 'churn', target: t, namespace: NAMESPACE, count, rate: cfg.rate, pods: create.ok, connections: cfg.churnConnections, maxMs: cfg.churnMs + 1_000, graceMs: cfg.graceMs }, cfg.churnMs + cfg.graceMs + 60_000);
+    churn = await writerRun({ type: 'churn', target: t, namespace: NAMESPACE, count, rate: cfg.rate, pods: create.ok, offset: 0, connections: cfg.churnConnections, maxMs: cfg.churnMs + 1_000, graceMs: cfg.graceMs }, cfg.churnMs + cfg.graceMs + 60_000);
   } finally {
     clearInterval(sampler);
   }

@@ -113,7 +113,7 @@ function churn(job: ChurnJob, conns: HttpConn[]): Promise<WriterResult> {
         const k = dispatched++;
         const c = idle.pop()!;
         const body = `{"status":{"phase":"Running","message":"${MARKER}${k} t=${sent[k]!.toFixed(3)}"}}`;
-        c.send(patchRequest(host, `${base}${k % job.pods}/status`, body), (err, res) => {
+        c.send(patchRequest(host, `${base}${(k + job.offset) % job.pods}/status`, body), (err, res) => {
           done++;
           if (tally.record(err, res)) acked[k] = monoMs();
           if (err === undefined) idle.push(c);
