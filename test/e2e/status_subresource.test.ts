@@ -142,3 +142,25 @@ test('PUT of the status replaces the status only, and a later spec update still 
   assert.equal(upd.body!.spec.activeDeadlineSeconds, 30);
   assert.deepEqual(upd.body!.status, { phase: 'Running', podIP: '10.0.0.3' });
 });
+
+test('server-side apply to the status subresource records its manager on status, with conflicts and force', async () => {
+  await createPod('st-apply');
+  const apply = (manager: string, phase: string, force: boolean): ReturnType<typeof send> =>
+    send(server.url, 'PATCH', `${PODS}/st-apply/status?fieldManager=${manager}${force ? '&force=true' : ''}`,
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: st-apply\nstatus:\n  phase: ${phase}\n`, { 'Content-Type': 'application/apply-patch+yaml' });
+  const r = await apply('applier', 'Running', false);
+  assert.equal(r.code, 200, r.text);
+  assert.equal(r.body!.status.phase, 'Running');
+  const entry = entryOf(r.body!, 'applier');
+  assert.ok(entry !== undefined, `the applier is recorded: ${JSON.stringify(r.body!.metadata.managedFields)}`);
+  assert.equal(entry.operation, 'Apply');
+  assert.equal(entry.subresource, 'status');
+  assert.deepEqual(entry.fieldsV1, { 'f:status': { 'f:phase': {} } });
+  assert.equal((await send(server.url, 'GET', `${PODS}/st-apply`)).body!.metadata.managedFields.some((e: Obj) => e.manager === 'applier'), true, 'and stored');
+  const conflict = await apply('other', 'Failed', false);
+  assert.equal(conflict.code, 409, conflict.text);
+  const forced = await apply('other', 'Failed', true);
+  assert.equal(forced.code, 200, forced.text);
+  assert.equal(forced.body!.status.phase, 'Failed');
+  assert.deepEqual(entryOf(forced.body!, 'other')?.fieldsV1, { 'f:status': { 'f:phase': {} } });
+});

@@ -60,6 +60,8 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
       if (nm.resourceVersion !== undefined && nm.resourceVersion !== current.metadata.resourceVersion) throw conflict({ group: ctx.resource.group, resource: ctx.resource.resource }, ctx.info.name);
       if (!isApply) applyFieldValidation(ctx, next, validation);
       const merged = sub === 'status' ? withStatusFrom(current, next) : next;
+      // An apply records its manager in the result's managedFields, which withStatusFrom took from `current`.
+      if (isApply && merged !== next) meta(merged).managedFields = meta(next).managedFields;
       await prepareUpdatedObject(ctx, merged, current, dryRun);
       if (!isApply) recordUpdateManager(ctx, merged, current, 'Update');
       return merged;
