@@ -101,7 +101,9 @@ export function applyPatch(type: string, current: Obj, patch: unknown): Obj {
       if (!Array.isArray(patch)) throw badRequest('json patch must be an array of operations');
       try {
         const doc = deepCopy(current);
-        const r = fastJsonPatch.applyPatch(doc, patch as fastJsonPatch.Operation[], true, true);
+        // The operations' values are inserted by reference: copy them, so the result owns all of itself
+        // (withStatusFrom moves its status, and a retried write applies the patch again).
+        const r = fastJsonPatch.applyPatch(doc, deepCopy(patch) as fastJsonPatch.Operation[], true, true);
         return r.newDocument;
       } catch (err) {
         const e = err as { name?: string; message: string };

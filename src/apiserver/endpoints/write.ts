@@ -187,7 +187,8 @@ export async function handleUpdate(ctx: RestContext): Promise<void> {
 
 /**
  * The current object with only the status (and nothing else) taken from `next`, like upstream's
- * status strategies. `next` is consumed: its status moves into the result. Like upstream's
+ * status strategies. `next` is consumed (callers pass an object that owns all of its values, never one
+ * sharing values with a request body that a retry reuses): its status moves into the result. Like upstream's
  * `newPod.Spec = oldPod.Spec`, the result shares every top-level field but metadata and status
  * with `current` (a status write cannot change them), so copying and comparing a pod's spec costs
  * nothing; callers own `current` for this write only, so a mutation reaching it through the
