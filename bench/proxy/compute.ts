@@ -52,7 +52,7 @@ function iptablesDriver(): Driver {
       const next = input.full ? new Map<string, readonly string[]>() : new Map(previous);
       for (const [k, w] of r.written) next.set(k, w.chains);
       previous = next;
-      return r.restore.length;
+      return r.bytes;
     },
   };
 }
@@ -70,7 +70,7 @@ function ipvsDriver(): Driver {
     render(input) {
       const r = renderIpvs(input, cfg, nodeIPs, state, cache);
       state = r.state;
-      return r.ipvsadm.length + r.ipset.length + r.addrs.length;
+      return r.ipvsadmBytes.length + r.ipset.length + r.addrs.length;
     },
   };
 }
@@ -82,7 +82,7 @@ function nftablesDriver(): Driver {
     render(input) {
       const r = renderNftables(input, cfg, state);
       commitNftables(state, r);
-      return r.text.length;
+      return r.bytes;
     },
   };
 }

@@ -140,7 +140,7 @@ export async function measureIpvsRender(n: number): Promise<SyncFigures & { full
     const ms = performance.now() - t0;
     let reals = 0;
     for (const vs of r.state.servers.values()) reals += vs.reals.length;
-    return { f: { wallMs: ms, renderMs: ms, cpuMs: cpuMs() - c0, bytes: r.ipvsadm.length + r.ipset.length + r.addrs.length, rules: r.state.servers.size + reals }, state: r.state };
+    return { f: { wallMs: ms, renderMs: ms, cpuMs: cpuMs() - c0, bytes: r.ipvsadmBytes.length + r.ipset.length + r.addrs.length, rules: r.state.servers.size + reals }, state: r.state };
   };
   const initial = run(true, new IpvsState(), new Set());
   // A full resync reads the kernel back; with nothing to read here, the diff against the state just built is what it costs.

@@ -77,7 +77,7 @@ class HollowProxier implements Proxier {
     for (const name of input.full ? [] : input.changed) this.chains.delete(name);
     for (const [name, w] of r.written) this.chains.set(name, w.chains);
     this.rules = r.topRules.nat + r.topRules.filter;
-    return Promise.resolve({ full: input.full, bytes: r.restore.length, rules: r.topRules, renderMs: performance.now() - t0 });
+    return Promise.resolve({ full: input.full, bytes: r.bytes, rules: r.topRules, renderMs: performance.now() - t0 });
   }
   cleanup(): Promise<void> {
     return Promise.resolve();

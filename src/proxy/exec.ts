@@ -38,7 +38,7 @@ export class Executor {
   ) {}
 
   /** Runs argv with optional stdin; resolves with the result whatever the exit code. */
-  run(argv: readonly string[], stdin?: string | Buffer): Promise<ExecResult> {
+  run(argv: readonly string[], stdin?: string | Buffer | readonly Buffer[]): Promise<ExecResult> {
     const full = this.netns === undefined ? argv : ['ip', 'netns', 'exec', this.netns, ...argv];
     return new Promise((resolve, reject) => {
       const p = spawn(full[0]!, full.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -56,13 +56,22 @@ export class Executor {
       });
       // A tool that exits early (bad input) closes stdin; the exit code tells the story, not EPIPE.
       p.stdin.on('error', () => undefined);
-      if (stdin !== undefined) this.bytesIn += Buffer.byteLength(stdin);
-      p.stdin.end(stdin);
+      if (stdin === undefined || typeof stdin === 'string' || Buffer.isBuffer(stdin)) {
+        if (stdin !== undefined) this.bytesIn += Buffer.byteLength(stdin);
+        p.stdin.end(stdin);
+        return;
+      }
+      // Parts written in order, without joining them into one copy.
+      for (const b of stdin as readonly Buffer[]) {
+        this.bytesIn += b.length;
+        p.stdin.write(b);
+      }
+      p.stdin.end();
     });
   }
 
   /** Runs argv and throws ExecError unless it exits 0. */
-  async check(argv: readonly string[], stdin?: string | Buffer): Promise<string> {
+  async check(argv: readonly string[], stdin?: string | Buffer | readonly Buffer[]): Promise<string> {
     const r = await this.run(argv, stdin);
     if (r.code !== 0) throw new ExecError(argv, r);
     return r.stdout;

@@ -71,7 +71,7 @@ export class IptablesProxier implements Proxier {
     const t0 = performance.now();
     const r = renderIptables(input, this.cfg, previous, orphans, this.renderCache);
     const renderMs = performance.now() - t0;
-    await this.exec.check([this.tools.restore, '-w', '--noflush', '--counters'], r.restore);
+    await this.exec.check([this.tools.restore, '-w', '--noflush', '--counters'], r.parts);
     if (input.full) await this.ensureJumps();
     if (input.full) {
       this.chains = r.written;
@@ -89,7 +89,7 @@ export class IptablesProxier implements Proxier {
       }
     }
     const rules = { nat: r.topRules.nat + this.serviceRules, filter: r.topRules.filter };
-    return { full: input.full, bytes: r.restore.length, rules, renderMs };
+    return { full: input.full, bytes: r.bytes, rules, renderMs };
   }
 
   /** Inserts the jumps from built-in chains unless present, and the hint chain wrappers look for. */

@@ -44,8 +44,12 @@ export const DEFAULT_IPTABLES_CONFIG: IptablesConfig = { masqueradeBit: 14, masq
 
 /** One rendering. */
 export interface IptablesRendering {
-  /** The whole iptables-restore input (filter then nat), as bytes. */
+  /** The whole iptables-restore input (filter then nat), as bytes (joined from `parts` on first read). */
   readonly restore: Buffer;
+  /** The same input in order, not joined: a full rendering's is tens of MB at 10k services. */
+  readonly parts: readonly Buffer[];
+  /** Its length in bytes. */
+  readonly bytes: number;
   /** Rules in the top-level chains (always rewritten), by table. */
   readonly topRules: { nat: number; filter: number };
   /** Per-service chains and their rule count, for each service port this rendering rewrote. */
@@ -307,21 +311,26 @@ export function renderIptables(
     [svcRules.rules, svcRules.rules.bytes()],
     [tail, tail.bytes()],
   ];
-  const restore = Buffer.concat(sections.map(([, b]) => b));
-  const offsets = new Map<RuleBuffer | Buffer, number>();
-  let at = 0;
-  for (const [w, b] of sections) {
-    offsets.set(w, at);
-    at += b.length;
-  }
-  full.settle(restore, offsets);
-  return { restore, topRules: { nat: nat.rules.lines, filter: filter.rules.lines }, written, deleted: stale, largeClusterMode: large };
+  const parts = sections.map(([, b]) => b);
+  full.settle(new Map(sections));
+  let restore: Buffer | undefined;
+  return {
+    get restore(): Buffer {
+      return (restore ??= Buffer.concat(parts));
+    },
+    parts,
+    bytes: parts.reduce((n, b) => n + b.length, 0),
+    topRules: { nat: nat.rules.lines, filter: filter.rules.lines },
+    written,
+    deleted: stale,
+    largeClusterMode: large,
+  };
 }
 
 /**
  * The pieces a full rendering keeps, cut in place from its buffers (no copy each). Those may still grow into new
- * ones, so once the restore bytes exist every piece is pointed into them: the restore bytes then hold the cache
- * (about the size of the copies they replace) until the next full rendering points the pieces into its own.
+ * ones, so once the rendering is done every piece is pointed into its buffer's final bytes: those then hold the
+ * cache (about the size of the copies they replace) until the next full rendering points the pieces into its own.
  */
 class FullPieces {
   private readonly pieces: Piece[] = [];
@@ -343,14 +352,13 @@ class FullPieces {
     this.ends.push(end);
   }
 
-  /** Points every piece into `restore`, where each buffer begins at `offsets`. */
-  settle(restore: Buffer, offsets: ReadonlyMap<unknown, number>): void {
+  /** Points every piece into the final bytes of the buffer it was cut from. */
+  settle(final: ReadonlyMap<unknown, Buffer>): void {
     for (let i = 0; i < this.pieces.length; i++) {
       const p = this.pieces[i]!;
-      const at = offsets.get(this.from[i]!)!;
-      p.buf = restore;
-      p.start = at + this.starts[i]!;
-      p.end = at + this.ends[i]!;
+      p.buf = final.get(this.from[i]!)!;
+      p.start = this.starts[i]!;
+      p.end = this.ends[i]!;
     }
   }
 }

@@ -64,8 +64,8 @@ export class IpvsProxier implements Proxier {
     const renderMs = performance.now() - t0;
     if (r.ipset !== '') await this.exec.check(['ipset', 'restore'], r.ipset);
     if (r.addrs !== '') await this.exec.check(['ip', '-force', '-batch', '-'], r.addrs);
-    if (r.ipvsadm !== '') await this.exec.check(['ipvsadm', '-R'], r.ipvsadm);
-    let bytes = r.ipset.length + r.addrs.length + r.ipvsadm.length;
+    if (r.ipvsadmBytes.length > 0) await this.exec.check(['ipvsadm', '-R'], r.ipvsadmBytes);
+    let bytes = r.ipset.length + r.addrs.length + r.ipvsadmBytes.length;
     if (input.full) {
       const glue = ipvsIptablesGlue(this.cfg);
       await this.exec.check([this.tools.restore, '-w', '--noflush'], glue);

@@ -31,7 +31,10 @@ export class IpvsState {
 
 /** One rendering. */
 export interface IpvsRendering {
+  /** `ipvsadm -R` input (decoded from ipvsadmBytes on first read). */
   readonly ipvsadm: string;
+  /** The same, as bytes: a first sync's is a line per real server. */
+  readonly ipvsadmBytes: Buffer;
   readonly ipset: string;
   readonly addrs: string;
   readonly state: IpvsState;
@@ -149,7 +152,11 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
   if (input.full) for (const k of state.servers.keys()) touched.add(k);
   // Written as bytes, not kept as strings until the end: a first sync has a line per real server (100k at 10k
   // services), and strings held that long outlive young-generation collections and are copied by each.
-  const cmds = new RuleBuffer(input.full ? 1 << 20 : 4096);
+  // A full one is sized from the desired servers (about 64 bytes a line), so it is not grown by copying into
+  // fresh memory, whose first writes are the expensive part.
+  let reals = 0;
+  if (input.full) for (const vs of desired.values()) reals += vs.reals.length + 1;
+  const cmds = new RuleBuffer(input.full ? Math.max(1 << 20, 64 * reals) : 4096);
   for (const k of [...touched].sort()) {
     const want = desired.get(k);
     const have = state.servers.get(k);
@@ -176,7 +183,17 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
   }
   const creates = input.full ? IPSETS.map(([n, t]) => `create ${n} ${t} -exist`) : [];
   const lines = (l: string[]): string => (l.length === 0 ? '' : `${l.join('\n')}\n`);
-  return { ipvsadm: cmds.bytes().toString('latin1'), ipset: lines([...creates, ...setOps]), addrs: lines(addrOps), state: next };
+  const bytes = cmds.bytes();
+  let text: string | undefined;
+  return {
+    get ipvsadm(): string {
+      return (text ??= bytes.toString('latin1'));
+    },
+    ipvsadmBytes: bytes,
+    ipset: lines([...creates, ...setOps]),
+    addrs: lines(addrOps),
+    state: next,
+  };
 }
 
 /** The fixed nat glue of the IPVS mode (iptables-restore input, written on full syncs). */

@@ -43,15 +43,15 @@ export class NftablesProxier implements Proxier {
     const purgeStale = waiting >= STALE_PURGE_COUNT || (this.staleSince !== undefined && t0 - this.staleSince >= STALE_PURGE_AFTER_MS);
     const r = renderNftables(input, this.cfg, this.state, { purgeStale });
     const renderMs = performance.now() - t0;
-    if (r.text !== '' && input.full) await this.exec.check(['nft', '-f', '-'], r.text);
-    else if (r.text !== '') {
-      this.exec.bytesIn += Buffer.byteLength(r.text);
+    if (r.bytes > 0 && input.full) await this.exec.check(['nft', '-f', '-'], r.parts);
+    else if (r.bytes > 0) {
+      this.exec.bytesIn += r.bytes;
       await this.session.apply(r.text);
     }
     commitNftables(this.state, r);
     if (staleCount(this.state) === 0) this.staleSince = undefined;
     else this.staleSince ??= t0;
-    return { full: input.full, bytes: Buffer.byteLength(r.text), rules: { rules: r.rules, elements: r.elements }, renderMs };
+    return { full: input.full, bytes: r.bytes, rules: { rules: r.rules, elements: r.elements }, renderMs };
   }
 
   /** Ends the long-lived nft. */

@@ -24,7 +24,8 @@ import type { SyncInput } from '../proxier.js';
 import { BASE_CHAINS, BASE_MAPS, ENDPOINT_DNAT, ENDPOINT_SHARDS, SLOT_PROTOCOLS, baseRules, mapSpec, type NftConfig } from './base.js';
 import { FAMILY, TABLE } from './names.js';
 import type { Endpoint, NodeInfo, ServicePortInfo } from '../types.js';
-import { portObjects, type Element, type PortContext, type PortObjects } from './port_objects.js';
+import { RuleBuffer } from '../rule_buffer.js';
+import { portObjects, type Element, type PortObjects } from './port_objects.js';
 
 /** Objects left in the kernel for a later transaction to delete; none of them is referenced. */
 export interface Stale {
@@ -53,6 +54,15 @@ export class SetRefs {
     return this.sets.get(set)?.get(key) ?? 0;
   }
 
+  /** Adds a reference to `key` in `set`; returns how many there are now. */
+  add(set: string, key: string): number {
+    let m = this.sets.get(set);
+    if (m === undefined) this.sets.set(set, (m = new Map()));
+    const n = (m.get(key) ?? 0) + 1;
+    m.set(key, n);
+    return n;
+  }
+
   /** Sets the references; 0 or fewer forgets the element. */
   set(set: string, key: string, n: number): void {
     let m = this.sets.get(set);
@@ -74,7 +84,7 @@ export class SetRefs {
 
 /** The objects the proxier believes are in the kernel; updated by `commitNftables`. */
 export class NftState {
-  ports = new Map<string, PortObjects>();
+  ports = new Map<string, PortEntry>();
   /** References to each set element, since several ports share one. */
   setRefs = new SetRefs();
   rules = 0;
@@ -84,10 +94,15 @@ export class NftState {
   stale: Stale = emptyStale();
 }
 
-/** One rendering: the transaction text and the state it leads to. */
+/** One rendering: the transaction and the state it leads to. */
 export interface NftRendering {
+  /** The transaction as `nft -f` text (decoded from `parts` on first read for a full rendering). */
   readonly text: string;
-  readonly ports: Map<string, PortObjects>;
+  /** The same transaction as bytes, in order (a full rendering's, written without joining them). */
+  readonly parts: readonly Buffer[];
+  /** Its length in bytes. */
+  readonly bytes: number;
+  readonly ports: Map<string, PortEntry>;
   readonly setRefs: SetRefs;
   readonly rules: number;
   readonly elements: number;
@@ -117,7 +132,7 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
   const elemDel = new Map<string, string[]>();
   const elemAdd = new Map<string, string[]>();
   const tail: string[] = [];
-  const ports = full ? new Map<string, PortObjects>() : new Map(state.ports);
+  const ports = full ? new Map<string, PortEntry>() : new Map(state.ports);
   const setRefs = full ? new SetRefs() : state.setRefs.clone();
   const stale: Stale = full ? emptyStale() : { chains: new Set(state.stale.chains), sets: new Set(state.stale.sets), elements: new Map(state.stale.elements) };
   const ctx = { node: input.node, cfg, slots: { next: full ? 0 : state.nextSlot } };
@@ -144,28 +159,20 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
     }
   }
 
+  let endpoints = 0;
+  if (full) for (const list of input.endpoints.values()) endpoints += list.length;
+  const writer = full ? new FullWriter(t, input.services.size, endpoints) : undefined;
   for (const name of full ? input.services.keys() : input.changed) {
     const svc = input.services.get(name);
-    if (full) {
-      // A port whose service, endpoints and slots are as at the last full rendering keeps its objects and text.
-      const now = fullPortObjects(name, svc!, input, cfg, ctx, state.ports.get(name));
-      ports.set(name, now);
-      const f = fullText(now, t);
-      if (f.decl !== '') decl.push(f.decl);
-      if (f.rules !== '') rules.push(f.rules);
-      ruleCount += f.ruleCount;
-      for (let i = 0; i < f.els.length; i++) {
-        if (f.shared[i]!) {
-          const c = setRefs.get(f.maps[i]!, f.els[i]!);
-          setRefs.set(f.maps[i]!, f.els[i]!, c + 1);
-          if (c > 0) continue;
-        }
-        push(elemAdd, f.maps[i]!, f.els[i]!);
-        elementCount += f.counts[i]!;
-      }
+    if (writer !== undefined) {
+      // The port's objects live only while its text is written; the state keeps what they were computed from.
+      const endpoints = input.endpoints.get(name);
+      const source: PortSource = { svc: svc!, endpoints, node: input.node, cfg, slotStart: ctx.slots.next };
+      ports.set(name, source);
+      writer.port(portObjects(svc!, endpoints ?? [], ctx, undefined), setRefs);
       continue;
     }
-    const old = state.ports.get(name);
+    const old = objectsOf(state.ports.get(name));
     const now = svc === undefined ? undefined : portObjects(svc, input.endpoints.get(name) ?? [], ctx, old);
     if (now === undefined) ports.delete(name);
     else ports.set(name, now);
@@ -252,9 +259,23 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
     const [kind, spec] = mapSpec(m);
     adds.push(`add ${kind} ${t} ${m} { ${spec} ; elements = { ${list.join(', ')} } ; }`);
   }
-  const text = [...head, ...decl, ...flush, ...elems, ...rules, ...adds, ...tail].join('\n');
+  if (writer !== undefined) {
+    ruleCount += writer.ruleCount;
+    elementCount += writer.elementCount;
+  }
+  const joined = writer === undefined ? [...head, ...decl, ...flush, ...elems, ...rules, ...adds, ...tail].join('\n') : '';
+  let text = joined === '' ? '' : `${joined}\n`;
+  let parts: readonly Buffer[] | undefined = writer?.parts(head, decl, rules);
+  const bytes = parts !== undefined ? parts.reduce((n, b) => n + b.length, 0) : Buffer.byteLength(text);
   return {
-    text: text === '' ? '' : `${text}\n`,
+    get text(): string {
+      if (text === '' && parts !== undefined) text = Buffer.concat(parts).toString('latin1');
+      return text;
+    },
+    get parts(): readonly Buffer[] {
+      return (parts ??= text === '' ? [] : [Buffer.from(text, 'latin1')]);
+    },
+    bytes,
     ports,
     setRefs,
     rules: ruleCount,
@@ -265,100 +286,88 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
   };
 }
 
-/** What a full rendering last built a port's objects from; valid only while all of it is the same. */
-interface FullSource {
+/**
+ * What a full rendering computed a port's objects from. The objects are computed again, the same, when a later
+ * partial rendering needs them: keeping them for every port (about 4 KB each) made the first full rendering at
+ * 10k services spend most of its time in the garbage collector copying them.
+ */
+interface PortSource {
   readonly svc: ServicePortInfo;
   readonly endpoints: readonly Endpoint[] | undefined;
   readonly node: NodeInfo;
   readonly cfg: NftConfig;
+  /** The first endpoint slot its blocks took. */
   readonly slotStart: number;
-  readonly slotEnd: number;
 }
 
-/** A port's share of a full transaction, kept with its objects. */
-interface FullText {
-  /** Its `add set` and `add chain` lines, joined. */
-  readonly decl: string;
-  /** Its `add rule` lines, joined. */
-  readonly rules: string;
-  readonly ruleCount: number;
-  /**
-   * Element text and the map it goes to, in the order the elements first name each map: a set element alone
-   * (shared by ports, so counted; its text is its key), a map's elements joined with ", " (few strings kept).
-   */
-  readonly els: readonly string[];
-  readonly maps: readonly string[];
-  /** How many elements each text holds. */
-  readonly counts: readonly number[];
-  /** Whether each text is a (shared) set element. */
-  readonly shared: readonly boolean[];
-}
+/** A port as the state holds it: its objects (after a partial rendering) or what a full one built them from. */
+export type PortEntry = PortObjects | PortSource;
 
-const fullSources = new WeakMap<PortObjects, FullSource>();
-const fullTexts = new WeakMap<PortObjects, FullText>();
+/** A port's objects, computed again from its source when a full rendering left only that. */
+export function objectsOf(entry: PortEntry | undefined): PortObjects | undefined {
+  if (entry === undefined || 'chains' in entry) return entry;
+  return portObjects(entry.svc, entry.endpoints ?? [], { node: entry.node, cfg: entry.cfg, slots: { next: entry.slotStart } }, undefined);
+}
 
 /**
- * A port's objects for a full rendering: the previous ones when they were built by a full rendering from the same
- * service, endpoints, node and config objects (these are replaced, never changed in place, when anything changes)
- * and would get the same slots; else new ones, whose slots are then the next contiguous block.
+ * A full transaction written as bytes while ports are computed: their declarations, rules, and each map's
+ * elements (in the order maps first get one), so no per-port strings outlive the port.
  */
-function fullPortObjects(name: string, svc: ServicePortInfo, input: SyncInput, cfg: NftConfig, ctx: PortContext, prev: PortObjects | undefined): PortObjects {
-  const endpoints = input.endpoints.get(name);
-  const src = prev === undefined ? undefined : fullSources.get(prev);
-  if (src !== undefined && src.svc === svc && src.endpoints === endpoints && src.node === input.node && src.cfg === cfg && src.slotStart === ctx.slots.next) {
-    ctx.slots.next = src.slotEnd;
-    return prev!;
-  }
-  const slotStart = ctx.slots.next;
-  const now = portObjects(svc, endpoints ?? [], ctx, undefined);
-  fullSources.set(now, { svc, endpoints, node: input.node, cfg, slotStart, slotEnd: ctx.slots.next });
-  return now;
-}
+class FullWriter {
+  private readonly decl: RuleBuffer;
+  private readonly rules: RuleBuffer;
+  private readonly elements = new Map<string, RuleBuffer>();
+  /** Rules and elements written. */
+  ruleCount = 0;
+  elementCount = 0;
 
-/** The lines a full rendering writes for a port (computed once per objects). */
-function fullText(p: PortObjects, t: string): FullText {
-  const known = fullTexts.get(p);
-  if (known !== undefined) return known;
-  const decl: string[] = [];
-  const rules: string[] = [];
-  let ruleCount = 0;
-  for (const [set, timeout] of p.sets) decl.push(`add set ${t} ${set} { type ipv4_addr ; flags dynamic,timeout ; timeout ${timeout}s ; }`);
-  for (const [chain, list] of p.chains) {
-    decl.push(`add chain ${t} ${chain}`);
-    for (const r of list) rules.push(`add rule ${t} ${chain} ${r}`);
-    ruleCount += list.length;
+  /**
+   * Buffers are sized for `ports` ports and `endpoints` endpoints, generously: pages never written cost nothing,
+   * while growing one copies it into fresh memory, and first writes to fresh memory are what costs here.
+   */
+  constructor(
+    private readonly t: string,
+    private readonly ports: number,
+    private readonly endpoints: number,
+  ) {
+    this.decl = new RuleBuffer(Math.max(64 * 1024, 128 * ports));
+    this.rules = new RuleBuffer(Math.max(64 * 1024, 256 * ports));
   }
-  const els: string[] = [];
-  const maps: string[] = [];
-  const counts: number[] = [];
-  const shared: boolean[] = [];
-  // A map's elements go where its first one is: each map's list, and the order maps first appear, stay the same.
-  const groups: string[][] = [];
-  for (const e of p.elements) {
-    if (e.value === undefined) {
-      els.push(e.key);
-      maps.push(e.map);
-      counts.push(1);
-      shared.push(true);
-      groups.push([]);
-      continue;
+
+  /** Writes one port, counting its rules and the elements it adds (a shared set element only once). */
+  port(p: PortObjects, setRefs: SetRefs): void {
+    const t = this.t;
+    for (const [set, timeout] of p.sets) this.decl.line(`add set ${t} ${set} { type ipv4_addr ; flags dynamic,timeout ; timeout ${timeout}s ; }`);
+    for (const [chain, list] of p.chains) {
+      this.decl.line(`add chain ${t} ${chain}`);
+      for (const r of list) this.rules.line(`add rule ${t} ${chain} ${r}`);
+      this.ruleCount += list.length;
     }
-    let at = maps.indexOf(e.map);
-    if (at < 0 || shared[at]!) {
-      at = maps.length;
-      els.push('');
-      maps.push(e.map);
-      counts.push(0);
-      shared.push(false);
-      groups.push([]);
+    for (const e of p.elements) {
+      if (e.value === undefined && setRefs.add(e.map, e.key) > 1) continue;
+      let b = this.elements.get(e.map);
+      if (b === undefined) this.elements.set(e.map, (b = new RuleBuffer(this.estimate(e.map))));
+      else b.write(', ');
+      b.write(e.value === undefined ? e.key : `${e.key} : ${e.value}`);
+      this.elementCount++;
     }
-    groups[at]!.push(el(e));
-    counts[at]!++;
   }
-  for (let i = 0; i < els.length; i++) if (!shared[i]!) els[i] = groups[i]!.join(', ');
-  const f = { decl: decl.join('\n'), rules: rules.join('\n'), ruleCount, els, maps, counts, shared };
-  fullTexts.set(p, f);
-  return f;
+
+  /** Bytes to reserve for a map's elements: endpoint slots spread over the shards; hairpin pairs one an endpoint. */
+  private estimate(map: string): number {
+    const perEndpoint = map.startsWith(ENDPOINT_DNAT) ? (2 * 32 * this.endpoints) / ENDPOINT_SHARDS : map === 'hairpin-endpoints' ? 32 * this.endpoints : 0;
+    return Math.max(64 * 1024, perEndpoint, map === 'service-ips' || map === 'cluster-ips' ? 96 * this.ports : 0);
+  }
+
+  /** The transaction: head and base lines, then the ports' declarations and rules, then each map's elements. */
+  parts(head: readonly string[], decl: readonly string[], rules: readonly string[]): Buffer[] {
+    const parts: Buffer[] = [Buffer.from([...head, ...decl, ''].join('\n'), 'latin1'), this.decl.bytes(), Buffer.from(rules.map((r) => `${r}\n`).join(''), 'latin1'), this.rules.bytes()];
+    for (const [m, b] of this.elements) {
+      const [kind, spec] = mapSpec(m);
+      parts.push(Buffer.from(`add ${kind} ${this.t} ${m} { ${spec} ; elements = { `, 'latin1'), b.bytes(), Buffer.from(' } ; }\n', 'latin1'));
+    }
+    return parts;
+  }
 }
 
 /** Records a rendering as the kernel's state once `nft -f` accepted it. */
