@@ -2,13 +2,19 @@
  * The proxy's own rule computation per mode, without a kernel: the renderers
  * of iptables, IPVS and nftables timed in CPU (process.cpuUsage, this process
  * only, so other load on the machine inflates it less than wall time). Per
- * mode and size: the first full rendering (cold: no chain name computed yet),
+ * mode and size, each in a process of its own (so the first rendering is as
+ * cold as a proxy's first sync: no chain name computed, no renderer code
+ * compiled yet): the first full rendering (cold),
  * the median of warm full renderings (a periodic resync of an unchanged
  * state) and the median of one-service-change (partial) renderings. Needs no
  * root.
  *
- *   node dist/bench/proxy/compute.js [--sizes 1000,5000,10000,20000] [--full-runs 5] [--changes 11]
+ *   node dist/bench/proxy/compute.js [--sizes 1000,5000,10000,20000] [--full-runs 5] [--changes 11] [--same-process]
+ *
+ * --same-process measures every mode and size in this process, one after the other: later ones then start with
+ * compiled renderer code (how figures before 2026-12-04 were taken).
  */
+import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -116,15 +122,26 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       modes: { type: 'string', default: 'iptables,ipvs,nftables' },
       'full-runs': { type: 'string', default: '5' },
       changes: { type: 'string', default: '11' },
+      'same-process': { type: 'boolean', default: false },
+      child: { type: 'boolean', default: false },
     },
   });
+  const row = (f: ComputeFigures): string => `| ${f.mode} | ${f.n} | ${f.cold.toFixed(0)} | ${f.warmFull.toFixed(0)} | ${f.change.toFixed(1)} | ${f.bytes} |\n`;
+  if (args.child) {
+    process.stdout.write(row(measureCompute(args.modes!, Number(args.sizes), Number(args['full-runs']), Number(args.changes))));
+    process.exit(0);
+  }
   const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
   process.stdout.write(`load average before: ${load()}; node ${process.version}\n`);
   process.stdout.write('| mode | services | first full (cold) CPU ms | warm full CPU ms (median) | one-change CPU ms (median) | full bytes |\n|---|---:|---:|---:|---:|---:|\n');
   for (const n of args.sizes!.split(',').map(Number)) {
     for (const mode of args.modes!.split(',')) {
-      const f = measureCompute(mode, n, Number(args['full-runs']), Number(args.changes));
-      process.stdout.write(`| ${mode} | ${n} | ${f.cold.toFixed(0)} | ${f.warmFull.toFixed(0)} | ${f.change.toFixed(1)} | ${f.bytes} |\n`);
+      if (args['same-process']) {
+        process.stdout.write(row(measureCompute(mode, n, Number(args['full-runs']), Number(args.changes))));
+        continue;
+      }
+      const argv = [fileURLToPath(import.meta.url), '--child', '--modes', mode, '--sizes', String(n), '--full-runs', args['full-runs']!, '--changes', args.changes!];
+      process.stdout.write(execFileSync(process.execPath, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 }));
     }
   }
   process.stdout.write(`load average after: ${load()}\n`);

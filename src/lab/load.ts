@@ -273,6 +273,7 @@ export class LoadGenerator {
   }
 
   private async deletePod(w: PlannedWorkload, name: string, f: InFlight): Promise<void> {
+    await this.pacer.take(1, this.o.signal);
     await f.add(() => this.call('pods DELETE', () => this.o.client.resource(RESOURCES.pods).delete(name, { namespace: w.namespace }), false, true));
   }
 
@@ -282,7 +283,9 @@ export class LoadGenerator {
     if (delta > 0) this.expectedRunning += delta;
     w.replicas = replicas;
     if (this.o.mode.workloads === 'controllers') {
-      await this.pacer.take(Math.max(0, delta), this.o.signal);
+      // A pod deleted costs about what one created does (an update, the kubelet's status, the final delete), so
+      // scaling down is paced too: unpaced, a scale phase released thousands of deletions at once.
+      await this.pacer.take(Math.abs(delta), this.o.signal);
       await f.add(() => this.call('deployments PATCH', () => this.o.client.resource(RESOURCES.deployments).patch(w.name, 'merge', { spec: { replicas } }, { namespace: w.namespace })));
       return Math.max(0, delta);
     }
@@ -297,7 +300,8 @@ export class LoadGenerator {
     this.revision.set(w, rev);
     this.expectedRunning += w.replicas;
     if (this.o.mode.workloads === 'controllers') {
-      await this.pacer.take(w.replicas, this.o.signal);
+      // Every pod is replaced: one created and one deleted, each a token, as in `pods` mode below.
+      await this.pacer.take(2 * w.replicas, this.o.signal);
       const patch = { spec: { template: { metadata: { annotations: { 'kscale.io/revision': String(rev) } } } } };
       await f.add(() => this.call('deployments PATCH', () => this.o.client.resource(RESOURCES.deployments).patch(w.name, 'strategic', patch, { namespace: w.namespace })));
       return w.replicas;
@@ -322,10 +326,7 @@ export class LoadGenerator {
       await f.add(() => this.call(`${res.resource} DELETE`, () => this.o.client.resource(res).delete(w.name, { namespace: w.namespace, propagationPolicy: 'Background' }), false, true));
       return;
     }
-    for (const name of this.podsOf.get(w) ?? []) {
-      await this.pacer.take(1, this.o.signal);
-      await this.deletePod(w, name, f);
-    }
+    for (const name of this.podsOf.get(w) ?? []) await this.deletePod(w, name, f);
     this.podsOf.set(w, []);
   }
 
