@@ -8,6 +8,7 @@ import { Command, Option } from 'commander';
 import { addClientFlags, kubeconfigPaths, restConfigFromFlags, type ClientFlags } from '../client/index.js';
 import { quantityValue } from '../api/quantity.js';
 import { RealClock } from '../clock/index.js';
+import type { ProxyMode } from '../proxy/index.js';
 import {
   DEFAULT_SETTINGS,
   Fleet,
@@ -69,7 +70,8 @@ export function nodesCommand(): Command {
     .option('--max-connections <n>', 'keep-alive sockets shared by all kubelets for short requests, split evenly between node heartbeats and pods', int, 64)
     .option('--stats-period <duration>', 'print fleet counters as JSON on stdout this often (0: never)', '0')
     .option('--hollow-proxy', 'also run each node\'s kube-proxy watches of Services and EndpointSlices', false)
-    .option('--hollow-proxy-compute-fraction <f>', 'fraction of hollow proxies that also recompute iptables rules on every change', num, 0.01)
+    .option('--hollow-proxy-compute-fraction <f>', 'fraction of hollow proxies that also recompute their rules on every change', num, 0.01)
+    .addOption(new Option('--proxy-mode <mode>', 'which rules those hollow proxies compute, as kube-proxy\'s --proxy-mode').choices(['iptables', 'nftables', 'ipvs']).default('iptables'))
     .addOption(new Option('--hollow-proxy-watch <resource>', 'what hollow proxies watch besides Services: endpointslices (kube-proxy since 1.19) or endpoints (older)').choices(['endpointslices', 'endpoints']).default('endpointslices'))
     .option('-v, --verbose', 'verbose logs');
   addClientFlags(cmd, { qps: 50, burst: 100 });
@@ -195,6 +197,7 @@ function hollowProxies(o: Record<string, unknown>, config: ReturnType<typeof res
     config,
     nodes: [...fleet.kubelets.keys()],
     computeFraction: fraction,
+    mode: o.proxyMode as ProxyMode,
     watch: o.hollowProxyWatch as HollowProxyWatch,
     qps: 5,
     burst: 10,

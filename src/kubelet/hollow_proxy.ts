@@ -5,9 +5,9 @@
  * kube-proxies did, to compare), with its own client and kube-proxy's QPS.
  * That watch load on the control plane is the point. Only a sample of nodes
  * (--hollow-proxy-compute-fraction) also keeps the objects and recomputes the
- * iptables rules on every change (rendered, never applied); the others count
- * events and drop them, since 2,500 full recomputations per change do not fit
- * on two cores.
+ * rules of its mode (--proxy-mode: iptables, nftables or ipvs) on every change
+ * (rendered, never applied); the others count events and drop them, since
+ * 2,500 full recomputations per change do not fit on two cores.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -26,7 +26,7 @@ import {
   type Stopper,
 } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
-import { ProxyMetrics, ServiceProxy, iptables, type Proxier, type SyncInput, type SyncResult } from '../proxy/index.js';
+import { ProxyMetrics, ServiceProxy, iptables, ipvs, nftables, type Proxier, type ProxyMode, type SyncInput, type SyncResult } from '../proxy/index.js';
 
 /** Which endpoint objects hollow proxies watch. */
 export type HollowProxyWatch = 'endpointslices' | 'endpoints';
@@ -37,6 +37,8 @@ export interface HollowProxyOptions {
   nodes: readonly string[];
   /** Fraction of nodes that recompute rules (0..1). */
   computeFraction: number;
+  /** Which mode's rules they compute (kube-proxy's --proxy-mode); iptables when absent. */
+  mode?: ProxyMode;
   watch: HollowProxyWatch;
   /** kube-proxy's client QPS/burst (5/10). */
   qps: number;
@@ -52,6 +54,8 @@ export interface HollowProxyOptions {
 export interface HollowProxyStats {
   proxies: number;
   computing: number;
+  /** The mode the computing proxies render. */
+  mode: ProxyMode;
   watch: HollowProxyWatch;
   events: number;
   lists: number;
@@ -62,25 +66,60 @@ export interface HollowProxyStats {
   rules: number;
 }
 
-/** Renders iptables rules and keeps only their counts: the proxy's CPU without a kernel. */
+/** Renders one mode's rules and keeps only their state and counts: the proxy's CPU without a kernel. */
 class HollowProxier implements Proxier {
-  readonly mode = 'iptables' as const;
-  private chains = new Map<string, string[]>();
   rules = 0;
+  private readonly render: (input: SyncInput) => { bytes: number; rules: number };
+  constructor(readonly mode: ProxyMode) {
+    this.render = renderer(mode);
+  }
   describe(): string {
-    return 'hollow (iptables rules rendered, not applied)';
+    return `hollow (${this.mode} rules rendered, not applied)`;
   }
   sync(input: SyncInput): Promise<SyncResult> {
     const t0 = performance.now();
-    const r = iptables.renderIptables(input, iptables.DEFAULT_IPTABLES_CONFIG, this.chains);
-    if (input.full) this.chains = new Map();
-    for (const name of input.full ? [] : input.changed) this.chains.delete(name);
-    for (const [name, w] of r.written) this.chains.set(name, w.chains);
-    this.rules = r.topRules.nat + r.topRules.filter;
-    return Promise.resolve({ full: input.full, bytes: r.bytes, rules: r.topRules, renderMs: performance.now() - t0 });
+    const r = this.render(input);
+    this.rules = r.rules;
+    return Promise.resolve({ full: input.full, bytes: r.bytes, rules: { rules: r.rules }, renderMs: performance.now() - t0 });
   }
   cleanup(): Promise<void> {
     return Promise.resolve();
+  }
+}
+
+/** A mode's renderer with the state it carries from one rendering to the next, as its real proxier keeps it. */
+function renderer(mode: ProxyMode): (input: SyncInput) => { bytes: number; rules: number } {
+  switch (mode) {
+    case 'iptables': {
+      let chains = new Map<string, readonly string[]>();
+      const cache = new iptables.IptablesRenderCache();
+      return (input) => {
+        const r = iptables.renderIptables(input, iptables.DEFAULT_IPTABLES_CONFIG, chains, new Set(), cache);
+        const next = input.full ? new Map<string, readonly string[]>() : new Map(chains);
+        for (const name of input.full ? [] : input.changed) next.delete(name);
+        for (const [name, w] of r.written) next.set(name, w.chains);
+        chains = next;
+        return { bytes: r.bytes, rules: r.topRules.nat + r.topRules.filter };
+      };
+    }
+    case 'nftables': {
+      const state = new nftables.NftState();
+      return (input) => {
+        const r = nftables.renderNftables(input, nftables.DEFAULT_NFT_CONFIG, state);
+        nftables.commitNftables(state, r);
+        return { bytes: r.bytes, rules: r.rules };
+      };
+    }
+    case 'ipvs': {
+      let state = new ipvs.IpvsState();
+      const cache = new ipvs.IpvsRenderCache();
+      const cfg: ipvs.IpvsConfig = { scheduler: 'rr', masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
+      return (input) => {
+        const r = ipvs.renderIpvs(input, cfg, [], state, cache);
+        state = r.state;
+        return { bytes: r.ipvsadmBytes.length + r.ipset.length + r.addrs.length, rules: state.servers.size };
+      };
+    }
   }
 }
 
@@ -164,7 +203,7 @@ export class HollowProxies {
         this.proxies.push({ stoppers: refl.map((r) => r.run()), counters, reflectorStats: () => refl.map((r) => r.stats) });
         return;
       }
-      const proxier = new HollowProxier();
+      const proxier = new HollowProxier(this.o.mode ?? 'iptables');
       const proxy = new ServiceProxy(proxier, {
         node: { name, zone: '' },
         syncPeriodMs: this.o.syncPeriodMs,
@@ -210,7 +249,7 @@ export class HollowProxies {
 
   /** Counters summed over every hollow proxy. */
   stats(): HollowProxyStats {
-    const s: HollowProxyStats = { proxies: this.proxies.length, computing: 0, watch: this.o.watch, events: 0, lists: 0, watches: 0, syncs: this.syncs, syncMsTotal: Math.round(this.syncMs), lastRenderMs: this.lastRenderMs, rules: 0 };
+    const s: HollowProxyStats = { proxies: this.proxies.length, computing: 0, mode: this.o.mode ?? 'iptables', watch: this.o.watch, events: 0, lists: 0, watches: 0, syncs: this.syncs, syncMsTotal: Math.round(this.syncMs), lastRenderMs: this.lastRenderMs, rules: 0 };
     for (const p of this.proxies) {
       for (const c of p.counters) s.events += c.events;
       for (const r of p.reflectorStats()) {

@@ -34,7 +34,7 @@ export function detectCapabilities(): Capabilities {
     scheduler: helpOf('scheduler') !== undefined,
     // Deployments need the ReplicaSet controller, Jobs the Job controller, and deletion (propagationPolicy Background) the garbage collector.
     workloadControllers: ['--concurrent-deployment-syncs', '--concurrent-replicaset-syncs', '--concurrent-job-syncs', '--concurrent-gc-syncs'].every((f) => cm.includes(f)),
-    hollowProxy: (helpOf('nodes') ?? '').includes('--hollow-proxy'),
+    hollowProxy: (helpOf('nodes') ?? '').includes('--hollow-proxy') && (helpOf('nodes') ?? '').includes('--proxy-mode'),
   };
 }
 
@@ -110,7 +110,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
         '--heartbeat', f.heartbeat, '--node-status-update-frequency', f.nodeStatusUpdateFrequency,
         '--pod-watch', f.podWatch, '--pod-startup-latency', `${f.podStartupMs},${f.podStartupMs}`,
         '--join-rate', String(f.joinRate / n), '--max-connections', String(f.maxConnections),
-        ...(f.proxyMode !== 'off' ? ['--hollow-proxy', '--proxy-mode', f.proxyMode] : []),
+        ...(f.proxyMode !== 'off' ? ['--hollow-proxy', '--proxy-mode', f.proxyMode, '--hollow-proxy-watch', f.proxyWatch] : []),
         ...f.extraArgs,
       ]),
       ready: /hollow nodes joining/,

@@ -55,6 +55,8 @@ export interface LabConfig {
     maxConnections: number;
     /** 'off', or the hollow proxy's mode once kscale nodes has --hollow-proxy. */
     proxyMode: 'off' | 'iptables' | 'ipvs' | 'nftables';
+    /** What the hollow proxies watch besides Services: EndpointSlices (kube-proxy since 1.19) or Endpoints (before). */
+    proxyWatch: 'endpointslices' | 'endpoints';
     extraArgs: string[];
   };
   /** A client LISTing all pods in a loop (the throttling experiment's noisy neighbour); 0: none. */
@@ -86,7 +88,7 @@ export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig 
     server: { labEtcd: 'none', storageSync: 'full', watchCache: true, maxRequestsInflight: 400, maxMutatingRequestsInflight: 200, extraArgs: [] },
     controllerManager: { ...RAISED_LIMITS, nodeMonitorPeriod: '5s', nodeMonitorGracePeriod: '50s', extraArgs: [] },
     scheduler: { ...RAISED_LIMITS, extraArgs: [] },
-    fleet: { qps: 50, burst: 100, processes: 1, heartbeat: 'lease', nodeStatusUpdateFrequency: '10s', podWatch: 'per-node', podStartupMs: 1000, joinRate: 50, maxConnections: 64, proxyMode: 'off', extraArgs: [] },
+    fleet: { qps: 50, burst: 100, processes: 1, heartbeat: 'lease', nodeStatusUpdateFrequency: '10s', podWatch: 'per-node', podStartupMs: 1000, joinRate: 50, maxConnections: 64, proxyMode: 'off', proxyWatch: 'endpointslices', extraArgs: [] },
     noisyListQps: 0,
   };
 }

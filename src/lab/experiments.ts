@@ -96,13 +96,14 @@ export const EXPERIMENTS: Experiment[] = [
   },
   {
     name: 'endpoints',
-    lesson: 'EndpointSlices split a Service\'s endpoints into slices of 100, so a pod change rewrites one small slice instead of the whole Endpoints object that every proxy watches.',
+    lesson: 'EndpointSlices split a Service\'s endpoints into slices of 100, so a pod change rewrites one small slice instead of the whole Endpoints object, and every node\'s proxy watching it receives a slice, not the whole list.',
     watch: 'watch events/s, storage bytes/s, server CPU',
     scenario: 'load',
     needs: 'workloadControllers',
+    // Every hollow node runs its proxy's watches (kube-proxy's load on the control plane); 1% also compute rules.
     variants: [
-      { label: 'EndpointSlices only', apply: (c) => c.controllerManager.extraArgs.push('--controllers=*,-endpoint-controller') },
-      { label: 'Endpoints and EndpointSlices', apply: (c) => c.controllerManager.extraArgs.push('--controllers=*') },
+      { label: 'EndpointSlices, proxies watch slices', apply: (c) => setEndpoints(c, 'endpointslices') },
+      { label: 'Endpoints too, proxies watch Endpoints', apply: (c) => setEndpoints(c, 'endpoints') },
     ],
   },
   {
@@ -136,6 +137,13 @@ export const EXPERIMENTS: Experiment[] = [
     ],
   },
 ];
+
+function setEndpoints(c: LabConfig, watch: 'endpointslices' | 'endpoints'): void {
+  c.fleet.proxyMode = 'iptables';
+  c.fleet.proxyWatch = watch;
+  // Upstream's controller names: without endpoints-controller nothing writes Endpoints objects.
+  c.controllerManager.extraArgs.push(watch === 'endpoints' ? '--controllers=*' : '--controllers=*,-endpoints-controller');
+}
 
 function setHeartbeat(c: LabConfig, mode: 'lease' | 'status', freqS: number): void {
   c.fleet.heartbeat = mode;

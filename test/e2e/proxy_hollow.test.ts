@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { RESOURCES, RESTClient, loadKubeconfig, silentLogger } from '../../src/client/index.js';
 import { RealClock } from '../../src/clock/index.js';
 import { HollowProxies, type HollowProxyWatch } from '../../src/kubelet/index.js';
+import type { ProxyMode } from '../../src/proxy/index.js';
 import { startServer, type TestServer } from './harness.js';
 import { createService, putSlice } from './proxy/fixture.js';
 
@@ -75,6 +76,38 @@ for (const watch of ['endpointslices', 'endpoints'] as HollowProxyWatch[]) {
       }
       await until(() => proxies.stats().events >= before + 10, 'the change to reach all ten watches');
       await until(() => computing.every((p) => p.endpoints.get('default/web:p')?.length === 3), 'the sample to recompute');
+    } finally {
+      await proxies.stop();
+    }
+  });
+}
+
+for (const mode of ['iptables', 'nftables', 'ipvs'] as ProxyMode[]) {
+  test(`hollow proxies in ${mode} mode render that mode's rules for what they watch`, async () => {
+    const proxies = new HollowProxies({
+      config: loadKubeconfig({ path: server.kubeconfig }),
+      nodes: ['hollow-node-a', 'hollow-node-b'],
+      computeFraction: 1,
+      mode,
+      watch: 'endpointslices',
+      qps: 0,
+      burst: 10,
+      minSyncPeriodMs: 0,
+      syncPeriodMs: 30_000,
+      clock: new RealClock(),
+      logger: silentLogger,
+    });
+    proxies.start();
+    try {
+      await until(() => proxies.stats().syncs >= 2 && proxies.stats().rules > 0, 'both proxies to sync with rules');
+      const s = proxies.stats();
+      assert.equal(s.mode, mode);
+      assert.equal(s.computing, 2);
+      // Each mode counts its own objects: the web service's rules or virtual servers, on both nodes.
+      const before = s.rules;
+      await createService(client, { name: `extra-${mode}` });
+      await putSlice(client, `extra-${mode}`, ['10.244.2.2']);
+      await until(() => proxies.stats().rules > before, 'the new service to add rules on both nodes');
     } finally {
       await proxies.stop();
     }
