@@ -19,8 +19,8 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { SyncInput } from '../../src/proxy/index.js';
-import { IptablesRenderCache, renderIptables } from '../../src/proxy/iptables/rules.js';
-import { IpvsRenderCache, IpvsState, renderIpvs } from '../../src/proxy/ipvs/rules.js';
+import { IptablesRenderCache, chainsAfter, renderIptables } from '../../src/proxy/iptables/rules.js';
+import { DEFAULT_IPVS_CONFIG, IpvsRenderCache, IpvsState, renderIpvs } from '../../src/proxy/ipvs/rules.js';
 import { NftState, commitNftables, renderNftables } from '../../src/proxy/nftables/rules.js';
 import { changeOne, workload } from './workload.js';
 
@@ -55,16 +55,13 @@ function iptablesDriver(): Driver {
   return {
     render(input) {
       const r = renderIptables(input, cfg, previous, new Set(), cache);
-      const next = input.full ? new Map<string, readonly string[]>() : new Map(previous);
-      for (const [k, w] of r.written) next.set(k, w.chains);
-      previous = next;
+      previous = chainsAfter(previous, input, r);
       return r.bytes;
     },
   };
 }
 
 function ipvsDriver(): Driver {
-  const cfg = { scheduler: 'rr' as const, masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
   let state = new IpvsState();
   const cache = new IpvsRenderCache();
   const nodeIPs = ['192.168.77.1'];
@@ -74,7 +71,7 @@ function ipvsDriver(): Driver {
       if (input.full) state.servers = new Map([...state.servers].map(([k, vs]) => [k, { ...vs, reals: vs.reals.map((r) => ({ ...r })) }]));
     },
     render(input) {
-      const r = renderIpvs(input, cfg, nodeIPs, state, cache);
+      const r = renderIpvs(input, DEFAULT_IPVS_CONFIG, nodeIPs, state, cache);
       state = r.state;
       return r.ipvsadmBytes.length + r.ipset.length + r.addrs.length;
     },

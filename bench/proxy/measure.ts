@@ -126,17 +126,16 @@ export async function measureMode(spec: ModeSpec, n: number, samples: number, ma
 
 /** The IPVS mode where the kernel has no ip_vs: only its rule computation, timed through the renderer. */
 export async function measureIpvsRender(n: number): Promise<SyncFigures & { full: SyncFigures; change: SyncFigures }> {
-  const { IpvsRenderCache, IpvsState, renderIpvs } = await import('../../src/proxy/ipvs/index.js');
+  const { DEFAULT_IPVS_CONFIG, IpvsRenderCache, IpvsState, renderIpvs } = await import('../../src/proxy/ipvs/index.js');
   // As the proxier does: one render cache for its lifetime, and one array of node addresses.
   const cache = new IpvsRenderCache();
   const nodeIPs = ['192.168.77.1'];
   const w = workload(n);
   const node = { name: 'bench-node', zone: '' };
-  const cfg = { scheduler: 'rr' as const, masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
   const run = (full: boolean, state: InstanceType<typeof IpvsState>, changed: Set<string>): { f: SyncFigures; state: InstanceType<typeof IpvsState> } => {
     const c0 = cpuMs();
     const t0 = performance.now();
-    const r = renderIpvs({ services: w.services, endpoints: w.endpoints, node, full, changed }, cfg, nodeIPs, state, cache);
+    const r = renderIpvs({ services: w.services, endpoints: w.endpoints, node, full, changed }, DEFAULT_IPVS_CONFIG, nodeIPs, state, cache);
     const ms = performance.now() - t0;
     let reals = 0;
     for (const vs of r.state.servers.values()) reals += vs.reals.length;

@@ -95,10 +95,7 @@ function renderer(mode: ProxyMode): (input: SyncInput) => { bytes: number; rules
       const cache = new iptables.IptablesRenderCache();
       return (input) => {
         const r = iptables.renderIptables(input, iptables.DEFAULT_IPTABLES_CONFIG, chains, new Set(), cache);
-        const next = input.full ? new Map<string, readonly string[]>() : new Map(chains);
-        for (const name of input.full ? [] : input.changed) next.delete(name);
-        for (const [name, w] of r.written) next.set(name, w.chains);
-        chains = next;
+        chains = iptables.chainsAfter(chains, input, r);
         return { bytes: r.bytes, rules: r.topRules.nat + r.topRules.filter };
       };
     }
@@ -113,9 +110,8 @@ function renderer(mode: ProxyMode): (input: SyncInput) => { bytes: number; rules
     case 'ipvs': {
       let state = new ipvs.IpvsState();
       const cache = new ipvs.IpvsRenderCache();
-      const cfg: ipvs.IpvsConfig = { scheduler: 'rr', masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
       return (input) => {
-        const r = ipvs.renderIpvs(input, cfg, [], state, cache);
+        const r = ipvs.renderIpvs(input, ipvs.DEFAULT_IPVS_CONFIG, [], state, cache);
         state = r.state;
         return { bytes: r.ipvsadmBytes.length + r.ipset.length + r.addrs.length, rules: state.servers.size };
       };

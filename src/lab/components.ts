@@ -30,11 +30,12 @@ function helpOf(sub: string): string | undefined {
 /** Asks each subcommand's --help what it supports. */
 export function detectCapabilities(): Capabilities {
   const cm = helpOf('controller-manager') ?? '';
+  const nodes = helpOf('nodes') ?? '';
   return {
     scheduler: helpOf('scheduler') !== undefined,
     // Deployments need the ReplicaSet controller, Jobs the Job controller, and deletion (propagationPolicy Background) the garbage collector.
     workloadControllers: ['--concurrent-deployment-syncs', '--concurrent-replicaset-syncs', '--concurrent-job-syncs', '--concurrent-gc-syncs'].every((f) => cm.includes(f)),
-    hollowProxy: (helpOf('nodes') ?? '').includes('--hollow-proxy') && (helpOf('nodes') ?? '').includes('--proxy-mode'),
+    hollowProxy: ['--hollow-proxy', '--proxy-mode'].every((f) => nodes.includes(f)),
   };
 }
 

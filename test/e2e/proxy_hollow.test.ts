@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { RESOURCES, RESTClient, loadKubeconfig, silentLogger } from '../../src/client/index.js';
 import { RealClock } from '../../src/clock/index.js';
-import { HollowProxies, type HollowProxyWatch } from '../../src/kubelet/index.js';
+import { HollowProxies, type HollowProxyOptions, type HollowProxyWatch } from '../../src/kubelet/index.js';
 import type { ProxyMode } from '../../src/proxy/index.js';
 import { startServer, type TestServer } from './harness.js';
 import { createService, putSlice } from './proxy/fixture.js';
@@ -41,21 +41,15 @@ async function until(cond: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** Hollow proxies against the test server with kube-proxy's sync periods, unthrottled. */
+function hollowProxies(o: Pick<HollowProxyOptions, 'nodes' | 'computeFraction' | 'watch' | 'mode'>): HollowProxies {
+  return new HollowProxies({ ...o, config: loadKubeconfig({ path: server.kubeconfig }), qps: 0, burst: 10, minSyncPeriodMs: 0, syncPeriodMs: 30_000, clock: new RealClock(), logger: silentLogger });
+}
+
 for (const watch of ['endpointslices', 'endpoints'] as HollowProxyWatch[]) {
   test(`hollow proxies watching ${watch}: one list and watch per node and resource, rules computed by the sample only`, async () => {
     const nodes = Array.from({ length: 10 }, (_, i) => `hollow-node-${i}`);
-    const proxies = new HollowProxies({
-      config: loadKubeconfig({ path: server.kubeconfig }),
-      nodes,
-      computeFraction: 0.2,
-      watch,
-      qps: 0,
-      burst: 10,
-      minSyncPeriodMs: 0,
-      syncPeriodMs: 30_000,
-      clock: new RealClock(),
-      logger: silentLogger,
-    });
+    const proxies = hollowProxies({ nodes, computeFraction: 0.2, watch });
     proxies.start();
     try {
       await until(() => proxies.stats().watches >= 20, 'every node to watch both resources');
@@ -84,19 +78,7 @@ for (const watch of ['endpointslices', 'endpoints'] as HollowProxyWatch[]) {
 
 for (const mode of ['iptables', 'nftables', 'ipvs'] as ProxyMode[]) {
   test(`hollow proxies in ${mode} mode render that mode's rules for what they watch`, async () => {
-    const proxies = new HollowProxies({
-      config: loadKubeconfig({ path: server.kubeconfig }),
-      nodes: ['hollow-node-a', 'hollow-node-b'],
-      computeFraction: 1,
-      mode,
-      watch: 'endpointslices',
-      qps: 0,
-      burst: 10,
-      minSyncPeriodMs: 0,
-      syncPeriodMs: 30_000,
-      clock: new RealClock(),
-      logger: silentLogger,
-    });
+    const proxies = hollowProxies({ nodes: ['hollow-node-a', 'hollow-node-b'], computeFraction: 1, mode, watch: 'endpointslices' });
     proxies.start();
     try {
       await until(() => proxies.stats().syncs >= 2 && proxies.stats().rules > 0, 'both proxies to sync with rules');

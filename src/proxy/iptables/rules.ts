@@ -328,6 +328,17 @@ export function renderIptables(
 }
 
 /**
+ * Each service port's chains once `r` (rendered for `input`) is applied, given the ones before it: what the next
+ * rendering takes as `previous`. Ports a partial rendering was asked about and did not write are gone.
+ */
+export function chainsAfter(previous: ReadonlyMap<string, readonly string[]>, input: SyncInput, r: IptablesRendering): Map<string, readonly string[]> {
+  const next = input.full ? new Map<string, readonly string[]>() : new Map(previous);
+  if (!input.full) for (const name of input.changed) next.delete(name);
+  for (const [name, w] of r.written) next.set(name, w.chains);
+  return next;
+}
+
+/**
  * The pieces a full rendering keeps, cut in place from its buffers (no copy each). Those may still grow into new
  * ones, so once the rendering is done every piece is pointed into its buffer's final bytes: those then hold the
  * cache (about the size of the copies they replace) until the next full rendering points the pieces into its own.

@@ -21,6 +21,9 @@ export interface IpvsConfig {
   clusterCIDR: string;
 }
 
+/** Upstream's defaults (round robin, mark bit 14, no masquerade-all, no cluster CIDR). */
+export const DEFAULT_IPVS_CONFIG: IpvsConfig = { scheduler: 'rr', masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
+
 /** What the kernel holds: virtual servers, bound addresses (refcounted), ipset entries (refcounted), per port. */
 export class IpvsState {
   servers = new Map<string, VirtualServer>();

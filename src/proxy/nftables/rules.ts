@@ -159,9 +159,9 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
     }
   }
 
-  let endpoints = 0;
-  if (full) for (const list of input.endpoints.values()) endpoints += list.length;
-  const writer = full ? new FullWriter(t, input.services.size, endpoints) : undefined;
+  let endpointCount = 0;
+  if (full) for (const list of input.endpoints.values()) endpointCount += list.length;
+  const writer = full ? new FullWriter(t, input.services.size, endpointCount) : undefined;
   for (const name of full ? input.services.keys() : input.changed) {
     const svc = input.services.get(name);
     if (writer !== undefined) {
@@ -263,17 +263,16 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
     ruleCount += writer.ruleCount;
     elementCount += writer.elementCount;
   }
-  const joined = writer === undefined ? [...head, ...decl, ...flush, ...elems, ...rules, ...adds, ...tail].join('\n') : '';
-  let text = joined === '' ? '' : `${joined}\n`;
+  // A full rendering has its bytes and decodes its text only if read; a partial one the other way round.
   let parts: readonly Buffer[] | undefined = writer?.parts(head, decl, rules);
-  const bytes = parts !== undefined ? parts.reduce((n, b) => n + b.length, 0) : Buffer.byteLength(text);
+  let text = parts === undefined ? [...head, ...decl, ...flush, ...elems, ...rules, ...adds, ...tail].map((l) => `${l}\n`).join('') : undefined;
+  const bytes = parts !== undefined ? parts.reduce((n, b) => n + b.length, 0) : Buffer.byteLength(text!);
   return {
     get text(): string {
-      if (text === '' && parts !== undefined) text = Buffer.concat(parts).toString('latin1');
-      return text;
+      return (text ??= Buffer.concat(parts!).toString('latin1'));
     },
     get parts(): readonly Buffer[] {
-      return (parts ??= text === '' ? [] : [Buffer.from(text, 'latin1')]);
+      return (parts ??= text === '' ? [] : [Buffer.from(text!, 'latin1')]);
     },
     bytes,
     ports,
