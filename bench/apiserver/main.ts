@@ -20,6 +20,7 @@ import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Job, JobResult, Op, UpdateObject } from './load.js';
+import { nodeRuntimeFlags } from '../../src/lab/node_flags.js';
 import { NAMESPACE, podManifest } from './pod.js';
 import { Cleanup, LoadGenerator, runBenchmark, processCpuMs, startBare, startKscale, tempDir, type ServerProcess } from './processes.js';
 import { buildRows, formatTable, warnings, type Phase, type Results } from './report.js';
@@ -76,7 +77,7 @@ function header(cfg: Config): string[] {
     `date:     ${new Date().toISOString()}`,
     `machine:  ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown cpu'}, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${platform()} ${release()}`,
     `node:     ${process.version}; load average before the run ${loadavg().map((x) => x.toFixed(2)).join(' ')} (other work on the machine skews the figures)`,
-    `server:   kscale server --storage-sync ${cfg.storageSync} (${cfg.storageSync === 'full' ? 'default: fsync before acknowledging' : 'acknowledges before fsync'}), embedded SQLite store in a temp dir, 127.0.0.1${cfg.cpuProfDir === undefined ? '' : `, under --cpu-prof (slower)`}`,
+    `server:   node ${nodeRuntimeFlags('server').join(' ')} kscale server --storage-sync ${cfg.storageSync} (${cfg.storageSync === 'full' ? 'default: fsync before acknowledging' : 'acknowledges before fsync'}), embedded SQLite store in a temp dir, 127.0.0.1${cfg.cpuProfDir === undefined ? '' : `, under --cpu-prof (slower)`}`,
     `load:     one generator process, raw keep-alive HTTP/1.1, ${cfg.connections} connections; closed loop ${cfg.closedMs / 1000} s after ${cfg.warmupMs / 1000} s warm-up;`,
     `          open loop ${cfg.openMs / 1000} s at 50% of each closed-loop rate, latency from the scheduled send time (sorted array percentiles)`,
     `pod:      ${JSON.stringify(podManifest('bench-c-0000000-000000')).length} B request body; GET answers the stored object`,

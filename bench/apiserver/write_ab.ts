@@ -39,7 +39,7 @@ async function load(repo: string): Promise<Build> {
     const Decoded = (await mod('src/apiserver/registry/decoded.js')).DecodedObjects as new () => NonNullable<typeof cache>;
     cache = new Decoded();
   } catch {
-    cache = undefined; // an older build: updates parse the stored bytes
+    cache = undefined; // a build without the decoded-object cache (before 2026-12-02, or from 2026-12-04): updates parse the stored bytes
   }
   return {
     encode: codec.encodeForStorage as Build['encode'],

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LabConfig } from './config.js';
 import type { ComponentSpec } from './supervisor.js';
+import { nodeRuntimeFlags, type ProcessRole } from './node_flags.js';
 
 /** The compiled kscale command. */
 export const KSCALE = fileURLToPath(new URL('../cmd/kscale.js', import.meta.url));
@@ -45,7 +46,11 @@ export interface RunPaths {
   kubeconfig: string;
 }
 
-const node = (args: string[]): { command: string; args: string[] } => ({ command: process.execPath, args: [KSCALE, ...args] });
+/** A kscale subcommand under this Node, with the runtime flags for its role (node_flags.ts). */
+const node = (args: string[], role: ProcessRole = 'component'): { command: string; args: string[] } => ({
+  command: process.execPath,
+  args: [...nodeRuntimeFlags(role), KSCALE, ...args],
+});
 
 /** The API server. `onUrl` receives its URL once it listens. */
 export function serverSpec(c: LabConfig, paths: RunPaths, onUrl: (url: string) => void): ComponentSpec {
@@ -60,7 +65,7 @@ export function serverSpec(c: LabConfig, paths: RunPaths, onUrl: (url: string) =
       ...(s.etcdServers !== undefined ? ['--etcd-servers', s.etcdServers] : []),
       ...(s.etcdServersOverrides !== undefined ? ['--etcd-servers-overrides', s.etcdServersOverrides] : []),
       ...s.extraArgs,
-    ]),
+    ], 'server'),
     ready: /listening on (http:\/\/\S+)/,
     readyTimeoutMs: 60_000,
     onReady: (m) => onUrl(m[1]!),

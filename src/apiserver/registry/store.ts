@@ -16,7 +16,6 @@ import type { Cacher } from '../../storage/cacher/index.js';
 import { decode, encodeForStorage } from '../codec.js';
 import { deepCopy, deepEqual, meta, type Obj } from '../object.js';
 import { toStatusError } from '../responsewriters.js';
-import { DecodedObjects } from './decoded.js';
 import type { Strategy, WriteContext } from './strategy.js';
 
 /** A filter applied while walking a list, so unmatched objects are never copied out. */
@@ -64,8 +63,6 @@ export class GenericStore {
   readonly cacher: Cacher | undefined;
   /** The field selectors the cacher indexes for this resource (spec.nodeName, metadata.name). */
   readonly cacheIndexes: readonly string[];
-  /** The objects this store last wrote, so an update need not parse the stored bytes it starts from. */
-  private readonly decoded = new DecodedObjects();
 
   constructor(
     readonly info: ResourceInfo,
@@ -225,7 +222,7 @@ export class GenericStore {
       const kv = await this.storage.guaranteedUpdate(
         key,
         async (cur) => {
-          const current = cur === null ? null : this.decoded.decode(key, cur);
+          const current = cur === null ? null : decode(cur);
           if (current !== null && opts.expectRV !== undefined && opts.expectRV !== '' && opts.expectRV !== String(cur!.modRevision)) {
             throw errs.conflict(this.gr, name);
           }
@@ -243,8 +240,6 @@ export class GenericStore {
           result = next;
           const ttl = created ? this.strategy.ttlSeconds?.(next) : undefined;
           const value = encodeForStorage(next);
-          // Copied now, before the caller goes on with `next`; used only if these bytes are what gets stored.
-          this.decoded.remember(key, value, next);
           return ttl === undefined ? { value } : { value, ttlSeconds: ttl };
         },
         { ignoreNotFound: opts.allowCreate },

@@ -129,7 +129,8 @@ export function jsonStringField(b: Buffer, path: JsonPath): string | undefined {
 export function jsonStringFields(b: Buffer, paths: readonly JsonPath[]): string[] | undefined {
   const root = skipSpace(b, 0);
   if (b[root] === undefined) return undefined;
-  const out: string[] = [];
+  // Exact size: the cache keeps this array for the object's life.
+  const out = new Array<string>(paths.length);
   let tops: number[] | undefined;
   if (b[root] === OPEN_OBJECT) {
     tops = findMembers(b, root, paths.map((p) => p[0]!));
@@ -140,7 +141,7 @@ export function jsonStringFields(b: Buffer, paths: readonly JsonPath[]): string[
     if (path.length === 0) return undefined;
     const v = tops === undefined ? '' : readFrom(b, tops[p]!, path);
     if (v === undefined) return undefined;
-    out.push(v);
+    out[p] = v;
   }
   return out;
 }

@@ -4,6 +4,9 @@
  * index per indexer (value -> entries) so a kubelet's list by spec.nodeName
  * touches its own pods only. Updates of an existing key are O(log n);
  * creations and deletions shift the array, which stays cheap at 10^5 entries.
+ * An index value held by one entry maps to that entry, not to a Set of one:
+ * metadata.name is unique for most objects, and a Set per object doubled
+ * what each major GC marks.
  */
 import type { CachedObject } from './cached_object.js';
 
@@ -11,7 +14,7 @@ import type { CachedObject } from './cached_object.js';
 export class SortedStore {
   private entries: CachedObject[] = [];
   private readonly byKey = new Map<string, CachedObject>();
-  private readonly indexes: Map<string, Set<CachedObject>>[];
+  private readonly indexes: Map<string, CachedObject | Set<CachedObject>>[];
 
   constructor(readonly indexNames: readonly string[]) {
     this.indexes = indexNames.map(() => new Map());
@@ -90,26 +93,34 @@ export class SortedStore {
   byIndex(name: string, value: string): CachedObject[] {
     const i = this.indexNames.indexOf(name);
     if (i < 0) throw new Error(`no indexer ${name}`);
-    const set = this.indexes[i].get(value);
-    if (set === undefined) return [];
-    return [...set].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const held = this.indexes[i].get(value);
+    if (held === undefined) return [];
+    if (!(held instanceof Set)) return [held];
+    return [...held].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   private index(o: CachedObject): void {
     for (let i = 0; i < this.indexes.length; i++) {
+      const m = this.indexes[i];
       const v = o.indexValues[i];
-      let set = this.indexes[i].get(v);
-      if (set === undefined) this.indexes[i].set(v, (set = new Set()));
-      set.add(o);
+      const held = m.get(v);
+      if (held === undefined) m.set(v, o);
+      else if (held instanceof Set) held.add(o);
+      else if (held !== o) m.set(v, new Set([held, o]));
     }
   }
 
   private unindex(o: CachedObject): void {
     for (let i = 0; i < this.indexes.length; i++) {
-      const set = this.indexes[i].get(o.indexValues[i]);
-      if (set === undefined) continue;
-      set.delete(o);
-      if (set.size === 0) this.indexes[i].delete(o.indexValues[i]);
+      const m = this.indexes[i];
+      const v = o.indexValues[i];
+      const held = m.get(v);
+      if (held === o) m.delete(v);
+      else if (held instanceof Set) {
+        held.delete(o);
+        // Back to the single entry once only one holds the value.
+        if (held.size === 1) m.set(v, held.values().next().value!);
+      }
     }
   }
 }

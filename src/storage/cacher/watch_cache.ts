@@ -42,6 +42,12 @@ export class WatchCache {
   private waiters: Waiter[] = [];
   /** The indexers' compiled paths, or null when some indexer needs a decode. */
   private readonly paths: JsonPath[] | null;
+  /**
+   * Events record their time in ms since this clock reading: a small integer is
+   * stored in the event itself, where a time since the epoch would be a boxed
+   * number, one more heap object per event for every major GC to mark.
+   */
+  private readonly epoch: number;
 
   constructor(
     readonly resourcePrefix: string,
@@ -54,6 +60,7 @@ export class WatchCache {
     // Paths only help the JSON codec: another codec's bytes are not JSON.
     this.paths = codec === jsonCodec && indexers.every((i) => i.path !== undefined) ? indexers.map((i) => compileJsonPath(i.path!)) : null;
     this.window = new EventWindow(sizing, 0);
+    this.epoch = clock.now();
   }
 
   /** The revision the cache has reached: every change up to it is applied. */
@@ -99,7 +106,7 @@ export class WatchCache {
     }
     const prev = this.store.get(ev.key) ?? null;
     let recorded: WatchCacheEvent | null = null;
-    const now = this.clock.now();
+    const now = Math.round(this.clock.now() - this.epoch);
     if (ev.type === 'put') {
       const { obj, decoded } = this.makeObject(ev.kv!);
       this.store.put(obj);

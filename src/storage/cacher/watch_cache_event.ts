@@ -12,7 +12,6 @@ export class WatchCacheEvent {
   private prevShown: EncodedObject | undefined;
   private decodedNew: unknown;
   private decodedOld: unknown;
-  private storageEvent: WatchEvent | undefined;
 
   constructor(
     readonly type: 'put' | 'delete',
@@ -22,7 +21,7 @@ export class WatchCacheEvent {
     readonly object: CachedObject | null,
     /** The entry before this change; null for a creation. */
     readonly prev: CachedObject | null,
-    /** Clock time when the cache recorded it, for window sizing. */
+    /** When the cache recorded it (ms on the cache's clock since the cache began), for window sizing. */
     readonly recordTime: number,
   ) {}
 
@@ -55,18 +54,21 @@ export class WatchCacheEvent {
     this.decodedOld = undefined;
   }
 
-  /** The event in the Storage contract's shape, built once. */
+  /**
+   * The event in the Storage contract's shape, built per call: few watchers
+   * take this shape (in-process storage watches), and a memo would keep two
+   * more objects alive per event for the window's life.
+   */
   toStorageEvent(): WatchEvent {
-    if (this.storageEvent !== undefined) return this.storageEvent;
     const prevKv = this.prev === null ? undefined : this.prev.kv;
     let ev: WatchEvent;
     if (this.type === 'put') {
       ev = { type: 'put', revision: this.revision, key: this.key, kv: this.object!.kv };
     } else {
-      const p = this.prev!.kv;
+      const p = prevKv!;
       ev = { type: 'delete', revision: this.revision, key: this.key, kv: { key: this.key, value: p.value, createRevision: p.createRevision, modRevision: this.revision } };
     }
     if (prevKv !== undefined) ev.prevKv = prevKv;
-    return (this.storageEvent = ev);
+    return ev;
   }
 }
