@@ -11,7 +11,7 @@
  *     [--only true|false] [--storage-sync full|normal] [--watch-clients N]
  *     [--nodes N] [--pods N] [--rate N] [--churn-seconds N] [--cpu-prof-dir DIR]
  *     [--churn-prof-dir DIR]   (a server CPU profile of the churn window only, via the inspector)
- *     [--warmup-seconds N]     (status PATCHes at the churn rate before the watches open, not measured; default 2, 0 for none)
+ *     [--warmup-seconds N]     (status PATCHes at the churn rate with the watches open, not measured; default 2, 0 for none)
  *
  * The watchers live in separate client processes (one HTTP/1.1 connection per
  * watch), the writes come from a writer process; this one orchestrates.
@@ -86,7 +86,7 @@ function header(cfg: Config): string[] {
     `server:   kscale server --watch-cache true|false --storage-sync ${cfg.storageSync}, embedded SQLite store in a temp dir, 127.0.0.1, a fresh server per side${cfg.cpuProfDir === undefined ? '' : ', under --cpu-prof (slower)'}`,
     `watchers: ${cfg.nodes.toLocaleString('en-US')} with fieldSelector=spec.nodeName=node-<i> + ${cfg.unfiltered} unfiltered, all namespaces, allowWatchBookmarks, one HTTP/1.1 connection each, in ${cfg.watchClients} client process(es); opened after the pods are created`,
     `pods:     ${cfg.pods.toLocaleString('en-US')} (${JSON.stringify(podManifest('pod-00000')).length} B manifest, spec.nodeName set at create, ${cfg.createConnections} connections), then ${cfg.rate.toLocaleString('en-US')} status PATCHes/s (merge patch, open loop) for ${cfg.churnMs / 1000} s`,
-    `warm-up:  ${cfg.warmupMs > 0 ? `${Math.round((cfg.rate * cfg.warmupMs) / 1000).toLocaleString('en-US')} status PATCHes at the same rate (other pods) before the watches open, not measured: the server's PATCH path is cold after a create-only phase` : 'none (--warmup-seconds 0): the first seconds of churn run the PATCH path unoptimised'}`,
+    `warm-up:  ${cfg.warmupMs > 0 ? `${Math.round((cfg.rate * cfg.warmupMs) / 1000).toLocaleString('en-US')} status PATCHes at the same rate (other pods) with the watches open, not measured: the server's PATCH path and its fan-out to the watchers are cold after a create-only phase` : 'none (--warmup-seconds 0): the first seconds of churn run the PATCH path and the fan-out unoptimised'}`,
     `latency:  write → receipt counts from the scheduled send time written into status.message; ack → receipt from the write's answer (CLOCK_MONOTONIC, shared by the processes)`,
   ];
 }
