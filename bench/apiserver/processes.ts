@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { nodeRuntimeFlags } from '../../src/lab/node_flags.js';
+import { nodeRuntimeFlags, type ProcessRole } from '../../src/lab/node_flags.js';
 import type { BareStart } from './bare_server.js';
 import type { Job, JobResult } from './load.js';
 import type { LoadGenReply, LoadGenRequest } from './loadgen.js';
@@ -113,11 +113,17 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `kscale server` on a free 127.0.0.1 port with its store in dataDir,
- * with the runtime flags the lab starts it with (src/lab/node_flags.ts), then `nodeArgs`.
+ * The argv after `node` that runs a kscale subcommand as the lab runs it: the
+ * runtime flags of its role (src/lab/node_flags.ts), then `nodeArgs` (e.g.
+ * --cpu-prof), the script and `args`.
  */
+export function kscaleArgv(role: ProcessRole, nodeArgs: string[], args: string[]): string[] {
+  return [...nodeRuntimeFlags(role), ...nodeArgs, KSCALE, ...args];
+}
+
+/** Starts `kscale server` on a free 127.0.0.1 port with its store in dataDir. */
 export async function startKscale(cleanup: Cleanup, dataDir: string, extraArgs: string[], nodeArgs: string[]): Promise<ServerProcess> {
-  const p = spawn(process.execPath, [...nodeRuntimeFlags('server'), ...nodeArgs, KSCALE, 'server', '--port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir, ...extraArgs], {
+  const p = spawn(process.execPath, kscaleArgv('server', nodeArgs, ['server', '--port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir, ...extraArgs]), {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // A CPU profile is written at exit: give it time.

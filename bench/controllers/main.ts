@@ -28,7 +28,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
 import { RESOURCES, RESTClient, loadKubeconfig } from '../../src/client/index.js';
-import { KSCALE, processCpuMs, runBenchmark, startKscale, tempDir, type Cleanup } from '../apiserver/processes.js';
+import { kscaleArgv, processCpuMs, runBenchmark, startKscale, tempDir, type Cleanup } from '../apiserver/processes.js';
 import { scrape, startFleet, type Scrape } from '../kubelet/measure.js';
 import { startPlacement } from './placement.js';
 import { budgetLines, eventWritesBySource } from './budget.js';
@@ -73,7 +73,7 @@ const mib = (b: number): string => `${(b / 1024 / 1024).toFixed(2)} MiB`;
 async function startControllerManager(cleanup: Cleanup, kubeconfig: string): Promise<number> {
   const controllers = 'replicaset-controller,deployment-controller,endpointslice-controller,endpoints-controller';
   const nodeArgs = PROF_DIR !== undefined ? ['--cpu-prof', '--cpu-prof-dir', PROF_DIR] : [];
-  const p = spawn(process.execPath, [...nodeArgs, KSCALE, 'controller-manager', '--kubeconfig', kubeconfig, '--controllers', controllers, '--kube-api-qps', QPS, '--kube-api-burst', BURST], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, kscaleArgv('component', nodeArgs, ['controller-manager', '--kubeconfig', kubeconfig, '--controllers', controllers, '--kube-api-qps', QPS, '--kube-api-burst', BURST]), { stdio: ['ignore', 'pipe', 'pipe'] });
   cleanup.add(
     async () => {
       if (p.exitCode !== null) return;

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { RESOURCES, RESTClient, type KubeObject } from '../../src/client/index.js';
-import { KSCALE, type Cleanup } from '../apiserver/processes.js';
+import { KSCALE, kscaleArgv, type Cleanup } from '../apiserver/processes.js';
 
 /** What placed the pods, and its process id when it is a process. */
 export interface Placement {
@@ -24,7 +24,7 @@ export function schedulerAvailable(): boolean {
 /** Starts the scheduler (with `schedulerArgs`, e.g. its --kube-api-qps) or the stand-in binder. */
 export async function startPlacement(cleanup: Cleanup, kubeconfig: string, rest: RESTClient, schedulerArgs: string[] = []): Promise<Placement> {
   if (schedulerAvailable()) {
-    const p = spawn(process.execPath, [KSCALE, 'scheduler', '--kubeconfig', kubeconfig, ...schedulerArgs], { stdio: ['ignore', 'ignore', 'ignore'] });
+    const p = spawn(process.execPath, kscaleArgv('component', [], ['scheduler', '--kubeconfig', kubeconfig, ...schedulerArgs]), { stdio: ['ignore', 'ignore', 'ignore'] });
     cleanup.add(
       async () => {
         if (p.exitCode !== null) return;

@@ -20,7 +20,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RESOURCES, RESTClient, loadKubeconfig } from '../../src/client/index.js';
-import { Cleanup, KSCALE, processCpuMs, runBenchmark, startKscale, tempDir } from '../apiserver/processes.js';
+import { Cleanup, kscaleArgv, processCpuMs, runBenchmark, startKscale, tempDir } from '../apiserver/processes.js';
 import { rssBytes } from '../kubelet/measure.js';
 import { formatTable, type Row } from './report.js';
 import { createNodes, createPodGroups, runPods, type PodKind } from './workload.js';
@@ -57,7 +57,7 @@ async function startScheduling(cleanup: Cleanup, kubeconfig: string, reference: 
   const nodeArgs = PROF_DIR !== undefined && !reference ? ['--cpu-prof', '--cpu-prof-dir', PROF_DIR] : [];
   const argv = reference
     ? [fileURLToPath(new URL('./rr_binder.js', import.meta.url)), kubeconfig, IN_FLIGHT]
-    : [...nodeArgs, KSCALE, 'scheduler', '--kubeconfig', kubeconfig, '--kube-api-qps', QPS, '--kube-api-burst', QPS, '--leader-elect=false', '--port', '0', '--max-in-flight-bindings', IN_FLIGHT];
+    : kscaleArgv('component', nodeArgs, ['scheduler', '--kubeconfig', kubeconfig, '--kube-api-qps', QPS, '--kube-api-burst', QPS, '--leader-elect=false', '--port', '0', '--max-in-flight-bindings', IN_FLIGHT]);
   const p = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   p.stderr!.on('data', (d: Buffer) => void (err.length < 65536 && (err += d.toString())));
