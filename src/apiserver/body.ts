@@ -55,21 +55,38 @@ export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BY
 // stack near 2000 levels, so it stops at 1000, still far beyond any real object.
 export const MAX_NESTING_DEPTH = 1_000;
 
-/** The deepest bracket nesting in a JSON (or flow YAML) text, skipping double-quoted strings. */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) max = Math.max(max, ++depth);
-    else if (c === 0x7d || c === 0x5d) depth--;
+/**
+ * Whether an array or object in `value` nests more than `limit` levels deep. Iterative, so it is
+ * safe on anything JSON.parse accepts (V8's parser does not recurse), and it looks at containers
+ * only: a few µs for a pod, where scanning its text for brackets took ~12 µs.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const stack: object[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const v = stack.pop() as Record<string, unknown>;
+    const d = depths.pop()!;
+    if (d > limit) return true;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const c: unknown = v[i];
+        if (c !== null && typeof c === 'object') {
+          stack.push(c);
+          depths.push(d + 1);
+        }
+      }
+    } else {
+      for (const k in v) {
+        const c = v[k];
+        if (c !== null && typeof c === 'object') {
+          stack.push(c);
+          depths.push(d + 1);
+        }
+      }
+    }
   }
-  return max;
+  return false;
 }
 
 /** The media type of a Content-Type header, lower-cased, without parameters. */
@@ -109,20 +126,22 @@ export function decodeBody(body: Buffer, contentType: string | undefined): unkno
   if (!JSON_TYPES.has(mt) && !YAML_TYPES.has(mt)) throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
   if (body.length === 0) throw badRequest('the request body is empty');
   const text = body.toString('utf8');
-  // Like Go's encoding/json in kube-apiserver: refuse absurd nesting up front, before
-  // recursive code (merge, copy, managed fields) runs out of stack and answers 500.
-  // Every bracket of a parseable text is closed, so a text of at most 2 × the limit cannot nest deeper: skip the scan.
-  if (text.length > 2 * MAX_NESTING_DEPTH && nestingDepth(text) > MAX_NESTING_DEPTH) throw badRequest(`couldn't get version/kind; json parse error: exceeded max depth ${MAX_NESTING_DEPTH}`);
+  let value: unknown;
   if (YAML_TYPES.has(mt) && !/^\s*[{[]/.test(text)) {
     try {
-      return parseYAML(text, { maxAliasCount: 100 });
+      value = parseYAML(text, { maxAliasCount: 100 });
     } catch (err) {
       throw badRequest(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`);
     }
+  } else {
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw newStatusError(400, 'BadRequest', `couldn't get version/kind; json parse error: ${(err as Error).message}`);
+    }
   }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw newStatusError(400, 'BadRequest', `couldn't get version/kind; json parse error: ${(err as Error).message}`);
-  }
+  // Like Go's encoding/json in kube-apiserver: refuse absurd nesting before recursive code
+  // (merge, copy, managed fields) runs out of stack and answers 500.
+  if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) throw badRequest(`couldn't get version/kind; json parse error: exceeded max depth ${MAX_NESTING_DEPTH}`);
+  return value;
 }

@@ -63,6 +63,8 @@ export interface Preconditions {
 export interface CreateOptions {
   /** Delete the key this many seconds after the write, like an etcd lease (kube-apiserver's --event-ttl). */
   ttlSeconds?: number;
+  /** The object `value` encodes, when the caller has it (see UpdateResult.object). */
+  object?: unknown;
 }
 
 /**
@@ -76,6 +78,11 @@ export type TryUpdate = (current: KeyValue | null) => Promise<UpdateResult> | Up
 export interface UpdateResult {
   value: Buffer;
   ttlSeconds?: number;
+  /**
+   * The object `value` encodes, when the caller has it: a watch cache in front of storage then
+   * reads its index fields from it instead of scanning the bytes again. Storage ignores it.
+   */
+  object?: unknown;
 }
 
 export interface GuaranteedUpdateOptions {

@@ -192,7 +192,7 @@ export class GenericStore {
     }
     try {
       const ttl = this.strategy.ttlSeconds?.(obj);
-      const kv = await this.storage.create(this.key(m.namespace as string | undefined, name), value, ttl === undefined ? {} : { ttlSeconds: ttl });
+      const kv = await this.storage.create(this.key(m.namespace as string | undefined, name), value, ttl === undefined ? { object: obj } : { ttlSeconds: ttl, object: obj });
       // The stored bytes are exactly `obj` encoded: answer with it instead of decoding them again.
       m.resourceVersion = String(kv.modRevision);
       return { obj, stored: kv };
@@ -240,7 +240,7 @@ export class GenericStore {
           result = next;
           const ttl = created ? this.strategy.ttlSeconds?.(next) : undefined;
           const value = encodeForStorage(next);
-          return ttl === undefined ? { value } : { value, ttlSeconds: ttl };
+          return ttl === undefined ? { value, object: next } : { value, ttlSeconds: ttl, object: next };
         },
         { ignoreNotFound: opts.allowCreate },
       );

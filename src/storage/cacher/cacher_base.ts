@@ -14,7 +14,7 @@ import { RealClock, type Clock, type Timer } from '../../clock/index.js';
 import { decodeContinue, encodeContinue } from '../continue.js';
 import { expired, isStorageError, keyNotFound, StorageError } from '../errors.js';
 import type {
-  CreateOptions, DeleteOptions, GuaranteedUpdateOptions, KeyValue, ListResult, Storage, StorageStatus, TryUpdate, WatchEvent, WatchOptions, Watcher,
+  CreateOptions, DeleteOptions, GuaranteedUpdateOptions, KeyValue, ListResult, Storage, StorageStatus, TryUpdate, UpdateResult, WatchEvent, WatchOptions, Watcher,
 } from '../interface.js';
 import { BOOKMARK_FREQUENCY_MS, BookmarkBuckets, nextBookmarkTime } from './bookmarks.js';
 import { listFromCache } from './cache_list.js';
@@ -130,12 +130,24 @@ export abstract class CacherBase implements Storage {
     return this.storage.currentRevision();
   }
   create(key: string, value: Buffer, opts?: CreateOptions): Promise<KeyValue> {
+    if (opts?.object !== undefined) this.watchCache.noteWritten(key, value, opts.object);
     return this.storage.create(key, value, opts);
   }
-  /** Passes the cache's copy of the key along as a starting point, like upstream's Cacher.GuaranteedUpdate. */
+  /**
+   * Passes the cache's copy of the key along as a starting point, like upstream's Cacher.GuaranteedUpdate,
+   * and notes the object each attempt writes, so its event is indexed without scanning its bytes.
+   */
   guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: GuaranteedUpdateOptions = {}): Promise<KeyValue> {
     const cached = opts.cachedExisting === undefined && this.isReady ? this.watchCache.store.get(key) : undefined;
-    return this.storage.guaranteedUpdate(key, tryUpdate, cached === undefined ? opts : { ...opts, cachedExisting: cached.kv });
+    const note = (r: UpdateResult): UpdateResult => {
+      if (r.object !== undefined) this.watchCache.noteWritten(key, r.value, r.object);
+      return r;
+    };
+    const noting: TryUpdate = (cur) => {
+      const r = tryUpdate(cur);
+      return r instanceof Promise ? r.then(note) : note(r);
+    };
+    return this.storage.guaranteedUpdate(key, noting, cached === undefined ? opts : { ...opts, cachedExisting: cached.kv });
   }
   delete(key: string, opts?: DeleteOptions): Promise<KeyValue> {
     return this.storage.delete(key, opts);

@@ -110,8 +110,8 @@ export class CacherRegistry implements Storage {
     return (this.cacherFor(prefix) ?? this.opts.storage).list(prefix, opts);
   }
   create(key: string, value: Buffer, opts?: CreateOptions): Promise<KeyValue> {
-    this.cacherFor(key); // start caching a new prefix early, so its first reads find it ready
-    return this.opts.storage.create(key, value, opts);
+    // Through the key's Cacher (built now for a new prefix, so its first reads find it ready).
+    return (this.cacherFor(key) ?? this.opts.storage).create(key, value, opts);
   }
   guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts?: GuaranteedUpdateOptions): Promise<KeyValue> {
     // The key's Cacher offers its copy as the first attempt's starting point.

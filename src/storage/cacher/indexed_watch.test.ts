@@ -78,3 +78,31 @@ test('every watcher and list shares one encoding of an object version', async ()
     await f.close();
   }
 });
+
+test('a write through the cacher is indexed from the object it noted, only while the stored bytes are the noted ones', async () => {
+  const f = await openCacher(P, { indexers: [nodeName] });
+  try {
+    const c = f.cacher;
+    const [p, q] = [`${P}ns1/p`, `${P}ns1/q`];
+    const onNoted = c.watchObjects({ index: { name: 'spec.nodeName', value: 'noted' } });
+    const onA = c.watchObjects({ index: { name: 'spec.nodeName', value: 'node-a' } });
+    const onB = c.watchObjects({ index: { name: 'spec.nodeName', value: 'node-b' } });
+    await turn();
+    const r0 = (await f.sqlite.create(q, pod('q', { ns: 'ns1', node: 'node-a' }))).modRevision;
+    // A consistent note (the object its bytes encode) indexes as the bytes would.
+    const bytesA = pod('p', { ns: 'ns1', node: 'node-a' });
+    const r1 = (await c.create(p, bytesA, { object: JSON.parse(bytesA.toString()) })).modRevision;
+    // An object that disagrees with its bytes shows which one the cache read: the note, for these exact bytes.
+    const r2 = (await c.guaranteedUpdate(p, () => ({ value: pod('p', { ns: 'ns1', node: 'node-b' }), object: { spec: { nodeName: 'noted' } } }))).modRevision;
+    // A noted write that failed leaves its note; the key's next bytes differ from it, so they are scanned.
+    await assert.rejects(c.create(q, pod('q', { ns: 'ns1', node: 'node-b' }), { object: { spec: { nodeName: 'noted' } } }));
+    const r3 = (await f.sqlite.guaranteedUpdate(q, () => ({ value: pod('q', { ns: 'ns1', node: 'node-b', phase: 'Running' }) }))).modRevision;
+    await c.list(P);
+    assert.deepEqual(summary(await take(onA, 4)), [`ADDED ns1/q@${r0}`, `ADDED ns1/p@${r1}`, `DELETED ns1/p@${r2}`, `DELETED ns1/q@${r3}`]);
+    assert.deepEqual(summary(await take(onNoted, 1)), [`ADDED ns1/p@${r2}`]);
+    assert.deepEqual(summary(await take(onB, 1)), [`ADDED ns1/q@${r3}`]);
+    for (const w of [onNoted, onA, onB]) w.stop();
+  } finally {
+    await f.close();
+  }
+});

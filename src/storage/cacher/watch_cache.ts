@@ -27,6 +27,9 @@ export interface Indexer {
   path?: readonly string[];
 }
 
+/** At most this many writes' index values wait for their events (see noteWritten). */
+const MAX_WRITTEN_NOTES = 10_000;
+
 interface Waiter {
   revision: number;
   resolve: () => void;
@@ -48,6 +51,8 @@ export class WatchCache {
    * number, one more heap object per event for every major GC to mark.
    */
   private readonly epoch: number;
+  /** Index values of objects written through this server, by key, until the write's event arrives. */
+  private readonly written = new Map<string, { value: Buffer; values: string[] }>();
 
   constructor(
     readonly resourcePrefix: string,
@@ -73,13 +78,14 @@ export class WatchCache {
    * indexer has a path, else from a decode, which is then returned too.
    */
   makeObject(kv: KeyValue): { obj: CachedObject; decoded: unknown } {
+    const noted = this.takeNoted(kv);
     // The entry outlives the request that wrote it: keep its bytes, not the pool slab they sit in.
     const value = ownBytes(kv.value);
     if (value !== kv.value) kv = { ...kv, value };
     let decoded: unknown;
     let values: string[] = [];
     if (this.indexers.length > 0) {
-      const fast = this.paths === null ? undefined : jsonStringFields(kv.value, this.paths);
+      const fast = noted ?? (this.paths === null ? undefined : jsonStringFields(kv.value, this.paths));
       if (fast !== undefined) values = fast;
       else {
         decoded = this.codec.decode(kv.value);
@@ -87,6 +93,27 @@ export class WatchCache {
       }
     }
     return { obj: new CachedObject(kv, namespaceOfKey(this.resourcePrefix, kv.key), values, this.codec), decoded };
+  }
+
+  /**
+   * Notes the index values of `object`, which a write through this server is about to store
+   * under `key` as `value` (its encoding). The write's event is then indexed from them, as long as
+   * its bytes are exactly `value`; the next event for the key drops the note either way.
+   */
+  noteWritten(key: string, value: Buffer, object: unknown): void {
+    if (this.indexers.length === 0) return;
+    // Notes of writes that failed stay until their key is written again; never let them pile up.
+    if (this.written.size >= MAX_WRITTEN_NOTES) this.written.clear();
+    this.written.set(key, { value, values: this.indexers.map((ix) => ix.fn(object)) });
+  }
+
+  /** The noted index values for this record, when its bytes are the noted ones. */
+  private takeNoted(kv: KeyValue): string[] | undefined {
+    if (this.written.size === 0) return undefined;
+    const note = this.written.get(kv.key);
+    if (note === undefined) return undefined;
+    this.written.delete(kv.key);
+    return note.value === kv.value || note.value.equals(kv.value) ? note.values : undefined;
   }
 
   /** Replaces state and window with a fresh list at `revision` (upstream's Replace). */
