@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { SyncInput } from '../../src/proxy/index.js';
 import { IptablesRenderCache, chainsAfter, renderIptables } from '../../src/proxy/iptables/rules.js';
 import { DEFAULT_IPVS_CONFIG, IpvsRenderCache, IpvsState, renderIpvs } from '../../src/proxy/ipvs/rules.js';
-import { NftState, commitNftables, renderNftables } from '../../src/proxy/nftables/rules.js';
+import { NftState, commitNftables, releaseNftables, renderNftables } from '../../src/proxy/nftables/rules.js';
 import { changeOne, workload } from './workload.js';
 
 /** CPU figures of one mode at one size, in ms. */
@@ -56,6 +56,8 @@ function iptablesDriver(): Driver {
     render(input) {
       const r = renderIptables(input, cfg, previous, new Set(), cache);
       previous = chainsAfter(previous, input, r);
+      // As the proxier does once iptables-restore has read the bytes.
+      cache.release(r);
       return r.bytes;
     },
   };
@@ -85,6 +87,7 @@ function nftablesDriver(): Driver {
     render(input) {
       const r = renderNftables(input, cfg, state);
       commitNftables(state, r);
+      releaseNftables(state, r);
       return r.bytes;
     },
   };

@@ -4,7 +4,8 @@
  * generation and GC then costs more than the rendering. Written straight into
  * bytes, each line's pieces die young. Rule text is ASCII.
  */
-/** Node's fast latin1 writer; present on every Buffer but missing from @types/node. */
+import type { BufferPool } from './buffer_pool.js';
+
 /** Whole lines inside a buffer (bytes start to end), kept to be appended to a later rendering. */
 export interface Piece {
   buf: Buffer;
@@ -13,6 +14,7 @@ export interface Piece {
   lines: number;
 }
 
+/** Node's fast latin1 writer; present on every Buffer but missing from @types/node. */
 type Latin1Writer = Buffer & { latin1Write(s: string, offset: number): number };
 
 export class RuleBuffer {
@@ -21,8 +23,9 @@ export class RuleBuffer {
   /** Lines written. */
   lines = 0;
 
-  constructor(initialBytes = 64 * 1024) {
-    this.buf = Buffer.allocUnsafe(initialBytes);
+  /** Starts in a spare buffer of `pool` when one fits. */
+  constructor(initialBytes = 64 * 1024, pool?: BufferPool) {
+    this.buf = pool?.take(initialBytes) ?? Buffer.allocUnsafe(initialBytes);
   }
 
   /** Appends text (no newline added). */
@@ -67,6 +70,11 @@ export class RuleBuffer {
   /** Bytes written so far. */
   get length(): number {
     return this.len;
+  }
+
+  /** The whole buffer now written into, unused capacity included (what a pool takes back). */
+  backing(): Buffer {
+    return this.buf;
   }
 
   /** The bytes written (a view, not a copy). */

@@ -71,7 +71,12 @@ export class IptablesProxier implements Proxier {
     const t0 = performance.now();
     const r = renderIptables(input, this.cfg, previous, orphans, this.renderCache);
     const renderMs = performance.now() - t0;
-    await this.exec.check([this.tools.restore, '-w', '--noflush', '--counters'], r.parts);
+    try {
+      await this.exec.check([this.tools.restore, '-w', '--noflush', '--counters'], r.parts);
+    } finally {
+      // iptables-restore has read the bytes (or failed): later renderings may write into its buffers.
+      this.renderCache.release(r);
+    }
     if (input.full) await this.ensureJumps();
     if (input.full) {
       this.chains = r.written;

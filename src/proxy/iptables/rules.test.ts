@@ -113,3 +113,50 @@ test('renderings that reuse cached port lines are byte-identical to uncached one
   assert.notDeepEqual(warm.restore, cold.restore);
   assert.deepEqual(warm.written, fresh.written);
 });
+
+test('released renderings lend their buffers to later ones, and the output stays byte-identical to an uncached one', () => {
+  const cfg = DEFAULT_IPTABLES_CONFIG;
+  const cache = new IptablesRenderCache();
+  const i = input(true);
+  const expected = renderIptables(i, cfg).restore.toString();
+  const r1 = renderIptables(i, cfg, new Map(), new Set(), cache);
+  const r1Buffers = new Set(r1.parts.map((b) => b.buffer));
+  cache.release(r1);
+  assert.equal(cache.pool.bytes, 0, 'the last full rendering is kept: cached pieces point into it');
+  const r2 = renderIptables(i, cfg, new Map(), new Set(), cache);
+  assert.ok(cache.pool.bytes > 0, 'once a later full rendering holds the pieces, the released one is spare');
+  cache.release(r2);
+  const r3 = renderIptables(i, cfg, new Map(), new Set(), cache);
+  assert.ok(r3.parts.some((b) => r1Buffers.has(b.buffer)), 'the third rendering writes into the first one\'s buffers');
+  assert.equal(r3.restore.toString(), expected);
+  // A partial rendering's buffers hold no cached piece: spare as soon as it is released.
+  const p = renderIptables({ ...i, full: false, changed: new Set(['default/web:p']) }, cfg, new Map(), new Set(), cache);
+  const before = cache.pool.bytes;
+  cache.release(p);
+  assert.ok(cache.pool.bytes > before);
+});
+
+test('a rendering that is not released is never written over', () => {
+  const cache = new IptablesRenderCache();
+  const i = input(true);
+  const kept = renderIptables(i, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache);
+  const text = kept.restore.toString();
+  const parts = kept.parts.map((b) => Buffer.from(b));
+  for (let n = 0; n < 4; n++) cache.release(renderIptables({ ...i, full: n % 2 === 0, changed: new Set(['default/sticky:p']) }, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache));
+  assert.deepEqual(kept.parts, parts);
+  assert.equal(kept.restore.toString(), text);
+});
+
+test('a port missing from a full rendering is rendered afresh when it comes back after its buffers were reused', () => {
+  const cfg = DEFAULT_IPTABLES_CONFIG;
+  const cache = new IptablesRenderCache();
+  const all = input(true);
+  const without = { ...all, services: new Map([...all.services].filter(([k]) => k !== 'default/web:p')) };
+  const expected = renderIptables(all, cfg).restore.toString();
+  cache.release(renderIptables(all, cfg, new Map(), new Set(), cache));
+  // Two full renderings without web: the first rendering's buffers (which web's cached lines point into) are reused.
+  cache.release(renderIptables(without, cfg, new Map(), new Set(), cache));
+  cache.release(renderIptables(without, cfg, new Map(), new Set(), cache));
+  // The same ServicePortInfo object as before comes back.
+  assert.equal(renderIptables(all, cfg, new Map(), new Set(), cache).restore.toString(), expected);
+});

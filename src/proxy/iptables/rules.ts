@@ -9,6 +9,7 @@
  */
 import type { SyncInput } from '../proxier.js';
 import { categorizeEndpoints } from '../topology.js';
+import { BufferPool } from '../buffer_pool.js';
 import { RuleBuffer, type Piece } from '../rule_buffer.js';
 import type { Endpoint, NodeInfo, ServicePortInfo } from '../types.js';
 import {
@@ -42,7 +43,7 @@ export const LARGE_CLUSTER_ENDPOINTS = 1000;
 /** Upstream's defaults. */
 export const DEFAULT_IPTABLES_CONFIG: IptablesConfig = { masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
 
-/** One rendering. */
+/** One rendering. Its bytes stay valid until it is released to its cache (`IptablesRenderCache.release`). */
 export interface IptablesRendering {
   /** The whole iptables-restore input (filter then nat), as bytes (joined from `parts` on first read). */
   readonly restore: Buffer;
@@ -66,6 +67,12 @@ interface PortWritten {
   readonly node: NodeInfo;
   readonly cfg: IptablesConfig;
   readonly large: boolean;
+  /**
+   * The full rendering its pieces live in (or are moved into when the rendering is settled): the cache's `epoch`
+   * once that rendering is done. An entry of an older one belongs to a port the last full rendering did not
+   * have, and its pieces may point into buffers since written over: it is computed again.
+   */
+  epoch: number;
   /** Its lines in the top-level chains (filter and nat), written on every rendering. */
   top: { filter: Piece; nat: Piece } | undefined;
   /** Its own chains: declarations, rules, names. */
@@ -81,11 +88,47 @@ export class IptablesRenderCache {
   private readonly ports = new WeakMap<ServicePortInfo, PortWritten>();
   /** Bytes each writer held at the last rendering. */
   readonly sizes = new Map<string, { chains: number; rules: number }>();
+  /** Full renderings done: the cached pieces point into the last one's buffers. */
+  epoch = 0;
+  /** Buffers of renderings nothing reads any more, written into by later ones. */
+  readonly pool = new BufferPool();
+  /** Each rendering's buffers, until they go to the pool. */
+  private readonly buffers = new WeakMap<IptablesRendering, Buffer[]>();
+  /** The last full rendering, and whether its owner released it (its buffers are kept while pieces point into them). */
+  private last: { r: IptablesRendering; released: boolean } | undefined;
+
   get(svc: ServicePortInfo): PortWritten | undefined {
     return this.ports.get(svc);
   }
   set(svc: ServicePortInfo, w: PortWritten): void {
     this.ports.set(svc, w);
+  }
+
+  /** Records a finished rendering and the buffers it wrote into. */
+  rendered(r: IptablesRendering, buffers: Buffer[], full: boolean): void {
+    this.buffers.set(r, buffers);
+    if (!full) return;
+    // Every cached piece now points into this rendering's buffers, so the previous full one's are free once released.
+    const prev = this.last;
+    this.last = { r, released: false };
+    this.epoch++;
+    if (prev?.released === true) this.recycle(prev.r);
+  }
+
+  /**
+   * The owner is done with `r` (the tool has read its bytes): its buffers are written over by a later rendering,
+   * at once for a partial one, after the next full one for a full one (cached pieces point into those).
+   */
+  release(r: IptablesRendering): void {
+    if (this.last?.r === r) this.last.released = true;
+    else this.recycle(r);
+  }
+
+  private recycle(r: IptablesRendering): void {
+    const b = this.buffers.get(r);
+    if (b === undefined) return;
+    this.buffers.delete(r);
+    this.pool.give(b);
   }
 }
 
@@ -99,9 +142,9 @@ class Writer {
   readonly chains: RuleBuffer;
   readonly rules: RuleBuffer;
   /** Sizes hint at the last rendering's (or an estimate), so a buffer is not grown (and copied) many times. */
-  constructor(hint?: { chains: number; rules: number }) {
-    this.chains = new RuleBuffer(Math.max(64 * 1024, hint?.chains ?? 0));
-    this.rules = new RuleBuffer(Math.max(1 << 20, hint?.rules ?? 0));
+  constructor(hint: { chains: number; rules: number } | undefined, pool: BufferPool) {
+    this.chains = new RuleBuffer(Math.max(64 * 1024, hint?.chains ?? 0), pool);
+    this.rules = new RuleBuffer(Math.max(1 << 20, hint?.rules ?? 0), pool);
   }
   declare(chain: string): void {
     this.chains.line(`:${chain} - [0:0]`);
@@ -138,8 +181,8 @@ export function renderIptables(
   const estimate = (k: string, chains: number, rules: number): { chains: number; rules: number } | undefined =>
     cache.sizes.get(`${kind} ${k}`) ?? (input.full ? { chains, rules } : undefined);
   const services = input.services.size;
-  const filter = new Writer(estimate('filter', 0, 0));
-  const nat = new Writer(estimate('nat', 0, 110 * services));
+  const filter = new Writer(estimate('filter', 0, 0), cache.pool);
+  const nat = new Writer(estimate('nat', 0, 110 * services), cache.pool);
   for (const c of FILTER_TOP_CHAINS) filter.declare(c);
   for (const c of NAT_TOP_CHAINS) nat.declare(c);
 
@@ -153,7 +196,7 @@ export function renderIptables(
 
   const written = new Map<string, { chains: string[]; rules: number }>();
   const deleted: string[] = [];
-  const svcRules = new Writer(estimate('svc', 40 * (totalEndpoints + services), 330 * totalEndpoints + 200 * services)); // per-service chains, appended after the top-level ones
+  const svcRules = new Writer(estimate('svc', 40 * (totalEndpoints + services), 330 * totalEndpoints + 200 * services), cache.pool); // per-service chains, appended after the top-level ones
   // A full rendering's pieces end up pointing into its restore bytes (no copy each); a partial one copies the few it writes.
   const full = new FullPieces();
   const keep = (w: RuleBuffer, start: number, lines: number): Piece => (input.full ? full.keep(w, w.piece(start, lines)) : w.since(start, lines));
@@ -171,10 +214,12 @@ export function renderIptables(
     const write = input.full || input.changed.has(name);
     // What this port wrote last time, reused while its service, endpoints, node, config and comment mode are the same.
     let c = cache.get(svc);
-    if (c === undefined || c.endpoints !== epList || c.node !== input.node || c.cfg !== cfg || c.large !== large) {
-      c = { endpoints: epList, node: input.node, cfg, large, top: undefined, body: undefined };
+    if (c === undefined || c.epoch !== cache.epoch || c.endpoints !== epList || c.node !== input.node || c.cfg !== cfg || c.large !== large) {
+      c = { endpoints: epList, node: input.node, cfg, large, epoch: cache.epoch, top: undefined, body: undefined };
       cache.set(svc, c);
     }
+    // A full rendering moves (or cuts) every piece of every port into its own buffers.
+    if (input.full) c.epoch = cache.epoch + 1;
     if (c.top !== undefined && (!write || c.body !== undefined)) {
       reuse(filter.rules, c.top.filter);
       reuse(nat.rules, c.top.nat);
@@ -314,7 +359,7 @@ export function renderIptables(
   const parts = sections.map(([, b]) => b);
   full.settle(new Map(sections));
   let restore: Buffer | undefined;
-  return {
+  const rendering: IptablesRendering = {
     get restore(): Buffer {
       return (restore ??= Buffer.concat(parts));
     },
@@ -325,6 +370,8 @@ export function renderIptables(
     deleted: stale,
     largeClusterMode: large,
   };
+  cache.rendered(rendering, [filter, nat, svcRules].flatMap((w) => [w.chains.backing(), w.rules.backing()]), input.full);
+  return rendering;
 }
 
 /**

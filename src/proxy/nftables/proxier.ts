@@ -9,7 +9,7 @@ import type { Executor } from '../exec.js';
 import type { Proxier, SyncInput, SyncResult } from '../proxier.js';
 import type { NftConfig } from './base.js';
 import { FAMILY, TABLE } from './names.js';
-import { NftState, commitNftables, renderNftables, staleCount } from './rules.js';
+import { NftState, commitNftables, releaseNftables, renderNftables, staleCount } from './rules.js';
 import { NftSession } from './session.js';
 
 /** Stale objects (flushed chains, unused slots) are deleted once this many wait, … */
@@ -43,7 +43,13 @@ export class NftablesProxier implements Proxier {
     const purgeStale = waiting >= STALE_PURGE_COUNT || (this.staleSince !== undefined && t0 - this.staleSince >= STALE_PURGE_AFTER_MS);
     const r = renderNftables(input, this.cfg, this.state, { purgeStale });
     const renderMs = performance.now() - t0;
-    if (r.bytes > 0 && input.full) await this.exec.check(['nft', '-f', '-'], r.parts);
+    if (r.bytes > 0 && input.full) {
+      try {
+        await this.exec.check(['nft', '-f', '-'], r.parts);
+      } finally {
+        releaseNftables(this.state, r);
+      }
+    }
     else if (r.bytes > 0) {
       this.exec.bytesIn += r.bytes;
       await this.session.apply(r.text);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { SyncInput } from '../proxier.js';
 import { proxyState, service, slice } from '../testing/objects.js';
 import { DEFAULT_NFT_CONFIG } from './base.js';
-import { NftState, commitNftables, objectsOf, renderNftables, staleCount } from './rules.js';
+import { NftState, commitNftables, objectsOf, releaseNftables, renderNftables, staleCount } from './rules.js';
 
 const node = { name: 'n1', zone: '' };
 function input(full: boolean, webEndpoints: string[], changed: string[] = []): SyncInput {
@@ -134,4 +134,22 @@ test('a full rendering after earlier ones is byte-identical to one computed from
   assert.notEqual(warm.text, first.text);
   assert.equal(warm.rules, cold.rules);
   assert.equal(warm.elements, cold.elements);
+});
+
+test('a released full rendering lends its buffers to the next one; one not released is never written over', () => {
+  const state = new NftState();
+  const i = input(true, ['10.0.0.1', '10.0.0.2']);
+  const expected = renderNftables(i, DEFAULT_NFT_CONFIG, new NftState()).text;
+  const kept = renderNftables(i, DEFAULT_NFT_CONFIG, state);
+  const keptBytes = kept.parts.map((b) => Buffer.from(b));
+  commitNftables(state, kept);
+  const r1 = renderNftables(i, DEFAULT_NFT_CONFIG, state);
+  commitNftables(state, r1);
+  const r1Buffers = new Set(r1.parts.map((b) => b.buffer));
+  releaseNftables(state, r1);
+  assert.ok(state.pool.bytes > 0);
+  const r2 = renderNftables(i, DEFAULT_NFT_CONFIG, state);
+  assert.ok(r2.parts.some((b) => r1Buffers.has(b.buffer)), 'the next full rendering writes into the released one\'s buffers');
+  assert.equal(r2.text, expected);
+  assert.deepEqual(kept.parts, keptBytes, 'the rendering never released is as it was');
 });

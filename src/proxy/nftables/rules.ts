@@ -24,6 +24,7 @@ import type { SyncInput } from '../proxier.js';
 import { BASE_CHAINS, BASE_MAPS, ENDPOINT_DNAT, ENDPOINT_SHARDS, SLOT_PROTOCOLS, baseRules, mapSpec, type NftConfig } from './base.js';
 import { FAMILY, TABLE } from './names.js';
 import type { Endpoint, NodeInfo, ServicePortInfo } from '../types.js';
+import { BufferPool } from '../buffer_pool.js';
 import { RuleBuffer } from '../rule_buffer.js';
 import { portObjects, type Element, type PortObjects } from './port_objects.js';
 
@@ -92,13 +93,25 @@ export class NftState {
   /** The next free slot of endpoint-dnat; slots are not reused before a full sync rebuilds the table. */
   nextSlot = 0;
   stale: Stale = emptyStale();
+  /** Buffers of full renderings nft has read, written into by later ones. */
+  readonly pool = new BufferPool();
+  /** Each full rendering's buffers, until released. */
+  readonly buffers = new WeakMap<NftRendering, Buffer[]>();
+}
+
+/** The owner is done with `r` (nft has read it): later renderings may write into its buffers. */
+export function releaseNftables(state: NftState, r: NftRendering): void {
+  const b = state.buffers.get(r);
+  if (b === undefined) return;
+  state.buffers.delete(r);
+  state.pool.give(b);
 }
 
 /** One rendering: the transaction and the state it leads to. */
 export interface NftRendering {
   /** The transaction as `nft -f` text (decoded from `parts` on first read for a full rendering). */
   readonly text: string;
-  /** The same transaction as bytes, in order (a full rendering's, written without joining them). */
+  /** The same transaction as bytes, in order (a full rendering's, written without joining them; valid until released). */
   readonly parts: readonly Buffer[];
   /** Its length in bytes. */
   readonly bytes: number;
@@ -161,7 +174,7 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
 
   let endpointCount = 0;
   if (full) for (const list of input.endpoints.values()) endpointCount += list.length;
-  const writer = full ? new FullWriter(t, input.services.size, endpointCount) : undefined;
+  const writer = full ? new FullWriter(t, input.services.size, endpointCount, state.pool) : undefined;
   for (const name of full ? input.services.keys() : input.changed) {
     const svc = input.services.get(name);
     if (writer !== undefined) {
@@ -267,7 +280,7 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
   let parts: readonly Buffer[] | undefined = writer?.parts(head, decl, rules);
   let text = parts === undefined ? [...head, ...decl, ...flush, ...elems, ...rules, ...adds, ...tail].map((l) => `${l}\n`).join('') : undefined;
   const bytes = parts !== undefined ? parts.reduce((n, b) => n + b.length, 0) : Buffer.byteLength(text!);
-  return {
+  const rendering: NftRendering = {
     get text(): string {
       return (text ??= Buffer.concat(parts!).toString('latin1'));
     },
@@ -283,6 +296,8 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
     stale,
     readsChains: full || elemDel.size > 0 || tail.length > 0,
   };
+  if (writer !== undefined) state.buffers.set(rendering, writer.backing());
+  return rendering;
 }
 
 /**
@@ -328,9 +343,15 @@ class FullWriter {
     private readonly t: string,
     private readonly ports: number,
     private readonly endpoints: number,
+    private readonly pool: BufferPool,
   ) {
-    this.decl = new RuleBuffer(Math.max(64 * 1024, 128 * ports));
-    this.rules = new RuleBuffer(Math.max(64 * 1024, 256 * ports));
+    this.decl = new RuleBuffer(Math.max(64 * 1024, 128 * ports), pool);
+    this.rules = new RuleBuffer(Math.max(64 * 1024, 256 * ports), pool);
+  }
+
+  /** The buffers written into, for the pool once nft has read them. */
+  backing(): Buffer[] {
+    return [this.decl, this.rules, ...this.elements.values()].map((b) => b.backing());
   }
 
   /** Writes one port, counting its rules and the elements it adds (a shared set element only once). */
@@ -345,7 +366,7 @@ class FullWriter {
     for (const e of p.elements) {
       if (e.value === undefined && setRefs.add(e.map, e.key) > 1) continue;
       let b = this.elements.get(e.map);
-      if (b === undefined) this.elements.set(e.map, (b = new RuleBuffer(this.estimate(e.map))));
+      if (b === undefined) this.elements.set(e.map, (b = new RuleBuffer(this.estimate(e.map), this.pool)));
       else b.write(', ');
       b.write(e.value === undefined ? e.key : `${e.key} : ${e.value}`);
       this.elementCount++;
