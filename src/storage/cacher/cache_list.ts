@@ -76,9 +76,8 @@ function* currentCandidates(wc: WatchCache, req: CacheListRequest, start: string
     return;
   }
   const end = prefixEnd(req.prefix);
-  for (let i = wc.store.lowerBound(start); ; i++) {
-    const o = wc.store.at(i);
-    if (o === undefined || o.key >= end) return;
+  for (const o of wc.store.from(start)) {
+    if (o.key >= end) return;
     yield o;
   }
 }
@@ -91,9 +90,8 @@ function* historicalCandidates(wc: WatchCache, req: CacheListRequest, start: str
   for (const [key, o] of undo) if (o !== null && key >= start && key < end) restored.push(o);
   restored.sort(byKey);
   let r = 0;
-  for (let i = wc.store.lowerBound(start); ; i++) {
-    const o = wc.store.at(i);
-    if (o === undefined || o.key >= end) break;
+  for (const o of wc.store.from(start)) {
+    if (o.key >= end) break;
     while (r < restored.length && restored[r].key < o.key) yield restored[r++];
     if (undo.has(o.key)) continue; // changed since: its old version (if any) comes from `restored`
     yield o;

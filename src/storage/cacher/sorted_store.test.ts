@@ -46,3 +46,60 @@ test('replacing an entry moves it between index values, and a re-put of the same
   assert.equal(s.get(`${P}a/p`)?.kv.modRevision, 4);
   assert.equal(s.get(`${P}a/p`)?.kv.createRevision, 4);
 });
+
+test('thousands of random creations, replacements and deletions keep every walk in key order, across block splits and emptied blocks', () => {
+  const s = new SortedStore(['spec.nodeName', 'metadata.name']);
+  const model = new Map<string, number>();
+  let seed = 7;
+  // xorshift32: deterministic, and its low bits are not periodic as an LCG's are.
+  const rand = (n: number): number => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) % n;
+  };
+  for (let step = 0; step < 6000; step++) {
+    // Random suffixes, as generated pod names have: most creations land inside the list, not at its end.
+    const name = `p-${rand(3000).toString(36)}`;
+    const ns = `ns${rand(3)}`;
+    const key = `${P}${ns}/${name}`;
+    if (rand(4) === 0) {
+      assert.equal(s.delete(key)?.key, model.has(key) ? key : undefined);
+      model.delete(key);
+    } else {
+      s.put(entry(ns, name, '', step));
+      model.set(key, step);
+    }
+  }
+  const sorted = [...model.keys()].sort();
+  assert.equal(s.size, sorted.length);
+  assert.ok(sorted.length > 1000, 'enough entries for several blocks');
+  assert.deepEqual(keys([...s.from('')]), sorted);
+  assert.deepEqual(keys(s.range(`${P}ns1/`)), sorted.filter((k) => k.startsWith(`${P}ns1/`)));
+  const mid = sorted[Math.floor(sorted.length / 2)]!;
+  assert.deepEqual(keys([...s.from(mid)]), sorted.filter((k) => k >= mid));
+  assert.deepEqual(keys([...s.from(`${mid}\0`)]), sorted.filter((k) => k > mid));
+  assert.equal(s.get(mid)?.revision, model.get(mid));
+  for (const k of sorted) s.delete(k);
+  assert.equal(s.size, 0);
+  assert.deepEqual([...s.from('')], []);
+});
+
+test('a walk that spans changes goes on after the last key it gave', () => {
+  const s = new SortedStore(['spec.nodeName', 'metadata.name']);
+  for (let i = 0; i < 2000; i++) s.put(entry('a', `p${String(i).padStart(4, '0')}`, '', i + 1));
+  const walk = s.from(`${P}a/`);
+  const seen: string[] = [];
+  for (let i = 0; i < 1000; i++) seen.push(walk.next().value!.key);
+  assert.equal(seen.at(-1), `${P}a/p0999`);
+  // Behind the walk: a creation and the deletion of what it already gave; ahead of it: a creation and a deletion.
+  s.put(entry('a', 'p0500x', '', 5000));
+  s.delete(`${P}a/p0998`);
+  s.put(entry('a', 'p1500x', '', 5001));
+  s.delete(`${P}a/p1000`);
+  for (let r = walk.next(); !r.done; r = walk.next()) seen.push(r.value.key);
+  assert.equal(seen.length, 1000 + 999 + 1, 'the rest once each: p1001 to p1999 (p1000 deleted), and p1500x created ahead');
+  assert.equal(seen[1000], `${P}a/p1001`);
+  assert.ok(seen.includes(`${P}a/p1500x`) && !seen.includes(`${P}a/p0500x`));
+  assert.deepEqual(seen, [...seen].sort(), 'still in key order');
+});

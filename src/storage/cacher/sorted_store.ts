@@ -2,17 +2,40 @@
  * The cache's current state: entries sorted by key for prefix and paginated
  * walks (upstream's btreeStore), a map for point reads, and one secondary
  * index per indexer (value -> entries) so a kubelet's list by spec.nodeName
- * touches its own pods only. Updates of an existing key are O(log n);
- * creations and deletions shift the array, which stays cheap at 10^5 entries.
+ * touches its own pods only. The sorted entries are kept in blocks of at most
+ * BLOCK_MAX, so a creation or deletion shifts one block, not the whole list:
+ * one flat array cost ~58 µs per creation at 80,000 pods (every entry after
+ * the new key moved, as with the random suffixes of generated pod names),
+ * ~11% of a core at 1,900 creates/s; the blocks keep it to a few µs.
  * An index value held by one entry maps to that entry, not to a Set of one:
  * metadata.name is unique for most objects, and a Set per object doubled
  * what each major GC marks.
  */
 import type { CachedObject } from './cached_object.js';
 
+/** Entries per block before it is split in two. */
+const BLOCK_MAX = 512;
+
+/** The position of the first entry of `list` whose key is >= `key` (`strict`: > `key`). */
+function search(list: readonly CachedObject[], key: string, strict = false): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const k = list[mid]!.key;
+    if (k < key || (strict && k === key)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** A sorted, indexed map of key -> CachedObject. */
 export class SortedStore {
-  private entries: CachedObject[] = [];
+  /** Non-empty blocks, each sorted, every key of one below every key of the next. */
+  private blocks: CachedObject[][] = [];
+  private count = 0;
+  /** Bumped whenever entries move between positions (a creation, a deletion, a replace): walks then seek again. */
+  private moves = 0;
   private readonly byKey = new Map<string, CachedObject>();
   private readonly indexes: Map<string, CachedObject | Set<CachedObject>>[];
 
@@ -22,7 +45,7 @@ export class SortedStore {
 
   /** Number of entries. */
   get size(): number {
-    return this.entries.length;
+    return this.count;
   }
 
   /** The entry of `key`, if any. */
@@ -34,12 +57,22 @@ export class SortedStore {
   put(obj: CachedObject): void {
     const old = this.byKey.get(obj.key);
     this.byKey.set(obj.key, obj);
-    const i = this.lowerBound(obj.key);
-    if (old !== undefined) {
-      this.entries[i] = obj;
-      this.unindex(old);
+    const b = this.blockOf(obj.key);
+    if (b < 0) {
+      this.blocks.push([obj]);
     } else {
-      this.entries.splice(i, 0, obj);
+      const block = this.blocks[b]!;
+      const i = search(block, obj.key);
+      if (old !== undefined) block[i] = obj;
+      else {
+        block.splice(i, 0, obj);
+        if (block.length > BLOCK_MAX) this.blocks.splice(b + 1, 0, block.splice(block.length >>> 1));
+      }
+    }
+    if (old !== undefined) this.unindex(old);
+    else {
+      this.count++;
+      this.moves++;
     }
     this.index(obj);
   }
@@ -49,14 +82,22 @@ export class SortedStore {
     const old = this.byKey.get(key);
     if (old === undefined) return undefined;
     this.byKey.delete(key);
-    this.entries.splice(this.lowerBound(key), 1);
+    const b = this.blockOf(key);
+    const block = this.blocks[b]!;
+    block.splice(search(block, key), 1);
+    if (block.length === 0) this.blocks.splice(b, 1);
+    this.count--;
+    this.moves++;
     this.unindex(old);
     return old;
   }
 
   /** Replaces everything (a re-list); `sorted` must be ordered by key. */
   replace(sorted: CachedObject[]): void {
-    this.entries = sorted;
+    this.blocks = [];
+    for (let i = 0; i < sorted.length; i += BLOCK_MAX / 2) this.blocks.push(sorted.slice(i, i + BLOCK_MAX / 2));
+    this.count = sorted.length;
+    this.moves++;
     this.byKey.clear();
     for (const m of this.indexes) m.clear();
     for (const o of sorted) {
@@ -65,28 +106,61 @@ export class SortedStore {
     }
   }
 
-  /** The position of the first entry whose key is >= `key`. */
-  lowerBound(key: string): number {
-    let lo = 0;
-    let hi = this.entries.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.entries[mid].key < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** The entry at a position from lowerBound. */
-  at(i: number): CachedObject | undefined {
-    return this.entries[i];
+  /**
+   * The entries from the first whose key is >= `start`, in key order. A walk may span changes to the store: it
+   * goes on after the last key it gave (an entry created behind it is not seen, one created ahead of it is).
+   */
+  from(start: string): IterableIterator<CachedObject> {
+    return new Walk(this, start);
   }
 
   /** Every entry whose key starts with `prefix`, in key order (a copy, safe to hold while the store changes). */
   range(prefix: string): CachedObject[] {
     const out: CachedObject[] = [];
-    for (let i = this.lowerBound(prefix); i < this.entries.length && this.entries[i].key.startsWith(prefix); i++) out.push(this.entries[i]);
+    for (const o of this.from(prefix)) {
+      if (!o.key.startsWith(prefix)) break;
+      out.push(o);
+    }
     return out;
+  }
+
+  /** For Walk: the block and offset of the first key >= `key` (> with `strict`), and the current move count. */
+  seek(key: string, strict: boolean): { block: number; offset: number; moves: number } {
+    const b = this.blockOf(key);
+    if (b < 0) return { block: this.blocks.length, offset: 0, moves: this.moves };
+    const offset = search(this.blocks[b]!, key, strict);
+    // A strict seek of a block's last key lands past its end: the next block's first entry.
+    return offset < this.blocks[b]!.length ? { block: b, offset, moves: this.moves } : { block: b + 1, offset: 0, moves: this.moves };
+  }
+
+  /** For Walk: the entry at a block and offset. */
+  entryAt(block: number, offset: number): CachedObject | undefined {
+    return this.blocks[block]?.[offset];
+  }
+
+  /** For Walk: the length of a block (0 past the last one). */
+  blockLength(block: number): number {
+    return this.blocks[block]?.length ?? 0;
+  }
+
+  /** For Walk: changes that moved entries so far. */
+  get moveCount(): number {
+    return this.moves;
+  }
+
+  /** The block that holds `key` or would: the first whose last key is >= `key`, else the last; -1 when empty. */
+  private blockOf(key: string): number {
+    const n = this.blocks.length;
+    if (n === 0) return -1;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const block = this.blocks[mid]!;
+      if (block[block.length - 1]!.key < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Entries whose indexer `name` has `value`, in key order. */
@@ -122,5 +196,46 @@ export class SortedStore {
         if (held.size === 1) m.set(v, held.values().next().value!);
       }
     }
+  }
+}
+
+/** A walk over the store in key order that survives changes to it (see SortedStore.from). */
+class Walk implements IterableIterator<CachedObject> {
+  private block: number;
+  private offset: number;
+  private moves: number;
+  private last: string | undefined;
+
+  constructor(
+    private readonly store: SortedStore,
+    private readonly start: string,
+  ) {
+    const p = store.seek(start, false);
+    this.block = p.block;
+    this.offset = p.offset;
+    this.moves = p.moves;
+  }
+
+  next(): IteratorResult<CachedObject> {
+    const s = this.store;
+    if (this.moves !== s.moveCount) {
+      const p = this.last === undefined ? s.seek(this.start, false) : s.seek(this.last, true);
+      this.block = p.block;
+      this.offset = p.offset;
+      this.moves = p.moves;
+    }
+    if (this.offset >= s.blockLength(this.block)) {
+      this.block++;
+      this.offset = 0;
+    }
+    const o = s.entryAt(this.block, this.offset);
+    if (o === undefined) return { done: true, value: undefined };
+    this.offset++;
+    this.last = o.key;
+    return { done: false, value: o };
+  }
+
+  [Symbol.iterator](): IterableIterator<CachedObject> {
+    return this;
   }
 }
