@@ -110,8 +110,26 @@ export class SortedStore {
    * The entries from the first whose key is >= `start`, in key order. A walk may span changes to the store: it
    * goes on after the last key it gave (an entry created behind it is not seen, one created ahead of it is).
    */
-  from(start: string): IterableIterator<CachedObject> {
-    return new Walk(this, start);
+  *from(start: string): Generator<CachedObject, void, undefined> {
+    let { block, offset } = this.seek(start, false);
+    let moves = this.moves;
+    let last: string | undefined;
+    for (;;) {
+      if (moves !== this.moves) {
+        ({ block, offset } = last === undefined ? this.seek(start, false) : this.seek(last, true));
+        moves = this.moves;
+      }
+      const b = this.blocks[block];
+      if (b === undefined) return;
+      if (offset >= b.length) {
+        block++;
+        offset = 0;
+        continue;
+      }
+      const o = b[offset++]!;
+      last = o.key;
+      yield o;
+    }
   }
 
   /** Every entry whose key starts with `prefix`, in key order (a copy, safe to hold while the store changes). */
@@ -124,28 +142,13 @@ export class SortedStore {
     return out;
   }
 
-  /** For Walk: the block and offset of the first key >= `key` (> with `strict`), and the current move count. */
-  seek(key: string, strict: boolean): { block: number; offset: number; moves: number } {
+  /** The block and offset of the first key >= `key` (> with `strict`); past the last block when there is none. */
+  private seek(key: string, strict: boolean): { block: number; offset: number } {
     const b = this.blockOf(key);
-    if (b < 0) return { block: this.blocks.length, offset: 0, moves: this.moves };
+    if (b < 0) return { block: 0, offset: 0 };
     const offset = search(this.blocks[b]!, key, strict);
-    // A strict seek of a block's last key lands past its end: the next block's first entry.
-    return offset < this.blocks[b]!.length ? { block: b, offset, moves: this.moves } : { block: b + 1, offset: 0, moves: this.moves };
-  }
-
-  /** For Walk: the entry at a block and offset. */
-  entryAt(block: number, offset: number): CachedObject | undefined {
-    return this.blocks[block]?.[offset];
-  }
-
-  /** For Walk: the length of a block (0 past the last one). */
-  blockLength(block: number): number {
-    return this.blocks[block]?.length ?? 0;
-  }
-
-  /** For Walk: changes that moved entries so far. */
-  get moveCount(): number {
-    return this.moves;
+    // Past the end of the block (a strict seek of its last key, a key above all): the next block's first entry.
+    return offset < this.blocks[b]!.length ? { block: b, offset } : { block: b + 1, offset: 0 };
   }
 
   /** The block that holds `key` or would: the first whose last key is >= `key`, else the last; -1 when empty. */
@@ -199,43 +202,3 @@ export class SortedStore {
   }
 }
 
-/** A walk over the store in key order that survives changes to it (see SortedStore.from). */
-class Walk implements IterableIterator<CachedObject> {
-  private block: number;
-  private offset: number;
-  private moves: number;
-  private last: string | undefined;
-
-  constructor(
-    private readonly store: SortedStore,
-    private readonly start: string,
-  ) {
-    const p = store.seek(start, false);
-    this.block = p.block;
-    this.offset = p.offset;
-    this.moves = p.moves;
-  }
-
-  next(): IteratorResult<CachedObject> {
-    const s = this.store;
-    if (this.moves !== s.moveCount) {
-      const p = this.last === undefined ? s.seek(this.start, false) : s.seek(this.last, true);
-      this.block = p.block;
-      this.offset = p.offset;
-      this.moves = p.moves;
-    }
-    if (this.offset >= s.blockLength(this.block)) {
-      this.block++;
-      this.offset = 0;
-    }
-    const o = s.entryAt(this.block, this.offset);
-    if (o === undefined) return { done: true, value: undefined };
-    this.offset++;
-    this.last = o.key;
-    return { done: false, value: o };
-  }
-
-  [Symbol.iterator](): IterableIterator<CachedObject> {
-    return this;
-  }
-}
