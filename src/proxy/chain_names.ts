@@ -4,7 +4,7 @@
  * limit and stay stable across restarts.
  */
 import { hash } from 'node:crypto';
-import { isAscii, sha256Ascii } from './sha256.js';
+import { sha256Base32Prefix } from './sha256.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -29,5 +29,5 @@ function base32Prefix(bytes: Uint8Array): string {
 /** The 16-character hash of an identity string. */
 export function hash16(identity: string): string {
   // Names are ASCII (Kubernetes names, protocols, addresses); anything else takes node:crypto's UTF-8 path.
-  return base32Prefix(isAscii(identity) ? sha256Ascii(identity) : hash('sha256', identity, 'buffer'));
+  return sha256Base32Prefix(identity) ?? base32Prefix(hash('sha256', identity, 'buffer'));
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { hash16 } from './chain_names.js';
-import { sha256Ascii } from './sha256.js';
+import { MAX_WASM_MESSAGE, sha256Ascii, sha256Base32Prefix } from './sha256.js';
 
 const reference = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
@@ -20,7 +20,7 @@ test('sha256Ascii matches node:crypto across block boundaries (lengths 0 to 200)
   for (let n = 0; n <= 200; n++) {
     let s = '';
     for (let i = 0; i < n; i++) s += String.fromCharCode(32 + ((i * 7 + n) % 95));
-    assert.deepEqual(Buffer.from(sha256Ascii(s)), reference(s), `length ${n}`);
+    assert.deepEqual(Buffer.from(sha256Ascii(s)!), reference(s), `length ${n}`);
   }
 });
 
@@ -31,7 +31,7 @@ test('sha256Ascii matches node:crypto on random ASCII, including control charact
     const n = next() % 130;
     let s = '';
     for (let i = 0; i < n; i++) s += String.fromCharCode(next() % 128);
-    assert.deepEqual(Buffer.from(sha256Ascii(s)), reference(s));
+    assert.deepEqual(Buffer.from(sha256Ascii(s)!), reference(s));
   }
 });
 
@@ -41,4 +41,29 @@ test('hash16 is base32 of the first 10 bytes of sha256, for ASCII and non-ASCII 
   }
   // The chain every cluster has upstream: KUBE-SVC-NPX46M4PTMTKRN6Y for default/kubernetes:https over tcp.
   assert.equal(hash16('default/kubernetes:httpstcp'), 'NPX46M4PTMTKRN6Y');
+});
+
+test('sha256Ascii hashes ASCII up to MAX_WASM_MESSAGE characters, and declines longer or non-ASCII text', () => {
+  for (const n of [1000, 10_000, MAX_WASM_MESSAGE]) {
+    const s = 'abcdefghijklmnopqrstuvwxyz0123456789/:.-'.repeat(Math.ceil(n / 40)).slice(0, n);
+    assert.deepEqual(Buffer.from(sha256Ascii(s)!), reference(s), `length ${n}`);
+  }
+  assert.equal(sha256Ascii('x'.repeat(MAX_WASM_MESSAGE + 1)), undefined);
+  for (const s of ['ns/ünïcode:ptcp', 'é', '\u0080', 'a\u{1F600}b', '日本']) {
+    assert.equal(sha256Ascii(s), undefined, s);
+    assert.equal(sha256Base32Prefix(s), undefined, s);
+  }
+  // A declined text leaves nothing behind: the next hash is still right.
+  assert.deepEqual(Buffer.from(sha256Ascii('default/web:httptcp')!), reference('default/web:httptcp'));
+});
+
+test('sha256Base32Prefix is base32 of the first 10 digest bytes, on random ASCII', () => {
+  let seed = 777;
+  const next = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+  for (let k = 0; k < 2000; k++) {
+    const n = next() % 150;
+    let s = '';
+    for (let i = 0; i < n; i++) s += String.fromCharCode(next() % 128);
+    assert.equal(sha256Base32Prefix(s), base32Reference(reference(s)));
+  }
 });
