@@ -34,7 +34,7 @@ import { registerCacheMetrics } from './cache_metrics.js';
 function indexersFor(resource: string): Indexer[] {
   const name: Indexer = { name: 'metadata.name', path: ['metadata', 'name'], fn: (o) => String((o as { metadata?: { name?: string } }).metadata?.name ?? '') };
   if (resource !== 'pods') return [name];
-  return [{ name: 'spec.nodeName', path: ['spec', 'nodeName'], fn: (o) => String((o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '') }, name];
+  return [{ name: 'spec.nodeName', path: ['spec', 'nodeName'], fn: (o) => String((o as { spec?: { nodeName?: string } }).spec?.nodeName ?? ''), shared: true }, name];
 }
 
 /** The API server's settings; every default is upstream's. */

@@ -45,7 +45,7 @@ export function listFromCache(wc: WatchCache, req: CacheListRequest): CacheListP
   let fetched = 0;
   const pass = (o: CachedObject): boolean => {
     fetched++;
-    if (req.index !== undefined && o.indexValues[req.index.position] !== req.index.value) return false;
+    if (req.index !== undefined && o.indexValue(req.index.position) !== req.index.value) return false;
     return req.predicate === undefined || req.predicate(o.decode());
   };
   for (let next = candidates.next(); !next.done; next = candidates.next()) {

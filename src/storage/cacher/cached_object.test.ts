@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EncodedObject, jsonCodec, ownBytes } from './cached_object.js';
+import { CachedObject, EncodedObject, StringTable, jsonCodec, ownBytes } from './cached_object.js';
 import { openCacher, pod } from './test_helpers.js';
 
 const P = '/registry/pods/';
@@ -69,4 +69,18 @@ test('copyInto writes the same bytes as bytes() with the resourceVersion spliced
   }
   assert.equal(JSON.parse(cases[0]!.bytes().toString()).metadata.resourceVersion, '42');
   assert.equal(JSON.parse(cases[1]!.bytes().toString()).metadata.resourceVersion, '7');
+});
+
+test('an entry gives back each of its index values, for none, one, two and more indexers', () => {
+  const kv = { key: `${P}default/a`, value: Buffer.from('{}'), createRevision: 1, modRevision: 2 };
+  for (const values of [[], ['n1'], ['n1', 'a'], ['n1', 'a', 'Running', 'x']]) {
+    const o = new CachedObject(kv, 'default', values, jsonCodec);
+    assert.deepEqual(values.map((_, i) => o.indexValue(i)), values);
+  }
+});
+
+test('a string table gives back equal strings, also past its bound', () => {
+  const t = new StringTable(2);
+  const parsed = (s: string): string => (JSON.parse(JSON.stringify({ s })) as { s: string }).s;
+  for (const s of ['node-1', 'node-2', 'node-3', 'node-1', 'node-3']) assert.equal(t.intern(parsed(s)), s);
 });

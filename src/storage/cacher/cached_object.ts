@@ -143,17 +143,30 @@ export class EncodedObject {
 export class CachedObject extends EncodedObject {
   /** The revision of the write that created this key. */
   readonly createRevision: number;
+  // The index values, one per configured indexer: the first two in fields of the entry itself (every
+  // resource has one or two indexers), so an entry holds no array of them, two objects fewer to mark.
+  private readonly index0: string;
+  private readonly index1: string;
+  private readonly indexRest: readonly string[] | undefined;
 
   constructor(
     kv: KeyValue,
     /** The namespace segment of the key ('' for cluster-scoped objects). */
     readonly namespace: string,
-    /** One value per configured indexer, in indexer order. */
-    readonly indexValues: readonly string[],
+    /** One value per configured indexer, in indexer order (not kept: read them with indexValue). */
+    indexValues: readonly string[],
     codec: ObjectCodec,
   ) {
     super(kv.key, kv.value, kv.modRevision, codec);
     this.createRevision = kv.createRevision;
+    this.index0 = indexValues[0] ?? '';
+    this.index1 = indexValues[1] ?? '';
+    this.indexRest = indexValues.length > 2 ? indexValues.slice(2) : undefined;
+  }
+
+  /** The value of indexer `i` (in indexer order). */
+  indexValue(i: number): string {
+    return i === 0 ? this.index0 : i === 1 ? this.index1 : (this.indexRest?.[i - 2] ?? '');
   }
 
   /** The entry as storage's KeyValue (a new object each call). */
@@ -167,18 +180,29 @@ export class CachedObject extends EncodedObject {
   }
 }
 
-/** Namespaces seen in keys, so the cache's entries share one string per namespace instead of a slice each. */
-const namespaces = new Map<string, string>();
+/**
+ * One string per distinct value, so the cache's entries share it instead of holding a copy each (every string
+ * parsed from JSON or sliced from a key is a new one). Bounded: a flood of values just stops being shared, it
+ * does not grow the table without end.
+ */
+export class StringTable {
+  private readonly strings = new Map<string, string>();
+  constructor(private readonly maxStrings = 100_000) {}
+
+  intern(s: string): string {
+    const known = this.strings.get(s);
+    if (known !== undefined) return known;
+    if (this.strings.size < this.maxStrings) this.strings.set(s, s);
+    return s;
+  }
+}
+
+/** Namespaces seen in keys. */
+const namespaces = new StringTable();
 
 /** The namespace of a key under `resourcePrefix`: its first segment when a name follows, else ''. */
 export function namespaceOfKey(resourcePrefix: string, key: string): string {
   const rel = key.slice(resourcePrefix.length);
   const slash = rel.indexOf('/');
-  if (slash < 0) return '';
-  const ns = rel.slice(0, slash);
-  const known = namespaces.get(ns);
-  if (known !== undefined) return known;
-  // Bounded: a flood of namespaces just stops sharing, it does not grow this map without end.
-  if (namespaces.size < 100_000) namespaces.set(ns, ns);
-  return ns;
+  return slash < 0 ? '' : namespaces.intern(rel.slice(0, slash));
 }

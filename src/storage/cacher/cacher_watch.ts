@@ -68,7 +68,7 @@ export interface ObjectFilter {
 /** Whether an entry passes a filter; `decoded` is called only when a predicate needs the object. */
 export function passes(f: ObjectFilter, entry: CachedObject, decoded: () => unknown): boolean {
   if (f.namespace !== undefined && entry.namespace !== f.namespace) return false;
-  if (f.index !== undefined && entry.indexValues[f.index.position] !== f.index.value) return false;
+  if (f.index !== undefined && entry.indexValue(f.index.position) !== f.index.value) return false;
   return f.predicate === undefined || f.predicate(decoded());
 }
 

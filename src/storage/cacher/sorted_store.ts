@@ -179,7 +179,7 @@ export class SortedStore {
   private index(o: CachedObject): void {
     for (let i = 0; i < this.indexes.length; i++) {
       const m = this.indexes[i];
-      const v = o.indexValues[i];
+      const v = o.indexValue(i);
       const held = m.get(v);
       if (held === undefined) m.set(v, o);
       else if (held instanceof Set) held.add(o);
@@ -190,7 +190,7 @@ export class SortedStore {
   private unindex(o: CachedObject): void {
     for (let i = 0; i < this.indexes.length; i++) {
       const m = this.indexes[i];
-      const v = o.indexValues[i];
+      const v = o.indexValue(i);
       const held = m.get(v);
       if (held === o) m.delete(v);
       else if (held instanceof Set) {

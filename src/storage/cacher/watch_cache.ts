@@ -8,7 +8,7 @@
 import type { Clock, Timer } from '../../clock/index.js';
 import { tooLargeResourceVersion } from '../errors.js';
 import type { KeyValue, WatchEvent } from '../interface.js';
-import { CachedObject, jsonCodec, namespaceOfKey, ownBytes, type ObjectCodec } from './cached_object.js';
+import { CachedObject, jsonCodec, namespaceOfKey, StringTable, ownBytes, type ObjectCodec } from './cached_object.js';
 import { compileJsonPath, jsonStringFields, type JsonPath } from './json_field.js';
 import { EventWindow, type WindowSizing } from './event_window.js';
 import { SortedStore } from './sorted_store.js';
@@ -25,6 +25,11 @@ export interface Indexer {
    * `String(obj.<path> ?? '')`: JSON values are then indexed without decoding them.
    */
   path?: readonly string[];
+  /**
+   * Whether many objects share each value (a node name: every pod on the node): entries then hold one string
+   * per value instead of one each. Not for values unique to an object, such as its name.
+   */
+  shared?: boolean;
 }
 
 /** At most this many writes' index values wait for their events (see noteWritten). */
@@ -53,6 +58,8 @@ export class WatchCache {
   private readonly epoch: number;
   /** Index values of objects written through this server, by key, until the write's event arrives. */
   private readonly written = new Map<string, { value: Buffer; values: string[] }>();
+  /** One string per value of the shared indexers. */
+  private readonly shared = new StringTable();
 
   constructor(
     readonly resourcePrefix: string,
@@ -92,6 +99,7 @@ export class WatchCache {
         values = this.indexers.map((ix) => ix.fn(decoded));
       }
     }
+    for (let i = 0; i < values.length; i++) if (this.indexers[i]!.shared === true) values[i] = this.shared.intern(values[i]!);
     return { obj: new CachedObject(kv, namespaceOfKey(this.resourcePrefix, kv.key), values, this.codec), decoded };
   }
 

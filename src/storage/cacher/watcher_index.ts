@@ -77,8 +77,8 @@ export class WatcherIndex<R extends Routable> {
     for (let i = 0; i < this.byValue.length; i++) {
       const m = this.byValue[i];
       if (m.size === 0) continue;
-      if (ev.object !== null) visit(m.get(ev.object.indexValues[i]));
-      if (ev.prev !== null && (ev.object === null || ev.prev.indexValues[i] !== ev.object.indexValues[i])) visit(m.get(ev.prev.indexValues[i]));
+      if (ev.object !== null) visit(m.get(ev.object.indexValue(i)));
+      if (ev.prev !== null && (ev.object === null || ev.prev.indexValue(i) !== ev.object.indexValue(i))) visit(m.get(ev.prev.indexValue(i)));
     }
   }
 
