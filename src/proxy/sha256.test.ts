@@ -24,15 +24,19 @@ test('sha256Ascii matches node:crypto across block boundaries (lengths 0 to 200)
   }
 });
 
-test('sha256Ascii matches node:crypto on random ASCII, including control characters and DEL', () => {
-  let seed = 12345;
+/** `count` pseudo-random ASCII strings (control characters and DEL included) of up to `maxLength` characters. */
+function randomAscii(seed: number, count: number, maxLength: number): string[] {
   const next = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
-  for (let k = 0; k < 2000; k++) {
-    const n = next() % 130;
+  return Array.from({ length: count }, () => {
+    const n = next() % (maxLength + 1);
     let s = '';
     for (let i = 0; i < n; i++) s += String.fromCharCode(next() % 128);
-    assert.deepEqual(Buffer.from(sha256Ascii(s)!), reference(s));
-  }
+    return s;
+  });
+}
+
+test('sha256Ascii matches node:crypto on random ASCII, including control characters and DEL', () => {
+  for (const s of randomAscii(12345, 2000, 130)) assert.deepEqual(Buffer.from(sha256Ascii(s)!), reference(s));
 });
 
 test('hash16 is base32 of the first 10 bytes of sha256, for ASCII and non-ASCII identities', () => {
@@ -58,12 +62,5 @@ test('sha256Ascii hashes ASCII up to MAX_WASM_MESSAGE characters, and declines l
 });
 
 test('sha256Base32Prefix is base32 of the first 10 digest bytes, on random ASCII', () => {
-  let seed = 777;
-  const next = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
-  for (let k = 0; k < 2000; k++) {
-    const n = next() % 150;
-    let s = '';
-    for (let i = 0; i < n; i++) s += String.fromCharCode(next() % 128);
-    assert.equal(sha256Base32Prefix(s), base32Reference(reference(s)));
-  }
+  for (const s of randomAscii(777, 2000, 150)) assert.equal(sha256Base32Prefix(s), base32Reference(reference(s)));
 });

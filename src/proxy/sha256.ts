@@ -293,18 +293,16 @@ function hashBody(): { locals: number; code: number[] } {
     i32(by);
     emit(op.shl);
   };
+  // The low bits of one word (masked) above the top bits of the next.
+  const spliced = (hi: string, mask: number, by: number, lo: string, loShift: number): void => {
+    masked(hi, mask, by);
+    shifted(lo, loShift, 0);
+    emit(op.or);
+  };
   twenty(() => shifted('h0', 12, 0), 0); // bytes 0, 1 and the top of 2
-  twenty(() => {
-    masked('h0', 0xfff, 8);
-    shifted('h1', 24, 0);
-    emit(op.or);
-  }, 4); // the rest of byte 2, bytes 3 and 4
+  twenty(() => spliced('h0', 0xfff, 8, 'h1', 24), 4); // the rest of byte 2, bytes 3 and 4
   twenty(() => shifted('h1', 4, 0xfffff), 8); // bytes 5, 6 and the top of 7
-  twenty(() => {
-    masked('h1', 0xf, 16);
-    shifted('h2', 16, 0);
-    emit(op.or);
-  }, 12); // the rest of byte 7, bytes 8 and 9
+  twenty(() => spliced('h1', 0xf, 16, 'h2', 16), 12); // the rest of byte 7, bytes 8 and 9
   emit(op.end);
   return { locals: names.length - 1, code };
 }
