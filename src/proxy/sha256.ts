@@ -358,7 +358,8 @@ function hashed(s: string): boolean {
 
 /**
  * The SHA-256 digest of `s`, or undefined when it is not ASCII or longer than MAX_WASM_MESSAGE. The digest is
- * a view of memory that the next call overwrites: read it before hashing again.
+ * a view of memory that the next call overwrites: read it before hashing again. Chain names need only the base32
+ * prefix (sha256Base32Prefix); this whole digest is what the tests hold against node:crypto.
  */
 export function sha256Ascii(s: string): Uint8Array | undefined {
   return hashed(s) ? DIGEST : undefined;
