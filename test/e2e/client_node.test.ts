@@ -459,7 +459,11 @@ describe('client-node 1.4.0: informer with a field selector', () => {
       await until('the injected 410', () => proxy.watches().some((w, i) => i >= startWatches && w.s.status === 410), 8_000);
       await until('a relist after HTTP 410', () => lists() === 2, 5_000);
       const after410 = proxy.watches().slice(startWatches);
-      await until('a watch after the relist', () => proxy.watches().length > startWatches + after410.length, 5_000);
+      // The proxy logs a request when it arrives and its status when the server answers: wait for both.
+      await until('a watch after the relist, answered', () => {
+        const w = proxy.watches();
+        return w.length > startWatches + after410.length && w.at(-1)!.s.status !== undefined;
+      }, 5_000);
       const next = proxy.watches().at(-1)!;
       assert.equal(next.s.status, 200);
       assert.match(next.query.get('resourceVersion') ?? '', /^\d+$/, 'the new watch starts from the new list RV');
