@@ -3,7 +3,8 @@
  * by side and one load generator alternates short closed-loop bursts (GET,
  * create, update) between them, so other work on the machine hits both alike.
  * Reports each server's process CPU per answered request (median of the
- * rounds), which other load skews far less than rates. A script, not a test.
+ * rounds), which other load skews far less than rates, and its event loop's
+ * GC time per request (from its /metrics). A script, not a test.
  *
  *   node dist/bench/apiserver/ab.js <repo A> <repo B> [--rounds N] [--burst-ms N]
  *     [--storage-sync full|normal] [--ops get,create,update] [--rate N] [--together] [--quick]
@@ -15,6 +16,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Op, UpdateObject } from './load.js';
 import { NAMESPACE, podManifest } from './pod.js';
+import { parsePrometheus, sumOf } from '../../src/lab/prom.js';
 import { LoadGenerator, processCpuMs, runBenchmark, tempDir, type Cleanup, type ServerProcess } from './processes.js';
 
 type StartKscale = (cleanup: Cleanup, dataDir: string, extraArgs: string[], nodeArgs: string[]) => Promise<ServerProcess>;
@@ -23,7 +25,7 @@ interface Side {
   name: string;
   server: ServerProcess;
   updates: UpdateObject[];
-  samples: Record<Op, { cpuUs: number; perSec: number; errors: number }[]>;
+  samples: Record<Op, { cpuUs: number; gcUs: number; perSec: number; errors: number }[]>;
 }
 
 const OPS: Op[] = ['get', 'create', 'update'];
@@ -57,6 +59,11 @@ async function startSide(cleanup: Cleanup, name: string, repo: string, sync: str
   return { name, server, updates, samples: { get: [], create: [], update: [] } };
 }
 
+/** The server's main-thread GC time so far (prom-client's nodejs_gc_duration_seconds), in µs. */
+async function gcMicros(s: ServerProcess): Promise<number> {
+  return sumOf(parsePrometheus(await call(s, 'GET', '/metrics')), 'nodejs_gc_duration_seconds_sum') * 1e6;
+}
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 async function run(argv: string[], cleanup: Cleanup): Promise<void> {
@@ -79,15 +86,18 @@ async function run(argv: string[], cleanup: Cleanup): Promise<void> {
   const gens = [new LoadGenerator(cleanup), ...(together ? [new LoadGenerator(cleanup)] : [])];
   let seq = 0;
   const burst = async (s: Side, op: Op, gen: LoadGenerator, measured: boolean): Promise<void> => {
+    // Read outside the CPU window: rendering /metrics costs the server CPU too.
+    const gc0 = measured ? await gcMicros(s.server) : 0;
     const cpu0 = processCpuMs(s.server.pid);
     const res = await gen.run({
       host: s.server.host, port: s.server.port, op, mode: rate === undefined ? 'closed' : 'open', ...(rate === undefined ? {} : { rate }), connections: CONNECTIONS, maxCount: 1_000_000, maxMs: burstMs,
       getPath: `${PODS}/ab-u-0`, createPath: PODS, createTemplate: JSON.stringify(podManifest('__NAME__')), namePrefix: `ab-${s.name}-${++seq}`, updates: s.updates,
     });
     const cpu1 = processCpuMs(s.server.pid);
+    const gc1 = measured ? await gcMicros(s.server) : 0;
     res.rvs.forEach((rv, i) => (s.updates[i]!.rv = rv));
     const count = (res.perSec * burstMs) / 1000;
-    if (measured && cpu0 !== undefined && cpu1 !== undefined && count > 0) s.samples[op].push({ cpuUs: ((cpu1 - cpu0) * 1000) / count, perSec: res.perSec, errors: res.errors });
+    if (measured && cpu0 !== undefined && cpu1 !== undefined && count > 0) s.samples[op].push({ cpuUs: ((cpu1 - cpu0) * 1000) / count, gcUs: (gc1 - gc0) / count, perSec: res.perSec, errors: res.errors });
   };
   for (let r = 0; r <= rounds; r++) {
     for (const op of ops) {
@@ -105,7 +115,7 @@ async function run(argv: string[], cleanup: Cleanup): Promise<void> {
     for (const s of sides) {
       const xs = s.samples[op];
       const errors = xs.reduce((n, x) => n + x.errors, 0);
-      console.log(`${op.padEnd(6)} ${s.name.toUpperCase()}: server CPU/op median ${median(xs.map((x) => x.cpuUs)).toFixed(0)} µs [${xs.map((x) => x.cpuUs.toFixed(0)).join(' ')}], rate median ${median(xs.map((x) => x.perSec)).toFixed(0)}/s, errors ${errors}`);
+      console.log(`${op.padEnd(6)} ${s.name.toUpperCase()}: server CPU/op median ${median(xs.map((x) => x.cpuUs)).toFixed(0)} µs [${xs.map((x) => x.cpuUs.toFixed(0)).join(' ')}], GC/op median ${median(xs.map((x) => x.gcUs)).toFixed(1)} µs, rate median ${median(xs.map((x) => x.perSec)).toFixed(0)}/s, errors ${errors}`);
     }
   }
 }
