@@ -15,13 +15,6 @@
  *   grows to twice its live size before the next major GC, as GOGC=100 lets
  *   Go's heap. V8's own factor for the server's heap stayed near 1.2, so a
  *   server holding 75,000 cached pods ran a major GC every second or two.
- * - `--max-semi-space-size=64`, for the API server: the young generation's
- *   semi-spaces may grow to 64 MiB (Node 20's default cap is 16). Each request
- *   allocates tens of KB that die young, and every scavenge copies what is in
- *   flight at that moment, so at thousands of writes per second scavenges
- *   four times rarer cost about half as much in all: GC per write 21.7 → 13.1 µs
- *   (docs/benchmarks.md, "Young generation"). The price is up to 96 MiB more
- *   memory while the server is busy (the two semi-spaces: 128 MiB instead of 32).
  */
 import { availableParallelism } from 'node:os';
 
@@ -36,6 +29,6 @@ export function v8PoolSize(cores: number): number {
 /** The flags to put before the script when starting a kscale process of `role`. */
 export function nodeRuntimeFlags(role: ProcessRole, cores = availableParallelism()): string[] {
   const flags = [`--v8-pool-size=${v8PoolSize(cores)}`];
-  if (role === 'server') flags.push('--heap-growing-percent=100', '--max-semi-space-size=64');
+  if (role === 'server') flags.push('--heap-growing-percent=100');
   return flags;
 }
