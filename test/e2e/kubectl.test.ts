@@ -326,6 +326,24 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     assert.doesNotMatch(await k.ok(['get', 'namespaces', '-o', 'name']), /doomed/);
   });
 
+  test('a namespace re-created under the name of a deleted one keeps its new content', async () => {
+    // The reported data loss: the controller cleaned up by name, so a late pass for the old namespace emptied the new one.
+    for (let round = 0; round < 3; round++) {
+      await k.ok(['create', 'namespace', 'reborn']);
+      await k.ok(['-n', 'reborn', 'create', 'configmap', 'a']);
+      await k.ok(['delete', 'namespace', 'reborn']);
+      await k.ok(['create', 'namespace', 'reborn']);
+      await k.ok(['-n', 'reborn', 'create', 'configmap', 'b']);
+      // Long enough for every retry of the old namespace's cleanup (1 s apart) to have run.
+      await new Promise((r) => setTimeout(r, 2_500));
+      assert.equal(await k.ok(['-n', 'reborn', 'get', 'configmaps', '-o', 'name']), 'configmap/b\n', `round ${round}`);
+      const ns = await k.getJSON(['namespace', 'reborn']);
+      assert.equal(ns.status.phase, 'Active');
+      assert.deepEqual(ns.spec.finalizers, ['kubernetes'], 'the new namespace keeps its finalizer');
+      await k.ok(['delete', 'namespace', 'reborn']);
+    }
+  });
+
   test('get --raw /metrics serves apiserver_request_total', async () => {
     const out = await k.ok(['get', '--raw', '/metrics']);
     assert.match(out, /^# TYPE apiserver_request_total counter$/m);

@@ -6,6 +6,7 @@
  * controller.
  */
 import type { Clock } from '../../clock/index.js';
+import { isNotFoundError } from '../../api/status.js';
 import type { Storage } from '../../storage/index.js';
 import { isStorageError } from '../../storage/index.js';
 import { decode } from '../codec.js';
@@ -110,8 +111,25 @@ export class NamespaceController {
     }
   }
 
-  /** Deletes the namespace's content; returns true once it is empty and the namespace is finalized. */
+  /**
+   * Deletes the namespace's content; returns true once it is empty and the
+   * namespace is finalized, or once there is nothing of this deletion left to
+   * do. The queue holds names, so a pass may run after the namespace it was
+   * queued for is gone and a new one holds the name: like upstream's
+   * namespace controller, it reads the namespace first and touches nothing
+   * unless that namespace is terminating, and finalizes only the namespace
+   * (by UID) whose content it deleted.
+   */
   private async cleanup(name: string): Promise<boolean> {
+    let ns: Obj;
+    try {
+      ns = await this.namespaces.get(undefined, name);
+    } catch (err) {
+      if (isNotFoundError(err)) return true;
+      throw err;
+    }
+    const uid = meta(ns).uid as string;
+    if (meta(ns).deletionTimestamp === undefined) return true;
     let remaining = 0;
     const now = this.clock.now();
     for (const store of this.stores.values()) {
@@ -133,7 +151,7 @@ export class NamespaceController {
       if (left > 0) return false;
     }
     const { obj } = await this.namespaces.update(undefined, name, (cur) => {
-      if (cur === null) return Promise.reject(new Error('gone'));
+      if (cur === null || meta(cur).uid !== uid) return Promise.reject(new Error('gone'));
       const next = deepCopy(cur);
       const fin = (((next.spec as Obj | undefined)?.finalizers as string[] | undefined) ?? []).filter((f) => f !== 'kubernetes');
       next.spec = { ...(next.spec as Obj | undefined), finalizers: fin };
