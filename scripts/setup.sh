@@ -13,6 +13,8 @@ command -v nft >/dev/null 2>&1 || need_pkgs+=(nftables)
 command -v conntrack >/dev/null 2>&1 || need_pkgs+=(conntrack)
 command -v ipset >/dev/null 2>&1 || need_pkgs+=(ipset)
 command -v ipvsadm >/dev/null 2>&1 || need_pkgs+=(ipvsadm)
+# The official Python client, for the e2e test of its watch helper (Debian's /usr/bin/python3).
+/usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1 || need_pkgs+=(python3-kubernetes)
 # The lab's HTML report is checked in headless Debian chromium.
 command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
 if [ ${#need_pkgs[@]} -gt 0 ]; then

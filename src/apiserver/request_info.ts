@@ -3,6 +3,7 @@
  * apiserver/pkg/endpoints/request.RequestInfoFactory. Every filter and
  * handler reads this instead of parsing the path again.
  */
+import { queryBool } from './query.js';
 
 /** The parsed form of one request. */
 export interface RequestInfo {
@@ -67,8 +68,7 @@ export function parseRequestInfo(method: string, url: string): RequestInfo {
 }
 
 function isWatch(q: URLSearchParams): boolean {
-  const w = q.get('watch');
-  return w === 'true' || w === '1';
+  return queryBool(q, 'watch');
 }
 
 /** The non-empty, percent-decoded segments of a path. */

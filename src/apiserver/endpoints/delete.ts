@@ -12,6 +12,7 @@ import { writeJSON } from '../responsewriters.js';
 import type { RestContext } from './context.js';
 import { selectorPredicate } from './read.js';
 import { parseDryRun } from './write.js';
+import { queryBool } from '../query.js';
 
 /** The longest grace period that fits a Go time.Duration (about 292 years). */
 const MAX_GRACE_SECONDS = 9_223_372_036;
@@ -30,7 +31,7 @@ async function deleteOptions(ctx: RestContext): Promise<DeleteParams> {
   // Upstream adds the grace to now as a Go Duration (int64 nanoseconds); past that a deletionTimestamp is not a time (here: a 500).
   if (grace !== undefined && (!Number.isSafeInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS)) throw badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
   let policy = (q.get('propagationPolicy') ?? body.propagationPolicy) as string | undefined;
-  if (policy === undefined && (q.get('orphanDependents') === 'true' || body.orphanDependents === true)) policy = 'Orphan';
+  if (policy === undefined && (queryBool(q, 'orphanDependents') || body.orphanDependents === true)) policy = 'Orphan';
   if (policy !== undefined && policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
     throw badRequest(`propagationPolicy: Unsupported value: "${policy}"`);
   }

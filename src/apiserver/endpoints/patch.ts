@@ -12,6 +12,7 @@ import { deepCopy, meta, type Obj } from '../object.js';
 import type { RestContext } from './context.js';
 import { applyFieldValidation, parseFieldValidation, recordUpdateManager, serverSideApply } from './fieldmanager.js';
 import { checkBodyKind, checkBodyTarget, parseDryRun, prepareNewObject, prepareUpdatedObject, withStatusFrom, writeObject } from './write.js';
+import { queryBool } from '../query.js';
 
 /** The media types PATCH accepts, as upstream. */
 export const PATCH_TYPES = [
@@ -30,7 +31,7 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
   const validation = parseFieldValidation(q);
   const patch = decodeBody(await readBody(ctx.req), type);
   const isApply = type === 'application/apply-patch+yaml';
-  const force = q.get('force') === 'true';
+  const force = queryBool(q, 'force');
   const manager = q.get('fieldManager') ?? '';
   if (isApply && manager === '') throw badRequest('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
   if (!isApply && force) throw badRequest('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');

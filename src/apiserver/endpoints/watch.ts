@@ -16,6 +16,7 @@ import { watchFromCache } from './cached_watch.js';
 import type { RestContext } from './context.js';
 import { parseRV, selectorPredicate } from './read.js';
 import { frameOf } from './watch_frames.js';
+import { queryBool } from '../query.js';
 
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -24,7 +25,7 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
   const { res, info, resource, services } = ctx;
   const q = info.query;
   const rv = parseRV(q.get('resourceVersion'));
-  const bookmarks = q.get('allowWatchBookmarks') === 'true';
+  const bookmarks = queryBool(q, 'allowWatchBookmarks');
   const t = q.get('timeoutSeconds');
   const min = services.minRequestTimeoutSeconds;
   // Like kube-apiserver: an unset timeout is randomized in [min, 2*min) so clients do not reconnect in lock-step.
