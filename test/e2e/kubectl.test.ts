@@ -255,6 +255,26 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     assert.equal(owner.manager, 'kubectl');
   });
 
+  test('apply --server-side after a client-side apply takes the fields over; diff --server-side works', async () => {
+    const cm = (mode: string): string => manifest({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'csa' }, data: { mode } });
+    assert.equal(await k.ok(['apply', '-f', '-'], { input: cm('blue') }), 'configmap/csa created\n');
+    // Upstream's upgrade path: no 409 from kubectl-client-side-apply, whose last-applied fields kubectl now owns.
+    const diff = await k.run(['diff', '--server-side', '-f', '-'], { input: cm('green') });
+    assert.equal(diff.code, 1, `kubectl diff exits 1 when there are differences: ${diff.stderr}`);
+    assert.match(diff.stdout, /^-\s+mode: blue$/m);
+    assert.match(diff.stdout, /^\+\s+mode: green$/m);
+    assert.equal(await k.ok(['apply', '--server-side', '-f', '-'], { input: cm('green') }), 'configmap/csa serverside-applied\n');
+    const got = await k.getJSON(['configmap', 'csa', '--show-managed-fields']);
+    assert.equal(got.data.mode, 'green');
+    const owner = got.metadata.managedFields.find((f: Doc) => f.fieldsV1?.['f:data']?.['f:mode'] !== undefined);
+    assert.equal(owner.manager, 'kubectl');
+    // The annotation follows the server-side apply, so a later client-side apply diffs against it.
+    const lastApplied = JSON.parse(got.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']);
+    assert.equal(lastApplied.data.mode, 'green');
+    assert.equal(await k.ok(['apply', '-f', '-'], { input: cm('red') }), 'configmap/csa configured\n');
+    assert.equal(await k.ok(['get', 'configmap', 'csa', '-o', 'jsonpath={.data.mode}']), 'red');
+  });
+
   test('cordon sets spec.unschedulable; uncordon removes it with null', async () => {
     assert.equal(await k.ok(['cordon', 'node-a']), 'node/node-a cordoned\n');
     assert.equal((await k.getJSON(['node', 'node-a'])).spec.unschedulable, true);

@@ -5,6 +5,7 @@ import { FieldSet } from './fieldset.js';
 import { ApplyConflictError, collectConflicts } from './conflicts.js';
 import { createdFieldsV1 } from './created.js';
 import { jsonEqual } from './json.js';
+import { conflictsAllowedByLastApplied, KUBECTL_APPLY_MANAGER, syncLastApplied } from './lastapplied.js';
 import {
   decodeManagedFields, disown, encodeManagedFields, formatTime, managerKey, ownsAny, ownsNothing, STRIPPED_FIELDS,
   type ManagedFieldsEntry, type ManagerState,
@@ -62,12 +63,17 @@ export function serverSideApply(opts: FieldManagerOptions & { applied: object; f
 
   const { comparison, same } = compareValues(live, merged, ctx);
   const cmp = filterComparison(comparison, opts.resetFields);
-  transferOwnership(managers, key, cmp, opts.force);
-  const changed = !same;
+  const byKubectl = opts.manager === KUBECTL_APPLY_MANAGER && opts.live !== null;
+  // Like upstream's lastAppliedManager: kubectl's apply may take what its client-side apply set.
+  const allowed = byKubectl ? () => conflictsAllowedByLastApplied(live, apiVersion, ctx) : undefined;
+  transferOwnership(managers, key, cmp, opts.force, allowed);
   // Like upstream, a no-op apply keeps the entry's time; a first apply still records one.
-  if (changed || entry.time === undefined) entry.time = formatTime(opts.now);
+  if (!same || entry.time === undefined) entry.time = formatTime(opts.now);
   // The merge shares values with the live object and the config; the result must own its own.
-  return finish(structuredClone(merged), managers, changed);
+  const result = structuredClone(merged);
+  // Like upstream's lastAppliedUpdater, after ownership is settled; not a field anyone gains.
+  const annotationChanged = byKubectl && syncLastApplied(result, config);
+  return finish(result, managers, !same || annotationChanged);
 }
 
 /**
@@ -148,8 +154,17 @@ function prune(merged: Obj, last: FieldSet, applied: FieldSet, managers: Map<str
   return (removeFields(merged, toRemove, ctx) as Obj | undefined) ?? {};
 }
 
-/** SMD's Updater.update: other managers lose removed fields, and changed fields unless `force` is false (then conflicts throw). */
-function transferOwnership(managers: Map<string, ManagerState>, selfKey: string | undefined, cmp: Comparison, force: boolean): void {
+/**
+ * SMD's Updater.update: other managers lose removed fields, and changed fields unless `force` is
+ * false (then conflicts throw, but for fields in the `allowed` set, which are taken as if forced).
+ */
+function transferOwnership(
+  managers: Map<string, ManagerState>,
+  selfKey: string | undefined,
+  cmp: Comparison,
+  force: boolean,
+  allowed?: () => FieldSet | undefined,
+): void {
   const changed = cmp.modified.union(cmp.added);
   // Managers owning none of the changed or removed fields are left as they are (often not even decoded).
   const owners: ManagerState[] = [];
@@ -157,8 +172,12 @@ function transferOwnership(managers: Map<string, ManagerState>, selfKey: string 
     for (const [k, m] of managers) if (k !== selfKey && ownsAny(m, changed)) owners.push(m);
   }
   if (!force && owners.length > 0) {
-    const conflicts = owners.map((m) => ({ manager: m, paths: m.set.intersection(changed).paths() }));
-    throw new ApplyConflictError(collectConflicts(conflicts));
+    let conflicts = owners.map((m) => ({ manager: m, paths: m.set.intersection(changed).paths() }));
+    const free = allowed?.();
+    if (free !== undefined) {
+      conflicts = conflicts.map((c) => ({ ...c, paths: c.paths.filter((p) => !free.has(p)) })).filter((c) => c.paths.length > 0);
+    }
+    if (conflicts.length > 0) throw new ApplyConflictError(collectConflicts(conflicts));
   }
   for (const m of owners) disown(m, changed);
   const anyRemoved = !cmp.removed.empty();
