@@ -8,9 +8,10 @@
  *   compilation). Node starts 4 whatever the machine. On 2 cores, four
  *   marking threads took both cores for the ~100 ms of each major GC, so the
  *   event loop and the storage writer thread stalled together and every
- *   request in flight waited (docs/benchmarks.md, "Write latency at half
- *   load: major GCs"). Half the cores, at least 1, at most Node's 4: Go's GC
- *   likewise keeps its background marking to a quarter of GOMAXPROCS.
+ *   request in flight waited
+ *   (docs/history/2026-12-04-write-latency-major-gcs.md). Half the cores,
+ *   at least 1, at most Node's 4: Go's GC likewise keeps its background
+ *   marking to a quarter of GOMAXPROCS.
  * - `--heap-growing-percent=100`, for the API server: the old generation
  *   grows to twice its live size before the next major GC, as GOGC=100 lets
  *   Go's heap. V8's own factor for the server's heap stayed near 1.2, so a
