@@ -112,6 +112,16 @@ test('namespace, secret and node defaults', () => {
   assert.deepEqual((node.status as Record<string, unknown>).allocatable, { cpu: '4' });
 });
 
+test('a Secret\'s stringData merges over data, base64-encoded, and is not kept, like upstream\'s conversion', () => {
+  const s: KubeObject = { data: { a: Buffer.from('old').toString('base64'), b: 'Yg==' }, stringData: { a: 'new', c: 'ç' } };
+  applyDefaults('secrets', s);
+  assert.deepEqual(s.data, { a: Buffer.from('new').toString('base64'), b: 'Yg==', c: Buffer.from('ç', 'utf8').toString('base64') });
+  assert.equal('stringData' in s, false);
+  const only: KubeObject = { stringData: { k: 'v' } };
+  applyDefaults('secrets', only);
+  assert.deepEqual(only.data, { k: 'dg==' });
+});
+
 test('DefaultTolerationSeconds adds not-ready and unreachable tolerations once', () => {
   const pod: KubeObject = { spec: {} };
   addDefaultTolerations(pod);

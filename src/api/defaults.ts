@@ -139,6 +139,21 @@ function defaultEndpointSlice(es: Obj): void {
   }
 }
 
+/**
+ * Like upstream's v1 → internal Secret conversion: stringData is write-only, merged over data
+ * (its values base64-encoded, a key in both taking stringData's) and never stored.
+ */
+function defaultSecret(s: Obj): void {
+  s.type ||= 'Opaque';
+  if (s.stringData === undefined) return;
+  if (isObject(s.stringData)) {
+    const data: Obj = isObject(s.data) ? { ...s.data } : {};
+    for (const [k, v] of Object.entries(s.stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+    s.data = data;
+  }
+  delete s.stringData;
+}
+
 const DEFAULTERS: Record<string, (o: Obj) => void> = {
   pods: defaultPod,
   services: defaultService,
@@ -149,7 +164,7 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
   nodes: defaultNode,
   endpoints: defaultEndpoints,
   endpointslices: defaultEndpointSlice,
-  secrets: (s) => void (s.type ||= 'Opaque'),
+  secrets: defaultSecret,
   priorityclasses: (pc) => void (pc.preemptionPolicy ||= 'PreemptLowerPriority'),
 };
 

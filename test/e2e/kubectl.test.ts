@@ -346,6 +346,32 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     assert.doesNotMatch(await k.ok(['get', 'namespaces', '-o', 'name']), /doomed/);
   });
 
+  test('a Secret whose stringData repeats a key of data is created with stringData winning, and stored without it', async () => {
+    const secret = manifest({
+      apiVersion: 'v1', kind: 'Secret', metadata: { name: 'merged' },
+      data: { user: Buffer.from('old').toString('base64'), keep: Buffer.from('k').toString('base64') },
+      stringData: { user: 'new' },
+    });
+    assert.equal(await k.ok(['create', '-f', '-'], { input: secret }), 'secret/merged created\n');
+    const got = await k.getJSON(['secret', 'merged']);
+    assert.deepEqual(got.data, { keep: Buffer.from('k').toString('base64'), user: Buffer.from('new').toString('base64') });
+    assert.equal(got.stringData, undefined);
+    assert.equal(row(await k.ok(['get', 'secrets']), 'merged').DATA, '2');
+  });
+
+  test('replace of a pod without its default tolerations keeps them (DefaultTolerationSeconds on update)', async () => {
+    await k.ok(['create', '-f', '-'], { input: podManifest('replaced') });
+    const pod = await k.getJSON(['pod', 'replaced']);
+    assert.equal(pod.spec.tolerations.length, 2);
+    delete pod.spec.tolerations;
+    pod.metadata.labels = { replaced: 'yes' };
+    assert.equal(await k.ok(['replace', '-f', '-'], { input: JSON.stringify(pod) }), 'pod/replaced replaced\n');
+    const after = await k.getJSON(['pod', 'replaced']);
+    assert.equal(after.metadata.labels.replaced, 'yes');
+    assert.deepEqual(after.spec.tolerations.map((t: Doc) => t.key), ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']);
+    await k.ok(['delete', 'pod', 'replaced', '--grace-period=0', '--force']);
+  });
+
   test('a namespace re-created under the name of a deleted one keeps its new content', async () => {
     // The reported data loss: the controller cleaned up by name, so a late pass for the old namespace emptied the new one.
     for (let round = 0; round < 3; round++) {
