@@ -19,12 +19,16 @@ export const serviceAccountAdmission: AdmissionPlugin = {
   },
 };
 
-/** DefaultTolerationSeconds, with --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds. */
+/**
+ * DefaultTolerationSeconds, with --default-not-ready-toleration-seconds and
+ * --default-unreachable-toleration-seconds; on creates and updates, like upstream, so a replace
+ * without the tolerations keeps them instead of failing pod update validation.
+ */
 export function defaultTolerationSeconds(notReady = 300, unreachable = 300): AdmissionPlugin {
   return {
     name: 'DefaultTolerationSeconds',
     admit(a) {
-      if (a.resource !== 'pods' || a.operation !== 'CREATE' || a.subresource !== '' || a.object === null) return;
+      if (a.resource !== 'pods' || (a.operation !== 'CREATE' && a.operation !== 'UPDATE') || a.subresource !== '' || a.object === null) return;
       addDefaultTolerations(a.object, notReady, unreachable);
     },
   };
