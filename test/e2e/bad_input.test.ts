@@ -194,6 +194,15 @@ describe('bad input', () => {
     assert.equal(after.body!.data.k, 'v2');
   });
 
+  test('an update with resourceVersion "0" is unconditional, like upstream', async () => {
+    const cur = await send(srv.url, 'GET', `${CM}/existing`);
+    const body: Obj = { ...cur.body, metadata: { ...cur.body!.metadata, resourceVersion: '0' }, data: { k: 'rv0' } };
+    const r = await json(srv.url, 'PUT', `${CM}/existing`, body);
+    assert.equal(r.code, 200, r.text);
+    assert.equal(r.body!.data.k, 'rv0');
+    assert.notEqual(r.body!.metadata.resourceVersion, cur.body!.metadata.resourceVersion);
+  });
+
   test('invalid resourceVersion, limit, dryRun and fieldValidation parameters are 400 BadRequest', async () => {
     assertStatus(await send(srv.url, 'GET', `${CM}?resourceVersion=abc`), 400, 'BadRequest');
     assertStatus(await send(srv.url, 'GET', `${CM}?limit=-1`), 400, 'BadRequest');

@@ -223,7 +223,9 @@ export class GenericStore {
         key,
         async (cur) => {
           const current = cur === null ? null : decode(cur);
-          if (current !== null && opts.expectRV !== undefined && opts.expectRV !== '' && opts.expectRV !== String(cur!.modRevision)) {
+          // Like upstream, resourceVersion "0" (parsed as 0) is no precondition: an unconditional update.
+          const conditional = opts.expectRV !== undefined && opts.expectRV !== '' && opts.expectRV !== '0';
+          if (current !== null && conditional && opts.expectRV !== String(cur!.modRevision)) {
             throw errs.conflict(this.gr, name);
           }
           if (current === null && !opts.allowCreate) throw errs.notFound(this.gr, name);
