@@ -69,6 +69,14 @@ export const notFound = (r: GroupResource | string, name: string): StatusError =
   newStatusError(404, 'NotFound', `${groupResourceString(r)} "${name}" not found`, details(r, name));
 
 /** 409 `pods "x" already exists`. */
+/**
+ * The 404 for a path no route serves (an unknown resource or subresource): what client-go reports
+ * for go-restful's bare 404, so kubectl prints "the server could not find the requested resource".
+ */
+export function routeNotFound(): StatusError {
+  return newStatusError(404, 'NotFound', 'the server could not find the requested resource');
+}
+
 export const alreadyExists = (r: GroupResource | string, name: string): StatusError =>
   newStatusError(409, 'AlreadyExists', `${groupResourceString(r)} "${name}" already exists`, details(r, name));
 

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AGGREGATED_DISCOVERY_CONTENT_TYPE, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from '../api/discovery.js';
-import { notFound } from '../api/status.js';
+import { routeNotFound } from '../api/status.js';
 import type { Storage } from '../storage/index.js';
 import type { ApiServerMetrics } from './metrics.js';
 import type { RequestInfo } from './request_info.js';
@@ -130,8 +130,5 @@ export async function serveMisc(res: ServerResponse, info: RequestInfo, metrics:
 
 /** The generic 404 for paths nothing serves. */
 export function serveNotFound(res: ServerResponse): void {
-  const err = notFound('', '');
-  err.status.message = 'the server could not find the requested resource';
-  delete err.status.details;
-  writeError(res, err);
+  writeError(res, routeNotFound());
 }

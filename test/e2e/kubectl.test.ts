@@ -372,6 +372,23 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     await k.ok(['delete', 'pod', 'replaced', '--grace-period=0', '--force']);
   });
 
+  test('error texts kubectl users match: map from string, a changed ClusterIP, an unknown subresource', async () => {
+    await k.ok(['create', '-f', '-'], { input: podManifest('texts') });
+    // Upstream's strategic-merge patcher converts the result to the typed object and names the patch.
+    const restore = await k.fails(['patch', 'pod', 'texts', '-p', '{"metadata":{"labels":"invalid"}}']);
+    assert.match(restore, /patch: Invalid value: "map\[metadata:map\[labels:invalid\]\]": cannot restore map from string/);
+    await k.ok(['create', 'service', 'clusterip', 'fixed-ip', '--tcp=80:80']);
+    const ip = await k.ok(['get', 'service', 'fixed-ip', '-o', 'jsonpath={.spec.clusterIP}']);
+    const moved = await k.fails(['patch', 'service', 'fixed-ip', '-p', '{"spec":{"clusterIP":"10.96.200.200"}}']);
+    assert.match(moved, /spec\.clusterIPs\[0\]: Invalid value: \[\]string\{"10\.96\.200\.200"\}: may not change once set/);
+    assert.equal(await k.ok(['get', 'service', 'fixed-ip', '-o', 'jsonpath={.spec.clusterIP}']), ip);
+    const sub = await k.fails(['get', '--raw', '/api/v1/namespaces/default/pods/texts/bogus']);
+    assert.match(sub, /the server could not find the requested resource/);
+    assert.match(await k.fails(['get', '--raw', '/api/v1/namespaces/default/configmaps/x/status']), /the server could not find the requested resource/);
+    await k.ok(['delete', 'service', 'fixed-ip']);
+    await k.ok(['delete', 'pod', 'texts', '--grace-period=0', '--force']);
+  });
+
   test('a namespace re-created under the name of a deleted one keeps its new content', async () => {
     // The reported data loss: the controller cleaned up by name, so a late pass for the old namespace emptied the new one.
     for (let round = 0; round < 3; round++) {

@@ -54,16 +54,32 @@ export function validateService(svc: KubeObject): ErrorList {
   return errs;
 }
 
-/** Validates a Service update: clusterIP(s) may not change once set. */
+/**
+ * The update-only rules of a Service: like upstream's validateUpgradeDowngradeClusterIPs, the primary and
+ * secondary cluster IPs may not change once set (unless the type moves to or from ExternalName).
+ */
 export function validateServiceUpdate(svc: KubeObject, old: KubeObject): ErrorList {
-  const errs = validateService(svc);
+  const errs: ErrorList = [];
   const spec = obj(svc.spec);
   const oldSpec = obj(old.spec);
+  if (oldSpec.type === 'ExternalName' || spec.type === 'ExternalName') return errs;
   // An empty or omitted clusterIP on update means "keep the allocated one"; the strategy copies it over.
-  if (oldSpec.clusterIP && spec.clusterIP && spec.clusterIP !== oldSpec.clusterIP && oldSpec.type !== 'ExternalName' && spec.type !== 'ExternalName')
-    errs.push(immutable('spec.clusterIP', spec.clusterIP));
+  const oldIPs = clusterIPsOf(oldSpec);
+  let ips = clusterIPsOf(spec);
+  // Like upstream's normalizeClusterIPs: a changed clusterIP with clusterIPs left as they were stands for both.
+  if (typeof spec.clusterIP === 'string' && spec.clusterIP !== '' && spec.clusterIP !== oldSpec.clusterIP && sameList(ips, oldIPs)) ips = [spec.clusterIP];
+  for (const i of [0, 1]) {
+    if (oldIPs.length > i && ips.length > i && oldIPs[i] !== ips[i]) errs.push(invalidValue(index('spec.clusterIPs', i), ips, 'may not change once set'));
+  }
   return errs;
 }
+
+function clusterIPsOf(spec: Record<string, unknown>): string[] {
+  if (Array.isArray(spec.clusterIPs) && spec.clusterIPs.length > 0) return spec.clusterIPs.map(String);
+  return typeof spec.clusterIP === 'string' && spec.clusterIP !== '' ? [spec.clusterIP] : [];
+}
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Validates a Node on create or update. */
 export function validateNode(node: KubeObject): ErrorList {

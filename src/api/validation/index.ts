@@ -29,7 +29,7 @@ type Update = (o: KubeObject, old: KubeObject) => ErrorList;
 // `update` entries are complete (they include the metadata update checks); `extraUpdate` adds to create + metadata checks.
 const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?: Update; status?: Update }> = {
   pods: { create: validatePod, update: validatePodUpdate, status: validatePodStatusUpdate },
-  services: { create: validateService, extraUpdate: (s, o) => validateServiceUpdate(s, o).filter((e) => e.field === 'spec.clusterIP') },
+  services: { create: validateService, extraUpdate: validateServiceUpdate },
   nodes: { create: validateNode },
   namespaces: { create: validateNamespace },
   configmaps: { create: validateConfigMap, extraUpdate: (c, o) => validateImmutableDataUpdate(c, o, ['data', 'binaryData']) },

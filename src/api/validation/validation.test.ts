@@ -96,7 +96,14 @@ test('service rules', () => {
   assert.deepEqual(texts('services', svc({ ports: [{ port: 80 }, { port: 81 }] })), ['spec.ports[0].name: Required value', 'spec.ports[1].name: Required value']);
   assert.match(texts('services', svc({ ports: [{ port: 80 }] }, '1svc'))[0], /a DNS-1035 label/);
   const old = svc({ clusterIP: '10.0.0.1', ports: [{ port: 80 }] });
-  assert.deepEqual(texts('services', svc({ clusterIP: '10.0.0.2', ports: [{ port: 80 }] }), old), ['spec.clusterIP: Invalid value: "10.0.0.2": field is immutable']);
+  // Upstream's text, which kubectl's own tests match: the primary cluster IP "may not change once set".
+  assert.deepEqual(texts('services', svc({ clusterIP: '10.0.0.2', ports: [{ port: 80 }] }), old), ['spec.clusterIPs[0]: Invalid value: []string{"10.0.0.2"}: may not change once set']);
+  const dual = svc({ clusterIP: '10.0.0.1', clusterIPs: ['10.0.0.1', 'fd00::1'], ports: [{ port: 80 }] });
+  assert.deepEqual(texts('services', svc({ clusterIP: '10.0.0.1', clusterIPs: ['10.0.0.1', 'fd00::2'], ports: [{ port: 80 }] }), dual), [
+    'spec.clusterIPs[1]: Invalid value: []string{"10.0.0.1", "fd00::2"}: may not change once set',
+  ]);
+  assert.deepEqual(texts('services', svc({ clusterIP: '', ports: [{ port: 80 }] }), old), [], 'an empty clusterIP keeps the allocated one');
+  assert.deepEqual(texts('services', svc({ type: 'ExternalName', externalName: 'x.example.com', clusterIP: '10.0.0.9', ports: [{ port: 80 }] }), old).filter((t) => /change once set/.test(t)), []);
 });
 
 test('deployment and replicaset rules', () => {

@@ -6,7 +6,8 @@
  */
 import fastJsonPatch from 'fast-json-patch';
 import { applyMergePatch, applyStrategicMergePatch, patchSchemaForObject } from '../../api/strategicpatch/index.js';
-import { badRequest, conflict, newStatusError, unsupportedMediaType } from '../../api/status.js';
+import { badRequest, conflict, invalid, newStatusError, unsupportedMediaType } from '../../api/status.js';
+import { findRestoreError, goFormat } from '../../api/schema/restore.js';
 import { readBody, decodeBody, mediaType } from '../body.js';
 import { deepCopy, meta, type Obj } from '../object.js';
 import type { RestContext } from './context.js';
@@ -117,12 +118,33 @@ export function applyPatch(type: string, current: Obj, patch: unknown): Obj {
       return applyMergePatch(current, patch) as Obj;
     case 'application/strategic-merge-patch+json':
       if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw badRequest('strategic merge patch must be a JSON object');
+      let patched: Obj;
       try {
-        return applyStrategicMergePatch(current, patch, patchSchemaForObject(current));
+        patched = applyStrategicMergePatch(current, patch, patchSchemaForObject(current));
       } catch (err) {
         throw newStatusError(422, 'Invalid', `the server rejected our request due to an error in our request: ${(err as Error).message}`);
       }
+      checkPatchedShape(patched, patch);
+      return patched;
     default:
       throw unsupportedMediaType(PATCH_TYPES);
   }
+}
+
+/**
+ * Like upstream's strategic merge patcher, which converts the patched map to the typed object: a value of
+ * the wrong shape (labels as a string) is a 422 on the field "patch" naming the patch and the conversion error.
+ */
+function checkPatchedShape(patched: Obj, patch: object): void {
+  const [group] = splitAPIVersion(patched.apiVersion);
+  const why = findRestoreError(group, String(patched.kind), patched);
+  if (why === undefined) return;
+  const value = goFormat(patch);
+  throw invalid('', '', [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${why}`, field: 'patch' }], [`patch: Invalid value: ${JSON.stringify(value)}: ${why}`]);
+}
+
+function splitAPIVersion(v: unknown): [string, string] {
+  const s = typeof v === 'string' ? v : '';
+  const slash = s.indexOf('/');
+  return slash < 0 ? ['', s] : [s.slice(0, slash), s.slice(slash + 1)];
 }

@@ -3,7 +3,7 @@
  * upstream's APIInstaller; unknown resources get 404 and unsupported verbs 405.
  */
 import { lookupResource } from '../../api/registry.js';
-import { methodNotSupported, newStatusError, notFound } from '../../api/status.js';
+import { methodNotSupported, newStatusError, notFound, routeNotFound } from '../../api/status.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestInfo } from '../request_info.js';
 import { checkAcceptable } from '../negotiation.js';
@@ -32,12 +32,7 @@ const MAIN: Record<string, RestHandler> = {
 /** Dispatches one resource request; throws StatusErrors for the caller to write. */
 export async function serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, services: ServerServices): Promise<void> {
   const resource = lookupResource(info.apiGroup, info.apiVersion, info.resource);
-  if (resource === undefined) {
-    const err = notFound('', '');
-    err.status.message = 'the server could not find the requested resource';
-    delete err.status.details;
-    throw err;
-  }
+  if (resource === undefined) throw routeNotFound();
   const store = services.stores.get(resource.resource);
   if (store === undefined) throw notFound({ group: resource.group, resource: resource.resource }, info.name);
   // A cluster-scoped resource under /namespaces/x/ is not served.
@@ -64,7 +59,7 @@ export async function serveResource(req: IncomingMessage, res: ServerResponse, i
     return h(ctx);
   }
   const subInfo = resource.subresources.find((s) => s.name === sub);
-  if (subInfo === undefined || info.name === '') throw notFound(gr, info.name);
+  if (subInfo === undefined || info.name === '') throw routeNotFound();
   const verb = info.verb;
   if (!subInfo.verbs.includes(verb)) throw methodNotSupported({ group: resource.group, resource: `${resource.resource}/${sub}` }, verb);
   switch (sub) {
@@ -83,6 +78,6 @@ export async function serveResource(req: IncomingMessage, res: ServerResponse, i
     case 'token':
       return handleServiceAccountToken(ctx);
     default:
-      throw notFound(gr, info.name);
+      throw routeNotFound();
   }
 }
