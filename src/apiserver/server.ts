@@ -24,7 +24,8 @@ import { serveOpenAPI } from './openapi.js';
 import { serveOpenIDMetadata } from './openid_metadata.js';
 import { generateSigningKey, ServiceAccountTokenIssuer, type SigningKey } from './serviceaccount/index.js';
 import { IPAllocator, PortAllocator } from './registry/ipallocator.js';
-import { restoreServiceAllocations, strategyFor, type StrategyConfig } from './registry/strategies.js';
+import { definitionFor, restoreServiceAllocations } from './registry/index.js';
+import type { StrategyConfig } from './registry/strategy.js';
 import { GenericStore } from './registry/store.js';
 import { instrumentStorage } from './storage_metrics.js';
 import { CacherRegistry, parseWatchCacheSizes, type Indexer } from '../storage/cacher/index.js';
@@ -100,7 +101,7 @@ export class ApiServer {
     };
     for (const info of RESOURCES) {
       const cacher = this.cache?.cacherFor(info.storagePrefix);
-      const store = new GenericStore(info, strategyFor(info, this.cfg), {
+      const store = new GenericStore(info, definitionFor(info).strategy(info, this.cfg), {
         storage: instrumentStorage(this.storage, this.metrics, info.resource),
         quorum: instrumentStorage(opts.storage, this.metrics, info.resource),
         ...(cacher === undefined ? {} : { cacher }),

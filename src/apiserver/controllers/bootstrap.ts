@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../../clock/index.js';
 import { meta, type Obj } from '../object.js';
-import type { StrategyConfig } from '../registry/strategies.js';
+import type { StrategyConfig } from '../registry/strategy.js';
 import type { GenericStore } from '../registry/store.js';
 
 /** The namespaces kube-apiserver creates. */

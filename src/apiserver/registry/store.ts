@@ -354,9 +354,7 @@ export class GenericStore {
     delete m.selfLink;
     if (this.strategy.tracksGeneration) m.generation = 1;
     else delete m.generation;
-    // Like upstream's nodeStrategy.PrepareForCreate, a node keeps its status: the kubelet registers with it.
-    const keepsStatus = this.info.resource === 'pods' || this.info.resource === 'namespaces' || this.info.resource === 'nodes';
-    if (this.strategy.hasStatusSubresource && !keepsStatus) delete obj.status;
+    if (this.strategy.hasStatusSubresource && !this.strategy.keepsStatusOnCreate) delete obj.status;
   }
 
   /**

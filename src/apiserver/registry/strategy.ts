@@ -2,24 +2,45 @@
  * Per-resource behaviour for the generic store, like upstream's
  * rest.RESTCreateStrategy / RESTUpdateStrategy / RESTDeleteStrategy: what
  * create and update reset, how objects validate, and how deletion is graceful.
+ * Each resource's folder under registry/ builds its own from `genericStrategy`.
  */
-import type { ErrorList } from '../../api/validation/index.js';
+import { applyDefaults } from '../../api/defaults.js';
+import type { ResourceInfo } from '../../api/registry.js';
+import type { KubeObject } from '../../api/types.js';
+import { validateCreate, validateStatusUpdate, validateUpdate, type ErrorList } from '../../api/validation/index.js';
 import type { Obj } from '../object.js';
+import type { IPAllocator, PortAllocator } from './ipallocator.js';
 
-/** The context a write runs in: the time, and the admission chain's view of the cluster. */
+/** The context a write runs in: the time, and whether it is a dry run. */
 export interface WriteContext {
   now: number;
   dryRun: boolean;
+}
+
+/** What strategies need from the server's configuration. */
+export interface StrategyConfig {
+  eventTTLSeconds: number;
+  serviceIPs: IPAllocator;
+  nodePorts: PortAllocator;
 }
 
 /** Behaviour of one resource; every hook is optional except where noted. */
 export interface Strategy {
   /** Whether status is only written through the /status subresource (spec writes keep the old status). */
   hasStatusSubresource: boolean;
+  /**
+   * Whether a create keeps the status it was given even though status has its own subresource
+   * (nodes, whose kubelet registers with a status; pods and namespaces, whose prepareForCreate sets it).
+   */
+  keepsStatusOnCreate: boolean;
   /** Whether metadata.generation tracks spec changes (deployments, replicasets, jobs, ...). */
   tracksGeneration: boolean;
   /** Whether PUT to a missing name creates it (leases, endpoints, events, like upstream). */
   allowCreateOnUpdate: boolean;
+  /** Whether spec is a Go struct upstream, so it always serializes, at least as {}. */
+  alwaysHasSpec: boolean;
+  /** Whether status is a Go struct upstream, so it always serializes, at least as {}. */
+  alwaysHasStatus: boolean;
   /** Upstream's defaulting functions (SetDefaults_*), applied on every write. */
   applyDefaults?(obj: Obj): void;
   /** Resets fields a create may not set (status of resources with a status subresource, ...). */
@@ -51,5 +72,33 @@ export interface Strategy {
   ttlSeconds?(obj: Obj): number | undefined;
 }
 
-/** A strategy with upstream's defaults: no status subresource, no generation, no create-on-update. */
-export const baseStrategy: Strategy = { hasStatusSubresource: false, tracksGeneration: false, allowCreateOnUpdate: false };
+/** The rules a resource's folder sets; anything left out takes upstream's default (false). */
+export type StrategyRules = Partial<Strategy>;
+
+/**
+ * A resource's strategy: the scheme's defaulting and validation from src/api, a status
+ * subresource when the scheme serves one, and upstream's defaults (no generation, no
+ * create-on-update), with `rules` layered on top.
+ */
+export function genericStrategy(info: ResourceInfo, rules: StrategyRules = {}): Strategy {
+  const k = (o: Obj): KubeObject => o;
+  const alwaysHasSpec = rules.alwaysHasSpec ?? false;
+  const alwaysHasStatus = rules.alwaysHasStatus ?? false;
+  return {
+    hasStatusSubresource: info.subresources.some((x) => x.name === 'status'),
+    keepsStatusOnCreate: false,
+    tracksGeneration: false,
+    allowCreateOnUpdate: false,
+    alwaysHasSpec,
+    alwaysHasStatus,
+    applyDefaults: (o) => {
+      if (alwaysHasSpec && (o.spec === undefined || o.spec === null)) o.spec = {};
+      if (alwaysHasStatus && (o.status === undefined || o.status === null)) o.status = {};
+      applyDefaults(info, k(o));
+    },
+    validate: (o) => validateCreate(info, k(o)),
+    validateUpdate: (o, old) => validateUpdate(info, k(o), k(old)),
+    validateStatusUpdate: (o, old) => validateStatusUpdate(info, k(o), k(old)),
+    ...rules,
+  };
+}

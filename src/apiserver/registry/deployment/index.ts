@@ -1,0 +1,10 @@
+/** Deployments (apps/v1): spec and status always serialize, generation tracks spec; with the scale subresource. */
+import type { ResourceDefinition } from '../resource.js';
+import { genericStrategy } from '../strategy.js';
+
+/** The deployments registry entry. */
+export const deployments: ResourceDefinition = {
+  group: 'apps',
+  resource: 'deployments',
+  strategy: (info) => genericStrategy(info, { alwaysHasSpec: true, alwaysHasStatus: true, tracksGeneration: true }),
+};

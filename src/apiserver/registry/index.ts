@@ -1,0 +1,58 @@
+/**
+ * The registry: one folder per served resource, each exporting its
+ * ResourceDefinition (strategy and subresources), listed here. Adding a kind
+ * means a scheme entry in src/api/registry.ts, a folder here, and its line in
+ * DEFINITIONS; the API server refuses to start with a scheme entry that has no folder.
+ */
+import type { ResourceInfo } from '../../api/registry.js';
+import { configMaps } from './configmap/index.js';
+import { deployments } from './deployment/index.js';
+import { endpoints } from './endpoints/index.js';
+import { endpointSlices } from './endpointslice/index.js';
+import { events } from './event/index.js';
+import { jobs } from './job/index.js';
+import { leases } from './lease/index.js';
+import { namespaces } from './namespace/index.js';
+import { nodes } from './node/index.js';
+import { pods } from './pod/index.js';
+import { podDisruptionBudgets } from './poddisruptionbudget/index.js';
+import { podGroups } from './podgroup/index.js';
+import { priorityClasses } from './priorityclass/index.js';
+import { replicaSets } from './replicaset/index.js';
+import type { ResourceDefinition } from './resource.js';
+import { secrets } from './secret/index.js';
+import { serviceAccounts } from './serviceaccount/index.js';
+import { services } from './service/index.js';
+
+export type { ResourceDefinition, SubresourceHandler } from './resource.js';
+export { restoreServiceAllocations } from './service/index.js';
+
+/** Every resource folder. */
+export const DEFINITIONS: readonly ResourceDefinition[] = [
+  namespaces,
+  nodes,
+  pods,
+  services,
+  endpoints,
+  events,
+  configMaps,
+  secrets,
+  serviceAccounts,
+  leases,
+  endpointSlices,
+  deployments,
+  replicaSets,
+  jobs,
+  priorityClasses,
+  podDisruptionBudgets,
+  podGroups,
+];
+
+const byGroupResource = new Map(DEFINITIONS.map((d) => [`${d.group}/${d.resource}`, d]));
+
+/** The definition of a scheme entry; throws when the resource has no folder. */
+export function definitionFor(info: Pick<ResourceInfo, 'group' | 'resource'>): ResourceDefinition {
+  const d = byGroupResource.get(`${info.group}/${info.resource}`);
+  if (d === undefined) throw new Error(`no registry folder serves ${info.resource}${info.group === '' ? '' : `.${info.group}`}`);
+  return d;
+}

@@ -1,0 +1,12 @@
+/** Jobs (batch/v1): generation tracks spec, and a create generates the selector, like upstream's jobStrategy. */
+import { generateJobSelector } from '../../../api/defaults.js';
+import type { ResourceDefinition } from '../resource.js';
+import { genericStrategy } from '../strategy.js';
+
+/** The jobs registry entry. */
+export const jobs: ResourceDefinition = {
+  group: 'batch',
+  resource: 'jobs',
+  strategy: (info) =>
+    genericStrategy(info, { alwaysHasSpec: true, alwaysHasStatus: true, tracksGeneration: true, prepareForCreate: (o) => generateJobSelector(o) }),
+};

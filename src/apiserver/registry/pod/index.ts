@@ -1,0 +1,10 @@
+/** Pods (v1): the pod strategy, with the binding and eviction subresources. */
+import type { ResourceDefinition } from '../resource.js';
+import { podStrategy } from './strategy.js';
+
+/** The pods registry entry. */
+export const pods: ResourceDefinition = {
+  group: '',
+  resource: 'pods',
+  strategy: podStrategy,
+};

@@ -1,0 +1,10 @@
+/** PriorityClasses (scheduling.k8s.io/v1): the scheme's defaulting (preemptionPolicy) and validation. */
+import type { ResourceDefinition } from '../resource.js';
+import { genericStrategy } from '../strategy.js';
+
+/** The priorityclasses registry entry. */
+export const priorityClasses: ResourceDefinition = {
+  group: 'scheduling.k8s.io',
+  resource: 'priorityclasses',
+  strategy: (info) => genericStrategy(info),
+};

@@ -1,0 +1,10 @@
+/** ReplicaSets (apps/v1): spec and status always serialize, generation tracks spec; with the scale subresource. */
+import type { ResourceDefinition } from '../resource.js';
+import { genericStrategy } from '../strategy.js';
+
+/** The replicasets registry entry. */
+export const replicaSets: ResourceDefinition = {
+  group: 'apps',
+  resource: 'replicasets',
+  strategy: (info) => genericStrategy(info, { alwaysHasSpec: true, alwaysHasStatus: true, tracksGeneration: true }),
+};

@@ -1,0 +1,24 @@
+/**
+ * What a resource's folder under registry/ provides, like the REST storage
+ * upstream's pkg/registry/<group>/<resource>/storage builds: its strategy and
+ * the handlers of its own subresources. `status` needs no handler: every
+ * resource whose scheme entry serves it gets the generic one.
+ */
+import type { ResourceInfo } from '../../api/registry.js';
+import type { RestContext } from '../endpoints/context.js';
+import type { Strategy, StrategyConfig } from './strategy.js';
+
+/** Serves one request to a subresource (pods/binding, deployments/scale, ...). */
+export type SubresourceHandler = (ctx: RestContext) => Promise<void>;
+
+/** One resource's registry entry. */
+export interface ResourceDefinition {
+  /** The API group of the scheme entry this folder serves ("" for core). */
+  group: string;
+  /** The plural name of the scheme entry this folder serves. */
+  resource: string;
+  /** Builds the resource's strategy for one API server. */
+  strategy(info: ResourceInfo, cfg: StrategyConfig): Strategy;
+  /** Handlers of the subresources other than status, by name. */
+  subresources?: Readonly<Record<string, SubresourceHandler>>;
+}

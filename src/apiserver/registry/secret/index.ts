@@ -1,0 +1,10 @@
+/** Secrets (v1): the scheme's defaulting (type Opaque) and validation. */
+import type { ResourceDefinition } from '../resource.js';
+import { genericStrategy } from '../strategy.js';
+
+/** The secrets registry entry. */
+export const secrets: ResourceDefinition = {
+  group: '',
+  resource: 'secrets',
+  strategy: (info) => genericStrategy(info),
+};

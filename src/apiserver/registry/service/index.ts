@@ -1,0 +1,12 @@
+/** Services (v1): ClusterIP and NodePort allocation (see strategy.ts). */
+import type { ResourceDefinition } from '../resource.js';
+import { serviceStrategy } from './strategy.js';
+
+export { restoreServiceAllocations } from './strategy.js';
+
+/** The services registry entry. */
+export const services: ResourceDefinition = {
+  group: '',
+  resource: 'services',
+  strategy: serviceStrategy,
+};
