@@ -19,14 +19,10 @@ async function ensure(store: GenericStore, obj: Obj, clock: Clock): Promise<void
   } catch {
     // Missing: create it below.
   }
-  const ctx = { now: clock.now(), dryRun: false };
-  store.prepareCreate(obj, ctx);
-  store.strategy.applyDefaults?.(obj);
-  await store.strategy.prepareForCreate?.(obj, ctx);
   try {
-    await store.create(obj, ctx);
+    // The create sequence without admission, as upstream's bootstrap controllers write through the registry.
+    await store.create(obj, { now: clock.now(), dryRun: false });
   } catch (err) {
-    store.strategy.abortCreate?.(obj);
     if ((err as { reason?: string }).reason !== 'AlreadyExists') throw err;
   }
 }

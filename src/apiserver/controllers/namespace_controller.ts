@@ -82,7 +82,6 @@ export class NamespaceController {
     const sas = this.stores.get('serviceaccounts')!;
     const now = this.clock.now();
     const sa: Obj = { kind: 'ServiceAccount', apiVersion: 'v1', metadata: { name: 'default', namespace: ns } };
-    sas.prepareCreate(sa, { now, dryRun: false });
     try {
       await sas.create(sa, { now, dryRun: false });
     } catch {
@@ -150,7 +149,7 @@ export class NamespaceController {
       for (const store of this.stores.values()) if (store.info.namespaced) left += (await store.list({ namespace: name, limit: 1 })).items.length;
       if (left > 0) return false;
     }
-    const { obj } = await this.namespaces.update(undefined, name, (cur) => {
+    const { obj } = await this.namespaces.guaranteedUpdate(undefined, name, (cur) => {
       if (cur === null || meta(cur).uid !== uid) return Promise.reject(new Error('gone'));
       const next = deepCopy(cur);
       const fin = (((next.spec as Obj | undefined)?.finalizers as string[] | undefined) ?? []).filter((f) => f !== 'kubernetes');

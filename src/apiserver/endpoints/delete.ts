@@ -1,7 +1,8 @@
 /**
  * DELETE and DELETE-collection, like upstream's handlers/delete.go: options
  * from the body or the query (gracePeriodSeconds, preconditions,
- * propagationPolicy, dryRun), admission, then the store's graceful delete.
+ * propagationPolicy, dryRun), then the store's graceful delete, which runs
+ * delete admission first.
  */
 import { groupVersionString } from '../../api/registry.js';
 import { badRequest } from '../../api/status.js';
@@ -43,16 +44,13 @@ async function deleteOptions(ctx: RestContext): Promise<DeleteParams> {
     ...(policy === undefined ? {} : { propagationPolicy: policy }),
     dryRun,
     now: ctx.services.clock.now(),
+    admission: ctx.services.admission,
   };
 }
 
 /** DELETE of one object: 200 with the object (gone, or marked for graceful deletion). */
 export async function handleDelete(ctx: RestContext): Promise<void> {
   const opts = await deleteOptions(ctx);
-  await ctx.services.admission.run({
-    operation: 'DELETE', resource: ctx.resource.resource, subresource: '', namespace: ctx.info.namespace, name: ctx.info.name,
-    object: null, oldObject: null, dryRun: opts.dryRun,
-  });
   const { obj } = await ctx.store.delete(ctx.info.namespace, ctx.info.name, opts);
   writeJSON(ctx.res, 200, obj);
 }
@@ -65,10 +63,6 @@ export async function handleDeleteCollection(ctx: RestContext): Promise<void> {
   const items: Obj[] = [];
   for (const { obj } of page.items) {
     const m = obj.metadata as Obj;
-    await ctx.services.admission.run({
-      operation: 'DELETE', resource: ctx.resource.resource, subresource: '', namespace: (m.namespace as string | undefined) ?? '', name: m.name as string,
-      object: null, oldObject: null, dryRun: opts.dryRun,
-    });
     try {
       items.push((await ctx.store.delete(m.namespace as string | undefined, m.name as string, opts)).obj);
     } catch (err) {

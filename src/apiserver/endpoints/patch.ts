@@ -6,13 +6,13 @@
  */
 import fastJsonPatch from 'fast-json-patch';
 import { applyMergePatch, applyStrategicMergePatch, patchSchemaForObject } from '../../api/strategicpatch/index.js';
-import { badRequest, conflict, invalid, newStatusError, unsupportedMediaType } from '../../api/status.js';
+import { badRequest, conflict, invalid, newStatusError, notFound, unsupportedMediaType } from '../../api/status.js';
 import { findRestoreError, goFormat } from '../../api/schema/restore.js';
 import { readBody, decodeBody, mediaType } from '../body.js';
 import { deepCopy, meta, type Obj } from '../object.js';
 import type { RestContext } from './context.js';
 import { applyFieldValidation, parseFieldValidation, recordUpdateManager, serverSideApply } from './fieldmanager.js';
-import { checkBodyKind, checkBodyTarget, parseDryRun, prepareNewObject, prepareUpdatedObject, withStatusFrom, writeObject } from './write.js';
+import { checkBodyKind, checkBodyTarget, parseDryRun, withStatusFrom, writeObject } from './write.js';
 import { queryBool } from '../query.js';
 
 /** The media types PATCH accepts, as upstream. */
@@ -42,15 +42,15 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
     checkBodyTarget(ctx, applied, validation);
   }
   const sub = ctx.info.subresource;
+  const gr = { group: ctx.resource.group, resource: ctx.resource.resource };
   const result = await ctx.store.update(
     ctx.info.namespace,
     ctx.info.name,
-    async (current) => {
+    (current) => {
       if (current === null) {
-        // Server-side apply of a missing object creates it.
-        const fresh = serverSideApply(ctx, null, applied!, manager, force, ctx.services.clock.now());
-        await prepareNewObject(ctx, fresh, dryRun);
-        return fresh;
+        // Server-side apply of a missing object creates it; any other patch needs an object to patch.
+        if (!isApply) throw notFound(gr, ctx.info.name);
+        return serverSideApply(ctx, null, applied!, manager, force, ctx.services.clock.now());
       }
       let next: Obj;
       if (isApply) next = serverSideApply(ctx, current, applied!, manager, force, ctx.services.clock.now());
@@ -59,20 +59,23 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
       const nm = meta(next);
       if (nm.name !== current.metadata.name) throw badRequest('metadata.name: the name of an object cannot be changed by a patch');
       // A patch carrying a resourceVersion is a precondition (optimistic concurrency).
-      if (nm.resourceVersion !== undefined && nm.resourceVersion !== current.metadata.resourceVersion) throw conflict({ group: ctx.resource.group, resource: ctx.resource.resource }, ctx.info.name);
+      if (nm.resourceVersion !== undefined && nm.resourceVersion !== current.metadata.resourceVersion) throw conflict(gr, ctx.info.name);
       if (!isApply) applyFieldValidation(ctx, next, validation);
       const merged = sub === 'status' ? withStatusFrom(current, next) : next;
       // An apply records its manager in the result's managedFields, which withStatusFrom took from `current`.
       if (isApply && merged !== next) meta(merged).managedFields = meta(next).managedFields;
-      await prepareUpdatedObject(ctx, merged, current, dryRun);
-      if (!isApply) recordUpdateManager(ctx, merged, current, 'Update');
       return merged;
     },
-    { allowCreate: isApply && sub === '', dryRun },
+    {
+      dryRun,
+      now: ctx.services.clock.now(),
+      admission: ctx.services.admission,
+      subresource: sub,
+      forceAllowCreate: isApply,
+      ...(isApply ? {} : { beforeWrite: (o: Obj, old: Obj | null) => recordUpdateManager(ctx, o, old, 'Update') }),
+    },
   );
-  const final = dryRun ? result.obj : (await ctx.store.finalizeIfDone(result.obj)).obj;
-  if (result.created && !dryRun) await ctx.store.strategy.afterCreate?.(final);
-  writeObject(ctx, result.created ? 201 : 200, final, final === result.obj ? result.stored : undefined);
+  writeObject(ctx, result.created ? 201 : 200, result.obj, result.stored);
 }
 
 /** Top-level fields a status patch may carry for statusPatchBase to leave the rest of the object out. */

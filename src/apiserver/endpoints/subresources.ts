@@ -12,7 +12,7 @@ import { deepCopy, meta, type Obj } from '../object.js';
 import { writeJSON } from '../responsewriters.js';
 import { storeOf, type RestContext } from './context.js';
 import { applyPatch, PATCH_TYPES } from './patch.js';
-import { checkBodyKind, parseDryRun, prepareUpdatedObject, writeObject } from './write.js';
+import { checkBodyKind, parseDryRun, writeObject } from './write.js';
 
 const success = (code: number): Obj => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code });
 
@@ -24,7 +24,7 @@ export async function handleBinding(ctx: RestContext): Promise<void> {
   if (node === undefined || node === '') throw newStatusError(422, 'Invalid', 'Binding "" is invalid: target.name: Required value');
   const dryRun = parseDryRun(ctx.info.query);
   const now = formatTimestamp(ctx.services.clock.now());
-  await ctx.store.update(
+  await ctx.store.guaranteedUpdate(
     ctx.info.namespace,
     ctx.info.name,
     (pod) => {
@@ -64,7 +64,7 @@ export async function handleEviction(ctx: RestContext): Promise<void> {
     if (matching.length === 1) {
       const pdb = matching[0].obj;
       const name = meta(pdb).name as string;
-      await pdbs.update(ctx.info.namespace, name, (cur) => {
+      await pdbs.guaranteedUpdate(ctx.info.namespace, name, (cur) => {
         if (cur === null) throw notFound({ group: 'policy', resource: 'poddisruptionbudgets' }, name);
         const st = (cur.status ?? {}) as Obj;
         const allowed = (st.disruptionsAllowed as number | undefined) ?? 0;
@@ -119,7 +119,7 @@ export async function handleScale(ctx: RestContext): Promise<void> {
   const { obj } = await ctx.store.update(
     ctx.info.namespace,
     ctx.info.name,
-    async (cur) => {
+    (cur) => {
       if (cur === null) throw notFound({ group: ctx.resource.group, resource: ctx.resource.resource }, ctx.info.name);
       const current = scaleOf(cur);
       const scale = method === 'PATCH' ? applyPatch(type, current, body) : checkBodyKind(ctx, body, 'Scale', 'autoscaling/v1');
@@ -131,10 +131,9 @@ export async function handleScale(ctx: RestContext): Promise<void> {
       }
       const next = deepCopy(cur);
       next.spec = { ...(next.spec as Obj), replicas };
-      await prepareUpdatedObject(ctx, next, cur, dryRun);
       return next;
     },
-    { allowCreate: false, dryRun },
+    { dryRun, now: ctx.services.clock.now(), admission: ctx.services.admission, subresource: 'scale' },
   );
   writeJSON(ctx.res, 200, scaleOf(obj));
 }
@@ -144,7 +143,7 @@ export async function handleFinalize(ctx: RestContext): Promise<void> {
   const body = checkBodyKind(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']));
   const finalizers = ((body.spec as Obj | undefined)?.finalizers ?? []) as string[];
   const dryRun = parseDryRun(ctx.info.query);
-  const { obj } = await ctx.store.update(undefined, ctx.info.name, (cur) => {
+  const { obj } = await ctx.store.guaranteedUpdate(undefined, ctx.info.name, (cur) => {
     if (cur === null) throw notFound('namespaces', ctx.info.name);
     const next = deepCopy(cur);
     next.spec = { ...(next.spec as Obj), finalizers };

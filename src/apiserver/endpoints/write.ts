@@ -1,16 +1,16 @@
 /**
  * CREATE and UPDATE (PUT), like upstream's handlers/create.go and update.go:
- * decode and check the body, apply defaults, run admission and validation,
- * record field managers, and write. Patch reuses `prepareUpdatedObject`.
+ * decode and check the body, then hand it to the registry store, which runs
+ * the write sequence (defaults, admission, validation, the write) with the
+ * request's admission; the handler records field managers and answers.
  */
 import { groupVersionString } from '../../api/registry.js';
-import { badRequest, invalid } from '../../api/status.js';
+import { badRequest } from '../../api/status.js';
 import { readBody, decodeBody, isProtobuf } from '../body.js';
 import { deepCopy, meta, type Obj } from '../object.js';
 import { writeJSON, writeJSONParts } from '../responsewriters.js';
 import { resourceVersionParts } from '../codec.js';
 import type { KeyValue } from '../../storage/index.js';
-import type { WriteContext } from '../registry/strategy.js';
 import type { RestContext } from './context.js';
 import { applyFieldValidation, parseFieldValidation, recordUpdateManager, type FieldValidation } from './fieldmanager.js';
 
@@ -77,43 +77,6 @@ export function checkNamespace(ctx: RestContext, obj: Obj): void {
   m.namespace = ctx.info.namespace;
 }
 
-function writeCtx(ctx: RestContext, dryRun: boolean): WriteContext {
-  return { now: ctx.services.clock.now(), dryRun };
-}
-
-/** Runs defaulting, create preparation, admission and validation on a new object. */
-export async function prepareNewObject(ctx: RestContext, obj: Obj, dryRun: boolean): Promise<void> {
-  const { store } = ctx;
-  const wctx = writeCtx(ctx, dryRun);
-  store.prepareCreate(obj, wctx);
-  const m = meta(obj);
-  if (typeof m.name !== 'string' || m.name === '') {
-    const cause = { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' };
-    throw invalid({ group: ctx.resource.group, kind: ctx.resource.kind }, '', [cause], ['metadata.name: Required value: name or generateName is required']);
-  }
-  store.strategy.applyDefaults?.(obj);
-  await store.strategy.prepareForCreate?.(obj, wctx);
-  await ctx.services.admission.run({
-    operation: 'CREATE', resource: ctx.resource.resource, subresource: '', namespace: ctx.info.namespace, name: m.name,
-    object: obj, oldObject: null, dryRun,
-  });
-  store.check(m.name, store.strategy.validate?.(obj) ?? []);
-}
-
-/** Runs update preparation, defaulting, admission and validation of `next` against `current`. */
-export async function prepareUpdatedObject(ctx: RestContext, next: Obj, current: Obj, dryRun: boolean): Promise<void> {
-  const { store } = ctx;
-  store.prepareUpdate(next, current, ctx.info.subresource);
-  store.strategy.applyDefaults?.(next);
-  store.strategy.prepareForUpdate?.(next, current, writeCtx(ctx, dryRun));
-  await ctx.services.admission.run({
-    operation: 'UPDATE', resource: ctx.resource.resource, subresource: ctx.info.subresource, namespace: ctx.info.namespace,
-    name: ctx.info.name, object: next, oldObject: current, dryRun,
-  });
-  const errors = ctx.info.subresource === 'status' ? store.strategy.validateStatusUpdate?.(next, current) : store.strategy.validateUpdate?.(next, current);
-  store.check(ctx.info.name, errors ?? []);
-}
-
 /**
  * The field validation a body gets: as ?fieldValidation says, except that a protobuf body is never
  * strict, like upstream, whose protobuf serializer has no strict mode (it cannot carry an unknown field name).
@@ -131,19 +94,12 @@ export async function handleCreate(ctx: RestContext): Promise<void> {
   const obj = checkBodyKind(ctx, withDefaultGVK(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'])));
   checkNamespace(ctx, obj);
   applyFieldValidation(ctx, obj, validation);
-  await prepareNewObject(ctx, obj, dryRun).catch((err: unknown) => {
-    if (!dryRun) ctx.store.strategy.abortCreate?.(obj);
-    throw err;
+  const created = await ctx.store.create(obj, {
+    dryRun,
+    now: ctx.services.clock.now(),
+    admission: ctx.services.admission,
+    beforeWrite: (o) => recordUpdateManager(ctx, o, null, 'Update'),
   });
-  recordUpdateManager(ctx, obj, null, 'Update');
-  let created: { obj: Obj; stored?: KeyValue };
-  try {
-    created = await ctx.store.createStored(obj, writeCtx(ctx, dryRun));
-  } catch (err) {
-    if (!dryRun) ctx.store.strategy.abortCreate?.(obj);
-    throw err;
-  }
-  if (!dryRun) await ctx.store.strategy.afterCreate?.(created.obj);
   writeObject(ctx, 201, created.obj, created.stored);
 }
 
@@ -165,24 +121,21 @@ export async function handleUpdate(ctx: RestContext): Promise<void> {
   const result = await ctx.store.update(
     ctx.info.namespace,
     ctx.info.name,
-    async (current) => {
+    (current) => {
       const next = unused ?? decodeTarget(validation === 'Warn' ? 'Ignore' : validation).obj;
       unused = undefined;
-      if (current === null) {
-        await prepareNewObject(ctx, next, dryRun);
-        recordUpdateManager(ctx, next, null, 'Update');
-        return next;
-      }
-      const merged = sub === 'status' ? withStatusFrom(current, next) : next;
-      await prepareUpdatedObject(ctx, merged, current, dryRun);
-      recordUpdateManager(ctx, merged, current, 'Update');
-      return merged;
+      return current !== null && sub === 'status' ? withStatusFrom(current, next) : next;
     },
-    { allowCreate: ctx.store.strategy.allowCreateOnUpdate && sub === '', dryRun, expectRV: (m.resourceVersion as string | undefined) ?? '' },
+    {
+      dryRun,
+      now: ctx.services.clock.now(),
+      admission: ctx.services.admission,
+      subresource: sub,
+      expectRV: (m.resourceVersion as string | undefined) ?? '',
+      beforeWrite: (o, old) => recordUpdateManager(ctx, o, old, 'Update'),
+    },
   );
-  const final = dryRun ? result : await ctx.store.finalizeIfDone(result.obj).then((r) => ({ ...result, obj: r.obj }));
-  if (result.created && !dryRun) await ctx.store.strategy.afterCreate?.(final.obj);
-  writeObject(ctx, result.created ? 201 : 200, final.obj, final.obj === result.obj ? result.stored : undefined);
+  writeObject(ctx, result.created ? 201 : 200, result.obj, result.stored);
 }
 
 /**

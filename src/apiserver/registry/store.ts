@@ -1,14 +1,18 @@
 /**
  * The generic registry store, like upstream's registry/generic/registry.Store:
- * create, get, list, update (with a tryUpdate run inside guaranteedUpdate so
- * patches retry on conflict), and delete with finalizers and graceful
- * deletion, for any resource, shaped by its Strategy.
+ * get and list; create, update and delete with the whole write sequence
+ * (metadata, the strategy's defaults and preparation, admission, validation,
+ * the write, and the strategy's after-hooks), with admission passed in by the
+ * caller; update runs inside guaranteedUpdate so patches retry on conflict,
+ * and delete honours finalizers and graceful deletion. The strategy shapes
+ * each resource.
  */
 import type { ResourceInfo } from '../../api/registry.js';
 import { storageKey, storageListPrefix } from '../../api/registry.js';
 import * as errs from '../../api/status.js';
 import { formatTimestamp, generateName, newUID } from '../../api/meta.js';
 import { throwIfInvalid, type ErrorList } from '../../api/validation/index.js';
+import type { Attributes } from '../admission/chain.js';
 import { encodeContinue } from '../../storage/continue.js';
 import type { KeyValue, ListResult, Storage } from '../../storage/index.js';
 import { isStorageError } from '../../storage/index.js';
@@ -42,13 +46,46 @@ export interface ListParams {
 /** An update computed from the current object, run inside compare-and-swap. */
 export type UpdateFn = (current: Obj | null) => Obj | Promise<Obj>;
 
-/** Options of a delete request (metav1.DeleteOptions). */
+/** Admission as the store runs it, like upstream's admission.Interface: mutating then validating plugins, throwing StatusErrors. */
+export interface Admission {
+  run(a: Attributes): Promise<void>;
+}
+
+/** Options of a create (metav1.CreateOptions), with the admission to run (none for the server's own bootstrap objects). */
+export interface CreateOptions {
+  dryRun: boolean;
+  now: number;
+  admission?: Admission;
+  /** Runs on the admitted and validated object just before it is written (the handlers record field managers here). */
+  beforeWrite?: (obj: Obj) => void;
+}
+
+/** Options of an update (metav1.UpdateOptions) of the object or one of its subresources. */
+export interface UpdateOptions {
+  dryRun: boolean;
+  now: number;
+  admission?: Admission;
+  /** '' for the object itself, else the subresource written (status, scale). */
+  subresource: string;
+  /**
+   * Creates a missing object even when the strategy does not allow create-on-update (server-side apply),
+   * like upstream's forceAllowCreate; only the object itself is ever created, never through a subresource.
+   */
+  forceAllowCreate?: boolean;
+  /** The resourceVersion the client's object carries: a precondition unless empty. */
+  expectRV?: string;
+  /** Runs on the admitted and validated object just before it is written (`old` is null for a create). */
+  beforeWrite?: (obj: Obj, old: Obj | null) => void;
+}
+
+/** Options of a delete request (metav1.DeleteOptions), with the admission to run. */
 export interface DeleteParams {
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   dryRun: boolean;
   now: number;
+  admission?: Admission;
 }
 
 /** The store of one resource. */
@@ -174,13 +211,33 @@ export class GenericStore {
     }
   }
 
-  /** Creates an object that already passed defaulting, admission and validation. */
-  async create(obj: Obj, ctx: WriteContext): Promise<Obj> {
-    return (await this.createStored(obj, ctx)).obj;
+  /**
+   * Creates an object, like upstream's Store.Create: metadata, defaults and the strategy's
+   * preparation, admission, validation, the write, then afterCreate. A failure after the
+   * strategy reserved something (service IPs and ports) gives it back. Returns the object and
+   * its stored record (absent for a dry run), so a response can reuse the stored bytes.
+   */
+  async create(obj: Obj, opts: CreateOptions): Promise<{ obj: Obj; stored?: KeyValue }> {
+    try {
+      await this.prepareNew(obj, ((meta(obj).namespace as string | undefined) ?? ''), opts);
+    } catch (err) {
+      if (!opts.dryRun) this.strategy.abortCreate?.(obj);
+      throw err;
+    }
+    opts.beforeWrite?.(obj);
+    let created: { obj: Obj; stored?: KeyValue };
+    try {
+      created = await this.createStored(obj, opts);
+    } catch (err) {
+      if (!opts.dryRun) this.strategy.abortCreate?.(obj);
+      throw err;
+    }
+    if (!opts.dryRun) await this.strategy.afterCreate?.(created.obj);
+    return created;
   }
 
-  /** Like create, also returning the stored record (absent for a dry run), so a response can reuse its bytes. */
-  async createStored(obj: Obj, ctx: WriteContext): Promise<{ obj: Obj; stored?: KeyValue }> {
+  /** Writes an object that already passed the create sequence; the stored record is absent for a dry run. */
+  private async createStored(obj: Obj, ctx: WriteContext): Promise<{ obj: Obj; stored?: KeyValue }> {
     const m = meta(obj);
     const name = m.name as string;
     const value = encodeForStorage(obj);
@@ -202,12 +259,47 @@ export class GenericStore {
   }
 
   /**
-   * Read-modify-write: `fn` gets the current object (null when missing and
-   * `allowCreate`), returns the new one, and is retried on conflict. When the
-   * result equals the current object nothing is written. `stored` is the
-   * stored record of the result (absent for a dry run), whose bytes a response can reuse.
+   * Updates an object, like upstream's Store.Update: `objInfo` computes the new object from the
+   * current one (null when missing and creating is allowed), which then goes through the create
+   * sequence or the update sequence (metadata carried over, defaults and the strategy's
+   * preparation, admission, validation) inside compare-and-swap, so a conflict runs it all again.
+   * An update that leaves a deleted object without finalizers removes it. `stored` is the stored
+   * record of the result (absent for a dry run, or when the object was then removed).
    */
   async update(
+    namespace: string | undefined,
+    name: string,
+    objInfo: UpdateFn,
+    opts: UpdateOptions,
+  ): Promise<{ obj: Obj; created: boolean; stored?: KeyValue }> {
+    const sub = opts.subresource;
+    const allowCreate = sub === '' && (this.strategy.allowCreateOnUpdate || opts.forceAllowCreate === true);
+    const result = await this.guaranteedUpdate(
+      namespace,
+      name,
+      async (current) => {
+        const next = await objInfo(current);
+        if (current === null) await this.prepareNew(next, namespace ?? '', opts);
+        else await this.prepareUpdated(next, current, namespace ?? '', name, opts);
+        opts.beforeWrite?.(next, current);
+        return next;
+      },
+      { allowCreate, dryRun: opts.dryRun, ...(opts.expectRV === undefined ? {} : { expectRV: opts.expectRV }) },
+    );
+    if (opts.dryRun) return result;
+    const final = await this.finalizeIfDone(result.obj);
+    if (result.created) await this.strategy.afterCreate?.(final.obj);
+    return final.obj === result.obj ? result : { obj: final.obj, created: result.created };
+  }
+
+  /**
+   * Read-modify-write with no strategy: `fn` gets the current object (null when missing and
+   * `allowCreate`), returns the new one, and is retried on conflict, like upstream's
+   * GuaranteedUpdate (subresources with their own rules, such as pods/binding, and the server's
+   * controllers use it). When the result equals the current object nothing is written.
+   * `stored` is the stored record of the result (absent for a dry run), whose bytes a response can reuse.
+   */
+  async guaranteedUpdate(
     namespace: string | undefined,
     name: string,
     fn: UpdateFn,
@@ -258,11 +350,15 @@ export class GenericStore {
   }
 
   /**
-   * Deletes an object the upstream way: with finalizers pending (or a graceful
+   * Deletes an object the upstream way, after delete admission: with finalizers pending (or a graceful
    * period) it only sets deletionTimestamp and returns the object; otherwise it
    * removes it. Returns the object and whether it is gone from storage.
    */
   async delete(namespace: string | undefined, name: string, p: DeleteParams): Promise<{ obj: Obj; deleted: boolean }> {
+    await p.admission?.run({
+      operation: 'DELETE', resource: this.info.resource, subresource: '', namespace: namespace ?? '', name,
+      object: null, oldObject: null, dryRun: p.dryRun,
+    });
     const key = this.key(namespace, name);
     try {
       for (;;) {
@@ -340,8 +436,39 @@ export class GenericStore {
     }
   }
 
-  /** Fills the metadata a create sets (uid, timestamps, generation), then validates. */
-  prepareCreate(obj: Obj, ctx: WriteContext): void {
+  /** The create sequence before the write: metadata, a name, defaults, the strategy's preparation, admission, validation. */
+  private async prepareNew(obj: Obj, namespace: string, opts: CreateOptions | UpdateOptions): Promise<void> {
+    this.prepareCreate(obj, opts);
+    const m = meta(obj);
+    if (typeof m.name !== 'string' || m.name === '') {
+      const cause = { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' };
+      throw errs.invalid({ group: this.info.group, kind: this.info.kind }, '', [cause], ['metadata.name: Required value: name or generateName is required']);
+    }
+    this.strategy.applyDefaults?.(obj);
+    await this.strategy.prepareForCreate?.(obj, opts);
+    await opts.admission?.run({
+      operation: 'CREATE', resource: this.info.resource, subresource: '', namespace, name: m.name,
+      object: obj, oldObject: null, dryRun: opts.dryRun,
+    });
+    this.check(m.name, this.strategy.validate?.(obj) ?? []);
+  }
+
+  /** The update sequence before the write: metadata and status carried over, defaults, the strategy's preparation, admission, validation. */
+  private async prepareUpdated(next: Obj, current: Obj, namespace: string, name: string, opts: UpdateOptions): Promise<void> {
+    const sub = opts.subresource;
+    this.prepareUpdate(next, current, sub);
+    this.strategy.applyDefaults?.(next);
+    this.strategy.prepareForUpdate?.(next, current, opts);
+    await opts.admission?.run({
+      operation: 'UPDATE', resource: this.info.resource, subresource: sub, namespace, name,
+      object: next, oldObject: current, dryRun: opts.dryRun,
+    });
+    const errors = sub === 'status' ? this.strategy.validateStatusUpdate?.(next, current) : this.strategy.validateUpdate?.(next, current);
+    this.check(name, errors ?? []);
+  }
+
+  /** Fills the metadata a create sets (uid, timestamps, generation) and drops a status the create may not set. */
+  private prepareCreate(obj: Obj, ctx: WriteContext): void {
     const m = meta(obj);
     if ((m.name === undefined || m.name === '') && typeof m.generateName === 'string' && m.generateName !== '') {
       m.name = generateName(m.generateName);
@@ -361,7 +488,7 @@ export class GenericStore {
    * Carries over the metadata an update may not change (uid, creationTimestamp, deletion, generation);
    * a main-resource write also keeps the old status, a `status` subresource write keeps its own.
    */
-  prepareUpdate(obj: Obj, old: Obj, subresource = ''): void {
+  private prepareUpdate(obj: Obj, old: Obj, subresource: string): void {
     const m = meta(obj);
     const om = meta(old);
     for (const k of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generateName'] as const) {
@@ -383,7 +510,7 @@ export class GenericStore {
   }
 
   /** Throws 422 Invalid when `errors` is not empty. */
-  check(name: string, errors: ErrorList): void {
+  private check(name: string, errors: ErrorList): void {
     throwIfInvalid(this.info, name, errors);
   }
 
