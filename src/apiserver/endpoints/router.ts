@@ -1,18 +1,18 @@
 /**
  * Routes a resource request to its handler by verb and subresource, like
- * upstream's APIInstaller; unknown resources get 404 and unsupported verbs 405.
+ * upstream's APIInstaller (a resource's own subresources by its registry folder);
+ * unknown resources get 404 and unsupported verbs 405.
  */
 import { lookupResource } from '../../api/registry.js';
 import { methodNotSupported, newStatusError, notFound, routeNotFound } from '../../api/status.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { definitionFor } from '../registry/index.js';
 import type { RequestInfo } from '../request_info.js';
 import { checkAcceptable } from '../negotiation.js';
 import type { RestContext, ServerServices } from './context.js';
 import { handleDelete, handleDeleteCollection } from './delete.js';
 import { handlePatch } from './patch.js';
 import { handleGet, handleList } from './read.js';
-import { handleBinding, handleEviction, handleFinalize, handleScale } from './subresources.js';
-import { handleServiceAccountToken } from './serviceaccount_token.js';
 import { handleWatch } from './watch.js';
 import { handleCreate, handleUpdate } from './write.js';
 
@@ -62,22 +62,13 @@ export async function serveResource(req: IncomingMessage, res: ServerResponse, i
   if (subInfo === undefined || info.name === '') throw routeNotFound();
   const verb = info.verb;
   if (!subInfo.verbs.includes(verb)) throw methodNotSupported({ group: resource.group, resource: `${resource.resource}/${sub}` }, verb);
-  switch (sub) {
-    case 'status':
-      if (verb === 'get') return handleGet(ctx);
-      if (verb === 'update') return handleUpdate(ctx);
-      return handlePatch(ctx);
-    case 'scale':
-      return handleScale(ctx);
-    case 'binding':
-      return handleBinding(ctx);
-    case 'eviction':
-      return handleEviction(ctx);
-    case 'finalize':
-      return handleFinalize(ctx);
-    case 'token':
-      return handleServiceAccountToken(ctx);
-    default:
-      throw routeNotFound();
+  if (sub === 'status') {
+    if (verb === 'get') return handleGet(ctx);
+    if (verb === 'update') return handleUpdate(ctx);
+    return handlePatch(ctx);
   }
+  // Every other subresource is the resource's own, served by its registry folder.
+  const h = definitionFor(resource).subresources?.[sub];
+  if (h === undefined) throw routeNotFound();
+  return h(ctx);
 }

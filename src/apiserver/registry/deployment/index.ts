@@ -1,5 +1,6 @@
 /** Deployments (apps/v1): spec and status always serialize, generation tracks spec; with the scale subresource. */
 import type { ResourceDefinition } from '../resource.js';
+import { handleScale } from '../scale.js';
 import { genericStrategy } from '../strategy.js';
 
 /** The deployments registry entry. */
@@ -7,4 +8,5 @@ export const deployments: ResourceDefinition = {
   group: 'apps',
   resource: 'deployments',
   strategy: (info) => genericStrategy(info, { alwaysHasSpec: true, alwaysHasStatus: true, tracksGeneration: true }),
+  subresources: { scale: handleScale },
 };

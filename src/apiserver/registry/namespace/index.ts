@@ -7,6 +7,7 @@
 import { prepareNamespaceForCreate } from '../../../api/defaults.js';
 import type { Obj } from '../../object.js';
 import type { ResourceDefinition } from '../resource.js';
+import { handleFinalize } from './finalize.js';
 import { genericStrategy } from '../strategy.js';
 
 /** The namespaces registry entry. */
@@ -27,4 +28,5 @@ export const namespaces: ResourceDefinition = {
         if (old.status !== undefined) o.status = old.status;
       },
     }),
+  subresources: { finalize: handleFinalize },
 };

@@ -1,5 +1,7 @@
 /** Pods (v1): the pod strategy, with the binding and eviction subresources. */
 import type { ResourceDefinition } from '../resource.js';
+import { handleBinding } from './binding.js';
+import { handleEviction } from './eviction.js';
 import { podStrategy } from './strategy.js';
 
 /** The pods registry entry. */
@@ -7,4 +9,5 @@ export const pods: ResourceDefinition = {
   group: '',
   resource: 'pods',
   strategy: podStrategy,
+  subresources: { binding: handleBinding, eviction: handleEviction },
 };

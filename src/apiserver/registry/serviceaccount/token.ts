@@ -6,14 +6,14 @@
  * maximum lifetime, and the signature. Nothing is stored, so dryRun, as
  * upstream, only has its value checked.
  */
-import { formatTimestamp } from '../../api/meta.js';
-import { badRequest, conflict, isNotFoundError, newStatusError } from '../../api/status.js';
-import { decodeBody, readBody } from '../body.js';
-import { meta, type Obj } from '../object.js';
-import { writeJSON } from '../responsewriters.js';
-import { checkTokenRequestTarget, parseTokenRequest, validateTokenRequest, type BoundObjects, type ObjectRef, type TokenRequestSpec } from '../serviceaccount/index.js';
-import { storeOf, type RestContext } from './context.js';
-import { parseDryRun } from './write.js';
+import { formatTimestamp } from '../../../api/meta.js';
+import { badRequest, conflict, isNotFoundError, newStatusError } from '../../../api/status.js';
+import { decodeBody, readBody } from '../../body.js';
+import { meta, type Obj } from '../../object.js';
+import { writeJSON } from '../../responsewriters.js';
+import { checkTokenRequestTarget, parseTokenRequest, validateTokenRequest, type BoundObjects, type ObjectRef, type TokenRequestSpec } from '../../serviceaccount/index.js';
+import { storeOf, type RestContext } from '../../endpoints/context.js';
+import { parseDryRun } from '../../endpoints/write.js';
 
 const refOf = (obj: Obj): ObjectRef => ({ name: String(meta(obj).name ?? ''), uid: String(meta(obj).uid ?? '') });
 

@@ -1,0 +1,64 @@
+/**
+ * The scale subresource (autoscaling/v1 Scale), like upstream's ScaleREST of
+ * deployments and replicasets: a view of spec.replicas that GET, PUT and PATCH
+ * read and write; a write goes through the store's update sequence.
+ */
+import { conflict, newStatusError, notFound, unsupportedMediaType } from '../../api/status.js';
+import { decodeBody, mediaType, readBody } from '../body.js';
+import type { RestContext } from '../endpoints/context.js';
+import { applyPatch, PATCH_TYPES } from '../endpoints/patch.js';
+import { checkBodyKind, parseDryRun } from '../endpoints/write.js';
+import { deepCopy, meta, type Obj } from '../object.js';
+import { writeJSON } from '../responsewriters.js';
+
+/** The autoscaling/v1 Scale view of a deployment or replicaset. */
+export function scaleOf(obj: Obj): Obj {
+  const m = meta(obj);
+  const sel = (obj.spec as Obj | undefined)?.selector as Obj | undefined;
+  const matchLabels = (sel?.matchLabels ?? {}) as Record<string, string>;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    spec: { replicas: ((obj.spec as Obj | undefined)?.replicas as number | undefined) ?? 0 },
+    status: {
+      replicas: ((obj.status as Obj | undefined)?.replicas as number | undefined) ?? 0,
+      selector: Object.entries(matchLabels).map(([k, v]) => `${k}=${v}`).join(','),
+    },
+  };
+}
+
+/** GET, PUT and PATCH of deployments/scale and replicasets/scale. */
+export async function handleScale(ctx: RestContext): Promise<void> {
+  const method = ctx.req.method ?? 'GET';
+  if (method === 'GET') {
+    writeJSON(ctx.res, 200, scaleOf(await ctx.store.get(ctx.info.namespace, ctx.info.name)));
+    return;
+  }
+  const dryRun = parseDryRun(ctx.info.query);
+  const raw = await readBody(ctx.req);
+  const type = mediaType(ctx.req.headers['content-type']);
+  // PATCH takes patch media types only, as upstream: a whole-object protobuf Scale is for PUT.
+  if (method === 'PATCH' && !PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
+  const body = decodeBody(raw, type);
+  const { obj } = await ctx.store.update(
+    ctx.info.namespace,
+    ctx.info.name,
+    (cur) => {
+      if (cur === null) throw notFound({ group: ctx.resource.group, resource: ctx.resource.resource }, ctx.info.name);
+      const current = scaleOf(cur);
+      const scale = method === 'PATCH' ? applyPatch(type, current, body) : checkBodyKind(ctx, body, 'Scale', 'autoscaling/v1');
+      const want = meta(scale).resourceVersion as string | undefined;
+      if (want !== undefined && want !== '' && want !== meta(cur).resourceVersion) throw conflict({ group: ctx.resource.group, resource: ctx.resource.resource }, ctx.info.name);
+      const replicas = (scale.spec as Obj | undefined)?.replicas;
+      if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+        throw newStatusError(422, 'Invalid', `Scale.autoscaling "${ctx.info.name}" is invalid: spec.replicas: Invalid value: ${String(replicas)}: must be greater than or equal to 0`);
+      }
+      const next = deepCopy(cur);
+      next.spec = { ...(next.spec as Obj), replicas };
+      return next;
+    },
+    { dryRun, now: ctx.services.clock.now(), admission: ctx.services.admission, subresource: 'scale' },
+  );
+  writeJSON(ctx.res, 200, scaleOf(obj));
+}
