@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { RESOURCES } from '../../api/registry.js';
+import { FakeClock } from '../../clock/index.js';
+import { openSqliteStorage } from '../../storage/sqlite/index.js';
+import type { Storage } from '../../storage/index.js';
+import type { Attributes } from '../admission/chain.js';
+import type { Obj } from '../object.js';
+import { definitionFor } from './index.js';
+import { IPAllocator, PortAllocator } from './ipallocator.js';
+import { GenericStore, type Admission } from './store.js';
+
+const NOW = Date.UTC(2026, 0, 1);
+
+/** Runs `fn` with a fresh sqlite store and a registry store factory over it. */
+async function withStores(fn: (storeFor: (resource: string) => GenericStore) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'kscale-registry-'));
+  const storage: Storage = await openSqliteStorage({ dataDir: dir, clock: new FakeClock() });
+  const cfg = { eventTTLSeconds: 3600, serviceIPs: new IPAllocator('10.96.0.0/24'), nodePorts: new PortAllocator('30000-30010') };
+  const storeFor = (resource: string): GenericStore => {
+    const info = RESOURCES.find((r) => r.resource === resource)!;
+    return new GenericStore(info, definitionFor(info).strategy(info, cfg), { storage });
+  };
+  try {
+    await fn(storeFor);
+  } finally {
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Admission that records what it saw, and refuses what `refuse` says. */
+function recorder(refuse: (a: Attributes) => boolean = () => false): Admission & { seen: Attributes[] } {
+  const seen: Attributes[] = [];
+  return {
+    seen,
+    run(a) {
+      seen.push({ ...a, object: a.object === null ? null : structuredClone(a.object) });
+      if (refuse(a)) return Promise.reject(Object.assign(new Error('refused'), { reason: 'Forbidden' }));
+      return Promise.resolve();
+    },
+  };
+}
+
+const deployment = (name: string, replicas: number): Obj => ({
+  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'ns' },
+  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+});
+
+test('create runs metadata, defaults and preparation before admission, validates after it, and stores', async () => {
+  await withStores(async (storeFor) => {
+    const adm = recorder();
+    const { obj, stored } = await storeFor('deployments').create(deployment('web', 2), { now: NOW, dryRun: false, admission: adm });
+    assert.equal(adm.seen.length, 1);
+    const seen = adm.seen[0];
+    assert.equal(seen.operation, 'CREATE');
+    assert.equal(seen.namespace, 'ns');
+    assert.equal((seen.object!.spec as Obj).revisionHistoryLimit, 10, 'admission sees the defaulted object');
+    assert.equal((seen.object!.metadata as Obj).generation, 1);
+    assert.ok(stored !== undefined);
+    assert.equal((obj.metadata as Obj).resourceVersion, String(stored.modRevision));
+    await assert.rejects(storeFor('deployments').create(deployment('bad', -1), { now: NOW, dryRun: false }), { reason: 'Invalid' });
+  });
+});
+
+test('a create refused by admission or validation gives back what the strategy allocated', async () => {
+  await withStores(async (storeFor) => {
+    const ip = '10.96.0.5';
+    const svc = (name: string, port: number): Obj => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'ns' }, spec: { clusterIP: ip, ports: [{ port }] } });
+    const adm = recorder((a) => a.name === 'no');
+    await assert.rejects(storeFor('services').create(svc('no', 80), { now: NOW, dryRun: false, admission: adm }), /refused/);
+    await assert.rejects(storeFor('services').create(svc('invalid', 0), { now: NOW, dryRun: false }), { reason: 'Invalid' });
+    const { obj } = await storeFor('services').create(svc('yes', 80), { now: NOW, dryRun: false, admission: adm });
+    assert.equal((obj.spec as Obj).clusterIP, ip, 'the failed creates released the address');
+    await assert.rejects(storeFor('services').create(svc('again', 80), { now: NOW, dryRun: false }), /already allocated/);
+  });
+});
+
+test('update creates a missing object only where the strategy or the caller allows, and never through a subresource', async () => {
+  await withStores(async (storeFor) => {
+    const lease: Obj = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: 'ns' }, spec: {} };
+    const r = await storeFor('leases').update('ns', 'l', () => structuredClone(lease), { now: NOW, dryRun: false, subresource: '' });
+    assert.equal(r.created, true);
+    const cm: Obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' } };
+    await assert.rejects(storeFor('configmaps').update('ns', 'c', () => structuredClone(cm), { now: NOW, dryRun: false, subresource: '' }), { reason: 'NotFound' });
+    const forced = await storeFor('configmaps').update('ns', 'c', () => structuredClone(cm), { now: NOW, dryRun: false, subresource: '', forceAllowCreate: true });
+    assert.equal(forced.created, true);
+    await assert.rejects(storeFor('leases').update('ns', 'x', () => structuredClone(lease), { now: NOW, dryRun: false, subresource: 'status' }), { reason: 'NotFound' });
+  });
+});
+
+test('update carries over what it may not change, bumps generation on spec changes, and admits UPDATE with the old object', async () => {
+  await withStores(async (storeFor) => {
+    const store = storeFor('deployments');
+    const { obj: created } = await store.create(deployment('web', 1), { now: NOW, dryRun: false });
+    const adm = recorder();
+    const { obj } = await store.update('ns', 'web', (cur) => {
+      const next = structuredClone(cur!);
+      (next.spec as Obj).replicas = 3;
+      next.status = { replicas: 99 };
+      delete (next.metadata as Obj).uid;
+      return next;
+    }, { now: NOW + 1000, dryRun: false, admission: adm, subresource: '' });
+    const m = obj.metadata as Obj;
+    assert.equal(m.uid, (created.metadata as Obj).uid);
+    assert.equal(m.generation, 2);
+    assert.deepEqual(obj.status, {}, 'a spec write keeps the old status');
+    assert.equal(adm.seen[0].operation, 'UPDATE');
+    assert.equal(((adm.seen[0].oldObject!.spec as Obj).replicas), 1);
+  });
+});
+
+test('delete runs admission first, so a refused delete leaves the object', async () => {
+  await withStores(async (storeFor) => {
+    const store = storeFor('configmaps');
+    await store.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' } }, { now: NOW, dryRun: false });
+    const adm = recorder(() => true);
+    await assert.rejects(store.delete('ns', 'c', { now: NOW, dryRun: false, admission: adm }), /refused/);
+    assert.equal(adm.seen[0].operation, 'DELETE');
+    await store.get('ns', 'c');
+    const { deleted } = await store.delete('ns', 'c', { now: NOW, dryRun: false, admission: recorder() });
+    assert.equal(deleted, true);
+  });
+});
