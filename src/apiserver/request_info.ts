@@ -3,6 +3,7 @@
  * apiserver/pkg/endpoints/request.RequestInfoFactory. Every filter and
  * handler reads this instead of parsing the path again.
  */
+import type { UserInfo } from './authentication/user.js';
 import { queryBool } from './query.js';
 
 /** The parsed form of one request. */
@@ -20,6 +21,8 @@ export interface RequestInfo {
   subresource: string;
   name: string;
   query: URLSearchParams;
+  /** Who is asking, set by the authentication filter. */
+  user?: UserInfo;
 }
 
 const METHOD_VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };

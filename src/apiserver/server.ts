@@ -5,11 +5,16 @@
  * ServiceAccounts, Service IP and port allocation).
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { RESOURCES } from '../api/registry.js';
 import { RealClock, type Clock } from '../clock/index.js';
 import type { Storage } from '../storage/index.js';
 import { AdmissionChain } from './admission/chain.js';
+import { serveSelfSubjectReview } from './authentication/index.js';
+import { withAuthentication } from './filters/authentication.js';
+import { withProbabilisticGoaway } from './filters/goaway.js';
 import { namespaceLifecycle } from './admission/namespace_lifecycle.js';
 import { defaultTolerationSeconds, priorityAdmission, serviceAccountAdmission } from './admission/pod_plugins.js';
 import { bootstrap } from './controllers/bootstrap.js';
@@ -66,6 +71,23 @@ export interface ApiServerOptions {
   serviceAccountMaxTokenExpirationSeconds?: number;
   /** --api-audiences: the audiences of a TokenRequest that names none (default: the issuer). */
   apiAudiences?: string[];
+  /** What the secure port serves with; without it only the plain-HTTP listener exists. */
+  secureServing?: SecureServingOptions;
+  /** --anonymous-auth (true): requests over TLS without credentials are system:anonymous. */
+  anonymousAuth?: boolean;
+}
+
+/** The secure port's certificates and HTTP/2 settings. */
+export interface SecureServingOptions {
+  /** The serving certificate (PEM, chain allowed) and its key (--tls-cert-file, --tls-private-key-file). */
+  cert: string;
+  key: string;
+  /** --client-ca-file: the CA bundle (PEM) that client certificates are verified against. */
+  clientCA: string;
+  /** --http2-max-streams-per-connection (1000, kube-apiserver's). */
+  http2MaxStreamsPerConnection?: number;
+  /** --goaway-chance (0): the probability of a GOAWAY after an HTTP/2 request. */
+  goawayChance?: number;
 }
 
 /** A running (or ready to listen) API server. */
@@ -76,6 +98,9 @@ export class ApiServer {
   /** Signs ServiceAccount tokens and serves their OIDC discovery documents. */
   readonly tokenIssuer: ServiceAccountTokenIssuer;
   private readonly http: Server;
+  private readonly https: Http2SecureServer | undefined;
+  /** The secure port's connections, TLS or HTTP/2, for shutdown. */
+  private readonly secureSockets = new Set<Socket>();
   private readonly nsController: NamespaceController;
   private readonly cfg: StrategyConfig;
   private ready = false;
@@ -131,6 +156,7 @@ export class ApiServer {
       openWatches: this.openWatches,
     };
     const route: Handler = async (req, res, info) => {
+      if (await serveSelfSubjectReview(req, res, info)) return;
       if (info.isResourceRequest) return serveResource(req, res, info, services);
       if (serveDiscovery(req, res, info)) return;
       if (await serveHealth(res, info, opts.storage, () => this.ready)) return;
@@ -140,13 +166,55 @@ export class ApiServer {
       serveNotFound(res);
     };
     const limiter = new MaxInFlight(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200, this.metrics);
-    const chain = buildChain(route, [withMetrics(this.metrics), withMaxInFlight(limiter)]);
-    this.http = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000 }, toListener(chain));
+    const chain = buildChain(route, [
+      withMetrics(this.metrics),
+      withAuthentication({ anonymous: opts.anonymousAuth ?? true, tokens: [] }),
+      withProbabilisticGoaway(opts.secureServing?.goawayChance ?? 0),
+      withMaxInFlight(limiter),
+    ]);
+    const listener = toListener(chain);
+    this.http = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000 }, listener);
     this.http.on('clientError', (_err, socket) => {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
       else socket.destroy();
     });
+    this.https = opts.secureServing === undefined ? undefined : this.secureServer(opts.secureServing, listener);
     this.nsController = new NamespaceController(this.storage, this.stores, this.clock);
+  }
+
+  /**
+   * HTTPS with HTTP/2 (ALPN h2, HTTP/1.1 fallback), as kube-apiserver serves kubectl and client-go.
+   * Client certificates are requested and verified against the client CA; one that does not verify
+   * ends the connection right after the handshake, before any request is read.
+   */
+  private secureServer(o: SecureServingOptions, listener: ReturnType<typeof toListener>): Http2SecureServer {
+    const server = createSecureServer(
+      {
+        cert: o.cert,
+        key: o.key,
+        ca: o.clientCA,
+        requestCert: true,
+        rejectUnauthorized: false,
+        allowHTTP1: true,
+        // A client that stalls mid-handshake is dropped after 10 s instead of Node's 120 s.
+        handshakeTimeout: 10_000,
+        settings: { maxConcurrentStreams: o.http2MaxStreamsPerConnection ?? 1000 },
+      },
+      listener as unknown as Parameters<typeof createSecureServer>[1],
+    );
+    server.on('secureConnection', (socket: TLSSocket) => {
+      const peer = socket.getPeerCertificate();
+      if (!socket.authorized && peer !== null && Object.keys(peer).length > 0) {
+        socket.destroy();
+        return;
+      }
+      this.secureSockets.add(socket);
+      socket.once('close', () => this.secureSockets.delete(socket));
+    });
+    // A failed handshake is the client's problem; the socket is already gone.
+    server.on('tlsClientError', () => undefined);
+    server.on('sessionError', () => undefined);
+    return server;
   }
 
   /** Restores allocations, creates the system objects and starts the built-in controllers. */
@@ -161,14 +229,13 @@ export class ApiServer {
 
   /** Listens on host:port (port 0 picks a free one); resolves with the bound port. */
   async listen(port: number, host = '127.0.0.1'): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.http.once('error', reject);
-      this.http.listen(port, host, () => {
-        this.http.off('error', reject);
-        resolve();
-      });
-    });
-    return (this.http.address() as AddressInfo).port;
+    return listenOn(this.http, port, host);
+  }
+
+  /** Listens for HTTPS on host:port (port 0 picks a free one); resolves with the bound port. */
+  async listenSecure(port: number, host = '127.0.0.1'): Promise<number> {
+    if (this.https === undefined) throw new Error('kscale server: no secure serving configured');
+    return listenOn(this.https, port, host);
   }
 
   /**
@@ -180,14 +247,31 @@ export class ApiServer {
     this.ready = false;
     this.nsController.stop();
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
+    const https = this.https;
+    const closedSecure = https === undefined ? Promise.resolve() : new Promise<void>((resolve) => https.close(() => resolve()));
     for (const stop of [...this.openWatches]) stop();
     this.http.closeIdleConnections();
     const deadline = Date.now() + graceMs;
     while (this.openWatches.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     const idle = setInterval(() => this.http.closeIdleConnections(), 50);
-    const timer = setTimeout(() => this.http.closeAllConnections(), Math.max(0, deadline - Date.now()));
-    await closed;
+    const timer = setTimeout(() => {
+      this.http.closeAllConnections();
+      for (const s of this.secureSockets) s.destroy();
+    }, Math.max(0, deadline - Date.now()));
+    // HTTP/2 sessions get GOAWAY (their streams finish); HTTP/1.1-over-TLS sockets go once idle or at the deadline.
+    https?.on('session', (s) => s.close());
+    await Promise.all([closed, closedSecure]);
     clearInterval(idle);
     clearTimeout(timer);
   }
+}
+
+function listenOn(server: Server | Http2SecureServer, port: number, host: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
 }

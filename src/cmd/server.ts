@@ -4,13 +4,14 @@
  */
 import { Command, Option } from 'commander';
 import { join, resolve } from 'node:path';
-import { ApiServer, writeKubeconfig } from '../apiserver/index.js';
+import { ApiServer, writeKubeconfig, writeSecureKubeconfig } from '../apiserver/index.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, loadOrCreateSigningKey } from '../apiserver/serviceaccount/index.js';
 import { RealClock } from '../clock/index.js';
 import { Compactor } from '../storage/compactor.js';
 import { isStorageError, type Storage } from '../storage/index.js';
 import { parseDuration } from './duration.js';
 import { openStorage } from './storage_flags.js';
+import { firstServiceIP, secureServingSetup, type SecureServingSetup } from './secure_serving.js';
 import { logger } from './log.js';
 
 const int = (v: string): number => {
@@ -45,6 +46,14 @@ export function serverCommand(): Command {
     .option('--event-ttl <duration>', 'how long events are kept', '1h0m0s')
     .option('--bind-address <ip>', 'address to listen on (127.0.0.1: a deliberate deviation from upstream\'s 0.0.0.0)', '127.0.0.1')
     .option('--port <n>', 'plain-HTTP port (upstream removed its insecure port; kscale keeps one for labs)', int, 8080)
+    .option('--secure-port <n>', 'HTTPS port (HTTP/2 and HTTP/1.1) with client-certificate authentication; off unless given (0 picks a free port)', int)
+    .option('--tls-san <name>', 'an extra IP or DNS name for the generated serving certificate (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--tls-cert-file <file>', 'serving certificate (PEM); default: generated under <data-dir>/tls')
+    .option('--tls-private-key-file <file>', 'its private key (PEM)')
+    .option('--client-ca-file <file>', 'CA bundle that client certificates are verified against; default: the generated client CA')
+    .option('--anonymous-auth <bool>', 'requests over TLS without credentials are system:anonymous (false: 401)', 'true')
+    .option('--http2-max-streams-per-connection <n>', 'concurrent HTTP/2 streams a client may open on one connection', int, 1000)
+    .option('--goaway-chance <p>', 'probability of sending GOAWAY after an HTTP/2 request, to spread clients over servers (0 to 0.02)', Number, 0)
     .option('--max-requests-inflight <n>', 'read-only requests in flight before 429', int, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests in flight before 429', int, 200)
     .option('--min-request-timeout <seconds>', 'minimum watch timeout; actual is randomized up to twice this', int, 1800)
@@ -90,6 +99,25 @@ export function serverCommand(): Command {
         process.stderr.write('kscale server: --service-account-max-token-expiration must be between 1 hour and 2^32 seconds\n');
         process.exit(1);
       }
+      let secure: SecureServingSetup | undefined;
+      if (o.securePort !== undefined) {
+        try {
+          secure = await secureServingSetup({
+            dataDir: resolve(o.dataDir as string),
+            bindAddress: o.bindAddress as string,
+            kubernetesServiceIP: firstServiceIP(o.serviceClusterIpRange as string),
+            tlsSANs: o.tlsSan as unknown as string[],
+            ...(o.tlsCertFile === undefined ? {} : { tlsCertFile: resolve(o.tlsCertFile as string) }),
+            ...(o.tlsPrivateKeyFile === undefined ? {} : { tlsPrivateKeyFile: resolve(o.tlsPrivateKeyFile as string) }),
+            ...(o.clientCaFile === undefined ? {} : { clientCAFile: resolve(o.clientCaFile as string) }),
+            http2MaxStreamsPerConnection: o.http2MaxStreamsPerConnection as number,
+            goawayChance: o.goawayChance as number,
+          });
+        } catch (err) {
+          process.stderr.write(`kscale server: secure serving: ${(err as Error).message}\n`);
+          process.exit(1);
+        }
+      }
       const audiences = typeof o.apiAudiences === 'string' ? o.apiAudiences.split(',').map((a) => a.trim()).filter((a) => a !== '') : undefined;
       const server = new ApiServer({
         serviceAccountIssuer: o.serviceAccountIssuer as string,
@@ -106,6 +134,8 @@ export function serverCommand(): Command {
         eventTTLSeconds: parseDuration(o.eventTtl as string) / 1000,
         watchCache: o.watchCache !== 'false',
         watchCacheSizes: o.watchCacheSizes as string,
+        anonymousAuth: o.anonymousAuth !== 'false',
+        ...(secure === undefined ? {} : { secureServing: secure.serving }),
       });
       await server.start();
       const port = await server.listen(o.port as number, o.bindAddress as string);
@@ -118,8 +148,14 @@ export function serverCommand(): Command {
         afterTick: () => storageMaintenance(storage, log),
       });
       const handle = compactor.start();
-      if (typeof o.writeKubeconfig === 'string') writeKubeconfig(resolve(o.writeKubeconfig), url);
-      log.info({ url }, 'kscale server listening');
+      let secureURL: string | undefined;
+      if (secure !== undefined) secureURL = `https://${o.bindAddress as string}:${await server.listenSecure(o.securePort as number, o.bindAddress as string)}`;
+      if (typeof o.writeKubeconfig === 'string') {
+        if (secure !== undefined && secureURL !== undefined) writeSecureKubeconfig(resolve(o.writeKubeconfig), { server: secureURL, ...secure.kubeconfig });
+        else writeKubeconfig(resolve(o.writeKubeconfig), url);
+      }
+      log.info({ url, ...(secureURL === undefined ? {} : { secureURL }) }, 'kscale server listening');
+      if (secureURL !== undefined) process.stdout.write(`kscale server serving securely on ${secureURL}\n`);
       process.stdout.write(`kscale server listening on ${url}\n`);
       const shutdown = (): void => {
         handle.stop();

@@ -1,0 +1,60 @@
+/**
+ * Request authentication, like upstream's union of request authenticators:
+ * a verified client certificate, then a bearer token, then anonymous. A
+ * credential that is presented but not accepted is a 401, never anonymous.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { unauthorized } from '../../api/status.js';
+import { userFromCertificate } from './x509.js';
+import { ANONYMOUS_USER, UNSECURED_USER, type UserInfo } from './user.js';
+
+/** Verifies a bearer token; undefined when no authenticator accepts it. */
+export type TokenAuthenticator = (token: string) => Promise<UserInfo | undefined>;
+
+/** What the authentication filter consults. */
+export interface AuthenticatorOptions {
+  /** --anonymous-auth (true): requests without credentials are system:anonymous; false makes them 401. */
+  anonymous: boolean;
+  /** Bearer-token authenticators, tried in order. */
+  tokens: readonly TokenAuthenticator[];
+}
+
+/**
+ * The user of a request. A request that did not arrive over TLS came in on the lab's plain-HTTP
+ * port and is `system:unsecured`. Throws 401 Unauthorized for rejected credentials.
+ */
+export async function authenticateRequest(req: IncomingMessage, opts: AuthenticatorOptions): Promise<UserInfo> {
+  const socket = tlsSocketOf(req);
+  if (socket === undefined) return UNSECURED_USER;
+  // Node verified the chain against the client CA; an unverifiable certificate never completes the handshake.
+  if (socket.authorized) {
+    const user = userFromCertificate(socket.getPeerCertificate());
+    if (user === undefined) throw unauthorized();
+    return user;
+  }
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (m === null) throw unauthorized();
+    for (const auth of opts.tokens) {
+      const user = await auth(m[1]);
+      if (user !== undefined) return user;
+    }
+    throw unauthorized();
+  }
+  if (!opts.anonymous) throw unauthorized();
+  return ANONYMOUS_USER;
+}
+
+/** True when the request arrived over TLS (the secure port), over HTTP/1.1 or HTTP/2. */
+export function isSecureRequest(req: IncomingMessage): boolean {
+  return tlsSocketOf(req) !== undefined;
+}
+
+// HTTP/1.1 requests carry the TLS socket itself; HTTP/2 compatibility requests reach it through their session.
+function tlsSocketOf(req: IncomingMessage): TLSSocket | undefined {
+  const h2 = (req as unknown as { stream?: { session?: { socket?: TLSSocket } } }).stream?.session?.socket;
+  const socket = h2 ?? (req.socket as TLSSocket | undefined);
+  return socket !== undefined && socket.encrypted === true ? socket : undefined;
+}

@@ -1,0 +1,187 @@
+/**
+ * The secure port over loopback: generated certificates, HTTP/2 with an
+ * HTTP/1.1 fallback, client-certificate authentication, anonymous requests,
+ * and the bad-credential cases, with the real kubectl and client-node 1.4.0.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect as http2Connect } from 'node:http2';
+import { connect as netConnect, type Socket } from 'node:net';
+import { request as httpsRequest } from 'node:https';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
+import { generateCA, issueCert } from '../../src/apiserver/pki/certs.js';
+import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { Kubectl } from './fixtures/kubectl/cli.js';
+
+interface Tls {
+  url: URL;
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+function tlsOf(server: TestServer): Tls {
+  const kc = new KubeConfig();
+  kc.loadFromFile(server.kubeconfig);
+  const cluster = kc.getCurrentCluster()!;
+  const user = kc.getCurrentUser()!;
+  const dec = (b64: string | undefined): string => Buffer.from(b64 ?? '', 'base64').toString();
+  return { url: new URL(cluster.server), ca: dec(cluster.caData), cert: dec(user.certData), key: dec(user.keyData) };
+}
+
+/** One HTTPS request over HTTP/1.1 with the given client credentials. */
+function get(t: Tls, path: string, creds: { cert?: string; key?: string; token?: string } = {}): Promise<{ code: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      { host: t.url.hostname, port: t.url.port, path, ca: t.ca, cert: creds.cert, key: creds.key, agent: false, headers: creds.token ? { Authorization: `Bearer ${creds.token}` } : {} },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ code: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('kscale server --secure-port', () => {
+  let server: TestServer;
+  let t: Tls;
+  let k: Kubectl;
+
+  before(async () => {
+    server = await startServer(['--secure-port', '0']);
+    t = tlsOf(server);
+    k = new Kubectl(kubectlPath(), server.kubeconfig);
+  });
+
+  after(async () => {
+    await k?.close();
+    await server?.stop();
+  });
+
+  test('the written kubeconfig verifies the server with its CA and authenticates as system:admin', async () => {
+    const text = readFileSync(server.kubeconfig, 'utf8');
+    assert.doesNotMatch(text, /insecure-skip-tls-verify/);
+    assert.equal(t.url.protocol, 'https:');
+    const who = await k.ok(['auth', 'whoami', '-o', 'json']);
+    const review = JSON.parse(who);
+    assert.equal(review.status.userInfo.username, 'system:admin');
+    assert.deepEqual(review.status.userInfo.groups, ['system:masters', 'system:authenticated']);
+    assert.match(await k.ok(['get', 'namespaces', '-o', 'name']), /namespace\/kube-system/);
+  });
+
+  test('HTTP/2 is negotiated with ALPN h2, and HTTP/1.1 still works', async () => {
+    const session = http2Connect(t.url.origin, { ca: t.ca, cert: t.cert, key: t.key });
+    try {
+      const alpn = await new Promise<string | false | undefined>((resolve, reject) => {
+        session.once('connect', () => resolve(session.alpnProtocol));
+        session.once('error', reject);
+      });
+      assert.equal(alpn, 'h2');
+      const status = await new Promise<number>((resolve, reject) => {
+        const s = session.request({ ':path': '/api/v1/namespaces/default', ':method': 'GET' });
+        s.on('response', (h) => resolve(Number(h[':status'])));
+        s.on('error', reject);
+        s.resume();
+        s.end();
+      });
+      assert.equal(status, 200);
+    } finally {
+      session.close();
+    }
+    assert.equal((await get(t, '/api/v1/namespaces/default', { cert: t.cert, key: t.key })).code, 200);
+  });
+
+  test('client-node 1.4.0 lists and watches over TLS with the client certificate', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromFile(server.kubeconfig);
+    const core = kc.makeApiClient(CoreV1Api);
+    const list = await core.listNamespace();
+    assert.ok(list.items.some((n) => n.metadata?.name === 'default'));
+    const seen: string[] = [];
+    const done = new Promise<void>((resolve) => {
+      void new Watch(kc).watch('/api/v1/namespaces/default/configmaps', {}, (type, obj: { metadata: { name: string } }) => {
+        seen.push(`${type} ${obj.metadata.name}`);
+        if (obj.metadata.name === 'over-tls') resolve();
+      }, () => undefined).then((req) => after(() => req.abort()));
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'over-tls' }, data: { a: 'b' } } });
+    await done;
+    assert.ok(seen.includes('ADDED over-tls'), seen.join(', '));
+  });
+
+  test('no credentials is system:anonymous; a bad bearer token is 401 with a Status, never anonymous', async () => {
+    const res = await new Promise<{ code: number; body: string }>((resolve, reject) => {
+      const req = httpsRequest(
+        { host: t.url.hostname, port: t.url.port, path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', method: 'POST', ca: t.ca, agent: false, headers: { 'Content-Type': 'application/json' } },
+        (r) => {
+          let body = '';
+          r.on('data', (d: Buffer) => (body += d.toString()));
+          r.on('end', () => resolve({ code: r.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end('{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}');
+    });
+    assert.equal(res.code, 201, res.body);
+    assert.equal(JSON.parse(res.body).status.userInfo.username, 'system:anonymous');
+    const bad = await get(t, '/api/v1/namespaces', { token: 'not-a-token' });
+    assert.equal(bad.code, 401);
+    assert.deepEqual({ kind: JSON.parse(bad.body).kind, reason: JSON.parse(bad.body).reason }, { kind: 'Status', reason: 'Unauthorized' });
+  });
+
+  test('a client certificate from another CA fails the handshake', async () => {
+    const otherCA = await generateCA('mallory-ca');
+    const forged = await issueCert(otherCA, { commonName: 'system:admin', organizations: ['system:masters'], usages: ['client'], validityDays: 1 });
+    await assert.rejects(get(t, '/api/v1/namespaces', { cert: forged.certPEM, key: forged.keyPEM }), /socket hang up|ECONNRESET|EPIPE/);
+  });
+
+  test('clients stalled before or in the handshake hold nothing: other requests go on', async () => {
+    const stalled: Socket[] = [];
+    try {
+      for (let i = 0; i < 50; i++) {
+        const s = netConnect(Number(t.url.port), t.url.hostname);
+        s.on('error', () => undefined);
+        stalled.push(s);
+        // Half of them send the first bytes of a ClientHello and stop.
+        if (i % 2 === 0) s.write(Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00]));
+      }
+      assert.match(await k.ok(['get', 'namespaces', '-o', 'name']), /namespace\/default/);
+    } finally {
+      for (const s of stalled) s.destroy();
+    }
+  });
+
+  test('a restart reuses the generated certificates, so the old kubeconfig still works', async () => {
+    // The harness removes a stopped server's directory: carry the certificates over to the next one.
+    const tlsDir = join(server.dir, 'data', 'tls');
+    const kept = mkdtempSync(join(tmpdir(), 'kscale-tls-'));
+    cpSync(tlsDir, join(kept, 'data', 'tls'), { recursive: true });
+    const before = readFileSync(join(tlsDir, 'server-ca.crt'), 'utf8');
+    await server.stop();
+    server = await startServer(['--secure-port', '0'], kept);
+    assert.equal(readFileSync(join(kept, 'data', 'tls', 'server-ca.crt'), 'utf8'), before);
+    const t2 = tlsOf(server);
+    assert.equal(t2.ca, t.ca);
+    assert.equal((await get(t2, '/api/v1/namespaces/default', { cert: t.cert, key: t.key })).code, 200, 'the old client certificate still authenticates');
+  });
+});
+
+describe('kscale server --secure-port --anonymous-auth=false', () => {
+  test('a request without credentials is 401', async () => {
+    const server = await startServer(['--secure-port', '0', '--anonymous-auth', 'false']);
+    try {
+      const t = tlsOf(server);
+      assert.equal((await get(t, '/api/v1/namespaces')).code, 401);
+      assert.equal((await get(t, '/api/v1/namespaces', { cert: t.cert, key: t.key })).code, 200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
