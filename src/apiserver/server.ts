@@ -12,7 +12,7 @@ import { RESOURCES } from '../api/registry.js';
 import { RealClock, type Clock } from '../clock/index.js';
 import type { Storage } from '../storage/index.js';
 import { AdmissionChain } from './admission/chain.js';
-import { serveSelfSubjectReview } from './authentication/index.js';
+import { serveSelfSubjectReview, serviceAccountTokenAuthenticator } from './authentication/index.js';
 import { withAuthentication } from './filters/authentication.js';
 import { withProbabilisticGoaway } from './filters/goaway.js';
 import { namespaceLifecycle } from './admission/namespace_lifecycle.js';
@@ -168,7 +168,18 @@ export class ApiServer {
     const limiter = new MaxInFlight(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200, this.metrics);
     const chain = buildChain(route, [
       withMetrics(this.metrics),
-      withAuthentication({ anonymous: opts.anonymousAuth ?? true, tokens: [] }),
+      withAuthentication({
+        anonymous: opts.anonymousAuth ?? true,
+        tokens: [
+          serviceAccountTokenAuthenticator({
+            issuer: this.tokenIssuer.issuer,
+            audiences: this.tokenIssuer.audiences,
+            publicKey: this.tokenIssuer.key.publicKey,
+            clock: this.clock,
+            getObject: (resource, namespace, name) => this.stores.get(resource)!.get(namespace, name),
+          }),
+        ],
+      }),
       withProbabilisticGoaway(opts.secureServing?.goawayChance ?? 0),
       withMaxInFlight(limiter),
     ]);

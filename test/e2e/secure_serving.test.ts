@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { connect as http2Connect } from 'node:http2';
 import { connect as netConnect, type Socket } from 'node:net';
 import { request as httpsRequest } from 'node:https';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
@@ -134,6 +134,53 @@ describe('kscale server --secure-port', () => {
     const bad = await get(t, '/api/v1/namespaces', { token: 'not-a-token' });
     assert.equal(bad.code, 401);
     assert.deepEqual({ kind: JSON.parse(bad.body).kind, reason: JSON.parse(bad.body).reason }, { kind: 'Status', reason: 'Unauthorized' });
+  });
+
+  test('a ServiceAccount token from kubectl create token authenticates; a wrong audience, or a deleted bound pod or ServiceAccount, is 401', async () => {
+    await k.ok(['create', 'serviceaccount', 'builder']);
+    const whoami = async (token: string): Promise<{ code: number; body: string }> => {
+      const res = await new Promise<{ code: number; body: string }>((resolve, reject) => {
+        const req = httpsRequest(
+          {
+            host: t.url.hostname, port: t.url.port, path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', method: 'POST', ca: t.ca, agent: false,
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+          },
+          (r) => {
+            let body = '';
+            r.on('data', (d: Buffer) => (body += d.toString()));
+            r.on('end', () => resolve({ code: r.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end('{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}');
+      });
+      return res;
+    };
+    const token = (await k.ok(['create', 'token', 'builder'])).trim();
+    const ok = await whoami(token);
+    assert.equal(ok.code, 201, ok.body);
+    const user = JSON.parse(ok.body).status.userInfo;
+    assert.equal(user.username, 'system:serviceaccount:default:builder');
+    assert.deepEqual(user.groups, ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
+    // kubectl with a kubeconfig holding only the CA and the token.
+    const tokenOnly = join(server.dir, 'token.kubeconfig');
+    writeFileSync(tokenOnly, readFileSync(server.kubeconfig, 'utf8').replace(/    client-certificate-data: .*\n    client-key-data: .*\n/, `    token: ${token}\n`));
+    const asSA = new Kubectl(kubectlPath(), tokenOnly);
+    try {
+      assert.match(await asSA.ok(['auth', 'whoami']), /system:serviceaccount:default:builder/);
+    } finally {
+      await asSA.close();
+    }
+    assert.equal((await whoami((await k.ok(['create', 'token', 'builder', '--audience', 'vault'])).trim())).code, 401, 'not an API audience');
+    await k.ok(['run', 'holder', '--image=nginx', '--overrides', '{"spec":{"serviceAccountName":"builder"}}']);
+    const bound = (await k.ok(['create', 'token', 'builder', '--bound-object-kind', 'Pod', '--bound-object-name', 'holder'])).trim();
+    assert.equal((await whoami(bound)).code, 201);
+    await k.ok(['delete', 'pod', 'holder', '--grace-period=0', '--force']);
+    // Successes are cached for up to 10 s, as upstream's token cache keeps them.
+    await new Promise((r) => setTimeout(r, 10_500));
+    assert.equal((await whoami(bound)).code, 401, 'the bound pod is gone');
+    await k.ok(['delete', 'serviceaccount', 'builder']);
+    assert.equal((await whoami(token)).code, 401, 'the ServiceAccount is gone');
   });
 
   test('a client certificate from another CA fails the handshake', async () => {

@@ -3,3 +3,4 @@ export { authenticateRequest, isSecureRequest, type AuthenticatorOptions, type T
 export { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNSECURED_USER, type UserInfo } from './user.js';
 export { userFromCertificate } from './x509.js';
 export { serveSelfSubjectReview } from './selfsubjectreview.js';
+export { serviceAccountTokenAuthenticator, type ServiceAccountTokenOptions } from './serviceaccount_token.js';
