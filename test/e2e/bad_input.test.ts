@@ -194,6 +194,18 @@ describe('bad input', () => {
     assert.equal(after.body!.data.k, 'v2');
   });
 
+  test('a JSON patch of more than 10,000 operations is 413, and a copy bomb is 422; the object is unchanged', async () => {
+    const before = await send(srv.url, 'GET', `${CM}/existing`);
+    const many = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/kind', value: 'ConfigMap' }));
+    assertStatus(await json(srv.url, 'PATCH', `${CM}/existing`, many, 'application/json-patch+json'), 413, 'RequestEntityTooLarge');
+    // Each copy doubles the data map: 40 of them would make terabytes.
+    const bomb = [{ op: 'add', path: '/data/seed', value: 'x'.repeat(1000) }, ...Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '/data', path: `/data/d${i}` }))];
+    const s = assertStatus(await json(srv.url, 'PATCH', `${CM}/existing`, bomb, 'application/json-patch+json'), 422, 'Invalid');
+    assert.match(s.message ?? '', /accumulated size increase of copy/);
+    const after = await send(srv.url, 'GET', `${CM}/existing`);
+    assert.equal(after.body!.metadata.resourceVersion, before.body!.metadata.resourceVersion);
+  });
+
   test('an update with resourceVersion "0" is unconditional, like upstream', async () => {
     const cur = await send(srv.url, 'GET', `${CM}/existing`);
     const body: Obj = { ...cur.body, metadata: { ...cur.body!.metadata, resourceVersion: '0' }, data: { k: 'rv0' } };

@@ -4,13 +4,13 @@
  * creates a missing object). The patch is applied inside compare-and-swap, so
  * a concurrent write makes it re-apply to the new state, as upstream does.
  */
-import fastJsonPatch from 'fast-json-patch';
 import { applyMergePatch, applyStrategicMergePatch, patchSchemaForObject } from '../../api/strategicpatch/index.js';
 import { badRequest, conflict, invalid, newStatusError, notFound, unsupportedMediaType } from '../../api/status.js';
 import { findRestoreError, goFormat } from '../../api/schema/restore.js';
 import { readBody, decodeBody, mediaType } from '../body.js';
-import { deepCopy, meta, type Obj } from '../object.js';
+import { meta, type Obj } from '../object.js';
 import type { RestContext } from './context.js';
+import { applyJSONPatch } from './json_patch.js';
 import { applyFieldValidation, parseFieldValidation, recordUpdateManager, serverSideApply } from './fieldmanager.js';
 import { checkBodyKind, checkBodyTarget, parseDryRun, withStatusFrom, writeObject } from './write.js';
 import { queryBool } from '../query.js';
@@ -104,17 +104,7 @@ export function applyPatch(type: string, current: Obj, patch: unknown): Obj {
   switch (type) {
     case 'application/json-patch+json': {
       if (!Array.isArray(patch)) throw badRequest('json patch must be an array of operations');
-      try {
-        const doc = deepCopy(current);
-        // The operations' values are inserted by reference: copy them, so the result owns all of itself
-        // (withStatusFrom moves its status, and a retried write applies the patch again).
-        const r = fastJsonPatch.applyPatch(doc, deepCopy(patch) as fastJsonPatch.Operation[], true, true);
-        return r.newDocument;
-      } catch (err) {
-        const e = err as { name?: string; message: string };
-        if (e.name === 'TEST_OPERATION_FAILED') throw newStatusError(422, 'Invalid', `the server rejected our request due to an error in our request: ${e.message.split('\n')[0]}`);
-        throw newStatusError(422, 'Invalid', `the server rejected our request due to an error in our request: ${e.message.split('\n')[0]}`);
-      }
+      return applyJSONPatch(current, patch);
     }
     case 'application/merge-patch+json':
       if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw badRequest('merge patch must be a JSON object');
