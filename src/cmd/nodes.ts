@@ -8,11 +8,10 @@ import { Command, Option } from 'commander';
 import { addClientFlags, kubeconfigPaths, restConfigFromFlags, type ClientFlags } from '../client/index.js';
 import { quantityValue } from '../api/quantity.js';
 import { RealClock } from '../clock/index.js';
-import type { ProxyMode } from '../proxy/index.js';
+import { HollowProxies, type HollowProxyWatch, type ProxyMode } from '../proxy/index.js';
 import {
   DEFAULT_SETTINGS,
   Fleet,
-  HollowProxies,
   callFleet,
   findFleets,
   parseLabels,
@@ -21,7 +20,6 @@ import {
   serveControl,
   type FleetEndpoint,
   type HeartbeatMode,
-  type HollowProxyWatch,
   type KubeletSettings,
   type PodWatchMode,
 } from '../kubelet/index.js';

@@ -7,7 +7,6 @@ export { DEFAULT_SETTINGS, nodeIdentity, parseLabels, parseTaints, zoneName, typ
 export { Fleet, type FleetOptions, type FleetStats, type PodWatchMode } from './fleet.js';
 export { callFleet, endpointFile, findFleets, serveControl, type ControlRequest, type ControlServer, type FleetEndpoint } from './fleet_control.js';
 export { HollowKubelet, type HollowKubeletOptions } from './hollow_kubelet.js';
-export { HollowProxies, endpointsAsSlice, type HollowProxyOptions, type HollowProxyStats, type HollowProxyWatch } from './hollow_proxy.js';
 export { logNormalLatency, parseLatency, type LatencySampler } from './latency.js';
 export { NODE_LEASE_NAMESPACE, NodeLeaseController, leaseRenewIntervalMs, type Lease, type LeaseAPI } from './lease.js';
 export { KUBELET_VERSION, initialNode, microTime, rfc3339, type Node, type NodeCondition, type NodeStatus, type Taint } from './node.js';

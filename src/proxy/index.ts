@@ -1,8 +1,8 @@
 /**
  * The public surface of src/proxy, kscale's kube-proxy: change trackers for
  * Services and EndpointSlices, a ServiceProxy that syncs them into one of
- * three modes (iptables, ipvs, nftables), and a ProxyServer that wires the
- * informers, metrics and flags together.
+ * three modes (iptables, ipvs, nftables), a ProxyServer that wires the
+ * informers, metrics and flags together, and the fleet's HollowProxies.
  */
 export * from './types.js';
 export { servicePorts, shouldSkipService, sameServicePort, DEFAULT_STICKY_SECONDS } from './service_info.js';
@@ -17,6 +17,7 @@ export { ProxyMetrics } from './metrics.js';
 export type { Proxier, ProxyMode, SyncInput, SyncResult } from './proxier.js';
 export { ServiceProxy, type ServiceProxyOptions } from './service_proxy.js';
 export { ProxyServer, newProxier, type ProxyServerOptions } from './proxy_server.js';
+export { HollowProxies, endpointsAsSlice, type HollowProxyOptions, type HollowProxyStats, type HollowProxyWatch } from './hollow_proxy.js';
 export * as iptables from './iptables/index.js';
 export * as nftables from './nftables/index.js';
 export * as ipvs from './ipvs/index.js';

@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { RESOURCES, RESTClient, loadKubeconfig, silentLogger } from '../../src/client/index.js';
 import { RealClock } from '../../src/clock/index.js';
-import { HollowProxies, type HollowProxyOptions, type HollowProxyWatch } from '../../src/kubelet/index.js';
-import type { ProxyMode } from '../../src/proxy/index.js';
+import { HollowProxies, type HollowProxyOptions, type HollowProxyWatch, type ProxyMode } from '../../src/proxy/index.js';
 import { startServer, type TestServer } from './harness.js';
 import { createService, putSlice } from './proxy/fixture.js';
 

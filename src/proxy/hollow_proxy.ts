@@ -26,7 +26,12 @@ import {
   type Stopper,
 } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
-import { ProxyMetrics, ServiceProxy, iptables, ipvs, nftables, type Proxier, type ProxyMode, type SyncInput, type SyncResult } from '../proxy/index.js';
+import * as iptables from './iptables/index.js';
+import * as ipvs from './ipvs/index.js';
+import { ProxyMetrics } from './metrics.js';
+import * as nftables from './nftables/index.js';
+import type { Proxier, ProxyMode, SyncInput, SyncResult } from './proxier.js';
+import { ServiceProxy } from './service_proxy.js';
 
 /** Which endpoint objects hollow proxies watch. */
 export type HollowProxyWatch = 'endpointslices' | 'endpoints';
