@@ -12,6 +12,7 @@ export * from './fields.js';
 export * from './selectable.js';
 export * from './meta.js';
 export * from './quantity.js';
+export { parseDuration } from './duration.js';
 export * from './defaults.js';
 export * from './admission.js';
 export {

@@ -15,6 +15,7 @@ export type { KubeObject, KubeList, Status } from '../api/index.js';
 
 export { loadKubeconfig, parseKubeconfig, kubeconfigPaths, inClusterConfig, type RestConfig, type LoadKubeconfigOptions } from './rest/config.js';
 export { addClientFlags, restConfigFromFlags, type ClientFlags } from './rest/flags.js';
+export { numberFlag, nonNegativeNumberFlag, nonNegativeIntFlag, durationFlag } from './rest/flag_parsers.js';
 export { RESTClient, retryAfterSeconds, type RESTClientOptions, type RequestOptions, type RawResponse, type Verb, type Query } from './rest/client.js';
 export {
   ResourceClient,

@@ -7,25 +7,15 @@ import { Command, Option } from 'commander';
 import { resolve, join } from 'node:path';
 import { defaultConfig, EXPERIMENTS, listScenarios, loadScenario, Progress, runExperiment, runLab, summaryText, type LabConfig, type Scenario } from '../lab/index.js';
 import { experimentNamed } from '../lab/experiments.js';
-import { parseDuration } from './duration.js';
-
-/** A non-negative number flag; `integer` also rejects fractions. */
-function nonNegative(integer: boolean): (v: string) => number {
-  return (v) => {
-    const x = Number(v);
-    if (!Number.isFinite(x) || x < 0 || (integer && !Number.isInteger(x))) throw new Error(`not a non-negative ${integer ? 'integer' : 'number'}: ${v}`);
-    return x;
-  };
-}
-const int = nonNegative(true);
-const num = nonNegative(false);
+import { parseDuration } from '../api/index.js';
+import { nonNegativeIntFlag, nonNegativeNumberFlag } from '../client/index.js';
 
 /** The flags shared by `kscale up` and `kscale lab experiment`. */
 function addRunFlags(cmd: Command): Command {
   return cmd
-    .option('--nodes <n>', 'hollow nodes (kscale up: 2500, the main job; experiments: their own size)', int)
-    .option('--pods-per-node <n>', 'pods per node (default: the scenario\'s, 30 for load)', int)
-    .option('--pod-rate <n>', 'pods created (and deleted) per second (105: the 100 pods/s target with 5% headroom)', num, 105)
+    .option('--nodes <n>', 'hollow nodes (kscale up: 2500, the main job; experiments: their own size)', nonNegativeIntFlag)
+    .option('--pods-per-node <n>', 'pods per node (default: the scenario\'s, 30 for load)', nonNegativeIntFlag)
+    .option('--pod-rate <n>', 'pods created (and deleted) per second (105: the 100 pods/s target with 5% headroom)', nonNegativeNumberFlag, 105)
     .option('--scenario <name|file>', `scenario: ${listScenarios().join(', ')}, or a YAML file`, 'load')
     .option('--report <dir>', 'report folder (default: a new timestamped folder under ./kscale-reports/)')
     .addOption(new Option('--workloads <mode>', 'controllers: Deployments and Jobs made by the controller-manager; pods: the lab creates the pods itself').choices(['auto', 'controllers', 'pods']).default('auto'))
@@ -34,29 +24,29 @@ function addRunFlags(cmd: Command): Command {
     .addOption(new Option('--lab-etcd <mode>', 'etcd processes the lab runs itself: main, or main+events (Events in their own etcd)').choices(['none', 'main', 'main+events']).default('none'))
     .addOption(new Option('--storage-sync <mode>', 'embedded store durability: full (fsync, etcd\'s) or normal').choices(['full', 'normal']).default('full'))
     .option('--watch-cache <bool>', 'the API server\'s watch cache', 'true')
-    .option('--max-requests-inflight <n>', 'API server read-only in-flight limit (0: none)', int, 400)
-    .option('--max-mutating-requests-inflight <n>', 'API server mutating in-flight limit (0: none)', int, 200)
+    .option('--max-requests-inflight <n>', 'API server read-only in-flight limit (0: none)', nonNegativeIntFlag, 400)
+    .option('--max-mutating-requests-inflight <n>', 'API server mutating in-flight limit (0: none)', nonNegativeIntFlag, 200)
     .addOption(new Option('--heartbeat <mode>', 'hollow kubelets\' heartbeat').choices(['lease', 'status']).default('lease'))
     .option('--node-status-update-frequency <duration>', 'hollow kubelets\' status period', '10s')
     .option('--node-monitor-period <duration>', 'controller-manager node monitor period', '5s')
     .option('--node-monitor-grace-period <duration>', 'controller-manager node monitor grace period', '50s')
     .addOption(new Option('--pod-watch <mode>', 'hollow kubelets\' pod watch').choices(['per-node', 'shared']).default('per-node'))
-    .option('--pod-startup-ms <ms>', 'the hollow kubelets\' fixed simulated container start', int, 1000)
-    .option('--join-rate <n>', 'nodes registering per second', num, 50)
-    .option('--kubelet-max-connections <n>', 'keep-alive sockets each fleet process shares for short requests, split evenly between node heartbeats and pods (kscale nodes --max-connections)', int, 64)
-    .option('--fleet-processes <n>', 'hollow-node fleet processes the nodes are split over', int, 1)
+    .option('--pod-startup-ms <ms>', 'the hollow kubelets\' fixed simulated container start', nonNegativeIntFlag, 1000)
+    .option('--join-rate <n>', 'nodes registering per second', nonNegativeNumberFlag, 50)
+    .option('--kubelet-max-connections <n>', 'keep-alive sockets each fleet process shares for short requests, split evenly between node heartbeats and pods (kscale nodes --max-connections)', nonNegativeIntFlag, 64)
+    .option('--fleet-processes <n>', 'hollow-node fleet processes the nodes are split over', nonNegativeIntFlag, 1)
     .addOption(new Option('--proxy-mode <mode>', 'hollow proxies in each node (needs kscale nodes --hollow-proxy)').choices(['off', 'iptables', 'ipvs', 'nftables']).default('off'))
-    .option('--controller-manager-qps <n>', 'controller-manager client QPS (upstream 20; raised by the lab)', num)
-    .option('--controller-manager-burst <n>', 'controller-manager client burst (upstream 30)', num)
-    .option('--scheduler-qps <n>', 'scheduler client QPS (upstream 50; raised by the lab)', num)
-    .option('--scheduler-burst <n>', 'scheduler client burst (upstream 100)', num)
-    .option('--kubelet-qps <n>', 'per hollow kubelet client QPS (upstream 50)', num, 50)
-    .option('--kubelet-burst <n>', 'per hollow kubelet client burst (upstream 100)', num, 100)
+    .option('--controller-manager-qps <n>', 'controller-manager client QPS (upstream 20; raised by the lab)', nonNegativeNumberFlag)
+    .option('--controller-manager-burst <n>', 'controller-manager client burst (upstream 30)', nonNegativeNumberFlag)
+    .option('--scheduler-qps <n>', 'scheduler client QPS (upstream 50; raised by the lab)', nonNegativeNumberFlag)
+    .option('--scheduler-burst <n>', 'scheduler client burst (upstream 100)', nonNegativeNumberFlag)
+    .option('--kubelet-qps <n>', 'per hollow kubelet client QPS (upstream 50)', nonNegativeNumberFlag, 50)
+    .option('--kubelet-burst <n>', 'per hollow kubelet client burst (upstream 100)', nonNegativeNumberFlag, 100)
     .option('--scrape-interval <duration>', 'how often /metrics and /proc are read', '5s')
     .option('--phase-timeout <duration>', 'upper bound on each phase (default: from its pods and the pod rate)')
     .option('--settle <duration>', 'measurement after the last phase', '5s')
     .option('--hold <duration>', 'overrides the duration of the scenario\'s hold phases')
-    .option('--seed <n>', 'seed of the scale and rollout picks', int, 1);
+    .option('--seed <n>', 'seed of the scale and rollout picks', nonNegativeIntFlag, 1);
 }
 
 /** A LabConfig from the run flags. */

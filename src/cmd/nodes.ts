@@ -5,8 +5,8 @@
  * kubeconfig. Kubelet flags keep upstream's names and defaults.
  */
 import { Command, Option } from 'commander';
-import { addClientFlags, kubeconfigPaths, restConfigFromFlags, type ClientFlags } from '../client/index.js';
-import { quantityValue } from '../api/quantity.js';
+import { parseDuration, quantityValue } from '../api/index.js';
+import { addClientFlags, kubeconfigPaths, nonNegativeIntFlag, nonNegativeNumberFlag, restConfigFromFlags, type ClientFlags } from '../client/index.js';
 import { RealClock } from '../clock/index.js';
 import { HollowProxies, type HollowProxyWatch, type ProxyMode } from '../proxy/index.js';
 import {
@@ -23,19 +23,7 @@ import {
   type KubeletSettings,
   type PodWatchMode,
 } from '../kubelet/index.js';
-import { parseDuration } from './duration.js';
 import { logger } from './log.js';
-
-const int = (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`);
-  return n;
-};
-const num = (v: string): number => {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`not a non-negative number: ${v}`);
-  return n;
-};
 
 /** The kubeconfig file a fleet publishes its endpoint beside. */
 function kubeconfigFile(o: { kubeconfig?: string }): string {
@@ -46,29 +34,29 @@ function kubeconfigFile(o: { kubeconfig?: string }): string {
 export function nodesCommand(): Command {
   const cmd = new Command('nodes')
     .description('run a fleet of hollow kubelets (registration, leases, node status, pods) in one process')
-    .option('--count <n>', 'hollow nodes to run', int)
+    .option('--count <n>', 'hollow nodes to run', nonNegativeIntFlag)
     .option('--name-prefix <prefix>', 'node name prefix; node i is <prefix><i>', 'hollow-node-')
-    .option('--join-rate <n>', 'nodes registering per second (0: all at once)', num, 50)
-    .option('--zones <n>', 'spread nodes over this many topology.kubernetes.io/zone values', int, DEFAULT_SETTINGS.zones)
-    .option('--gpus-per-node <n>', 'nvidia.com/gpu capacity of each node', int, 0)
-    .option('--cpu <cores>', 'cpu capacity of each node', int, DEFAULT_SETTINGS.cpuCores)
+    .option('--join-rate <n>', 'nodes registering per second (0: all at once)', nonNegativeNumberFlag, 50)
+    .option('--zones <n>', 'spread nodes over this many topology.kubernetes.io/zone values', nonNegativeIntFlag, DEFAULT_SETTINGS.zones)
+    .option('--gpus-per-node <n>', 'nvidia.com/gpu capacity of each node', nonNegativeIntFlag, 0)
+    .option('--cpu <cores>', 'cpu capacity of each node', nonNegativeIntFlag, DEFAULT_SETTINGS.cpuCores)
     .option('--memory <quantity>', 'memory capacity of each node', '32Gi')
-    .option('--max-pods <n>', 'pods capacity, like the kubelet flag', int, DEFAULT_SETTINGS.maxPods)
+    .option('--max-pods <n>', 'pods capacity, like the kubelet flag', nonNegativeIntFlag, DEFAULT_SETTINGS.maxPods)
     .option('--instance-type <type>', 'node.kubernetes.io/instance-type label', DEFAULT_SETTINGS.instanceType)
-    .option('--images <n>', 'images listed in each node status', int, DEFAULT_SETTINGS.images)
+    .option('--images <n>', 'images listed in each node status', nonNegativeIntFlag, DEFAULT_SETTINGS.images)
     .option('--node-labels <labels>', 'extra node labels, key=value,…', '')
     .option('--register-with-taints <taints>', 'taints to register with, key[=value]:Effect,… (e.g. kscale.io/hollow=true:NoSchedule)', '')
     .option('--node-status-update-frequency <duration>', 'how often node status is computed (patched when changed)', '10s')
     .option('--node-status-report-frequency <duration>', 'how often an unchanged node status is still patched', '5m0s')
-    .option('--node-lease-duration-seconds <n>', 'lease duration; renewed every quarter of it', int, DEFAULT_SETTINGS.nodeLeaseDurationSeconds)
+    .option('--node-lease-duration-seconds <n>', 'lease duration; renewed every quarter of it', nonNegativeIntFlag, DEFAULT_SETTINGS.nodeLeaseDurationSeconds)
     .addOption(new Option('--heartbeat <mode>', 'lease: node leases (upstream); status: full status every period, no lease (pre-1.14 kubelets)').choices(['lease', 'status']).default('lease'))
     .addOption(new Option('--pod-watch <mode>', 'per-node: one pod watch per kubelet (real); shared: one watch for the fleet (cheaper)').choices(['per-node', 'shared']).default('per-node'))
     .option('--pod-startup-latency <p50,p99>', 'simulated pod start-up latency in ms (log-normal)', '1000,3000')
     .option('--job-pod-runtime <duration>', 'how long a Job-owned pod runs before it succeeds', '30s')
-    .option('--max-connections <n>', 'keep-alive sockets shared by all kubelets for short requests, split evenly between node heartbeats and pods', int, 64)
+    .option('--max-connections <n>', 'keep-alive sockets shared by all kubelets for short requests, split evenly between node heartbeats and pods', nonNegativeIntFlag, 64)
     .option('--stats-period <duration>', 'print fleet counters as JSON on stdout this often (0: never)', '0')
     .option('--hollow-proxy', 'also run each node\'s kube-proxy watches of Services and EndpointSlices', false)
-    .option('--hollow-proxy-compute-fraction <f>', 'fraction of hollow proxies that also recompute their rules on every change', num, 0.01)
+    .option('--hollow-proxy-compute-fraction <f>', 'fraction of hollow proxies that also recompute their rules on every change', nonNegativeNumberFlag, 0.01)
     .addOption(new Option('--proxy-mode <mode>', 'which rules those hollow proxies compute, as kube-proxy\'s --proxy-mode').choices(['iptables', 'nftables', 'ipvs']).default('iptables'))
     .addOption(new Option('--hollow-proxy-watch <resource>', 'what hollow proxies watch besides Services: endpointslices (kube-proxy since 1.19) or endpoints (older)').choices(['endpointslices', 'endpoints']).default('endpointslices'))
     .option('-v, --verbose', 'verbose logs');
@@ -171,7 +159,7 @@ function fleetsOrExit(o: { kubeconfig?: string }): FleetEndpoint[] {
 
 function controlCommand(verb: 'kill' | 'revive', description: string): Command {
   const c = new Command(verb).description(description).option('--kubeconfig <file>', 'the kubeconfig the fleet runs with').option('--names <a,b>', 'node names');
-  if (verb === 'kill') c.option('--fraction <f>', 'a random fraction of each fleet\'s live nodes', num);
+  if (verb === 'kill') c.option('--fraction <f>', 'a random fraction of each fleet\'s live nodes', nonNegativeNumberFlag);
   else c.option('--all', 'every killed node (the default without --names)');
   return c.action(async (_o: unknown, self: Command) => {
     const o = self.optsWithGlobals<{ kubeconfig?: string; names?: string; fraction?: number; all?: boolean }>();

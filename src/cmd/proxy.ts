@@ -7,19 +7,13 @@
  */
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
-import { addClientFlags, RESTClient, restConfigFromFlags, type ClientFlags } from '../client/index.js';
+import { addClientFlags, nonNegativeIntFlag, RESTClient, restConfigFromFlags, type ClientFlags } from '../client/index.js';
 import { RealClock } from '../clock/index.js';
 import { Executor, ProxyServer, newProxier, type ProxyMode } from '../proxy/index.js';
 import type { IptablesBackend } from '../proxy/iptables/index.js';
 import type { IpvsScheduler } from '../proxy/ipvs/index.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../api/index.js';
 import { logger } from './log.js';
-
-const int = (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`);
-  return n;
-};
 
 /** Adds the `proxy` subcommand. */
 export function proxyCommand(): Command {
@@ -31,7 +25,7 @@ export function proxyCommand(): Command {
     .option('--min-sync-period <duration>', 'the shortest time between syncs; changes in between are batched', '1s')
     .option('--cluster-cidr <cidr>', 'pod CIDR; service traffic from outside it is masqueraded', '')
     .option('--masquerade-all', 'SNAT all traffic sent through service cluster IPs', false)
-    .option('--iptables-masquerade-bit <bit>', 'the fwmark bit marking packets to SNAT', int, 14)
+    .option('--iptables-masquerade-bit <bit>', 'the fwmark bit marking packets to SNAT', nonNegativeIntFlag, 14)
     .addOption(new Option('--ipvs-scheduler <name>', 'the IPVS scheduler').choices(['rr', 'lc', 'sh']).default('rr'))
     .addOption(new Option('--iptables-backend <backend>', 'kscale: iptables backend (auto detects like upstream\'s iptables-wrapper)').choices(['auto', 'legacy', 'nft']).default('auto'))
     .option('--metrics-bind-address <host:port>', 'where /metrics and /healthz are served ("" to disable)', '127.0.0.1:10249')

@@ -9,16 +9,11 @@ import { DEFAULT_SERVICE_ACCOUNT_ISSUER, loadOrCreateSigningKey } from '../apise
 import { RealClock } from '../clock/index.js';
 import { Compactor } from '../storage/compactor.js';
 import { isStorageError, type Storage } from '../storage/index.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../api/index.js';
+import { nonNegativeIntFlag } from '../client/index.js';
 import { openStorage } from './storage_flags.js';
 import { firstServiceIP, secureServingSetup, type SecureServingSetup } from './secure_serving.js';
 import { logger } from './log.js';
-
-const int = (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`);
-  return n;
-};
 
 /**
  * After each compaction tick: truncate the embedded store's WAL, and while the
@@ -41,22 +36,22 @@ export function serverCommand(): Command {
     .option('--etcd-servers <urls>', 'etcd client URLs (comma-separated); replaces the embedded store')
     .option('--etcd-servers-overrides <overrides>', 'per-resource etcd servers, group/resource#servers;... (e.g. /events#http://127.0.0.1:2479)')
     .addOption(new Option('--storage-sync <mode>', 'full: fsync before acknowledging (etcd durability); normal: faster, may lose the last writes on power loss').choices(['full', 'normal']).default('full'))
-    .option('--quota-backend-bytes <n>', 'storage space quota, like etcd (2 GiB)', int, 2 * 1024 ** 3)
+    .option('--quota-backend-bytes <n>', 'storage space quota, like etcd (2 GiB)', nonNegativeIntFlag, 2 * 1024 ** 3)
     .option('--etcd-compaction-interval <duration>', 'how often to compact storage (0 disables)', '5m0s')
     .option('--event-ttl <duration>', 'how long events are kept', '1h0m0s')
     .option('--bind-address <ip>', 'address to listen on (127.0.0.1: a deliberate deviation from upstream\'s 0.0.0.0)', '127.0.0.1')
-    .option('--port <n>', 'plain-HTTP port (upstream removed its insecure port; kscale keeps one for labs)', int, 8080)
-    .option('--secure-port <n>', 'HTTPS port (HTTP/2 and HTTP/1.1) with client-certificate authentication; off unless given (0 picks a free port)', int)
+    .option('--port <n>', 'plain-HTTP port (upstream removed its insecure port; kscale keeps one for labs)', nonNegativeIntFlag, 8080)
+    .option('--secure-port <n>', 'HTTPS port (HTTP/2 and HTTP/1.1) with client-certificate authentication; off unless given (0 picks a free port)', nonNegativeIntFlag)
     .option('--tls-san <name>', 'an extra IP or DNS name for the generated serving certificate (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--tls-cert-file <file>', 'serving certificate (PEM); default: generated under <data-dir>/tls')
     .option('--tls-private-key-file <file>', 'its private key (PEM)')
     .option('--client-ca-file <file>', 'CA bundle that client certificates are verified against; default: the generated client CA')
     .option('--anonymous-auth <bool>', 'requests over TLS without credentials are system:anonymous (false: 401)', 'true')
-    .option('--http2-max-streams-per-connection <n>', 'concurrent HTTP/2 streams a client may open on one connection', int, 1000)
+    .option('--http2-max-streams-per-connection <n>', 'concurrent HTTP/2 streams a client may open on one connection', nonNegativeIntFlag, 1000)
     .option('--goaway-chance <p>', 'probability of sending GOAWAY after an HTTP/2 request, to spread clients over servers (0 to 0.02)', Number, 0)
-    .option('--max-requests-inflight <n>', 'read-only requests in flight before 429', int, 400)
-    .option('--max-mutating-requests-inflight <n>', 'mutating requests in flight before 429', int, 200)
-    .option('--min-request-timeout <seconds>', 'minimum watch timeout; actual is randomized up to twice this', int, 1800)
+    .option('--max-requests-inflight <n>', 'read-only requests in flight before 429', nonNegativeIntFlag, 400)
+    .option('--max-mutating-requests-inflight <n>', 'mutating requests in flight before 429', nonNegativeIntFlag, 200)
+    .option('--min-request-timeout <seconds>', 'minimum watch timeout; actual is randomized up to twice this', nonNegativeIntFlag, 1800)
     .option('--service-cluster-ip-range <cidr>', 'ClusterIP range', '10.96.0.0/12')
     .option('--service-node-port-range <range>', 'NodePort range', '30000-32767')
     .option('--watch-cache <bool>', 'serve lists and watches from memory (false: every read goes to storage)', 'true')

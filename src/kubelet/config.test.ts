@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nodeIdentity, parseLabels, parseTaints, zoneName } from './config.js';
 import { logNormalLatency, parseLatency } from './latency.js';
-import { parseDuration } from '../cmd/duration.js';
+import { parseDuration } from '../api/index.js';
 
 test('--register-with-taints parses like the kubelet flag', () => {
   assert.deepEqual(parseTaints('kscale.io/hollow=true:NoSchedule,dedicated:NoExecute'), [

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { parseDuration } from '../cmd/duration.js';
+import { parseDuration } from '../api/index.js';
 
 /** A kind of workload the lab creates. */
 export type WorkloadKind = 'Deployment' | 'Job' | 'Pod';

@@ -6,6 +6,7 @@
 import { Command, Option } from 'commander';
 import type { RestConfig } from './config.js';
 import { loadKubeconfig } from './config.js';
+import { numberFlag } from './flag_parsers.js';
 
 /** Parsed values of the client flags. */
 export interface ClientFlags {
@@ -18,17 +19,12 @@ export interface ClientFlags {
 
 /** Adds the client flags to a command, with the caller's QPS/burst defaults. */
 export function addClientFlags(cmd: Command, defaults: { qps: number; burst: number }): Command {
-  const num = (v: string): number => {
-    const n = Number(v);
-    if (!Number.isFinite(n)) throw new Error(`not a number: ${v}`);
-    return n;
-  };
   return cmd
     .addOption(new Option('--kubeconfig <file>', 'path to a kubeconfig (default: $KUBECONFIG, then ~/.kube/config)'))
     .addOption(new Option('--context <name>', 'kubeconfig context to use instead of current-context'))
     .addOption(new Option('--server <url>', 'API server URL; overrides the kubeconfig cluster'))
-    .addOption(new Option('--kube-api-qps <qps>', 'QPS to use while talking with the API server (<= 0 disables limiting)').argParser(num).default(defaults.qps))
-    .addOption(new Option('--kube-api-burst <n>', 'burst to use while talking with the API server').argParser(num).default(defaults.burst));
+    .addOption(new Option('--kube-api-qps <qps>', 'QPS to use while talking with the API server (<= 0 disables limiting)').argParser(numberFlag).default(defaults.qps))
+    .addOption(new Option('--kube-api-burst <n>', 'burst to use while talking with the API server').argParser(numberFlag).default(defaults.burst));
 }
 
 /** A RestConfig from parsed client flags; --server alone (no kubeconfig) is allowed for plain-HTTP labs. */
