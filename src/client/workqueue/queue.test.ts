@@ -150,3 +150,28 @@ test('runWorkers drops a key after maxRetries', async () => {
   assert.equal(q.waitingLen() + q.len(), 0);
   await w.stop();
 });
+
+test('runWorkers counts keys in flight and is idle only when none is syncing or ready', async () => {
+  const clock = new FakeClock();
+  const q = new RateLimitingQueue<string>({ clock });
+  const release = new Map<string, () => void>();
+  const w = runWorkers(q, 1, (key) => new Promise<void>((r) => release.set(key, r)));
+  assert.equal(w.idle(), true);
+  q.add('a');
+  q.add('b');
+  assert.equal(w.idle(), false, 'ready keys are not idle');
+  await settle();
+  assert.equal(w.inFlight, 1);
+  assert.equal(q.len(), 1);
+  release.get('a')!();
+  await settle();
+  assert.equal(w.inFlight, 1, 'the one worker took b');
+  assert.equal(w.idle(), false);
+  release.get('b')!();
+  await settle();
+  assert.equal(w.inFlight, 0);
+  assert.equal(w.idle(), true);
+  q.addAfter('c', 1000);
+  assert.equal(w.idle(), true, 'a delayed key does not count until it is ready');
+  await w.stop();
+});

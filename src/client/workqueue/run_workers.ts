@@ -1,7 +1,8 @@
 /**
  * runWorkers: the controller loop client-go's examples spell out by hand
  * (processNextWorkItem): n workers take keys, call the sync function, forget
- * the key on success and requeue it rate-limited on failure.
+ * the key on success and requeue it rate-limited on failure. It also counts
+ * the keys in flight, so a controller's isIdle is one call.
  */
 import { silentLogger, type ClientLogger } from '../logger.js';
 import type { RateLimitingQueue } from './rate_limiting_queue.js';
@@ -18,6 +19,10 @@ export interface RunWorkersOptions {
 /** Running workers: `done` resolves when all have exited; `stop` shuts the queue down and waits. */
 export interface Workers {
   readonly done: Promise<void>;
+  /** Keys taken from the queue and not yet done (being synced, or being requeued or forgotten after it). */
+  readonly inFlight: number;
+  /** True when no key is in flight and none is ready in the queue; keys waiting out a delay or a rate-limit back-off do not count. */
+  idle(): boolean;
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -26,10 +31,12 @@ export interface Workers {
 export function runWorkers<T>(queue: RateLimitingQueue<T>, n: number, sync: (item: T) => Promise<void>, opts: RunWorkersOptions = {}): Workers {
   const log = opts.logger ?? silentLogger;
   const maxRetries = opts.maxRetries ?? Infinity;
+  let inFlight = 0;
   const worker = async (): Promise<void> => {
     for (;;) {
       const item = await queue.get();
       if (item === undefined) return;
+      inFlight++;
       try {
         await sync(item);
         queue.forget(item);
@@ -43,6 +50,7 @@ export function runWorkers<T>(queue: RateLimitingQueue<T>, n: number, sync: (ite
         }
       } finally {
         queue.done(item);
+        inFlight--;
       }
     }
   };
@@ -51,5 +59,13 @@ export function runWorkers<T>(queue: RateLimitingQueue<T>, n: number, sync: (ite
     queue.shutDown();
     await done;
   };
-  return { done, stop, [Symbol.asyncDispose]: stop };
+  return {
+    done,
+    get inFlight() {
+      return inFlight;
+    },
+    idle: () => inFlight === 0 && queue.len() === 0,
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
 }

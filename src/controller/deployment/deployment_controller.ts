@@ -45,7 +45,6 @@ export class DeploymentController implements Controller {
   private readonly rsClient: ResourceClient<ReplicaSet>;
   private readonly log: ClientLogger;
   private workers: Workers | undefined;
-  private active = 0;
 
   constructor(
     ctx: ControllerContext,
@@ -84,19 +83,7 @@ export class DeploymentController implements Controller {
 
   /** Starts the workers. */
   run(): void {
-    this.workers = runWorkers(
-      this.queue,
-      this.opts.concurrentDeploymentSyncs,
-      async (key) => {
-        this.active++;
-        try {
-          await this.syncDeployment(key);
-        } finally {
-          this.active--;
-        }
-      },
-      { logger: this.log, name: DEPLOYMENT_CONTROLLER, maxRetries: 15 },
-    );
+    this.workers = runWorkers(this.queue, this.opts.concurrentDeploymentSyncs, (key) => this.syncDeployment(key), { logger: this.log, name: DEPLOYMENT_CONTROLLER, maxRetries: 15 });
   }
 
   /** Stops the workers after in-flight syncs. */
@@ -106,7 +93,7 @@ export class DeploymentController implements Controller {
 
   /** True when no sync runs and none is queued. */
   isIdle(): boolean {
-    return this.active === 0 && this.queue.len() === 0;
+    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   private resolveControllerRef(namespace: string, obj: ReplicaSet): Deployment | undefined {

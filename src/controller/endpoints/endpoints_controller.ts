@@ -10,14 +10,15 @@ import {
   isNotFoundError,
   RateLimitingQueue,
   RESOURCES,
+  runWorkers,
   type ClientLogger,
   type EventRecorder,
   type Indexer,
   type Lister,
   type ResourceClient,
+  type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { QueueWorkers } from '../queue_workers.js';
 import { metaTime } from '../nodeutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
@@ -76,7 +77,7 @@ export class EndpointsController implements Controller {
   private readonly waitingForCache = new Set<string>();
   private readonly recorder: EventRecorder;
   private readonly log: ClientLogger;
-  private readonly workers: QueueWorkers<string>;
+  private workers: Workers | undefined;
 
   constructor(
     ctx: ControllerContext,
@@ -86,7 +87,6 @@ export class EndpointsController implements Controller {
     this.endpoints = ctx.client.resource<Endpoints>(RESOURCES.endpoints);
     this.recorder = ctx.events.newRecorder({ component: 'endpoint-controller' });
     this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
-    this.workers = new QueueWorkers(this.queue, this.opts.concurrentEndpointSyncs, (key) => this.syncService(key), { logger: this.log, name: ENDPOINTS_CONTROLLER, maxRetries: MAX_RETRIES });
     const services = ctx.informers.informerFor<Service>(RESOURCES.services);
     const pods = ctx.informers.informerFor<EndpointPod>(RESOURCES.pods);
     this.serviceLister = services.lister();
@@ -123,17 +123,17 @@ export class EndpointsController implements Controller {
 
   /** Starts the workers; informers must have synced. */
   run(): void {
-    this.workers.run();
+    this.workers = runWorkers(this.queue, this.opts.concurrentEndpointSyncs, (key) => this.syncService(key), { logger: this.log, name: ENDPOINTS_CONTROLLER, maxRetries: MAX_RETRIES });
   }
 
   /** Stops the workers after in-flight syncs. */
   async stop(): Promise<void> {
-    await this.workers.stop();
+    await this.workers?.stop();
   }
 
   /** True when no sync runs and none is queued. */
   isIdle(): boolean {
-    return this.workers.isIdle();
+    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   private queuePod(pod: EndpointPod, old: EndpointPod | undefined): void {

@@ -14,15 +14,16 @@ import {
   MaxOfRateLimiter,
   RateLimitingQueue,
   RESOURCES,
+  runWorkers,
   type ClientLogger,
   type EventRecorder,
   type Indexer,
   type Lister,
   type ResourceClient,
   type SharedInformer,
+  type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { QueueWorkers } from '../queue_workers.js';
 import { metaTime, type Node } from '../nodeutil/index.js';
 import { SharedInformerFactory } from '../informer_factory.js';
 import {
@@ -89,7 +90,7 @@ export class EndpointSliceController implements Controller {
   private readonly topology = new TopologyCache();
   private readonly recorder: EventRecorder;
   private readonly log: ClientLogger;
-  private readonly workers: QueueWorkers<string>;
+  private workers: Workers | undefined;
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -102,7 +103,6 @@ export class EndpointSliceController implements Controller {
       clock: ctx.clock,
       rateLimiter: new MaxOfRateLimiter(new ItemExponentialFailureRateLimiter<string>(SYNC_BACKOFF_MS.base, SYNC_BACKOFF_MS.max), new BucketRateLimiter<string>(10, 100, ctx.clock)),
     });
-    this.workers = new QueueWorkers(this.queue, this.opts.concurrentServiceEndpointSyncs, (key) => this.syncService(key), { logger: this.log, name: ENDPOINTSLICE_CONTROLLER, maxRetries: MAX_RETRIES });
     const services = ctx.informers.informerFor<Service>(RESOURCES.services);
     const pods = ctx.informers.informerFor<EndpointPod>(RESOURCES.pods);
     const nodes = ctx.informers.informerFor<Node>(RESOURCES.nodes);
@@ -141,17 +141,17 @@ export class EndpointSliceController implements Controller {
   /** Starts the workers; informers must have synced. */
   run(): void {
     this.topology.setNodes(this.nodeLister.list());
-    this.workers.run();
+    this.workers = runWorkers(this.queue, this.opts.concurrentServiceEndpointSyncs, (key) => this.syncService(key), { logger: this.log, name: ENDPOINTSLICE_CONTROLLER, maxRetries: MAX_RETRIES });
   }
 
   /** Stops the workers after in-flight syncs. */
   async stop(): Promise<void> {
-    await this.workers.stop();
+    await this.workers?.stop();
   }
 
   /** True when no sync runs and none is queued. */
   isIdle(): boolean {
-    return this.workers.isIdle();
+    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   private queuePodServices(pod: EndpointPod, old?: EndpointPod): void {

@@ -38,7 +38,6 @@ export class GarbageCollector implements Controller {
   private readonly log: ClientLogger;
   private readonly absentOwners = new Set<string>();
   private workers: Workers[] = [];
-  private active = 0;
 
   constructor(
     ctx: ControllerContext,
@@ -64,17 +63,9 @@ export class GarbageCollector implements Controller {
 
   /** Starts the delete and orphan workers. */
   run(): void {
-    const tracked = (fn: (n: GraphNode) => Promise<void>) => async (n: GraphNode): Promise<void> => {
-      this.active++;
-      try {
-        await fn(n);
-      } finally {
-        this.active--;
-      }
-    };
     this.workers = [
-      runWorkers(this.attemptToDelete, this.opts.concurrentGCSyncs, tracked((n) => this.attemptToDeleteItem(n)), { logger: this.log, name: 'garbagecollector-delete' }),
-      runWorkers(this.attemptToOrphan, this.opts.concurrentGCSyncs, tracked((n) => this.attemptToOrphanItem(n)), { logger: this.log, name: 'garbagecollector-orphan' }),
+      runWorkers(this.attemptToDelete, this.opts.concurrentGCSyncs, (n) => this.attemptToDeleteItem(n), { logger: this.log, name: 'garbagecollector-delete' }),
+      runWorkers(this.attemptToOrphan, this.opts.concurrentGCSyncs, (n) => this.attemptToOrphanItem(n), { logger: this.log, name: 'garbagecollector-orphan' }),
     ];
   }
 
@@ -85,7 +76,7 @@ export class GarbageCollector implements Controller {
 
   /** True when no item is being processed and none is queued. */
   isIdle(): boolean {
-    return this.active === 0 && this.attemptToDelete.len() === 0 && this.attemptToOrphan.len() === 0;
+    return this.workers.every((w) => w.idle()) && this.attemptToDelete.len() === 0 && this.attemptToOrphan.len() === 0;
   }
 
   private resourceClient(kind: string) {

@@ -15,16 +15,17 @@ import {
   isNotFoundError,
   RateLimitingQueue,
   RESOURCES,
+  runWorkers,
   splitMetaNamespaceKey,
   type ClientLogger,
   type EventRecorder,
   type Lister,
   type ResourceClient,
   type SharedInformer,
+  type Workers,
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { QueueWorkers } from '../queue_workers.js';
 import { CONTROLLER_UID_INDEX, ensureControllerUIDIndex, getControllerOf, podKey, slowStartBatch, UIDTrackingControllerExpectations } from '../controllerutil/index.js';
 import { metaTime, parseTime } from '../nodeutil/index.js';
 import { remainingBackoffMs } from './backoff.js';
@@ -62,7 +63,7 @@ export class JobController implements Controller {
   private readonly recorder: EventRecorder;
   private readonly clock: Clock;
   private readonly log: ClientLogger;
-  private readonly workers: QueueWorkers<string>;
+  private workers: Workers | undefined;
 
   constructor(
     ctx: ControllerContext,
@@ -72,7 +73,6 @@ export class JobController implements Controller {
     this.log = ctx.logger;
     this.expectations = new UIDTrackingControllerExpectations(this.clock);
     this.queue = new RateLimitingQueue<string>({ clock: this.clock });
-    this.workers = new QueueWorkers(this.queue, this.opts.concurrentJobSyncs, (key) => this.syncJob(key), { logger: this.log, name: JOB_CONTROLLER });
     this.jobs = ctx.client.resource<Job>(RESOURCES.jobs);
     this.podClient = ctx.client.resource<JobPod>(RESOURCES.pods);
     this.recorder = ctx.events.newRecorder({ component: JOB_CONTROLLER });
@@ -112,17 +112,17 @@ export class JobController implements Controller {
 
   /** Starts the workers; informers must have synced. */
   run(): void {
-    this.workers.run();
+    this.workers = runWorkers(this.queue, this.opts.concurrentJobSyncs, (key) => this.syncJob(key), { logger: this.log, name: JOB_CONTROLLER });
   }
 
   /** Stops the workers after in-flight syncs. */
   async stop(): Promise<void> {
-    await this.workers.stop();
+    await this.workers?.stop();
   }
 
   /** True when no sync runs and none is queued. */
   isIdle(): boolean {
-    return this.workers.isIdle();
+    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   private queueBatched(job: Job): void {

@@ -48,7 +48,6 @@ export class NodeLifecycleController implements Controller {
   private readonly monitor: Periodic;
   private readonly tainting: Periodic;
   private workers: Workers[] = [];
-  private activeWorkers = 0;
 
   constructor(
     ctx: ControllerContext,
@@ -81,17 +80,9 @@ export class NodeLifecycleController implements Controller {
 
   /** Starts the workers, the tainting pass and the health monitor; informers must have synced. */
   run(): void {
-    const tracked = <T>(fn: (item: T) => Promise<void>) => async (item: T): Promise<void> => {
-      this.activeWorkers++;
-      try {
-        await fn(item);
-      } finally {
-        this.activeWorkers--;
-      }
-    };
     this.workers = [
-      runWorkers(this.nodeUpdateQueue, NODE_UPDATE_WORKER_SIZE, tracked((n: string) => this.doNoScheduleTaintingPass(n)), { logger: this.log, name: 'node-update' }),
-      runWorkers(this.podUpdateQueue, NODE_UPDATE_WORKER_SIZE, tracked((k: string) => this.processPod(k)), { logger: this.log, name: 'pod-update', maxRetries: 5 }),
+      runWorkers(this.nodeUpdateQueue, NODE_UPDATE_WORKER_SIZE, (n) => this.doNoScheduleTaintingPass(n), { logger: this.log, name: 'node-update' }),
+      runWorkers(this.podUpdateQueue, NODE_UPDATE_WORKER_SIZE, (k) => this.processPod(k), { logger: this.log, name: 'pod-update', maxRetries: 5 }),
     ];
     this.tainting.start();
     this.monitor.start();
@@ -104,7 +95,7 @@ export class NodeLifecycleController implements Controller {
 
   /** True when no pass or worker is busy and the update queues are empty. */
   isIdle(): boolean {
-    return !this.monitor.running && !this.tainting.running && this.activeWorkers === 0 && this.nodeUpdateQueue.len() === 0 && this.podUpdateQueue.len() === 0;
+    return !this.monitor.running && !this.tainting.running && this.workers.every((w) => w.idle()) && this.nodeUpdateQueue.len() === 0 && this.podUpdateQueue.len() === 0;
   }
 
   private podUpdated(old: Pod | undefined, pod: Pod): void {

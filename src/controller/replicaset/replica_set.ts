@@ -62,7 +62,6 @@ export class ReplicaSetController implements Controller {
   private readonly clock: Clock;
   private readonly log: ClientLogger;
   private workers: Workers | undefined;
-  private active = 0;
 
   constructor(
     ctx: ControllerContext,
@@ -96,19 +95,7 @@ export class ReplicaSetController implements Controller {
 
   /** Starts the workers. */
   run(): void {
-    this.workers = runWorkers(
-      this.queue,
-      this.opts.concurrentRSSyncs,
-      async (key) => {
-        this.active++;
-        try {
-          await this.syncReplicaSet(key);
-        } finally {
-          this.active--;
-        }
-      },
-      { logger: this.log, name: REPLICASET_CONTROLLER },
-    );
+    this.workers = runWorkers(this.queue, this.opts.concurrentRSSyncs, (key) => this.syncReplicaSet(key), { logger: this.log, name: REPLICASET_CONTROLLER });
   }
 
   /** Stops the workers after in-flight syncs. */
@@ -118,7 +105,7 @@ export class ReplicaSetController implements Controller {
 
   /** True when no sync runs and none is queued. */
   isIdle(): boolean {
-    return this.active === 0 && this.queue.len() === 0;
+    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   /** The ReplicaSet controlling `pod`, when the reference resolves to the cached one with the same uid. */
