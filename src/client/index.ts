@@ -39,6 +39,7 @@ export { silentLogger, type ClientLogger } from './logger.js';
 export {
   Indexer,
   DeletedFinalStateUnknown,
+  unwrapDeleted,
   metaNamespaceKeyFunc,
   splitMetaNamespaceKey,
   byNamespace,

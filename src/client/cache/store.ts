@@ -25,6 +25,11 @@ export class DeletedFinalStateUnknown<T> {
   ) {}
 }
 
+/** The object of a delete notification: itself, or the last known state of one whose deletion was missed. */
+export function unwrapDeleted<T>(obj: T | DeletedFinalStateUnknown<T>): T {
+  return obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+}
+
 /** `namespace/name`, or `name` for cluster-scoped objects, like cache.MetaNamespaceKeyFunc. */
 export function metaNamespaceKeyFunc(obj: KubeObject | DeletedFinalStateUnknown<KubeObject>): string {
   if (obj instanceof DeletedFinalStateUnknown) return obj.key;

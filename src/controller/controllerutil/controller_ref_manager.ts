@@ -8,11 +8,22 @@
  * owner being deleted never adopts.
  */
 import type { KubeObject, LabelSelectorMatcher, OwnerReference } from '../../api/index.js';
-import { isNotFoundError, type ResourceClient } from '../../client/index.js';
+import { isNotFoundError, type Lister, type ResourceClient } from '../../client/index.js';
 
 /** The controller ownerReference of `obj`, like metav1.GetControllerOf. */
 export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
   return obj.metadata?.ownerReferences?.find((r) => r.controller === true);
+}
+
+/**
+ * The cached owner that `obj`'s controller reference names, when it is of `kind` and still has the referenced uid
+ * (a re-created owner of the same name is not the owner), like upstream controllers' resolveControllerRef.
+ */
+export function resolveControllerRef<T extends KubeObject>(lister: Lister<T>, kind: string, obj: KubeObject): T | undefined {
+  const ref = getControllerOf(obj);
+  if (ref?.kind !== kind) return undefined;
+  const owner = lister.namespace(obj.metadata?.namespace ?? '').get(ref.name);
+  return owner?.metadata?.uid === ref.uid ? owner : undefined;
 }
 
 /** A controller ownerReference to `owner`, with blockOwnerDeletion as upstream's controllers set it. */

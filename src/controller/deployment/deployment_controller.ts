@@ -9,6 +9,7 @@
 import { fromLabelSelector } from '../../api/index.js';
 import {
   DeletedFinalStateUnknown,
+  metaNamespaceKeyFunc,
   RateLimitingQueue,
   RESOURCES,
   runWorkers,
@@ -20,7 +21,7 @@ import {
   type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { CONTROLLER_UID_INDEX, ControllerRefManager, ensureControllerUIDIndex, getControllerOf, KIND_DEPLOYMENT, ownedAndOrphans, type Deployment, type Pod, type ReplicaSet } from '../controllerutil/index.js';
+import { CONTROLLER_UID_INDEX, ControllerRefManager, ensureControllerUIDIndex, getControllerOf, KIND_DEPLOYMENT, ownedAndOrphans, resolveControllerRef, type Deployment, type Pod, type ReplicaSet } from '../controllerutil/index.js';
 import { deepCopy } from '../nodeutil/index.js';
 import { getDeploymentCondition, newDeploymentCondition, REASONS, setDeploymentCondition } from './conditions.js';
 import type { DeploymentControllerOptions } from './config.js';
@@ -30,8 +31,6 @@ import { DeploymentSyncer } from './sync.js';
 
 /** The controller's name for --controllers. */
 export const DEPLOYMENT_CONTROLLER = 'deployment-controller';
-
-const keyOf = (o: { metadata?: { namespace?: string; name?: string } }): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 
 /** Rolls Deployments out through ReplicaSets. */
 export class DeploymentController implements Controller {
@@ -69,9 +68,9 @@ export class DeploymentController implements Controller {
       clock: ctx.clock,
     });
     dInformer.addEventHandler({
-      onAdd: (d) => this.queue.add(keyOf(d)),
-      onUpdate: (_old, d) => this.queue.add(keyOf(d)),
-      onDelete: (d) => this.queue.add(d instanceof DeletedFinalStateUnknown ? d.key : keyOf(d)),
+      onAdd: (d) => this.queue.add(metaNamespaceKeyFunc(d)),
+      onUpdate: (_old, d) => this.queue.add(metaNamespaceKeyFunc(d)),
+      onDelete: (d) => this.queue.add(metaNamespaceKeyFunc(d)),
     });
     this.rsInformer.addEventHandler({
       onAdd: (rs) => this.replicaSetChanged(undefined, rs),
@@ -96,16 +95,9 @@ export class DeploymentController implements Controller {
     return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
-  private resolveControllerRef(namespace: string, obj: ReplicaSet): Deployment | undefined {
-    const ref = getControllerOf(obj);
-    if (ref?.kind !== KIND_DEPLOYMENT.kind) return undefined;
-    const d = this.dLister.namespace(namespace).get(ref.name);
-    return d?.metadata?.uid === ref.uid ? d : undefined;
-  }
-
   private enqueueOwner(rs: ReplicaSet): void {
-    const d = this.resolveControllerRef(rs.metadata?.namespace ?? '', rs);
-    if (d !== undefined) this.queue.add(keyOf(d));
+    const d = resolveControllerRef(this.dLister, KIND_DEPLOYMENT.kind, rs);
+    if (d !== undefined) this.queue.add(metaNamespaceKeyFunc(d));
   }
 
   private replicaSetChanged(old: ReplicaSet | undefined, rs: ReplicaSet): void {
@@ -118,18 +110,16 @@ export class DeploymentController implements Controller {
     // An orphan: every Deployment that selects it may adopt it.
     for (const d of this.dLister.namespace(rs.metadata?.namespace ?? '').list()) {
       const sel = safeSelector(d);
-      if (!sel.empty && sel.matches(rs.metadata?.labels)) this.queue.add(keyOf(d));
+      if (!sel.empty && sel.matches(rs.metadata?.labels)) this.queue.add(metaNamespaceKeyFunc(d));
     }
   }
 
   /** A Recreate rollout waits for old pods to go; their deletion wakes it (deletePod). */
   private podDeleted(pod: Pod): void {
-    const ref = getControllerOf(pod);
-    if (ref?.kind !== 'ReplicaSet') return;
-    const rs = this.rsInformer.lister().namespace(pod.metadata?.namespace ?? '').get(ref.name);
-    if (rs === undefined || rs.metadata?.uid !== ref.uid) return;
-    const d = this.resolveControllerRef(pod.metadata?.namespace ?? '', rs);
-    if (d?.spec?.strategy?.type === 'Recreate') this.queue.add(keyOf(d));
+    const rs = resolveControllerRef(this.rsInformer.lister(), 'ReplicaSet', pod);
+    if (rs === undefined) return;
+    const d = resolveControllerRef(this.dLister, KIND_DEPLOYMENT.kind, rs);
+    if (d?.spec?.strategy?.type === 'Recreate') this.queue.add(metaNamespaceKeyFunc(d));
   }
 
   /** syncDeployment: claim ReplicaSets, then pause, scale, or roll out by strategy. */

@@ -6,11 +6,13 @@
  * `endpoints.kubernetes.io/over-capacity: truncated` annotation.
  */
 import {
-  DeletedFinalStateUnknown,
   isNotFoundError,
+  metaNamespaceKeyFunc,
   RateLimitingQueue,
   RESOURCES,
   runWorkers,
+  splitMetaNamespaceKey,
+  unwrapDeleted,
   type ClientLogger,
   type EventRecorder,
   type Indexer,
@@ -22,15 +24,15 @@ import type { Controller, ControllerContext } from '../controller_context.js';
 import { metaTime } from '../nodeutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
-  ensureLabelIndexes,
   ANNOTATION_OVER_CAPACITY,
-  keyOf,
+  ensureLabelIndexes,
   LABEL_HEADLESS,
-  servicesToSyncForPod,
+  queueServiceChanges,
   selectedPods,
   serviceSelector,
-  splitKey,
+  servicesToSyncForPod,
   TriggerTimeTracker,
+  type EndpointControllerStats,
   type EndpointPod,
   type Endpoints,
   type Service,
@@ -46,20 +48,13 @@ const MAX_RETRIES = 15;
 /** A Service that found the Endpoints cache behind its own write is looked at again after this long, if no Endpoints event came first. */
 const STALE_CACHE_RECHECK_MS = 1_000;
 
-const unwrap = <T>(o: T | DeletedFinalStateUnknown<T>): T => (o instanceof DeletedFinalStateUnknown ? o.obj : o);
 const withoutTriggerTime = (a: Record<string, string> | undefined): string => {
   const { [ANNOTATION_LAST_CHANGE_TRIGGER_TIME]: _t, ...rest } = a ?? {};
   return JSON.stringify(Object.entries(rest).sort());
 };
 
 /** Counts of the controller's work, for tests and benchmarks. */
-export interface EndpointsControllerStats {
-  syncs: number;
-  creates: number;
-  updates: number;
-  deletes: number;
-  staleCacheRetries: number;
-}
+export type EndpointsControllerStats = EndpointControllerStats;
 
 /** Maintains the Endpoints object of every Service with a selector. */
 export class EndpointsController implements Controller {
@@ -97,27 +92,23 @@ export class EndpointsController implements Controller {
     this.endpointsLister = endpointsInformer.lister();
     // The event that brings the cache past our own write wakes the Service that waited for it.
     const cacheCaughtUp = (e: Endpoints): void => {
-      const key = keyOf(e);
+      const key = metaNamespaceKeyFunc(e);
       if (this.waitingForCache.delete(key)) this.queue.add(key);
     };
     endpointsInformer.addEventHandler({
       onAdd: cacheCaughtUp,
       onUpdate: (_o, e) => cacheCaughtUp(e),
       onDelete: (e) => {
-        const key = keyOf(unwrap(e));
+        const key = metaNamespaceKeyFunc(e);
         this.staleEndpoints.delete(key);
         if (this.waitingForCache.delete(key)) this.queue.add(key);
       },
     });
-    services.addEventHandler({
-      onAdd: (s) => this.queue.add(keyOf(s)),
-      onUpdate: (_o, s) => this.queue.add(keyOf(s)),
-      onDelete: (s) => this.queue.add(keyOf(unwrap(s))),
-    });
+    queueServiceChanges(services, this.queue);
     pods.addEventHandler({
       onAdd: (p) => this.queuePod(p, undefined),
       onUpdate: (o, p) => this.queuePod(p, o),
-      onDelete: (p) => this.queuePod(unwrap(p), undefined),
+      onDelete: (p) => this.queuePod(unwrapDeleted(p), undefined),
     });
   }
 
@@ -143,7 +134,7 @@ export class EndpointsController implements Controller {
   /** syncService: computes the Service's Endpoints and writes it when it differs. */
   async syncService(key: string): Promise<void> {
     this.stats.syncs++;
-    const { namespace, name } = splitKey(key);
+    const { namespace, name } = splitMetaNamespaceKey(key);
     const svc = this.serviceLister.get(key);
     if (svc === undefined) {
       // Unlike slices, Endpoints carry no owner reference: the controller deletes them itself.

@@ -8,13 +8,14 @@
  */
 import {
   BucketRateLimiter,
-  DeletedFinalStateUnknown,
   isNotFoundError,
   ItemExponentialFailureRateLimiter,
   MaxOfRateLimiter,
+  metaNamespaceKeyFunc,
   RateLimitingQueue,
   RESOURCES,
   runWorkers,
+  unwrapDeleted,
   type ClientLogger,
   type EventRecorder,
   type Indexer,
@@ -28,15 +29,16 @@ import { metaTime, type Node } from '../nodeutil/index.js';
 import { SharedInformerFactory } from '../informer_factory.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
-  ensureLabelIndexes,
   ENDPOINTSLICE_CONTROLLER_MANAGED_BY,
-  keyOf,
+  ensureLabelIndexes,
   LABEL_MANAGED_BY,
   LABEL_SERVICE_NAME,
-  servicesToSyncForPod,
+  queueServiceChanges,
   selectedPods,
   serviceSelector,
+  servicesToSyncForPod,
   TriggerTimeTracker,
+  type EndpointControllerStats,
   type EndpointPod,
   type EndpointSlice,
   type Service,
@@ -56,7 +58,6 @@ export const SLICE_SERVICE_INDEX = 'endpointslice.serviceKey';
 /** A Service that found the cache stale is looked at again after this long, if no slice event came first. */
 const STALE_CACHE_RECHECK_MS = 1_000;
 
-const unwrap = <T>(o: T | DeletedFinalStateUnknown<T>): T => (o instanceof DeletedFinalStateUnknown ? o.obj : o);
 const managed = (s: EndpointSlice): boolean => s.metadata?.labels?.[LABEL_MANAGED_BY] === ENDPOINTSLICE_CONTROLLER_MANAGED_BY;
 const serviceKeyOfSlice = (s: EndpointSlice): string | undefined => {
   const name = s.metadata?.labels?.[LABEL_SERVICE_NAME];
@@ -64,13 +65,7 @@ const serviceKeyOfSlice = (s: EndpointSlice): string | undefined => {
 };
 
 /** Counts of the controller's work, for tests and benchmarks. */
-export interface EndpointSliceControllerStats {
-  syncs: number;
-  creates: number;
-  updates: number;
-  deletes: number;
-  staleCacheRetries: number;
-}
+export type EndpointSliceControllerStats = EndpointControllerStats;
 
 /** Maintains the EndpointSlices of every Service with a selector. */
 export class EndpointSliceController implements Controller {
@@ -116,15 +111,11 @@ export class EndpointSliceController implements Controller {
     this.serviceIndexer = services.indexer;
     this.podIndexer = pods.indexer;
     this.nodeLister = nodes.lister();
-    services.addEventHandler({
-      onAdd: (s) => this.queue.add(keyOf(s)),
-      onUpdate: (_o, s) => this.queue.add(keyOf(s)),
-      onDelete: (s) => this.queue.add(keyOf(unwrap(s))),
-    });
+    queueServiceChanges(services, this.queue);
     pods.addEventHandler({
       onAdd: (p) => this.queuePodServices(p),
       onUpdate: (o, p) => this.queuePodServices(p, o),
-      onDelete: (p) => this.queuePodServices(unwrap(p)),
+      onDelete: (p) => this.queuePodServices(unwrapDeleted(p)),
     });
     nodes.addEventHandler({
       onAdd: () => this.nodesChanged(),
@@ -134,7 +125,7 @@ export class EndpointSliceController implements Controller {
     this.sliceInformer.addEventHandler({
       onAdd: (s) => this.sliceChanged(s, false),
       onUpdate: (_o, s) => this.sliceChanged(s, false),
-      onDelete: (s) => this.sliceChanged(unwrap(s), true),
+      onDelete: (s) => this.sliceChanged(unwrapDeleted(s), true),
     });
   }
 
@@ -160,7 +151,7 @@ export class EndpointSliceController implements Controller {
 
   private nodesChanged(): void {
     if (!this.topology.setNodes(this.nodeLister.list())) return;
-    for (const svc of this.serviceLister.list()) if (hintsMode(svc) === 'auto') this.queue.add(keyOf(svc));
+    for (const svc of this.serviceLister.list()) if (hintsMode(svc) === 'auto') this.queue.add(metaNamespaceKeyFunc(svc));
   }
 
   private sliceChanged(slice: EndpointSlice, deleted: boolean): void {

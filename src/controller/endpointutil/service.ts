@@ -1,25 +1,26 @@
 /**
  * Service helpers shared by the endpoint controllers: which Services select
- * a pod (upstream's GetPodServiceMemberships), and the work-queue keys.
+ * a pod (upstream's GetPodServiceMemberships), and the keys to queue for a pod
+ * or Service change.
  */
-import type { Indexer } from '../../client/index.js';
+import { metaNamespaceKeyFunc, type Indexer, type SharedInformer } from '../../client/index.js';
 import { labelPair, POD_LABEL_INDEX, SERVICE_SELECTOR_INDEX } from './label_index.js';
 import { podEndpointsChanged } from './pod.js';
 import type { EndpointPod, Service } from './types.js';
 
-/** `namespace/name` of an object. */
-export const keyOf = (o: { metadata?: { namespace?: string; name?: string } }): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+/** Queues a Service's key on every add, update and delete of it, as both endpoint controllers' Service handlers do. */
+export function queueServiceChanges(services: SharedInformer<Service>, queue: { add(key: string): void }): void {
+  services.addEventHandler({
+    onAdd: (s) => queue.add(metaNamespaceKeyFunc(s)),
+    onUpdate: (_o, s) => queue.add(metaNamespaceKeyFunc(s)),
+    onDelete: (s) => queue.add(metaNamespaceKeyFunc(s)),
+  });
+}
 
 /** The Service's selector, or undefined when it selects no pods (nil or empty, as Go decodes an omitted map). */
 export function serviceSelector(svc: Service): Record<string, string> | undefined {
   const sel = svc.spec?.selector;
   return sel === undefined || sel === null || Object.keys(sel).length === 0 ? undefined : sel;
-}
-
-/** Splits a `namespace/name` key. */
-export function splitKey(key: string): { namespace: string; name: string } {
-  const i = key.indexOf('/');
-  return { namespace: key.slice(0, i), name: key.slice(i + 1) };
 }
 
 /** True when every selector label is on the pod. */
@@ -41,7 +42,7 @@ export function podServiceMemberships(services: Indexer<Service>, pod: EndpointP
   if (labels === undefined || labels === null) return out;
   for (const [k, v] of Object.entries(labels)) {
     for (const svc of services.byIndex(SERVICE_SELECTOR_INDEX, labelPair(ns, k, v))) {
-      const key = keyOf(svc);
+      const key = metaNamespaceKeyFunc(svc);
       if (out.has(key)) continue;
       const sel = serviceSelector(svc);
       if (sel !== undefined && selectorMatches(sel, labels)) out.add(key);

@@ -13,6 +13,7 @@
 import {
   DeletedFinalStateUnknown,
   isNotFoundError,
+  metaNamespaceKeyFunc,
   RateLimitingQueue,
   RESOURCES,
   runWorkers,
@@ -26,7 +27,7 @@ import {
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { CONTROLLER_UID_INDEX, ensureControllerUIDIndex, getControllerOf, podKey, slowStartBatch, UIDTrackingControllerExpectations } from '../controllerutil/index.js';
+import { CONTROLLER_UID_INDEX, ensureControllerUIDIndex, podKey, resolveControllerRef, slowStartBatch, UIDTrackingControllerExpectations } from '../controllerutil/index.js';
 import { metaTime, parseTime } from '../nodeutil/index.js';
 import { remainingBackoffMs } from './backoff.js';
 import { MAX_POD_CREATE_DELETE_PER_SYNC, type JobControllerOptions } from './config.js';
@@ -39,7 +40,6 @@ import { KIND_JOB, type Job, type JobPod, type JobStatus } from './types.js';
 /** The controller's name for --controllers. */
 export const JOB_CONTROLLER = 'job-controller';
 
-const keyOf = (o: { metadata?: { namespace?: string; name?: string } }): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 const errMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Counts of the controller's work, for tests and benchmarks. */
@@ -81,30 +81,30 @@ export class JobController implements Controller {
     this.podInformer = ctx.informers.informerFor<JobPod>(RESOURCES.pods);
     ensureControllerUIDIndex(this.podInformer);
     jobInformer.addEventHandler({
-      onAdd: (j) => this.queue.add(keyOf(j)),
-      onUpdate: (_o, j) => this.queue.add(keyOf(j)),
-      onDelete: (j) => this.expectations.deleteExpectations(j instanceof DeletedFinalStateUnknown ? j.key : keyOf(j)),
+      onAdd: (j) => this.queue.add(metaNamespaceKeyFunc(j)),
+      onUpdate: (_o, j) => this.queue.add(metaNamespaceKeyFunc(j)),
+      onDelete: (j) => this.expectations.deleteExpectations(metaNamespaceKeyFunc(j)),
     });
     this.podInformer.addEventHandler({
       onAdd: (p) => {
-        const job = this.resolveControllerRef(p);
+        const job = resolveControllerRef(this.jobLister, KIND_JOB.kind, p);
         if (job === undefined) return;
-        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(keyOf(job), podKey(p));
-        else this.expectations.creationObserved(keyOf(job));
+        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), podKey(p));
+        else this.expectations.creationObserved(metaNamespaceKeyFunc(job));
         this.queueBatched(job);
       },
       onUpdate: (old, p) => {
         if (old.metadata?.resourceVersion === p.metadata?.resourceVersion) return;
-        const job = this.resolveControllerRef(p);
+        const job = resolveControllerRef(this.jobLister, KIND_JOB.kind, p);
         if (job === undefined) return;
-        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(keyOf(job), podKey(p));
+        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), podKey(p));
         this.queueBatched(job);
       },
       onDelete: (d) => {
         const p = d instanceof DeletedFinalStateUnknown ? d.obj : d;
-        const job = this.resolveControllerRef(p);
+        const job = resolveControllerRef(this.jobLister, KIND_JOB.kind, p);
         if (job === undefined) return;
-        this.expectations.deletionObservedOf(keyOf(job), podKey(p));
+        this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), podKey(p));
         this.queueBatched(job);
       },
     });
@@ -126,14 +126,7 @@ export class JobController implements Controller {
   }
 
   private queueBatched(job: Job): void {
-    this.queue.addAfter(keyOf(job), this.opts.syncJobBatchPeriodMs);
-  }
-
-  private resolveControllerRef(pod: JobPod): Job | undefined {
-    const ref = getControllerOf(pod);
-    if (ref?.kind !== KIND_JOB.kind) return undefined;
-    const job = this.jobLister.namespace(pod.metadata?.namespace ?? '').get(ref.name);
-    return job?.metadata?.uid === ref.uid ? job : undefined;
+    this.queue.addAfter(metaNamespaceKeyFunc(job), this.opts.syncJobBatchPeriodMs);
   }
 
   /** syncJob: counts the Job's pods, decides its outcome, creates or deletes pods, and writes its status. */

@@ -11,6 +11,7 @@ import { fromLabelSelector } from '../../api/index.js';
 import {
   DeletedFinalStateUnknown,
   isNotFoundError,
+  metaNamespaceKeyFunc,
   RateLimitingQueue,
   RESOURCES,
   runWorkers,
@@ -35,6 +36,7 @@ import {
   newControllerRef,
   ownedAndOrphans,
   podKey,
+  resolveControllerRef,
   slowStartBatch,
   UIDTrackingControllerExpectations,
   type Pod,
@@ -46,7 +48,6 @@ import { calculateStatus, updateReplicaSetStatus } from './replica_set_utils.js'
 /** The controller's name for --controllers. */
 export const REPLICASET_CONTROLLER = 'replicaset-controller';
 
-const keyOf = (o: { metadata?: { namespace?: string; name?: string } }): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** Reconciles ReplicaSets with their pods. */
@@ -79,10 +80,10 @@ export class ReplicaSetController implements Controller {
     this.podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     ensureControllerUIDIndex(this.podInformer);
     rsInformer.addEventHandler({
-      onAdd: (rs) => this.queue.add(keyOf(rs)),
-      onUpdate: (_old, rs) => this.queue.add(keyOf(rs)),
+      onAdd: (rs) => this.queue.add(metaNamespaceKeyFunc(rs)),
+      onUpdate: (_old, rs) => this.queue.add(metaNamespaceKeyFunc(rs)),
       onDelete: (rs) => {
-        const key = rs instanceof DeletedFinalStateUnknown ? rs.key : keyOf(rs);
+        const key = metaNamespaceKeyFunc(rs);
         this.expectations.deleteExpectations(key);
       },
     });
@@ -108,14 +109,6 @@ export class ReplicaSetController implements Controller {
     return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
-  /** The ReplicaSet controlling `pod`, when the reference resolves to the cached one with the same uid. */
-  private resolveControllerRef(pod: Pod): ReplicaSet | undefined {
-    const ref = getControllerOf(pod);
-    if (ref?.kind !== KIND_REPLICASET.kind) return undefined;
-    const rs = this.rsLister.namespace(pod.metadata?.namespace ?? '').get(ref.name);
-    return rs?.metadata?.uid === ref.uid ? rs : undefined;
-  }
-
   /** The ReplicaSets whose selector matches an orphan pod (getPodReplicaSets). */
   private podReplicaSets(pod: Pod): ReplicaSet[] {
     return this.rsLister
@@ -134,13 +127,13 @@ export class ReplicaSetController implements Controller {
       return;
     }
     if (getControllerOf(pod) !== undefined) {
-      const rs = this.resolveControllerRef(pod);
+      const rs = resolveControllerRef(this.rsLister, KIND_REPLICASET.kind, pod);
       if (rs === undefined) return;
-      this.expectations.creationObserved(keyOf(rs));
-      this.queue.add(keyOf(rs));
+      this.expectations.creationObserved(metaNamespaceKeyFunc(rs));
+      this.queue.add(metaNamespaceKeyFunc(rs));
       return;
     }
-    for (const rs of this.podReplicaSets(pod)) this.queue.add(keyOf(rs));
+    for (const rs of this.podReplicaSets(pod)) this.queue.add(metaNamespaceKeyFunc(rs));
   }
 
   private updatePod(old: Pod, cur: Pod): void {
@@ -155,26 +148,26 @@ export class ReplicaSetController implements Controller {
     const curRef = getControllerOf(cur);
     const refChanged = oldRef?.uid !== curRef?.uid;
     if (refChanged && oldRef !== undefined) {
-      const oldRS = this.resolveControllerRef(old);
-      if (oldRS !== undefined) this.queue.add(keyOf(oldRS));
+      const oldRS = resolveControllerRef(this.rsLister, KIND_REPLICASET.kind, old);
+      if (oldRS !== undefined) this.queue.add(metaNamespaceKeyFunc(oldRS));
     }
     if (curRef !== undefined) {
-      const rs = this.resolveControllerRef(cur);
+      const rs = resolveControllerRef(this.rsLister, KIND_REPLICASET.kind, cur);
       if (rs === undefined) return;
-      this.queue.add(keyOf(rs));
+      this.queue.add(metaNamespaceKeyFunc(rs));
       // A pod that just became Ready turns available after minReadySeconds: look again then.
       const minReady = rs.spec?.minReadySeconds ?? 0;
-      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) this.queue.addAfter(keyOf(rs), minReady * 1000 + 1000);
+      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) this.queue.addAfter(metaNamespaceKeyFunc(rs), minReady * 1000 + 1000);
       return;
     }
-    if (labelsChanged || refChanged) for (const rs of this.podReplicaSets(cur)) this.queue.add(keyOf(rs));
+    if (labelsChanged || refChanged) for (const rs of this.podReplicaSets(cur)) this.queue.add(metaNamespaceKeyFunc(rs));
   }
 
   private deletePod(pod: Pod): void {
-    const rs = this.resolveControllerRef(pod);
+    const rs = resolveControllerRef(this.rsLister, KIND_REPLICASET.kind, pod);
     if (rs === undefined) return;
-    this.expectations.deletionObservedOf(keyOf(rs), podKey(pod));
-    this.queue.add(keyOf(rs));
+    this.expectations.deletionObservedOf(metaNamespaceKeyFunc(rs), podKey(pod));
+    this.queue.add(metaNamespaceKeyFunc(rs));
   }
 
   /** syncReplicaSet: claim pods, create or delete the difference when expectations allow, then write status. */
