@@ -1,12 +1,28 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: set-up, build, lint, then every *.test.js under dist/.
+# Runs the test suite. With no argument (npm test): set-up, build, lint, then every *.test.js under dist/,
+# the unit set first. With `unit` (npm run test:unit) or `e2e` (npm run test:e2e): a fresh build, then that set
+# only (see scripts/test_files.sh for which file is in which).
 # The full spec report goes to test-results.log; the terminal gets dots and the summary.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh || exit 1
-echo "test: lint"
-npx eslint . || exit 1
-mapfile -t files < <(find dist/src dist/test dist/bench -name '*.test.js' 2>/dev/null | sort)
+set_name="${1:-all}"
+case "$set_name" in
+  all)
+    bash scripts/setup.sh || exit 1
+    echo "test: lint"
+    npx eslint . || exit 1
+    ;;
+  unit | e2e)
+    echo "test: building"
+    rm -rf dist
+    npx tsc -p tsconfig.json || exit 1
+    ;;
+  *)
+    echo "usage: $0 [unit|e2e]" >&2
+    exit 2
+    ;;
+esac
+mapfile -t files < <(bash scripts/test_files.sh "$set_name")
 echo "test: ${#files[@]} test files"
 node --test --test-concurrency=1 \
   --test-reporter=dot --test-reporter-destination=stdout \
