@@ -9,3 +9,4 @@ export { ControllerRefManager, getControllerOf, newControllerRef, resolveControl
 export { isPodReady, podReadyTime, isPodAvailable, isPodTerminal, isPodActive, filterActivePods, podKey, compareForDeletion } from './pod_util.js';
 export { CONTROLLER_UID_INDEX, controllerUIDIndexFunc, ensureControllerUIDIndex, ownedAndOrphans } from './controller_index.js';
 export { slowStartBatch } from './slow_start.js';
+export { enqueueOnChange } from './enqueue.js';

@@ -8,12 +8,12 @@
  */
 import { fromLabelSelector } from '../../api/index.js';
 import {
-  DeletedFinalStateUnknown,
   metaNamespaceKeyFunc,
   RateLimitingQueue,
   RESOURCES,
   runWorkers,
   splitMetaNamespaceKey,
+  unwrapDeleted,
   type ClientLogger,
   type Lister,
   type ResourceClient,
@@ -21,7 +21,7 @@ import {
   type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { CONTROLLER_UID_INDEX, ControllerRefManager, ensureControllerUIDIndex, getControllerOf, KIND_DEPLOYMENT, ownedAndOrphans, resolveControllerRef, type Deployment, type Pod, type ReplicaSet } from '../controllerutil/index.js';
+import { CONTROLLER_UID_INDEX, ControllerRefManager, enqueueOnChange, ensureControllerUIDIndex, getControllerOf, KIND_DEPLOYMENT, ownedAndOrphans, resolveControllerRef, type Deployment, type Pod, type ReplicaSet } from '../controllerutil/index.js';
 import { deepCopy } from '../nodeutil/index.js';
 import { getDeploymentCondition, newDeploymentCondition, REASONS, setDeploymentCondition } from './conditions.js';
 import type { DeploymentControllerOptions } from './config.js';
@@ -67,17 +67,13 @@ export class DeploymentController implements Controller {
       recorder: ctx.events.newRecorder({ component: DEPLOYMENT_CONTROLLER }),
       clock: ctx.clock,
     });
-    dInformer.addEventHandler({
-      onAdd: (d) => this.queue.add(metaNamespaceKeyFunc(d)),
-      onUpdate: (_old, d) => this.queue.add(metaNamespaceKeyFunc(d)),
-      onDelete: (d) => this.queue.add(metaNamespaceKeyFunc(d)),
-    });
+    enqueueOnChange(dInformer, this.queue);
     this.rsInformer.addEventHandler({
       onAdd: (rs) => this.replicaSetChanged(undefined, rs),
       onUpdate: (old, rs) => this.replicaSetChanged(old, rs),
-      onDelete: (rs) => this.enqueueOwner(rs instanceof DeletedFinalStateUnknown ? rs.obj : rs),
+      onDelete: (rs) => this.enqueueOwner(unwrapDeleted(rs)),
     });
-    this.podInformer.addEventHandler({ onDelete: (p) => this.podDeleted(p instanceof DeletedFinalStateUnknown ? p.obj : p) });
+    this.podInformer.addEventHandler({ onDelete: (p) => this.podDeleted(unwrapDeleted(p)) });
   }
 
   /** Starts the workers. */

@@ -21,13 +21,13 @@ import {
   type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
+import { enqueueOnChange } from '../controllerutil/index.js';
 import { metaTime } from '../nodeutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
   ANNOTATION_OVER_CAPACITY,
   ensureLabelIndexes,
   LABEL_HEADLESS,
-  queueServiceChanges,
   selectedPods,
   serviceSelector,
   servicesToSyncForPod,
@@ -104,7 +104,7 @@ export class EndpointsController implements Controller {
         if (this.waitingForCache.delete(key)) this.queue.add(key);
       },
     });
-    queueServiceChanges(services, this.queue);
+    enqueueOnChange(services, this.queue);
     pods.addEventHandler({
       onAdd: (p) => this.queuePod(p, undefined),
       onUpdate: (o, p) => this.queuePod(p, o),

@@ -25,6 +25,7 @@ import {
   type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
+import { enqueueOnChange } from '../controllerutil/index.js';
 import { metaTime, type Node } from '../nodeutil/index.js';
 import { SharedInformerFactory } from '../informer_factory.js';
 import {
@@ -33,7 +34,6 @@ import {
   ensureLabelIndexes,
   LABEL_MANAGED_BY,
   LABEL_SERVICE_NAME,
-  queueServiceChanges,
   selectedPods,
   serviceSelector,
   servicesToSyncForPod,
@@ -111,7 +111,7 @@ export class EndpointSliceController implements Controller {
     this.serviceIndexer = services.indexer;
     this.podIndexer = pods.indexer;
     this.nodeLister = nodes.lister();
-    queueServiceChanges(services, this.queue);
+    enqueueOnChange(services, this.queue);
     pods.addEventHandler({
       onAdd: (p) => this.queuePodServices(p),
       onUpdate: (o, p) => this.queuePodServices(p, o),

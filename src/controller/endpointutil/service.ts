@@ -1,21 +1,11 @@
 /**
  * Service helpers shared by the endpoint controllers: which Services select
- * a pod (upstream's GetPodServiceMemberships), and the keys to queue for a pod
- * or Service change.
+ * a pod (upstream's GetPodServiceMemberships), and the keys to queue for a pod change.
  */
-import { metaNamespaceKeyFunc, type Indexer, type SharedInformer } from '../../client/index.js';
+import { metaNamespaceKeyFunc, type Indexer } from '../../client/index.js';
 import { labelPair, POD_LABEL_INDEX, SERVICE_SELECTOR_INDEX } from './label_index.js';
 import { podEndpointsChanged } from './pod.js';
 import type { EndpointPod, Service } from './types.js';
-
-/** Queues a Service's key on every add, update and delete of it, as both endpoint controllers' Service handlers do. */
-export function queueServiceChanges(services: SharedInformer<Service>, queue: { add(key: string): void }): void {
-  services.addEventHandler({
-    onAdd: (s) => queue.add(metaNamespaceKeyFunc(s)),
-    onUpdate: (_o, s) => queue.add(metaNamespaceKeyFunc(s)),
-    onDelete: (s) => queue.add(metaNamespaceKeyFunc(s)),
-  });
-}
 
 /** The Service's selector, or undefined when it selects no pods (nil or empty, as Go decodes an omitted map). */
 export function serviceSelector(svc: Service): Record<string, string> | undefined {

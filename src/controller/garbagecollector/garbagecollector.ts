@@ -9,11 +9,11 @@
  */
 import type { KubeObject, OwnerReference } from '../../api/index.js';
 import {
-  DeletedFinalStateUnknown,
   isConflictError,
   isNotFoundError,
   RateLimitingQueue,
   runWorkers,
+  unwrapDeleted,
   type ClientLogger,
   type RESTClient,
   type Workers,
@@ -54,7 +54,7 @@ export class GarbageCollector implements Controller {
         onAdd: (o) => this.graph.observe(o, kind),
         onUpdate: (_old, o) => this.graph.observe(o, kind),
         onDelete: (o) => {
-          const obj = o instanceof DeletedFinalStateUnknown ? o.obj : o;
+          const obj = unwrapDeleted(o);
           if (obj.metadata?.uid !== undefined) this.graph.remove(obj.metadata.uid);
         },
       });

@@ -11,13 +11,13 @@
  * batch.kubernetes.io/job-tracking finalizer, and orphan pods are not adopted.
  */
 import {
-  DeletedFinalStateUnknown,
   isNotFoundError,
   metaNamespaceKeyFunc,
   RateLimitingQueue,
   RESOURCES,
   runWorkers,
   splitMetaNamespaceKey,
+  unwrapDeleted,
   type ClientLogger,
   type EventRecorder,
   type Lister,
@@ -27,7 +27,7 @@ import {
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { CONTROLLER_UID_INDEX, ensureControllerUIDIndex, podKey, resolveControllerRef, slowStartBatch, UIDTrackingControllerExpectations } from '../controllerutil/index.js';
+import { CONTROLLER_UID_INDEX, enqueueOnChange, ensureControllerUIDIndex, podKey, resolveControllerRef, slowStartBatch, UIDTrackingControllerExpectations } from '../controllerutil/index.js';
 import { metaTime, parseTime } from '../nodeutil/index.js';
 import { remainingBackoffMs } from './backoff.js';
 import { MAX_POD_CREATE_DELETE_PER_SYNC, type JobControllerOptions } from './config.js';
@@ -80,11 +80,7 @@ export class JobController implements Controller {
     this.jobLister = jobInformer.lister();
     this.podInformer = ctx.informers.informerFor<JobPod>(RESOURCES.pods);
     ensureControllerUIDIndex(this.podInformer);
-    jobInformer.addEventHandler({
-      onAdd: (j) => this.queue.add(metaNamespaceKeyFunc(j)),
-      onUpdate: (_o, j) => this.queue.add(metaNamespaceKeyFunc(j)),
-      onDelete: (j) => this.expectations.deleteExpectations(metaNamespaceKeyFunc(j)),
-    });
+    enqueueOnChange(jobInformer, this.queue, (key) => this.expectations.deleteExpectations(key));
     this.podInformer.addEventHandler({
       onAdd: (p) => {
         const job = resolveControllerRef(this.jobLister, KIND_JOB.kind, p);
@@ -101,7 +97,7 @@ export class JobController implements Controller {
         this.queueBatched(job);
       },
       onDelete: (d) => {
-        const p = d instanceof DeletedFinalStateUnknown ? d.obj : d;
+        const p = unwrapDeleted(d);
         const job = resolveControllerRef(this.jobLister, KIND_JOB.kind, p);
         if (job === undefined) return;
         this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), podKey(p));

@@ -7,7 +7,7 @@
  * Ready are marked not Ready. The pods themselves are evicted by the
  * TaintEvictionController, per their tolerations.
  */
-import { DeletedFinalStateUnknown, RateLimitingQueue, RESOURCES, runWorkers, splitMetaNamespaceKey, type ClientLogger, type Lister, type ResourceClient, type SharedInformer, type Workers } from '../../client/index.js';
+import { metaNamespaceKeyFunc, RateLimitingQueue, RESOURCES, runWorkers, splitMetaNamespaceKey, type ClientLogger, type Lister, type ResourceClient, type SharedInformer, type Workers } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
 import { SharedInformerFactory } from '../informer_factory.js';
@@ -68,7 +68,7 @@ export class NodeLifecycleController implements Controller {
     nodeInformer.addEventHandler({
       onAdd: (n) => this.nodeUpdateQueue.add(n.metadata!.name!),
       onUpdate: (_old, n) => this.nodeUpdateQueue.add(n.metadata!.name!),
-      onDelete: (n) => void this.nodesToRetry.delete(n instanceof DeletedFinalStateUnknown ? n.key : n.metadata!.name!),
+      onDelete: (n) => void this.nodesToRetry.delete(metaNamespaceKeyFunc(n)),
     });
     this.podInformer.addEventHandler({
       onAdd: (p) => this.podUpdated(undefined, p),

@@ -9,13 +9,13 @@
  */
 import { fromLabelSelector } from '../../api/index.js';
 import {
-  DeletedFinalStateUnknown,
   isNotFoundError,
   metaNamespaceKeyFunc,
   RateLimitingQueue,
   RESOURCES,
   runWorkers,
   splitMetaNamespaceKey,
+  unwrapDeleted,
   type ClientLogger,
   type EventRecorder,
   type Lister,
@@ -28,6 +28,7 @@ import type { Controller, ControllerContext } from '../controller_context.js';
 import {
   compareForDeletion,
   ControllerRefManager,
+  enqueueOnChange,
   ensureControllerUIDIndex,
   filterActivePods,
   getControllerOf,
@@ -79,18 +80,11 @@ export class ReplicaSetController implements Controller {
     this.rsLister = rsInformer.lister();
     this.podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     ensureControllerUIDIndex(this.podInformer);
-    rsInformer.addEventHandler({
-      onAdd: (rs) => this.queue.add(metaNamespaceKeyFunc(rs)),
-      onUpdate: (_old, rs) => this.queue.add(metaNamespaceKeyFunc(rs)),
-      onDelete: (rs) => {
-        const key = metaNamespaceKeyFunc(rs);
-        this.expectations.deleteExpectations(key);
-      },
-    });
+    enqueueOnChange(rsInformer, this.queue, (key) => this.expectations.deleteExpectations(key));
     this.podInformer.addEventHandler({
       onAdd: (p) => this.addPod(p),
       onUpdate: (old, p) => this.updatePod(old, p),
-      onDelete: (p) => this.deletePod(p instanceof DeletedFinalStateUnknown ? p.obj : p),
+      onDelete: (p) => this.deletePod(unwrapDeleted(p)),
     });
   }
 

@@ -6,7 +6,7 @@
  * shortest tolerationSeconds; one that tolerates them forever stays. Removing
  * the taints (node recovery) cancels a pending deletion.
  */
-import { DeletedFinalStateUnknown, isNotFoundError, RESOURCES, splitMetaNamespaceKey, type ClientLogger, type Lister, type ResourceClient, type SharedInformer } from '../../client/index.js';
+import { isNotFoundError, metaNamespaceKeyFunc, RESOURCES, splitMetaNamespaceKey, type ClientLogger, type Lister, type ResourceClient, type SharedInformer } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
 import { SharedInformerFactory } from '../informer_factory.js';
@@ -48,12 +48,12 @@ export class TaintEvictionController implements Controller {
       onUpdate: (old, n) => {
         if (!sameTaints(noExecuteTaints(old.spec?.taints), noExecuteTaints(n.spec?.taints))) this.nodeUpdated(n.metadata!.name!);
       },
-      onDelete: (n) => this.nodeUpdated(n instanceof DeletedFinalStateUnknown ? n.key : n.metadata!.name!),
+      onDelete: (n) => this.nodeUpdated(metaNamespaceKeyFunc(n)),
     });
     this.podInformer.addEventHandler({
       onAdd: (p) => this.podUpdated(undefined, p),
       onUpdate: (old, p) => this.podUpdated(old, p),
-      onDelete: (p) => void this.queue.cancelWork(p instanceof DeletedFinalStateUnknown ? p.key : `${p.metadata?.namespace}/${p.metadata?.name}`),
+      onDelete: (p) => void this.queue.cancelWork(metaNamespaceKeyFunc(p)),
     });
   }
 
