@@ -6,7 +6,7 @@
 export * from './types.js';
 export { ControllerExpectations, UIDTrackingControllerExpectations, EXPECTATIONS_TIMEOUT_MS, type ControlleeExpectations } from './expectations.js';
 export { ControllerRefManager, getControllerOf, newControllerRef, resolveControllerRef } from './controller_ref_manager.js';
-export { isPodReady, podReadyTime, isPodAvailable, isPodTerminal, isPodActive, filterActivePods, podKey, compareForDeletion } from './pod_util.js';
+export { isPodReady, podReadyTime, isPodAvailable, isPodTerminal, isPodActive, filterActivePods, compareForDeletion } from './pod_util.js';
 export { CONTROLLER_UID_INDEX, controllerUIDIndexFunc, ensureControllerUIDIndex, ownedAndOrphans } from './controller_index.js';
 export { slowStartBatch } from './slow_start.js';
 export { enqueueOnChange } from './enqueue.js';

@@ -41,11 +41,6 @@ export function filterActivePods(pods: readonly Pod[]): Pod[] {
   return pods.filter(isPodActive);
 }
 
-/** The `namespace/name` key of a pod, as informers and expectations use it. */
-export function podKey(pod: Pod): string {
-  return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
-}
-
 const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 
 /**

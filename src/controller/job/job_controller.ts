@@ -27,7 +27,7 @@ import {
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { CONTROLLER_UID_INDEX, enqueueOnChange, ensureControllerUIDIndex, podKey, resolveControllerRef, slowStartBatch, UIDTrackingControllerExpectations } from '../controllerutil/index.js';
+import { CONTROLLER_UID_INDEX, enqueueOnChange, ensureControllerUIDIndex, resolveControllerRef, slowStartBatch, UIDTrackingControllerExpectations } from '../controllerutil/index.js';
 import { metaTime, parseTime } from '../nodeutil/index.js';
 import { remainingBackoffMs } from './backoff.js';
 import { MAX_POD_CREATE_DELETE_PER_SYNC, type JobControllerOptions } from './config.js';
@@ -85,7 +85,7 @@ export class JobController implements Controller {
       onAdd: (p) => {
         const job = resolveControllerRef(this.jobLister, KIND_JOB.kind, p);
         if (job === undefined) return;
-        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), podKey(p));
+        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), metaNamespaceKeyFunc(p));
         else this.expectations.creationObserved(metaNamespaceKeyFunc(job));
         this.queueBatched(job);
       },
@@ -93,14 +93,14 @@ export class JobController implements Controller {
         if (old.metadata?.resourceVersion === p.metadata?.resourceVersion) return;
         const job = resolveControllerRef(this.jobLister, KIND_JOB.kind, p);
         if (job === undefined) return;
-        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), podKey(p));
+        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), metaNamespaceKeyFunc(p));
         this.queueBatched(job);
       },
       onDelete: (d) => {
         const p = unwrapDeleted(d);
         const job = resolveControllerRef(this.jobLister, KIND_JOB.kind, p);
         if (job === undefined) return;
-        this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), podKey(p));
+        this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), metaNamespaceKeyFunc(p));
         this.queueBatched(job);
       },
     });
@@ -260,7 +260,7 @@ export class JobController implements Controller {
 
   private async deletePods(job: Job, key: string, pods: readonly JobPod[]): Promise<number> {
     if (pods.length === 0) return 0;
-    this.expectations.expectDeletionsOf(key, pods.map(podKey));
+    this.expectations.expectDeletionsOf(key, pods.map(metaNamespaceKeyFunc));
     let deleted = 0;
     let firstErr: unknown;
     await Promise.all(
@@ -272,7 +272,7 @@ export class JobController implements Controller {
           this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata!.name!}`);
         } catch (err) {
           if (isNotFoundError(err)) return;
-          this.expectations.deletionObservedOf(key, podKey(p));
+          this.expectations.deletionObservedOf(key, metaNamespaceKeyFunc(p));
           this.recorder.event({ ...job, ...KIND_JOB }, 'Warning', 'FailedDelete', `Error deleting: ${errMessage(err)}`);
           firstErr ??= err;
         }

@@ -36,7 +36,6 @@ import {
   KIND_REPLICASET,
   newControllerRef,
   ownedAndOrphans,
-  podKey,
   resolveControllerRef,
   slowStartBatch,
   UIDTrackingControllerExpectations,
@@ -160,7 +159,7 @@ export class ReplicaSetController implements Controller {
   private deletePod(pod: Pod): void {
     const rs = resolveControllerRef(this.rsLister, KIND_REPLICASET.kind, pod);
     if (rs === undefined) return;
-    this.expectations.deletionObservedOf(metaNamespaceKeyFunc(rs), podKey(pod));
+    this.expectations.deletionObservedOf(metaNamespaceKeyFunc(rs), metaNamespaceKeyFunc(pod));
     this.queue.add(metaNamespaceKeyFunc(rs));
   }
 
@@ -215,7 +214,7 @@ export class ReplicaSetController implements Controller {
     if (diff > 0) {
       const n = Math.min(diff, this.opts.burstReplicas);
       const victims = this.getPodsToDelete(pods, n);
-      this.expectations.expectDeletionsOf(key, victims.map(podKey));
+      this.expectations.expectDeletionsOf(key, victims.map(metaNamespaceKeyFunc));
       let firstErr: unknown;
       await Promise.all(
         victims.map(async (pod) => {
@@ -225,7 +224,7 @@ export class ReplicaSetController implements Controller {
           } catch (err) {
             // Already gone counts as done; its deletion event arrives through the informer.
             if (isNotFoundError(err)) return;
-            this.expectations.deletionObservedOf(key, podKey(pod));
+            this.expectations.deletionObservedOf(key, metaNamespaceKeyFunc(pod));
             this.recorder.event({ ...rs, ...KIND_REPLICASET }, 'Warning', 'FailedDelete', `Error deleting: ${errMessage(err)}`);
             firstErr ??= err;
           }
