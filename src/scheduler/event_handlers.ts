@@ -4,7 +4,7 @@
  * queue; node and pod changes move unschedulable pods back when a plugin
  * registered for that kind of event.
  */
-import { DeletedFinalStateUnknown, type GroupVersionResource } from '../client/index.js';
+import { metaNamespaceKeyFunc, unwrapDeleted, type GroupVersionResource } from '../client/index.js';
 import { ActionType } from './framework/interface.js';
 import { newPodInfo } from './framework/pod_info.js';
 import type { Node, Pod } from './framework/types.js';
@@ -18,8 +18,6 @@ export const PODGROUPS: GroupVersionResource = { group: 'scheduling.x-k8s.io', v
 
 const assigned = (p: Pod): boolean => (p.spec?.nodeName ?? '') !== '';
 const terminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
-const keyOf = (p: Pod): string => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
-const unwrap = <T>(o: T | DeletedFinalStateUnknown<T>): T => (o instanceof DeletedFinalStateUnknown ? o.obj : o);
 
 function schedulingChanged(a: Pod, b: Pod): boolean {
   // Like upstream's isPodUpdated: status-only changes (such as our own PodScheduled=False) do not requeue.
@@ -42,16 +40,16 @@ function nodeActions(a: Node, b: Node): number {
 export function registerEventHandlers(s: Scheduler): void {
   const { cache, queue } = s;
   const deleteAssigned = (p: Pod): void => {
-    cache.removePod(keyOf(p));
+    cache.removePod(metaNamespaceKeyFunc(p));
     queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', action: ActionType.Delete }, p, undefined);
   };
   const deletePending = (p: Pod): void => {
-    queue.delete(keyOf(p));
+    queue.delete(metaNamespaceKeyFunc(p));
     for (const f of s.profiles.values()) f.waiting.get(p.metadata?.uid ?? '')?.reject('', 'pod deleted');
-    if (cache.isAssumed(keyOf(p))) cache.removePod(keyOf(p));
+    if (cache.isAssumed(metaNamespaceKeyFunc(p))) cache.removePod(metaNamespaceKeyFunc(p));
   };
   const addAssigned = (p: Pod): void => {
-    const key = keyOf(p);
+    const key = metaNamespaceKeyFunc(p);
     const confirming = cache.isAssumed(key);
     cache.addPod(newPodInfo(p), p.spec!.nodeName!);
     queue.delete(key);
@@ -67,23 +65,23 @@ export function registerEventHandlers(s: Scheduler): void {
       queue.moveAllToActiveOrBackoffQueue({ resource: 'UnscheduledPod', action: ActionType.Add }, undefined, p);
     },
     onUpdate: (old, p) => {
-      if (terminal(p)) return assigned(old) || cache.hasPod(keyOf(p)) ? deleteAssigned(p) : deletePending(p);
+      if (terminal(p)) return assigned(old) || cache.hasPod(metaNamespaceKeyFunc(p)) ? deleteAssigned(p) : deletePending(p);
       if (assigned(p)) {
-        if (!assigned(old) || cache.isAssumed(keyOf(p))) return addAssigned(p);
+        if (!assigned(old) || cache.isAssumed(metaNamespaceKeyFunc(p))) return addAssigned(p);
         if (schedulingChanged(old, p)) {
           cache.addPod(newPodInfo(p), p.spec!.nodeName!);
           queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', action: ActionType.Update }, old, p);
         }
         return;
       }
-      if (cache.isAssumed(keyOf(p)) || !schedulingChanged(old, p)) return;
+      if (cache.isAssumed(metaNamespaceKeyFunc(p)) || !schedulingChanged(old, p)) return;
       const info = newPodInfo(p);
       if (s.frameworkFor(info) === undefined) return;
       queue.update(info);
       queue.moveAllToActiveOrBackoffQueue({ resource: 'UnscheduledPod', action: ActionType.Update }, old, p);
     },
     onDelete: (o) => {
-      const p = unwrap(o);
+      const p = unwrapDeleted(o);
       if (assigned(p)) deleteAssigned(p);
       else deletePending(p);
     },
@@ -98,7 +96,7 @@ export function registerEventHandlers(s: Scheduler): void {
       const act = nodeActions(old, n);
       if (act !== 0) queue.moveAllToActiveOrBackoffQueue({ resource: 'Node', action: act }, old, n);
     },
-    onDelete: (o) => cache.removeNode(unwrap(o).metadata?.name ?? ''),
+    onDelete: (o) => cache.removeNode(unwrapDeleted(o).metadata?.name ?? ''),
   });
   s.podGroupInformer.addEventHandler({
     onAdd: (g) => queue.moveAllToActiveOrBackoffQueue({ resource: 'PodGroup', action: ActionType.Add }, undefined, g),
