@@ -4,6 +4,8 @@
  * validation and schemas. Other components import from here only.
  */
 export * from './types.js';
+export * from './types/index.js';
+export * from './taints.js';
 export * from './status.js';
 export * from './registry.js';
 export * from './discovery.js';

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   formatMicroTimestamp,
   formatTimestamp,
+  parseTimestamp,
   GENERATE_NAME_ALPHABET,
   generateName,
   initObjectMeta,
@@ -68,6 +69,14 @@ test('generateName appends five characters from the upstream alphabet and trunca
 test('timestamps are RFC 3339 with seconds (and microseconds for MicroTime)', () => {
   assert.equal(formatTimestamp(Date.UTC(2024, 4, 1, 12, 0, 0, 999)), '2024-05-01T12:00:00Z');
   assert.equal(formatMicroTimestamp(Date.UTC(2024, 4, 1, 12, 0, 0, 123)), '2024-05-01T12:00:00.123000Z');
+});
+
+test('timestamps parse back to milliseconds; absent or malformed ones to undefined', () => {
+  assert.equal(parseTimestamp('2024-05-01T12:00:00Z'), Date.UTC(2024, 4, 1, 12));
+  assert.equal(parseTimestamp('2024-05-01T12:00:00.123000Z'), Date.UTC(2024, 4, 1, 12, 0, 0, 123));
+  assert.equal(parseTimestamp(null), undefined);
+  assert.equal(parseTimestamp(''), undefined);
+  assert.equal(parseTimestamp('yesterday'), undefined);
 });
 
 test('initObjectMeta fills server-owned fields', () => {

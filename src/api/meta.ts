@@ -210,6 +210,13 @@ export function formatMicroTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
+/** Milliseconds since the epoch of a metav1.Time or MicroTime; undefined when absent or malformed. */
+export function parseTimestamp(t: string | null | undefined): number | undefined {
+  if (t === undefined || t === null || t === '') return undefined;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
 /** `namespace/name`, or `name` for cluster-scoped objects: the key informers and work queues use. */
 export const namespacedName = (namespace: string | undefined, name: string): string => (namespace ? `${namespace}/${name}` : name);
 

@@ -1,0 +1,56 @@
+/** batch/v1 Job. Upstream's JSON names; optional where upstream is omitempty. */
+import type { KubeObject, LabelSelector } from '../types.js';
+import type { PodTemplateSpec } from './core.js';
+
+/** batch/v1 JobSpec. */
+export interface JobSpec {
+  parallelism?: number | null;
+  completions?: number | null;
+  activeDeadlineSeconds?: number | null;
+  backoffLimit?: number | null;
+  selector?: LabelSelector;
+  manualSelector?: boolean;
+  template?: PodTemplateSpec;
+  ttlSecondsAfterFinished?: number | null;
+  /** NonIndexed (the default) or Indexed. */
+  completionMode?: string;
+  suspend?: boolean;
+  /** TerminatingOrFailed or Failed. */
+  podReplacementPolicy?: string;
+}
+
+/** batch/v1 JobCondition. */
+export interface JobCondition {
+  type: string;
+  status: string;
+  lastProbeTime?: string | null;
+  lastTransitionTime?: string | null;
+  reason?: string;
+  message?: string;
+}
+
+/** batch/v1 UncountedTerminatedPods: uids of finished pods not yet counted. */
+export interface UncountedTerminatedPods {
+  succeeded?: string[];
+  failed?: string[];
+}
+
+/** batch/v1 JobStatus. */
+export interface JobStatus {
+  conditions?: JobCondition[];
+  startTime?: string | null;
+  completionTime?: string | null;
+  active?: number;
+  succeeded?: number;
+  failed?: number;
+  terminating?: number | null;
+  completedIndexes?: string;
+  uncountedTerminatedPods?: UncountedTerminatedPods;
+  ready?: number | null;
+}
+
+/** batch/v1 Job. */
+export interface Job extends KubeObject {
+  spec?: JobSpec;
+  status?: JobStatus;
+}

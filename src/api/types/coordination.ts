@@ -1,0 +1,19 @@
+/** coordination.k8s.io/v1 Lease. Upstream's JSON names; all of LeaseSpec is omitempty. */
+import type { KubeObject } from '../types.js';
+
+/** coordination/v1 LeaseSpec; the times are metav1.MicroTime. */
+export interface LeaseSpec {
+  holderIdentity?: string | null;
+  leaseDurationSeconds?: number | null;
+  acquireTime?: string | null;
+  renewTime?: string | null;
+  leaseTransitions?: number | null;
+}
+
+/** coordination/v1 Lease: node heartbeats and leader election. */
+export interface Lease extends KubeObject {
+  spec?: LeaseSpec;
+}
+
+/** The namespace of node heartbeat Leases (v1.NamespaceNodeLease). */
+export const NAMESPACE_NODE_LEASE = 'kube-node-lease';

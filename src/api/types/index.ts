@@ -1,0 +1,8 @@
+/** The typed API kinds, one file per API group. */
+export * from './core.js';
+export * from './apps.js';
+export * from './batch.js';
+export * from './coordination.js';
+export * from './discovery.js';
+export * from './policy.js';
+export * from './scheduling.js';
