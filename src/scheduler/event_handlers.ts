@@ -7,7 +7,7 @@
 import { metaNamespaceKeyFunc, unwrapDeleted, type GroupVersionResource } from '../client/index.js';
 import { ActionType } from './framework/interface.js';
 import { newPodInfo } from './framework/pod_info.js';
-import type { Node, Pod } from './framework/types.js';
+import type { Node, Pod } from '../api/index.js';
 import type { Scheduler } from './scheduler.js';
 
 /** The label by which a pod joins a PodGroup, as in scheduler-plugins' Coscheduling. */

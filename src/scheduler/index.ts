@@ -12,7 +12,6 @@ export { NodeInfo } from './framework/node_info.js';
 export { newPodInfo, type PodInfo, type AffinityTerm } from './framework/pod_info.js';
 export { Status, Code, SUCCESS, newStatus, pluginStatus, type MaybeStatus } from './framework/status.js';
 export * from './framework/interface.js';
-export type { Pod, Node, Taint, Toleration } from './framework/types.js';
 export { numFeasibleNodesToFind, fitErrorMessage } from './schedule_one.js';
 export { inTreeRegistry, DEFAULT_MULTI_POINT } from './plugins/registry.js';
 export { loadSchedulerConfiguration, resolveProfiles, type KubeSchedulerConfiguration, type ProfileConfig, type PluginSet } from './config.js';

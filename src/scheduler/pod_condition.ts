@@ -6,7 +6,7 @@
  */
 import { RESOURCES, type ClientLogger, type RESTClient, type ResourceClient } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
-import type { Pod } from './framework/types.js';
+import { formatTimestamp, type Pod } from '../api/index.js';
 
 /** Patches pods/status for scheduling failures. */
 export class PodConditionUpdater {
@@ -28,7 +28,7 @@ export class PodConditionUpdater {
     const sameCond = cur !== undefined && cur.status === 'False' && cur.reason === reason && cur.message === message;
     const sameNominated = nominatedNodeName === undefined || pod.status?.nominatedNodeName === nominatedNodeName;
     if ((sameCond && sameNominated) || this.inFlight >= this.maxInFlight) return;
-    const now = new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const now = formatTimestamp(this.clock.now());
     const status: Record<string, unknown> = {
       conditions: [{ type: 'PodScheduled', status: 'False', reason, message, lastProbeTime: null, lastTransitionTime: cur?.status === 'False' ? cur.lastTransitionTime : now }],
     };

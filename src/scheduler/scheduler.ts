@@ -13,7 +13,7 @@ import type { NodeInfo } from './framework/node_info.js';
 import type { PodInfo } from './framework/pod_info.js';
 import { Framework, type ResolvedPlugins } from './framework/runtime.js';
 import { Code, Status } from './framework/status.js';
-import type { Node, Pod } from './framework/types.js';
+import type { Node, Pod } from '../api/index.js';
 import { SchedulerMetrics } from './metrics/metrics.js';
 import { SchedulingQueue } from './queue/scheduling_queue.js';
 import { fitErrorMessage, ScheduleOne, type FitError } from './schedule_one.js';

@@ -6,7 +6,7 @@ import { SchedulerCache } from './cache.js';
 
 const node = (name: string, zone: string) => ({ metadata: { name, labels: { zone } }, status: { allocatable: { cpu: '4', memory: '8Gi', pods: '10' } } });
 const pod = (name: string, labels: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
-  newPodInfo({ metadata: { name, namespace: 'ns', uid: name, labels }, spec: { containers: [{ resources: { requests: { cpu: '1', memory: '1Gi' } } }], ...extra } });
+  newPodInfo({ metadata: { name, namespace: 'ns', uid: name, labels }, spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '1Gi' } } }], ...extra } });
 
 test('assumed pods count at once, a forgotten one releases its room, and confirmation keeps the count', () => {
   const c = new SchedulerCache();

@@ -14,7 +14,7 @@ import type { LabelSelectorMatcher } from '../../api/index.js';
 import type { Snapshot } from '../framework/interface.js';
 import { H_STRIDE, NodeInfo } from '../framework/node_info.js';
 import type { PodInfo } from '../framework/pod_info.js';
-import type { Node } from '../framework/types.js';
+import type { Node } from '../../api/index.js';
 import { Aggregates, bump, type Counter, type TermAggregate } from './aggregates.js';
 
 interface PodState {

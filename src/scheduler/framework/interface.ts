@@ -12,7 +12,7 @@ import type { CycleState } from './cycle_state.js';
 import type { NodeInfo } from './node_info.js';
 import type { AffinityTerm, PodInfo } from './pod_info.js';
 import type { MaybeStatus, Status } from './status.js';
-import type { Node, Pod } from './types.js';
+import type { Node, Pod } from '../../api/index.js';
 
 /** Every plugin has a name. */
 export interface Plugin {

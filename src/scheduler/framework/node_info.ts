@@ -5,7 +5,7 @@
  */
 import { addResource, allocatableOf, cloneResource, newResource, type Resource } from './resource.js';
 import { hasPodAffinityTerms, type PodInfo } from './pod_info.js';
-import type { Node, Taint } from './types.js';
+import type { Node, Taint } from '../../api/index.js';
 
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 

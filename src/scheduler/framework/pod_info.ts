@@ -5,7 +5,7 @@
  */
 import { fromLabelSelector, type LabelSelectorMatcher } from '../../api/index.js';
 import { accumulate, milli, newResource, value, type Resource } from './resource.js';
-import type { Container, Pod, PodAffinityTerm, Toleration, WeightedPodAffinityTerm } from './types.js';
+import type { Container, Pod, PodAffinityTerm, PodSpec, Toleration, WeightedPodAffinityTerm } from '../../api/index.js';
 
 /** Upstream's defaults for pods without requests, used by scoring only (DefaultMilliCPURequest, DefaultMemoryRequest). */
 export const DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -86,7 +86,7 @@ function containerNonZero(c: Container): [number, number] {
 
 /** Derives a PodInfo; cheap enough to run on every pod event. */
 export function newPodInfo(pod: Pod): PodInfo {
-  const spec = pod.spec ?? {};
+  const spec: Partial<PodSpec> = pod.spec ?? {};
   const m = pod.metadata ?? {};
   const namespace = m.namespace ?? '';
   const name = m.name ?? '';

@@ -14,7 +14,7 @@
 import { ActionType, type EnqueueExtensions, type Handle, type PermitPlugin, type PostFilterPlugin, type PreEnqueuePlugin, type PreFilterPlugin, type QueuedPodInfo, type QueueSortPlugin, type ReservePlugin } from '../../framework/interface.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, newStatus, pluginStatus } from '../../framework/status.js';
-import type { Pod } from '../../framework/types.js';
+import type { Pod } from '../../../api/index.js';
 
 /** The plugin name. */
 export const NAME = 'Coscheduling';

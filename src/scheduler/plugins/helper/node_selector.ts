@@ -5,7 +5,7 @@
  * Compiled once per pod, run once per node.
  */
 import type { NodeInfo } from '../../framework/node_info.js';
-import type { NodeSelectorRequirement, NodeSelectorTerm } from '../../framework/types.js';
+import type { NodeSelectorRequirement, NodeSelectorTerm } from '../../../api/index.js';
 
 /** A compiled requirement. */
 type Req = (labels: Readonly<Record<string, string>>, name: string) => boolean;

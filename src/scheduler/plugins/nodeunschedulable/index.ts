@@ -1,7 +1,7 @@
 /** NodeUnschedulable: cordoned nodes (spec.unschedulable) are filtered out unless the pod tolerates the unschedulable taint. */
 import { ActionType, type EnqueueExtensions, type FilterPlugin } from '../../framework/interface.js';
 import { Code, pluginStatus } from '../../framework/status.js';
-import { tolerated } from '../helper/taints.js';
+import { tolerationsTolerateTaint } from '../../../api/index.js';
 
 /** The plugin name. */
 export const NAME = 'NodeUnschedulable';
@@ -12,7 +12,7 @@ const UNSCHEDULABLE = pluginStatus(NAME, Code.UnschedulableAndUnresolvable, "nod
 export function nodeUnschedulable(): FilterPlugin & EnqueueExtensions {
   return {
     name: NAME,
-    filter: (_s, pod, node) => (node.unschedulable && !tolerated(pod.tolerations, TAINT) ? UNSCHEDULABLE : null),
+    filter: (_s, pod, node) => (node.unschedulable && !tolerationsTolerateTaint(pod.tolerations, TAINT) ? UNSCHEDULABLE : null),
     eventsToRegister: () => [{ event: { resource: 'Node', action: ActionType.Add | ActionType.UpdateNodeTaint | ActionType.Update } }],
   };
 }

@@ -11,7 +11,7 @@ import { ActionType, type EnqueueExtensions, type FilterPlugin, type Handle, typ
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, pluginStatus } from '../../framework/status.js';
-import type { TopologySpreadConstraint } from '../../framework/types.js';
+import type { TopologySpreadConstraint } from '../../../api/index.js';
 import { MAX_NODE_SCORE } from '../helper/normalize.js';
 import { requiredNodeMatcher } from '../nodeaffinity/index.js';
 

@@ -6,7 +6,7 @@
 import { ActionType, type EnqueueExtensions, type FilterPlugin, type PreScorePlugin, type ScorePlugin } from '../../framework/interface.js';
 import { Code, pluginStatus, type Status } from '../../framework/status.js';
 import { defaultNormalizeScore } from '../helper/normalize.js';
-import { findUntoleratedTaint, tolerated } from '../helper/taints.js';
+import { findMatchingUntoleratedTaint, tolerationsTolerateTaint } from '../../../api/index.js';
 
 /** The plugin name. */
 export const NAME = 'TaintToleration';
@@ -20,7 +20,7 @@ export function taintToleration(): FilterPlugin & PreScorePlugin & ScorePlugin &
     name: NAME,
     filter(_s, pod, node) {
       if (node.taints.length === 0) return null;
-      const t = findUntoleratedTaint(node.taints, pod.tolerations, hard);
+      const t = findMatchingUntoleratedTaint(node.taints, pod.tolerations, hard);
       if (t === undefined) return null;
       const msg = `node(s) had untolerated taint {${t.key}: ${t.value ?? ''}}`;
       let s = statuses.get(msg);
@@ -34,7 +34,7 @@ export function taintToleration(): FilterPlugin & PreScorePlugin & ScorePlugin &
     },
     score(_s, pod, node) {
       let n = 0;
-      for (const t of node.taints) if (t.effect === 'PreferNoSchedule' && !tolerated(pod.tolerations, t)) n++;
+      for (const t of node.taints) if (t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(pod.tolerations, t)) n++;
       return n;
     },
     normalizeScore: (_s, _p, scores, n) => defaultNormalizeScore(scores, n, true),
