@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import { EventBroadcaster, loadKubeconfig, RESOURCES, RESTClient, silentLogger, type KubeObject } from '../../src/client/index.js';
 import { FakeClock, RealClock } from '../../src/clock/index.js';
 import { defaultControllerManagerConfiguration, newControllerDescriptors, SharedInformerFactory, SimpleControllerClientBuilder, startControllers } from '../../src/controller/index.js';
-import type { Pod, ReplicaSet } from '../../src/controller/controllerutil/index.js';
 import { waitFor } from './fixtures/cluster.js';
 import { startServer, type TestServer } from './harness.js';
+import type { Pod, ReplicaSet } from '../../src/api/index.js';
 
 let server: TestServer;
 before(async () => {

@@ -8,11 +8,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadKubeconfig, RESOURCES, RESTClient, type KubeObject } from '../../src/client/index.js';
-import type { EndpointPod, Endpoints, EndpointSlice, Service } from '../../src/controller/endpointutil/index.js';
 import { startServer, type TestServer } from './harness.js';
 import { startFleet, waitFor, type FleetProcess } from './fixtures/cluster.js';
 import { requestCounts, requestsSince } from './fixtures/api_requests.js';
 import { startControllerManagerProcess, startPodPlacement } from './fixtures/workloads.js';
+import type { Endpoints, EndpointSlice, Pod, Service } from '../../src/api/index.js';
 
 const NS = 'default';
 let server: TestServer;
@@ -38,10 +38,10 @@ after(async () => {
 });
 
 const services = () => client.resource<Service>(RESOURCES.services);
-const pods = () => client.resource<EndpointPod>(RESOURCES.pods);
+const pods = () => client.resource<Pod>(RESOURCES.pods);
 const slicesOf = async (svc: string): Promise<EndpointSlice[]> =>
   (await client.resource<EndpointSlice>(RESOURCES.endpointslices).list({ namespace: NS, labelSelector: `kubernetes.io/service-name=${svc}` })).items;
-const readyCount = (slices: EndpointSlice[]): number => slices.reduce((n, s) => n + s.endpoints.filter((e) => e.conditions.ready === true).length, 0);
+const readyCount = (slices: EndpointSlice[]): number => slices.reduce((n, s) => n + s.endpoints.filter((e) => e.conditions?.ready === true).length, 0);
 
 async function createService(name: string, selector: Record<string, string>, extra: Record<string, unknown> = {}): Promise<void> {
   await services().create({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: NS }, spec: { selector, ports: [{ name: 'http', port: 80, targetPort: 'http' }], ...extra } });
@@ -95,7 +95,7 @@ test('deleting one pod updates exactly one slice, and only that one', async () =
       if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') continue;
       const s = ev.object as EndpointSlice;
       const e = s.endpoints?.find((x) => x.targetRef?.name === victim);
-      events.push({ type: ev.type, name: s.metadata?.name ?? '', terminating: e?.conditions.terminating === true, present: e !== undefined });
+      events.push({ type: ev.type, name: s.metadata?.name ?? '', terminating: e?.conditions?.terminating === true, present: e !== undefined });
     }
   })();
   await pods().delete(victim, { namespace: NS });

@@ -9,12 +9,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadKubeconfig, RESOURCES, RESTClient, type CoreEvent, type KubeObject } from '../../src/client/index.js';
-import type { Job } from '../../src/controller/job/index.js';
 import { kubectlPath, startServer, type TestServer } from './harness.js';
 import { startFleet, waitFor, type FleetProcess } from './fixtures/cluster.js';
 import { requestCounts, requestsSince } from './fixtures/api_requests.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
 import { startControllerManagerProcess, startPodPlacement } from './fixtures/workloads.js';
+import type { Job } from '../../src/api/index.js';
 
 type Pod = KubeObject & { spec?: { hostname?: string; containers?: { env?: { name: string }[] }[] }; status?: { phase?: string } };
 

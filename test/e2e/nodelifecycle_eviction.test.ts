@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './harness.js';
 import { SimulatedCluster } from '../../src/controller/testing/simulated_cluster.js';
-import { getCondition, parseTime, TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, type Node, type Pod, type Toleration } from '../../src/controller/nodeutil/index.js';
+import { getCondition, TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE } from '../../src/controller/nodeutil/index.js';
+import { parseTimestamp, type Node, type Pod, type Toleration } from '../../src/api/index.js';
 
 /** Tolerations that stop DefaultTolerationSeconds admission yet match no real taint: the pod is evicted at once. */
 const NO_MATCH: Toleration[] = [TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY].map((key) => ({ key, operator: 'Equal', value: 'never', effect: 'NoExecute' }));
@@ -19,7 +20,7 @@ const FOREVER: Toleration[] = [{ key: TAINT_NODE_UNREACHABLE, operator: 'Exists'
 
 function noExecuteTime(node: Node): number | undefined {
   const t = node.spec?.taints?.find((x) => x.key === TAINT_NODE_UNREACHABLE && x.effect === 'NoExecute');
-  return t === undefined ? undefined : (parseTime(t.timeAdded) ?? NaN);
+  return t === undefined ? undefined : (parseTimestamp(t.timeAdded) ?? NaN);
 }
 
 describe('node lifecycle: killed nodes in one healthy zone', () => {

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { KSCALE, startServer, type TestServer } from './harness.js';
 import { loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
-import { getCondition, metaTime, microTime, NAMESPACE_NODE_LEASE, TAINT_NODE_UNREACHABLE, type Lease, type Node } from '../../src/controller/nodeutil/index.js';
+import { getCondition, TAINT_NODE_UNREACHABLE } from '../../src/controller/nodeutil/index.js';
+import { formatMicroTimestamp, formatTimestamp, NAMESPACE_NODE_LEASE, type Lease, type Node } from '../../src/api/index.js';
 
 let server: TestServer;
 let cm: ChildProcess;
@@ -31,10 +32,10 @@ after(async () => {
 async function addNode(name: string): Promise<void> {
   const nodes = client.resource<Node>(RESOURCES.nodes);
   const node = await nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'topology.kubernetes.io/zone': 'z1' } }, spec: {} });
-  const t = metaTime(Date.now());
+  const t = formatTimestamp(Date.now());
   node.status = { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: t, lastTransitionTime: t }] };
   await nodes.updateStatus(node);
-  await client.resource<Lease>(RESOURCES.leases).create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: NAMESPACE_NODE_LEASE }, spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: microTime(Date.now()) } });
+  await client.resource<Lease>(RESOURCES.leases).create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: NAMESPACE_NODE_LEASE }, spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: formatMicroTimestamp(Date.now()) } });
 }
 
 test('kscale controller-manager with short periods marks a dead node Unknown and taints it, then stops on SIGTERM', async () => {
@@ -51,7 +52,7 @@ test('kscale controller-manager with short periods marks a dead node Unknown and
   const t0 = Date.now();
   let dead: Node | undefined;
   while (Date.now() - t0 < 15_000) {
-    await leases.patch('alive', 'merge', { spec: { renewTime: microTime(Date.now()) } }, { namespace: NAMESPACE_NODE_LEASE });
+    await leases.patch('alive', 'merge', { spec: { renewTime: formatMicroTimestamp(Date.now()) } }, { namespace: NAMESPACE_NODE_LEASE });
     dead = await nodes.get('dead');
     if (dead.spec?.taints?.some((t) => t.key === TAINT_NODE_UNREACHABLE && t.effect === 'NoExecute')) break;
     await sleep(250);

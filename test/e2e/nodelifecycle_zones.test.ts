@@ -10,7 +10,8 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './harness.js';
 import { SimulatedCluster, type SimulatedClusterOptions } from '../../src/controller/testing/simulated_cluster.js';
-import { getCondition, parseTime, TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, type Toleration } from '../../src/controller/nodeutil/index.js';
+import { getCondition, TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE } from '../../src/controller/nodeutil/index.js';
+import { parseTimestamp, type Toleration } from '../../src/api/index.js';
 
 const NO_MATCH: Toleration[] = [TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY].map((key) => ({ key, operator: 'Equal', value: 'never', effect: 'NoExecute' }));
 
@@ -38,7 +39,7 @@ async function noExecuteTimes(c: SimulatedCluster, names: readonly string[]): Pr
   return Promise.all(
     names.map(async (n) => {
       const t = (await c.nodes.get(n)).spec?.taints?.find((x) => x.key === TAINT_NODE_UNREACHABLE && x.effect === 'NoExecute');
-      return t === undefined ? undefined : parseTime(t.timeAdded);
+      return t === undefined ? undefined : parseTimestamp(t.timeAdded);
     }),
   );
 }

@@ -9,9 +9,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RESOURCES, type KubeObject } from '../../src/client/index.js';
-import type { Deployment, Pod, ReplicaSet } from '../../src/controller/controllerutil/index.js';
 import { waitFor } from './fixtures/cluster.js';
 import { startInProcessControllers, startWorkloadCluster, type WorkloadCluster } from './fixtures/workloads.js';
+import type { Deployment, Pod, ReplicaSet } from '../../src/api/index.js';
 
 let cluster: WorkloadCluster;
 let controllers: Awaited<ReturnType<typeof startInProcessControllers>>;
@@ -167,7 +167,7 @@ test('a rollout whose pods never become ready reports ProgressDeadlineExceeded',
   const client = cluster.client.resource<Deployment>(RESOURCES.deployments);
   const d = deployment('stuck', 2, { progressDeadlineSeconds: 2 });
   // Pods pinned to a node no kubelet runs: they never start.
-  (d.spec!.template!.spec as Record<string, unknown>).nodeName = 'no-such-node';
+  d.spec!.template!.spec!.nodeName = 'no-such-node';
   await client.create(d);
   const cond = await waitFor('ProgressDeadlineExceeded', async () => {
     const cur = await client.get('stuck', { namespace: NS });

@@ -8,10 +8,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isNotFoundError, RESOURCES } from '../../src/client/index.js';
-import type { Deployment, Pod, ReplicaSet } from '../../src/controller/controllerutil/index.js';
 import { waitFor } from './fixtures/cluster.js';
 import type { Kubectl } from './fixtures/kubectl/cli.js';
 import { startKubectlCluster, type KubectlCluster } from './fixtures/workloads.js';
+import type { Deployment, Pod, ReplicaSet } from '../../src/api/index.js';
 
 let cluster: KubectlCluster;
 let k: Kubectl;

@@ -9,11 +9,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RESOURCES } from '../../src/client/index.js';
-import type { Pod } from '../../src/controller/controllerutil/index.js';
 import { waitFor } from './fixtures/cluster.js';
 import { requestCounts } from './fixtures/api_requests.js';
 import type { Kubectl } from './fixtures/kubectl/cli.js';
 import { startKubectlCluster, type KubectlCluster } from './fixtures/workloads.js';
+import type { Pod } from '../../src/api/index.js';
 
 let cluster: KubectlCluster;
 let k: Kubectl;

@@ -8,9 +8,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RESOURCES, type KubeObject } from '../../src/client/index.js';
-import type { Pod } from '../../src/controller/controllerutil/index.js';
 import { waitFor } from './fixtures/cluster.js';
 import { startInProcessControllers, startWorkloadCluster, type WorkloadCluster } from './fixtures/workloads.js';
+import type { Pod } from '../../src/api/index.js';
 
 let cluster: WorkloadCluster;
 let controllers: Awaited<ReturnType<typeof startInProcessControllers>>;
@@ -59,7 +59,7 @@ test('pods bound to a deleted node are marked Failed and deleted after the quara
   await nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'doomed' }, spec: {} } as KubeObject);
   for (let i = 0; i < 3; i++) {
     const p = pod(`orphan-${i}`, { gc: 'orphan' });
-    (p.spec as Record<string, unknown>).nodeName = 'doomed';
+    p.spec!.nodeName = 'doomed';
     await pods.create(p);
   }
   const list = await pods.list({ namespace: NS, labelSelector: 'gc=orphan' });

@@ -8,9 +8,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RESOURCES, type KubeObject } from '../../src/client/index.js';
-import type { Pod, ReplicaSet } from '../../src/controller/controllerutil/index.js';
 import { waitFor } from './fixtures/cluster.js';
 import { startInProcessControllers, startWorkloadCluster, type WorkloadCluster } from './fixtures/workloads.js';
+import type { Pod, ReplicaSet } from '../../src/api/index.js';
 
 let cluster: WorkloadCluster;
 let controllers: Awaited<ReturnType<typeof startInProcessControllers>>;

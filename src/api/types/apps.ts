@@ -25,7 +25,7 @@ export interface ReplicaSetStatus {
   fullyLabeledReplicas?: number;
   readyReplicas?: number;
   availableReplicas?: number;
-  terminatingReplicas?: number | null;
+  terminatingReplicas?: number;
   observedGeneration?: number;
   conditions?: ReplicaSetCondition[];
 }
@@ -79,7 +79,7 @@ export interface DeploymentStatus {
   readyReplicas?: number;
   availableReplicas?: number;
   unavailableReplicas?: number;
-  terminatingReplicas?: number | null;
+  terminatingReplicas?: number;
   conditions?: DeploymentCondition[];
   collisionCount?: number;
 }

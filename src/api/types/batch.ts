@@ -4,14 +4,14 @@ import type { PodTemplateSpec } from './core.js';
 
 /** batch/v1 JobSpec. */
 export interface JobSpec {
-  parallelism?: number | null;
+  parallelism?: number;
   completions?: number | null;
   activeDeadlineSeconds?: number | null;
-  backoffLimit?: number | null;
+  backoffLimit?: number;
   selector?: LabelSelector;
   manualSelector?: boolean;
   template?: PodTemplateSpec;
-  ttlSecondsAfterFinished?: number | null;
+  ttlSecondsAfterFinished?: number;
   /** NonIndexed (the default) or Indexed. */
   completionMode?: string;
   suspend?: boolean;
@@ -38,15 +38,15 @@ export interface UncountedTerminatedPods {
 /** batch/v1 JobStatus. */
 export interface JobStatus {
   conditions?: JobCondition[];
-  startTime?: string | null;
-  completionTime?: string | null;
+  startTime?: string;
+  completionTime?: string;
   active?: number;
   succeeded?: number;
   failed?: number;
-  terminating?: number | null;
+  terminating?: number;
   completedIndexes?: string;
   uncountedTerminatedPods?: UncountedTerminatedPods;
-  ready?: number | null;
+  ready?: number;
 }
 
 /** batch/v1 Job. */

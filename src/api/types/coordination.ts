@@ -3,11 +3,11 @@ import type { KubeObject } from '../types.js';
 
 /** coordination/v1 LeaseSpec; the times are metav1.MicroTime. */
 export interface LeaseSpec {
-  holderIdentity?: string | null;
-  leaseDurationSeconds?: number | null;
-  acquireTime?: string | null;
-  renewTime?: string | null;
-  leaseTransitions?: number | null;
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  acquireTime?: string;
+  renewTime?: string;
+  leaseTransitions?: number;
 }
 
 /** coordination/v1 Lease: node heartbeats and leader election. */

@@ -28,7 +28,7 @@ export interface Taint {
   value?: string;
   /** NoSchedule, PreferNoSchedule or NoExecute. */
   effect: string;
-  timeAdded?: string | null;
+  timeAdded?: string;
 }
 
 /** v1.Toleration; no tolerationSeconds means tolerate forever. */
@@ -161,8 +161,8 @@ export interface PodSpec {
   initContainers?: Container[];
   containers: Container[];
   restartPolicy?: string;
-  terminationGracePeriodSeconds?: number | null;
-  activeDeadlineSeconds?: number | null;
+  terminationGracePeriodSeconds?: number;
+  activeDeadlineSeconds?: number;
   nodeSelector?: Record<string, string>;
   serviceAccountName?: string;
   nodeName?: string;
@@ -172,7 +172,7 @@ export interface PodSpec {
   schedulerName?: string;
   tolerations?: Toleration[];
   priorityClassName?: string;
-  priority?: number | null;
+  priority?: number;
   preemptionPolicy?: string;
   overhead?: ResourceList;
   topologySpreadConstraints?: TopologySpreadConstraint[];
@@ -216,7 +216,7 @@ export interface ContainerStatus {
   image: string;
   imageID: string;
   containerID?: string;
-  started?: boolean | null;
+  started?: boolean;
 }
 
 /** v1.PodIP and v1.HostIP. */
@@ -236,7 +236,7 @@ export interface PodStatus {
   hostIPs?: PodIP[];
   podIP?: string;
   podIPs?: PodIP[];
-  startTime?: string | null;
+  startTime?: string;
   initContainerStatuses?: ContainerStatus[];
   containerStatuses?: ContainerStatus[];
   qosClass?: string;

@@ -4,9 +4,9 @@ import type { ObjectReference } from './core.js';
 
 /** discovery/v1 EndpointConditions; nil ready means unknown, read as ready. */
 export interface EndpointConditions {
-  ready?: boolean | null;
-  serving?: boolean | null;
-  terminating?: boolean | null;
+  ready?: boolean;
+  serving?: boolean;
+  terminating?: boolean;
 }
 
 /** discovery/v1 ForZone. */
@@ -23,20 +23,20 @@ export interface EndpointHints {
 export interface Endpoint {
   addresses: string[];
   conditions?: EndpointConditions;
-  hostname?: string | null;
+  hostname?: string;
   targetRef?: ObjectReference;
   deprecatedTopology?: Record<string, string>;
-  nodeName?: string | null;
-  zone?: string | null;
+  nodeName?: string;
+  zone?: string;
   hints?: EndpointHints;
 }
 
 /** discovery/v1 EndpointPort; every field is a pointer upstream. */
 export interface EndpointPort {
-  name?: string | null;
-  protocol?: string | null;
-  port?: number | null;
-  appProtocol?: string | null;
+  name?: string;
+  protocol?: string;
+  port?: number;
+  appProtocol?: string;
 }
 
 /** discovery/v1 EndpointSlice. */

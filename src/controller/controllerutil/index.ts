@@ -3,7 +3,7 @@
  * pkg/controller/controller_utils.go and controller_ref_manager.go:
  * expectations, controller references and adoption, pod readiness.
  */
-export * from './types.js';
+export * from './kinds.js';
 export { ControllerExpectations, UIDTrackingControllerExpectations, EXPECTATIONS_TIMEOUT_MS, type ControlleeExpectations } from './expectations.js';
 export { ControllerRefManager, getControllerOf, newControllerRef, resolveControllerRef } from './controller_ref_manager.js';
 export { isPodReady, podReadyTime, isPodAvailable, isPodTerminal, isPodActive, filterActivePods, compareForDeletion } from './pod_util.js';

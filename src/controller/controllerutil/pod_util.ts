@@ -3,8 +3,8 @@
  * podutil (IsPodReady, IsPodAvailable) and controller_utils
  * (FilterActivePods, IsPodActive, IsPodTerminal).
  */
-import { getCondition, parseTime } from '../nodeutil/index.js';
-import type { Pod } from './types.js';
+import { getCondition } from '../nodeutil/index.js';
+import { parseTimestamp, type Pod } from '../../api/index.js';
 
 /** True when the pod's Ready condition is True. */
 export function isPodReady(pod: Pod): boolean {
@@ -14,7 +14,7 @@ export function isPodReady(pod: Pod): boolean {
 /** When the pod last became Ready, in ms; undefined when not Ready or the time is unknown. */
 export function podReadyTime(pod: Pod): number | undefined {
   const c = getCondition(pod.status?.conditions, 'Ready');
-  return c?.status === 'True' ? parseTime(c.lastTransitionTime) : undefined;
+  return c?.status === 'True' ? parseTimestamp(c.lastTransitionTime) : undefined;
 }
 
 /** Ready for at least minReadySeconds at `nowMs`, like podutil.IsPodAvailable. */
@@ -68,7 +68,7 @@ export function compareForDeletion(a: Pod, b: Pod, rankA: number, rankB: number)
   }
   const restarts = (p: Pod): number => (p.status?.containerStatuses ?? []).reduce((n, c) => Math.max(n, c.restartCount ?? 0), 0);
   if (restarts(a) !== restarts(b)) return restarts(b) - restarts(a);
-  const cA = parseTime(a.metadata?.creationTimestamp) ?? 0;
-  const cB = parseTime(b.metadata?.creationTimestamp) ?? 0;
+  const cA = parseTimestamp(a.metadata?.creationTimestamp) ?? 0;
+  const cB = parseTimestamp(b.metadata?.creationTimestamp) ?? 0;
   return cB - cA;
 }

@@ -4,11 +4,7 @@
  * DeploymentProgressing / DeploymentTimedOut, with upstream's reasons, which
  * kubectl rollout status reads.
  */
-import type { Deployment, DeploymentCondition } from '../controllerutil/index.js';
-import { metaTime, parseTime } from '../nodeutil/index.js';
-
-/** Deployment status as the controller computes it. */
-export type DeploymentStatus = NonNullable<Deployment['status']>;
+import { formatTimestamp, parseTimestamp, type Deployment, type DeploymentCondition, type DeploymentStatus } from '../../api/index.js';
 
 /** Upstream's condition reasons. */
 export const REASONS = {
@@ -26,7 +22,7 @@ export const REASONS = {
 
 /** A condition stamped now. */
 export function newDeploymentCondition(type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string, nowMs: number): DeploymentCondition {
-  const t = metaTime(nowMs);
+  const t = formatTimestamp(nowMs);
   return { type, status, lastUpdateTime: t, lastTransitionTime: t, reason, message };
 }
 
@@ -75,6 +71,6 @@ export function deploymentTimedOut(d: Deployment, s: DeploymentStatus, nowMs: nu
   const c = getDeploymentCondition(s, 'Progressing');
   if (c === undefined || c.reason === REASONS.newRSAvailable) return false;
   if (c.reason === REASONS.timedOut) return true;
-  const from = parseTime(c.lastUpdateTime);
+  const from = parseTimestamp(c.lastUpdateTime);
   return from !== undefined && from + (d.spec!.progressDeadlineSeconds! * 1000) < nowMs;
 }

@@ -6,7 +6,7 @@
  * while paused. Status, conditions and revisions are what kubectl rollout
  * status, history and undo read.
  */
-import { fromLabelSelector } from '../../api/index.js';
+import { fromLabelSelector, type Deployment, type Pod, type ReplicaSet } from '../../api/index.js';
 import {
   metaNamespaceKeyFunc,
   RateLimitingQueue,
@@ -21,7 +21,7 @@ import {
   type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { CONTROLLER_UID_INDEX, ControllerRefManager, enqueueOnChange, ensureControllerUIDIndex, getControllerOf, KIND_DEPLOYMENT, ownedAndOrphans, resolveControllerRef, type Deployment, type Pod, type ReplicaSet } from '../controllerutil/index.js';
+import { CONTROLLER_UID_INDEX, ControllerRefManager, enqueueOnChange, ensureControllerUIDIndex, getControllerOf, KIND_DEPLOYMENT, ownedAndOrphans, resolveControllerRef } from '../controllerutil/index.js';
 import { deepCopy } from '../nodeutil/index.js';
 import { getDeploymentCondition, newDeploymentCondition, REASONS, setDeploymentCondition } from './conditions.js';
 import type { DeploymentControllerOptions } from './config.js';

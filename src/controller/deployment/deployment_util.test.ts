@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Deployment, ReplicaSet } from '../controllerutil/index.js';
 import { computeHash, equalIgnoreHash, maxSurge, maxUnavailable, newRSNewReplicas, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION, setNewReplicaSetAnnotations } from './deployment_util.js';
+import type { Deployment, ReplicaSet } from '../../api/index.js';
 
 const d = (replicas: number, ru?: { maxSurge?: number | string; maxUnavailable?: number | string }): Deployment => ({
   metadata: { name: 'd', annotations: { 'kubernetes.io/change-cause': 'why' } },

@@ -4,8 +4,7 @@
  * old ReplicaSets, maxSurge/maxUnavailable fenceposts, replica sums, and the
  * rollout predicates (complete, progressing, timed out).
  */
-import type { Deployment, PodTemplateSpec, ReplicaSet } from '../controllerutil/index.js';
-import { parseTime } from '../nodeutil/index.js';
+import { parseTimestamp, type Deployment, type PodTemplateSpec, type ReplicaSet } from '../../api/index.js';
 
 /** The label that tells apart the ReplicaSets (and pods) of one Deployment's templates. */
 export const DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY = 'pod-template-hash';
@@ -119,7 +118,7 @@ export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSp
   return withoutHash(a) === withoutHash(b);
 }
 
-const created = (rs: ReplicaSet): number => parseTime(rs.metadata?.creationTimestamp) ?? 0;
+const created = (rs: ReplicaSet): number => parseTimestamp(rs.metadata?.creationTimestamp) ?? 0;
 /** Oldest first, ties by name (ReplicaSetsByCreationTimestamp). */
 export const byCreation = (a: ReplicaSet, b: ReplicaSet): number => created(a) - created(b) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '');
 /** Lowest revision first, ties by creation (ReplicaSetsByRevision). */

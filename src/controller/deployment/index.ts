@@ -1,7 +1,7 @@
 /** The Deployment controller (pkg/controller/deployment). */
 export { DeploymentController, DEPLOYMENT_CONTROLLER } from './deployment_controller.js';
 export { DEFAULT_DEPLOYMENT_OPTIONS, type DeploymentControllerOptions } from './config.js';
-export { REASONS as DEPLOYMENT_REASONS, getDeploymentCondition, type DeploymentStatus } from './conditions.js';
+export { REASONS as DEPLOYMENT_REASONS, getDeploymentCondition } from './conditions.js';
 export {
   computeHash,
   equalIgnoreHash,

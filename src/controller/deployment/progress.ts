@@ -4,8 +4,6 @@
  * ProgressDeadlineExceeded), ReplicaFailure copied from the new ReplicaSet,
  * and when to look again so a stuck rollout times out on time.
  */
-import type { Deployment, ReplicaSet } from '../controllerutil/index.js';
-import { parseTime } from '../nodeutil/index.js';
 import {
   deploymentComplete,
   deploymentProgressing,
@@ -16,10 +14,10 @@ import {
   REASONS,
   removeDeploymentCondition,
   setDeploymentCondition,
-  type DeploymentStatus,
 } from './conditions.js';
 import { semanticEqual } from './deployment_util.js';
 import type { DeploymentSyncer } from './sync.js';
+import { parseTimestamp, type Deployment, type DeploymentStatus, type ReplicaSet } from '../../api/index.js';
 
 /** Writes the rollout's status; returns ms after which the Deployment must be synced again to notice a timeout. */
 export async function syncRolloutStatus(s: DeploymentSyncer, allRSs: (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined, d: Deployment, original: Deployment): Promise<number | undefined> {
@@ -57,6 +55,6 @@ export async function syncRolloutStatus(s: DeploymentSyncer, allRSs: (ReplicaSet
 function requeueStuckDeployment(d: Deployment, status: DeploymentStatus, now: number): number | undefined {
   const cond = getDeploymentCondition(status, 'Progressing');
   if (!hasProgressDeadline(d) || cond === undefined || deploymentComplete(d, status) || cond.reason === REASONS.timedOut) return undefined;
-  const from = parseTime(cond.lastUpdateTime) ?? now;
+  const from = parseTimestamp(cond.lastUpdateTime) ?? now;
   return Math.max(0, from + d.spec!.progressDeadlineSeconds! * 1000 - now) + 1000;
 }

@@ -3,11 +3,11 @@
  * ReplicaSet to zero, wait until none of their pods runs, then create and
  * scale up the new ReplicaSet.
  */
-import type { Deployment, Pod, ReplicaSet } from '../controllerutil/index.js';
 import { deploymentComplete } from './conditions.js';
 import { filterActiveReplicaSets, getActualReplicaCountForReplicaSets } from './deployment_util.js';
 import { syncRolloutStatus } from './progress.js';
 import type { DeploymentSyncer } from './sync.js';
+import type { Deployment, Pod, ReplicaSet } from '../../api/index.js';
 
 /** One step of a Recreate rollout; `podMap` holds the Deployment's pods by their ReplicaSet's uid. */
 export async function rolloutRecreate(s: DeploymentSyncer, d: Deployment, original: Deployment, rsList: ReplicaSet[], podMap: Map<string, Pod[]>): Promise<number | undefined> {

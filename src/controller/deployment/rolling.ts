@@ -3,7 +3,6 @@
  * ReplicaSet up within maxSurge, scale old ones down within maxUnavailable
  * (unhealthy old replicas first), and clean up old revisions once complete.
  */
-import type { Deployment, ReplicaSet } from '../controllerutil/index.js';
 import { deploymentComplete } from './conditions.js';
 import {
   byCreation,
@@ -16,6 +15,7 @@ import {
 } from './deployment_util.js';
 import { syncRolloutStatus } from './progress.js';
 import type { DeploymentSyncer } from './sync.js';
+import type { Deployment, ReplicaSet } from '../../api/index.js';
 
 const want = (d: Deployment): number => d.spec?.replicas ?? 1;
 

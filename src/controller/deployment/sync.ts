@@ -7,9 +7,9 @@
  */
 import { isAlreadyExistsError, type EventRecorder, type NamespaceLister, type ResourceClient } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
-import { getControllerOf, KIND_DEPLOYMENT, newControllerRef, type Deployment, type ReplicaSet } from '../controllerutil/index.js';
+import { getControllerOf, KIND_DEPLOYMENT, newControllerRef } from '../controllerutil/index.js';
 import { deepCopy } from '../nodeutil/index.js';
-import { getDeploymentCondition, hasProgressDeadline, newDeploymentCondition, REASONS, setDeploymentCondition, type DeploymentStatus } from './conditions.js';
+import { getDeploymentCondition, hasProgressDeadline, newDeploymentCondition, REASONS, setDeploymentCondition } from './conditions.js';
 import {
   byCreation,
   byRevision,
@@ -37,6 +37,7 @@ import {
   semanticEqual,
   setReplicasAnnotations,
 } from './deployment_util.js';
+import type { Deployment, DeploymentStatus, ReplicaSet } from '../../api/index.js';
 
 const want = (d: Deployment): number => d.spec?.replicas ?? 1;
 

@@ -22,7 +22,6 @@ import {
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
 import { enqueueOnChange } from '../controllerutil/index.js';
-import { metaTime } from '../nodeutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
   ANNOTATION_OVER_CAPACITY,
@@ -33,13 +32,11 @@ import {
   servicesToSyncForPod,
   TriggerTimeTracker,
   type EndpointControllerStats,
-  type EndpointPod,
-  type Endpoints,
-  type Service,
 } from '../endpointutil/index.js';
 import { OVER_CAPACITY_TRUNCATED, type EndpointsControllerOptions } from './config.js';
 import { StaleEndpointsTracker } from './stale_endpoints_tracker.js';
 import { computeSubsets, truncateSubsets } from './subsets.js';
+import { formatTimestamp, type Endpoints, type Pod, type Service } from '../../api/index.js';
 
 /** The controller's name for --controllers. */
 export const ENDPOINTS_CONTROLLER = 'endpoints-controller';
@@ -64,7 +61,7 @@ export class EndpointsController implements Controller {
   private readonly endpoints: ResourceClient<Endpoints>;
   private readonly serviceLister: Lister<Service>;
   private readonly serviceIndexer: Indexer<Service>;
-  private readonly podIndexer: Indexer<EndpointPod>;
+  private readonly podIndexer: Indexer<Pod>;
   private readonly endpointsLister: Lister<Endpoints>;
   private readonly triggerTimes = new TriggerTimeTracker();
   private readonly staleEndpoints = new StaleEndpointsTracker();
@@ -83,7 +80,7 @@ export class EndpointsController implements Controller {
     this.recorder = ctx.events.newRecorder({ component: 'endpoint-controller' });
     this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
     const services = ctx.informers.informerFor<Service>(RESOURCES.services);
-    const pods = ctx.informers.informerFor<EndpointPod>(RESOURCES.pods);
+    const pods = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     this.serviceLister = services.lister();
     ensureLabelIndexes(pods, services);
     this.serviceIndexer = services.indexer;
@@ -127,7 +124,7 @@ export class EndpointsController implements Controller {
     return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
-  private queuePod(pod: EndpointPod, old: EndpointPod | undefined): void {
+  private queuePod(pod: Pod, old: Pod | undefined): void {
     for (const key of servicesToSyncForPod(this.serviceIndexer, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
   }
 
@@ -178,7 +175,7 @@ export class EndpointsController implements Controller {
       withoutTriggerTime(current.metadata?.annotations) === withoutTriggerTime(annotations)
     )
       return;
-    if (triggerTime !== undefined) annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME] = metaTime(triggerTime);
+    if (triggerTime !== undefined) annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME] = formatTimestamp(triggerTime);
     else delete annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME];
     // Upstream's Go types omit an empty labels or annotations map on the wire (omitempty); so do we.
     const metadata: NonNullable<Endpoints['metadata']> = { ...current?.metadata, name, namespace, labels, annotations };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Endpoints } from '../endpointutil/index.js';
 import { StaleEndpointsTracker } from './stale_endpoints_tracker.js';
+import type { Endpoints } from '../../api/index.js';
 
 const ep = (rv: string): Endpoints => ({ apiVersion: 'v1', kind: 'Endpoints', metadata: { namespace: 'ns', name: 'svc', resourceVersion: rv }, subsets: [] });
 

@@ -5,7 +5,7 @@
  * behind our own write: acting on it would send an update bound to fail with
  * a 409 Conflict (and a FailedToUpdateEndpoint Event).
  */
-import type { Endpoints } from '../endpointutil/index.js';
+import type { Endpoints } from '../../api/index.js';
 
 /** The replaced resourceVersion of each Endpoints, by `namespace/name`. */
 export class StaleEndpointsTracker {

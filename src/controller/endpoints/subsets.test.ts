@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { EndpointPod, Service } from '../endpointutil/index.js';
 import { addressCount, computeSubsets, truncateSubsets } from './subsets.js';
+import type { Pod, Service } from '../../api/index.js';
 
 const svc: Service = { metadata: { name: 'web', namespace: 'ns' }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } };
 
-function pod(i: number, ready: boolean, port = 8080): EndpointPod {
+function pod(i: number, ready: boolean, port = 8080): Pod {
   return {
     metadata: { name: `p${i}`, namespace: 'ns', uid: `u${i}` },
     spec: { nodeName: 'n1', containers: [{ name: 'c', ports: [{ name: 'http', containerPort: port }] }] },

@@ -5,18 +5,9 @@
  * are packed into one subset, sorted; past 1,000 addresses the object is
  * truncated, ready addresses kept first, each subset in proportion to its size.
  */
-import {
-  endpointHostname,
-  findPort,
-  isPodReady,
-  podIPv4,
-  shouldPodBeInEndpoints,
-  type EndpointAddress,
-  type EndpointPod,
-  type EndpointSubset,
-  type Service,
-} from '../endpointutil/index.js';
+import { endpointHostname, findPort, isPodReady, podIPv4, shouldPodBeInEndpoints } from '../endpointutil/index.js';
 import { MAX_ENDPOINTS_CAPACITY } from './config.js';
+import type { EndpointAddress, EndpointSubset, Pod, Service } from '../../api/index.js';
 
 type SubsetPort = NonNullable<EndpointSubset['ports']>[number];
 
@@ -29,7 +20,7 @@ interface AddressEntry {
 const portKey = (p: SubsetPort): string => JSON.stringify([p.name ?? '', p.port, p.protocol, p.appProtocol ?? '']);
 
 /** The packed, sorted subsets of a Service's pods (before truncation). */
-export function computeSubsets(svc: Service, pods: readonly EndpointPod[]): EndpointSubset[] {
+export function computeSubsets(svc: Service, pods: readonly Pod[]): EndpointSubset[] {
   const tolerateUnready = svc.spec?.publishNotReadyAddresses === true;
   const headlessNoPorts = (svc.spec?.ports ?? []).length === 0 && svc.spec?.clusterIP === 'None';
   const entries = new Map<string, AddressEntry>();

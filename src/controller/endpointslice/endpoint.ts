@@ -4,19 +4,8 @@
  * endpoint per pod with its IP, ready/serving/terminating conditions, node,
  * zone and target reference, grouped by the ports the pod resolves.
  */
-import type { Node } from '../nodeutil/index.js';
-import {
-  endpointHostname,
-  findPort,
-  isPodReady,
-  LABEL_TOPOLOGY_ZONE,
-  podIPv4,
-  shouldPodBeInEndpoints,
-  type Endpoint,
-  type EndpointPod,
-  type EndpointPort,
-  type Service,
-} from '../endpointutil/index.js';
+import { endpointHostname, findPort, isPodReady, LABEL_TOPOLOGY_ZONE, podIPv4, shouldPodBeInEndpoints } from '../endpointutil/index.js';
+import type { Endpoint, EndpointPort, Node, Pod, Service } from '../../api/index.js';
 
 /** The endpoints of one port mapping: the ports and the endpoints keyed by endpointKey. */
 export interface DesiredPortMapping {
@@ -40,9 +29,9 @@ export function portMapKey(ports: readonly EndpointPort[] | null | undefined): s
 export function endpointsEqual(a: Endpoint, b: Endpoint): boolean {
   const norm = (e: Endpoint): string =>
     JSON.stringify([
-      e.conditions.ready ?? null,
-      e.conditions.serving ?? null,
-      e.conditions.terminating ?? null,
+      e.conditions?.ready ?? null,
+      e.conditions?.serving ?? null,
+      e.conditions?.terminating ?? null,
       e.nodeName ?? '',
       e.zone ?? '',
       e.targetRef?.uid ?? '',
@@ -53,7 +42,7 @@ export function endpointsEqual(a: Endpoint, b: Endpoint): boolean {
 }
 
 /** The endpoint ports of `pod` for `svc`; a named port the pod lacks is left out. */
-export function endpointPorts(svc: Service, pod: EndpointPod): EndpointPort[] {
+export function endpointPorts(svc: Service, pod: Pod): EndpointPort[] {
   const out: EndpointPort[] = [];
   for (const sp of svc.spec?.ports ?? []) {
     const port = findPort(pod, sp);
@@ -66,7 +55,7 @@ export function endpointPorts(svc: Service, pod: EndpointPod): EndpointPort[] {
 }
 
 /** podToEndpoint: ready = serving and not terminating, unless the Service publishes not-ready addresses. */
-export function podToEndpoint(pod: EndpointPod, node: Node | undefined, svc: Service): Endpoint {
+export function podToEndpoint(pod: Pod, node: Node | undefined, svc: Service): Endpoint {
   const serving = isPodReady(pod);
   const terminating = pod.metadata?.deletionTimestamp != null;
   const ready = svc.spec?.publishNotReadyAddresses === true || (serving && !terminating);
@@ -85,7 +74,7 @@ export function podToEndpoint(pod: EndpointPod, node: Node | undefined, svc: Ser
 }
 
 /** The Service's desired endpoints by port mapping; terminating pods are included, as upstream's slices do. */
-export function desiredEndpoints(svc: Service, pods: readonly EndpointPod[], nodeOf: (name: string) => Node | undefined): Map<string, DesiredPortMapping> {
+export function desiredEndpoints(svc: Service, pods: readonly Pod[], nodeOf: (name: string) => Node | undefined): Map<string, DesiredPortMapping> {
   const out = new Map<string, DesiredPortMapping>();
   const sorted = [...pods].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
   for (const pod of sorted) {

@@ -26,7 +26,6 @@ import {
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
 import { enqueueOnChange } from '../controllerutil/index.js';
-import { metaTime, type Node } from '../nodeutil/index.js';
 import { SharedInformerFactory } from '../informer_factory.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
@@ -39,9 +38,6 @@ import {
   servicesToSyncForPod,
   TriggerTimeTracker,
   type EndpointControllerStats,
-  type EndpointPod,
-  type EndpointSlice,
-  type Service,
 } from '../endpointutil/index.js';
 import { MAX_RETRIES, SYNC_BACKOFF_MS, type EndpointSliceControllerOptions } from './config.js';
 import { desiredEndpoints } from './endpoint.js';
@@ -49,6 +45,7 @@ import { EndpointSliceTracker } from './endpointslice_tracker.js';
 import { applyHints } from './hints.js';
 import { reconcile, type ReconcilePlan } from './reconciler.js';
 import { hintsMode, TopologyCache } from './topology_cache.js';
+import { formatTimestamp, type EndpointSlice, type Node, type Pod, type Service } from '../../api/index.js';
 
 /** The controller's name for --controllers. */
 export const ENDPOINTSLICE_CONTROLLER = 'endpointslice-controller';
@@ -75,7 +72,7 @@ export class EndpointSliceController implements Controller {
   private readonly slices: ResourceClient<EndpointSlice>;
   private readonly serviceLister: Lister<Service>;
   private readonly serviceIndexer: Indexer<Service>;
-  private readonly podIndexer: Indexer<EndpointPod>;
+  private readonly podIndexer: Indexer<Pod>;
   private readonly nodeLister: Lister<Node>;
   private readonly sliceInformer: SharedInformer<EndpointSlice>;
   private readonly tracker = new EndpointSliceTracker();
@@ -99,7 +96,7 @@ export class EndpointSliceController implements Controller {
       rateLimiter: new MaxOfRateLimiter(new ItemExponentialFailureRateLimiter<string>(SYNC_BACKOFF_MS.base, SYNC_BACKOFF_MS.max), new BucketRateLimiter<string>(10, 100, ctx.clock)),
     });
     const services = ctx.informers.informerFor<Service>(RESOURCES.services);
-    const pods = ctx.informers.informerFor<EndpointPod>(RESOURCES.pods);
+    const pods = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     const nodes = ctx.informers.informerFor<Node>(RESOURCES.nodes);
     this.sliceInformer = ctx.informers.informerFor<EndpointSlice>(RESOURCES.endpointslices);
     SharedInformerFactory.ensureIndex(this.sliceInformer, SLICE_SERVICE_INDEX, (s) => {
@@ -145,7 +142,7 @@ export class EndpointSliceController implements Controller {
     return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
-  private queuePodServices(pod: EndpointPod, old?: EndpointPod): void {
+  private queuePodServices(pod: Pod, old?: Pod): void {
     for (const key of servicesToSyncForPod(this.serviceIndexer, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
   }
 
@@ -202,7 +199,7 @@ export class EndpointSliceController implements Controller {
   private async write(key: string, plan: ReconcilePlan, triggerTime: number | undefined): Promise<void> {
     const stamp = (s: EndpointSlice): EndpointSlice => {
       const annotations = { ...s.metadata?.annotations };
-      if (triggerTime !== undefined) annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME] = metaTime(triggerTime);
+      if (triggerTime !== undefined) annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME] = formatTimestamp(triggerTime);
       else delete annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME];
       return { ...s, metadata: { ...s.metadata, annotations } };
     };

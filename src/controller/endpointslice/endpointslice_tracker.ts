@@ -5,7 +5,7 @@
  * retried instead of acting on stale slices (which would write duplicates),
  * and the informer events of our own writes do not queue the Service again.
  */
-import type { EndpointSlice } from '../endpointutil/index.js';
+import type { EndpointSlice } from '../../api/index.js';
 
 const DELETED = -1;
 const rvOf = (s: EndpointSlice): number => Number(s.metadata?.resourceVersion ?? 0);

@@ -4,9 +4,9 @@
  * and an otherwise unchanged slice whose hints change becomes an update.
  */
 import { deepCopy } from '../nodeutil/index.js';
-import type { Endpoint, EndpointSlice, Service } from '../endpointutil/index.js';
 import type { ReconcilePlan } from './reconciler.js';
 import { hintsMode, type TopologyCache } from './topology_cache.js';
+import type { Endpoint, EndpointSlice, Service } from '../../api/index.js';
 
 /** The Event to record about hints, if their state changed. */
 export interface HintsEvent {

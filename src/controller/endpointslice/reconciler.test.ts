@@ -1,18 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { EndpointPod, EndpointSlice, Service } from '../endpointutil/index.js';
 import { desiredEndpoints } from './endpoint.js';
 import { reconcile, type ReconcilePlan } from './reconciler.js';
+import type { EndpointSlice, Pod, Service } from '../../api/index.js';
 
 const svc: Service = {
   metadata: { name: 'web', namespace: 'ns', uid: 'svc-uid', labels: { app: 'web' } },
   spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }] },
 };
 
-function pod(i: number, ready = true): EndpointPod {
+function pod(i: number, ready = true): Pod {
   return {
     metadata: { name: `web-${i}`, namespace: 'ns', uid: `pod-${i}`, labels: { app: 'web' } },
-    spec: { nodeName: `node-${i % 7}` },
+    spec: { nodeName: `node-${i % 7}`, containers: [{ name: 'c' }] },
     status: { phase: 'Running', podIP: `10.0.${i >> 8}.${i & 255}`, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
   };
 }
@@ -31,7 +31,7 @@ function apply(existing: EndpointSlice[], plan: ReconcilePlan): EndpointSlice[] 
 }
 
 const zone = (): undefined => undefined;
-const sync = (existing: EndpointSlice[], pods: EndpointPod[]): ReconcilePlan => reconcile(svc, existing, desiredEndpoints(svc, pods, zone), 100);
+const sync = (existing: EndpointSlice[], pods: Pod[]): ReconcilePlan => reconcile(svc, existing, desiredEndpoints(svc, pods, zone), 100);
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
 test('250 pods make 3 slices of at most 100 endpoints', () => {

@@ -8,8 +8,9 @@
  * pure; the controller performs the writes.
  */
 import { deepCopy } from '../nodeutil/index.js';
-import { ENDPOINTSLICE_CONTROLLER_MANAGED_BY, LABEL_HEADLESS, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, type Endpoint, type EndpointPort, type EndpointSlice, type Service } from '../endpointutil/index.js';
+import { ENDPOINTSLICE_CONTROLLER_MANAGED_BY, LABEL_HEADLESS, LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../endpointutil/index.js';
 import { endpointKey, endpointsEqual, portMapKey, type DesiredPortMapping } from './endpoint.js';
+import type { Endpoint, EndpointPort, EndpointSlice, Service } from '../../api/index.js';
 
 /** The writes one sync makes. */
 export interface ReconcilePlan {

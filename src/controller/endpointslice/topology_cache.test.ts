@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Node } from '../nodeutil/index.js';
-import type { Endpoint } from '../endpointutil/index.js';
 import { TopologyCache } from './topology_cache.js';
+import type { Endpoint, Node } from '../../api/index.js';
 
 const node = (name: string, zone: string | undefined, cpu = '8'): Node => ({
   metadata: { name, labels: zone === undefined ? {} : { 'topology.kubernetes.io/zone': zone } },

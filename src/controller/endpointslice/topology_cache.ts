@@ -8,8 +8,9 @@
  *   fewer endpoints than zones, or a zone would be overloaded by more than 20%.
  * kube-proxies route to hinted endpoints of their own zone.
  */
-import { getCondition, type Node } from '../nodeutil/index.js';
-import { LABEL_TOPOLOGY_ZONE, type Endpoint, type Service } from '../endpointutil/index.js';
+import { getCondition } from '../nodeutil/index.js';
+import { LABEL_TOPOLOGY_ZONE } from '../endpointutil/index.js';
+import type { Endpoint, Node, Service } from '../../api/index.js';
 
 /** The annotation that turns on proportional hints (and its deprecated predecessor). */
 export const ANNOTATION_TOPOLOGY_MODE = 'service.kubernetes.io/topology-mode';
@@ -83,7 +84,7 @@ export class TopologyCache {
   private autoHints(endpoints: readonly Endpoint[]): HintsResult {
     const none = (reason: string): HintsResult => ({ hints: endpoints.map(() => undefined), disabledReason: reason });
     if (!this.sufficientNodeInfo) return none('Insufficient Node information: allocatable CPU or zone not specified on one or more nodes');
-    const ready = endpoints.map((e, i) => ({ e, i })).filter(({ e }) => e.conditions.ready === true);
+    const ready = endpoints.map((e, i) => ({ e, i })).filter(({ e }) => e.conditions?.ready === true);
     if (ready.some(({ e }) => e.zone === undefined || e.zone === '')) return none('One or more endpoints do not have a zone specified');
     const zones = [...this.cpuRatiosByZone.keys()].sort();
     if (ready.length < zones.length) return none('Insufficient number of endpoints');

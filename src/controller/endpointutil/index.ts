@@ -1,5 +1,5 @@
 /** Helpers shared by the EndpointSlice and Endpoints controllers, like pkg/controller/util/endpoint. */
-export * from './types.js';
+export * from './labels.js';
 export { isPodReady, podIPv4, shouldPodBeInEndpoints, findPort, endpointHostname, podEndpointsChanged } from './pod.js';
 export { serviceSelector, selectorMatches, podServiceMemberships, servicesToSyncForPod, selectedPods } from './service.js';
 export { ensureLabelIndexes, labelPair, POD_LABEL_INDEX, SERVICE_SELECTOR_INDEX } from './label_index.js';

@@ -3,12 +3,12 @@ import { test } from 'node:test';
 import { byNamespace, Indexer, NAMESPACE_INDEX } from '../../client/index.js';
 import { POD_LABEL_INDEX, podLabelIndexFunc, SERVICE_SELECTOR_INDEX, serviceSelectorIndexFunc } from './label_index.js';
 import { podServiceMemberships, selectedPods, selectorMatches, servicesToSyncForPod } from './service.js';
-import type { EndpointPod, Service } from './types.js';
+import type { Pod, Service } from '../../api/index.js';
 
-const pod = (ns: string, name: string, labels?: Record<string, string>, ip?: string): EndpointPod => ({
+const pod = (ns: string, name: string, labels?: Record<string, string>, ip?: string): Pod => ({
   kind: 'Pod',
   metadata: { namespace: ns, name, resourceVersion: '1', ...(labels !== undefined ? { labels } : {}) },
-  spec: { nodeName: 'n1' },
+  spec: { nodeName: 'n1', containers: [{ name: 'c' }] },
   status: { phase: 'Running', ...(ip !== undefined ? { podIP: ip } : {}) },
 });
 const svc = (ns: string, name: string, selector?: Record<string, string> | null): Service => ({
@@ -17,8 +17,8 @@ const svc = (ns: string, name: string, selector?: Record<string, string> | null)
   spec: selector === undefined ? {} : { selector },
 });
 
-function caches(pods: EndpointPod[], services: Service[]): { pods: Indexer<EndpointPod>; services: Indexer<Service> } {
-  const p = new Indexer<EndpointPod>({ [NAMESPACE_INDEX]: byNamespace, [POD_LABEL_INDEX]: podLabelIndexFunc });
+function caches(pods: Pod[], services: Service[]): { pods: Indexer<Pod>; services: Indexer<Service> } {
+  const p = new Indexer<Pod>({ [NAMESPACE_INDEX]: byNamespace, [POD_LABEL_INDEX]: podLabelIndexFunc });
   const s = new Indexer<Service>({ [NAMESPACE_INDEX]: byNamespace, [SERVICE_SELECTOR_INDEX]: serviceSelectorIndexFunc });
   for (const x of pods) p.add(x);
   for (const x of services) s.add(x);

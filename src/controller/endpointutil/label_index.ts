@@ -7,7 +7,7 @@
  */
 import type { SharedInformer } from '../../client/index.js';
 import { SharedInformerFactory } from '../informer_factory.js';
-import type { EndpointPod, Service } from './types.js';
+import type { Pod, Service } from '../../api/index.js';
 
 /** The pod index by label pair. */
 export const POD_LABEL_INDEX = 'endpointutil.podLabel';
@@ -20,7 +20,7 @@ export function labelPair(namespace: string, key: string, value: string): string
 }
 
 /** Files a pod under each of its label pairs. */
-export function podLabelIndexFunc(pod: EndpointPod): string[] {
+export function podLabelIndexFunc(pod: Pod): string[] {
   const labels = pod.metadata?.labels;
   if (labels === undefined || labels === null) return [];
   const ns = pod.metadata?.namespace ?? '';
@@ -36,7 +36,7 @@ export function serviceSelectorIndexFunc(svc: Service): string[] {
 }
 
 /** Adds both indexes to the shared pod and Service informers unless another controller already did. */
-export function ensureLabelIndexes(pods: SharedInformer<EndpointPod>, services: SharedInformer<Service>): void {
+export function ensureLabelIndexes(pods: SharedInformer<Pod>, services: SharedInformer<Service>): void {
   SharedInformerFactory.ensureIndex(pods, POD_LABEL_INDEX, podLabelIndexFunc);
   SharedInformerFactory.ensureIndex(services, SERVICE_SELECTOR_INDEX, serviceSelectorIndexFunc);
 }

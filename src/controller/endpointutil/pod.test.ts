@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { shouldPodBeInEndpoints } from './pod.js';
-import type { EndpointPod } from './types.js';
+import type { Pod } from '../../api/index.js';
 
-const pod = (phase: string, extra: { restartPolicy?: string; deleted?: boolean; ip?: string } = {}): EndpointPod =>
+const pod = (phase: string, extra: { restartPolicy?: string; deleted?: boolean; ip?: string } = {}): Pod =>
   ({
     metadata: { name: 'p', namespace: 'ns', ...(extra.deleted ? { deletionTimestamp: '2026-12-03T00:00:00Z' } : {}) },
     spec: { restartPolicy: extra.restartPolicy ?? 'Always', containers: [] },
     status: { phase, ...(extra.ip === '' ? {} : { podIP: extra.ip ?? '10.64.0.5' }) },
-  }) as unknown as EndpointPod;
+  }) as unknown as Pod;
 
 test('a terminal pod is in no endpoints, whatever its restart policy (upstream since 1.27)', () => {
   for (const restartPolicy of ['Always', 'OnFailure', 'Never']) {

@@ -4,15 +4,15 @@
  * endpoints, pod readiness, target-port lookup, and which pod changes matter.
  */
 import { getCondition } from '../nodeutil/index.js';
-import type { EndpointPod, ServicePort } from './types.js';
+import type { Pod, ServicePort } from '../../api/index.js';
 
 /** podutil.IsPodReady: the Ready condition is True. */
-export function isPodReady(pod: EndpointPod): boolean {
+export function isPodReady(pod: Pod): boolean {
   return getCondition(pod.status?.conditions, 'Ready')?.status === 'True';
 }
 
 /** The pod's first IPv4 address (kscale is single-stack), or undefined. */
-export function podIPv4(pod: EndpointPod): string | undefined {
+export function podIPv4(pod: Pod): string | undefined {
   const ips = pod.status?.podIPs?.map((p) => p.ip) ?? [];
   if (pod.status?.podIP !== undefined && pod.status.podIP !== '') ips.unshift(pod.status.podIP);
   return ips.find((ip) => ip.includes('.'));
@@ -25,7 +25,7 @@ export function podIPv4(pod: EndpointPod): string | undefined {
  * the slices when the kubelet reports its containers exited, not only at the
  * final DELETE.
  */
-export function shouldPodBeInEndpoints(pod: EndpointPod, includeTerminating: boolean): boolean {
+export function shouldPodBeInEndpoints(pod: Pod, includeTerminating: boolean): boolean {
   const phase = pod.status?.phase;
   if (phase === 'Failed' || phase === 'Succeeded') return false;
   if (podIPv4(pod) === undefined) return false;
@@ -34,7 +34,7 @@ export function shouldPodBeInEndpoints(pod: EndpointPod, includeTerminating: boo
 }
 
 /** podutil.FindPort: a numeric targetPort as is, a named one looked up in the pod's containers. */
-export function findPort(pod: EndpointPod, port: ServicePort): number | undefined {
+export function findPort(pod: Pod, port: ServicePort): number | undefined {
   const target = port.targetPort ?? port.port;
   if (typeof target === 'number') return target;
   const asNumber = Number(target);
@@ -45,13 +45,13 @@ export function findPort(pod: EndpointPod, port: ServicePort): number | undefine
 }
 
 /** The hostname an endpoint carries: the pod's hostname when its subdomain is the Service's name. */
-export function endpointHostname(pod: EndpointPod, serviceName: string): string | undefined {
+export function endpointHostname(pod: Pod, serviceName: string): string | undefined {
   const h = pod.spec?.hostname;
   return h !== undefined && h !== '' && pod.spec?.subdomain === serviceName ? h : undefined;
 }
 
 /** The part of a pod that endpoints reflect; two pods with equal keys give equal endpoints. */
-function endpointRelevant(pod: EndpointPod): string {
+function endpointRelevant(pod: Pod): string {
   return JSON.stringify([
     pod.status?.podIP,
     pod.status?.podIPs,
@@ -66,7 +66,7 @@ function endpointRelevant(pod: EndpointPod): string {
 }
 
 /** podEndpointsChanged: whether an update changes the pod's endpoints, and whether its labels changed. */
-export function podEndpointsChanged(oldPod: EndpointPod, newPod: EndpointPod): { labelsChanged: boolean; endpointChanged: boolean } {
+export function podEndpointsChanged(oldPod: Pod, newPod: Pod): { labelsChanged: boolean; endpointChanged: boolean } {
   const labelsChanged = JSON.stringify(oldPod.metadata?.labels ?? {}) !== JSON.stringify(newPod.metadata?.labels ?? {});
   return { labelsChanged, endpointChanged: endpointRelevant(oldPod) !== endpointRelevant(newPod) };
 }

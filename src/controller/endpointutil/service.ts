@@ -5,7 +5,7 @@
 import { metaNamespaceKeyFunc, type Indexer } from '../../client/index.js';
 import { labelPair, POD_LABEL_INDEX, SERVICE_SELECTOR_INDEX } from './label_index.js';
 import { podEndpointsChanged } from './pod.js';
-import type { EndpointPod, Service } from './types.js';
+import type { Pod, Service } from '../../api/index.js';
 
 /** The Service's selector, or undefined when it selects no pods (nil or empty, as Go decodes an omitted map). */
 export function serviceSelector(svc: Service): Record<string, string> | undefined {
@@ -25,7 +25,7 @@ export function selectorMatches(selector: Record<string, string>, labels: Record
  * and matches each; here only those whose selector names one of the pod's
  * label pairs are looked at (SERVICE_SELECTOR_INDEX), with the same result.
  */
-export function podServiceMemberships(services: Indexer<Service>, pod: EndpointPod): Set<string> {
+export function podServiceMemberships(services: Indexer<Service>, pod: Pod): Set<string> {
   const out = new Set<string>();
   const ns = pod.metadata?.namespace ?? '';
   const labels = pod.metadata?.labels;
@@ -46,7 +46,7 @@ export function podServiceMemberships(services: Indexer<Service>, pod: EndpointP
  * that selected its old labels; none when an update changed nothing an
  * endpoint shows (upstream's podEndpointsChanged filter).
  */
-export function servicesToSyncForPod(services: Indexer<Service>, pod: EndpointPod, old: EndpointPod | undefined): Set<string> {
+export function servicesToSyncForPod(services: Indexer<Service>, pod: Pod, old: Pod | undefined): Set<string> {
   if (old === undefined) return podServiceMemberships(services, pod);
   const { labelsChanged, endpointChanged } = podEndpointsChanged(old, pod);
   if (!labelsChanged && !endpointChanged) return new Set();
@@ -61,7 +61,7 @@ export function servicesToSyncForPod(services: Indexer<Service>, pod: EndpointPo
  * carrying the selector's rarest label pair (POD_LABEL_INDEX), so a sync costs
  * the Service's own pods, not the namespace's.
  */
-export function selectedPods(pods: Indexer<EndpointPod>, svc: Service, selector: Record<string, string>): EndpointPod[] {
+export function selectedPods(pods: Indexer<Pod>, svc: Service, selector: Record<string, string>): Pod[] {
   const ns = svc.metadata?.namespace ?? '';
   let rarest: string | undefined;
   let fewest = Infinity;

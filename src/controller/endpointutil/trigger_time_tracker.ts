@@ -6,8 +6,8 @@
  * is the earliest of those that changed since the previous sync, so the
  * annotation tells how long the change took to reach the endpoints.
  */
-import { getCondition, parseTime } from '../nodeutil/index.js';
-import type { EndpointPod, Service } from './types.js';
+import { getCondition } from '../nodeutil/index.js';
+import { parseTimestamp, type Pod, type Service } from '../../api/index.js';
 
 interface ServiceState {
   lastServiceTriggerTime: number | undefined;
@@ -19,7 +19,7 @@ export class TriggerTimeTracker {
   private readonly services = new Map<string, ServiceState>();
 
   /** The earliest trigger time that changed since the last call for this Service, or undefined. */
-  computeEndpointLastChangeTriggerTime(key: string, svc: Service, pods: readonly EndpointPod[]): number | undefined {
+  computeEndpointLastChangeTriggerTime(key: string, svc: Service, pods: readonly Pod[]): number | undefined {
     let state = this.services.get(key);
     const first = state === undefined;
     state ??= { lastServiceTriggerTime: undefined, lastPodTriggerTimes: new Map() };
@@ -27,13 +27,13 @@ export class TriggerTimeTracker {
     const consider = (t: number): void => void (min = min === undefined ? t : Math.min(min, t));
     const podTimes = new Map<string, number>();
     for (const pod of pods) {
-      const t = parseTime(getCondition(pod.status?.conditions, 'Ready')?.lastTransitionTime);
+      const t = parseTimestamp(getCondition(pod.status?.conditions, 'Ready')?.lastTransitionTime);
       if (t === undefined) continue;
       const name = pod.metadata?.name ?? '';
       podTimes.set(name, t);
       if (state.lastPodTriggerTimes.get(name) !== t) consider(t);
     }
-    const svcTime = parseTime(svc.metadata?.creationTimestamp);
+    const svcTime = parseTimestamp(svc.metadata?.creationTimestamp);
     // The Service's own trigger counts once: when the tracker first sees it (its creation).
     if (svcTime !== undefined && (first || state.lastServiceTriggerTime !== svcTime)) consider(svcTime);
     this.services.set(key, { lastServiceTriggerTime: svcTime, lastPodTriggerTimes: podTimes });

@@ -5,21 +5,21 @@
  * record from the pods' finish times instead of keeping it in memory, so a
  * restarted controller keeps the same back-off.
  */
-import { getCondition, parseTime } from '../nodeutil/index.js';
-import type { JobPod } from './types.js';
+import { getCondition } from '../nodeutil/index.js';
+import { parseTimestamp, type Pod } from '../../api/index.js';
 
 /** When the pod's containers finished (latest), else its Ready condition's last change, else its creation. */
-export function podFinishTime(pod: JobPod): number {
+export function podFinishTime(pod: Pod): number {
   let t: number | undefined;
   for (const c of pod.status?.containerStatuses ?? []) {
-    const f = parseTime(c.state?.terminated?.finishedAt);
+    const f = parseTimestamp(c.state?.terminated?.finishedAt);
     if (f !== undefined && (t === undefined || f > t)) t = f;
   }
-  return t ?? parseTime(getCondition(pod.status?.conditions, 'Ready')?.lastTransitionTime) ?? parseTime(pod.metadata?.creationTimestamp) ?? 0;
+  return t ?? parseTimestamp(getCondition(pod.status?.conditions, 'Ready')?.lastTransitionTime) ?? parseTimestamp(pod.metadata?.creationTimestamp) ?? 0;
 }
 
 /** How long to wait before creating pods, given the Job's finished pods; 0 when no back-off applies. */
-export function remainingBackoffMs(pods: readonly JobPod[], nowMs: number, baseMs: number, maxMs: number): number {
+export function remainingBackoffMs(pods: readonly Pod[], nowMs: number, baseMs: number, maxMs: number): number {
   let lastSuccess = -Infinity;
   for (const p of pods) if (p.status?.phase === 'Succeeded') lastSuccess = Math.max(lastSuccess, podFinishTime(p));
   let failures = 0;

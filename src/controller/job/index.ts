@@ -3,4 +3,4 @@ export { JobController, JOB_CONTROLLER, type JobControllerStats } from './job_co
 export { DEFAULT_JOB_OPTIONS, type JobControllerOptions } from './config.js';
 export { formatIndexes, parseIndexes, getCompletionIndex } from './indexed.js';
 export { remainingBackoffMs } from './backoff.js';
-export { JOB_COMPLETION_INDEX, type Job, type JobStatus } from './types.js';
+export { JOB_COMPLETION_INDEX } from './constants.js';

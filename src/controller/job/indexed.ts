@@ -3,10 +3,11 @@
  * the completion index of a pod, the `completedIndexes` interval string
  * ("1,3-5"), and which indexes still need a pod.
  */
-import { JOB_COMPLETION_INDEX, type JobPod } from './types.js';
+import { JOB_COMPLETION_INDEX } from './constants.js';
+import type { Pod } from '../../api/index.js';
 
 /** The pod's completion index, or undefined when missing or malformed. */
-export function getCompletionIndex(pod: JobPod): number | undefined {
+export function getCompletionIndex(pod: Pod): number | undefined {
   const v = pod.metadata?.annotations?.[JOB_COMPLETION_INDEX] ?? pod.metadata?.labels?.[JOB_COMPLETION_INDEX];
   if (v === undefined || !/^\d+$/.test(v)) return undefined;
   return Number(v);

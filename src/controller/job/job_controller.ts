@@ -28,14 +28,14 @@ import {
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
 import { CONTROLLER_UID_INDEX, enqueueOnChange, ensureControllerUIDIndex, resolveControllerRef, slowStartBatch, UIDTrackingControllerExpectations } from '../controllerutil/index.js';
-import { metaTime, parseTime } from '../nodeutil/index.js';
 import { remainingBackoffMs } from './backoff.js';
 import { MAX_POD_CREATE_DELETE_PER_SYNC, type JobControllerOptions } from './config.js';
 import { formatIndexes, getCompletionIndex, parseIndexes } from './indexed.js';
 import { classifyPods, podChanges, wantActive } from './manage.js';
 import { podFromTemplate } from './pod_template.js';
 import { COND, ensureCondition, hasCondition, isJobFinished } from './status.js';
-import { KIND_JOB, type Job, type JobPod, type JobStatus } from './types.js';
+import { KIND_JOB } from './constants.js';
+import { formatTimestamp, parseTimestamp, type Job, type JobStatus, type Pod } from '../../api/index.js';
 
 /** The controller's name for --controllers. */
 export const JOB_CONTROLLER = 'job-controller';
@@ -57,9 +57,9 @@ export class JobController implements Controller {
   readonly queue: RateLimitingQueue<string>;
   private readonly expectations: UIDTrackingControllerExpectations;
   private readonly jobs: ResourceClient<Job>;
-  private readonly podClient: ResourceClient<JobPod>;
+  private readonly podClient: ResourceClient<Pod>;
   private readonly jobLister: Lister<Job>;
-  private readonly podInformer: SharedInformer<JobPod>;
+  private readonly podInformer: SharedInformer<Pod>;
   private readonly recorder: EventRecorder;
   private readonly clock: Clock;
   private readonly log: ClientLogger;
@@ -74,11 +74,11 @@ export class JobController implements Controller {
     this.expectations = new UIDTrackingControllerExpectations(this.clock);
     this.queue = new RateLimitingQueue<string>({ clock: this.clock });
     this.jobs = ctx.client.resource<Job>(RESOURCES.jobs);
-    this.podClient = ctx.client.resource<JobPod>(RESOURCES.pods);
+    this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
     this.recorder = ctx.events.newRecorder({ component: JOB_CONTROLLER });
     const jobInformer = ctx.informers.informerFor<Job>(RESOURCES.jobs);
     this.jobLister = jobInformer.lister();
-    this.podInformer = ctx.informers.informerFor<JobPod>(RESOURCES.pods);
+    this.podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     ensureControllerUIDIndex(this.podInformer);
     enqueueOnChange(jobInformer, this.queue, (key) => this.expectations.deleteExpectations(key));
     this.podInformer.addEventHandler({
@@ -155,7 +155,7 @@ export class JobController implements Controller {
     const suspended = job.spec?.suspend === true;
     let conditions = job.status?.conditions ?? [];
     let startTime = job.status?.startTime;
-    if (!suspended && startTime === undefined) startTime = metaTime(now);
+    if (!suspended && startTime === undefined) startTime = formatTimestamp(now);
 
     // The outcome: a failure target, success, or neither yet.
     const failure = this.failureOf(job, failed, startTime, now);
@@ -195,7 +195,7 @@ export class JobController implements Controller {
     } else if (hasCondition(job, COND.suspended)) {
       this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'Resumed', 'Job resumed');
       conditions = ensureCondition(conditions, COND.suspended, 'False', 'JobResumed', 'Job resumed', now);
-      startTime = metaTime(now);
+      startTime = formatTimestamp(now);
     }
 
     const status: JobStatus = {
@@ -210,7 +210,7 @@ export class JobController implements Controller {
     };
     if (startTime !== undefined) status.startTime = startTime;
     if (indexed) status.completedIndexes = formatIndexes(completed ?? []);
-    if (conditions.some((c) => c.type === COND.complete && c.status === 'True')) status.completionTime ??= metaTime(now);
+    if (conditions.some((c) => c.type === COND.complete && c.status === 'True')) status.completionTime ??= formatTimestamp(now);
     if (JSON.stringify(status) !== JSON.stringify(job.status)) {
       try {
         await this.jobs.updateStatus({ ...job, status }, { namespace });
@@ -223,7 +223,7 @@ export class JobController implements Controller {
     // Wake up for the deadline even when no pod changes.
     const deadline = job.spec?.activeDeadlineSeconds;
     if (failure === undefined && !complete && deadline != null && startTime !== undefined) {
-      this.queue.addAfter(key, Math.max(0, (parseTime(startTime) ?? now) + deadline * 1000 - now) + 1);
+      this.queue.addAfter(key, Math.max(0, (parseTimestamp(startTime) ?? now) + deadline * 1000 - now) + 1);
     }
   }
 
@@ -233,7 +233,7 @@ export class JobController implements Controller {
     if (target !== undefined) return { reason: target.reason ?? 'BackoffLimitExceeded', message: target.message ?? '' };
     if (failed > (job.spec?.backoffLimit ?? 6)) return { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
     const deadline = job.spec?.activeDeadlineSeconds;
-    const start = parseTime(startTime);
+    const start = parseTimestamp(startTime);
     if (deadline != null && start !== undefined && now - start >= deadline * 1000) return { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
     return undefined;
   }
@@ -258,7 +258,7 @@ export class JobController implements Controller {
     return successes;
   }
 
-  private async deletePods(job: Job, key: string, pods: readonly JobPod[]): Promise<number> {
+  private async deletePods(job: Job, key: string, pods: readonly Pod[]): Promise<number> {
     if (pods.length === 0) return 0;
     this.expectations.expectDeletionsOf(key, pods.map(metaNamespaceKeyFunc));
     let deleted = 0;

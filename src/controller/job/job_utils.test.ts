@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { remainingBackoffMs } from './backoff.js';
 import { firstPendingIndexes, formatIndexes, parseIndexes } from './indexed.js';
 import { podChanges, wantActive } from './manage.js';
-import type { Job, JobPod } from './types.js';
+import type { Job, Pod } from '../../api/index.js';
 
-const finished = (phase: 'Succeeded' | 'Failed', at: string): JobPod => ({
+const finished = (phase: 'Succeeded' | 'Failed', at: string): Pod => ({
   metadata: { name: `${phase}-${at}` },
-  status: { phase, containerStatuses: [{ state: { terminated: { finishedAt: at } } }] },
+  status: { phase, containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'i', imageID: '', state: { terminated: { exitCode: phase === 'Succeeded' ? 0 : 1, finishedAt: at } } }] },
 });
 
 test('completed indexes round-trip through the interval string', () => {
@@ -31,14 +31,14 @@ test('active pods are capped by parallelism and the completions still missing', 
   assert.equal(wantActive(job, 0), 5);
   assert.equal(wantActive(job, 17), 3);
   assert.equal(wantActive({ spec: { parallelism: 3 } }, 1), 0);
-  const running = (i: number): JobPod => ({ metadata: { name: `p${i}` }, status: { phase: 'Running' } });
+  const running = (i: number): Pod => ({ metadata: { name: `p${i}` }, status: { phase: 'Running' } });
   assert.equal(podChanges(job, [running(1)], 0, 5, undefined, 500).creates.length, 4);
   assert.equal(podChanges(job, [1, 2, 3].map(running), 0, 1, undefined, 500).deletes.length, 2);
 });
 
 test('an Indexed Job drops duplicate and finished indexes before creating pods for the missing ones', () => {
   const job: Job = { spec: { parallelism: 3, completions: 4, completionMode: 'Indexed' } };
-  const at = (i: number, name = `p${i}`): JobPod => ({ metadata: { name, annotations: { 'batch.kubernetes.io/job-completion-index': String(i) } }, status: { phase: 'Running' } });
+  const at = (i: number, name = `p${i}`): Pod => ({ metadata: { name, annotations: { 'batch.kubernetes.io/job-completion-index': String(i) } }, status: { phase: 'Running' } });
   const dup = podChanges(job, [at(0), at(0, 'p0b'), at(1)], 0, 3, new Set(), 500);
   assert.equal(dup.deletes.length, 1);
   assert.deepEqual(dup.creates, []);

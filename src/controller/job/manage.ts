@@ -6,11 +6,11 @@
  */
 import { compareForDeletion, isPodActive, isPodReady } from '../controllerutil/index.js';
 import { firstPendingIndexes, getCompletionIndex } from './indexed.js';
-import type { Job, JobPod } from './types.js';
+import type { Job, Pod } from '../../api/index.js';
 
 /** The pods to delete and the pods to create (one entry per pod; the index for Indexed Jobs). */
 export interface PodChanges {
-  deletes: JobPod[];
+  deletes: Pod[];
   creates: (number | undefined)[];
 }
 
@@ -23,7 +23,7 @@ export function wantActive(job: Job, succeeded: number): number {
 }
 
 /** The deletes and creates that bring the active pods to `want`; `terminating` count as active under podReplacementPolicy Failed. */
-export function podChanges(job: Job, active: readonly JobPod[], terminating: number, want: number, completed: ReadonlySet<number> | undefined, maxPerSync: number): PodChanges {
+export function podChanges(job: Job, active: readonly Pod[], terminating: number, want: number, completed: ReadonlySet<number> | undefined, maxPerSync: number): PodChanges {
   const indexed = job.spec?.completionMode === 'Indexed';
   const counted = active.length + (job.spec?.podReplacementPolicy === 'Failed' ? terminating : 0);
   if (!indexed) {
@@ -31,8 +31,8 @@ export function podChanges(job: Job, active: readonly JobPod[], terminating: num
     return { deletes: [], creates: Array.from({ length: Math.min(want - counted, maxPerSync) }, () => undefined) };
   }
   const completions = job.spec?.completions ?? 0;
-  const byIndex = new Map<number, JobPod[]>();
-  const deletes: JobPod[] = [];
+  const byIndex = new Map<number, Pod[]>();
+  const deletes: Pod[] = [];
   for (const p of active) {
     const i = getCompletionIndex(p);
     if (i === undefined || i >= completions || completed?.has(i) === true) deletes.push(p);
@@ -61,7 +61,7 @@ export function podChanges(job: Job, active: readonly JobPod[], terminating: num
 }
 
 /** Active pods, pods being deleted, and the Ready count among active pods. */
-export function classifyPods(pods: readonly JobPod[]): { active: JobPod[]; terminating: JobPod[]; ready: number } {
+export function classifyPods(pods: readonly Pod[]): { active: Pod[]; terminating: Pod[]; ready: number } {
   const active = pods.filter(isPodActive);
   const terminating = pods.filter((p) => p.metadata?.deletionTimestamp !== undefined && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
   return { active, terminating, ready: active.filter(isPodReady).length };

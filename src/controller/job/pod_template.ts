@@ -5,24 +5,24 @@
  * hostname and the JOB_COMPLETION_INDEX variable in every container.
  */
 import { newControllerRef } from '../controllerutil/index.js';
-import { JOB_COMPLETION_INDEX, JOB_COMPLETION_INDEX_ENV, KIND_JOB, type Job, type JobPod } from './types.js';
-
-type Container = { env?: { name: string; [k: string]: unknown }[]; [k: string]: unknown };
+import { JOB_COMPLETION_INDEX, JOB_COMPLETION_INDEX_ENV, KIND_JOB } from './constants.js';
+import type { Job, Pod, PodSpec } from '../../api/index.js';
 
 /** A new pod for `job`; `index` is set for Indexed Jobs. */
-export function podFromTemplate(job: Job, index: number | undefined): JobPod {
+export function podFromTemplate(job: Job, index: number | undefined): Pod {
   const t = job.spec?.template ?? {};
   const md = t.metadata ?? {};
   const name = job.metadata!.name!;
   const labels: Record<string, string> = { ...md.labels };
   const annotations: Record<string, string> = { ...md.annotations };
-  const spec = structuredClone(t.spec ?? {});
+  // A template without a spec is passed on as is; the API server's validation rejects the pod.
+  const spec = structuredClone(t.spec ?? ({} as PodSpec));
   if (index !== undefined) {
     annotations[JOB_COMPLETION_INDEX] = String(index);
     labels[JOB_COMPLETION_INDEX] = String(index);
     spec.hostname = `${name}-${index}`;
-    for (const key of ['containers', 'initContainers']) {
-      for (const c of (spec[key] as Container[] | undefined) ?? []) {
+    for (const key of ['containers', 'initContainers'] as const) {
+      for (const c of spec[key] ?? []) {
         if ((c.env ?? []).some((e) => e.name === JOB_COMPLETION_INDEX_ENV)) continue;
         c.env = [...(c.env ?? []), { name: JOB_COMPLETION_INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.labels['${JOB_COMPLETION_INDEX}']` } } }];
       }

@@ -5,8 +5,7 @@
  * which are set as soon as the outcome is known, while remaining pods are
  * still being removed.
  */
-import { metaTime } from '../nodeutil/index.js';
-import type { Job, JobCondition } from './types.js';
+import { formatTimestamp, type Job, type JobCondition } from '../../api/index.js';
 
 /** Condition types a Job carries. */
 export const COND = {
@@ -32,7 +31,7 @@ export function isJobFinished(job: Job): boolean {
  * transition time; the same status only refreshes reason and message.
  */
 export function ensureCondition(conds: JobCondition[], type: string, status: 'True' | 'False', reason: string, message: string, nowMs: number): JobCondition[] {
-  const now = metaTime(nowMs);
+  const now = formatTimestamp(nowMs);
   const i = conds.findIndex((c) => c.type === type);
   if (i < 0) {
     // Upstream never adds a False condition that was not there before.

@@ -6,19 +6,12 @@
  */
 import type { ClientLogger, Lister, ResourceClient } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
-import {
-  getCondition,
-  NOT_READY_TAINT_TEMPLATE,
-  swapNodeControllerTaint,
-  taintExists,
-  UNREACHABLE_TAINT_TEMPLATE,
-  type Condition,
-  type Node,
-} from '../nodeutil/index.js';
+import { getCondition, NOT_READY_TAINT_TEMPLATE, swapNodeControllerTaint, taintExists, UNREACHABLE_TAINT_TEMPLATE } from '../nodeutil/index.js';
 import type { NodeLifecycleControllerOptions } from './config.js';
 import type { NodeHealthData } from './node_health.js';
 import { RateLimitedTimedQueue } from './rate_limited_queue.js';
 import { computeZoneState, getZoneKey, zoneEvictionRate, zoneName, type ZoneState } from './zone.js';
+import type { Node, NodeCondition } from '../../api/index.js';
 
 /** Zone states, zone tainting queues and the NoExecute taint writes. */
 export class NoExecuteTainter {
@@ -95,7 +88,7 @@ export class NoExecuteTainter {
    * sets zone rates. When every zone is fully disrupted, evictions stop and NoExecute
    * taints are removed; leaving that mode resets every node's probe timestamp.
    */
-  async handleDisruption(zoneToNodeConditions: Map<string, (Condition | undefined)[]>, nodes: readonly Node[], health: Map<string, NodeHealthData>): Promise<void> {
+  async handleDisruption(zoneToNodeConditions: Map<string, (NodeCondition | undefined)[]>, nodes: readonly Node[], health: Map<string, NodeHealthData>): Promise<void> {
     const newStates = new Map<string, ZoneState>();
     let allAreFullyDisrupted = true;
     for (const [zone, conds] of zoneToNodeConditions) {

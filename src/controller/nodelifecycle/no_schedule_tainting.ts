@@ -3,18 +3,8 @@
  * nodeConditionToTaintKeyStatusMap: each node condition that blocks
  * scheduling maps to a NoSchedule taint, kept in sync with the conditions.
  */
-import {
-  TAINT_NODE_DISK_PRESSURE,
-  TAINT_NODE_MEMORY_PRESSURE,
-  TAINT_NODE_NETWORK_UNAVAILABLE,
-  TAINT_NODE_NOT_READY,
-  TAINT_NODE_PID_PRESSURE,
-  TAINT_NODE_UNREACHABLE,
-  TAINT_NODE_UNSCHEDULABLE,
-  matchTaint,
-  type Node,
-  type Taint,
-} from '../nodeutil/index.js';
+import { TAINT_NODE_DISK_PRESSURE, TAINT_NODE_MEMORY_PRESSURE, TAINT_NODE_NETWORK_UNAVAILABLE, TAINT_NODE_NOT_READY, TAINT_NODE_PID_PRESSURE, TAINT_NODE_UNREACHABLE, TAINT_NODE_UNSCHEDULABLE } from '../nodeutil/index.js';
+import { matchTaint, type Node, type Taint } from '../../api/index.js';
 
 const CONDITION_TO_TAINT: Record<string, Record<string, string>> = {
   Ready: { False: TAINT_NODE_NOT_READY, Unknown: TAINT_NODE_UNREACHABLE },

@@ -6,7 +6,8 @@
  * set to Unknown. Times are the controller's clock, as upstream's nc.now().
  */
 import type { ResourceClient } from '../../client/index.js';
-import { deepCopy, getCondition, metaTime, parseTime, type Condition, type Lease, type Node } from '../nodeutil/index.js';
+import { deepCopy, getCondition } from '../nodeutil/index.js';
+import { formatTimestamp, parseTimestamp, type Lease, type Node, type NodeCondition } from '../../api/index.js';
 
 /** What the controller remembers of a node between passes. */
 export interface NodeHealthData {
@@ -19,8 +20,8 @@ export interface NodeHealthData {
 
 /** The result of one health check: the Ready condition as read, and as it now stands. */
 export interface NodeHealthResult {
-  observedReadyCondition: Condition;
-  currentReadyCondition: Condition | undefined;
+  observedReadyCondition: NodeCondition;
+  currentReadyCondition: NodeCondition | undefined;
   /** The node as it now stands: the written one after a status update, else the cached one (do not mutate). */
   node: Node;
 }
@@ -42,10 +43,10 @@ export async function tryUpdateNodeHealth(healthMap: Map<string, NodeHealthData>
   const node = nodeIn;
   const name = node.metadata!.name!;
   const now = inp.now;
-  const created = parseTime(node.metadata?.creationTimestamp) ?? now;
+  const created = parseTimestamp(node.metadata?.creationTimestamp) ?? now;
   let health = healthMap.get(name);
   let currentReady = getCondition(node.status?.conditions, 'Ready');
-  let observed: Condition;
+  let observed: NodeCondition;
   let gracePeriod: number;
   if (currentReady === undefined) {
     // Never posted: pretend a heartbeat at creation and allow the startup grace period.
@@ -70,15 +71,15 @@ export async function tryUpdateNodeHealth(healthMap: Map<string, NodeHealthData>
     health = { status: node.status, probeTimestamp: now, readyTransitionTimestamp: transition };
   }
   // Any lease renewal is a heartbeat: a kubelet renewing its lease but never posting status counts as healthy.
-  const renew = parseTime(inp.lease?.spec?.renewTime);
-  if (inp.lease !== undefined && (savedLease === undefined || (parseTime(savedLease.spec?.renewTime) ?? -Infinity) < (renew ?? -Infinity))) {
+  const renew = parseTimestamp(inp.lease?.spec?.renewTime);
+  if (inp.lease !== undefined && (savedLease === undefined || (parseTimestamp(savedLease.spec?.renewTime) ?? -Infinity) < (renew ?? -Infinity))) {
     health.lease = inp.lease;
     health.probeTimestamp = now;
   }
   healthMap.set(name, health);
 
   if (now > health.probeTimestamp + gracePeriod) {
-    const ts = metaTime(now);
+    const ts = formatTimestamp(now);
     const updated = deepCopy(node);
     updated.status ??= {};
     const conditions = (updated.status.conditions ??= []);
@@ -110,7 +111,7 @@ export async function tryUpdateNodeHealth(healthMap: Map<string, NodeHealthData>
   return { observedReadyCondition: observed, currentReadyCondition: currentReady, node };
 }
 
-function sameCondition(a: Condition | undefined, b: Condition): boolean {
+function sameCondition(a: NodeCondition | undefined, b: NodeCondition): boolean {
   return (
     a !== undefined &&
     a.type === b.type &&

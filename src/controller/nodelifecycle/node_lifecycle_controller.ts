@@ -11,13 +11,14 @@ import { metaNamespaceKeyFunc, RateLimitingQueue, RESOURCES, runWorkers, splitMe
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
 import { SharedInformerFactory } from '../informer_factory.js';
-import { getCondition, markPodsNotReady, NAMESPACE_NODE_LEASE, swapNodeControllerTaint, taintExists, NOT_READY_TAINT_TEMPLATE, UNREACHABLE_TAINT_TEMPLATE, type Condition, type Lease, type Node, type Pod } from '../nodeutil/index.js';
+import { getCondition, markPodsNotReady, swapNodeControllerTaint, taintExists, NOT_READY_TAINT_TEMPLATE, UNREACHABLE_TAINT_TEMPLATE } from '../nodeutil/index.js';
 import { parallelize, Periodic } from '../periodic.js';
 import { NODE_EVICTION_PERIOD_MS, NODE_HEALTH_UPDATE_RETRY, NODE_UPDATE_WORKER_SIZE, type NodeLifecycleControllerOptions } from './config.js';
 import { NoExecuteTainter } from './no_execute_tainter.js';
 import { noScheduleTaintChanges } from './no_schedule_tainting.js';
 import { tryUpdateNodeHealth, type NodeHealthData, type NodeHealthResult } from './node_health.js';
 import { getZoneKey } from './zone.js';
+import { NAMESPACE_NODE_LEASE, type Lease, type Node, type Pod, type NodeCondition } from '../../api/index.js';
 
 /** The controller's name for --controllers. */
 export const NODE_LIFECYCLE_CONTROLLER = 'node-lifecycle-controller';
@@ -150,12 +151,12 @@ export class NodeLifecycleController implements Controller {
       this.knownNodeSet.delete(name);
       this.nodeHealthMap.delete(name);
     }
-    const zoneToNodeConditions = new Map<string, (Condition | undefined)[]>();
+    const zoneToNodeConditions = new Map<string, (NodeCondition | undefined)[]>();
     await parallelize(NODE_UPDATE_WORKER_SIZE, nodes, (n) => this.updateNode(n, zoneToNodeConditions));
     await this.tainter.handleDisruption(zoneToNodeConditions, nodes, this.nodeHealthMap);
   }
 
-  private async updateNode(cached: Node, zoneToNodeConditions: Map<string, (Condition | undefined)[]>): Promise<void> {
+  private async updateNode(cached: Node, zoneToNodeConditions: Map<string, (NodeCondition | undefined)[]>): Promise<void> {
     const name = cached.metadata!.name!;
     let node = cached;
     let result: NodeHealthResult | undefined;
@@ -207,7 +208,7 @@ export class NodeLifecycleController implements Controller {
   }
 
   /** processTaintBaseEviction: queue NoExecute tainting for a not-Ready node, swap an existing taint at once, untaint a Ready one. */
-  private async processTaintBaseEviction(node: Node, observed: Condition): Promise<void> {
+  private async processTaintBaseEviction(node: Node, observed: NodeCondition): Promise<void> {
     const name = node.metadata!.name!;
     switch (observed.status) {
       case 'False':

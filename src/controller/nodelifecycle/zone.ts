@@ -2,7 +2,7 @@
  * Zones and their disruption states, like node_lifecycle_controller.go's
  * ComputeZoneState and nodetopology.GetZoneKey.
  */
-import type { Condition, Node } from '../nodeutil/index.js';
+import type { Node, NodeCondition } from '../../api/index.js';
 
 /** A zone's state: Initial until first computed, then Normal, PartialDisruption or FullDisruption. */
 export type ZoneState = 'Initial' | 'Normal' | 'PartialDisruption' | 'FullDisruption';
@@ -26,7 +26,7 @@ export function zoneName(key: string): string {
  * than two are not Ready and they are at least `threshold` of the zone, else Normal.
  * A missing Ready condition counts as not Ready. Returns the unhealthy count too.
  */
-export function computeZoneState(readyConditions: readonly (Condition | undefined)[], threshold: number): { unhealthy: number; state: ZoneState } {
+export function computeZoneState(readyConditions: readonly (NodeCondition | undefined)[], threshold: number): { unhealthy: number; state: ZoneState } {
   let ready = 0;
   let notReady = 0;
   for (const c of readyConditions) {

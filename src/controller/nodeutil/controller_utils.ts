@@ -5,8 +5,9 @@
  */
 import { isConflictError, isNotFoundError, type ClientLogger, type ResourceClient } from '../../client/index.js';
 import { getCondition, updateCondition } from './conditions.js';
-import { matchTaint, taintEqual, taintExists } from './taints.js';
-import { deepCopy, metaTime, type Node, type Pod, type Taint } from './types.js';
+import { taintEqual, taintExists } from './taints.js';
+import { deepCopy } from './deep_copy.js';
+import { formatTimestamp, matchTaint, type Node, type Pod, type Taint } from '../../api/index.js';
 
 /** Attempts of a taint patch before giving up, like upstream's UpdateTaintBackoff steps. */
 const TAINT_UPDATE_ATTEMPTS = 5;
@@ -23,7 +24,7 @@ export async function swapNodeControllerTaint(
   nowMs: number,
   log: ClientLogger,
 ): Promise<boolean> {
-  const stamped = toAdd.map((t) => (t.effect === 'NoExecute' ? { ...t, timeAdded: metaTime(nowMs) } : { ...t }));
+  const stamped = toAdd.map((t) => (t.effect === 'NoExecute' ? { ...t, timeAdded: formatTimestamp(nowMs) } : { ...t }));
   // Like RemoveTaintOffNode, skip the write when the cached node shows nothing to do.
   if (stamped.length === 0 && !toRemove.some((t) => taintExists(node.spec?.taints, t))) return true;
   let current: Node = node;
@@ -79,7 +80,7 @@ export async function markPodsNotReady(pods: ResourceClient<Pod>, list: readonly
     if (ready === undefined || ready.status === 'False') continue;
     const pod = deepCopy(cached);
     const conditions = pod.status!.conditions!;
-    if (!updateCondition(conditions, { ...ready, status: 'False' }, metaTime(nowMs))) continue;
+    if (!updateCondition(conditions, { ...ready, status: 'False' }, formatTimestamp(nowMs))) continue;
     try {
       await pods.updateStatus(pod);
       log.debug({ pod: `${pod.metadata?.namespace}/${pod.metadata?.name}`, node: nodeName }, 'updating ready status of pod to false');

@@ -1,5 +1,5 @@
-/** Shared node-controller helpers, like pkg/controller/util/node, pkg/util/taints and v1helper's toleration matching. */
-export * from './types.js';
+/** Shared node-controller helpers, like pkg/controller/util/node and pkg/util/taints; toleration matching is api's. */
+export { deepCopy } from './deep_copy.js';
 export * from './taints.js';
-export { getCondition, updateCondition } from './conditions.js';
+export { getCondition, updateCondition, type Condition } from './conditions.js';
 export { swapNodeControllerTaint, markPodsNotReady } from './controller_utils.js';

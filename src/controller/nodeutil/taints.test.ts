@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { getMatchingTolerations, minTolerationTimeMs, TAINT_NODE_UNREACHABLE, toleratesTaint } from './taints.js';
+import { minTolerationTimeMs, TAINT_NODE_UNREACHABLE } from './taints.js';
+import { getMatchingTolerations, toleratesTaint } from '../../api/index.js';
 
 const unreachable = { key: TAINT_NODE_UNREACHABLE, effect: 'NoExecute' };
 
@@ -19,4 +20,11 @@ test('every taint must be tolerated; the shortest tolerationSeconds wins, none m
   assert.equal(minTolerationTimeMs(used), 30_000);
   assert.equal(minTolerationTimeMs([{ operator: 'Exists' }]), -1);
   assert.equal(minTolerationTimeMs([{ operator: 'Exists', tolerationSeconds: 300 }, { operator: 'Exists', tolerationSeconds: -5 }]), 0);
+});
+
+test('taint eviction counts a toleration with operator "" as Equal, like upstream ToleratesTaint', () => {
+  const { allTolerated, used } = getMatchingTolerations([unreachable], [{ key: TAINT_NODE_UNREACHABLE, operator: '', effect: 'NoExecute', tolerationSeconds: 60 }]);
+  assert.ok(allTolerated);
+  assert.equal(minTolerationTimeMs(used), 60_000);
+  assert.equal(getMatchingTolerations([unreachable], [{ key: TAINT_NODE_UNREACHABLE, operator: '', value: 'x', effect: 'NoExecute' }]).allTolerated, false);
 });

@@ -1,9 +1,8 @@
 /**
- * Taints and tolerations, like pkg/util/taints and v1helper's
- * ToleratesTaint/GetMatchingTolerations, plus the taint templates the node
- * lifecycle controller writes.
+ * Taints, like pkg/util/taints, plus the taint templates the node lifecycle
+ * controller writes. Toleration matching itself is src/api's (v1helper).
  */
-import type { Taint, Toleration } from './types.js';
+import { matchTaint, type Taint, type Toleration } from '../../api/index.js';
 
 /** node.kubernetes.io/not-ready: the node's Ready condition is False. */
 export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';
@@ -25,11 +24,6 @@ export const UNREACHABLE_TAINT_TEMPLATE: Readonly<Taint> = { key: TAINT_NODE_UNR
 /** The NoExecute taint for a not-ready node (NotReadyTaintTemplate). */
 export const NOT_READY_TAINT_TEMPLATE: Readonly<Taint> = { key: TAINT_NODE_NOT_READY, effect: 'NoExecute' };
 
-/** Taints are unique by key:effect, like Taint.MatchTaint. */
-export function matchTaint(a: Taint, b: Taint): boolean {
-  return a.key === b.key && a.effect === b.effect;
-}
-
 /** Same key, value, effect and timeAdded (semantic equality). */
 export function taintEqual(a: Taint, b: Taint): boolean {
   return matchTaint(a, b) && (a.value ?? '') === (b.value ?? '') && (a.timeAdded ?? '') === (b.timeAdded ?? '');
@@ -43,35 +37,6 @@ export function taintExists(taints: readonly Taint[] | undefined, t: Taint): boo
 /** The node's NoExecute taints. */
 export function noExecuteTaints(taints: readonly Taint[] | undefined): Taint[] {
   return (taints ?? []).filter((t) => t.effect === 'NoExecute');
-}
-
-/** Toleration.ToleratesTaint: empty effect or key-with-Exists match anything. */
-export function toleratesTaint(tol: Toleration, taint: Taint): boolean {
-  if (tol.effect !== undefined && tol.effect !== '' && tol.effect !== taint.effect) return false;
-  if (tol.key !== undefined && tol.key !== '' && tol.key !== taint.key) return false;
-  switch (tol.operator ?? 'Equal') {
-    case 'Exists':
-      return true;
-    case 'Equal':
-    case '':
-      return (tol.value ?? '') === (taint.value ?? '');
-    default:
-      return false;
-  }
-}
-
-/**
- * GetMatchingTolerations: whether every taint is tolerated, and the tolerations used.
- * With no taints everything is tolerated and none are used.
- */
-export function getMatchingTolerations(taints: readonly Taint[], tolerations: readonly Toleration[] | undefined): { allTolerated: boolean; used: Toleration[] } {
-  const used: Toleration[] = [];
-  for (const taint of taints) {
-    const tol = (tolerations ?? []).find((t) => toleratesTaint(t, taint));
-    if (tol === undefined) return { allTolerated: false, used: [] };
-    used.push(tol);
-  }
-  return { allTolerated: true, used };
 }
 
 /**

@@ -10,10 +10,10 @@
 import { isNotFoundError, RESOURCES, type ClientLogger, type Lister, type ResourceClient } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { isPodTerminal, type Pod } from '../controllerutil/index.js';
-import { metaTime, parseTime, type Node } from '../nodeutil/index.js';
+import { isPodTerminal } from '../controllerutil/index.js';
 import { parallelize, Periodic } from '../periodic.js';
 import type { PodGCControllerOptions } from './config.js';
+import { formatTimestamp, parseTimestamp, type Node, type Pod } from '../../api/index.js';
 
 /** The controller's name for --controllers. */
 export const PODGC_CONTROLLER = 'pod-garbage-collector-controller';
@@ -77,7 +77,7 @@ export class PodGCController implements Controller {
     if (excess <= 0) return;
     // Evicted pods first, then the oldest, like upstream's byEvictionAndCreationTimestamp.
     const evicted = (p: Pod): number => (p.status?.reason === 'Evicted' ? 0 : 1);
-    terminated.sort((a, b) => evicted(a) - evicted(b) || (parseTime(a.metadata?.creationTimestamp) ?? 0) - (parseTime(b.metadata?.creationTimestamp) ?? 0));
+    terminated.sort((a, b) => evicted(a) - evicted(b) || (parseTimestamp(a.metadata?.creationTimestamp) ?? 0) - (parseTimestamp(b.metadata?.creationTimestamp) ?? 0));
     this.log.info({ count: excess, threshold: this.opts.terminatedPodGCThreshold }, 'garbage collecting terminated pods');
     await parallelize(DELETE_WORKERS, terminated.slice(0, excess), async (p) => {
       if (await this.forceDelete(p)) this.deleted.terminated++;
@@ -125,7 +125,7 @@ export class PodGCController implements Controller {
   /** Marks a running pod Failed with DisruptionTarget (DeletionByPodGC), then force-deletes it. */
   private async markFailedAndDelete(p: Pod, message: string): Promise<boolean> {
     if (!isPodTerminal(p)) {
-      const t = metaTime(this.clock.now());
+      const t = formatTimestamp(this.clock.now());
       const patch = { status: { phase: 'Failed', conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message, lastTransitionTime: t }] } };
       try {
         await this.pods.patchStatus(p.metadata!.name!, 'strategic', patch, { namespace: p.metadata!.namespace! });

@@ -1,4 +1,4 @@
 /** The ReplicaSet controller (pkg/controller/replicaset). */
 export { ReplicaSetController, REPLICASET_CONTROLLER } from './replica_set.js';
 export { DEFAULT_REPLICASET_OPTIONS, type ReplicaSetControllerOptions } from './config.js';
-export { calculateStatus, updateReplicaSetStatus, type ReplicaSetStatus } from './replica_set_utils.js';
+export { calculateStatus, updateReplicaSetStatus } from './replica_set_utils.js';

@@ -7,7 +7,7 @@
  * lagging pod informer never makes it act twice. Status carries replicas,
  * ready and available counts.
  */
-import { fromLabelSelector } from '../../api/index.js';
+import { fromLabelSelector, type Pod, type PodSpec, type ReplicaSet } from '../../api/index.js';
 import {
   isNotFoundError,
   metaNamespaceKeyFunc,
@@ -39,8 +39,6 @@ import {
   resolveControllerRef,
   slowStartBatch,
   UIDTrackingControllerExpectations,
-  type Pod,
-  type ReplicaSet,
 } from '../controllerutil/index.js';
 import { SLOW_START_INITIAL_BATCH_SIZE, type ReplicaSetControllerOptions } from './config.js';
 import { calculateStatus, updateReplicaSetStatus } from './replica_set_utils.js';
@@ -249,7 +247,8 @@ export class ReplicaSetController implements Controller {
         ...(md.finalizers !== undefined ? { finalizers: [...md.finalizers] } : {}),
         ownerReferences: [newControllerRef(rs, KIND_REPLICASET)],
       },
-      spec: structuredClone(t.spec ?? {}),
+      // A template without a spec is passed on as is; the API server's validation rejects the pod.
+      spec: structuredClone(t.spec ?? ({} as PodSpec)),
     };
     try {
       const created = await this.podClient.create(pod, { namespace: rs.metadata!.namespace! });

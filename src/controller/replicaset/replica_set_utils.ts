@@ -5,11 +5,8 @@
  * only when something changed.
  */
 import { isConflictError, type ResourceClient } from '../../client/index.js';
-import { isPodAvailable, isPodReady, type Pod, type ReplicaSet } from '../controllerutil/index.js';
-import { metaTime, type Condition } from '../nodeutil/index.js';
-
-/** The ReplicaSet status fields the controller owns. */
-export type ReplicaSetStatus = NonNullable<ReplicaSet['status']>;
+import { isPodAvailable, isPodReady } from '../controllerutil/index.js';
+import { formatTimestamp, type Pod, type ReplicaSet, type ReplicaSetCondition, type ReplicaSetStatus } from '../../api/index.js';
 
 /** Computes a ReplicaSet's status from its active pods; a manageReplicas error sets ReplicaFailure. */
 export function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageErr: { reason: string; message: string } | undefined, nowMs: number): ReplicaSetStatus {
@@ -26,10 +23,10 @@ export function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageErr:
       if (isPodAvailable(p, minReady, nowMs)) available++;
     }
   }
-  const conditions: Condition[] = (rs.status?.conditions ?? []).map((c) => ({ ...c }));
+  const conditions: ReplicaSetCondition[] = (rs.status?.conditions ?? []).map((c) => ({ ...c }));
   const failure = conditions.findIndex((c) => c.type === 'ReplicaFailure');
   if (manageErr !== undefined && failure < 0) {
-    conditions.push({ type: 'ReplicaFailure', status: 'True', reason: manageErr.reason, message: manageErr.message, lastTransitionTime: metaTime(nowMs) });
+    conditions.push({ type: 'ReplicaFailure', status: 'True', reason: manageErr.reason, message: manageErr.message, lastTransitionTime: formatTimestamp(nowMs) });
   } else if (manageErr === undefined && failure >= 0) {
     conditions.splice(failure, 1);
   }

@@ -11,8 +11,9 @@ import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
 import { SharedInformerFactory } from '../informer_factory.js';
 import { POD_NODE_NAME_INDEX, podNodeNameIndex } from '../nodelifecycle/node_lifecycle_controller.js';
-import { deepCopy, getMatchingTolerations, metaTime, minTolerationTimeMs, noExecuteTaints, taintEqual, updateCondition, type Node, type Pod, type Taint, type Toleration } from '../nodeutil/index.js';
+import { deepCopy, minTolerationTimeMs, noExecuteTaints, taintEqual, updateCondition } from '../nodeutil/index.js';
 import { TimedWorkerQueue } from './timed_workers.js';
+import { formatTimestamp, getMatchingTolerations, type Node, type Pod, type Taint, type Toleration } from '../../api/index.js';
 
 /** The controller's name for --controllers. */
 export const TAINT_EVICTION_CONTROLLER = 'taint-eviction-controller';
@@ -131,7 +132,7 @@ export class TaintEvictionController implements Controller {
         pod.status ??= {};
         pod.status.conditions ??= [];
         const cond = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' };
-        if (updateCondition(pod.status.conditions, cond, metaTime(this.clock.now()))) await this.pods.updateStatus(pod);
+        if (updateCondition(pod.status.conditions, cond, formatTimestamp(this.clock.now()))) await this.pods.updateStatus(pod);
         await this.pods.delete(name, { namespace });
         this.deletions++;
         this.log.info({ pod: podKey }, 'taint eviction: pod deleted');

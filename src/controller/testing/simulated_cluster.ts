@@ -12,7 +12,7 @@ import { defaultControllerManagerConfiguration, type ControllerManagerConfigurat
 import { newControllerDescriptors } from '../controller_descriptors.js';
 import { startControllers, type RunningControllers } from '../controller_manager.js';
 import { SharedInformerFactory } from '../informer_factory.js';
-import { metaTime, microTime, NAMESPACE_NODE_LEASE, type Condition, type Lease, type Node, type Pod, type Toleration } from '../nodeutil/index.js';
+import { formatMicroTimestamp, formatTimestamp, NAMESPACE_NODE_LEASE, type Lease, type Node, type Pod, type Toleration, type NodeCondition } from '../../api/index.js';
 
 /** Options of a simulated cluster. */
 export interface SimulatedClusterOptions {
@@ -84,7 +84,7 @@ export class SimulatedCluster {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: { name, namespace: NAMESPACE_NODE_LEASE },
-      spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: microTime(now) },
+      spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: formatMicroTimestamp(now) },
     });
     this.lastRenew.set(name, now);
     this.alive.add(name);
@@ -92,9 +92,9 @@ export class SimulatedCluster {
 
   /** Posts the node's conditions with a new heartbeat, like the kubelet's status update. */
   async postReady(name: string, status: 'True' | 'False'): Promise<void> {
-    const t = metaTime(this.clock.now());
+    const t = formatTimestamp(this.clock.now());
     const node = await this.nodes.get(name);
-    const cond = (type: string, s: string, reason: string): Condition => ({ type, status: s, reason, message: reason, lastHeartbeatTime: t, lastTransitionTime: t });
+    const cond = (type: string, s: string, reason: string): NodeCondition => ({ type, status: s, reason, message: reason, lastHeartbeatTime: t, lastTransitionTime: t });
     node.status = {
       ...node.status,
       conditions: [
@@ -115,7 +115,7 @@ export class SimulatedCluster {
       metadata: { name, namespace: 'default' },
       spec: { nodeName: node, tolerations, containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] },
     });
-    const t = metaTime(this.clock.now());
+    const t = formatTimestamp(this.clock.now());
     pod.status = { phase: 'Running', conditions: ['Initialized', 'ContainersReady', 'Ready', 'PodScheduled'].map((type) => ({ type, status: 'True', lastTransitionTime: t })) };
     await this.pods.updateStatus(pod);
   }
@@ -136,7 +136,7 @@ export class SimulatedCluster {
 
   private async renew(name: string): Promise<void> {
     const now = this.clock.now();
-    await this.leases.patch(name, 'merge', { spec: { renewTime: microTime(now) } }, { namespace: NAMESPACE_NODE_LEASE });
+    await this.leases.patch(name, 'merge', { spec: { renewTime: formatMicroTimestamp(now) } }, { namespace: NAMESPACE_NODE_LEASE });
     this.lastRenew.set(name, now);
   }
 
