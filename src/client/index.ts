@@ -88,7 +88,6 @@ export {
   type CorrelationResult,
   type CoreEvent,
   type EventType,
-  type ObjectReference,
 } from './record/index.js';
 
-export { LeaderElector, type LeaderElectionConfig, type Lease } from './leaderelection/index.js';
+export { LeaderElector, type LeaderElectionConfig } from './leaderelection/index.js';

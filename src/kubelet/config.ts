@@ -3,7 +3,7 @@
  * (the fields that shape API load) plus the simulated machine: its size,
  * zone, images, pod start-up latency and how long a Job's pod runs.
  */
-import type { Taint } from './node.js';
+import type { Taint } from '../api/index.js';
 
 /** How a kubelet proves it is alive: upstream's Lease (default), or pre-1.14 full status writes. */
 export type HeartbeatMode = 'lease' | 'status';

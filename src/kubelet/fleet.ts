@@ -24,8 +24,8 @@ import { nodeIdentity, type KubeletSettings } from './config.js';
 import { HollowKubelet } from './hollow_kubelet.js';
 import { KUBELET_VERSION } from './node.js';
 import { PodStartStats, type PodStartSnapshot } from './pod_start_stats.js';
-import type { Pod } from './pod_status.js';
 import { TimerQueue } from './timer_queue.js';
+import type { Pod } from '../api/index.js';
 
 /** per-node: a watch per kubelet, as real kubelets do; shared: one watch for the fleet. */
 export type PodWatchMode = 'per-node' | 'shared';

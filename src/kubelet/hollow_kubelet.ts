@@ -20,14 +20,14 @@ import {
 import type { Clock } from '../clock/index.js';
 import type { KubeletSettings, NodeIdentity } from './config.js';
 import { logNormalLatency } from './latency.js';
-import { NODE_LEASE_NAMESPACE, NodeLeaseController, leaseRenewIntervalMs, type Lease } from './lease.js';
-import { initialNode, rfc3339, type Node } from './node.js';
+import { NODE_LEASE_NAMESPACE, NodeLeaseController, leaseRenewIntervalMs } from './lease.js';
+import { initialNode } from './node.js';
 import { NodeStatusUpdater } from './node_status.js';
 import { PodIPAllocator } from './pod_ips.js';
-import type { Pod } from './pod_status.js';
 import type { PodStartStats } from './pod_start_stats.js';
 import { PodWorkers } from './pod_worker.js';
 import type { TaskHandle, TimerQueue } from './timer_queue.js';
+import { formatTimestamp, type Lease, type Node, type Pod } from '../api/index.js';
 
 /** What a kubelet needs from its fleet. */
 export interface HollowKubeletOptions {
@@ -131,7 +131,7 @@ export class HollowKubelet {
         const now = this.o.clock.now();
         let node: Node;
         try {
-          node = await nodes.create(initialNode(this.o.id, this.o.settings, rfc3339(now)));
+          node = await nodes.create(initialNode(this.o.id, this.o.settings, formatTimestamp(now)));
           this.status.reported(now);
         } catch (err) {
           if (!isAlreadyExistsError(err)) throw err;

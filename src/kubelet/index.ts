@@ -8,11 +8,11 @@ export { Fleet, type FleetOptions, type FleetStats, type PodWatchMode } from './
 export { callFleet, endpointFile, findFleets, serveControl, type ControlRequest, type ControlServer, type FleetEndpoint } from './fleet_control.js';
 export { HollowKubelet, type HollowKubeletOptions } from './hollow_kubelet.js';
 export { logNormalLatency, parseLatency, type LatencySampler } from './latency.js';
-export { NODE_LEASE_NAMESPACE, NodeLeaseController, leaseRenewIntervalMs, type Lease, type LeaseAPI } from './lease.js';
-export { KUBELET_VERSION, initialNode, microTime, rfc3339, type Node, type NodeCondition, type NodeStatus, type Taint } from './node.js';
+export { NODE_LEASE_NAMESPACE, NodeLeaseController, leaseRenewIntervalMs, type LeaseAPI } from './lease.js';
+export { KUBELET_VERSION, initialNode } from './node.js';
 export { NodeStatusUpdater, type NodeStatusAPI } from './node_status.js';
 export { PodIPAllocator } from './pod_ips.js';
 export { PodStartStats, type MsPercentiles, type PodStartSnapshot } from './pod_start_stats.js';
-export { runningPatch, terminatedPatch, type Pod } from './pod_status.js';
+export { runningPatch, terminatedPatch } from './pod_status.js';
 export { PodWorkers, type PodAPI } from './pod_worker.js';
 export { TimerQueue, type TaskHandle } from './timer_queue.js';

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { StatusError } from '../client/index.js';
 import { FakeClock } from '../clock/index.js';
-import { NodeLeaseController, leaseRenewIntervalMs, type Lease, type LeaseAPI } from './lease.js';
+import { NodeLeaseController, leaseRenewIntervalMs, type LeaseAPI } from './lease.js';
 import { TimerQueue } from './timer_queue.js';
+import type { Lease } from '../api/index.js';
 
 const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
 const notFound = (): StatusError => new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404, message: 'not found' });

@@ -5,21 +5,15 @@
  * last lease it wrote with a new renewTime. When there is no last lease, or
  * an update failed, it GETs the lease (creating it when missing) first.
  */
-import type { KubeObject } from '../api/index.js';
+import { formatMicroTimestamp, type Lease } from '../api/index.js';
 import { isConflictError } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
-import { microTime } from './node.js';
 
 /** The namespace of node leases. */
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 /** Like upstream's maxUpdateRetries. */
 export const LEASE_UPDATE_RETRIES = 5;
-
-/** A coordination.k8s.io/v1 Lease. */
-export interface Lease extends KubeObject {
-  spec?: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; acquireTime?: string };
-}
 
 /** The lease calls; a ResourceClient<Lease> provides them. */
 export interface LeaseAPI {
@@ -102,7 +96,7 @@ export class NodeLeaseController {
 
   /** The lease to write: `base` (or a new one) held by this node and renewed now, like controller.newLease. */
   newLease(base: Lease | undefined): Lease {
-    const now = microTime(this.clock.now());
+    const now = formatMicroTimestamp(this.clock.now());
     const metadata = base?.metadata ?? { name: this.nodeName, namespace: NODE_LEASE_NAMESPACE };
     const owners =
       this.nodeUID !== undefined && (metadata.ownerReferences ?? []).length === 0

@@ -6,50 +6,8 @@
  * registers a node that is already Ready.
  */
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '../api/index.js';
+import type { ContainerImage, Node, NodeCondition, NodeStatus } from '../api/index.js';
 import type { KubeletSettings, NodeIdentity } from './config.js';
-
-/** core/v1 Taint. */
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-  timeAdded?: string;
-}
-
-/** core/v1 NodeCondition. */
-export interface NodeCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  lastHeartbeatTime?: string;
-  lastTransitionTime?: string;
-}
-
-/** core/v1 ContainerImage. */
-export interface ContainerImage {
-  names: string[];
-  sizeBytes: number;
-}
-
-/** The parts of core/v1 NodeStatus a kubelet writes. */
-export interface NodeStatus {
-  capacity?: Record<string, string>;
-  allocatable?: Record<string, string>;
-  conditions?: NodeCondition[];
-  addresses?: { type: string; address: string }[];
-  daemonEndpoints?: { kubeletEndpoint: { Port: number } };
-  nodeInfo?: Record<string, string>;
-  images?: ContainerImage[];
-  [field: string]: unknown;
-}
-
-/** A core/v1 Node as the kubelet sees it. */
-export interface Node extends KubeObject {
-  spec?: { podCIDR?: string; podCIDRs?: string[]; providerID?: string; taints?: Taint[]; unschedulable?: boolean };
-  status?: NodeStatus;
-}
 
 /** The kubelet version nodes report. */
 export const KUBELET_VERSION = 'v1.33.0-kscale';
@@ -159,14 +117,4 @@ export function initialNode(id: NodeIdentity, s: KubeletSettings, now: string): 
     },
     status: { ...staticNodeStatus(id, s), conditions: healthyConditions(now) },
   };
-}
-
-/** An RFC 3339 time with seconds precision, like metav1.Time. */
-export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** An RFC 3339 time with microseconds, like metav1.MicroTime. */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/(\.\d{3})Z$/, '$1000Z');
 }

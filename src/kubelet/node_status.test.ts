@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FakeClock } from '../clock/index.js';
 import { DEFAULT_SETTINGS, nodeIdentity, type KubeletSettings } from './config.js';
-import { initialNode, rfc3339, type Node, type NodeStatus } from './node.js';
+import { initialNode } from './node.js';
 import { NodeStatusUpdater, type NodeStatusAPI } from './node_status.js';
 import { TimerQueue } from './timer_queue.js';
+import { formatTimestamp, type Node, type NodeStatus } from '../api/index.js';
 
 const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
 
@@ -21,7 +22,7 @@ class FakeNodes implements NodeStatusAPI {
     const p = (patch as { status: NodeStatus }).status;
     this.patches.push({ status: p });
     const st = this.node.status!;
-    for (const [k, v] of Object.entries(p)) if (k !== 'conditions' && !k.startsWith('$')) st[k] = v;
+    for (const [k, v] of Object.entries(p)) if (k !== 'conditions' && !k.startsWith('$')) (st as Record<string, unknown>)[k] = v;
     for (const c of p.conditions ?? []) {
       const i = st.conditions!.findIndex((x) => x.type === c.type);
       if (i < 0) st.conditions!.push(c);
@@ -35,7 +36,7 @@ function setup(over: Partial<KubeletSettings> = {}): { clock: FakeClock; api: Fa
   const clock = new FakeClock();
   const settings = { ...DEFAULT_SETTINGS, images: 5, ...over };
   const id = nodeIdentity('n-', 0, 3);
-  const api = new FakeNodes(initialNode(id, settings, rfc3339(clock.now())));
+  const api = new FakeNodes(initialNode(id, settings, formatTimestamp(clock.now())));
   const updater = new NodeStatusUpdater(api, id, settings, clock);
   updater.reported();
   return { clock, api, updater, settings };
@@ -54,7 +55,7 @@ test('an unchanged status is read every update period from the cache and patched
   assert.equal(api.patches.length, 1, 'one report at 5 min');
   const p = api.patches[0]!.status;
   assert.deepEqual(Object.keys(p).sort(), ['$setElementOrder/conditions', 'conditions']);
-  assert.deepEqual(p.conditions![0], { type: 'MemoryPressure', lastHeartbeatTime: rfc3339(clock.now()) }, 'only heartbeat times in the patch');
+  assert.deepEqual(p.conditions![0], { type: 'MemoryPressure', lastHeartbeatTime: formatTimestamp(clock.now()) }, 'only heartbeat times in the patch');
 });
 
 test('a Ready condition changed by someone else is corrected at the next sync, with a new transition time', async () => {
@@ -67,8 +68,8 @@ test('a Ready condition changed by someone else is corrected at the next sync, w
   assert.equal(sent.length, 4);
   const r = sent.find((c) => c.type === 'Ready')!;
   assert.equal(r.status, 'True');
-  assert.equal(r.lastTransitionTime, rfc3339(clock.now()));
-  assert.notEqual(sent.find((c) => c.type === 'MemoryPressure')!.lastTransitionTime, rfc3339(clock.now()), 'unchanged conditions keep their transition time');
+  assert.equal(r.lastTransitionTime, formatTimestamp(clock.now()));
+  assert.notEqual(sent.find((c) => c.type === 'MemoryPressure')!.lastTransitionTime, formatTimestamp(clock.now()), 'unchanged conditions keep their transition time');
   clock.step(10_000);
   assert.equal(await updater.sync(), 'unchanged');
 });
@@ -81,9 +82,9 @@ test('heartbeat=status writes the full status every update period', async () => 
   }
   assert.equal(api.patches.length, 3);
   const p = api.patches[2]!.status;
-  for (const f of ['capacity', 'allocatable', 'addresses', 'daemonEndpoints', 'nodeInfo', 'images', 'conditions']) assert.ok(p[f] !== undefined, `${f} in the patch`);
+  for (const f of ['capacity', 'allocatable', 'addresses', 'daemonEndpoints', 'nodeInfo', 'images', 'conditions']) assert.ok((p as Record<string, unknown>)[f] !== undefined, `${f} in the patch`);
   assert.equal(p.images!.length, 5);
-  assert.equal(p.conditions!.find((c) => c.type === 'Ready')!.lastHeartbeatTime, rfc3339(clock.now()));
+  assert.equal(p.conditions!.find((c) => c.type === 'Ready')!.lastHeartbeatTime, formatTimestamp(clock.now()));
 });
 
 test('a failed read is retried with a quorum read, like tryUpdateNodeStatus', async () => {

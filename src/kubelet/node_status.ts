@@ -9,7 +9,11 @@
  */
 import type { Clock } from '../clock/index.js';
 import type { HeartbeatMode, KubeletSettings, NodeIdentity } from './config.js';
-import { healthyConditions, rfc3339, staticNodeStatus, type Node, type NodeCondition, type NodeStatus } from './node.js';
+import { healthyConditions, staticNodeStatus } from './node.js';
+import { formatTimestamp, type Node, type NodeCondition, type NodeStatus } from '../api/index.js';
+
+/** A strategic merge patch of NodeStatus: status fields plus the conditions' order directive. */
+export type NodeStatusPatch = NodeStatus & { '$setElementOrder/conditions'?: { type: string }[] };
 
 /** The two calls the status loop makes; a ResourceClient<Node> provides them. */
 export interface NodeStatusAPI {
@@ -82,8 +86,8 @@ export class NodeStatusUpdater {
    * mode the patch is a two-way diff like upstream's PatchNodeStatus; in status
    * mode it is the whole status the kubelet owns.
    */
-  computePatch(current: NodeStatus, now: number, mode: HeartbeatMode): { patch: NodeStatus; changed: boolean } {
-    const nowText = rfc3339(now);
+  computePatch(current: NodeStatus, now: number, mode: HeartbeatMode): { patch: NodeStatusPatch; changed: boolean } {
+    const nowText = formatTimestamp(now);
     const existing = current.conditions ?? [];
     const desired = healthyConditions(nowText);
     const patchConds: NodeCondition[] = [];
@@ -105,7 +109,7 @@ export class NodeStatusUpdater {
       else if (have.lastHeartbeatTime !== want.lastHeartbeatTime) patchConds.push({ type: want.type, lastHeartbeatTime: nowText } as NodeCondition);
       merged[merged.findIndex((c) => c.type === want.type)] = want;
     }
-    const patch: NodeStatus = {};
+    const patch: NodeStatusPatch = {};
     for (const f of STATIC_FIELDS) {
       const same = JSON.stringify(current[f]) === this.staticJSON.get(f);
       if (!same) changed = true;

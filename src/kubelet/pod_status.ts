@@ -6,26 +6,7 @@
  * API server checks like a precondition, as upstream's status manager does.
  */
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '../api/index.js';
-import { rfc3339 } from './node.js';
-
-/** The parts of a core/v1 Pod the kubelet reads. */
-export interface Pod extends KubeObject {
-  spec?: {
-    nodeName?: string;
-    containers?: { name: string; image?: string }[];
-    initContainers?: { name: string; image?: string; restartPolicy?: string }[];
-    restartPolicy?: string;
-    terminationGracePeriodSeconds?: number;
-  };
-  status?: {
-    phase?: string;
-    podIP?: string;
-    startTime?: string;
-    conditions?: { type: string; status: string }[];
-    containerStatuses?: { name: string; state?: { running?: { startedAt?: string } } }[];
-  };
-}
+import { formatTimestamp, type Pod } from '../api/index.js';
 
 /** Where and when a pod runs. */
 export interface PodRun {
@@ -78,25 +59,25 @@ function containerStatuses(pod: Pod, list: { name: string; image?: string }[], s
 }
 
 function ips(run: PodRun): Record<string, unknown> {
-  return { hostIP: run.hostIP, hostIPs: [{ ip: run.hostIP }], podIP: run.podIP, podIPs: [{ ip: run.podIP }], startTime: rfc3339(run.startTime) };
+  return { hostIP: run.hostIP, hostIPs: [{ ip: run.hostIP }], podIP: run.podIP, podIPs: [{ ip: run.podIP }], startTime: formatTimestamp(run.startTime) };
 }
 
 function initStatuses(pod: Pod, run: PodRun): Record<string, unknown> {
   const inits = pod.spec?.initContainers ?? [];
   if (inits.length === 0) return {};
-  const at = rfc3339(run.startedAt);
+  const at = formatTimestamp(run.startedAt);
   return {
     initContainerStatuses: containerStatuses(pod, inits, (cid) => ({ terminated: { exitCode: 0, reason: 'Completed', startedAt: at, finishedAt: at, containerID: cid } }), false),
   };
 }
 
 function scheduledAt(pod: Pod, run: PodRun): string {
-  return rfc3339(Math.min(run.startTime, Date.parse(pod.metadata?.creationTimestamp ?? '') || run.startTime));
+  return formatTimestamp(Math.min(run.startTime, Date.parse(pod.metadata?.creationTimestamp ?? '') || run.startTime));
 }
 
 /** The patch that makes a pod Running with every container ready. */
 export function runningPatch(pod: Pod, run: PodRun): unknown {
-  const at = rfc3339(run.startedAt);
+  const at = formatTimestamp(run.startedAt);
   return {
     metadata: { uid: pod.metadata?.uid },
     status: {
@@ -114,8 +95,8 @@ export function runningPatch(pod: Pod, run: PodRun): unknown {
  * 0, as a Job's pod that completes) or Failed, containers terminated and not ready.
  */
 export function terminatedPatch(pod: Pod, run: PodRun, finishedAt: number, exitCode: number): unknown {
-  const start = rfc3339(run.startedAt);
-  const end = rfc3339(finishedAt);
+  const start = formatTimestamp(run.startedAt);
+  const end = formatTimestamp(finishedAt);
   const reason = exitCode === 0 ? 'Completed' : 'Error';
   return {
     metadata: { uid: pod.metadata?.uid },

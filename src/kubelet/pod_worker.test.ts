@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import { silentLogger } from '../client/index.js';
 import { FakeClock } from '../clock/index.js';
 import { PodIPAllocator } from './pod_ips.js';
-import type { Pod } from './pod_status.js';
 import { PodWorkers, type PodAPI } from './pod_worker.js';
 import { TimerQueue } from './timer_queue.js';
+import type { Pod } from '../api/index.js';
 
 const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
 

@@ -15,8 +15,9 @@ import type { Clock } from '../clock/index.js';
 import type { LatencySampler } from './latency.js';
 import type { PodIPAllocator } from './pod_ips.js';
 import type { PodStartStats } from './pod_start_stats.js';
-import { isTerminal, ownedByJob, runningPatch, simulatedExitCode, terminatedPatch, type Pod, type PodRun } from './pod_status.js';
+import { isTerminal, ownedByJob, runningPatch, simulatedExitCode, terminatedPatch, type PodRun } from './pod_status.js';
 import type { TaskHandle, TimerQueue } from './timer_queue.js';
+import type { Pod } from '../api/index.js';
 
 /** The pod calls a kubelet makes. */
 export interface PodAPI {

@@ -5,6 +5,7 @@
  * fields before they are cached, so 75,000 pods cost little memory.
  */
 import { DeletedFinalStateUnknown, newInformer, RESOURCES, type KubeObject, type RESTClient, type Stopper } from '../client/index.js';
+import type { Node, Pod } from '../api/index.js';
 
 /** The times of one pod, ms since the epoch on the lab's clock. */
 export interface PodTimes {
@@ -19,13 +20,8 @@ export interface PodTimes {
   deletedAt?: number;
 }
 
-interface SlimPod extends KubeObject {
-  spec?: { nodeName?: string };
-  status?: { phase?: string };
-}
-
 function slimPod(o: KubeObject): KubeObject {
-  const p = o as SlimPod;
+  const p = o as Pod;
   const m = o.metadata ?? {};
   return {
     metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion },
@@ -34,12 +30,8 @@ function slimPod(o: KubeObject): KubeObject {
   } as KubeObject;
 }
 
-interface SlimNode extends KubeObject {
-  status?: { conditions?: { type: string; status: string }[] };
-}
-
 function slimNode(o: KubeObject): KubeObject {
-  const n = o as SlimNode;
+  const n = o as Node;
   const ready = n.status?.conditions?.find((c) => c.type === 'Ready');
   return { metadata: { name: o.metadata?.name, resourceVersion: o.metadata?.resourceVersion }, status: { conditions: ready === undefined ? [] : [{ type: 'Ready', status: ready.status }] } } as KubeObject;
 }
@@ -75,10 +67,10 @@ export class PodTracker {
     this.podInformer = newInformer(client, RESOURCES.pods, {}, { reflector: { name: 'lab-pods', transform: slimPod } });
     this.nodeInformer = newInformer(client, RESOURCES.nodes, {}, { reflector: { name: 'lab-nodes', transform: slimNode } });
     this.podInformer.addEventHandler({
-      onAdd: (p) => this.observe(p as SlimPod),
-      onUpdate: (_o, p) => this.observe(p as SlimPod),
+      onAdd: (p) => this.observe(p as Pod),
+      onUpdate: (_o, p) => this.observe(p as Pod),
       onDelete: (p) => {
-        const obj = (p instanceof DeletedFinalStateUnknown ? p.obj : p) as SlimPod;
+        const obj = (p instanceof DeletedFinalStateUnknown ? p.obj : p) as Pod;
         const t = this.pods.get(obj.metadata?.uid ?? '');
         this.counts.watchEvents++;
         if (t !== undefined && t.deletedAt === undefined) {
@@ -88,8 +80,8 @@ export class PodTracker {
       },
     });
     this.nodeInformer.addEventHandler({
-      onAdd: (n) => this.observeNode(n as SlimNode),
-      onUpdate: (_o, n) => this.observeNode(n as SlimNode),
+      onAdd: (n) => this.observeNode(n as Node),
+      onUpdate: (_o, n) => this.observeNode(n as Node),
       onDelete: (n) => {
         const name = (n instanceof DeletedFinalStateUnknown ? n.obj : n).metadata?.name ?? '';
         if (this.readyNodes.delete(name)) this.counts.nodesReady--;
@@ -119,7 +111,7 @@ export class PodTracker {
     await Promise.all(this.stoppers.map((s) => s.stop()));
   }
 
-  private observe(p: SlimPod): void {
+  private observe(p: Pod): void {
     this.counts.watchEvents++;
     const uid = p.metadata?.uid ?? '';
     const now = this.now();
@@ -144,7 +136,7 @@ export class PodTracker {
     }
   }
 
-  private observeNode(n: SlimNode): void {
+  private observeNode(n: Node): void {
     const name = n.metadata?.name ?? '';
     const ready = n.status?.conditions?.[0]?.status === 'True';
     if (!this.knownNodes.has(name)) {

@@ -4,22 +4,8 @@
  * by two slices counts once, and a condition left unset reads as upstream
  * reads it (ready: true, serving: ready, terminating: false).
  */
-import type { KubeObject } from '../client/index.js';
+import type { EndpointPort, EndpointSlice, KubeObject } from '../api/index.js';
 import { SERVICE_NAME_LABEL, servicePortName, type Endpoint, type EndpointsMap } from './types.js';
-
-interface SliceEndpoint {
-  addresses?: string[];
-  conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean };
-  nodeName?: string;
-  zone?: string;
-  hints?: { forZones?: { name?: string }[] };
-}
-
-interface SlicePort {
-  name?: string;
-  port?: number;
-  protocol?: string;
-}
 
 /** The "ns/name" of the service a slice belongs to, or undefined when it is unlabelled. */
 export function sliceServiceKey(slice: KubeObject): string | undefined {
@@ -35,12 +21,12 @@ export function endpointsFromSlices(slices: Iterable<KubeObject>, nodeName: stri
     if (slice.addressType !== undefined && slice.addressType !== 'IPv4') continue;
     const svc = slice.metadata?.labels?.[SERVICE_NAME_LABEL] ?? '';
     const ns = slice.metadata?.namespace ?? '';
-    for (const p of (slice.ports as SlicePort[] | undefined) ?? []) {
+    for (const p of (slice.ports as EndpointPort[] | null | undefined) ?? []) {
       if (typeof p.port !== 'number') continue;
       const spn = servicePortName(ns, svc, p.name ?? '');
       let eps = byPort.get(spn);
       if (eps === undefined) byPort.set(spn, (eps = new Map()));
-      for (const e of (slice.endpoints as SliceEndpoint[] | undefined) ?? []) {
+      for (const e of (slice.endpoints as EndpointSlice['endpoints'] | undefined) ?? []) {
         const ip = e.addresses?.[0];
         if (ip === undefined) continue;
         const key = `${ip}:${p.port}`;

@@ -3,7 +3,7 @@
  * port, skipping what kube-proxy skips (headless and ExternalName services,
  * services claimed by another proxy through service-proxy-name).
  */
-import type { KubeObject } from '../client/index.js';
+import type { KubeObject, ServiceSpec } from '../api/index.js';
 import {
   HEADLESS_LABEL,
   SERVICE_PROXY_NAME_LABEL,
@@ -14,25 +14,6 @@ import {
   type ServicePortInfo,
   type ServicePortMap,
 } from './types.js';
-
-interface ServicePortSpec {
-  name?: string;
-  port?: number;
-  protocol?: string;
-  nodePort?: number;
-}
-
-interface ServiceSpec {
-  type?: string;
-  clusterIP?: string;
-  ports?: ServicePortSpec[];
-  externalIPs?: string[];
-  sessionAffinity?: string;
-  sessionAffinityConfig?: { clientIP?: { timeoutSeconds?: number } };
-  externalTrafficPolicy?: string;
-  internalTrafficPolicy?: string;
-  trafficDistribution?: string;
-}
 
 /** Upstream's default ClientIP affinity timeout (3 h). */
 export const DEFAULT_STICKY_SECONDS = 10_800;

@@ -1,2 +1,2 @@
 /** Leader election on a coordination.k8s.io Lease, like client-go's tools/leaderelection. */
-export { LeaderElector, type LeaderElectionConfig, type Lease } from './leader_elector.js';
+export { LeaderElector, type LeaderElectionConfig } from './leader_elector.js';

@@ -6,24 +6,12 @@
  * compare-and-swap on the Lease's resourceVersion, so two candidates never
  * both hold it. Upstream's defaults: 15 s lease, 10 s deadline, 2 s retry.
  */
-import type { KubeObject } from '../../api/index.js';
-import { isAlreadyExistsError, isConflictError, isNotFoundError } from '../../api/index.js';
+import { formatMicroTimestamp, isAlreadyExistsError, isConflictError, isNotFoundError, type Lease } from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
 import { silentLogger, type ClientLogger } from '../logger.js';
 import type { RESTClient } from '../rest/client.js';
 import type { ResourceClient } from '../rest/resource.js';
 import { RESOURCES } from '../rest/resources.js';
-
-/** coordination.k8s.io/v1 Lease. */
-export interface Lease extends KubeObject {
-  spec?: {
-    holderIdentity?: string;
-    leaseDurationSeconds?: number;
-    acquireTime?: string;
-    renewTime?: string;
-    leaseTransitions?: number;
-  };
-}
 
 /** LeaderElectionConfig. */
 export interface LeaderElectionConfig {
@@ -44,7 +32,6 @@ export interface LeaderElectionConfig {
   onNewLeader?(identity: string): void;
 }
 
-const micro = (ms: number): string => new Date(ms).toISOString().replace('Z', '000Z');
 
 /** Runs one candidate's election loop. */
 export class LeaderElector {
@@ -104,7 +91,7 @@ export class LeaderElector {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
         metadata: { name, namespace },
-        spec: { holderIdentity: identity, leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000), acquireTime: micro(now), renewTime: micro(now), leaseTransitions: 0 },
+        spec: { holderIdentity: identity, leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000), acquireTime: formatMicroTimestamp(now), renewTime: formatMicroTimestamp(now), leaseTransitions: 0 },
       };
       try {
         this.observe(await this.leases.create(lease, { namespace }), now);
@@ -126,8 +113,8 @@ export class LeaderElector {
         ...cur.spec,
         holderIdentity: identity,
         leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000),
-        renewTime: micro(now),
-        acquireTime: mine ? cur.spec?.acquireTime : micro(now),
+        renewTime: formatMicroTimestamp(now),
+        acquireTime: mine ? cur.spec?.acquireTime : formatMicroTimestamp(now),
         leaseTransitions: (cur.spec?.leaseTransitions ?? 0) + (mine ? 0 : 1),
       },
     };

@@ -1,36 +1,20 @@
 /** The core/v1 Event an EventRecorder writes, and how it is built from an object. */
-import type { KubeObject } from '../../api/index.js';
+import { formatTimestamp, type Event, type KubeObject, type ObjectReference } from '../../api/index.js';
 
 /** Event types, as in corev1.EventTypeNormal / EventTypeWarning. */
 export type EventType = 'Normal' | 'Warning';
 
-/** corev1.ObjectReference, the part of an object an Event points at. */
-export interface ObjectReference {
-  kind: string;
-  namespace?: string;
-  name: string;
-  uid?: string;
-  apiVersion?: string;
-  resourceVersion?: string;
-  fieldPath?: string;
-}
-
-/** A core/v1 Event, as the recorder writes it. */
-export interface CoreEvent extends KubeObject {
-  apiVersion: 'v1';
-  kind: 'Event';
-  metadata: { name: string; namespace: string; resourceVersion?: string };
-  involvedObject: ObjectReference;
-  reason: string;
-  message: string;
-  source: { component: string; host?: string };
-  firstTimestamp: string;
-  lastTimestamp: string;
-  count: number;
-  type: EventType;
-  reportingComponent?: string;
-  reportingInstance?: string;
-}
+/**
+ * A core/v1 Event as the recorder writes it: the api type with every field the
+ * recorder sets made present, so the correlator can count and compare them.
+ */
+export type CoreEvent = Event &
+  Required<Pick<Event, 'reason' | 'message' | 'source' | 'count'>> & {
+    metadata: { name: string; namespace: string; resourceVersion?: string };
+    firstTimestamp: string;
+    lastTimestamp: string;
+    type: EventType;
+  };
 
 /** The reference to `obj`; its kind/apiVersion come from the object, or from `kind` when the object lacks them. */
 export function referenceTo(obj: KubeObject, kind?: { apiVersion: string; kind: string }): ObjectReference {
@@ -56,7 +40,7 @@ export function makeEvent(
 ): CoreEvent {
   // Nanoseconds from a millisecond clock plus a per-recorder sequence keeps names unique within a millisecond.
   const nanos = BigInt(nowMs) * 1_000_000n + BigInt(seq % 1_000_000);
-  const ts = new Date(Math.floor(nowMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const ts = formatTimestamp(nowMs);
   const ev: CoreEvent = {
     apiVersion: 'v1',
     kind: 'Event',
