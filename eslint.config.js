@@ -25,4 +25,41 @@ export default tseslint.config(
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
     },
   },
+  // One source of API types (issue 22): the kinds are declared in src/api only; components use them, or Pick<> of them.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/api/**', 'src/storage/**'],
+    rules: { 'no-restricted-syntax': ['error', ...apiKindDeclarations()] },
+  },
+  // Components reach src/api through its index only (src/apiserver's imports are rewritten separately).
+  {
+    files: ['src/{kubelet,scheduler,controller,proxy,lab,client,cmd}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: String.raw`(^|/)api/(?!index\.js$)`, message: 'Import src/api through src/api/index.js.' }] },
+      ],
+    },
+  },
 );
+
+/** no-restricted-syntax entries that forbid an interface or type alias named like an API kind outside src/api. */
+function apiKindDeclarations() {
+  const kinds = [
+    'Pod', 'PodSpec', 'PodStatus', 'PodCondition', 'PodTemplateSpec', 'Container', 'ContainerPort', 'ContainerStatus', 'ContainerState',
+    'Node', 'NodeSpec', 'NodeStatus', 'NodeCondition', 'NodeAddress', 'Taint', 'Toleration',
+    'Affinity', 'NodeAffinity', 'PodAffinity', 'PodAntiAffinity', 'PodAffinityTerm', 'WeightedPodAffinityTerm',
+    'NodeSelector', 'NodeSelectorTerm', 'NodeSelectorRequirement', 'TopologySpreadConstraint', 'ResourceRequirements',
+    'Lease', 'LeaseSpec', 'Service', 'ServiceSpec', 'ServicePort', 'Endpoints', 'EndpointSubset', 'EndpointAddress',
+    'EndpointSlice', 'EndpointPort', 'EndpointConditions', 'Namespace', 'Event', 'ConfigMap', 'Secret',
+    'Deployment', 'DeploymentSpec', 'DeploymentStatus', 'DeploymentStrategy', 'DeploymentCondition',
+    'ReplicaSet', 'ReplicaSetSpec', 'ReplicaSetStatus', 'ReplicaSetCondition', 'Job', 'JobSpec', 'JobStatus', 'JobCondition',
+    'PodDisruptionBudget', 'PriorityClass', 'ObjectMeta', 'OwnerReference', 'ObjectReference', 'LabelSelector', 'LabelSelectorRequirement',
+  ];
+  const names = `/^(${kinds.join('|')})$/`;
+  const message = 'API kinds are declared once, in src/api: import them from src/api/index.js (Pick<> for a slim view).';
+  return [
+    { selector: `TSInterfaceDeclaration[id.name=${names}]`, message },
+    { selector: `TSTypeAliasDeclaration[id.name=${names}]`, message },
+  ];
+}
