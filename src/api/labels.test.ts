@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fromLabelSelector, parseLabelSelector, selectorFromSet } from './labels.js';
+import { fromLabelSelector, matchesLabelSet, parseLabelSelector, selectorFromSet } from './labels.js';
 import { StatusError } from './status.js';
 
 test('equality, inequality and existence requirements match like apimachinery', () => {
@@ -85,4 +85,13 @@ test('selectorFromSet matches exactly', () => {
   const s = selectorFromSet({ a: '1' });
   assert.equal(s.matches({ a: '1', b: '2' }), true);
   assert.equal(s.matches({ a: '2' }), false);
+});
+
+test('a label set matches labels holding all of its pairs, as the selector built from it does', () => {
+  const set = { app: 'web', tier: 'front' };
+  const cases: (Record<string, string> | undefined)[] = [{ app: 'web', tier: 'front', extra: 'x' }, { app: 'web' }, { app: 'web', tier: 'back' }, undefined];
+  for (const labels of cases) {
+    assert.equal(matchesLabelSet(set, labels), selectorFromSet(set).matches(labels ?? {}));
+  }
+  assert.equal(matchesLabelSet({}, undefined), true);
 });

@@ -298,6 +298,12 @@ export function fromLabelSelector(ls: LabelSelector | null | undefined): LabelSe
   return selectorFromRequirements(reqs);
 }
 
+/** True when `labels` holds every pair of `set`: labels.SelectorFromSet(set).Matches(labels) without building a selector. */
+export function matchesLabelSet(set: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>> | undefined): boolean {
+  for (const [k, v] of Object.entries(set)) if (labels?.[k] !== v) return false;
+  return true;
+}
+
 /** Like labels.SelectorFromSet: every pair must match exactly; no validation. */
 export function selectorFromSet(set: Readonly<Record<string, string>> | undefined): LabelSelectorMatcher {
   return selectorFromRequirements(Object.entries(set ?? {}).map(([key, v]) => ({ key, operator: '=' as const, values: [v] })));

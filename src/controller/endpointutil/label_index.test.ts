@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { byNamespace, Indexer, NAMESPACE_INDEX } from '../../client/index.js';
 import { POD_LABEL_INDEX, podLabelIndexFunc, SERVICE_SELECTOR_INDEX, serviceSelectorIndexFunc } from './label_index.js';
-import { podServiceMemberships, selectedPods, selectorMatches, servicesToSyncForPod } from './service.js';
-import type { Pod, Service } from '../../api/index.js';
+import { podServiceMemberships, selectedPods, servicesToSyncForPod } from './service.js';
+import { matchesLabelSet, type Pod, type Service } from '../../api/index.js';
 
 const pod = (ns: string, name: string, labels?: Record<string, string>, ip?: string): Pod => ({
   kind: 'Pod',
@@ -38,7 +38,7 @@ test('selectedPods returns exactly the pods of the namespace that a scan with th
   const c = caches(pods, []);
   const selectors: Record<string, string>[] = [{ app: 'web' }, { app: 'web', tier: 'front' }, { tier: 'back' }, { app: 'none' }, { app: 'web', tier: 'none' }];
   for (const sel of selectors) {
-    const scan = pods.filter((p) => p.metadata!.namespace === 'a' && selectorMatches(sel, p.metadata?.labels));
+    const scan = pods.filter((p) => p.metadata!.namespace === 'a' && matchesLabelSet(sel, p.metadata?.labels));
     assert.deepEqual(names(selectedPods(c.pods, svc('a', 's', sel), sel)), names(scan), JSON.stringify(sel));
   }
   // A relabelled pod leaves the old pair and joins the new one.

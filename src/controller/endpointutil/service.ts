@@ -5,18 +5,12 @@
 import { metaNamespaceKeyFunc, type Indexer } from '../../client/index.js';
 import { labelPair, POD_LABEL_INDEX, SERVICE_SELECTOR_INDEX } from './label_index.js';
 import { podEndpointsChanged } from './pod.js';
-import type { Pod, Service } from '../../api/index.js';
+import { matchesLabelSet, type Pod, type Service } from '../../api/index.js';
 
 /** The Service's selector, or undefined when it selects no pods (nil or empty, as Go decodes an omitted map). */
 export function serviceSelector(svc: Service): Record<string, string> | undefined {
   const sel = svc.spec?.selector;
   return sel === undefined || sel === null || Object.keys(sel).length === 0 ? undefined : sel;
-}
-
-/** True when every selector label is on the pod. */
-export function selectorMatches(selector: Record<string, string>, labels: Record<string, string> | undefined): boolean {
-  for (const [k, v] of Object.entries(selector)) if (labels?.[k] !== v) return false;
-  return true;
 }
 
 /**
@@ -35,7 +29,7 @@ export function podServiceMemberships(services: Indexer<Service>, pod: Pod): Set
       const key = metaNamespaceKeyFunc(svc);
       if (out.has(key)) continue;
       const sel = serviceSelector(svc);
-      if (sel !== undefined && selectorMatches(sel, labels)) out.add(key);
+      if (sel !== undefined && matchesLabelSet(sel, labels)) out.add(key);
     }
   }
   return out;
@@ -71,5 +65,5 @@ export function selectedPods(pods: Indexer<Pod>, svc: Service, selector: Record<
     if (n < fewest) [rarest, fewest] = [pair, n];
   }
   if (rarest === undefined || fewest === 0) return [];
-  return pods.byIndex(POD_LABEL_INDEX, rarest).filter((p) => selectorMatches(selector, p.metadata?.labels));
+  return pods.byIndex(POD_LABEL_INDEX, rarest).filter((p) => matchesLabelSet(selector, p.metadata?.labels));
 }

@@ -6,7 +6,7 @@
  */
 import { isConflictError, type ResourceClient } from '../../client/index.js';
 import { isPodAvailable, isPodReady } from '../controllerutil/index.js';
-import { formatTimestamp, type Pod, type ReplicaSet, type ReplicaSetCondition, type ReplicaSetStatus } from '../../api/index.js';
+import { formatTimestamp, matchesLabelSet, type Pod, type ReplicaSet, type ReplicaSetCondition, type ReplicaSetStatus } from '../../api/index.js';
 
 /** Computes a ReplicaSet's status from its active pods; a manageReplicas error sets ReplicaFailure. */
 export function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageErr: { reason: string; message: string } | undefined, nowMs: number): ReplicaSetStatus {
@@ -17,7 +17,7 @@ export function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageErr:
   let available = 0;
   for (const p of pods) {
     const labels = p.metadata?.labels ?? {};
-    if (Object.entries(templateLabels).every(([k, v]) => labels[k] === v)) fully++;
+    if (matchesLabelSet(templateLabels, labels)) fully++;
     if (isPodReady(p)) {
       ready++;
       if (isPodAvailable(p, minReady, nowMs)) available++;
