@@ -20,14 +20,14 @@ import {
 import type { Clock } from '../clock/index.js';
 import type { KubeletSettings, NodeIdentity } from './config.js';
 import { logNormalLatency } from './latency.js';
-import { NODE_LEASE_NAMESPACE, NodeLeaseController, leaseRenewIntervalMs } from './lease.js';
+import { NodeLeaseController, leaseRenewIntervalMs } from './lease.js';
 import { initialNode } from './node.js';
 import { NodeStatusUpdater } from './node_status.js';
 import { PodIPAllocator } from './pod_ips.js';
 import type { PodStartStats } from './pod_start_stats.js';
 import { PodWorkers } from './pod_worker.js';
 import type { TaskHandle, TimerQueue } from './timer_queue.js';
-import { formatTimestamp, type Lease, type Node, type Pod } from '../api/index.js';
+import { formatTimestamp, NAMESPACE_NODE_LEASE, type Lease, type Node, type Pod } from '../api/index.js';
 
 /** What a kubelet needs from its fleet. */
 export interface HollowKubeletOptions {
@@ -68,7 +68,7 @@ export class HollowKubelet {
     const nodes = o.rest.resource<Node>(RESOURCES.nodes);
     const leases = o.rest.resource<Lease>(RESOURCES.leases);
     const pods = (o.podRest ?? o.rest).resource<Pod>(RESOURCES.pods);
-    const ns = { namespace: NODE_LEASE_NAMESPACE };
+    const ns = { namespace: NAMESPACE_NODE_LEASE };
     this.status = new NodeStatusUpdater(
       {
         getNode: (name, rv) => nodes.get(name, rv === undefined ? {} : { resourceVersion: rv }),

@@ -8,7 +8,7 @@ export { Fleet, type FleetOptions, type FleetStats, type PodWatchMode } from './
 export { callFleet, endpointFile, findFleets, serveControl, type ControlRequest, type ControlServer, type FleetEndpoint } from './fleet_control.js';
 export { HollowKubelet, type HollowKubeletOptions } from './hollow_kubelet.js';
 export { logNormalLatency, parseLatency, type LatencySampler } from './latency.js';
-export { NODE_LEASE_NAMESPACE, NodeLeaseController, leaseRenewIntervalMs, type LeaseAPI } from './lease.js';
+export { NodeLeaseController, leaseRenewIntervalMs, type LeaseAPI } from './lease.js';
 export { KUBELET_VERSION, initialNode } from './node.js';
 export { NodeStatusUpdater, type NodeStatusAPI } from './node_status.js';
 export { PodIPAllocator } from './pod_ips.js';

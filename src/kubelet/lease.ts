@@ -5,12 +5,9 @@
  * last lease it wrote with a new renewTime. When there is no last lease, or
  * an update failed, it GETs the lease (creating it when missing) first.
  */
-import { formatMicroTimestamp, type Lease } from '../api/index.js';
+import { formatMicroTimestamp, NAMESPACE_NODE_LEASE, type Lease } from '../api/index.js';
 import { isConflictError } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
-
-/** The namespace of node leases. */
-export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 /** Like upstream's maxUpdateRetries. */
 export const LEASE_UPDATE_RETRIES = 5;
@@ -97,7 +94,7 @@ export class NodeLeaseController {
   /** The lease to write: `base` (or a new one) held by this node and renewed now, like controller.newLease. */
   newLease(base: Lease | undefined): Lease {
     const now = formatMicroTimestamp(this.clock.now());
-    const metadata = base?.metadata ?? { name: this.nodeName, namespace: NODE_LEASE_NAMESPACE };
+    const metadata = base?.metadata ?? { name: this.nodeName, namespace: NAMESPACE_NODE_LEASE };
     const owners =
       this.nodeUID !== undefined && (metadata.ownerReferences ?? []).length === 0
         ? [{ apiVersion: 'v1', kind: 'Node', name: this.nodeName, uid: this.nodeUID }]
