@@ -4,15 +4,11 @@
  * every creation; and waiting for Deployments to be available or rolled out.
  */
 import type { KubeObject, RESTClient } from '../../src/client/index.js';
+import type { Deployment } from '../../src/api/index.js';
 import { RESOURCES } from '../../src/client/index.js';
 
 /** The benchmark's namespace. */
 export const NS = 'bench';
-
-type Deployment = KubeObject & {
-  spec?: { replicas?: number };
-  status?: { replicas?: number; updatedReplicas?: number; availableReplicas?: number; observedGeneration?: number };
-};
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

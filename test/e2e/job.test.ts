@@ -8,15 +8,13 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadKubeconfig, RESOURCES, RESTClient, type CoreEvent, type KubeObject } from '../../src/client/index.js';
+import { loadKubeconfig, RESOURCES, RESTClient, type CoreEvent } from '../../src/client/index.js';
 import { kubectlPath, startServer, type TestServer } from './harness.js';
 import { startFleet, waitFor, type FleetProcess } from './fixtures/cluster.js';
 import { requestCounts, requestsSince } from './fixtures/api_requests.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
 import { startControllerManagerProcess, startPodPlacement } from './fixtures/workloads.js';
-import type { Job } from '../../src/api/index.js';
-
-type Pod = KubeObject & { spec?: { hostname?: string; containers?: { env?: { name: string }[] }[] }; status?: { phase?: string } };
+import type { Job, Pod } from '../../src/api/index.js';
 
 const NS = 'default';
 let server: TestServer;
