@@ -1,4 +1,7 @@
-/** The storage component's public surface: the contract, its errors, and the backends. */
+/** The storage component's public surface: the byte-level and object-level contracts, their errors, and the backends. */
 export type * from './interface.js';
+export type * from './objects.js';
+export { DirectObjectStorage, type DirectObjectStorageOptions } from './direct_objects.js';
+export { EncodedObject, jsonCodec, resourceVersionParts, spliceResourceVersion, type ObjectCodec } from './encoded_object.js';
 export * from './errors.js';
 export { openSqliteStorage, SqliteStorage, type SqliteOptions, type SyncMode } from './sqlite/index.js';

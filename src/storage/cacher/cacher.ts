@@ -1,37 +1,32 @@
 /**
  * The Cacher of one resource: the Storage contract (CacherBase) plus the
- * object API the API server serves HTTP from — lists, gets and watches that
- * hand out pre-encoded objects, filter by namespace, index value and
- * predicate while walking, and apply selector transitions to watch events,
- * like upstream's Cacher.GetList / Cacher.Watch.
+ * object-level contract (objects.ts) the API server reads through — lists,
+ * gets and watches that hand out pre-encoded objects, filter by namespace,
+ * index value and predicate while walking, and apply selector transitions to
+ * watch events, like upstream's Cacher.GetList / Cacher.Watch. A read that
+ * shouldDelegate sends to storage is answered by a DirectObjectStorage.
  */
 import { decodeContinue, encodeContinue } from '../continue.js';
+import { DirectObjectStorage } from '../direct_objects.js';
+import type { EncodedObject } from '../encoded_object.js';
 import { expired, keyNotFound } from '../errors.js';
+import type { ObjectEvent, ObjectGetOptions, ObjectList, ObjectListOptions, ObjectStorage, ObjectWatcher, ObjectWatchOptions } from '../objects.js';
 import { listFromCache } from './cache_list.js';
 import type { CachedObject } from './cached_object.js';
 import { CacherBase } from './cacher_base.js';
-import { passes, routeOf, toObjectEvent, type ObjectEvent, type ObjectFilter, type ObjectWatcher, type ObjectWatchOptions, type Registration } from './cacher_watch.js';
+import { passes, routeOf, toObjectEvent, type ObjectFilter, type Registration } from './cacher_watch.js';
 import type { CacheWatcher } from './cache_watcher.js';
-import type { CacherGetOptions, ObjectListOptions } from './options.js';
-import { listFromStorage } from './storage_fallback.js';
-
-/** A page of objects; `items[i].bytes()` is the JSON of each with its resourceVersion. */
-export interface ObjectList {
-  items: CachedObject[];
-  /** The revision the list was read at (the first page's, for later pages). */
-  revision: number;
-  continue?: string;
-  remainingItemCount?: number;
-}
-
-/** Options of watchObjects beyond ObjectWatchOptions. */
-export interface ObjectWatchExtras {
-  /** After the initial events, one BOOKMARK at the revision they were read at (sendInitialEvents' initial-events-end). */
-  initialEventsEndBookmark?: boolean;
-}
 
 /** A Storage for one resource prefix, served from memory, with the object API. */
-export class Cacher extends CacherBase {
+export class Cacher extends CacherBase implements ObjectStorage {
+  /** Answers the reads the cache hands to storage. */
+  private readonly direct = new DirectObjectStorage({
+    storage: this.storage,
+    resourcePrefix: this.resourcePrefix,
+    ...(this.opts.indexers === undefined ? {} : { indexers: this.opts.indexers }),
+    ...(this.opts.codec === undefined ? {} : { codec: this.opts.codec }),
+  });
+
   /** Lists objects, filtered while walking; resourceVersion rules as for list(). */
   async listObjects(opts: ObjectListOptions = {}): Promise<ObjectList> {
     const filter = this.filterOf(opts.namespace, opts.index, opts.predicate);
@@ -44,17 +39,11 @@ export class Cacher extends CacherBase {
       startKey = t.startKey;
     }
     const limit = opts.limit ?? 0;
-    const plan = await this.plan(exact, startKey === undefined ? opts.minRevision : undefined, false);
+    const plan = await this.plan('list', exact, startKey === undefined ? opts.minRevision : undefined, false);
     if (plan.from === 'storage') {
       this.counters.storageReads++;
-      const filtered = filter.index !== undefined || filter.predicate !== undefined;
-      return listFromStorage(this.storage, (kv) => this.watchCache.makeObject(kv).obj, {
-        prefix,
-        limit,
-        ...(exact !== undefined && exact > 0 ? { revision: exact } : {}),
-        ...(opts.continue === undefined || opts.continue === '' ? {} : { continue: opts.continue }),
-        ...(filtered ? { filter: (o: CachedObject) => passes(filter, o, () => o.decode()) } : {}),
-      });
+      const { minRevision: _m, revision: _r, ...rest } = opts;
+      return this.direct.listObjects(startKey === undefined && exact !== undefined && exact > 0 ? { ...rest, revision: exact } : rest);
     }
     const index = filter.index === undefined ? undefined : { ...filter.index, name: opts.index!.name };
     const page = listFromCache(this.watchCache, {
@@ -73,12 +62,11 @@ export class Cacher extends CacherBase {
   }
 
   /** Reads one object with its encoded bytes; resourceVersion rules as for get(). */
-  async getObject(key: string, opts: CacherGetOptions = {}): Promise<CachedObject> {
-    const plan = await this.plan(opts.revision, opts.minRevision, false);
+  async getObject(key: string, opts: ObjectGetOptions = {}): Promise<EncodedObject> {
+    const plan = await this.plan('get', opts.revision, opts.minRevision, false);
     if (plan.from === 'storage') {
       this.counters.storageReads++;
-      const kv = await this.storage.get(key, opts.revision !== undefined && opts.revision > 0 ? { revision: opts.revision } : {});
-      return this.watchCache.makeObject(kv).obj;
+      return this.direct.getObject(key, opts.revision !== undefined && opts.revision > 0 ? { revision: opts.revision } : {});
     }
     const o = this.entryAt(key, plan.revision);
     if (o === null) throw keyNotFound(key);
@@ -91,7 +79,7 @@ export class Cacher extends CacherBase {
    * ObjectWatchOptions). Failures (Expired, TooLargeResourceVersion, TooSlow)
    * are thrown from the iterator.
    */
-  watchObjects(opts: ObjectWatchOptions & ObjectWatchExtras = {}): ObjectWatcher {
+  watchObjects(opts: ObjectWatchOptions = {}): ObjectWatcher {
     const filter = this.filterOf(opts.namespace, opts.index, opts.predicate);
     let reg: Registration | undefined;
     const w = this.newWatcher<ObjectEvent>(filter.index !== undefined || filter.namespace !== undefined ? 1 : 0, () => reg);

@@ -16,10 +16,12 @@ import { expired, isStorageError, keyNotFound, StorageError } from '../errors.js
 import type {
   CreateOptions, DeleteOptions, GuaranteedUpdateOptions, KeyValue, ListResult, Storage, StorageStatus, TryUpdate, UpdateResult, WatchEvent, WatchOptions, Watcher,
 } from '../interface.js';
+import type { ReadVersion } from '../objects.js';
 import { BOOKMARK_FREQUENCY_MS, BookmarkBuckets, nextBookmarkTime } from './bookmarks.js';
 import { listFromCache } from './cache_list.js';
 import { jsonCodec, type CachedObject } from './cached_object.js';
 import { CacheWatcher } from './cache_watcher.js';
+import { shouldDelegate, type CacheReadState, type ReadKind } from './delegator.js';
 import type { Registration } from './cacher_watch.js';
 import { DEFAULT_WINDOW_SIZING } from './event_window.js';
 import { CacherCounters, type CacherMetrics } from './metrics.js';
@@ -33,9 +35,10 @@ import type { WatchCacheEvent } from './watch_cache_event.js';
 /** Where a read is served from: storage, or the cache at a revision. */
 export type ReadPlan = { from: 'storage' } | { from: 'cache'; revision: number };
 const STORAGE: ReadPlan = { from: 'storage' };
+const CONSISTENT: ReadVersion = {};
 
 /** A Storage for one resource prefix, served from memory; Cacher adds the object API. */
-export abstract class CacherBase implements Storage {
+export abstract class CacherBase implements Storage, CacheReadState {
   readonly resource: string;
   readonly resourcePrefix: string;
   readonly clock: Clock;
@@ -185,7 +188,7 @@ export abstract class CacherBase implements Storage {
 
   /** Reads one key; see the module comment for the revision rules. The KeyValue is shared: do not mutate it. */
   async get(key: string, opts: CacherGetOptions = {}): Promise<KeyValue> {
-    const plan = await this.plan(opts.revision, opts.minRevision, true);
+    const plan = await this.plan('get', opts.revision, opts.minRevision, true);
     if (plan.from === 'storage') {
       this.counters.storageReads++;
       return this.storage.get(key, opts.revision !== undefined && opts.revision > 0 ? { revision: opts.revision } : {});
@@ -205,7 +208,7 @@ export abstract class CacherBase implements Storage {
       exact = t.revision;
       startKey = t.startKey;
     }
-    const plan = await this.plan(exact, startKey === undefined ? opts.minRevision : undefined, true);
+    const plan = await this.plan('list', exact, startKey === undefined ? opts.minRevision : undefined, true);
     if (plan.from === 'storage') {
       this.counters.storageReads++;
       const { minRevision: _m, ...rest } = opts;
@@ -231,20 +234,28 @@ export abstract class CacherBase implements Storage {
     this.counters.listReturnedObjects += returned;
   }
 
-  /** Decides where a read is served from, waiting for the cache when it is behind. */
-  protected async plan(exact: number | undefined, min: number | undefined, honourCompaction: boolean): Promise<ReadPlan> {
+  /** The oldest revision an exact read can be served at from memory (the event window's start). */
+  get oldestRevision(): number {
+    return this.watchCache.window.oldestRevision;
+  }
+
+  /**
+   * Where a read is served from: waits for the cache when it is behind the revision asked for,
+   * then lets shouldDelegate decide; a consistent read from the cache first waits for storage's revision.
+   */
+  protected async plan(kind: ReadKind, exact: number | undefined, min: number | undefined, honourCompaction: boolean): Promise<ReadPlan> {
     if (!(await this.awaitReady())) return STORAGE;
     const wc = this.watchCache;
-    if (exact !== undefined && exact > 0) {
+    const isExact = exact !== undefined && exact > 0;
+    if (isExact) {
       if (honourCompaction && exact < this.compacted) throw expired(exact, this.compacted);
       if (exact > wc.revision && !(await this.waitFor(exact))) return STORAGE;
-      return exact < wc.window.oldestRevision ? STORAGE : { from: 'cache', revision: exact };
+    } else if (min !== undefined && min > wc.revision && !(await this.waitFor(min))) {
+      return STORAGE;
     }
-    if (min !== undefined) {
-      if (min > wc.revision && !(await this.waitFor(min))) return STORAGE;
-      return { from: 'cache', revision: wc.revision };
-    }
-    if (!this.consistentReadsFromCache) return STORAGE;
+    if (shouldDelegate(kind, isExact ? { revision: exact } : min === undefined ? CONSISTENT : { minRevision: min }, this)) return STORAGE;
+    if (isExact) return { from: 'cache', revision: exact };
+    if (min !== undefined) return { from: 'cache', revision: wc.revision };
     const target = this.acknowledged?.() ?? (await this.storage.currentRevision());
     try {
       if (target > wc.revision) await this.waitFresh(target);

@@ -1,62 +1,13 @@
 /**
- * The watch surface the API server uses beyond the Storage contract: typed
- * events with selector transitions applied and pre-encoded bytes, filtered by
- * namespace, an index value and a predicate (upstream's cacheWatcher.convertToWatchEvent).
+ * How the Cacher serves the object contract's watches (objects.ts): a watcher's
+ * filter by namespace, index value and predicate, and selector transitions
+ * applied to recorded events (upstream's cacheWatcher.convertToWatchEvent).
  */
-import type { CachedObject, EncodedObject } from './cached_object.js';
+import type { ObjectEvent } from '../objects.js';
+import type { CachedObject } from './cached_object.js';
 import type { CacheWatcher } from './cache_watcher.js';
 import type { Routable, WatcherRoute } from './watcher_index.js';
 import type { WatchCacheEvent } from './watch_cache_event.js';
-
-/** Kubernetes watch event types. */
-export type ObjectEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
-
-/** One event for a watcher of objects. */
-export interface ObjectEvent {
-  type: ObjectEventType;
-  /** The event's resourceVersion; for BOOKMARK, the revision the cache has reached. */
-  revision: number;
-  /**
-   * The object as this event shows it: `bytes()` is its JSON with
-   * metadata.resourceVersion set, encoded once and shared by every watcher.
-   * DELETED shows the last state at the deletion's (or selector exit's)
-   * revision. Null for BOOKMARK.
-   */
-  object: EncodedObject | null;
-}
-
-/** A running watch of objects; stopping it is explicit. */
-export interface ObjectWatcher extends AsyncIterable<ObjectEvent> {
-  stop(): void;
-}
-
-/** Options of Cacher.watchObjects. */
-export interface ObjectWatchOptions {
-  /**
-   * Deliver every change after this revision (exclusive), like a watch from
-   * resourceVersion R. It must be inside the cache's window, else the iterator
-   * throws Expired (410); ahead of the cache, it waits up to 3 s, then throws
-   * TooLargeResourceVersion. 0 or omitted: from the cache's current revision.
-   */
-  fromRevision?: number;
-  /**
-   * With fromRevision 0/omitted: first an ADDED event for every current
-   * object that matches, as a watch from resourceVersion "0" (or unset) does.
-   */
-  initialEvents?: boolean;
-  /** With fromRevision 0/omitted: first wait until the cache has reached storage's current revision (resourceVersion unset). */
-  consistent?: boolean;
-  /** Only objects in this namespace. */
-  namespace?: string;
-  /** Only objects whose indexer `name` has `value`, e.g. { name: 'spec.nodeName', value: 'node-7' }; the indexer must be configured. */
-  index?: { name: string; value: string };
-  /** Only objects that pass, tested on the decoded object before and after each change (label and other field selectors); must not mutate it. */
-  predicate?: (obj: unknown) => boolean;
-  /** Send BOOKMARK events (allowWatchBookmarks=true): about once a minute and about 2 s before `deadline`. */
-  allowBookmarks?: boolean;
-  /** Clock time (ms) when the API server will end this watch (its timeoutSeconds). */
-  deadline?: number;
-}
 
 /** A watcher's filter, resolved against the configured indexers. */
 export interface ObjectFilter {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ObjectEvent } from './cacher_watch.js';
+import type { ObjectEvent } from '../objects.js';
 import type { Indexer } from './watch_cache.js';
 import { openCacher, pod, take, turn } from './test_helpers.js';
 

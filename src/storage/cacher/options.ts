@@ -84,16 +84,3 @@ export interface CacheReadOptions {
 export type CacherGetOptions = GetOptions & CacheReadOptions;
 /** ListOptions plus minRevision. */
 export type CacherListOptions = ListOptions & CacheReadOptions;
-
-/** Options of Cacher.listObjects: a Kubernetes list, filtered during the walk. */
-export interface ObjectListOptions extends CacheReadOptions {
-  /** Exact revision (resourceVersionMatch=Exact); must be inside the window, else storage answers. */
-  revision?: number;
-  namespace?: string;
-  /** Only objects whose indexer `name` has `value`. */
-  index?: { name: string; value: string };
-  /** Only objects that pass (label and field selectors). */
-  predicate?: (obj: unknown) => boolean;
-  limit?: number;
-  continue?: string;
-}

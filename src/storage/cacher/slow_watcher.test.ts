@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isStorageError } from '../errors.js';
-import type { ObjectEvent } from './cacher_watch.js';
+import type { ObjectEvent } from '../objects.js';
 import { failureOf, openCacher, pod, take, turn } from './test_helpers.js';
 
 const P = '/registry/pods/';

@@ -8,29 +8,15 @@
 import type { Clock, Timer } from '../../clock/index.js';
 import { tooLargeResourceVersion } from '../errors.js';
 import type { KeyValue, WatchEvent } from '../interface.js';
+import type { Indexer } from '../objects.js';
 import { CachedObject, jsonCodec, namespaceOfKey, StringTable, ownBytes, type ObjectCodec } from './cached_object.js';
 import { compileJsonPath, jsonStringFields, type JsonPath } from './json_field.js';
 import { EventWindow, type WindowSizing } from './event_window.js';
 import { SortedStore } from './sorted_store.js';
 import { WatchCacheEvent } from './watch_cache_event.js';
 
-/** A field the cache indexes its objects and watchers by, e.g. spec.nodeName for pods. */
-export interface Indexer {
-  /** The field-selector name, e.g. 'spec.nodeName' or 'metadata.name'. */
-  name: string;
-  /** The field's value on a decoded object ('' when unset). */
-  fn(obj: unknown): string;
-  /**
-   * The same field as a path of plain member names (e.g. ['spec', 'nodeName']), when `fn` is
-   * `String(obj.<path> ?? '')`: JSON values are then indexed without decoding them.
-   */
-  path?: readonly string[];
-  /**
-   * Whether many objects share each value (a node name: every pod on the node): entries then hold one string
-   * per value instead of one each. Not for values unique to an object, such as its name.
-   */
-  shared?: boolean;
-}
+/** A field the cache indexes its objects and watchers by (see the contract's Indexer). */
+export type { Indexer } from '../objects.js';
 
 /** At most this many writes' index values wait for their events (see noteWritten). */
 const MAX_WRITTEN_NOTES = 10_000;
