@@ -53,7 +53,7 @@ function fromStorageError(err: StorageError, gr: GroupResource | string, name: s
     case 'NoSpace':
       return api.newStatusError(500, 'InternalError', `etcdserver: mvcc: database space exceeded`);
     case 'TooLargeResourceVersion':
-      return api.timeout(`Too large resource version: ${err.message}`, 1);
+      return api.timeout(err.message, 1);
     case 'InvalidContinue':
       return api.badRequest(err.message);
     case 'TooSlow':

@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { RESOURCES } from '../api/registry.js';
 import { RealClock, type Clock } from '../clock/index.js';
-import type { Storage } from '../storage/index.js';
+import { DirectObjectStorage, type Storage } from '../storage/index.js';
 import { AdmissionChain } from './admission/chain.js';
 import { serveSelfSubjectReview, serviceAccountTokenAuthenticator } from './authentication/index.js';
 import { withAuthentication } from './filters/authentication.js';
@@ -125,12 +125,12 @@ export class ApiServer {
       nodePorts: new PortAllocator(opts.serviceNodePortRange ?? '30000-32767'),
     };
     for (const info of RESOURCES) {
-      const cacher = this.cache?.cacherFor(info.storagePrefix);
+      const quorum = instrumentStorage(opts.storage, this.metrics, info.resource);
       const store = new GenericStore(info, definitionFor(info).strategy(info, this.cfg), {
         storage: instrumentStorage(this.storage, this.metrics, info.resource),
-        quorum: instrumentStorage(opts.storage, this.metrics, info.resource),
-        ...(cacher === undefined ? {} : { cacher }),
-        cacheIndexes: indexersFor(info.resource).map((i) => i.name),
+        quorum,
+        // The resource's watch cache, or (--watch-cache=false, or its size 0) storage read directly.
+        objects: this.cache?.cacherFor(info.storagePrefix) ?? new DirectObjectStorage({ storage: quorum, resourcePrefix: info.storagePrefix, indexers: indexersFor(info.resource) }),
       });
       this.stores.set(info.resource, store);
     }
@@ -151,7 +151,6 @@ export class ApiServer {
       clock: this.clock,
       stores: this.stores,
       admission,
-      storageFor: () => this.storage,
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
       openWatches: this.openWatches,
     };

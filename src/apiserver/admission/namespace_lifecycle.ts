@@ -4,6 +4,7 @@
  * deleted.
  */
 import { forbidden, notFound } from '../../api/status.js';
+import type { Obj } from '../object.js';
 import type { GenericStore } from '../registry/store.js';
 import type { AdmissionPlugin, Attributes } from './chain.js';
 
@@ -22,11 +23,18 @@ export function namespaceLifecycle(namespaces: () => GenericStore, clusterScoped
         return;
       }
       if (a.operation !== 'CREATE' || a.namespace === '' || clusterScoped(a.resource) || a.subresource !== '') return;
-      let ns;
+      const store = namespaces();
+      let ns: Obj;
       try {
-        ns = await namespaces().getCached(undefined, a.namespace);
+        // Possibly a little stale, like upstream's namespace lister (resourceVersion "0").
+        ns = (await store.objects.getObject(store.key(undefined, a.namespace), { minRevision: 0 })).decode() as Obj;
       } catch {
-        throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
+        // Not in the watch cache (yet): it may just have been created, so ask storage.
+        try {
+          ns = await store.get(undefined, a.namespace);
+        } catch {
+          throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
+        }
       }
       if ((ns.status as { phase?: string } | undefined)?.phase === 'Terminating' || ns.metadata?.deletionTimestamp !== undefined) {
         // Upstream lets Events through so the namespace controller can report progress.

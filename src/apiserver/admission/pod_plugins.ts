@@ -41,7 +41,8 @@ export function priorityAdmission(classes: () => GenericStore): AdmissionPlugin 
     async admit(a) {
       if (a.resource !== 'pods' || a.operation !== 'CREATE' || a.object === null) return;
       // From the watch cache, like upstream's plugin reads its PriorityClass lister.
-      const all: PriorityClassInfo[] = (await classes().listCached()).map((obj) => ({
+      const listed = await classes().objects.listObjects({ minRevision: 0 });
+      const all: PriorityClassInfo[] = listed.items.map((o) => o.decode() as Obj).map((obj) => ({
         name: (obj.metadata as Obj).name as string,
         value: obj.value as number,
         ...(obj.preemptionPolicy === undefined ? {} : { preemptionPolicy: obj.preemptionPolicy as string }),

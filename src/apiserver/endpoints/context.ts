@@ -5,7 +5,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceInfo } from '../../api/registry.js';
 import type { Clock } from '../../clock/index.js';
-import type { Storage } from '../../storage/index.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { GenericStore } from '../registry/store.js';
 import type { RequestInfo } from '../request_info.js';
@@ -16,7 +15,6 @@ export interface ServerServices {
   clock: Clock;
   stores: Map<string, GenericStore>;
   admission: AdmissionChain;
-  storageFor(resource: string): Storage;
   /** The minimum watch timeout (kube-apiserver's --min-request-timeout, 1800 s). */
   minRequestTimeoutSeconds: number;
   /** Stop functions of open watches, called at shutdown so each stream ends cleanly, like upstream's graceful termination. */

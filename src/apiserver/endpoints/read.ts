@@ -1,19 +1,20 @@
 /**
  * GET and LIST handlers, like upstream's handlers/get.go: resourceVersion
- * semantics, label and field selectors, limit/continue, and Table output.
+ * semantics, label and field selectors, limit/continue, and Table output,
+ * read through the object-level storage contract (storage/objects.ts). Each
+ * object's JSON bytes are encoded once and written as they are.
  */
 import { compileFieldSelector } from '../../api/fields.js';
 import { parseLabelSelector } from '../../api/labels.js';
 import { groupVersionString } from '../../api/registry.js';
 import { printTable } from '../../api/printers/index.js';
-import { badRequest, timeout } from '../../api/status.js';
-import { decode, withResourceVersion } from '../codec.js';
+import { badRequest } from '../../api/status.js';
 import { negotiateOutput } from '../negotiation.js';
 import type { Obj } from '../object.js';
 import type { Predicate } from '../registry/store.js';
-import { writeJSON } from '../responsewriters.js';
-import { getFromCache, listFromCache } from './cached_read.js';
+import { toStatusError, writeJSON, writeJSONParts } from '../responsewriters.js';
 import type { RestContext } from './context.js';
+import { ChunkedBody } from './list_body.js';
 
 /** Compiles ?labelSelector and ?fieldSelector into one predicate (undefined when both are empty). */
 export function selectorPredicate(ctx: RestContext): Predicate | undefined {
@@ -32,34 +33,61 @@ export function parseRV(v: string | null): number | undefined {
   return Number(v);
 }
 
-/** Fails with 504 "Too large resource version" when asked for a revision the store has not reached. */
-export async function checkNotAhead(ctx: RestContext, rv: number | undefined): Promise<number> {
-  const current = await ctx.services.storageFor(ctx.resource.resource).currentRevision();
-  if (rv !== undefined && rv > current) throw timeout(`Too large resource version: ${rv}, current: ${current}`, 1);
-  return current;
+/** The fields a store may index, in the order they are preferred for a lookup. */
+export const INDEXED_FIELDS = ['spec.nodeName', 'metadata.name'];
+
+/** The index lookup an exact field-selector term allows, if the store has that index (spec.nodeName=x, metadata.name=x). */
+export function indexFromSelector(ctx: RestContext): { name: string; value: string } | undefined {
+  const raw = ctx.info.query.get('fieldSelector') ?? '';
+  if (raw === '') return undefined;
+  const indexed = ctx.store.objects.indexNames;
+  const reqs = compileFieldSelector(ctx.resource.resource, raw, ctx.resource.namespaced).selector.requirements;
+  for (const field of INDEXED_FIELDS) {
+    if (!indexed.includes(field)) continue;
+    const r = reqs.find((x) => x.field === field && x.operator === '=');
+    if (r !== undefined) return { name: field, value: r.value };
+  }
+  return undefined;
 }
 
-/** GET of one object. */
+/**
+ * The predicate still needed once an index lookup is used: none when the
+ * selector is exactly that one indexed term (a kubelet's spec.nodeName=x), so
+ * the cache never decodes objects for it.
+ */
+export function residualPredicate(ctx: RestContext, index: { name: string; value: string } | undefined, predicate: Predicate | undefined): Predicate | undefined {
+  if (index === undefined || predicate === undefined) return predicate;
+  if ((ctx.info.query.get('labelSelector') ?? '') !== '') return predicate;
+  const reqs = compileFieldSelector(ctx.resource.resource, ctx.info.query.get('fieldSelector') ?? '', ctx.resource.namespaced).selector.requirements;
+  return reqs.length === 1 && reqs[0]!.field === index.name && reqs[0]!.operator === '=' ? undefined : predicate;
+}
+
+/**
+ * GET of one object: resourceVersion "0" or "N" (not older than N), or unset (a consistent
+ * read). The object storage decides whether its watch cache or storage answers.
+ */
 export async function handleGet(ctx: RestContext): Promise<void> {
-  const getRV = parseRV(ctx.info.query.get('resourceVersion'));
-  // "0" and "N" are served from the watch cache. Unset is a consistent read: upstream sends it to etcd (so do
-  // we over etcd), but when the embedded store tells its acknowledged revision for free, the cache answers it
-  // the way upstream's ConsistentListFromCache answers a list, after reaching that revision, so a GET still
-  // sees every write acknowledged before it.
-  const cacher = ctx.store.cacher;
-  if (cacher !== undefined && (getRV !== undefined || cacher.consistentGetsFromCache)) return getFromCache(ctx, cacher, getRV);
-  if (getRV !== undefined) await checkNotAhead(ctx, getRV);
-  const kv = await ctx.store.getKV(ctx.info.namespace, ctx.info.name);
+  const rv = parseRV(ctx.info.query.get('resourceVersion'));
+  let obj;
+  try {
+    obj = await ctx.store.objects.getObject(ctx.store.key(ctx.info.namespace, ctx.info.name), rv === undefined ? {} : { minRevision: rv });
+  } catch (err) {
+    throw toStatusError(err, ctx.store.gr, ctx.info.name);
+  }
   const out = negotiateOutput(ctx.req, ctx.info.query);
   if (out.table) {
-    writeJSON(ctx.res, 200, printTable(ctx.resource.resource, [decode(kv)], { now: ctx.services.clock.now(), includeObject: out.includeObject, resourceVersion: String(kv.modRevision) }));
+    writeJSON(ctx.res, 200, printTable(ctx.resource.resource, [obj.decode() as Obj], { now: ctx.services.clock.now(), includeObject: out.includeObject, resourceVersion: String(obj.revision) }));
     return;
   }
-  // The stored bytes, with the resourceVersion spliced in: no decode and no re-encode.
-  writeJSON(ctx.res, 200, withResourceVersion(kv.value, kv.modRevision));
+  // Slices of the stored bytes around the resourceVersion: no copy kept per object, one writev per response.
+  writeJSONParts(ctx.res, 200, obj.parts());
 }
 
-/** LIST, honouring resourceVersion/resourceVersionMatch, selectors and pagination. */
+/**
+ * LIST, honouring resourceVersion/resourceVersionMatch, selectors and pagination: "0" and "N"
+ * (NotOlderThan) read any state at or after N, unset is a consistent read, Exact reads that
+ * revision, and selectors filter during the walk (spec.nodeName and metadata.name through indexes).
+ */
 export async function handleList(ctx: RestContext): Promise<void> {
   const q = ctx.info.query;
   const rv = parseRV(q.get('resourceVersion'));
@@ -72,51 +100,45 @@ export async function handleList(ctx: RestContext): Promise<void> {
   if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') throw badRequest(`invalid resourceVersionMatch: ${match}`);
   if (match !== '' && rv === undefined) throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
   if (match === 'Exact' && rv === 0) throw badRequest('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
-  if (ctx.store.cacher !== undefined) {
-    return listFromCache(ctx, ctx.store.cacher, ctx.store.cacheIndexes, { rv, exact: match === 'Exact', limit, cont, predicate: selectorPredicate(ctx) });
+  const index = indexFromSelector(ctx);
+  const predicate = residualPredicate(ctx, index, selectorPredicate(ctx));
+  let list;
+  try {
+    list = await ctx.store.objects.listObjects({
+      ...(match === 'Exact' ? { revision: rv! } : rv === undefined ? {} : { minRevision: rv }),
+      ...(ctx.resource.namespaced && ctx.info.namespace !== '' ? { namespace: ctx.info.namespace } : {}),
+      ...(index === undefined ? {} : { index }),
+      ...(predicate === undefined ? {} : { predicate: predicate as (o: unknown) => boolean }),
+      ...(limit > 0 ? { limit } : {}),
+      ...(cont === '' ? {} : { continue: cont }),
+    });
+  } catch (err) {
+    throw toStatusError(err, ctx.store.gr);
   }
-  // Exact reads at that revision; "", "0" and NotOlderThan read the latest state (after checking it is not behind).
-  let revision = 0;
-  if (match === 'Exact') revision = rv!;
-  else await checkNotAhead(ctx, rv);
-  const predicate = selectorPredicate(ctx);
-  const page = await ctx.store.list({
-    namespace: ctx.info.namespace,
-    revision,
-    limit,
-    ...(cont === '' ? {} : { continue: cont }),
-    ...(predicate === undefined ? {} : { predicate }),
-  });
+  const listMeta: Obj = { resourceVersion: String(list.revision) };
+  if (list.continue !== undefined) listMeta.continue = list.continue;
+  if (list.remainingItemCount !== undefined) listMeta.remainingItemCount = list.remainingItemCount;
   const out = negotiateOutput(ctx.req, q);
-  const listMeta: Obj = { resourceVersion: String(page.revision) };
-  if (page.continue !== undefined) listMeta.continue = page.continue;
-  if (page.remainingItemCount !== undefined) listMeta.remainingItemCount = page.remainingItemCount;
   if (out.table) {
-    writeJSON(
-      ctx.res,
-      200,
-      printTable(ctx.resource.resource, page.items.map((i) => i.obj), {
-        now: ctx.services.clock.now(),
-        includeObject: out.includeObject,
-        resourceVersion: listMeta.resourceVersion as string,
-        ...(page.continue === undefined ? {} : { continue: page.continue }),
-        ...(page.remainingItemCount === undefined ? {} : { remainingItemCount: page.remainingItemCount }),
-      }),
-    );
+    writeJSON(ctx.res, 200, printTable(ctx.resource.resource, list.items.map((o) => o.decode() as Obj), {
+      now: ctx.services.clock.now(),
+      includeObject: out.includeObject,
+      resourceVersion: listMeta.resourceVersion as string,
+      ...(list.continue === undefined ? {} : { continue: list.continue }),
+      ...(list.remainingItemCount === undefined ? {} : { remainingItemCount: list.remainingItemCount }),
+    }));
     return;
   }
-  // Encode once: splice the stored bytes of each item into the list without re-serializing them.
-  const head = Buffer.from(
-    `{"kind":${JSON.stringify(ctx.resource.listKind)},"apiVersion":${JSON.stringify(groupVersionString(ctx.resource.group, ctx.resource.version))},"metadata":${JSON.stringify(listMeta)},"items":[`,
-  );
-  const parts: Buffer[] = [head];
-  page.items.forEach((it, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(withResourceVersion(it.kv.value, it.kv.modRevision));
-  });
-  parts.push(TAIL);
-  writeJSON(ctx.res, 200, Buffer.concat(parts));
+  // Stream the shared bytes through two reused chunks: one concat of 75k objects would copy ~150 MB
+  // at once, and a fresh chunk per MiB costs page faults and external-memory GCs on every large list.
+  const head = `{"kind":${JSON.stringify(ctx.resource.listKind)},"apiVersion":${JSON.stringify(groupVersionString(ctx.resource.group, ctx.resource.version))},"metadata":${JSON.stringify(listMeta)},"items":[`;
+  ctx.res.writeHead(200, { 'Content-Type': 'application/json' });
+  const body = new ChunkedBody(ctx.res);
+  body.text(head);
+  for (let i = 0; i < list.items.length; i++) {
+    if (i > 0) body.text(',');
+    if (!body.object(list.items[i]!) && !(await body.flushThen(list.items[i]!))) return;
+  }
+  body.text(']}');
+  body.end();
 }
-
-const COMMA = Buffer.from(',');
-const TAIL = Buffer.from(']}');

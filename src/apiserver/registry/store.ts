@@ -14,9 +14,8 @@ import { formatTimestamp, generateName, newUID } from '../../api/meta.js';
 import { throwIfInvalid, type ErrorList } from '../../api/validation/index.js';
 import type { Attributes } from '../admission/chain.js';
 import { encodeContinue } from '../../storage/continue.js';
-import type { KeyValue, ListResult, Storage } from '../../storage/index.js';
+import { DirectObjectStorage, type KeyValue, type ListResult, type ObjectStorage, type Storage } from '../../storage/index.js';
 import { isStorageError } from '../../storage/index.js';
-import type { Cacher } from '../../storage/cacher/index.js';
 import { decode, encodeForStorage } from '../codec.js';
 import { deepCopy, deepEqual, meta, type Obj } from '../object.js';
 import { toStatusError } from '../responsewriters.js';
@@ -96,20 +95,20 @@ export class GenericStore {
   private readonly storage: Storage;
   /** Single-object reads with no resourceVersion go straight to storage (a quorum read, like upstream's Get). */
   private readonly quorum: Storage;
-  /** The watch cache serving this resource's HTTP lists, gets and watches; undefined with --watch-cache=false. */
-  readonly cacher: Cacher | undefined;
-  /** The field selectors the cacher indexes for this resource (spec.nodeName, metadata.name). */
-  readonly cacheIndexes: readonly string[];
+  /**
+   * The object-level reads HTTP gets, lists and watches are served from: the resource's Cacher,
+   * or (the default) storage read directly; which of the two answers a read is theirs to decide.
+   */
+  readonly objects: ObjectStorage;
 
   constructor(
     readonly info: ResourceInfo,
     readonly strategy: Strategy,
-    backends: { storage: Storage; quorum?: Storage; cacher?: Cacher; cacheIndexes?: readonly string[] },
+    backends: { storage: Storage; quorum?: Storage; objects?: ObjectStorage },
   ) {
     this.storage = backends.storage;
     this.quorum = backends.quorum ?? backends.storage;
-    this.cacher = backends.cacher;
-    this.cacheIndexes = backends.cacheIndexes ?? [];
+    this.objects = backends.objects ?? new DirectObjectStorage({ storage: this.quorum, resourcePrefix: info.storagePrefix });
     this.gr = { group: info.group, resource: info.resource };
   }
 
@@ -144,29 +143,6 @@ export class GenericStore {
     } catch (err) {
       throw toStatusError(err, this.gr, name);
     }
-  }
-
-  /**
-   * Reads one object from the watch cache, possibly a little stale, like an
-   * admission plugin's lister; falls back to storage when the cache does not
-   * have it (it may just have been created).
-   */
-  async getCached(namespace: string | undefined, name: string): Promise<Obj> {
-    if (this.cacher !== undefined) {
-      try {
-        return (await this.cacher.getObject(this.key(namespace, name), { minRevision: 0 })).decode() as Obj;
-      } catch {
-        // Not in the cache (yet): ask storage.
-      }
-    }
-    return this.get(namespace, name);
-  }
-
-  /** Lists every object from the watch cache (possibly a little stale), or from storage without a cache. */
-  async listCached(namespace?: string): Promise<Obj[]> {
-    if (this.cacher === undefined) return (await this.list(namespace === undefined ? {} : { namespace })).items.map((i) => i.obj);
-    const l = await this.cacher.listObjects({ minRevision: 0, ...(namespace === undefined ? {} : { namespace }) });
-    return l.items.map((o) => o.decode() as Obj);
   }
 
   /**
