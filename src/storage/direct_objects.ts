@@ -123,6 +123,7 @@ export class DirectObjectStorage implements ObjectStorage {
 /** A storage watch translated for one filter; bookmarks come from storage's progress events. */
 class DirectObjectWatcher implements ObjectWatcher {
   private inner: Watcher | undefined;
+  private events: AsyncGenerator<ObjectEvent> | undefined;
   private stopped = false;
 
   constructor(
@@ -136,7 +137,12 @@ class DirectObjectWatcher implements ObjectWatcher {
     this.inner?.stop();
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<ObjectEvent> {
+  /** One stream per watcher: iterating it again continues it, as with every Watcher. */
+  [Symbol.asyncIterator](): AsyncIterator<ObjectEvent> {
+    return (this.events ??= this.run());
+  }
+
+  private async *run(): AsyncGenerator<ObjectEvent> {
     const { opts, objects } = this;
     const ns = opts.namespace === undefined || opts.namespace === '' ? undefined : opts.namespace;
     const prefix = ns === undefined ? objects.resourcePrefix : `${objects.resourcePrefix}${ns}/`;
