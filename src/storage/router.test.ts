@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import { isNotFound } from './errors.js';
 import { Etcd3Storage } from './etcd3/index.js';
 import { overridePrefix, parseEtcdServersOverrides, RoutedStorage } from './router.js';
+import { directObjects, runObjectConformance } from './testing/object_tests.js';
 import { collect } from './testing/store_tests.js';
 import { startEtcd, type EtcdProcess } from './testing/etcd_process.js';
 
@@ -77,3 +78,5 @@ test('a list or watch whose prefix spans stores is refused', async () => {
     { prefix: '/registry/events/ns/', storage: mainStore },
   ]), /may not nest/);
 });
+
+runObjectConformance('router', () => directObjects(routed));

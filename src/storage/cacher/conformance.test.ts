@@ -9,13 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { FakeClock } from '../../clock/index.js';
-import { openSqliteStorage } from '../sqlite/index.js';
+import { openSqliteStorage, type SqliteStorage } from '../sqlite/index.js';
+import { cachedObjects, runObjectConformance } from '../testing/object_tests.js';
 import { runConformance, type StoreFactory } from '../testing/store_tests.js';
-import { CacherRegistry } from './index.js';
+import { Cacher, CacherRegistry } from './index.js';
 
 const dirs: string[] = [];
 const stores: CacherRegistry[] = [];
+const cachers: Cacher[] = [];
+const plain: SqliteStorage[] = [];
 after(async () => {
+  for (const c of cachers) await c.close();
+  for (const s of plain) await s.close();
   for (const s of stores) await s.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
@@ -46,3 +51,18 @@ after(() => {
   process.stdout.write(`# cacher: lists ${sum('listTotal')}, gets ${sum('getTotal')}, storage reads ${sum('storageReads')}, events dispatched ${sum('eventsDispatched')}\n`);
   assert.ok(sum('listTotal') > 0 && sum('getTotal') > 0 && sum('eventsDispatched') > 0, 'reads and watches were served from the cache');
 });
+
+/** One store on the real clock for the object-level suite, each test's resource with a Cacher of its own. */
+let objectStore: Promise<SqliteStorage> | undefined;
+function sharedStore(): Promise<SqliteStorage> {
+  objectStore ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kscale-cacher-objects-'));
+    dirs.push(dir);
+    const s = await openSqliteStorage({ dataDir: dir });
+    plain.push(s);
+    return s;
+  })();
+  return objectStore;
+}
+
+runObjectConformance('cacher over sqlite', () => ({ open: async (prefix, indexers) => cachedObjects(await sharedStore(), cachers).open(prefix, indexers) }));

@@ -7,11 +7,13 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { Etcd3Storage } from '../etcd3/index.js';
 import { startEtcd, type EtcdProcess } from '../testing/etcd_process.js';
+import { cachedObjects, runObjectConformance } from '../testing/object_tests.js';
 import { runConformance } from '../testing/store_tests.js';
-import { CacherRegistry } from './index.js';
+import { Cacher, CacherRegistry } from './index.js';
 
 let etcd: EtcdProcess;
 let registry: CacherRegistry;
+const cachers: Cacher[] = [];
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 before(async () => {
@@ -24,6 +26,7 @@ after(async () => {
   const sum = (k: 'listTotal' | 'eventsDispatched'): number => m.reduce((a, x) => a + x[k], 0);
   process.stdout.write(`# cacher over etcd: lists ${sum('listTotal')}, events dispatched ${sum('eventsDispatched')}\n`);
   assert.ok(sum('listTotal') > 0 && sum('eventsDispatched') > 0, 'reads and watches were served from the cache');
+  for (const c of cachers) await c.close();
   await registry?.close();
   await etcd?.stop();
 });
@@ -33,3 +36,5 @@ runConformance('cacher over etcd3', () => ({
   advance: sleep,
   progressIntervalMs: etcd.progressNotifyIntervalMs,
 }));
+
+runObjectConformance('cacher over etcd3', () => cachedObjects(registry.storage, cachers));

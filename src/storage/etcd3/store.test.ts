@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { isStorageError } from '../errors.js';
 import type { Watcher } from '../interface.js';
+import { directObjects, runObjectConformance } from '../testing/object_tests.js';
 import { collect, freshPrefix, runConformance } from '../testing/store_tests.js';
 import { startEtcd, type EtcdProcess } from '../testing/etcd_process.js';
 import { Etcd3Storage } from './store.js';
@@ -31,6 +32,8 @@ runConformance('etcd3', () => ({
   advance: sleep,
   progressIntervalMs: etcd.progressNotifyIntervalMs,
 }));
+
+runObjectConformance('etcd3', () => directObjects(store));
 
 /** Waits for the watcher to throw, failing the test after `ms`. */
 async function errorOf(w: Watcher, ms = 10_000): Promise<unknown> {
