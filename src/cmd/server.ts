@@ -20,7 +20,7 @@ import { logger } from './log.js';
  * NOSPACE alarm is raised, defragment (VACUUM), which clears the alarm once the
  * database is back under its quota, as `etcdctl defrag` plus `alarm disarm` would.
  */
-async function storageMaintenance(storage: Storage & { checkpoint?: () => Promise<void> }, log: { warn(o: object, m: string): void }): Promise<void> {
+async function storageMaintenance(storage: Storage, log: { warn(o: object, m: string): void }): Promise<void> {
   if (typeof storage.checkpoint === 'function') await storage.checkpoint();
   const st = await storage.status();
   if (!st.alarms.includes('NOSPACE')) return;

@@ -11,9 +11,6 @@ import type { Storage } from './interface.js';
 /** kube-apiserver's default --etcd-compaction-interval: 5 minutes. */
 export const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60_000;
 
-/** A store the compactor can also checkpoint (the embedded store truncates its WAL). */
-type MaybeCheckpointing = Storage & { checkpoint?: () => Promise<void> };
-
 /** Where failures are reported; pino's `warn(obj, msg)` fits. */
 export interface CompactorLogger {
   warn(fields: Record<string, unknown>, msg: string): void;
@@ -64,7 +61,7 @@ export class Compactor {
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly store: MaybeCheckpointing,
+    private readonly store: Storage,
     private readonly opts: CompactorOptions,
   ) {
     this.intervalMs = opts.intervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;

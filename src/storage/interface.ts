@@ -12,6 +12,15 @@
  *   revision below R, or watching from a revision below R, fails with Expired.
  *
  * Values are opaque bytes; the API server stores JSON.
+ *
+ * Two write options are hints between a watch cache and the store it decorates, never needed
+ * for correctness: `object` (CreateOptions, UpdateResult) hands the cache the decoded object the
+ * bytes encode, so it indexes the write's event without scanning the bytes; `cachedExisting`
+ * (GuaranteedUpdateOptions) hands the store the cache's copy of the key as the first attempt's
+ * starting point, like upstream's cachedExistingObject. A store may ignore both. The optional
+ * methods at the end of Storage are capabilities some backends have; callers test for them.
+ *
+ * The API server reads objects through the object-level contract built on this one (objects.ts).
  */
 
 /** One key as stored at some revision. */
@@ -196,4 +205,24 @@ export interface Storage {
 
   /** Release resources; pending writes are completed or failed first. */
   close(): Promise<void>;
+
+  // ---- optional capabilities: a backend that has one implements it, callers test for it ----
+
+  /**
+   * Send a progress event to every idle watcher now (upstream's RequestWatchProgress), so a watch
+   * cache can tell it has reached storage's revision. Only backends with reliable progress on
+   * request have it (the embedded store; etcd >= 3.4.31): without it the watch cache sends
+   * consistent reads to storage, as upstream does for older etcd.
+   */
+  requestProgress?(): void;
+
+  /**
+   * A revision at or above every write acknowledged so far, known without a round trip (the
+   * embedded store: the last commit it handed to watchers). A consistent read needs no more than
+   * that; etcd's quorum revision read serves the same purpose over the network.
+   */
+  acknowledgedRevision?(): number;
+
+  /** Bound the write-ahead log (the embedded store truncates SQLite's WAL); the server runs it after compaction. */
+  checkpoint?(): Promise<void>;
 }

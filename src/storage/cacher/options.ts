@@ -9,29 +9,20 @@ import type { WindowSizing } from './event_window.js';
 import type { ReflectorLogger } from './reflector.js';
 import type { Indexer } from './watch_cache.js';
 
-/** A backend that can send progress notifications on demand (the embedded store; etcd >= 3.4.31). */
-export interface ProgressRequestingStorage extends Storage {
-  requestProgress(): void;
-}
+/** A backend with Storage.requestProgress (reliable progress notifications on request). */
+export type ProgressRequestingStorage = Storage & Required<Pick<Storage, 'requestProgress'>>;
 
 /** Whether `s` offers reliable progress notifications on request. */
 export function hasRequestProgress(s: Storage): s is ProgressRequestingStorage {
-  return typeof (s as Partial<ProgressRequestingStorage>).requestProgress === 'function';
+  return typeof s.requestProgress === 'function';
 }
 
-/**
- * A backend that knows, without a round trip, a revision at or above every
- * write it has acknowledged (the embedded store: the last commit it handed to
- * watchers). A consistent read needs no more than that: etcd's quorum
- * revision read serves the same purpose over the network.
- */
-export interface AcknowledgedRevisionStorage extends Storage {
-  acknowledgedRevision(): number;
-}
+/** A backend with Storage.acknowledgedRevision (a consistent-read target without a round trip). */
+export type AcknowledgedRevisionStorage = Storage & Required<Pick<Storage, 'acknowledgedRevision'>>;
 
 /** Whether `s` can tell its acknowledged revision without a storage read. */
 export function hasAcknowledgedRevision(s: Storage): s is AcknowledgedRevisionStorage {
-  return typeof (s as Partial<AcknowledgedRevisionStorage>).acknowledgedRevision === 'function';
+  return typeof s.acknowledgedRevision === 'function';
 }
 
 /** How to build a Cacher for one resource. */
