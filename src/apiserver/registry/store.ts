@@ -8,13 +8,12 @@
  * each resource.
  */
 import type { ResourceInfo } from '../../api/registry.js';
-import { storageKey, storageListPrefix } from '../../api/registry.js';
+import { storageKey } from '../../api/registry.js';
 import * as errs from '../../api/status.js';
 import { formatTimestamp, generateName, newUID } from '../../api/meta.js';
 import { throwIfInvalid, type ErrorList } from '../../api/validation/index.js';
 import type { Attributes } from '../admission/chain.js';
-import { encodeContinue } from '../../storage/continue.js';
-import { DirectObjectStorage, type KeyValue, type ListResult, type ObjectStorage, type Storage } from '../../storage/index.js';
+import { DirectObjectStorage, type KeyValue, type ObjectStorage, type Storage } from '../../storage/index.js';
 import { isStorageError } from '../../storage/index.js';
 import { decode, encodeForStorage } from '../codec.js';
 import { deepCopy, deepEqual, meta, type Obj } from '../object.js';
@@ -26,7 +25,7 @@ export type Predicate = (obj: Obj) => boolean;
 
 /** A page of objects read at one revision. */
 export interface ListPage {
-  items: { obj: Obj; kv: KeyValue }[];
+  items: { obj: Obj }[];
   revision: number;
   continue?: string;
   remainingItemCount?: number;
@@ -126,15 +125,6 @@ export class GenericStore {
     }
   }
 
-  /** Reads one object's storage record without decoding it (a quorum read). */
-  async getKV(namespace: string | undefined, name: string): Promise<KeyValue> {
-    try {
-      return await this.quorum.get(this.key(namespace, name));
-    } catch (err) {
-      throw toStatusError(err, this.gr, name);
-    }
-  }
-
   /** Reads one object with its storage record. */
   async getWithKV(namespace: string | undefined, name: string): Promise<{ obj: Obj; kv: KeyValue }> {
     try {
@@ -145,43 +135,21 @@ export class GenericStore {
     }
   }
 
-  /**
-   * Lists objects; with a predicate and a limit, keeps reading storage pages
-   * until `limit` matches are found, like upstream's etcd3 list with a filter.
-   */
+  /** Lists objects (a consistent read) through the object storage, decoded; for the server's own loops, not HTTP. */
   async list(p: ListParams): Promise<ListPage> {
-    const prefix = storageListPrefix(this.info, this.info.namespaced ? p.namespace || undefined : undefined);
-    const limit = p.limit ?? 0;
-    const out: ListPage = { items: [], revision: 0 };
-    let token = p.continue;
-    let revision = p.revision ?? 0;
+    const ns = this.info.namespaced && p.namespace !== undefined && p.namespace !== '' ? p.namespace : undefined;
     try {
-      for (let pages = 0; ; pages++) {
-        const page: ListResult = await this.storage.list(prefix, {
-          ...(revision > 0 ? { revision } : {}),
-          ...(limit > 0 ? { limit: p.predicate === undefined ? limit - out.items.length : Math.max(limit, 500) } : {}),
-          ...(token !== undefined && token !== '' ? { continue: token } : {}),
-        });
-        out.revision = page.revision;
-        revision = page.revision;
-        for (let i = 0; i < page.items.length; i++) {
-          const kv = page.items[i];
-          const obj = decode(kv);
-          if (p.predicate !== undefined && !p.predicate(obj)) continue;
-          out.items.push({ obj, kv });
-          if (limit > 0 && out.items.length === limit) {
-            const next = page.items[i + 1];
-            if (next !== undefined) out.continue = encodeContinue(prefix, next.key, page.revision);
-            else if (page.continue !== undefined) out.continue = page.continue;
-            if (out.continue !== undefined && p.predicate === undefined && page.remainingItemCount !== undefined) {
-              out.remainingItemCount = page.remainingItemCount + (page.items.length - i - 1);
-            }
-            return out;
-          }
-        }
-        if (page.continue === undefined || limit === 0) return out;
-        token = page.continue;
-      }
+      const page = await this.objects.listObjects({
+        ...(p.revision !== undefined && p.revision > 0 ? { revision: p.revision } : {}),
+        ...(ns === undefined ? {} : { namespace: ns }),
+        ...(p.predicate === undefined ? {} : { predicate: p.predicate as (o: unknown) => boolean }),
+        ...(p.limit === undefined || p.limit === 0 ? {} : { limit: p.limit }),
+        ...(p.continue === undefined || p.continue === '' ? {} : { continue: p.continue }),
+      });
+      const out: ListPage = { items: page.items.map((o) => ({ obj: o.decode() as Obj })), revision: page.revision };
+      if (page.continue !== undefined) out.continue = page.continue;
+      if (page.remainingItemCount !== undefined) out.remainingItemCount = page.remainingItemCount;
+      return out;
     } catch (err) {
       throw toStatusError(err, this.gr);
     }
