@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { FakeClock } from '../../clock/index.js';
 import { openSqliteStorage, type SqliteStorage } from '../sqlite/index.js';
-import { cachedObjects, runObjectConformance } from '../testing/object_tests.js';
+import { cachedObjects, onSharedStore, runObjectConformance } from '../testing/object_tests.js';
 import { runConformance, type StoreFactory } from '../testing/store_tests.js';
 import { Cacher, CacherRegistry } from './index.js';
 
@@ -52,17 +52,9 @@ after(() => {
   assert.ok(sum('listTotal') > 0 && sum('getTotal') > 0 && sum('eventsDispatched') > 0, 'reads and watches were served from the cache');
 });
 
-/** One store on the real clock for the object-level suite, each test's resource with a Cacher of its own. */
-let objectStore: Promise<SqliteStorage> | undefined;
-function sharedStore(): Promise<SqliteStorage> {
-  objectStore ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kscale-cacher-objects-'));
-    dirs.push(dir);
-    const s = await openSqliteStorage({ dataDir: dir });
-    plain.push(s);
-    return s;
-  })();
-  return objectStore;
-}
-
-runObjectConformance('cacher over sqlite', () => ({ open: async (prefix, indexers) => cachedObjects(await sharedStore(), cachers).open(prefix, indexers) }));
+// The object-level suite, on one store on the real clock, each test's resource with a Cacher of its own.
+runObjectConformance('cacher over sqlite', onSharedStore(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kscale-cacher-objects-'));
+  dirs.push(dir);
+  return openSqliteStorage({ dataDir: dir }).then((s) => (plain.push(s), s));
+}, (s) => cachedObjects(s, cachers)));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { FakeClock } from '../../clock/index.js';
-import { directObjects, runObjectConformance } from '../testing/object_tests.js';
+import { directObjects, onSharedStore, runObjectConformance } from '../testing/object_tests.js';
 import { runConformance, type StoreFactory } from '../testing/store_tests.js';
 import { openSqliteStorage, type SqliteStorage } from './store.js';
 
@@ -32,17 +32,9 @@ runConformance('sqlite', (): StoreFactory => {
   };
 });
 
-/** One store on the real clock for the object-level suite (its watches and reads wait in real time). */
-let objectStore: Promise<SqliteStorage> | undefined;
-function sharedStore(): Promise<SqliteStorage> {
-  objectStore ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kscale-sqlite-objects-'));
-    dirs.push(dir);
-    const s = await openSqliteStorage({ dataDir: dir });
-    stores.push(s);
-    return s;
-  })();
-  return objectStore;
-}
-
-runObjectConformance('sqlite', () => ({ open: async (prefix, indexers) => directObjects(await sharedStore()).open(prefix, indexers) }));
+// The object-level suite, on one store on the real clock (its watches and reads wait in real time).
+runObjectConformance('sqlite', onSharedStore(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kscale-sqlite-objects-'));
+  dirs.push(dir);
+  return openSqliteStorage({ dataDir: dir }).then((s) => (stores.push(s), s));
+}, directObjects));

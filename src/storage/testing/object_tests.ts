@@ -24,6 +24,12 @@ export interface ObjectStoreFactory {
   open(resourcePrefix: string, indexers: Indexer[]): Promise<ObjectStoreUnderTest>;
 }
 
+/** A factory over one store opened on first use and shared by every test (each uses a fresh prefix). */
+export function onSharedStore(openStore: () => Promise<Storage>, over: (s: Storage) => ObjectStoreFactory): () => ObjectStoreFactory {
+  let store: Promise<Storage> | undefined;
+  return () => ({ open: async (prefix, indexers) => over(await (store ??= openStore())).open(prefix, indexers) });
+}
+
 /** The object contract read straight from `storage`. */
 export function directObjects(storage: Storage): ObjectStoreFactory {
   return { open: async (resourcePrefix, indexers) => ({ writer: storage, objects: new DirectObjectStorage({ storage, resourcePrefix, indexers }) }) };
