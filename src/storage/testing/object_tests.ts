@@ -212,6 +212,30 @@ export async function testObjectWatchInitialEvents(f: ObjectStoreFactory): Promi
   }
 }
 
+/** A watch from a revision the store no longer has (compacted, and before the cache's window) fails with Expired. */
+export async function testObjectWatchExpired(f: ObjectStoreFactory): Promise<void> {
+  const prefix = freshPrefix('oexpired');
+  const t = await f.open(prefix, INDEXERS);
+  await put(t, prefix, { ns: 'a', name: 'p1' });
+  const last = await put(t, prefix, { ns: 'a', name: 'p2' });
+  await t.writer.compact(last.modRevision);
+  const w = t.objects.watchObjects({ fromRevision: 1 });
+  const timer = setTimeout(() => w.stop(), 10_000);
+  try {
+    await assert.rejects(
+      (async () => {
+        for await (const _ of w) {
+          // drain until the watch breaks
+        }
+      })(),
+      (err) => isStorageError(err) && err.code === 'Expired',
+    );
+  } finally {
+    clearTimeout(timer);
+    w.stop();
+  }
+}
+
 /** Every object-level conformance test, by name. */
 export const objectConformanceTests: Record<string, (f: ObjectStoreFactory) => Promise<void>> = {
   'objects: get reads the latest, an exact past revision, and fails as the contract says': testObjectGet,
@@ -219,6 +243,7 @@ export const objectConformanceTests: Record<string, (f: ObjectStoreFactory) => P
   'objects: filtered pages add up to the whole list, all at the first page revision': testObjectListPaging,
   'objects: watch applies selector transitions from a revision': testObjectWatchTransitions,
   'objects: watch without a revision starts with the current objects': testObjectWatchInitialEvents,
+  'objects: watch from a revision the store no longer has fails with Expired': testObjectWatchExpired,
 };
 
 /** Registers every object-level conformance test with node:test for one implementation. */
