@@ -17,7 +17,7 @@ export function encodeForStorage(obj: Obj): Buffer {
 }
 
 /** The stored bytes with metadata.resourceVersion set to `rv`, without parsing (the watch cache splices the same way). */
-export { spliceResourceVersion as withResourceVersion, resourceVersionParts } from '../storage/cacher/index.js';
+export { spliceResourceVersion as withResourceVersion, resourceVersionParts } from '../storage/index.js';
 
 /** Decodes a stored object and sets its resourceVersion from the key's mod revision. */
 export function decode(kv: KeyValue): Obj {

@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { RESOURCES } from '../api/registry.js';
 import { RealClock, type Clock } from '../clock/index.js';
-import { DirectObjectStorage, type Storage } from '../storage/index.js';
+import { DirectObjectStorage, type Indexer, type Storage } from '../storage/index.js';
 import { AdmissionChain } from './admission/chain.js';
 import { serveSelfSubjectReview, serviceAccountTokenAuthenticator } from './authentication/index.js';
 import { withAuthentication } from './filters/authentication.js';
@@ -33,7 +33,7 @@ import { definitionFor, restoreServiceAllocations } from './registry/index.js';
 import type { StrategyConfig } from './registry/strategy.js';
 import { GenericStore } from './registry/store.js';
 import { instrumentStorage } from './storage_metrics.js';
-import { CacherRegistry, parseWatchCacheSizes, type Indexer } from '../storage/cacher/index.js';
+import { CacherRegistry, parseWatchCacheSizes } from '../storage/cacher/index.js';
 import { registerCacheMetrics } from './cache_metrics.js';
 
 /** The fields the watch cache indexes: spec.nodeName for pods (each kubelet watches its own), metadata.name for single-object watches. */

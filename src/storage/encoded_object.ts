@@ -40,7 +40,7 @@ export function ownBytes(b: Buffer): Buffer {
   return copy;
 }
 
-/** How the cache turns stored bytes into objects and response bytes; supplied per resource. */
+/** How stored bytes become objects and response bytes; supplied per resource. */
 export interface ObjectCodec {
   /** Decodes stored bytes (default JSON.parse); the result is never cached, so callers may mutate it. */
   decode(value: Buffer): unknown;

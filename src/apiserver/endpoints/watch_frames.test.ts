@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { EncodedObject, jsonCodec } from '../../storage/cacher/index.js';
+import { EncodedObject, jsonCodec } from '../../storage/index.js';
 import { frameOf, sharedFrame } from './watch_frames.js';
 
 const stored = Buffer.from('{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"}}');

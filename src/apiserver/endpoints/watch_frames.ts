@@ -6,7 +6,7 @@
  * Frames live only until the turn ends (setImmediate), so the cache never
  * holds more than the events of one turn, and at most MAX_ENTRIES of them.
  */
-import type { EncodedObject } from '../../storage/cacher/index.js';
+import type { EncodedObject } from '../../storage/index.js';
 
 /** Event types that carry an object. */
 export type ObjectFrameType = 'ADDED' | 'MODIFIED' | 'DELETED';

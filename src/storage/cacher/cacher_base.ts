@@ -1,7 +1,8 @@
 /**
  * The Storage half of the Cacher (upstream's cacher.Cacher): a decorator
  * that passes writes through and serves reads and watches from a WatchCache
- * fed by one storage watch. Read rules, like kube-apiserver:
+ * fed by one storage watch. Read rules, like kube-apiserver (the storage-or-cache
+ * decision itself is shouldDelegate, delegator.ts):
  * - minRevision (resourceVersion "0" or NotOlderThan N): the cache as it is,
  *   once it has reached N (waiting up to 3 s, then TooLargeResourceVersion);
  * - an exact revision: from memory when inside the window, else from storage;

@@ -4,9 +4,9 @@
  * The API server builds one CacherRegistry over its storage (unless --watch-cache=false),
  * with a ResourceCacheConfig per resource (indexers: spec.nodeName for pods, metadata.name
  * for all) and --watch-cache-sizes, and uses it as its Storage. Its registry reads each
- * resource through `registry.objectsFor(prefix, indexers)`: the resource's Cacher, or a
- * DirectObjectStorage when the resource is not cached (both implement the object-level
- * contract, storage/objects.ts). `registry.metrics()` feeds its prom-client gauges.
+ * resource through the object-level contract (storage/objects.ts): the resource's Cacher
+ * (`registry.cacherFor(prefix)`), or a DirectObjectStorage when the resource is not cached.
+ * `registry.metrics()` feeds its prom-client gauges.
  */
 export { Cacher } from './cacher.js';
 export { CacherRegistry, parseWatchCacheSizes, type CacherDefaults, type CacherRegistryOptions, type ResourceCacheConfig } from './cacher_registry.js';
