@@ -21,7 +21,7 @@ import type { CacheWatcher } from './cache_watcher.js';
 export class Cacher extends CacherBase implements ObjectStorage {
   /** Answers the reads the cache hands to storage. */
   private readonly direct = new DirectObjectStorage({
-    storage: this.storage,
+    storage: this.opts.readStorage ?? this.storage,
     resourcePrefix: this.resourcePrefix,
     ...(this.opts.indexers === undefined ? {} : { indexers: this.opts.indexers }),
     ...(this.opts.codec === undefined ? {} : { codec: this.opts.codec }),

@@ -20,6 +20,8 @@ export interface ResourceCacheConfig {
   resource?: string;
   indexers?: Indexer[];
   codec?: ObjectCodec;
+  /** Where its delegated reads go (see CacherOptions.readStorage). */
+  readStorage?: Storage;
 }
 
 /** Settings shared by every Cacher of a registry. */
@@ -167,6 +169,7 @@ export class CacherRegistry implements Storage {
       resource,
       ...(r.indexers === undefined ? {} : { indexers: r.indexers }),
       ...(r.codec === undefined ? {} : { codec: r.codec }),
+      ...(r.readStorage === undefined ? {} : { readStorage: r.readStorage }),
     });
     this.byPrefix.set(r.prefix, c);
     return c;

@@ -29,6 +29,11 @@ export function hasAcknowledgedRevision(s: Storage): s is AcknowledgedRevisionSt
 export interface CacherOptions {
   /** The storage it decorates; writes pass through to it. */
   storage: Storage;
+  /**
+   * Where the reads shouldDelegate hands on go (default: `storage`): the same store, maybe wrapped,
+   * as the API server times each call, since a delegated read is a storage request like any other.
+   */
+  readStorage?: Storage;
   /** The resource's key prefix, ending in '/', e.g. '/registry/pods/'. */
   resourcePrefix: string;
   /** The resource label of metrics (default: the prefix's last segment). */
