@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { StatusError } from '../api/status.js';
+import { StatusError } from '../api/index.js';
 import { decodeBody, MAX_NESTING_DEPTH, nestsDeeperThan } from './body.js';
 
 const json = (text: string): unknown => decodeBody(Buffer.from(text), 'application/json');

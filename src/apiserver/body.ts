@@ -5,8 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYAML } from 'yaml';
-import { decodeProtobufObject, ProtobufError, PROTOBUF_MEDIA_TYPE } from '../api/protobuf/index.js';
-import { badRequest, newStatusError, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
+import { decodeProtobufObject, ProtobufError, PROTOBUF_MEDIA_TYPE } from '../api/index.js';
+import { badRequest, newStatusError, requestEntityTooLarge, unsupportedMediaType } from '../api/index.js';
 
 /** kube-apiserver's default limit on a request body. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;

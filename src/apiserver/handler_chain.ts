@@ -5,7 +5,7 @@
  * and API Priority and Fairness slot in as further filters.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatusError } from '../api/status.js';
+import { StatusError } from '../api/index.js';
 import { MaxInFlight } from './filters/max_inflight.js';
 import type { ApiServerMetrics } from './metrics.js';
 import { parseRequestInfo, type RequestInfo } from './request_info.js';

@@ -4,7 +4,7 @@
  * it, as kubectl get does. An Accept list that allows protobuf only gets 406.
  */
 import type { IncomingMessage } from 'node:http';
-import { badRequest, notAcceptable } from '../api/status.js';
+import { badRequest, notAcceptable } from '../api/index.js';
 
 /**
  * Refuses (406 NotAcceptable) an Accept list whose every entry is Kubernetes protobuf: kscale

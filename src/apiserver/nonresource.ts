@@ -4,8 +4,8 @@
  * /metrics.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AGGREGATED_DISCOVERY_CONTENT_TYPE, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from '../api/discovery.js';
-import { routeNotFound } from '../api/status.js';
+import { AGGREGATED_DISCOVERY_CONTENT_TYPE, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from '../api/index.js';
+import { routeNotFound } from '../api/index.js';
 import type { Storage } from '../storage/index.js';
 import type { ApiServerMetrics } from './metrics.js';
 import type { RequestInfo } from './request_info.js';

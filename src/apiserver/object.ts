@@ -2,7 +2,7 @@
  * Plain JSON objects as the API server handles them, with small accessors for
  * the metadata every handler touches.
  */
-import { deepCopy as jsonDeepCopy } from '../api/strategicpatch/index.js';
+import { deepCopy as jsonDeepCopy } from '../api/index.js';
 
 /** A decoded Kubernetes object. JSON is dynamic by nature; handlers check shapes explicitly. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

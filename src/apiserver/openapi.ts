@@ -7,8 +7,8 @@
  * version: kscale does not encode protobuf (a deliberate, documented limit).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { servedGroupVersions } from '../api/registry.js';
-import { openapiV2Definitions, openapiV3Document } from '../api/schema/index.js';
+import { servedGroupVersions } from '../api/index.js';
+import { openapiV2Definitions, openapiV3Document } from '../api/index.js';
 import { SERVER_VERSION } from './nonresource.js';
 import type { RequestInfo } from './request_info.js';
 import { writeJSON } from './responsewriters.js';

@@ -3,10 +3,10 @@
  * endpoints/handlers/responsewriters. Every error response is a metav1.Status.
  */
 import type { ServerResponse } from 'node:http';
-import { internal, StatusError, type GroupResource } from '../api/status.js';
-import type { Status } from '../api/types.js';
+import { internal, StatusError, type GroupResource } from '../api/index.js';
+import type { Status } from '../api/index.js';
 import { isStorageError, type StorageError } from '../storage/index.js';
-import * as api from '../api/status.js';
+import * as api from '../api/index.js';
 
 /** Writes a JSON body (already encoded bytes, or an object to encode). */
 export function writeJSON(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { RESOURCES } from '../api/registry.js';
+import { RESOURCES } from '../api/index.js';
 import { RealClock, type Clock } from '../clock/index.js';
 import { DirectObjectStorage, type Indexer, type Storage } from '../storage/index.js';
 import { AdmissionChain } from './admission/chain.js';

@@ -3,7 +3,7 @@
  * that does not exist or is terminating, and the system namespaces cannot be
  * deleted.
  */
-import { forbidden, notFound } from '../../api/status.js';
+import { forbidden, notFound } from '../../api/index.js';
 import type { Obj } from '../object.js';
 import type { GenericStore } from '../registry/store.js';
 import type { AdmissionPlugin, Attributes } from './chain.js';

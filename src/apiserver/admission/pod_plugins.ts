@@ -3,7 +3,7 @@
  * `default` account when none is named), DefaultTolerationSeconds, and
  * Priority (spec.priority from the PriorityClass).
  */
-import { addDefaultTolerations, admitPodPriority, type PriorityClassInfo } from '../../api/admission.js';
+import { addDefaultTolerations, admitPodPriority, type PriorityClassInfo } from '../../api/index.js';
 import type { Obj } from '../object.js';
 import type { GenericStore } from '../registry/store.js';
 import type { AdmissionPlugin } from './chain.js';

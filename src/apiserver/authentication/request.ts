@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { unauthorized } from '../../api/status.js';
+import { unauthorized } from '../../api/index.js';
 import { userFromCertificate } from './x509.js';
 import { ANONYMOUS_USER, UNSECURED_USER, type UserInfo } from './user.js';
 

@@ -4,7 +4,7 @@
  * user, as `kubectl auth whoami` asks. Nothing is stored.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { methodNotSupported } from '../../api/status.js';
+import { methodNotSupported } from '../../api/index.js';
 import { readBody } from '../body.js';
 import type { RequestInfo } from '../request_info.js';
 import { writeJSON } from '../responsewriters.js';

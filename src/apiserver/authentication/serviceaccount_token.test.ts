@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { notFound } from '../../api/status.js';
+import { notFound } from '../../api/index.js';
 import { FakeClock } from '../../clock/index.js';
 import { generateSigningKey } from '../serviceaccount/index.js';
 import { serviceAccountClaims } from '../serviceaccount/claims.js';

@@ -8,7 +8,7 @@
  * not.
  */
 import { createVerify, type KeyObject } from 'node:crypto';
-import { isNotFoundError } from '../../api/status.js';
+import { isNotFoundError } from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Obj } from '../object.js';
 import { AUTHENTICATED_GROUP, type UserInfo } from './user.js';

@@ -6,7 +6,7 @@
  * controller.
  */
 import type { Clock } from '../../clock/index.js';
-import { isNotFoundError } from '../../api/status.js';
+import { isNotFoundError } from '../../api/index.js';
 import type { Storage } from '../../storage/index.js';
 import { isStorageError } from '../../storage/index.js';
 import { decode } from '../codec.js';

@@ -3,7 +3,7 @@
  * resource's store, and the server-wide services (clock, admission, stores).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ResourceInfo } from '../../api/registry.js';
+import type { ResourceInfo } from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { GenericStore } from '../registry/store.js';

@@ -4,8 +4,8 @@
  * propagationPolicy, dryRun), then the store's graceful delete, which runs
  * delete admission first.
  */
-import { groupVersionString } from '../../api/registry.js';
-import { badRequest } from '../../api/status.js';
+import { groupVersionString } from '../../api/index.js';
+import { badRequest } from '../../api/index.js';
 import { readBody, decodeBody } from '../body.js';
 import type { Obj } from '../object.js';
 import type { DeleteParams } from '../registry/store.js';

@@ -3,11 +3,11 @@
  * (metadata.managedFields) for every write, like upstream's fieldmanager
  * wrapping of the REST handlers.
  */
-import { findUnknownFields, strictDecodingError, unknownFieldWarnings } from '../../api/schema/index.js';
-import { ApplyConflictError, serverSideApply as ssa, updateManagedFields } from '../../api/managedfields/index.js';
-import { formatTimestamp } from '../../api/meta.js';
-import { badRequest, StatusError } from '../../api/status.js';
-import { patchSchemaForObject } from '../../api/strategicpatch/index.js';
+import { findUnknownFields, strictDecodingError, unknownFieldWarnings } from '../../api/index.js';
+import { ApplyConflictError, serverSideApply as ssa, updateManagedFields } from '../../api/index.js';
+import { formatTimestamp } from '../../api/index.js';
+import { badRequest, StatusError } from '../../api/index.js';
+import { patchSchemaForObject } from '../../api/index.js';
 import type { Obj } from '../object.js';
 import type { RestContext } from './context.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../../api/status.js';
+import { StatusError } from '../../api/index.js';
 import { applyJSONPatch, MAX_JSON_PATCH_OPERATIONS } from './json_patch.js';
 
 const cm = (): Record<string, unknown> => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'x'.repeat(1000) } });

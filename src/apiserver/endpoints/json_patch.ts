@@ -6,7 +6,7 @@
  * object into gigabytes. Operations apply one by one so each copy is counted.
  */
 import fastJsonPatch from 'fast-json-patch';
-import { newStatusError, requestEntityTooLarge } from '../../api/status.js';
+import { newStatusError, requestEntityTooLarge } from '../../api/index.js';
 import { deepCopy, type Obj } from '../object.js';
 
 /** Upstream's maxJSONPatchOperations. */

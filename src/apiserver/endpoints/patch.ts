@@ -4,9 +4,9 @@
  * creates a missing object). The patch is applied inside compare-and-swap, so
  * a concurrent write makes it re-apply to the new state, as upstream does.
  */
-import { applyMergePatch, applyStrategicMergePatch, patchSchemaForObject } from '../../api/strategicpatch/index.js';
-import { badRequest, conflict, invalid, newStatusError, notFound, unsupportedMediaType } from '../../api/status.js';
-import { findRestoreError, goFormat } from '../../api/schema/restore.js';
+import { applyMergePatch, applyStrategicMergePatch, patchSchemaForObject } from '../../api/index.js';
+import { badRequest, conflict, invalid, newStatusError, notFound, unsupportedMediaType } from '../../api/index.js';
+import { findRestoreError, goFormat } from '../../api/index.js';
 import { readBody, decodeBody, mediaType } from '../body.js';
 import { meta, type Obj } from '../object.js';
 import type { RestContext } from './context.js';

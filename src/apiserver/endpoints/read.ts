@@ -4,11 +4,11 @@
  * read through the object-level storage contract (storage/objects.ts). Each
  * object's JSON bytes are encoded once and written as they are.
  */
-import { compileFieldSelector } from '../../api/fields.js';
-import { parseLabelSelector } from '../../api/labels.js';
-import { groupVersionString } from '../../api/registry.js';
-import { printTable } from '../../api/printers/index.js';
-import { badRequest } from '../../api/status.js';
+import { compileFieldSelector } from '../../api/index.js';
+import { parseLabelSelector } from '../../api/index.js';
+import { groupVersionString } from '../../api/index.js';
+import { printTable } from '../../api/index.js';
+import { badRequest } from '../../api/index.js';
 import { negotiateOutput } from '../negotiation.js';
 import type { Obj } from '../object.js';
 import type { Predicate } from '../registry/store.js';

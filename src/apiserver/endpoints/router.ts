@@ -3,8 +3,8 @@
  * upstream's APIInstaller (a resource's own subresources by its registry folder);
  * unknown resources get 404 and unsupported verbs 405.
  */
-import { lookupResource } from '../../api/registry.js';
-import { methodNotSupported, newStatusError, notFound, routeNotFound } from '../../api/status.js';
+import { lookupResource } from '../../api/index.js';
+import { methodNotSupported, newStatusError, notFound, routeNotFound } from '../../api/index.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { definitionFor } from '../registry/index.js';
 import type { RequestInfo } from '../request_info.js';

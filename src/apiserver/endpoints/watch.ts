@@ -7,9 +7,9 @@
  * object-level storage contract with each object's bytes encoded once; one
  * frame line per event is built from them and shared between watchers.
  */
-import { printTable } from '../../api/printers/index.js';
-import { groupVersionString } from '../../api/registry.js';
-import { badRequest, expired as expiredStatus, timeout as timeoutStatus } from '../../api/status.js';
+import { printTable } from '../../api/index.js';
+import { groupVersionString } from '../../api/index.js';
+import { badRequest, expired as expiredStatus, timeout as timeoutStatus } from '../../api/index.js';
 import { isStorageError } from '../../storage/index.js';
 import { negotiateOutput } from '../negotiation.js';
 import type { Obj } from '../object.js';

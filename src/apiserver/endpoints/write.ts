@@ -4,8 +4,8 @@
  * the write sequence (defaults, admission, validation, the write) with the
  * request's admission; the handler records field managers and answers.
  */
-import { groupVersionString } from '../../api/registry.js';
-import { badRequest } from '../../api/status.js';
+import { groupVersionString } from '../../api/index.js';
+import { badRequest } from '../../api/index.js';
 import { readBody, decodeBody, isProtobuf } from '../body.js';
 import { deepCopy, meta, type Obj } from '../object.js';
 import { writeJSON, writeJSONParts } from '../responsewriters.js';

@@ -4,7 +4,7 @@
  * --max-mutating-requests-inflight 200); excess requests get 429 with
  * Retry-After; long-running requests (watches) do not count.
  */
-import { tooManyRequests } from '../../api/status.js';
+import { tooManyRequests } from '../../api/index.js';
 import type { ApiServerMetrics } from '../metrics.js';
 import type { RequestInfo } from '../request_info.js';
 

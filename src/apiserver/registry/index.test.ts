@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RESOURCES } from '../../api/registry.js';
+import { RESOURCES } from '../../api/index.js';
 import { IPAllocator, PortAllocator } from './ipallocator.js';
 import { DEFINITIONS, definitionFor } from './index.js';
 

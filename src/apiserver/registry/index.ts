@@ -4,7 +4,7 @@
  * means a scheme entry in src/api/registry.ts, a folder here, and its line in
  * DEFINITIONS; the API server refuses to start with a scheme entry that has no folder.
  */
-import type { ResourceInfo } from '../../api/registry.js';
+import type { ResourceInfo } from '../../api/index.js';
 import { configMaps } from './configmap/index.js';
 import { deployments } from './deployment/index.js';
 import { endpoints } from './endpoints/index.js';

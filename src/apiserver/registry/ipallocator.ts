@@ -4,7 +4,7 @@
  * allocations are never handed out twice, and the set is rebuilt from the
  * stored Services at start-up so a restart never duplicates one.
  */
-import { newStatusError } from '../../api/status.js';
+import { newStatusError } from '../../api/index.js';
 
 function toInt(ip: string): number {
   const parts = ip.split('.').map(Number);

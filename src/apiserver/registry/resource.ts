@@ -4,7 +4,7 @@
  * the handlers of its own subresources. `status` needs no handler: every
  * resource whose scheme entry serves it gets the generic one.
  */
-import type { ResourceInfo } from '../../api/registry.js';
+import type { ResourceInfo } from '../../api/index.js';
 import type { RestContext } from '../endpoints/context.js';
 import type { Strategy, StrategyConfig } from './strategy.js';
 

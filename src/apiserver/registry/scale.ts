@@ -3,7 +3,7 @@
  * deployments and replicasets: a view of spec.replicas that GET, PUT and PATCH
  * read and write; a write goes through the store's update sequence.
  */
-import { conflict, newStatusError, notFound, unsupportedMediaType } from '../../api/status.js';
+import { conflict, newStatusError, notFound, unsupportedMediaType } from '../../api/index.js';
 import { decodeBody, mediaType, readBody } from '../body.js';
 import type { RestContext } from '../endpoints/context.js';
 import { applyPatch, PATCH_TYPES } from '../endpoints/patch.js';

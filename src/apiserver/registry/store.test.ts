@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { RESOURCES } from '../../api/registry.js';
+import { RESOURCES } from '../../api/index.js';
 import { FakeClock } from '../../clock/index.js';
 import { openSqliteStorage } from '../../storage/sqlite/index.js';
 import type { Storage } from '../../storage/index.js';

@@ -7,11 +7,11 @@
  * and delete honours finalizers and graceful deletion. The strategy shapes
  * each resource.
  */
-import type { ResourceInfo } from '../../api/registry.js';
-import { storageKey } from '../../api/registry.js';
-import * as errs from '../../api/status.js';
-import { formatTimestamp, generateName, newUID } from '../../api/meta.js';
-import { throwIfInvalid, type ErrorList } from '../../api/validation/index.js';
+import type { ResourceInfo } from '../../api/index.js';
+import { storageKey } from '../../api/index.js';
+import * as errs from '../../api/index.js';
+import { formatTimestamp, generateName, newUID } from '../../api/index.js';
+import { throwIfInvalid, type ErrorList } from '../../api/index.js';
 import type { Attributes } from '../admission/chain.js';
 import { DirectObjectStorage, type KeyValue, type ObjectStorage, type Storage } from '../../storage/index.js';
 import { isStorageError } from '../../storage/index.js';

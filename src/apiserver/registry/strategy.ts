@@ -4,10 +4,10 @@
  * create and update reset, how objects validate, and how deletion is graceful.
  * Each resource's folder under registry/ builds its own from `genericStrategy`.
  */
-import { applyDefaults } from '../../api/defaults.js';
-import type { ResourceInfo } from '../../api/registry.js';
-import type { KubeObject } from '../../api/types.js';
-import { validateCreate, validateStatusUpdate, validateUpdate, type ErrorList } from '../../api/validation/index.js';
+import { applyDefaults } from '../../api/index.js';
+import type { ResourceInfo } from '../../api/index.js';
+import type { KubeObject } from '../../api/index.js';
+import { validateCreate, validateStatusUpdate, validateUpdate, type ErrorList } from '../../api/index.js';
 import type { Obj } from '../object.js';
 import type { IPAllocator, PortAllocator } from './ipallocator.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../../api/status.js';
+import { StatusError } from '../../api/index.js';
 import { checkTokenRequestTarget, parseTokenRequest, validateTokenRequest } from './token_request.js';
 
 const req = (spec: object): object => ({ kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', spec });

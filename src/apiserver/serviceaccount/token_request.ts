@@ -3,8 +3,8 @@
  * like upstream's SetDefaults_TokenRequestSpec, ValidateTokenRequest and the
  * name and namespace checks of TokenREST.
  */
-import { badRequest, invalid } from '../../api/status.js';
-import type { StatusCause } from '../../api/types.js';
+import { badRequest, invalid } from '../../api/index.js';
+import type { StatusCause } from '../../api/index.js';
 import type { Obj } from '../object.js';
 
 /** The TokenRequest's group/version and kind. */

@@ -1,5 +1,5 @@
 /** Jobs (batch/v1): generation tracks spec, and a create generates the selector, like upstream's jobStrategy. */
-import { generateJobSelector } from '../../../api/defaults.js';
+import { generateJobSelector } from '../../../api/index.js';
 import type { ResourceDefinition } from '../resource.js';
 import { genericStrategy } from '../strategy.js';
 

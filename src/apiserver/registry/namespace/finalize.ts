@@ -1,5 +1,5 @@
 /** namespaces/finalize, like upstream's FinalizeREST: replaces spec.finalizers only. */
-import { notFound } from '../../../api/status.js';
+import { notFound } from '../../../api/index.js';
 import { decodeBody, readBody } from '../../body.js';
 import type { RestContext } from '../../endpoints/context.js';
 import { checkBodyKind, parseDryRun, writeObject } from '../../endpoints/write.js';

@@ -4,7 +4,7 @@
  * the finalize subresource and status only through the lifecycle; a delete
  * waits for spec.finalizers and marks the namespace Terminating.
  */
-import { prepareNamespaceForCreate } from '../../../api/defaults.js';
+import { prepareNamespaceForCreate } from '../../../api/index.js';
 import type { Obj } from '../../object.js';
 import type { ResourceDefinition } from '../resource.js';
 import { handleFinalize } from './finalize.js';

@@ -2,8 +2,8 @@
  * pods/binding, like upstream's BindingREST: the scheduler's write, which
  * assigns a pod to a node once and marks it PodScheduled.
  */
-import { formatTimestamp } from '../../../api/meta.js';
-import { conflict, newStatusError, notFound } from '../../../api/status.js';
+import { formatTimestamp } from '../../../api/index.js';
+import { conflict, newStatusError, notFound } from '../../../api/index.js';
 import { decodeBody, readBody } from '../../body.js';
 import type { RestContext } from '../../endpoints/context.js';
 import { checkBodyKind, parseDryRun } from '../../endpoints/write.js';

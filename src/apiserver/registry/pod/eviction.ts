@@ -2,8 +2,8 @@
  * pods/eviction, like upstream's EvictionREST: deletes the pod unless a
  * PodDisruptionBudget forbids it, spending one of the budget's disruptions.
  */
-import { fromLabelSelector } from '../../../api/labels.js';
-import { badRequest, newStatusError, notFound, tooManyRequests } from '../../../api/status.js';
+import { fromLabelSelector } from '../../../api/index.js';
+import { badRequest, newStatusError, notFound, tooManyRequests } from '../../../api/index.js';
 import { decodeBody, readBody } from '../../body.js';
 import { storeOf, type RestContext } from '../../endpoints/context.js';
 import { parseDryRun } from '../../endpoints/write.js';

@@ -3,7 +3,7 @@
  * create starts Pending with its QoS class, node assignment happens only
  * through pods/binding, and deletion is graceful once the pod is on a node.
  */
-import type { ResourceInfo } from '../../../api/registry.js';
+import type { ResourceInfo } from '../../../api/index.js';
 import type { Obj } from '../../object.js';
 import { genericStrategy, type Strategy } from '../strategy.js';
 

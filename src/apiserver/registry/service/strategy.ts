@@ -3,7 +3,7 @@
  * allocates the ClusterIP and NodePorts (released again if the create fails,
  * and on delete), and an update keeps the allocated values it leaves out.
  */
-import type { ResourceInfo } from '../../../api/registry.js';
+import type { ResourceInfo } from '../../../api/index.js';
 import type { Obj } from '../../object.js';
 import { genericStrategy, type Strategy, type StrategyConfig } from '../strategy.js';
 

@@ -6,8 +6,8 @@
  * maximum lifetime, and the signature. Nothing is stored, so dryRun, as
  * upstream, only has its value checked.
  */
-import { formatTimestamp } from '../../../api/meta.js';
-import { badRequest, conflict, isNotFoundError, newStatusError } from '../../../api/status.js';
+import { formatTimestamp } from '../../../api/index.js';
+import { badRequest, conflict, isNotFoundError, newStatusError } from '../../../api/index.js';
 import { decodeBody, readBody } from '../../body.js';
 import { meta, type Obj } from '../../object.js';
 import { writeJSON } from '../../responsewriters.js';
