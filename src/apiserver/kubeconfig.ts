@@ -7,27 +7,7 @@ import { writeFileSync } from 'node:fs';
 
 /** The kubeconfig YAML for a server URL. */
 export function kubeconfigYAML(server: string, name = 'kscale'): string {
-  return [
-    'apiVersion: v1',
-    'kind: Config',
-    'clusters:',
-    `- name: ${name}`,
-    '  cluster:',
-    `    server: ${server}`,
-    '    insecure-skip-tls-verify: true',
-    'users:',
-    `- name: ${name}-admin`,
-    '  user:',
-    '    token: kscale-admin',
-    'contexts:',
-    `- name: ${name}`,
-    '  context:',
-    `    cluster: ${name}`,
-    `    user: ${name}-admin`,
-    '    namespace: default',
-    `current-context: ${name}`,
-    '',
-  ].join('\n');
+  return kubeconfigDoc(name, [`    server: ${server}`, '    insecure-skip-tls-verify: true'], ['    token: kscale-admin']);
 }
 
 /** Writes the kubeconfig with owner-only permissions. */
@@ -46,19 +26,28 @@ export interface SecureKubeconfig {
 
 /** A kubeconfig for the secure port: the server verified against `caPEM` (never insecure-skip-tls-verify), the user its client certificate. */
 export function secureKubeconfigYAML(k: SecureKubeconfig): string {
-  const name = k.name ?? 'kscale';
   const b64 = (pem: string): string => Buffer.from(pem).toString('base64');
-  const user = k.clientCertPEM !== undefined && k.clientKeyPEM !== undefined
-    ? [`    client-certificate-data: ${b64(k.clientCertPEM)}`, `    client-key-data: ${b64(k.clientKeyPEM)}`]
-    : ['    {}'];
+  const user =
+    k.clientCertPEM !== undefined && k.clientKeyPEM !== undefined
+      ? [`    client-certificate-data: ${b64(k.clientCertPEM)}`, `    client-key-data: ${b64(k.clientKeyPEM)}`]
+      : ['    {}'];
+  return kubeconfigDoc(k.name ?? 'kscale', [`    server: ${k.server}`, `    certificate-authority-data: ${b64(k.caPEM)}`], user);
+}
+
+/** Writes a secure-port kubeconfig with owner-only permissions. */
+export function writeSecureKubeconfig(file: string, k: SecureKubeconfig): void {
+  writeFileSync(file, secureKubeconfigYAML(k), { mode: 0o600 });
+}
+
+// One cluster, one user, one context named after `name`, with the given cluster and user fields.
+function kubeconfigDoc(name: string, cluster: string[], user: string[]): string {
   return [
     'apiVersion: v1',
     'kind: Config',
     'clusters:',
     `- name: ${name}`,
     '  cluster:',
-    `    server: ${k.server}`,
-    `    certificate-authority-data: ${b64(k.caPEM)}`,
+    ...cluster,
     'users:',
     `- name: ${name}-admin`,
     '  user:',
@@ -72,9 +61,4 @@ export function secureKubeconfigYAML(k: SecureKubeconfig): string {
     `current-context: ${name}`,
     '',
   ].join('\n');
-}
-
-/** Writes a secure-port kubeconfig with owner-only permissions. */
-export function writeSecureKubeconfig(file: string, k: SecureKubeconfig): void {
-  writeFileSync(file, secureKubeconfigYAML(k), { mode: 0o600 });
 }
