@@ -154,6 +154,12 @@ function defaultSecret(s: Obj): void {
   delete s.stringData;
 }
 
+/** Like upstream's rbac/v1 defaults: a binding's roleRef and its User and Group subjects are in the RBAC group unless said. */
+function defaultBinding(b: Obj): void {
+  if (isObject(b.roleRef) && !b.roleRef.apiGroup) b.roleRef.apiGroup = 'rbac.authorization.k8s.io';
+  for (const s of arr(b.subjects)) if (!s.apiGroup && (s.kind === 'User' || s.kind === 'Group')) s.apiGroup = 'rbac.authorization.k8s.io';
+}
+
 const DEFAULTERS: Record<string, (o: Obj) => void> = {
   pods: defaultPod,
   services: defaultService,
@@ -166,6 +172,8 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
   endpointslices: defaultEndpointSlice,
   secrets: defaultSecret,
   priorityclasses: (pc) => void (pc.preemptionPolicy ||= 'PreemptLowerPriority'),
+  rolebindings: defaultBinding,
+  clusterrolebindings: defaultBinding,
 };
 
 /** Applies upstream's defaults for `resource` (a plural or ResourceInfo) to `obj`, in place; returns it. */

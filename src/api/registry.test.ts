@@ -4,7 +4,7 @@ import { aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions } from 
 import { lookupResource, resolveResourceName, resourceForKind, RESOURCES, storageKey, storageListPrefix } from './registry.js';
 
 test('every resource is reachable by group/version/plural and by apiVersion+kind', () => {
-  assert.equal(RESOURCES.length, 17);
+  assert.equal(RESOURCES.length, 21);
   for (const r of RESOURCES) {
     assert.equal(lookupResource(r.group, r.version, r.resource), r);
     assert.equal(resourceForKind(r.group ? `${r.group}/${r.version}` : r.version, r.kind), r);
@@ -31,7 +31,7 @@ test('storage keys follow upstream layout', () => {
 test('legacy discovery documents', () => {
   assert.deepEqual(apiVersions('10.0.0.1:6443').versions, ['v1']);
   const groups = (apiGroupList().groups as { name: string }[]).map((g) => g.name);
-  assert.deepEqual(groups, ['coordination.k8s.io', 'discovery.k8s.io', 'apps', 'batch', 'scheduling.k8s.io', 'policy', 'scheduling.x-k8s.io']);
+  assert.deepEqual(groups, ['coordination.k8s.io', 'discovery.k8s.io', 'apps', 'batch', 'scheduling.k8s.io', 'rbac.authorization.k8s.io', 'policy', 'scheduling.x-k8s.io']);
   const core = apiResourceList('', 'v1')!;
   const rs = core.resources as Record<string, unknown>[];
   assert.deepEqual(rs.find((r) => r.name === 'pods'), {

@@ -73,6 +73,10 @@ const SPECS: Spec[] = [
   { gv: 'apps/v1', kind: 'ReplicaSet', resource: 'replicasets', short: ['rs'], namespaced: true, categories: ['all'], sub: [status, scale] },
   { gv: 'batch/v1', kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], sub: [status] },
   { gv: 'scheduling.k8s.io/v1', kind: 'PriorityClass', resource: 'priorityclasses', short: ['pc'], namespaced: false },
+  { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', resource: 'clusterroles', namespaced: false },
+  { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', resource: 'clusterrolebindings', namespaced: false },
+  { gv: 'rbac.authorization.k8s.io/v1', kind: 'Role', resource: 'roles', namespaced: true },
+  { gv: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', resource: 'rolebindings', namespaced: true },
   { gv: 'policy/v1', kind: 'PodDisruptionBudget', resource: 'poddisruptionbudgets', short: ['pdb'], namespaced: true, sub: [status] },
   // scheduler-plugins' gang scheduling group (Coscheduling), served natively so the scheduler needs no CRD.
   { gv: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup', resource: 'podgroups', short: ['pg', 'pgs'], namespaced: true, sub: [status] },

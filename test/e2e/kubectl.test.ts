@@ -27,6 +27,10 @@ const RESOURCES: [string, string][] = [
   ['jobs', 'batch/v1'],
   ['priorityclasses', 'scheduling.k8s.io/v1'],
   ['poddisruptionbudgets', 'policy/v1'],
+  ['roles', 'rbac.authorization.k8s.io/v1'],
+  ['rolebindings', 'rbac.authorization.k8s.io/v1'],
+  ['clusterroles', 'rbac.authorization.k8s.io/v1'],
+  ['clusterrolebindings', 'rbac.authorization.k8s.io/v1'],
 ];
 
 describe('kubectl (dispatcher on PATH) against kscale server', () => {
@@ -344,6 +348,33 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     assert.equal(w.code, 0, w.stderr);
     assert.match(await k.fails(['get', 'namespace', 'doomed']), /namespaces "doomed" not found/);
     assert.doesNotMatch(await k.ok(['get', 'namespaces', '-o', 'name']), /doomed/);
+  });
+
+  test('RBAC kinds: kubectl create role, clusterrole and their bindings; upstream columns; validation; a roleRef never changes', async () => {
+    // kubectl 1.33 sends these as protobuf.
+    assert.match(await k.ok(['create', 'clusterrole', 'pod-reader', '--verb=get,list,watch', '--resource=pods']), /clusterrole.rbac.authorization.k8s.io\/pod-reader created/);
+    assert.match(await k.ok(['create', 'role', 'cm-editor', '--verb=get,update', '--resource=configmaps', '--resource-name=a']), /role.rbac.authorization.k8s.io\/cm-editor created/);
+    await k.ok(['create', 'rolebinding', 'rb', '--role=cm-editor', '--user=alice', '--group=devs', '--serviceaccount=default:builder']);
+    await k.ok(['create', 'clusterrolebinding', 'crb', '--clusterrole=pod-reader', '--user=bob']);
+    const role = await k.getJSON(['role', 'cm-editor']);
+    assert.deepEqual(role.rules, [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['a'], verbs: ['get', 'update'] }]);
+    assert.deepEqual(header(await k.ok(['get', 'clusterroles'])), ['NAME', 'CREATED AT']);
+    const wide = await k.ok(['get', 'rolebindings', '-o', 'wide']);
+    assert.deepEqual(header(wide), ['NAME', 'ROLE', 'AGE', 'USERS', 'GROUPS', 'SERVICEACCOUNTS']);
+    const rb = row(wide, 'rb');
+    assert.deepEqual([rb.ROLE, rb.USERS, rb.GROUPS, rb.SERVICEACCOUNTS], ['Role/cm-editor', 'alice', 'devs', 'default/builder']);
+    const binding = await k.getJSON(['rolebinding', 'rb']);
+    assert.equal(binding.subjects[0].apiGroup, 'rbac.authorization.k8s.io', 'User subjects default to the RBAC group');
+    assert.match(await k.ok(['describe', 'role', 'cm-editor']), /configmaps\s+\[\]\s+\[a\]\s+\[get update\]/);
+    assert.match(await k.fails(['patch', 'rolebinding', 'rb', '--type=merge', '-p', '{"roleRef":{"name":"other"}}']), /roleRef: Invalid value: .*cannot change roleRef/);
+    const noVerbs = manifest({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'empty' }, rules: [{ apiGroups: [''], resources: ['pods'] }] });
+    assert.match(await k.fails(['create', '-f', '-'], { input: noVerbs }), /rules\[0\]\.verbs: Required value: verbs must contain at least one value/);
+    const urlsInRole = manifest({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'urls' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] });
+    assert.match(await k.fails(['create', '-f', '-'], { input: urlsInRole }), /namespaced rules cannot apply to non-resource URLs/);
+    const crbToRole = manifest({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'x' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-editor' } });
+    assert.match(await k.fails(['create', '-f', '-'], { input: crbToRole }), /roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"/);
+    await k.ok(['delete', 'rolebinding', 'rb']);
+    await k.ok(['delete', 'clusterrolebinding', 'crb']);
   });
 
   test('a Secret whose stringData repeats a key of data is created with stringData winning, and stored without it', async () => {

@@ -8,6 +8,7 @@ import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './servic
 import { eventPrinter } from './event.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
+import { roleBindingPrinter, rolePrinter } from './rbac.js';
 import {
   configMapPrinter,
   genericPrinter,
@@ -45,6 +46,10 @@ const printers = new Map<string, ResourcePrinter>([
   ['jobs', jobPrinter],
   ['priorityclasses', priorityClassPrinter],
   ['poddisruptionbudgets', podDisruptionBudgetPrinter],
+  ['roles', rolePrinter],
+  ['clusterroles', rolePrinter],
+  ['rolebindings', roleBindingPrinter],
+  ['clusterrolebindings', roleBindingPrinter],
 ]);
 
 /** Options for printTable; `now` is milliseconds since the epoch, injected so output is deterministic. */

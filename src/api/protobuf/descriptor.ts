@@ -41,7 +41,8 @@ export function protoPackage(apiVersion: string): string {
   const group = apiVersion.slice(0, slash);
   const version = apiVersion.slice(slash + 1);
   if (group === 'meta.k8s.io') return `k8s.io.apimachinery.pkg.apis.meta.${version}`;
-  return `k8s.io.api.${group.replace(/\.k8s\.io$/, '')}.${version}`;
+  // The package is the group's first label: rbac.authorization.k8s.io is k8s.io.api.rbac.
+  return `k8s.io.api.${group.replace(/\.k8s\.io$/, '').split('.')[0]}.${version}`;
 }
 
 /** The kinds a request body may carry ("apiVersion Kind" to message), and the roots of the generated table. */
@@ -56,6 +57,7 @@ export const ROOT_KINDS: Readonly<Record<string, string>> = Object.fromEntries(
     ['scheduling.k8s.io/v1', ['PriorityClass']],
     ['policy/v1', ['PodDisruptionBudget', 'Eviction']],
     ['authentication.k8s.io/v1', ['TokenRequest']],
+    ['rbac.authorization.k8s.io/v1', ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']],
     ['meta.k8s.io/v1', ['DeleteOptions']],
   ].flatMap(([gv, kinds]) => (kinds as string[]).map((k) => [`${gv as string} ${k}`, `${protoPackage(gv as string)}.${k}`])),
 );

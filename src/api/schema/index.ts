@@ -9,6 +9,7 @@ import { isObject } from '../types.js';
 import { CORE_DEFS } from './defs_core.js';
 import { META_DEFS } from './defs_meta.js';
 import { POD_DEFS } from './defs_pod.js';
+import { RBAC_DEFS } from './defs_rbac.js';
 import { WORKLOAD_DEFS } from './defs_workloads.js';
 import { compileStruct, fullName, SCALAR_DEFS, type Schema } from './dsl.js';
 
@@ -19,6 +20,7 @@ const GROUP_PREFIX: Record<string, string> = {
   'coordination.k8s.io': 'coordination',
   'discovery.k8s.io': 'discovery',
   'scheduling.k8s.io': 'scheduling',
+  'rbac.authorization.k8s.io': 'rbac',
   policy: 'policy',
   autoscaling: 'autoscaling',
 };
@@ -33,7 +35,7 @@ export function definitionName(group: string, kind: string): string | undefined 
 
 function build(): Record<string, Schema> {
   const defs: Record<string, Schema> = { ...structuredClone(SCALAR_DEFS) };
-  for (const src of [META_DEFS, POD_DEFS, CORE_DEFS, WORKLOAD_DEFS]) for (const [short, desc] of Object.entries(src)) defs[fullName(short)] = compileStruct(desc);
+  for (const src of [META_DEFS, POD_DEFS, CORE_DEFS, WORKLOAD_DEFS, RBAC_DEFS]) for (const [short, desc] of Object.entries(src)) defs[fullName(short)] = compileStruct(desc);
   // Top-level kinds, plus the subresource bodies (Binding, Eviction, Scale), carry their GVK.
   const kinds: { group: string; version: string; kind: string }[] = RESOURCES.map((r) => ({ group: r.group, version: r.version, kind: r.kind }));
   for (const r of RESOURCES) for (const s of r.subresources) if (s.kind !== r.kind) kinds.push({ group: s.group, version: s.version, kind: s.kind });

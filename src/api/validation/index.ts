@@ -22,6 +22,14 @@ import { toInvalidError, type ErrorList } from './field.js';
 import { validateObjectMetaUpdate } from './objectmeta.js';
 import { validateEndpointSlice, validateEndpointSliceUpdate, validateLease, validatePodDisruptionBudget, validatePriorityClass, validatePriorityClassUpdate, validatePodGroup } from './other.js';
 import { validatePod, validatePodStatusUpdate, validatePodUpdate } from './pod.js';
+import {
+  validateClusterRole,
+  validateClusterRoleBinding,
+  validateClusterRoleBindingUpdate,
+  validateRole,
+  validateRoleBinding,
+  validateRoleBindingUpdate,
+} from './rbac.js';
 
 type Create = (o: KubeObject) => ErrorList;
 type Update = (o: KubeObject, old: KubeObject) => ErrorList;
@@ -45,6 +53,10 @@ const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?
   priorityclasses: { create: validatePriorityClass, extraUpdate: validatePriorityClassUpdate },
   poddisruptionbudgets: { create: validatePodDisruptionBudget },
   podgroups: { create: validatePodGroup },
+  roles: { create: validateRole },
+  clusterroles: { create: validateClusterRole },
+  rolebindings: { create: validateRoleBinding, update: validateRoleBindingUpdate },
+  clusterrolebindings: { create: validateClusterRoleBinding, update: validateClusterRoleBindingUpdate },
 };
 
 const resourceName = (r: ResourceInfo | string): string => (typeof r === 'string' ? r : r.resource);

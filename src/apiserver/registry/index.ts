@@ -18,6 +18,7 @@ import { pods } from './pod/index.js';
 import { podDisruptionBudgets } from './poddisruptionbudget/index.js';
 import { podGroups } from './podgroup/index.js';
 import { priorityClasses } from './priorityclass/index.js';
+import { clusterRoleBindings, clusterRoles, roleBindings, roles } from './rbac/index.js';
 import { replicaSets } from './replicaset/index.js';
 import type { ResourceDefinition } from './resource.js';
 import { secrets } from './secret/index.js';
@@ -46,6 +47,10 @@ export const DEFINITIONS: readonly ResourceDefinition[] = [
   priorityClasses,
   podDisruptionBudgets,
   podGroups,
+  roles,
+  clusterRoles,
+  roleBindings,
+  clusterRoleBindings,
 ];
 
 const byGroupResource = new Map(DEFINITIONS.map((d) => [`${d.group}/${d.resource}`, d]));
