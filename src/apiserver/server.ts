@@ -14,6 +14,11 @@ import { DirectObjectStorage, type Indexer, type Storage } from '../storage/inde
 import { AdmissionChain } from './admission/chain.js';
 import { serveSelfSubjectReview, serviceAccountTokenAuthenticator } from './authentication/index.js';
 import { withAuthentication } from './filters/authentication.js';
+import { withAuthorization } from './filters/authorization.js';
+import { alwaysAllow, privilegedGroups, RBACAuthorizer, serveSelfSubjectAccessReview, union, type Authorizer } from './authorization/index.js';
+import { reconcileBootstrapPolicy } from './controllers/rbac_bootstrap.js';
+import { StoreInformer } from './controllers/store_informer.js';
+import type { Obj } from './object.js';
 import { withProbabilisticGoaway } from './filters/goaway.js';
 import { namespaceLifecycle } from './admission/namespace_lifecycle.js';
 import { defaultTolerationSeconds, priorityAdmission, serviceAccountAdmission } from './admission/pod_plugins.js';
@@ -75,6 +80,8 @@ export interface ApiServerOptions {
   secureServing?: SecureServingOptions;
   /** --anonymous-auth (true): requests over TLS without credentials are system:anonymous. */
   anonymousAuth?: boolean;
+  /** --authorization-mode (RBAC): AlwaysAllow and RBAC so far; system:masters is always allowed, as upstream. */
+  authorizationModes?: string[];
 }
 
 /** The secure port's certificates and HTTP/2 settings. */
@@ -98,6 +105,10 @@ export class ApiServer {
   /** Signs ServiceAccount tokens and serves their OIDC discovery documents. */
   readonly tokenIssuer: ServiceAccountTokenIssuer;
   private readonly http: Server;
+  /** The union of --authorization-mode's authorizers, after the system:masters check. */
+  private readonly authorizer: Authorizer;
+  private readonly rbac = new RBACAuthorizer();
+  private readonly informers: StoreInformer[] = [];
   private readonly https: Http2SecureServer | undefined;
   /** The secure port's connections, TLS or HTTP/2, for shutdown. */
   private readonly secureSockets = new Set<Socket>();
@@ -161,8 +172,10 @@ export class ApiServer {
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
       openWatches: this.openWatches,
     };
+    this.authorizer = this.buildAuthorizer(opts.authorizationModes ?? ['RBAC']);
     const route: Handler = async (req, res, info) => {
       if (await serveSelfSubjectReview(req, res, info)) return;
+      if (await serveSelfSubjectAccessReview(req, res, info, this.authorizer)) return;
       if (info.isResourceRequest) return serveResource(req, res, info, services);
       if (serveDiscovery(req, res, info)) return;
       if (await serveHealth(res, info, opts.storage, () => this.ready)) return;
@@ -188,6 +201,7 @@ export class ApiServer {
       }),
       withProbabilisticGoaway(opts.secureServing?.goawayChance ?? 0),
       withMaxInFlight(limiter),
+      withAuthorization(this.authorizer),
     ]);
     const listener = toListener(chain);
     this.http = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000 }, listener);
@@ -234,6 +248,35 @@ export class ApiServer {
     return server;
   }
 
+  private buildAuthorizer(modes: string[]): Authorizer {
+    const chain: Authorizer[] = [privilegedGroups('system:masters')];
+    for (const m of modes) {
+      if (m === 'AlwaysAllow') chain.push(alwaysAllow);
+      else if (m === 'RBAC') chain.push(this.rbac);
+      else throw new Error(`authorization mode ${JSON.stringify(m)} is not supported (AlwaysAllow, RBAC)`);
+    }
+    if (modes.includes('RBAC')) {
+      const s = (r: string): GenericStore => this.stores.get(r)!;
+      const roles = (kind: 'ClusterRole' | 'Role') => ({
+        replace: (objs: Obj[]) => { this.rbac.clearRoles(kind); for (const o of objs) this.rbac.putRole(kind, o); },
+        put: (o: Obj) => this.rbac.putRole(kind, o),
+        delete: (o: Obj) => this.rbac.deleteRole(kind, o),
+      });
+      const bindings = (kind: 'ClusterRoleBinding' | 'RoleBinding') => ({
+        replace: (objs: Obj[]) => { this.rbac.clearBindings(kind); for (const o of objs) this.rbac.putBinding(kind, o); },
+        put: (o: Obj) => this.rbac.putBinding(kind, o),
+        delete: (o: Obj) => this.rbac.deleteBinding(kind, o),
+      });
+      this.informers.push(
+        new StoreInformer(s('clusterroles'), this.storage, this.clock, roles('ClusterRole')),
+        new StoreInformer(s('roles'), this.storage, this.clock, roles('Role')),
+        new StoreInformer(s('clusterrolebindings'), this.storage, this.clock, bindings('ClusterRoleBinding')),
+        new StoreInformer(s('rolebindings'), this.storage, this.clock, bindings('RoleBinding')),
+      );
+    }
+    return union(chain);
+  }
+
   /** Restores allocations, creates the system objects and starts the built-in controllers. */
   async start(): Promise<void> {
     await this.cache?.ready();
@@ -241,6 +284,8 @@ export class ApiServer {
     for (const { obj } of services.items) restoreServiceAllocations(obj, this.cfg);
     await this.nsController.start();
     await bootstrap(this.stores, this.cfg, this.clock);
+    await reconcileBootstrapPolicy(this.stores, this.clock);
+    for (const i of this.informers) await i.start();
     this.ready = true;
   }
 
@@ -263,6 +308,7 @@ export class ApiServer {
   async close(graceMs = 2_000): Promise<void> {
     this.ready = false;
     this.nsController.stop();
+    for (const i of this.informers) i.stop();
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     const https = this.https;
     const closedSecure = https === undefined ? Promise.resolve() : new Promise<void>((resolve) => https.close(() => resolve()));

@@ -46,6 +46,7 @@ export function serverCommand(): Command {
     .option('--tls-cert-file <file>', 'serving certificate (PEM); default: generated under <data-dir>/tls')
     .option('--tls-private-key-file <file>', 'its private key (PEM)')
     .option('--client-ca-file <file>', 'CA bundle that client certificates are verified against; default: the generated client CA')
+    .option('--authorization-mode <modes>', 'comma-separated authorizers for the secure port: RBAC, AlwaysAllow (system:masters is always allowed)', 'RBAC')
     .option('--anonymous-auth <bool>', 'requests over TLS without credentials are system:anonymous (false: 401)', 'true')
     .option('--http2-max-streams-per-connection <n>', 'concurrent HTTP/2 streams a client may open on one connection', nonNegativeIntFlag, 1000)
     .option('--goaway-chance <p>', 'probability of sending GOAWAY after an HTTP/2 request, to spread clients over servers (0 to 0.02)', Number, 0)
@@ -130,6 +131,7 @@ export function serverCommand(): Command {
         watchCache: o.watchCache !== 'false',
         watchCacheSizes: o.watchCacheSizes as string,
         anonymousAuth: o.anonymousAuth !== 'false',
+        authorizationModes: (o.authorizationMode as string).split(',').map((m) => m.trim()).filter((m) => m !== ''),
         ...(secure === undefined ? {} : { secureServing: secure.serving }),
       });
       await server.start();

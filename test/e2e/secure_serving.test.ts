@@ -116,7 +116,7 @@ describe('kscale server --secure-port', () => {
     assert.ok(seen.includes('ADDED over-tls'), seen.join(', '));
   });
 
-  test('no credentials is system:anonymous; a bad bearer token is 401 with a Status, never anonymous', async () => {
+  test('no credentials is system:anonymous (public info only); a bad bearer token is 401 with a Status, never anonymous', async () => {
     const res = await new Promise<{ code: number; body: string }>((resolve, reject) => {
       const req = httpsRequest(
         { host: t.url.hostname, port: t.url.port, path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', method: 'POST', ca: t.ca, agent: false, headers: { 'Content-Type': 'application/json' } },
@@ -129,8 +129,13 @@ describe('kscale server --secure-port', () => {
       req.on('error', reject);
       req.end('{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}');
     });
-    assert.equal(res.code, 201, res.body);
-    assert.equal(JSON.parse(res.body).status.userInfo.username, 'system:anonymous');
+    // RBAC (the default mode) names the anonymous user: upstream binds system:basic-user to authenticated users only.
+    assert.equal(res.code, 403, res.body);
+    assert.equal(
+      JSON.parse(res.body).message,
+      'selfsubjectreviews.authentication.k8s.io is forbidden: User "system:anonymous" cannot create resource "selfsubjectreviews" in API group "authentication.k8s.io" at the cluster scope',
+    );
+    assert.equal((await get(t, '/version')).code, 200, 'system:public-info-viewer is bound to system:unauthenticated');
     const bad = await get(t, '/api/v1/namespaces', { token: 'not-a-token' });
     assert.equal(bad.code, 401);
     assert.deepEqual({ kind: JSON.parse(bad.body).kind, reason: JSON.parse(bad.body).reason }, { kind: 'Status', reason: 'Unauthorized' });

@@ -18,7 +18,7 @@ interface ProtoField { number: number; name: string; type: string; repeated: boo
 interface GoField { json: string; omitempty: boolean; pointer: boolean; inline: boolean }
 
 /** The k8s.io/api group folders kscale serves, and the apimachinery packages they reference. */
-const API_GROUPS = ['core', 'apps', 'batch', 'coordination', 'discovery', 'scheduling', 'policy', 'autoscaling', 'authentication', 'rbac'];
+const API_GROUPS = ['core', 'apps', 'batch', 'coordination', 'discovery', 'scheduling', 'policy', 'autoscaling', 'authentication', 'authorization', 'rbac'];
 const APIMACHINERY = ['pkg/apis/meta/v1', 'pkg/api/resource', 'pkg/util/intstr', 'pkg/runtime'];
 
 /** Parses the messages of one generated.proto (flat: go-to-protobuf never nests messages). */

@@ -1,0 +1,130 @@
+/**
+ * The RBAC authorizer, like upstream's plugin/pkg/auth/authorizer/rbac: a
+ * request is allowed when a ClusterRoleBinding, or a RoleBinding in the
+ * request's namespace, binds the user (by name, group or ServiceAccount) to
+ * a role with a rule that allows it. RBAC never denies: without a match it
+ * has no opinion. Bindings are indexed by subject, so a request looks only at
+ * the bindings of its user and groups.
+ */
+import type { Attributes, Authorizer, Decision } from '../authorizer.js';
+import { NO_OPINION } from '../authorizer.js';
+import { ruleAllows, type Rule } from './rules.js';
+
+interface Binding {
+  kind: 'ClusterRoleBinding' | 'RoleBinding';
+  namespace: string;
+  name: string;
+  roleKind: string;
+  roleName: string;
+}
+
+type Obj = Record<string, unknown>;
+const meta = (o: Obj): { name?: string; namespace?: string } => (o.metadata ?? {}) as { name?: string; namespace?: string };
+
+/** The roles and bindings the authorizer evaluates, kept current by informers. */
+export class RBACAuthorizer implements Authorizer {
+  private readonly clusterRoles = new Map<string, Rule[]>();
+  private readonly roles = new Map<string, Rule[]>();
+  /** Binding key (kind/ns/name) to binding, and subject key to binding keys. */
+  private readonly bindings = new Map<string, { binding: Binding; subjects: string[] }>();
+  private readonly bySubject = new Map<string, Set<string>>();
+
+  /** Sets or replaces a ClusterRole or Role. */
+  putRole(kind: 'ClusterRole' | 'Role', obj: Obj): void {
+    const rules = Array.isArray(obj.rules) ? (obj.rules as Rule[]) : [];
+    if (kind === 'ClusterRole') this.clusterRoles.set(meta(obj).name ?? '', rules);
+    else this.roles.set(`${meta(obj).namespace ?? ''}/${meta(obj).name ?? ''}`, rules);
+  }
+
+  /** Forgets a ClusterRole or Role. */
+  deleteRole(kind: 'ClusterRole' | 'Role', obj: Obj): void {
+    if (kind === 'ClusterRole') this.clusterRoles.delete(meta(obj).name ?? '');
+    else this.roles.delete(`${meta(obj).namespace ?? ''}/${meta(obj).name ?? ''}`);
+  }
+
+  /** Forgets every ClusterRole or every Role (before a relist). */
+  clearRoles(kind: 'ClusterRole' | 'Role'): void {
+    (kind === 'ClusterRole' ? this.clusterRoles : this.roles).clear();
+  }
+
+  /** Sets or replaces a ClusterRoleBinding or RoleBinding. */
+  putBinding(kind: Binding['kind'], obj: Obj): void {
+    this.deleteBinding(kind, obj);
+    const namespace = kind === 'RoleBinding' ? (meta(obj).namespace ?? '') : '';
+    const ref = (obj.roleRef ?? {}) as { kind?: string; name?: string };
+    const binding: Binding = { kind, namespace, name: meta(obj).name ?? '', roleKind: ref.kind ?? '', roleName: ref.name ?? '' };
+    const subjects = (Array.isArray(obj.subjects) ? (obj.subjects as Obj[]) : []).map((s) => subjectKey(s, namespace)).filter((k): k is string => k !== undefined);
+    const key = bindingKey(kind, obj);
+    this.bindings.set(key, { binding, subjects });
+    for (const s of subjects) {
+      let set = this.bySubject.get(s);
+      if (set === undefined) this.bySubject.set(s, (set = new Set()));
+      set.add(key);
+    }
+  }
+
+  /** Forgets a binding. */
+  deleteBinding(kind: Binding['kind'], obj: Obj): void {
+    const key = bindingKey(kind, obj);
+    const old = this.bindings.get(key);
+    if (old === undefined) return;
+    this.bindings.delete(key);
+    for (const s of old.subjects) {
+      const set = this.bySubject.get(s);
+      set?.delete(key);
+      if (set?.size === 0) this.bySubject.delete(s);
+    }
+  }
+
+  /** Forgets every binding of one kind (before a relist). */
+  clearBindings(kind: Binding['kind']): void {
+    for (const b of [...this.bindings.values()]) if (b.binding.kind === kind) this.deleteBinding(kind, { metadata: { name: b.binding.name, namespace: b.binding.namespace } });
+  }
+
+  authorize(a: Attributes): Decision {
+    const keys = [`u:${a.user.username}`, ...a.user.groups.map((g) => `g:${g}`)];
+    for (const k of keys) {
+      const set = this.bySubject.get(k);
+      if (set === undefined) continue;
+      for (const bk of set) {
+        const b = this.bindings.get(bk)!.binding;
+        if (b.kind === 'RoleBinding' && b.namespace !== a.namespace) continue;
+        const rules = b.roleKind === 'ClusterRole' ? this.clusterRoles.get(b.roleName) : b.roleKind === 'Role' ? this.roles.get(`${b.namespace}/${b.roleName}`) : undefined;
+        if (rules === undefined) continue;
+        for (const r of rules) {
+          if (ruleAllows(a, r)) {
+            const where = b.kind === 'RoleBinding' ? ` in namespace ${JSON.stringify(b.namespace)}` : '';
+            return { decision: 'allow', reason: `RBAC: allowed by ${b.kind} ${JSON.stringify(b.name)} of ${b.roleKind} ${JSON.stringify(b.roleName)} to ${subjectText(k)}${where}` };
+          }
+        }
+      }
+    }
+    return NO_OPINION;
+  }
+}
+
+function bindingKey(kind: string, obj: Obj): string {
+  return `${kind}/${meta(obj).namespace ?? ''}/${meta(obj).name ?? ''}`;
+}
+
+// The index key a subject matches: a user name, a group, or a ServiceAccount's user name
+// (its namespace defaults to the RoleBinding's, as upstream's appliesToUser has it).
+function subjectKey(s: Obj, bindingNamespace: string): string | undefined {
+  const name = typeof s.name === 'string' ? s.name : '';
+  switch (s.kind) {
+    case 'User':
+      return `u:${name}`;
+    case 'Group':
+      return `g:${name}`;
+    case 'ServiceAccount': {
+      const ns = typeof s.namespace === 'string' && s.namespace !== '' ? s.namespace : bindingNamespace;
+      return ns === '' ? undefined : `u:system:serviceaccount:${ns}:${name}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function subjectText(key: string): string {
+  return key.startsWith('g:') ? `Group ${JSON.stringify(key.slice(2))}` : `User ${JSON.stringify(key.slice(2))}`;
+}

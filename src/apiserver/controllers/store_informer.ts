@@ -1,0 +1,73 @@
+/**
+ * An informer inside the API server: one resource's objects listed from its
+ * store and kept current from a storage watch, for the server's own
+ * consumers (the RBAC authorizer), as upstream's in-process informers read
+ * through the loopback client. After a compaction it relists and hands the
+ * consumer the whole new set.
+ */
+import type { Clock } from '../../clock/index.js';
+import { isStorageError, type Storage } from '../../storage/index.js';
+import { decode } from '../codec.js';
+import type { Obj } from '../object.js';
+import type { GenericStore } from '../registry/store.js';
+
+/** What an informer's consumer is told. */
+export interface StoreInformerHandler {
+  /** The full set, at start and after each relist. */
+  replace(objs: Obj[]): void;
+  put(obj: Obj): void;
+  delete(obj: Obj): void;
+}
+
+/** Lists `store` and follows its changes until stopped; resolves once the first list is handed over. */
+export class StoreInformer {
+  private stopped = false;
+  private active: { stop(): void } | undefined;
+
+  constructor(
+    private readonly store: GenericStore,
+    private readonly storage: Storage,
+    private readonly clock: Clock,
+    private readonly handler: StoreInformerHandler,
+  ) {}
+
+  /** Lists, then watches in the background. */
+  async start(): Promise<void> {
+    const revision = await this.relist();
+    void this.watchLoop(revision);
+  }
+
+  /** Stops watching. */
+  stop(): void {
+    this.stopped = true;
+    this.active?.stop();
+  }
+
+  private async relist(): Promise<number> {
+    const page = await this.store.list({});
+    this.handler.replace(page.items.map((i) => i.obj));
+    return page.revision;
+  }
+
+  private async watchLoop(from: number): Promise<void> {
+    let rev = from;
+    while (!this.stopped) {
+      const w = this.storage.watch(this.store.info.storagePrefix, { fromRevision: rev, progressNotify: false });
+      this.active = w;
+      try {
+        for await (const ev of w) {
+          if (this.stopped) break;
+          rev = ev.revision;
+          if (ev.kv === undefined) continue;
+          if (ev.type === 'put') this.handler.put(decode(ev.kv));
+          else if (ev.type === 'delete') this.handler.delete(decode(ev.kv));
+        }
+      } catch (err) {
+        if (isStorageError(err, 'Expired')) rev = await this.relist().catch(() => rev);
+        if (!this.stopped) await this.clock.sleep(1000);
+      } finally {
+        w.stop();
+      }
+    }
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The authorization filter, like upstream's WithAuthorization: the request
+ * goes on when the authorizer allows it, and is 403 Forbidden with upstream's
+ * message otherwise. Requests on the lab's plain-HTTP port (system:unsecured)
+ * skip it, so that hot path builds no attributes.
+ */
+import { forbidden } from '../../api/index.js';
+import { UNSECURED_USER } from '../authentication/index.js';
+import { attributesOf, forbiddenMessage, type Authorizer } from '../authorization/index.js';
+import type { Filter } from '../handler_chain.js';
+
+/** Authorizes every authenticated request with `authorizer`. */
+export function withAuthorization(authorizer: Authorizer): Filter {
+  return (next) => async (req, res, info) => {
+    const user = info.user;
+    if (user === undefined || user === UNSECURED_USER) return next(req, res, info);
+    const a = attributesOf(info, user);
+    const d = authorizer.authorize(a);
+    if (d.decision === 'allow') return next(req, res, info);
+    const msg = forbiddenMessage(a);
+    throw forbidden({ group: a.apiGroup, resource: a.resource }, a.name, d.reason === '' ? msg : `${msg}: ${d.reason}`);
+  };
+}

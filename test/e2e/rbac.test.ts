@@ -1,0 +1,116 @@
+/**
+ * RBAC on the secure port, with the real kubectl: upstream's bootstrap
+ * policy, `kubectl auth can-i`, upstream's 403 texts, Roles and bindings
+ * taking effect (and losing it) as they are written, and
+ * --authorization-mode=AlwaysAllow.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { Kubectl } from './fixtures/kubectl/cli.js';
+
+/** A kubectl whose kubeconfig holds the server's CA and `token` only. */
+function asToken(server: TestServer, token: string, name: string): Kubectl {
+  const file = join(server.dir, `${name}.kubeconfig`);
+  writeFileSync(file, readFileSync(server.kubeconfig, 'utf8').replace(/    client-certificate-data: .*\n    client-key-data: .*\n/, `    token: ${token}\n`));
+  return new Kubectl(kubectlPath(), file);
+}
+
+/** Polls until `fn` holds: the authorizer learns of role and binding changes from its watch. */
+async function eventually(what: string, fn: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await fn())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('RBAC (the default --authorization-mode)', () => {
+  let server: TestServer;
+  let admin: Kubectl;
+  let sa: Kubectl;
+
+  before(async () => {
+    server = await startServer(['--secure-port', '0']);
+    admin = new Kubectl(kubectlPath(), server.kubeconfig);
+    await admin.ok(['create', 'serviceaccount', 'builder']);
+    sa = asToken(server, (await admin.ok(['create', 'token', 'builder'])).trim(), 'builder');
+  });
+
+  after(async () => {
+    await sa?.close();
+    await admin?.close();
+    await server?.stop();
+  });
+
+  test('upstream\'s bootstrap roles and bindings exist, marked for reconciling', async () => {
+    const role = await admin.getJSON(['clusterrole', 'cluster-admin']);
+    assert.deepEqual(role.rules, [
+      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+      { nonResourceURLs: ['*'], verbs: ['*'] },
+    ]);
+    assert.equal(role.metadata.annotations['rbac.authorization.kubernetes.io/autoupdate'], 'true');
+    assert.equal(role.metadata.labels['kubernetes.io/bootstrapping'], 'rbac-defaults');
+    const binding = await admin.getJSON(['clusterrolebinding', 'system:public-info-viewer']);
+    assert.deepEqual(binding.subjects.map((s: { name: string }) => s.name), ['system:authenticated', 'system:unauthenticated']);
+    for (const name of ['system:discovery', 'system:basic-user', 'system:monitoring']) await admin.ok(['get', 'clusterrolebinding', name]);
+  });
+
+  test('system:masters may do anything; a ServiceAccount without bindings only discovery and self-review', async () => {
+    assert.equal((await admin.ok(['auth', 'can-i', 'delete', 'nodes'])).trim(), 'yes');
+    assert.match(await sa.ok(['auth', 'whoami']), /system:serviceaccount:default:builder/);
+    const no = await sa.run(['auth', 'can-i', 'list', 'pods']);
+    assert.equal(no.stdout.trim(), 'no');
+    assert.equal(no.code, 1);
+    assert.match(
+      await sa.fails(['get', 'pods']),
+      /pods is forbidden: User "system:serviceaccount:default:builder" cannot list resource "pods" in API group "" in the namespace "default"/,
+    );
+    assert.match(await sa.fails(['get', 'nodes']), /cannot list resource "nodes" in API group "" at the cluster scope/);
+    assert.match(await sa.fails(['get', '--raw', '/metrics']), /forbidden: User "system:serviceaccount:default:builder" cannot get path "\/metrics"/);
+    assert.match(await sa.ok(['get', '--raw', '/version']), /"gitVersion"/);
+    assert.match(await sa.ok(['api-resources', '-o', 'name']), /^pods$/m, 'discovery is allowed');
+  });
+
+  test('a Role and RoleBinding grant in their namespace only, and a deleted binding takes the grant away', async () => {
+    await admin.ok(['create', 'role', 'pod-reader', '--verb=get,list,watch', '--resource=pods']);
+    await admin.ok(['create', 'rolebinding', 'builder-reads', '--role=pod-reader', '--serviceaccount=default:builder']);
+    await eventually('the binding to take effect', async () => (await sa.run(['auth', 'can-i', 'list', 'pods'])).stdout.trim() === 'yes');
+    assert.equal(await sa.ok(['get', 'pods', '-o', 'name']), '');
+    assert.equal((await sa.run(['auth', 'can-i', 'list', 'pods', '-n', 'kube-system'])).stdout.trim(), 'no');
+    assert.equal((await sa.run(['auth', 'can-i', 'delete', 'pods'])).stdout.trim(), 'no');
+    await admin.ok(['delete', 'rolebinding', 'builder-reads']);
+    await eventually('the grant to go', async () => (await sa.run(['auth', 'can-i', 'list', 'pods'])).stdout.trim() === 'no');
+  });
+
+  test('a ClusterRoleBinding grants everywhere; resourceNames and subresources are matched as upstream', async () => {
+    await admin.ok(['create', 'clusterrole', 'one-cm', '--verb=get', '--resource=configmaps', '--resource-name=allowed']);
+    await admin.ok(['create', 'clusterrole', 'scaler', '--verb=update', '--resource=deployments/scale']);
+    await admin.ok(['create', 'clusterrolebinding', 'builder-one-cm', '--clusterrole=one-cm', '--serviceaccount=default:builder']);
+    await admin.ok(['create', 'clusterrolebinding', 'builder-scaler', '--clusterrole=scaler', '--serviceaccount=default:builder']);
+    await eventually('the bindings to take effect', async () => (await sa.run(['auth', 'can-i', 'get', 'configmap/allowed', '-n', 'kube-system'])).stdout.trim() === 'yes');
+    assert.equal((await sa.run(['auth', 'can-i', 'get', 'configmap/other', '-n', 'kube-system'])).stdout.trim(), 'no');
+    assert.equal((await sa.run(['auth', 'can-i', 'update', 'deployments', '--subresource=scale'])).stdout.trim(), 'yes');
+    assert.equal((await sa.run(['auth', 'can-i', 'update', 'deployments'])).stdout.trim(), 'no');
+  });
+});
+
+describe('--authorization-mode=AlwaysAllow', () => {
+  test('any authenticated user may do anything', async () => {
+    const server = await startServer(['--secure-port', '0', '--authorization-mode', 'AlwaysAllow']);
+    const admin = new Kubectl(kubectlPath(), server.kubeconfig);
+    let sa: Kubectl | undefined;
+    try {
+      await admin.ok(['create', 'serviceaccount', 'anyone']);
+      sa = asToken(server, (await admin.ok(['create', 'token', 'anyone'])).trim(), 'anyone');
+      assert.equal((await sa.ok(['auth', 'can-i', 'delete', 'nodes'])).trim(), 'yes');
+      assert.equal(await sa.ok(['get', 'pods', '-o', 'name']), '');
+    } finally {
+      await sa?.close();
+      await admin.close();
+      await server.stop();
+    }
+  });
+});
