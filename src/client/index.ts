@@ -1,8 +1,9 @@
 /**
  * The public surface of src/client, kscale's client-go: a REST client with
  * kubeconfig loading, QPS/burst limiting and Retry-After handling; cache/
- * (Reflector, SharedInformer, Indexer, Lister); workqueue/. Components import
- * the client from here only.
+ * (Reflector, SharedInformer, Indexer, Lister); informers/
+ * (SharedInformerFactory); workqueue/. Components import the client from
+ * here only.
  */
 import type { KubeObject } from '../api/index.js';
 import { listWatchFor, type ListWatchScope } from './cache/listwatch.js';
@@ -65,6 +66,7 @@ export {
   type WorkqueueRateLimiter,
 } from './workqueue/default_rate_limiters.js';
 export { runWorkers, type Workers, type RunWorkersOptions } from './workqueue/run_workers.js';
+export { SharedInformerFactory, type SharedInformerFactoryOptions } from './informers/factory.js';
 
 /** A SharedInformer for one resource, optionally scoped by namespace and selectors (list and watch alike). */
 export function newInformer<T extends KubeObject = KubeObject>(

@@ -6,9 +6,9 @@
  * defaults.
  */
 import { Command, Option } from 'commander';
-import { addClientFlags, durationFlag, EventBroadcaster, nonNegativeNumberFlag, restConfigFromFlags, stripManagedFields, type ClientFlags } from '../client/index.js';
+import { addClientFlags, durationFlag, EventBroadcaster, nonNegativeNumberFlag, restConfigFromFlags, SharedInformerFactory, stripManagedFields, type ClientFlags } from '../client/index.js';
 import { RealClock } from '../clock/index.js';
-import { defaultControllerManagerConfiguration, newControllerDescriptors, SharedInformerFactory, SimpleControllerClientBuilder, startControllers } from '../controller/index.js';
+import { defaultControllerManagerConfiguration, newControllerDescriptors, SimpleControllerClientBuilder, startControllers } from '../controller/index.js';
 import { logger } from './log.js';
 import { startEmbeddedScheduler, withSchedulerFlags } from './scheduler.js';
 

@@ -6,7 +6,7 @@
 import type { ClientLogger, EventBroadcaster, RESTClient } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
 import type { ControllerClientBuilder } from './client_builder.js';
-import type { SharedInformerFactory } from './informer_factory.js';
+import type { SharedInformerFactory } from '../client/index.js';
 import { DEFAULT_NODE_LIFECYCLE_OPTIONS, type NodeLifecycleControllerOptions } from './nodelifecycle/config.js';
 import { DEFAULT_GARBAGE_COLLECTOR_OPTIONS, type GarbageCollectorOptions } from './garbagecollector/config.js';
 import { DEFAULT_DEPLOYMENT_OPTIONS, type DeploymentControllerOptions } from './deployment/config.js';

@@ -8,7 +8,6 @@ export { isControllerEnabled, validateControllers, type ControllerDescriptor } f
 export { newControllerDescriptors } from './controller_descriptors.js';
 export { SimpleControllerClientBuilder, type ControllerClientBuilder } from './client_builder.js';
 export { startControllers, type RunningControllers } from './controller_manager.js';
-export { SharedInformerFactory, type SharedInformerFactoryOptions } from './informer_factory.js';
 export { Periodic, parallelize } from './periodic.js';
 export * as nodeutil from './nodeutil/index.js';
 export * from './nodelifecycle/index.js';

@@ -7,9 +7,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EventBroadcaster, loadKubeconfig, RESOURCES, RESTClient, silentLogger, type KubeObject } from '../../src/client/index.js';
+import { EventBroadcaster, loadKubeconfig, RESOURCES, RESTClient, SharedInformerFactory, silentLogger, type KubeObject } from '../../src/client/index.js';
 import { FakeClock, RealClock } from '../../src/clock/index.js';
-import { defaultControllerManagerConfiguration, newControllerDescriptors, SharedInformerFactory, SimpleControllerClientBuilder, startControllers } from '../../src/controller/index.js';
+import { defaultControllerManagerConfiguration, newControllerDescriptors, SimpleControllerClientBuilder, startControllers } from '../../src/controller/index.js';
 import { waitFor } from './fixtures/cluster.js';
 import { startServer, type TestServer } from './harness.js';
 import type { Pod, ReplicaSet } from '../../src/api/index.js';

@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../../api/index.js';
 import type { Indexer, SharedInformer } from '../../client/index.js';
-import { SharedInformerFactory } from '../informer_factory.js';
+import { SharedInformerFactory } from '../../client/index.js';
 import { getControllerOf } from './controller_ref_manager.js';
 
 /** The index name. */

@@ -26,7 +26,7 @@ import {
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
 import { enqueueOnChange } from '../controllerutil/index.js';
-import { SharedInformerFactory } from '../informer_factory.js';
+import { SharedInformerFactory } from '../../client/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
   ENDPOINTSLICE_CONTROLLER_MANAGED_BY,

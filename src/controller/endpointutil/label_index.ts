@@ -6,7 +6,7 @@
  * Upstream matches by listing the namespace; the results are the same.
  */
 import type { SharedInformer } from '../../client/index.js';
-import { SharedInformerFactory } from '../informer_factory.js';
+import { SharedInformerFactory } from '../../client/index.js';
 import type { Pod, Service } from '../../api/index.js';
 
 /** The pod index by label pair. */

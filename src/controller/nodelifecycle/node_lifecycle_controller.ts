@@ -10,7 +10,7 @@
 import { metaNamespaceKeyFunc, RateLimitingQueue, RESOURCES, runWorkers, splitMetaNamespaceKey, type ClientLogger, type Lister, type ResourceClient, type SharedInformer, type Workers } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { SharedInformerFactory } from '../informer_factory.js';
+import { SharedInformerFactory } from '../../client/index.js';
 import { getCondition, markPodsNotReady, swapNodeControllerTaint, taintExists, NOT_READY_TAINT_TEMPLATE, UNREACHABLE_TAINT_TEMPLATE } from '../nodeutil/index.js';
 import { parallelize, Periodic } from '../periodic.js';
 import { NODE_EVICTION_PERIOD_MS, NODE_HEALTH_UPDATE_RETRY, NODE_UPDATE_WORKER_SIZE, type NodeLifecycleControllerOptions } from './config.js';

@@ -9,7 +9,7 @@
 import { isNotFoundError, metaNamespaceKeyFunc, RESOURCES, splitMetaNamespaceKey, type ClientLogger, type Lister, type ResourceClient, type SharedInformer } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { SharedInformerFactory } from '../informer_factory.js';
+import { SharedInformerFactory } from '../../client/index.js';
 import { POD_NODE_NAME_INDEX, podNodeNameIndex } from '../nodelifecycle/node_lifecycle_controller.js';
 import { deepCopy, minTolerationTimeMs, noExecuteTaints, taintEqual, updateCondition } from '../nodeutil/index.js';
 import { TimedWorkerQueue } from './timed_workers.js';

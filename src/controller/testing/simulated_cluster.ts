@@ -11,7 +11,7 @@ import { FakeClock } from '../../clock/index.js';
 import { defaultControllerManagerConfiguration, type ControllerManagerConfiguration } from '../controller_context.js';
 import { newControllerDescriptors } from '../controller_descriptors.js';
 import { startControllers, type RunningControllers } from '../controller_manager.js';
-import { SharedInformerFactory } from '../informer_factory.js';
+import { SharedInformerFactory } from '../../client/index.js';
 import { formatMicroTimestamp, formatTimestamp, NAMESPACE_NODE_LEASE, type Lease, type Node, type Pod, type Toleration, type NodeCondition } from '../../api/index.js';
 
 /** Options of a simulated cluster. */

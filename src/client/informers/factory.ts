@@ -1,21 +1,18 @@
 /**
  * SharedInformerFactory, like client-go's informers.SharedInformerFactory:
- * one informer per resource and scope, shared by every controller that asks,
- * started together once all controllers have registered their handlers.
+ * one informer per resource and scope, shared by every controller (and
+ * scheduler plugin) that asks, started together once all of them have
+ * registered their handlers and indexes.
  */
-import {
-  newInformer,
-  silentLogger,
-  type ClientLogger,
-  type GroupVersionResource,
-  type IndexFunc,
-  type KubeObject,
-  type ListWatchScope,
-  type RESTClient,
-  type SharedInformer,
-  type Stopper,
-} from '../client/index.js';
-import type { Clock } from '../clock/index.js';
+import type { KubeObject } from '../../api/index.js';
+import type { Clock } from '../../clock/index.js';
+import { listWatchFor, type ListWatchScope } from '../cache/listwatch.js';
+import type { Stopper } from '../cache/reflector.js';
+import { SharedInformer } from '../cache/shared_informer.js';
+import type { IndexFunc } from '../cache/store.js';
+import { silentLogger, type ClientLogger } from '../logger.js';
+import type { RESTClient } from '../rest/client.js';
+import type { GroupVersionResource } from '../rest/resource.js';
 
 /** Informer knobs shared by all informers of a factory. */
 export interface SharedInformerFactoryOptions {
@@ -44,7 +41,7 @@ export class SharedInformerFactory {
     const key = JSON.stringify([gvr.group, gvr.resource, scope.namespace ?? '', scope.labelSelector ?? '', scope.fieldSelector ?? '']);
     let inf = this.informers.get(key);
     if (inf === undefined) {
-      inf = newInformer<KubeObject>(this.client, gvr, scope, {
+      inf = new SharedInformer<KubeObject>(listWatchFor(this.client.resource<KubeObject>(gvr), scope), {
         ...(this.opts.clock !== undefined ? { clock: this.opts.clock } : {}),
         logger: this.opts.logger ?? silentLogger,
         reflector: { name: gvr.resource, ...(this.opts.transform !== undefined ? { transform: this.opts.transform } : {}) },
