@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { SharedInformerFactory, type RESTClient } from '../client/index.js';
 import type { PluginFactory } from './framework/interface.js';
 import { EXTENSION_POINTS, POINT_METHOD, type ExtensionPoint, type ResolvedPlugins } from './framework/runtime.js';
 import { DEFAULT_MULTI_POINT, PRIORITY_SORT } from './plugins/registry.js';
@@ -85,7 +86,9 @@ const probes = new Map<string, Record<string, unknown>>();
 function probeOf(registry: ReadonlyMap<string, PluginFactory>, name: string): Record<string, unknown> {
   const f = registry.get(name);
   if (f === undefined) throw new Error(`plugin "${name}" does not exist`);
-  const fakeHandle = { client: { resource: () => ({}) }, lookups: {}, snapshot: () => ({}) } as never;
+  // Its informer factory hands out informers that are never started, over a client that is never called.
+  const client = { resource: () => ({}) } as unknown as RESTClient;
+  const fakeHandle = { client, informerFactory: () => new SharedInformerFactory(client), snapshot: () => ({}) } as never;
   const p = f({}, fakeHandle) as unknown as Record<string, unknown>;
   probes.set(name, p);
   return p;

@@ -2,19 +2,23 @@
  * Informer handlers, like upstream's eventhandlers.go: assigned pods go to
  * the cache (confirming assumed ones), pending pods of our profiles to the
  * queue; node and pod changes move unschedulable pods back when a plugin
- * registered for that kind of event.
+ * registered for that kind of event. Other resources that plugins registered
+ * events for are watched through the informer factory, like upstream's
+ * dynamic informers.
  */
-import { metaNamespaceKeyFunc, unwrapDeleted, type GroupVersionResource } from '../client/index.js';
-import { ActionType } from './framework/interface.js';
+import { metaNamespaceKeyFunc, unwrapDeleted, type GroupVersionResource, type KubeObject } from '../client/index.js';
+import { ActionType, type ClusterEventResource } from './framework/interface.js';
 import { newPodInfo } from './framework/pod_info.js';
 import type { Node, Pod } from '../api/index.js';
 import type { Scheduler } from './scheduler.js';
 
-/** The label by which a pod joins a PodGroup, as in scheduler-plugins' Coscheduling. */
-export const POD_GROUP_LABEL = 'scheduling.x-k8s.io/pod-group';
+const BUILT_IN = new Set<ClusterEventResource>(['Node', 'AssignedPod', 'UnscheduledPod']);
 
-/** scheduling.x-k8s.io/v1alpha1 podgroups. */
-export const PODGROUPS: GroupVersionResource = { group: 'scheduling.x-k8s.io', version: 'v1alpha1', resource: 'podgroups', namespaced: true };
+/** The resource of "<resource>.<version>.<group>", like upstream's schema.ParseResourceArg (listed in all namespaces). */
+function parseResource(r: string): GroupVersionResource {
+  const [resource, version, ...group] = r.split('.');
+  return { group: group.join('.'), version: version ?? '', resource: resource ?? '', namespaced: true };
+}
 
 const assigned = (p: Pod): boolean => (p.spec?.nodeName ?? '') !== '';
 const terminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
@@ -98,8 +102,19 @@ export function registerEventHandlers(s: Scheduler): void {
     },
     onDelete: (o) => cache.removeNode(unwrapDeleted(o).metadata?.name ?? ''),
   });
-  s.podGroupInformer.addEventHandler({
-    onAdd: (g) => queue.moveAllToActiveOrBackoffQueue({ resource: 'PodGroup', action: ActionType.Add }, undefined, g),
-    onUpdate: (old, g) => queue.moveAllToActiveOrBackoffQueue({ resource: 'PodGroup', action: ActionType.Update }, old, g),
-  });
+  // Other resources: the actions any plugin registered for, from the informer the plugin (or this) took from the factory.
+  const others = new Map<ClusterEventResource, number>();
+  for (const f of s.profiles.values()) {
+    for (const events of f.events.values()) for (const { event } of events) if (!BUILT_IN.has(event.resource)) others.set(event.resource, (others.get(event.resource) ?? 0) | event.action);
+  }
+  for (const [resource, actions] of others) {
+    const move = (action: number, oldObj: KubeObject | undefined, newObj: KubeObject | undefined): void => {
+      if ((actions & action) !== 0) queue.moveAllToActiveOrBackoffQueue({ resource, action }, oldObj, newObj);
+    };
+    s.informers.informerFor(parseResource(resource)).addEventHandler({
+      onAdd: (o) => move(ActionType.Add, undefined, o),
+      onUpdate: (old, o) => move(ActionType.Update, old, o),
+      onDelete: (o) => move(ActionType.Delete, unwrapDeleted(o), undefined),
+    });
+  }
 }

@@ -4,11 +4,11 @@
  * cycles run concurrently up to a bound. Failures requeue the pod, set
  * PodScheduled=False and record FailedScheduling; a bind records Scheduled.
  */
-import { RESOURCES, newInformer, type ClientLogger, type EventRecorder, type RESTClient, type SharedInformer, type Stopper } from '../client/index.js';
+import { RESOURCES, SharedInformerFactory, type ClientLogger, type EventRecorder, type RESTClient, type SharedInformer } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
 import { SchedulerCache } from './cache/cache.js';
 import { CycleState } from './framework/cycle_state.js';
-import type { Handle, PluginFactory, PluginLookups, PodGroup, QueuedPodInfo, Snapshot, WaitingPod } from './framework/interface.js';
+import { SCHEDULER_POD_SCOPE, type Handle, type PluginFactory, type QueuedPodInfo, type Snapshot, type WaitingPod } from './framework/interface.js';
 import type { NodeInfo } from './framework/node_info.js';
 import type { PodInfo } from './framework/pod_info.js';
 import { Framework, type ResolvedPlugins } from './framework/runtime.js';
@@ -17,7 +17,7 @@ import type { Node, Pod } from '../api/index.js';
 import { SchedulerMetrics } from './metrics/metrics.js';
 import { SchedulingQueue } from './queue/scheduling_queue.js';
 import { fitErrorMessage, ScheduleOne, type FitError } from './schedule_one.js';
-import { registerEventHandlers, PODGROUPS, POD_GROUP_LABEL } from './event_handlers.js';
+import { registerEventHandlers } from './event_handlers.js';
 import { PodConditionUpdater } from './pod_condition.js';
 
 /** One profile: a schedulerName and its plugins. */
@@ -55,10 +55,10 @@ export class Scheduler {
   readonly profiles = new Map<string, Framework>();
   readonly podInformer: SharedInformer<Pod>;
   readonly nodeInformer: SharedInformer<Node>;
-  readonly podGroupInformer: SharedInformer<PodGroup>;
+  /** The scheduler's informers and those its plugins asked for. */
+  readonly informers: SharedInformerFactory;
   private readonly one: ScheduleOne;
   private readonly conditions: PodConditionUpdater;
-  private readonly stoppers: Stopper[] = [];
   private running: Promise<void> | undefined;
   private stopped = false;
   private readonly log: ClientLogger;
@@ -68,18 +68,9 @@ export class Scheduler {
   constructor(private readonly opts: SchedulerOptions) {
     const { client, clock } = opts;
     this.log = opts.logger;
-    const informerOpts = { clock, logger: opts.logger };
-    // Terminal pods hold no resources and need no scheduling, as upstream's informer selector says.
-    this.podInformer = newInformer<Pod>(client, RESOURCES.pods, { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }, informerOpts);
-    this.podInformer.addIndexers({ [POD_GROUP_LABEL]: (p) => (p.metadata?.labels?.[POD_GROUP_LABEL] !== undefined ? [`${p.metadata?.namespace ?? ''}/${p.metadata.labels[POD_GROUP_LABEL]}`] : []) });
-    this.nodeInformer = newInformer<Node>(client, RESOURCES.nodes, {}, informerOpts);
-    this.podGroupInformer = newInformer<PodGroup>(client, PODGROUPS, {}, informerOpts);
-    const lookups: PluginLookups = {
-      priorityClass: () => undefined,
-      podGroup: (ns, name) => this.podGroupInformer.indexer.getByKey(`${ns}/${name}`),
-      podsOfGroup: (ns, name) => this.podInformer.indexer.byIndex(POD_GROUP_LABEL, `${ns}/${name}`),
-      node: (name) => this.nodeInformer.indexer.getByKey(name),
-    };
+    this.informers = new SharedInformerFactory(client, { clock, logger: opts.logger });
+    // Nodes first, then what the plugins ask for, then pods: informers start and sync in that order.
+    this.nodeInformer = this.informers.informerFor<Node>(RESOURCES.nodes);
     const handle: Handle = {
       client,
       clock,
@@ -96,9 +87,10 @@ export class Scheduler {
       activate: (pods) => this.queue.activate(pods),
       runFilterPlugins: (state, pod, node) => this.frameworkFor(pod)!.runFilterPlugins(state, pod, node),
       runPreFilterPlugins: (state, pod, snapshot) => this.frameworkFor(pod)!.runPreFilterPlugins(state, pod, snapshot),
-      lookups,
+      informerFactory: () => this.informers,
     };
     for (const p of opts.profiles) this.profiles.set(p.schedulerName, new Framework(p.schedulerName, p.plugins, opts.registry, handle, clock));
+    this.podInformer = this.informers.informerFor<Pod>(RESOURCES.pods, SCHEDULER_POD_SCOPE);
     const first = [...this.profiles.values()][0];
     if (first === undefined) throw new Error('at least one profile is required');
     this.queue = new SchedulingQueue({
@@ -135,10 +127,8 @@ export class Scheduler {
 
   /** Starts the informers; resolves when their caches are synced (false if aborted). */
   async startInformers(signal?: AbortSignal): Promise<boolean> {
-    const all: { run(): Stopper; waitForSync(s?: AbortSignal): Promise<boolean> }[] = [this.nodeInformer, this.podGroupInformer, this.podInformer];
-    for (const inf of all) this.stoppers.push(inf.run());
-    for (const inf of all) if (!(await inf.waitForSync(signal))) return false;
-    return true;
+    this.informers.start();
+    return this.informers.waitForCacheSync(signal);
   }
 
   /** Starts the scheduling loop (after startInformers). */
@@ -154,7 +144,7 @@ export class Scheduler {
     await this.running;
     for (const f of this.profiles.values()) for (const w of [...f.waiting.values()]) w.reject('', 'scheduler stopping');
     await Promise.allSettled([...this.one.bindingCycles]);
-    await Promise.all(this.stoppers.splice(0).map((s) => s.stop()));
+    await this.informers.shutdown();
   }
 
   /** Resolves when no binding cycle is running (tests). */

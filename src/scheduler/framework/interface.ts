@@ -5,14 +5,13 @@
  * PreBind, Bind, PostBind. A plugin implements any subset; the framework
  * calls each point in the configured order.
  */
-import type { KubeObject, LabelSelectorMatcher } from '../../api/index.js';
-import type { RESTClient, EventRecorder } from '../../client/index.js';
+import type { LabelSelectorMatcher } from '../../api/index.js';
+import type { RESTClient, EventRecorder, ListWatchScope, SharedInformerFactory } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { CycleState } from './cycle_state.js';
 import type { NodeInfo } from './node_info.js';
 import type { AffinityTerm, PodInfo } from './pod_info.js';
 import type { MaybeStatus, Status } from './status.js';
-import type { Node, Pod } from '../../api/index.js';
 
 /** Every plugin has a name. */
 export interface Plugin {
@@ -108,8 +107,12 @@ export interface PostBindPlugin extends Plugin {
   postBind(state: CycleState, pod: PodInfo, nodeName: string): void;
 }
 
-/** What changed in the cluster, like upstream's ClusterEvent. */
-export type ClusterEventResource = 'Node' | 'AssignedPod' | 'UnscheduledPod' | 'PodGroup';
+/**
+ * What changed in the cluster, like upstream's EventResource: the built-in kinds, or any other resource as
+ * "<resource>.<version>.<group>" (e.g. "podgroups.v1alpha1.scheduling.x-k8s.io"), whose informer the scheduler
+ * takes from the informer factory, as upstream does with its dynamic informers.
+ */
+export type ClusterEventResource = 'Node' | 'AssignedPod' | 'UnscheduledPod' | `${string}.${string}.${string}`;
 
 /** Action bits, like upstream's ActionType. */
 export const ActionType = {
@@ -201,27 +204,16 @@ export interface Handle {
   runFilterPlugins(state: CycleState, pod: PodInfo, node: NodeInfo): MaybeStatus;
   /** Runs the PreFilter plugins into a fresh state (for preemption's what-ifs). */
   runPreFilterPlugins(state: CycleState, pod: PodInfo, snapshot: Snapshot): MaybeStatus;
-  /** Informer-backed reads the plugins share. */
-  lookups: PluginLookups;
+  /**
+   * The informers the scheduler runs, like upstream's Handle.SharedInformerFactory(): a plugin asks for the
+   * informers (and adds the indexes) it reads when it is built, and the scheduler starts them with its own.
+   * The scheduler's pods are those of SCHEDULER_POD_SCOPE.
+   */
+  informerFactory(): SharedInformerFactory;
 }
 
-/** Informer-backed reads for plugins. */
-export interface PluginLookups {
-  /** A PriorityClass's value by name. */
-  priorityClass(name: string): { value: number; preemptionPolicy?: string } | undefined;
-  /** A PodGroup by namespace/name. */
-  podGroup(namespace: string, name: string): PodGroup | undefined;
-  /** Non-terminal pods of a pod group (assigned or not). */
-  podsOfGroup(namespace: string, name: string): Pod[];
-  /** Node objects by name. */
-  node(name: string): Node | undefined;
-}
-
-/** scheduling.x-k8s.io/v1alpha1 PodGroup. */
-export interface PodGroup extends KubeObject {
-  spec?: { minMember?: number; scheduleTimeoutSeconds?: number; minResources?: Record<string, string | number> };
-  status?: { phase?: string; scheduled?: number; running?: number; succeeded?: number; failed?: number; occupiedBy?: string; scheduleStartTime?: string };
-}
+/** The scope of the scheduler's pod informer: terminal pods hold no resources and need no scheduling, as upstream's informer selector says. */
+export const SCHEDULER_POD_SCOPE: Readonly<ListWatchScope> = Object.freeze({ fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' });
 
 /** Builds a plugin from its args (pluginConfig) and the handle. */
 export type PluginFactory = (args: Record<string, unknown>, handle: Handle) => Plugin;
