@@ -58,3 +58,21 @@ test('existing pods\u2019 equal anti-affinity terms merge into one aggregate', (
   c.removePod('ns/x2');
   assert.equal([...c.existingTerms()].length, 0);
 });
+
+test('a removed node keeps its pods accounted until they are deleted, and only assumed pods can be forgotten', () => {
+  const c = new SchedulerCache();
+  c.setNode(node('n1', 'a'));
+  c.addPod(pod('bound'), 'n1');
+  c.forgetPod('ns/bound');
+  assert.equal(c.hasPod('ns/bound'), true, 'a confirmed pod is not forgotten');
+  c.removeNode('n1');
+  assert.equal(c.get('n1'), undefined);
+  assert.equal(c.nodes().length, 0);
+  c.setNode(node('n1', 'a'));
+  assert.equal(c.get('n1')!.requested.milliCPU, 1000, 'the pod still counts when the node returns');
+  c.removeNode('n1');
+  c.removePod('ns/bound');
+  c.setNode(node('n1', 'a'));
+  assert.equal(c.get('n1')!.requested.milliCPU, 0);
+  assert.deepEqual(c.podCounts(), { pods: 0, assumed: 0 });
+});

@@ -5,6 +5,7 @@ import { ActionType, type ClusterEventWithHint, type PreEnqueuePlugin } from '..
 import { newPodInfo, type PodInfo } from '../framework/pod_info.js';
 import { Code, pluginStatus } from '../framework/status.js';
 import { prioritySort } from '../plugins/queuesort/index.js';
+import { schedulingGates } from '../plugins/schedulinggates/index.js';
 import { SchedulingQueue } from './scheduling_queue.js';
 
 const pod = (name: string, priority = 0, labels: Record<string, string> = {}): PodInfo =>
@@ -101,4 +102,40 @@ test('PreEnqueue gates a pod until an event its plugin registered for lets it th
   open = true;
   q.moveAllToActiveOrBackoffQueue({ resource: 'UnscheduledPod', action: ActionType.Add }, undefined, {});
   assert.deepEqual(q.pending(), { active: 2, backoff: 0, unschedulable: 0, gated: 0 });
+});
+
+test('activate moves pods from unschedulable and backoff to the active queue at once, and ignores others', () => {
+  const clock = new FakeClock();
+  const q = queue(clock);
+  q.add(pod('u'));
+  q.add(pod('b'));
+  const [u, b] = [q.tryPop()!, q.tryPop()!];
+  u.unschedulablePlugins.add('Fit');
+  q.addUnschedulableIfNotPresent(u, q.cycle);
+  b.lastError = true;
+  q.addUnschedulableIfNotPresent(b, q.cycle);
+  assert.deepEqual(q.pending(), { active: 0, backoff: 1, unschedulable: 1, gated: 0 });
+  q.activate([u.podInfo, b.podInfo, pod('unknown')]);
+  assert.deepEqual(q.pending(), { active: 2, backoff: 0, unschedulable: 0, gated: 0 });
+});
+
+test('an update gives a gated or unschedulable pod another try; delete removes a pod wherever it is', () => {
+  const clock = new FakeClock();
+  const gates = schedulingGates();
+  const q = queue(clock, { preEnqueue: [gates] });
+  const gated = (g: boolean): PodInfo => newPodInfo({ metadata: { name: 'g', namespace: 'ns', uid: 'g' }, spec: { containers: [], ...(g ? { schedulingGates: [{ name: 'wait' }] } : {}) } });
+  q.add(gated(true));
+  q.add(pod('u'));
+  const u = q.tryPop()!;
+  u.unschedulablePlugins.add('Fit');
+  q.addUnschedulableIfNotPresent(u, q.cycle);
+  assert.deepEqual(q.pending(), { active: 0, backoff: 0, unschedulable: 1, gated: 1 });
+  q.update(gated(false));
+  q.update(pod('u'));
+  const { active, backoff, unschedulable, gated: stillGated } = q.pending();
+  assert.deepEqual([active + backoff, unschedulable, stillGated], [2, 0, 0], 'both are queued again');
+  q.delete('ns/g');
+  q.delete('ns/u');
+  assert.deepEqual(q.pending(), { active: 0, backoff: 0, unschedulable: 0, gated: 0 });
+  assert.equal(q.has('ns/u'), false);
 });
