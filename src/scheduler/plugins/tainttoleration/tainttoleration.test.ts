@@ -14,6 +14,8 @@ const filterCases: { name: string; taints: Taint[]; tolerations?: Toleration[]; 
   { name: 'a PreferNoSchedule taint never rejects', taints: [{ ...gpu, effect: 'PreferNoSchedule' }], want: '' },
   { name: 'Equal with the same key and value tolerates', taints: [gpu], tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }], want: '' },
   { name: 'no operator means Equal', taints: [gpu], tolerations: [{ key: 'dedicated', value: 'gpu' }], want: '' },
+  { name: 'operator "" is Equal, like upstream', taints: [gpu], tolerations: [{ key: 'dedicated', operator: '', value: 'gpu' }], want: '' },
+  { name: 'operator "" with another value does not tolerate', taints: [gpu], tolerations: [{ key: 'dedicated', operator: '', value: 'cpu' }], want: UNTOLERATED },
   { name: 'Equal with another value does not tolerate', taints: [gpu], tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'cpu' }], want: UNTOLERATED },
   { name: 'Exists on the key tolerates any value', taints: [gpu], tolerations: [{ key: 'dedicated', operator: 'Exists' }], want: '' },
   { name: 'Exists with an empty key tolerates every taint', taints: [gpu, { key: 'other', effect: 'NoExecute' }], tolerations: [{ operator: 'Exists' }], want: '' },
