@@ -11,6 +11,7 @@ case "$set_name" in
     bash scripts/setup.sh || exit 1
     echo "test: lint"
     npx eslint . || exit 1
+    npx prettier --check --log-level warn "**/*.{ts,js,mjs}" || exit 1
     ;;
   unit | e2e)
     echo "test: building"

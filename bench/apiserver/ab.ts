@@ -19,7 +19,12 @@ import { NAMESPACE, podManifest } from './pod.js';
 import { parsePrometheus, sumOf } from '../../src/lab/prom.js';
 import { LoadGenerator, processCpuMs, runBenchmark, tempDir, type Cleanup, type ServerProcess } from './processes.js';
 
-type StartKscale = (cleanup: Cleanup, dataDir: string, extraArgs: string[], nodeArgs: string[]) => Promise<ServerProcess>;
+type StartKscale = (
+  cleanup: Cleanup,
+  dataDir: string,
+  extraArgs: string[],
+  nodeArgs: string[],
+) => Promise<ServerProcess>;
 
 interface Side {
   name: string;
@@ -46,11 +51,22 @@ async function call(s: ServerProcess, method: string, path: string, body?: unkno
 /** Starts build `repo`'s server (its own bench module knows its own kscale entry point) with pods to update. */
 async function startSide(cleanup: Cleanup, name: string, repo: string, sync: string): Promise<Side> {
   const mod = (await import(join(resolve(repo), 'dist/bench/apiserver/processes.js'))) as { startKscale: StartKscale };
-  const server = await mod.startKscale(cleanup, join(tempDir(cleanup, `ab-${name}`), 'data'), ['--storage-sync', sync], []);
-  await call(server, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+  const server = await mod.startKscale(
+    cleanup,
+    join(tempDir(cleanup, `ab-${name}`), 'data'),
+    ['--storage-sync', sync],
+    [],
+  );
+  await call(server, 'POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: NAMESPACE },
+  });
   const updates: UpdateObject[] = [];
   for (let i = 0; i < CONNECTIONS; i++) {
-    const obj = JSON.parse(await call(server, 'POST', PODS, podManifest(`ab-u-${i}`))) as { metadata: { resourceVersion: string; annotations?: Record<string, string> } };
+    const obj = JSON.parse(await call(server, 'POST', PODS, podManifest(`ab-u-${i}`))) as {
+      metadata: { resourceVersion: string; annotations?: Record<string, string> };
+    };
     const rv = obj.metadata.resourceVersion;
     obj.metadata.resourceVersion = '__RV__';
     obj.metadata.annotations = { ...obj.metadata.annotations, 'bench.kscale.io/seq': '__SEQ__' };
@@ -70,7 +86,10 @@ async function run(argv: string[], cleanup: Cleanup): Promise<void> {
   const value = (flag: string): string | undefined => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
   const withValue = new Set(['--rounds', '--burst-ms', '--storage-sync', '--ops', '--rate']);
   const [a, b] = argv.filter((x, i) => !x.startsWith('--') && (i === 0 || !withValue.has(argv[i - 1]!)));
-  if (a === undefined || b === undefined) throw new Error('usage: ab.js <repo A> <repo B> [--rounds N] [--burst-ms N] [--storage-sync full|normal] [--ops get,create,update] [--rate N] [--together] [--quick]');
+  if (a === undefined || b === undefined)
+    throw new Error(
+      'usage: ab.js <repo A> <repo B> [--rounds N] [--burst-ms N] [--storage-sync full|normal] [--ops get,create,update] [--rate N] [--together] [--quick]',
+    );
   const quick = argv.includes('--quick');
   const rounds = Number(value('--rounds') ?? (quick ? 1 : 5));
   const burstMs = Number(value('--burst-ms') ?? (quick ? 300 : 3_000));
@@ -90,14 +109,31 @@ async function run(argv: string[], cleanup: Cleanup): Promise<void> {
     const gc0 = measured ? await gcMicros(s.server) : 0;
     const cpu0 = processCpuMs(s.server.pid);
     const res = await gen.run({
-      host: s.server.host, port: s.server.port, op, mode: rate === undefined ? 'closed' : 'open', ...(rate === undefined ? {} : { rate }), connections: CONNECTIONS, maxCount: 1_000_000, maxMs: burstMs,
-      getPath: `${PODS}/ab-u-0`, createPath: PODS, createTemplate: JSON.stringify(podManifest('__NAME__')), namePrefix: `ab-${s.name}-${++seq}`, updates: s.updates,
+      host: s.server.host,
+      port: s.server.port,
+      op,
+      mode: rate === undefined ? 'closed' : 'open',
+      ...(rate === undefined ? {} : { rate }),
+      connections: CONNECTIONS,
+      maxCount: 1_000_000,
+      maxMs: burstMs,
+      getPath: `${PODS}/ab-u-0`,
+      createPath: PODS,
+      createTemplate: JSON.stringify(podManifest('__NAME__')),
+      namePrefix: `ab-${s.name}-${++seq}`,
+      updates: s.updates,
     });
     const cpu1 = processCpuMs(s.server.pid);
     const gc1 = measured ? await gcMicros(s.server) : 0;
     res.rvs.forEach((rv, i) => (s.updates[i]!.rv = rv));
     const count = (res.perSec * burstMs) / 1000;
-    if (measured && cpu0 !== undefined && cpu1 !== undefined && count > 0) s.samples[op].push({ cpuUs: ((cpu1 - cpu0) * 1000) / count, gcUs: (gc1 - gc0) / count, perSec: res.perSec, errors: res.errors });
+    if (measured && cpu0 !== undefined && cpu1 !== undefined && count > 0)
+      s.samples[op].push({
+        cpuUs: ((cpu1 - cpu0) * 1000) / count,
+        gcUs: (gc1 - gc0) / count,
+        perSec: res.perSec,
+        errors: res.errors,
+      });
   };
   for (let r = 0; r <= rounds; r++) {
     for (const op of ops) {
@@ -109,15 +145,27 @@ async function run(argv: string[], cleanup: Cleanup): Promise<void> {
       for (const s of r % 2 === 0 ? sides : [...sides].reverse()) await burst(s, op, gens[0]!, r > 0);
     }
   }
-  console.log(`kscale A/B: A=${a} B=${b}; --storage-sync ${sync}; ${rounds} rounds of ${burstMs} ms bursts per op and side, ${CONNECTIONS} connections, ${rate === undefined ? 'closed loop' : `open loop at ${rate}/s`}${together ? ', both sides at once' : ''}`);
-  console.log(`load average before ${load0.map((x) => x.toFixed(2)).join(' ')}, after ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `kscale A/B: A=${a} B=${b}; --storage-sync ${sync}; ${rounds} rounds of ${burstMs} ms bursts per op and side, ${CONNECTIONS} connections, ${rate === undefined ? 'closed loop' : `open loop at ${rate}/s`}${together ? ', both sides at once' : ''}`,
+  );
+  console.log(
+    `load average before ${load0.map((x) => x.toFixed(2)).join(' ')}, after ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   for (const op of ops) {
     for (const s of sides) {
       const xs = s.samples[op];
       const errors = xs.reduce((n, x) => n + x.errors, 0);
-      console.log(`${op.padEnd(6)} ${s.name.toUpperCase()}: server CPU/op median ${median(xs.map((x) => x.cpuUs)).toFixed(0)} µs [${xs.map((x) => x.cpuUs.toFixed(0)).join(' ')}], GC/op median ${median(xs.map((x) => x.gcUs)).toFixed(1)} µs, rate median ${median(xs.map((x) => x.perSec)).toFixed(0)}/s, errors ${errors}`);
+      console.log(
+        `${op.padEnd(6)} ${s.name.toUpperCase()}: server CPU/op median ${median(xs.map((x) => x.cpuUs)).toFixed(0)} µs [${xs.map((x) => x.cpuUs.toFixed(0)).join(' ')}], GC/op median ${median(xs.map((x) => x.gcUs)).toFixed(1)} µs, rate median ${median(xs.map((x) => x.perSec)).toFixed(0)}/s, errors ${errors}`,
+      );
     }
   }
 }
 
-await runBenchmark('A/B benchmark', (msg) => process.stderr.write(`${msg}\n`), (cleanup) => run(process.argv.slice(2), cleanup));
+await runBenchmark(
+  'A/B benchmark',
+  (msg) => process.stderr.write(`${msg}\n`),
+  (cleanup) => run(process.argv.slice(2), cleanup),
+);

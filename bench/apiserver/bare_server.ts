@@ -38,7 +38,10 @@ function serve(podJSON: string): void {
         res.end((err as Error).message);
         return;
       }
-      res.writeHead(req.method === 'POST' ? 201 : 200, { 'Content-Type': 'application/json', 'Content-Length': out.length });
+      res.writeHead(req.method === 'POST' ? 201 : 200, {
+        'Content-Type': 'application/json',
+        'Content-Length': out.length,
+      });
       res.end(out);
     });
   });

@@ -123,7 +123,10 @@ export function parseResponse(buf: Buffer): { status: number; body: Buffer; cons
 /** Encodes a request with an optional JSON body. */
 export function encodeRequest(method: string, path: string, host: string, body?: string): Buffer {
   if (body === undefined) {
-    return Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\nUser-Agent: kscale-bench\r\n\r\n`, 'latin1');
+    return Buffer.from(
+      `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\nUser-Agent: kscale-bench\r\n\r\n`,
+      'latin1',
+    );
   }
   const b = Buffer.from(body);
   const head = `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\nUser-Agent: kscale-bench\r\nContent-Type: application/json\r\nContent-Length: ${b.length}\r\n\r\n`;

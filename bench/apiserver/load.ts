@@ -99,7 +99,12 @@ class Worker {
   ) {}
 }
 
-function requestBuilder(job: Job, hostHeader: string, obj: UpdateObject | undefined, counter: { n: number }): () => Buffer {
+function requestBuilder(
+  job: Job,
+  hostHeader: string,
+  obj: UpdateObject | undefined,
+  counter: { n: number },
+): () => Buffer {
   switch (job.op) {
     case 'get': {
       const req = encodeRequest('GET', job.getPath, hostHeader);
@@ -117,7 +122,8 @@ function requestBuilder(job: Job, hostHeader: string, obj: UpdateObject | undefi
       return () => {
         seq++;
         let body = '';
-        for (let i = 0; i < parts.length; i++) body += i % 2 === 0 ? parts[i] : parts[i] === '__RV__' ? obj.rv : String(seq);
+        for (let i = 0; i < parts.length; i++)
+          body += i % 2 === 0 ? parts[i] : parts[i] === '__RV__' ? obj.rv : String(seq);
         return encodeRequest('PUT', obj.path, hostHeader, body);
       };
     }
@@ -173,7 +179,14 @@ function trackVersion(w: Worker, res: RawResponse | undefined): void {
   w.obj.rv = resourceVersionOf(res.body) ?? w.obj.rv;
 }
 
-function result(job: Job, t: Tally, elapsedMs: number, cpu: NodeJS.CpuUsage, incomplete: number, latency?: Latency): JobResult {
+function result(
+  job: Job,
+  t: Tally,
+  elapsedMs: number,
+  cpu: NodeJS.CpuUsage,
+  incomplete: number,
+  latency?: Latency,
+): JobResult {
   const used = process.cpuUsage(cpu);
   return {
     ok: t.ok,

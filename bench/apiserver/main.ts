@@ -22,7 +22,16 @@ import { performance } from 'node:perf_hooks';
 import type { Job, JobResult, Op, UpdateObject } from './load.js';
 import { nodeRuntimeFlags } from '../../src/lab/node_flags.js';
 import { NAMESPACE, podManifest } from './pod.js';
-import { Cleanup, LoadGenerator, runBenchmark, processCpuMs, startBare, startKscale, tempDir, type ServerProcess } from './processes.js';
+import {
+  Cleanup,
+  LoadGenerator,
+  runBenchmark,
+  processCpuMs,
+  startBare,
+  startKscale,
+  tempDir,
+  type ServerProcess,
+} from './processes.js';
 import { buildRows, formatTable, warnings, type Phase, type Results } from './report.js';
 
 /** Sizes and bounds of one run. */
@@ -76,7 +85,9 @@ function header(cfg: Config): string[] {
     `kscale API server benchmark${cfg.quick ? ' (--quick: short phases, figures are not meaningful)' : ''}`,
     `date:     ${new Date().toISOString()}`,
     `machine:  ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown cpu'}, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${platform()} ${release()}`,
-    `node:     ${process.version}; load average before the run ${loadavg().map((x) => x.toFixed(2)).join(' ')} (other work on the machine skews the figures)`,
+    `node:     ${process.version}; load average before the run ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} (other work on the machine skews the figures)`,
     `server:   node ${nodeRuntimeFlags('server').join(' ')} kscale server --storage-sync ${cfg.storageSync} (${cfg.storageSync === 'full' ? 'default: fsync before acknowledging' : 'acknowledges before fsync'}), embedded SQLite store in a temp dir, 127.0.0.1${cfg.cpuProfDir === undefined ? '' : `, under --cpu-prof (slower)`}`,
     `load:     one generator process, raw keep-alive HTTP/1.1, ${cfg.connections} connections; closed loop ${cfg.closedMs / 1000} s after ${cfg.warmupMs / 1000} s warm-up;`,
     `          open loop ${cfg.openMs / 1000} s at 50% of each closed-loop rate, latency from the scheduled send time (sorted array percentiles)`,
@@ -113,7 +124,11 @@ async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
 
   progress('creating the benchmark objects');
   const podsPath = `/api/v1/namespaces/${NAMESPACE}/pods`;
-  await call(kscale, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+  await call(kscale, 'POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: NAMESPACE },
+  });
   await call(kscale, 'POST', podsPath, podManifest('bench-get'));
   const getBody = await call(kscale, 'GET', `${podsPath}/bench-get`);
   const updates: UpdateObject[] = [];
@@ -121,7 +136,11 @@ async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
   for (let i = 0; i < cfg.connections; i++) {
     const stored = await call(kscale, 'POST', podsPath, podManifest(`bench-u-${i}`));
     const obj = JSON.parse(stored) as { metadata: { resourceVersion: string } };
-    updates.push({ path: `${podsPath}/bench-u-${i}`, template: updateTemplate(stored), rv: obj.metadata.resourceVersion });
+    updates.push({
+      path: `${podsPath}/bench-u-${i}`,
+      template: updateTemplate(stored),
+      rv: obj.metadata.resourceVersion,
+    });
     bareUpdates.push({ path: `${podsPath}/bench-u-${i}`, template: updateTemplate(stored), rv: '1' });
   }
 
@@ -131,7 +150,14 @@ async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
   const createTemplate = JSON.stringify(podManifest('__NAME__'));
   let phaseNo = 0;
 
-  const phase = async (name: string, s: ServerProcess, op: Op, mode: 'closed' | 'open', ms: number, rate?: number): Promise<Phase> => {
+  const phase = async (
+    name: string,
+    s: ServerProcess,
+    op: Op,
+    mode: 'closed' | 'open',
+    ms: number,
+    rate?: number,
+  ): Promise<Phase> => {
     const isBare = s === bare;
     const objs = isBare ? bareUpdates : updates;
     const job: Job = {
@@ -164,7 +190,9 @@ async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
     if (cpu0 !== undefined && cpu1 !== undefined) out.serverCpuPercent = ((cpu1 - cpu0) / wall) * 100;
     // The whole generator process as the kernel counts it (the in-process figure covers the loop only).
     if (gen0 !== undefined && gen1 !== undefined) out.cpuPercent = ((gen1 - gen0) / wall) * 100;
-    progress(`  ${Math.round(r.perSec)}/s, ${r.errors} errors${r.latency === undefined ? '' : `, p50 ${r.latency.p50.toFixed(2)} ms, p99 ${r.latency.p99.toFixed(2)} ms`}`);
+    progress(
+      `  ${Math.round(r.perSec)}/s, ${r.errors} errors${r.latency === undefined ? '' : `, p50 ${r.latency.p50.toFixed(2)} ms, p99 ${r.latency.p99.toFixed(2)} ms`}`,
+    );
     return out;
   };
   const closed = async (name: string, s: ServerProcess, op: Op): Promise<Phase> => {
@@ -172,7 +200,9 @@ async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
     return phase(name, s, op, 'closed', cfg.closedMs);
   };
   const half = (name: string, s: ServerProcess, op: Op, max: Phase | undefined): Promise<Phase> | undefined =>
-    max === undefined || max.perSec <= 0 ? undefined : phase(`${name} at 50%`, s, op, 'open', cfg.openMs, max.perSec / 2);
+    max === undefined || max.perSec <= 0
+      ? undefined
+      : phase(`${name} at 50%`, s, op, 'open', cfg.openMs, max.perSec / 2);
 
   const want = (op: Op): boolean => cfg.only.has(op);
   const r: Results = { connections: cfg.connections };
@@ -191,12 +221,22 @@ async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
   console.log(formatTable(buildRows(r)));
   console.log('');
   console.log('gen / server CPU: load generator and server process CPU over the phase, % of one core (the machine has');
-  console.log(`${cpus().length} cores, shared by both). Writes are conflict-free: each connection updates its own pod with its current RV.`);
-  const ref = (name: string, p: Phase | undefined): string => (p === undefined ? '' : ` ${name} ${p.cpuPercent.toFixed(0)}% / ${(p.serverCpuPercent ?? NaN).toFixed(0)}%;`);
-  console.log(`bare reference gen / server CPU:${ref('GET', r.bareGet)}${ref('PUT', r.barePut)}${ref('GET at 50%', r.bareGetHalf)}${ref('PUT at 50%', r.barePutHalf)}`);
-  console.log(`load average after the run: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `${cpus().length} cores, shared by both). Writes are conflict-free: each connection updates its own pod with its current RV.`,
+  );
+  const ref = (name: string, p: Phase | undefined): string =>
+    p === undefined ? '' : ` ${name} ${p.cpuPercent.toFixed(0)}% / ${(p.serverCpuPercent ?? NaN).toFixed(0)}%;`;
+  console.log(
+    `bare reference gen / server CPU:${ref('GET', r.bareGet)}${ref('PUT', r.barePut)}${ref('GET at 50%', r.bareGetHalf)}${ref('PUT at 50%', r.barePutHalf)}`,
+  );
+  console.log(
+    `load average after the run: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   for (const w of warnings(r)) console.log(w);
-  if (cfg.cpuProfDir !== undefined) console.log(`server CPU profile: written to ${cfg.cpuProfDir} when the server exits`);
+  if (cfg.cpuProfDir !== undefined)
+    console.log(`server CPU profile: written to ${cfg.cpuProfDir} when the server exits`);
   progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 

@@ -15,10 +15,26 @@ export function podManifest(name: string): Record<string, unknown> {
     metadata: {
       name,
       namespace: NAMESPACE,
-      labels: { app: 'bench-web', tier: 'frontend', 'pod-template-hash': '7c9f8d6b5d', release: 'stable', team: 'scale' },
-      annotations: { 'bench.kscale.io/seq': '0', 'kubernetes.io/description': 'a pod of the kscale API server benchmark' },
+      labels: {
+        app: 'bench-web',
+        tier: 'frontend',
+        'pod-template-hash': '7c9f8d6b5d',
+        release: 'stable',
+        team: 'scale',
+      },
+      annotations: {
+        'bench.kscale.io/seq': '0',
+        'kubernetes.io/description': 'a pod of the kscale API server benchmark',
+      },
       ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'bench-web-7c9f8d6b5d', uid: '3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b', controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: 'bench-web-7c9f8d6b5d',
+          uid: '3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
     },
     spec: {

@@ -122,10 +122,28 @@ export function kscaleArgv(role: ProcessRole, nodeArgs: string[], args: string[]
 }
 
 /** Starts `kscale server` on a free 127.0.0.1 port with its store in dataDir. */
-export async function startKscale(cleanup: Cleanup, dataDir: string, extraArgs: string[], nodeArgs: string[]): Promise<ServerProcess> {
-  const p = spawn(process.execPath, kscaleArgv('server', nodeArgs, ['server', '--port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir, ...extraArgs]), {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function startKscale(
+  cleanup: Cleanup,
+  dataDir: string,
+  extraArgs: string[],
+  nodeArgs: string[],
+): Promise<ServerProcess> {
+  const p = spawn(
+    process.execPath,
+    kscaleArgv('server', nodeArgs, [
+      'server',
+      '--port',
+      '0',
+      '--bind-address',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir,
+      ...extraArgs,
+    ]),
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   // A CPU profile is written at exit: give it time.
   register(cleanup, p, nodeArgs.includes('--cpu-prof') ? 30_000 : 10_000);
   let err = '';
@@ -152,7 +170,9 @@ export async function startKscale(cleanup: Cleanup, dataDir: string, extraArgs: 
 
 /** Starts the bare-HTTP reference server serving pod for GET. */
 export async function startBare(cleanup: Cleanup, pod: string): Promise<ServerProcess> {
-  const p = fork(fileURLToPath(new URL('./bare_server.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const p = fork(fileURLToPath(new URL('./bare_server.js', import.meta.url)), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   register(cleanup, p, 5_000);
   const port = await new Promise<number>((resolve, reject) => {
     p.once('message', (m: { port: number }) => resolve(m.port));
@@ -168,7 +188,9 @@ export class LoadGenerator {
   private readonly p: ChildProcess;
 
   constructor(cleanup: Cleanup) {
-    this.p = fork(fileURLToPath(new URL('./loadgen.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.p = fork(fileURLToPath(new URL('./loadgen.js', import.meta.url)), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     register(cleanup, this.p, 5_000);
   }
 
@@ -197,7 +219,11 @@ export class LoadGenerator {
  * Runs a benchmark's body with one Cleanup that also runs on SIGINT/SIGTERM
  * and on failure, so no server process or temp dir outlives the run.
  */
-export async function runBenchmark(name: string, progress: (msg: string) => void, body: (cleanup: Cleanup) => Promise<void>): Promise<void> {
+export async function runBenchmark(
+  name: string,
+  progress: (msg: string) => void,
+  body: (cleanup: Cleanup) => Promise<void>,
+): Promise<void> {
   const cleanup = new Cleanup();
   const onSignal = (sig: NodeJS.Signals): void => {
     progress(`${sig}: cleaning up`);

@@ -54,7 +54,13 @@ function frameKey(cf: CallFrame): string {
  * (time with the function anywhere on the stack), highest first. Percentages
  * are of busy time: samples in (idle) are counted apart.
  */
-export function selfTimes(p: CpuProfile): { byFunction: SelfTime[]; byFile: SelfTime[]; inclusive: SelfTime[]; busyMs: number; idleMs: number } {
+export function selfTimes(p: CpuProfile): {
+  byFunction: SelfTime[];
+  byFile: SelfTime[];
+  inclusive: SelfTime[];
+  busyMs: number;
+  idleMs: number;
+} {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -100,8 +106,11 @@ function main(argv: string[]): void {
   const top = topAt >= 0 ? Number(argv[topAt + 1]) : 25;
   const p = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
   const s = selfTimes(p);
-  const line = (t: SelfTime): string => `${t.ms.toFixed(0).padStart(8)} ms ${t.percent.toFixed(1).padStart(5)}%  ${t.name}`;
-  console.log(`${path}: ${(s.busyMs / 1000).toFixed(1)} s busy, ${(s.idleMs / 1000).toFixed(1)} s idle; percentages are of busy time`);
+  const line = (t: SelfTime): string =>
+    `${t.ms.toFixed(0).padStart(8)} ms ${t.percent.toFixed(1).padStart(5)}%  ${t.name}`;
+  console.log(
+    `${path}: ${(s.busyMs / 1000).toFixed(1)} s busy, ${(s.idleMs / 1000).toFixed(1)} s idle; percentages are of busy time`,
+  );
   console.log(`\ntop ${top} functions by self time:`);
   for (const t of s.byFunction.slice(0, top)) console.log(line(t));
   console.log(`\ntop ${top} files by self time:`);
@@ -110,4 +119,5 @@ function main(argv: string[]): void {
   for (const t of s.inclusive.filter((x) => x.name !== '(root)').slice(0, top * 2)) console.log(line(t));
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2));
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href)
+  main(process.argv.slice(2));

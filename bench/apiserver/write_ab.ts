@@ -17,7 +17,12 @@ import { pathToFileURL } from 'node:url';
 import { podManifest } from './pod.js';
 
 type Obj = Record<string, unknown>;
-interface KV { key: string; value: Buffer; createRevision: number; modRevision: number }
+interface KV {
+  key: string;
+  value: Buffer;
+  createRevision: number;
+  modRevision: number;
+}
 interface Build {
   encode: (o: Obj) => Buffer;
   decodeCurrent: (key: string, kv: KV) => unknown;
@@ -28,7 +33,8 @@ interface Build {
 }
 
 async function load(repo: string): Promise<Build> {
-  const mod = async (p: string): Promise<Record<string, unknown>> => (await import(pathToFileURL(join(resolve(repo), 'dist', p)).href)) as Record<string, unknown>;
+  const mod = async (p: string): Promise<Record<string, unknown>> =>
+    (await import(pathToFileURL(join(resolve(repo), 'dist', p)).href)) as Record<string, unknown>;
   const codec = await mod('src/apiserver/codec.js');
   const object = await mod('src/apiserver/object.js');
   const validation = await mod('src/api/validation/index.js');
@@ -36,7 +42,9 @@ async function load(repo: string): Promise<Build> {
   const decode = codec.decode as (kv: KV) => unknown;
   let cache: { decode(key: string, kv: KV): unknown; remember(key: string, value: Buffer, o: Obj): void } | undefined;
   try {
-    const Decoded = (await mod('src/apiserver/registry/decoded.js')).DecodedObjects as new () => NonNullable<typeof cache>;
+    const Decoded = (await mod('src/apiserver/registry/decoded.js')).DecodedObjects as new () => NonNullable<
+      typeof cache
+    >;
     cache = new Decoded();
   } catch {
     cache = undefined; // a build without the decoded-object cache (before 2026-12-02, or from 2026-12-04): updates parse the stored bytes
@@ -64,7 +72,16 @@ const b = await load(repoB);
 const stored = b.applyDefaults('pods', podManifest('p'));
 const meta = stored.metadata as Obj;
 Object.assign(meta, { uid: 'u', creationTimestamp: '2026-12-02T00:00:00Z' });
-meta.managedFields = [{ manager: 'bench', operation: 'Update', apiVersion: 'v1', time: '2026-12-02T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: JSON.parse(JSON.stringify(stored.spec)) as unknown }];
+meta.managedFields = [
+  {
+    manager: 'bench',
+    operation: 'Update',
+    apiVersion: 'v1',
+    time: '2026-12-02T00:00:00Z',
+    fieldsType: 'FieldsV1',
+    fieldsV1: JSON.parse(JSON.stringify(stored.spec)) as unknown,
+  },
+];
 stored.status = { phase: 'Pending', qosClass: 'Burstable' };
 const value = b.encode(stored);
 const kv: KV = { key: '/k', value: Buffer.from(value), createRevision: 1, modRevision: 7 };
@@ -82,7 +99,9 @@ const cases: [string, (s: Build) => unknown][] = [
 const N = 3_000;
 const ROUNDS = 9;
 const load0 = loadavg();
-console.log(`write-path A/B: A=${repoA} B=${repoB}; stored pod ${value.length} bytes; ${ROUNDS} alternating rounds of ${N} calls`);
+console.log(
+  `write-path A/B: A=${repoA} B=${repoB}; stored pod ${value.length} bytes; ${ROUNDS} alternating rounds of ${N} calls`,
+);
 for (const [name, f] of cases) {
   const r = { A: [] as number[], B: [] as number[] };
   for (let i = 0; i < 2_000; i++) {
@@ -97,6 +116,12 @@ for (const [name, f] of cases) {
       r[side].push((cpuUs() - t0) / N);
     }
   }
-  console.log(`${name.padEnd(44)} A ${median(r.A).toFixed(1).padStart(6)} µs   B ${median(r.B).toFixed(1).padStart(6)} µs CPU/call`);
+  console.log(
+    `${name.padEnd(44)} A ${median(r.A).toFixed(1).padStart(6)} µs   B ${median(r.B).toFixed(1).padStart(6)} µs CPU/call`,
+  );
 }
-console.log(`load average before ${load0.map((x) => x.toFixed(2)).join(' ')}, after ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `load average before ${load0.map((x) => x.toFixed(2)).join(' ')}, after ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);

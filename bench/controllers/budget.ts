@@ -29,7 +29,9 @@ const EVENT_SOURCE: Record<string, string> = {
 /** Event writes (creates plus count patches) in `namespace`, by source component. */
 export async function eventWritesBySource(rest: RESTClient, namespace: string): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  const list = await rest.resource<KubeObject & { count?: number; source?: { component?: string } }>(RESOURCES.events).list({ namespace });
+  const list = await rest
+    .resource<KubeObject & { count?: number; source?: { component?: string } }>(RESOURCES.events)
+    .list({ namespace });
   for (const e of list.items) {
     const c = e.source?.component ?? '';
     out.set(c, (out.get(c) ?? 0) + Math.max(1, e.count ?? 1));
@@ -38,9 +40,15 @@ export async function eventWritesBySource(rest: RESTClient, namespace: string): 
 }
 
 /** One line per controller: requests per pod from its bucket, and the pod rate that bucket allows at `qps`. */
-export function budgetLines(writes: ReadonlyMap<string, number>, events: ReadonlyMap<string, number>, pods: number, qps: number): string[] {
+export function budgetLines(
+  writes: ReadonlyMap<string, number>,
+  events: ReadonlyMap<string, number>,
+  pods: number,
+  qps: number,
+): string[] {
   const perController = new Map<string, { writes: number; events: number }>();
-  for (const name of Object.keys(EVENT_SOURCE)) perController.set(name, { writes: 0, events: events.get(EVENT_SOURCE[name]!) ?? 0 });
+  for (const name of Object.keys(EVENT_SOURCE))
+    perController.set(name, { writes: 0, events: events.get(EVENT_SOURCE[name]!) ?? 0 });
   for (const [k, v] of writes) {
     const who = WRITER.find(([re]) => re.test(k))?.[1];
     if (who !== undefined) perController.get(who)!.writes += v;
@@ -49,7 +57,9 @@ export function budgetLines(writes: ReadonlyMap<string, number>, events: Readonl
   for (const [name, b] of perController) {
     const perPod = (b.writes + b.events) / Math.max(1, pods);
     const ceiling = perPod > 0 ? `${(qps / perPod).toFixed(0)} pods/s` : 'unbounded';
-    lines.push(`    ${name.padEnd(26)} ${(b.writes / Math.max(1, pods)).toFixed(3)} writes + ${(b.events / Math.max(1, pods)).toFixed(3)} Events per pod -> ceiling ${ceiling} at QPS ${qps}`);
+    lines.push(
+      `    ${name.padEnd(26)} ${(b.writes / Math.max(1, pods)).toFixed(3)} writes + ${(b.events / Math.max(1, pods)).toFixed(3)} Events per pod -> ceiling ${ceiling} at QPS ${qps}`,
+    );
   }
   return lines;
 }

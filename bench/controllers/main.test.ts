@@ -13,7 +13,11 @@ import { fileURLToPath } from 'node:url';
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 test('the quick controllers benchmark exits 0 and prints every figure', { timeout: 120_000 }, () => {
-  const r = spawnSync(process.execPath, [MAIN, '--quick'], { encoding: 'utf8', timeout: 115_000, killSignal: 'SIGTERM' });
+  const r = spawnSync(process.execPath, [MAIN, '--quick'], {
+    encoding: 'utf8',
+    timeout: 115_000,
+    killSignal: 'SIGTERM',
+  });
   assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
   assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
   assert.match(r.stdout, /pods created\s+30\b/);

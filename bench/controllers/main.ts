@@ -73,7 +73,21 @@ const mib = (b: number): string => `${(b / 1024 / 1024).toFixed(2)} MiB`;
 async function startControllerManager(cleanup: Cleanup, kubeconfig: string): Promise<number> {
   const controllers = 'replicaset-controller,deployment-controller,endpointslice-controller,endpoints-controller';
   const nodeArgs = PROF_DIR !== undefined ? ['--cpu-prof', '--cpu-prof-dir', PROF_DIR] : [];
-  const p = spawn(process.execPath, kscaleArgv('component', nodeArgs, ['controller-manager', '--kubeconfig', kubeconfig, '--controllers', controllers, '--kube-api-qps', QPS, '--kube-api-burst', BURST]), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(
+    process.execPath,
+    kscaleArgv('component', nodeArgs, [
+      'controller-manager',
+      '--kubeconfig',
+      kubeconfig,
+      '--controllers',
+      controllers,
+      '--kube-api-qps',
+      QPS,
+      '--kube-api-burst',
+      BURST,
+    ]),
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   cleanup.add(
     async () => {
       if (p.exitCode !== null) return;
@@ -113,8 +127,23 @@ await runBenchmark('bench/controllers', log, async (cleanup) => {
   const rest = new RESTClient({ ...loadKubeconfig({ path: kubeconfig }), qps: 0 });
   cleanup.add(() => rest.close());
   log(`starting ${NODES} hollow nodes`);
-  const fleet = await startFleet(cleanup, kubeconfig, ['--count', String(NODES), '--join-rate', '1000', '--pod-watch', 'shared', ...(quick ? ['--pod-startup-latency', '100,300'] : [])]);
-  const placement = await startPlacement(cleanup, kubeconfig, rest, ['--port', '0', '--kube-api-qps', SCHED_QPS, '--kube-api-burst', SCHED_BURST]);
+  const fleet = await startFleet(cleanup, kubeconfig, [
+    '--count',
+    String(NODES),
+    '--join-rate',
+    '1000',
+    '--pod-watch',
+    'shared',
+    ...(quick ? ['--pod-startup-latency', '100,300'] : []),
+  ]);
+  const placement = await startPlacement(cleanup, kubeconfig, rest, [
+    '--port',
+    '0',
+    '--kube-api-qps',
+    SCHED_QPS,
+    '--kube-api-burst',
+    SCHED_BURST,
+  ]);
   const cmPid = await startControllerManager(cleanup, kubeconfig);
   await rest.resource(RESOURCES.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
 
@@ -122,7 +151,9 @@ await runBenchmark('bench/controllers', log, async (cleanup) => {
   const pods = new PodCreations();
   await pods.start(rest);
   const names = new Set(Array.from({ length: DEPLOYMENTS }, (_, i) => `d-${i}`));
-  log(`phase 1: ${DEPLOYMENTS} Deployments x ${REPLICAS} replicas at ${RATE} pods/s, controller-manager QPS ${QPS}/${BURST}, placement: ${placement.kind}`);
+  log(
+    `phase 1: ${DEPLOYMENTS} Deployments x ${REPLICAS} replicas at ${RATE} pods/s, controller-manager QPS ${QPS}/${BURST}, placement: ${placement.kind}`,
+  );
   const s0 = await scrape(base);
   const cpuNow = (): Record<'cm' | 'server' | 'fleet' | 'scheduler', number> => ({
     cm: processCpuMs(cmPid)!,
@@ -161,12 +192,20 @@ await runBenchmark('bench/controllers', log, async (cleanup) => {
   });
   const cpuRoll0 = processCpuMs(cmPid)!;
   const tRoll = Date.now();
-  await rest.resource(RESOURCES.deployments).patch('roll', 'merge', { spec: { template: { metadata: { annotations: { 'kscale.io/restartedAt': new Date().toISOString() } } } } }, { namespace: NS });
+  await rest
+    .resource(RESOURCES.deployments)
+    .patch(
+      'roll',
+      'merge',
+      { spec: { template: { metadata: { annotations: { 'kscale.io/restartedAt': new Date().toISOString() } } } } },
+      { namespace: NS },
+    );
   await sleep(1_500);
   await waitAvailable(rest, new Set(['roll']), 20 * 60_000, log);
   const rollS = (Date.now() - tRoll) / 1000;
   // Let the last endpoint changes reach the watchers: stop once neither count moved for 3 s.
-  for (let last = -1; last !== epWatch.bytes() + sliceWatch.bytes(); await sleep(3_000)) last = epWatch.bytes() + sliceWatch.bytes();
+  for (let last = -1; last !== epWatch.bytes() + sliceWatch.bytes(); await sleep(3_000))
+    last = epWatch.bytes() + sliceWatch.bytes();
   const rollCpu = processCpuMs(cmPid)! - cpuRoll0;
   epWatch.stop();
   sliceWatch.stop();
@@ -175,34 +214,64 @@ await runBenchmark('bench/controllers', log, async (cleanup) => {
   const writes = writesBetween(s0, s1);
   const eventWrites = [...writes].filter(([k]) => k.endsWith(' events')).reduce((n, [, v]) => n + v, 0);
   const out: string[] = [];
-  out.push(`bench/controllers (${new Date().toISOString().slice(0, 10)}), ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  out.push(`nodes ${NODES}, Deployments ${DEPLOYMENTS} x ${REPLICAS} + ${DEPLOYMENTS} Services, asked at ${RATE} pods/s; controller-manager --kube-api-qps ${QPS} --kube-api-burst ${BURST} (per controller); placement: ${placement.kind} (--kube-api-qps ${SCHED_QPS} --kube-api-burst ${SCHED_BURST})`);
+  out.push(
+    `bench/controllers (${new Date().toISOString().slice(0, 10)}), ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  out.push(
+    `nodes ${NODES}, Deployments ${DEPLOYMENTS} x ${REPLICAS} + ${DEPLOYMENTS} Services, asked at ${RATE} pods/s; controller-manager --kube-api-qps ${QPS} --kube-api-burst ${BURST} (per controller); placement: ${placement.kind} (--kube-api-qps ${SCHED_QPS} --kube-api-burst ${SCHED_BURST})`,
+  );
   out.push('');
   out.push('phase 1: create');
   out.push(`  pods created                         ${created}`);
-  out.push(`  time until all available             ${fmt(wall1)} s (creates issued over ${fmt((tCreated - t0) / 1000)} s)`);
-  out.push(`  pod creation rate (first to last)    ${fmt(created / Math.max(0.001, (lastPod - firstPod) / 1000))} pods/s`);
+  out.push(
+    `  time until all available             ${fmt(wall1)} s (creates issued over ${fmt((tCreated - t0) / 1000)} s)`,
+  );
+  out.push(
+    `  pod creation rate (first to last)    ${fmt(created / Math.max(0.001, (lastPod - firstPod) / 1000))} pods/s`,
+  );
   out.push(`  last pod created after last create   ${fmt((lastPod - tCreated) / 1000)} s`);
-  out.push(`  controller-manager CPU               ${fmt(((cpu1.cm - cpu0.cm) / 1000 / wall1) * 100)} % of a core (${fmt((cpu1.cm - cpu0.cm) / 1000)} s)`);
-  out.push(`  kscale server CPU                    ${fmt(((cpu1.server - cpu0.server) / 1000 / wall1) * 100)} % of a core`);
-  out.push(`  fleet CPU                            ${fmt(((cpu1.fleet - cpu0.fleet) / 1000 / wall1) * 100)} % of a core`);
-  out.push(`  scheduler CPU                        ${fmt(((cpu1.scheduler - cpu0.scheduler) / 1000 / wall1) * 100)} % of a core`);
+  out.push(
+    `  controller-manager CPU               ${fmt(((cpu1.cm - cpu0.cm) / 1000 / wall1) * 100)} % of a core (${fmt((cpu1.cm - cpu0.cm) / 1000)} s)`,
+  );
+  out.push(
+    `  kscale server CPU                    ${fmt(((cpu1.server - cpu0.server) / 1000 / wall1) * 100)} % of a core`,
+  );
+  out.push(
+    `  fleet CPU                            ${fmt(((cpu1.fleet - cpu0.fleet) / 1000 / wall1) * 100)} % of a core`,
+  );
+  out.push(
+    `  scheduler CPU                        ${fmt(((cpu1.scheduler - cpu0.scheduler) / 1000 / wall1) * 100)} % of a core`,
+  );
   const perPod = (k: keyof typeof cpu0): string => fmt((cpu1[k] - cpu0[k]) / created, 2);
-  out.push(`  CPU ms per pod: controller-manager ${perPod('cm')}, server ${perPod('server')}, fleet ${perPod('fleet')}, scheduler ${perPod('scheduler')}`);
+  out.push(
+    `  CPU ms per pod: controller-manager ${perPod('cm')}, server ${perPod('server')}, fleet ${perPod('fleet')}, scheduler ${perPod('scheduler')}`,
+  );
   out.push(`  load average (1 min) at start / end  ${fmt(load0, 2)} / ${fmt(load1, 2)}`);
   out.push(`  API writes per created pod (Events apart: ${fmt(eventWrites / created, 2)} per pod)`);
-  for (const [k, v] of writes) if (!k.endsWith(' events')) out.push(`    ${k.padEnd(36)} ${fmt(v / created, 3)}  (${v})`);
-  out.push(`  Event writes per pod by source: ${[...events1].map(([c, n]) => `${c} ${fmt(n / created, 3)}`).join(', ')}`);
-  out.push('  each controller\'s own client bucket (writes by resource, Events by source):');
+  for (const [k, v] of writes)
+    if (!k.endsWith(' events')) out.push(`    ${k.padEnd(36)} ${fmt(v / created, 3)}  (${v})`);
+  out.push(
+    `  Event writes per pod by source: ${[...events1].map(([c, n]) => `${c} ${fmt(n / created, 3)}`).join(', ')}`,
+  );
+  out.push("  each controller's own client bucket (writes by resource, Events by source):");
   out.push(...budgetLines(writes, events1, created, Number(QPS)));
   out.push('');
-  out.push(`phase 2: rolling update of ${ROLL} pods (${fmt(rollS)} s, controller-manager ${fmt(rollCpu / 1000)} s CPU)`);
+  out.push(
+    `phase 2: rolling update of ${ROLL} pods (${fmt(rollS)} s, controller-manager ${fmt(rollCpu / 1000)} s CPU)`,
+  );
   const perEp = epWatch.bytes() / WATCHERS;
   const perSlice = sliceWatch.bytes() / WATCHERS;
   out.push(`  Endpoints watch bytes per watcher       ${mib(perEp)} (${fmt(epWatch.events() / WATCHERS, 0)} events)`);
-  out.push(`  EndpointSlice watch bytes per watcher   ${mib(perSlice)} (${fmt(sliceWatch.events() / WATCHERS, 0)} events)`);
+  out.push(
+    `  EndpointSlice watch bytes per watcher   ${mib(perSlice)} (${fmt(sliceWatch.events() / WATCHERS, 0)} events)`,
+  );
   out.push(`  Endpoints / EndpointSlices              ${fmt(perEp / perSlice, 2)}x`);
-  out.push(`  scaled to one watcher per node (${NODES}): Endpoints ${mib(perEp * NODES)}, EndpointSlices ${mib(perSlice * NODES)}`);
-  if (PROF_DIR !== undefined) out.push('', `controller-manager CPU profile: in ${PROF_DIR}, named after pid ${cmPid} (written at exit)`);
+  out.push(
+    `  scaled to one watcher per node (${NODES}): Endpoints ${mib(perEp * NODES)}, EndpointSlices ${mib(perSlice * NODES)}`,
+  );
+  if (PROF_DIR !== undefined)
+    out.push('', `controller-manager CPU profile: in ${PROF_DIR}, named after pid ${cmPid} (written at exit)`);
   console.log(out.join('\n'));
 });

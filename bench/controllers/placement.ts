@@ -22,9 +22,18 @@ export function schedulerAvailable(): boolean {
 }
 
 /** Starts the scheduler (with `schedulerArgs`, e.g. its --kube-api-qps) or the stand-in binder. */
-export async function startPlacement(cleanup: Cleanup, kubeconfig: string, rest: RESTClient, schedulerArgs: string[] = []): Promise<Placement> {
+export async function startPlacement(
+  cleanup: Cleanup,
+  kubeconfig: string,
+  rest: RESTClient,
+  schedulerArgs: string[] = [],
+): Promise<Placement> {
   if (schedulerAvailable()) {
-    const p = spawn(process.execPath, kscaleArgv('component', [], ['scheduler', '--kubeconfig', kubeconfig, ...schedulerArgs]), { stdio: ['ignore', 'ignore', 'ignore'] });
+    const p = spawn(
+      process.execPath,
+      kscaleArgv('component', [], ['scheduler', '--kubeconfig', kubeconfig, ...schedulerArgs]),
+      { stdio: ['ignore', 'ignore', 'ignore'] },
+    );
     cleanup.add(
       async () => {
         if (p.exitCode !== null) return;
@@ -72,7 +81,11 @@ async function startBinder(cleanup: Cleanup, rest: RESTClient): Promise<Placemen
       try {
         const list = await pods.list({ fieldSelector: 'spec.nodeName=', signal: abort.signal });
         list.items.forEach(push);
-        const w = await pods.watch({ fieldSelector: 'spec.nodeName=', resourceVersion: list.metadata?.resourceVersion, signal: abort.signal });
+        const w = await pods.watch({
+          fieldSelector: 'spec.nodeName=',
+          resourceVersion: list.metadata?.resourceVersion,
+          signal: abort.signal,
+        });
         for await (const ev of w) if (ev.type === 'ADDED') push(ev.object as KubeObject);
       } catch {
         if (!abort.signal.aborted) await new Promise((r) => setTimeout(r, 200));

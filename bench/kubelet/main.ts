@@ -33,7 +33,9 @@ const { values: args } = parseArgs({
 const quick = args.quick === true;
 const NODES = Number(args.nodes ?? (quick ? 200 : 2500));
 const STEADY_S = Number(args.steady ?? (quick ? 6 : 60));
-const CONFIGS = (args.configs ?? (quick ? 'lease@10s,status@1s' : 'lease@1s,lease@10s,lease@40s,status@1s,status@10s,status@40s')).split(',');
+const CONFIGS = (
+  args.configs ?? (quick ? 'lease@10s,status@1s' : 'lease@1s,lease@10s,lease@40s,status@1s,status@10s,status@40s')
+).split(',');
 const POD_WATCH = args['pod-watch']!;
 const PODS_PER_NODE = Number(args['pods-per-node']);
 const JOIN_RATE = args['join-rate']!;
@@ -50,13 +52,20 @@ async function fleetStats(kubeconfig: string): Promise<FleetStats> {
 /** Creates pods bound to every node (spec.nodeName set), 64 in flight, and waits until the fleet runs them. */
 async function createPods(rest: RESTClient, kubeconfig: string): Promise<number> {
   const total = NODES * PODS_PER_NODE;
-  await rest.resource(RESOURCES.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
+  await rest
+    .resource(RESOURCES.namespaces)
+    .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
   const pods = rest.resource(RESOURCES.pods);
   let next = 0;
   const worker = async (): Promise<void> => {
     for (let i = next++; i < total; i = next++) {
       const node = `hollow-node-${i % NODES}`;
-      await pods.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p-${i}`, namespace: 'bench' }, spec: { nodeName: node, containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10' }] } });
+      await pods.create({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: `p-${i}`, namespace: 'bench' },
+        spec: { nodeName: node, containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10' }] },
+      });
     }
   };
   await Promise.all(Array.from({ length: 64 }, worker));
@@ -78,13 +87,30 @@ async function runOne(config: string): Promise<RunResult> {
     const kubeconfig = join(dir, 'kubeconfig');
     const rest = new RESTClient(loadKubeconfig({ path: kubeconfig }));
     cleanup.add(() => rest.close());
-    const fleetArgs = ['--count', String(NODES), '--heartbeat', heartbeat, '--node-status-update-frequency', freq, '--pod-watch', POD_WATCH, '--join-rate', JOIN_RATE];
+    const fleetArgs = [
+      '--count',
+      String(NODES),
+      '--heartbeat',
+      heartbeat,
+      '--node-status-update-frequency',
+      freq,
+      '--pod-watch',
+      POD_WATCH,
+      '--join-rate',
+      JOIN_RATE,
+    ];
     const t0 = Date.now();
     const fleet = await startFleet(cleanup, kubeconfig, fleetArgs);
-    const nodes = (await rest.resource(RESOURCES.nodes).list()).items as { status?: { conditions?: { type: string; status: string }[] } }[];
-    const ready = nodes.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+    const nodes = (await rest.resource(RESOURCES.nodes).list()).items as {
+      status?: { conditions?: { type: string; status: string }[] };
+    }[];
+    const ready = nodes.filter((n) =>
+      n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+    ).length;
     const allReadyS = ready >= NODES ? (Date.now() - t0) / 1000 : NaN;
-    log(`${config}: ${ready}/${NODES} Ready after ${((Date.now() - t0) / 1000).toFixed(1)} s (fleet said registered at ${(fleet.registeredMs / 1000).toFixed(1)} s)`);
+    log(
+      `${config}: ${ready}/${NODES} Ready after ${((Date.now() - t0) / 1000).toFixed(1)} s (fleet said registered at ${(fleet.registeredMs / 1000).toFixed(1)} s)`,
+    );
     const podsRunning = PODS_PER_NODE > 0 ? await createPods(rest, kubeconfig) : 0;
     // Let the join's burst drain out of the status and lease loops before measuring.
     await sleep(quick ? 1_000 : 5_000);
@@ -111,7 +137,9 @@ async function runOne(config: string): Promise<RunResult> {
       storageGrowthKiBs: (b.storageBytes - a.storageBytes) / 1024 / secs,
       podsRunning,
     };
-    log(`${config}: fleet ${r.fleetCores.toFixed(3)} cores ${r.fleetRssMiB.toFixed(0)} MiB, server ${r.serverCores.toFixed(3)} cores`);
+    log(
+      `${config}: fleet ${r.fleetCores.toFixed(3)} cores ${r.fleetRssMiB.toFixed(0)} MiB, server ${r.serverCores.toFixed(3)} cores`,
+    );
     return r;
   } finally {
     await cleanup.run();

@@ -19,7 +19,9 @@ export interface FleetProcess {
 /** Spawns `kscale nodes` and resolves once every node registered (timeout: 5 min). */
 export async function startFleet(cleanup: Cleanup, kubeconfig: string, args: string[]): Promise<FleetProcess> {
   const t0 = Date.now();
-  const p = spawn(process.execPath, [KSCALE, 'nodes', '--kubeconfig', kubeconfig, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, [KSCALE, 'nodes', '--kubeconfig', kubeconfig, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stop = async (): Promise<void> => {
     if (p.exitCode !== null || p.signalCode !== null) return;
     const exited = new Promise((r) => p.once('exit', r));
@@ -85,7 +87,8 @@ export async function scrape(base: string): Promise<Scrape> {
       const key = `${labels.verb} ${labels.resource}${labels.subresource ? `/${labels.subresource}` : ''}`;
       requests.set(key, (requests.get(key) ?? 0) + v);
       if (Number(labels.code) >= 400) failed += v;
-    } else if (line.startsWith('apiserver_storage_size_bytes')) storageBytes = Number(line.slice(line.lastIndexOf(' ') + 1));
+    } else if (line.startsWith('apiserver_storage_size_bytes'))
+      storageBytes = Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return { requests, failed, storageBytes };
 }

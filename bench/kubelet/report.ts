@@ -35,8 +35,14 @@ const fmt = (v: number, digits = 1): string => (Number.isFinite(v) ? v.toFixed(d
 export function renderTable(results: RunResult[]): string {
   const labelWidth = 34;
   const colWidth = Math.max(12, ...results.map((r) => r.label.length + 2));
-  const row = (label: string, cells: string[]): string => label.padEnd(labelWidth) + cells.map((c) => c.padStart(colWidth)).join('');
-  const lines = [row('', results.map((r) => r.label))];
+  const row = (label: string, cells: string[]): string =>
+    label.padEnd(labelWidth) + cells.map((c) => c.padStart(colWidth)).join('');
+  const lines = [
+    row(
+      '',
+      results.map((r) => r.label),
+    ),
+  ];
   const total = (r: RunResult): number => [...r.requestRates.values()].reduce((a, b) => a + b, 0);
   const fixed: [string, (r: RunResult) => string][] = [
     ['all Ready (s)', (r) => fmt(r.allReadyS)],
@@ -52,7 +58,19 @@ export function renderTable(results: RunResult[]): string {
   for (const [label, cell] of fixed) lines.push(row(label, results.map(cell)));
   const keys = new Set<string>();
   for (const r of results) for (const k of r.requestRates.keys()) keys.add(k);
-  for (const k of [...keys].sort()) lines.push(row(`  ${k} /s`, results.map((r) => fmt(r.requestRates.get(k) ?? 0))));
-  if (results.some((r) => r.podsRunning > 0)) lines.push(row('pods Running', results.map((r) => String(r.podsRunning))));
+  for (const k of [...keys].sort())
+    lines.push(
+      row(
+        `  ${k} /s`,
+        results.map((r) => fmt(r.requestRates.get(k) ?? 0)),
+      ),
+    );
+  if (results.some((r) => r.podsRunning > 0))
+    lines.push(
+      row(
+        'pods Running',
+        results.map((r) => String(r.podsRunning)),
+      ),
+    );
   return lines.join('\n');
 }

@@ -21,8 +21,20 @@ function storedPod(): Obj {
   const md = pod.metadata as Obj;
   Object.assign(md, { uid: '9d2c1e4b-7a3f-4e21-b0c8-5f6a7b8c9d0e', resourceVersion: '1042', creationTimestamp: T0 });
   const spec = pod.spec as Obj;
-  for (const c of spec.containers as Obj[]) Object.assign(c, { imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' });
-  Object.assign(spec, { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', serviceAccountName: 'default', enableServiceLinks: true, priority: 0 });
+  for (const c of spec.containers as Obj[])
+    Object.assign(c, {
+      imagePullPolicy: 'IfNotPresent',
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+    });
+  Object.assign(spec, {
+    restartPolicy: 'Always',
+    dnsPolicy: 'ClusterFirst',
+    schedulerName: 'default-scheduler',
+    serviceAccountName: 'default',
+    enableServiceLinks: true,
+    priority: 0,
+  });
   pod.status = { phase: 'Pending', qosClass: 'Burstable' };
   return pod;
 }
@@ -34,7 +46,15 @@ function storedDeployment(): Obj {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: 'bench-web', namespace: 'bench', uid: '1b2c3d4e-5f60-4718-9a0b-1c2d3e4f5a6b', resourceVersion: '977', generation: 1, creationTimestamp: T0, labels: { app: 'bench-web' } },
+    metadata: {
+      name: 'bench-web',
+      namespace: 'bench',
+      uid: '1b2c3d4e-5f60-4718-9a0b-1c2d3e4f5a6b',
+      resourceVersion: '977',
+      generation: 1,
+      creationTimestamp: T0,
+      labels: { app: 'bench-web' },
+    },
     spec: {
       replicas: 3,
       selector: { matchLabels: { app: 'bench-web' } },
@@ -57,7 +77,14 @@ function cases(kind: string, stored: Obj, bump: (o: Obj) => void): Case[] {
   const schema = patchSchemaForObject(stored);
   const resetFields = [['status']];
   // The object as a previous create left it, with that write's managedFields.
-  const created = updateManagedFields({ live: null, updated: stored, manager: 'kubectl-create', schema, now: T0, resetFields }).object;
+  const created = updateManagedFields({
+    live: null,
+    updated: stored,
+    manager: 'kubectl-create',
+    schema,
+    now: T0,
+    resetFields,
+  }).object;
   // The update: a client GETs the object and PUTs it back with one field changed (managedFields included).
   const updated = structuredClone(created);
   bump(updated);
@@ -68,12 +95,65 @@ function cases(kind: string, stored: Obj, bump: (o: Obj) => void): Case[] {
   delete config.status;
   const md = config.metadata as Obj;
   for (const k of ['uid', 'resourceVersion', 'creationTimestamp', 'generation']) delete md[k];
-  const applied = serverSideApply({ live: null, applied: config, manager: 'kubectl', force: false, schema, now: T0, resetFields }).object;
+  const applied = serverSideApply({
+    live: null,
+    applied: config,
+    manager: 'kubectl',
+    force: false,
+    schema,
+    now: T0,
+    resetFields,
+  }).object;
   return [
-    { name: `${kind} create`, run: () => updateManagedFields({ live: null, updated: stored, manager: 'kubectl-create', schema: patchSchemaForObject(stored), now: T1, resetFields }) },
-    { name: `${kind} update (one field)`, run: () => updateManagedFields({ live: created, updated, manager: 'kubectl-edit', schema: patchSchemaForObject(updated), now: T1, resetFields }) },
-    { name: `${kind} update (no change)`, run: () => updateManagedFields({ live: created, updated: unchanged, manager: 'kubectl-edit', schema: patchSchemaForObject(unchanged), now: T1, resetFields }) },
-    { name: `${kind} re-apply`, run: () => serverSideApply({ live: applied, applied: config, manager: 'kubectl', force: false, schema: patchSchemaForObject(config), now: T1, resetFields }) },
+    {
+      name: `${kind} create`,
+      run: () =>
+        updateManagedFields({
+          live: null,
+          updated: stored,
+          manager: 'kubectl-create',
+          schema: patchSchemaForObject(stored),
+          now: T1,
+          resetFields,
+        }),
+    },
+    {
+      name: `${kind} update (one field)`,
+      run: () =>
+        updateManagedFields({
+          live: created,
+          updated,
+          manager: 'kubectl-edit',
+          schema: patchSchemaForObject(updated),
+          now: T1,
+          resetFields,
+        }),
+    },
+    {
+      name: `${kind} update (no change)`,
+      run: () =>
+        updateManagedFields({
+          live: created,
+          updated: unchanged,
+          manager: 'kubectl-edit',
+          schema: patchSchemaForObject(unchanged),
+          now: T1,
+          resetFields,
+        }),
+    },
+    {
+      name: `${kind} re-apply`,
+      run: () =>
+        serverSideApply({
+          live: applied,
+          applied: config,
+          manager: 'kubectl',
+          force: false,
+          schema: patchSchemaForObject(config),
+          now: T1,
+          resetFields,
+        }),
+    },
   ];
 }
 
@@ -110,11 +190,16 @@ function main(): void {
   const pod = storedPod();
   console.log(`pod: ${JSON.stringify(pod).length} bytes of JSON; CPU µs/op, median of ${rounds} rounds of ~${ms} ms`);
   const all = [
-    ...cases('pod', pod, (o) => { ((o.metadata as Obj).labels as Obj).release = 'canary'; }),
-    ...cases('deployment', storedDeployment(), (o) => { (o.spec as Obj).replicas = 5; }),
+    ...cases('pod', pod, (o) => {
+      ((o.metadata as Obj).labels as Obj).release = 'canary';
+    }),
+    ...cases('deployment', storedDeployment(), (o) => {
+      (o.spec as Obj).replicas = 5;
+    }),
   ];
   const only = process.argv.find((s) => s.startsWith('--only='))?.slice(7);
-  for (const c of all.filter((x) => only === undefined || x.name.includes(only))) console.log(`${c.name.padEnd(30)} ${measure(c, rounds, ms).toFixed(1).padStart(8)} µs/op (CPU)`);
+  for (const c of all.filter((x) => only === undefined || x.name.includes(only)))
+    console.log(`${c.name.padEnd(30)} ${measure(c, rounds, ms).toFixed(1).padStart(8)} µs/op (CPU)`);
 }
 
 main();

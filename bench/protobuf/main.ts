@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { decodeProtobufObject } from '../../src/api/protobuf/index.js';
 
 const TESTDATA = fileURLToPath(new URL('../../../src/api/protobuf/testdata/', import.meta.url));
-const arg = (name: string, def: number): number => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
+const arg = (name: string, def: number): number =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const rounds = arg('rounds', 7);
 const ms = arg('ms', 300);
 
@@ -41,5 +42,7 @@ for (const name of ['create-configmap', 'create-deployment', 'create-job-from-cr
   for (let i = 0; i < 2000; i++) decodeProtobufObject(pb); // warm up
   const p = cpuPerOp(() => decodeProtobufObject(pb));
   const j = cpuPerOp(() => JSON.parse(json.toString('utf8')));
-  console.log(`| ${name} | ${pb.length} | ${json.length} | ${p.toFixed(2)} | ${j.toFixed(2)} | ${(p / j).toFixed(2)} |`);
+  console.log(
+    `| ${name} | ${pb.length} | ${json.length} | ${p.toFixed(2)} | ${j.toFixed(2)} | ${(p / j).toFixed(2)} |`,
+  );
 }

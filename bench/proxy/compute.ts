@@ -70,7 +70,10 @@ function ipvsDriver(): Driver {
   return {
     prepare(input) {
       // A full sync diffs against the servers read back from the kernel (ipvsadm -S), objects of their own: a copy.
-      if (input.full) state.servers = new Map([...state.servers].map(([k, vs]) => [k, { ...vs, reals: vs.reals.map((r) => ({ ...r })) }]));
+      if (input.full)
+        state.servers = new Map(
+          [...state.servers].map(([k, vs]) => [k, { ...vs, reals: vs.reals.map((r) => ({ ...r })) }]),
+        );
     },
     render(input) {
       const r = renderIpvs(input, DEFAULT_IPVS_CONFIG, nodeIPs, state, cache);
@@ -93,13 +96,23 @@ function nftablesDriver(): Driver {
   };
 }
 
-export const COMPUTE_MODES: Record<string, () => Driver> = { iptables: iptablesDriver, ipvs: ipvsDriver, nftables: nftablesDriver };
+export const COMPUTE_MODES: Record<string, () => Driver> = {
+  iptables: iptablesDriver,
+  ipvs: ipvsDriver,
+  nftables: nftablesDriver,
+};
 
 /** Measures one mode at one size on a fresh workload. */
 export function measureCompute(mode: string, n: number, fullRuns: number, changes: number): ComputeFigures {
   const w = workload(n);
   const node = { name: 'bench-node', zone: '' };
-  const input = (full: boolean, changed: ReadonlySet<string> = new Set()): SyncInput => ({ services: w.services, endpoints: w.endpoints, node, full, changed });
+  const input = (full: boolean, changed: ReadonlySet<string> = new Set()): SyncInput => ({
+    services: w.services,
+    endpoints: w.endpoints,
+    node,
+    full,
+    changed,
+  });
   const d = COMPUTE_MODES[mode]!();
   const timed = (i: SyncInput): { ms: number; bytes: number } => {
     d.prepare?.(i);
@@ -111,7 +124,8 @@ export function measureCompute(mode: string, n: number, fullRuns: number, change
   const warm: number[] = [];
   for (let i = 0; i < fullRuns; i++) warm.push(timed(input(true)).ms);
   const part: number[] = [];
-  for (let i = 0; i < changes; i++) part.push(timed(input(false, new Set([changeOne(w.endpoints, (Math.floor(n / 2) + i) % n)]))).ms);
+  for (let i = 0; i < changes; i++)
+    part.push(timed(input(false, new Set([changeOne(w.endpoints, (Math.floor(n / 2) + i) % n)]))).ms);
   return { mode, n, cold: cold.ms, warmFull: median(warm), change: median(part), bytes: cold.bytes };
 }
 
@@ -126,22 +140,47 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       child: { type: 'boolean', default: false },
     },
   });
-  const row = (f: ComputeFigures): string => `| ${f.mode} | ${f.n} | ${f.cold.toFixed(0)} | ${f.warmFull.toFixed(0)} | ${f.change.toFixed(1)} | ${f.bytes} |\n`;
+  const row = (f: ComputeFigures): string =>
+    `| ${f.mode} | ${f.n} | ${f.cold.toFixed(0)} | ${f.warmFull.toFixed(0)} | ${f.change.toFixed(1)} | ${f.bytes} |\n`;
   if (args.child) {
-    process.stdout.write(row(measureCompute(args.modes!, Number(args.sizes), Number(args['full-runs']), Number(args.changes))));
+    process.stdout.write(
+      row(measureCompute(args.modes!, Number(args.sizes), Number(args['full-runs']), Number(args.changes))),
+    );
     process.exit(0);
   }
-  const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+  const load = (): string =>
+    loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
   process.stdout.write(`load average before: ${load()}; node ${process.version}\n`);
-  process.stdout.write('| mode | services | first full (cold) CPU ms | warm full CPU ms (median) | one-change CPU ms (median) | full bytes |\n|---|---:|---:|---:|---:|---:|\n');
+  process.stdout.write(
+    '| mode | services | first full (cold) CPU ms | warm full CPU ms (median) | one-change CPU ms (median) | full bytes |\n|---|---:|---:|---:|---:|---:|\n',
+  );
   for (const n of args.sizes!.split(',').map(Number)) {
     for (const mode of args.modes!.split(',')) {
       if (args['same-process']) {
         process.stdout.write(row(measureCompute(mode, n, Number(args['full-runs']), Number(args.changes))));
         continue;
       }
-      const argv = [fileURLToPath(import.meta.url), '--child', '--modes', mode, '--sizes', String(n), '--full-runs', args['full-runs']!, '--changes', args.changes!];
-      process.stdout.write(execFileSync(process.execPath, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 }));
+      const argv = [
+        fileURLToPath(import.meta.url),
+        '--child',
+        '--modes',
+        mode,
+        '--sizes',
+        String(n),
+        '--full-runs',
+        args['full-runs']!,
+        '--changes',
+        args.changes!,
+      ];
+      process.stdout.write(
+        execFileSync(process.execPath, argv, {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'inherit'],
+          timeout: 600_000,
+        }),
+      );
     }
   }
   process.stdout.write(`load average after: ${load()}\n`);

@@ -14,7 +14,11 @@ import { ROW_LABELS } from './report.js';
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 test('the quick proxy benchmark exits 0 and prints every row', { timeout: 90_000 }, () => {
-  const r = spawnSync(process.execPath, [MAIN, '--quick'], { encoding: 'utf8', timeout: 85_000, killSignal: 'SIGTERM' });
+  const r = spawnSync(process.execPath, [MAIN, '--quick'], {
+    encoding: 'utf8',
+    timeout: 85_000,
+    killSignal: 'SIGTERM',
+  });
   assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
   assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
   assert.match(r.stdout, /iptables-legacy\s+iptables-nft\s+nftables\s+ipvs/);
@@ -22,7 +26,10 @@ test('the quick proxy benchmark exits 0 and prints every row', { timeout: 90_000
     const row = r.stdout.split('\n').find((l) => l.startsWith(label));
     assert.ok(row !== undefined, `row "${label}" missing:\n${r.stdout}`);
     // The three kernel modes must all have figures in every row.
-    const cells = row.slice(label.length).trim().split(/\s{2,}/);
+    const cells = row
+      .slice(label.length)
+      .trim()
+      .split(/\s{2,}/);
     for (const c of cells.slice(0, 3)) assert.match(c, /\d/, `row "${label}" lacks figures:\n${row}`);
   }
 });

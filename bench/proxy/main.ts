@@ -47,12 +47,20 @@ const MODES = args.modes!.split(',').map((m) => {
   return s;
 });
 
-const log = (msg: string): void => void process.stderr.write(`[bench/proxy] ${new Date().toISOString().slice(11, 19)} ${msg}\n`);
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const log = (msg: string): void =>
+  void process.stderr.write(`[bench/proxy] ${new Date().toISOString().slice(11, 19)} ${msg}\n`);
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 await runBenchmark('bench/proxy', log, async () => {
-  process.stdout.write(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, kernel ${release()}, node ${process.version}\n`);
-  process.stdout.write(`load average before: ${load()}; sizes ${SIZES.join(', ')}; ${SAMPLES} connects per point; one-service change: median of ${CHANGES}\n\n`);
+  process.stdout.write(
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, kernel ${release()}, node ${process.version}\n`,
+  );
+  process.stdout.write(
+    `load average before: ${load()}; sizes ${SIZES.join(', ')}; ${SAMPLES} connects per point; one-service change: median of ${CHANGES}\n\n`,
+  );
   // A mode whose sync took longer than --max-sync-s at one size is not run at larger ones: that is the finding.
   const tooSlow = new Map<string, string>();
   for (const n of SIZES) {
@@ -66,10 +74,21 @@ await runBenchmark('bench/proxy', log, async () => {
       const r = await measureMode(spec, n, SAMPLES, MAX_SYNC_MS, log, CHANGES);
       if (r.kernel !== undefined && spec.mode === 'ipvs') {
         const ipvs = await measureIpvsRender(n);
-        results.push({ mode: 'ipvs (compute only)', n, kernel: r.kernel, initial: ipvs, resync: ipvs.full, change: ipvs.change });
+        results.push({
+          mode: 'ipvs (compute only)',
+          n,
+          kernel: r.kernel,
+          initial: ipvs,
+          resync: ipvs.full,
+          change: ipvs.change,
+        });
       } else results.push(r);
       const worst = Math.max(r.initial?.wallMs ?? 0, r.resync?.wallMs ?? 0);
-      if (r.timedOut === true || worst > MAX_SYNC_MS / 2) tooSlow.set(spec.label, `skipped: at ${n} services a sync took ${r.timedOut === true ? 'over' : ''} ${((r.timedOut === true ? MAX_SYNC_MS : worst) / 1000).toFixed(0)} s, so larger sizes would exceed --max-sync-s`);
+      if (r.timedOut === true || worst > MAX_SYNC_MS / 2)
+        tooSlow.set(
+          spec.label,
+          `skipped: at ${n} services a sync took ${r.timedOut === true ? 'over' : ''} ${((r.timedOut === true ? MAX_SYNC_MS : worst) / 1000).toFixed(0)} s, so larger sizes would exceed --max-sync-s`,
+        );
     }
     process.stdout.write(renderTable(n, results));
     process.stdout.write(`load average after ${n}: ${load()}\n\n`);

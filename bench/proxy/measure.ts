@@ -7,7 +7,14 @@
  * fresh source port (NAT rules only see new connections).
  */
 import { readFileSync } from 'node:fs';
-import { Executor, newProxier, type Proxier, type ProxyMode, type SyncInput, type SyncResult } from '../../src/proxy/index.js';
+import {
+  Executor,
+  newProxier,
+  type Proxier,
+  type ProxyMode,
+  type SyncInput,
+  type SyncResult,
+} from '../../src/proxy/index.js';
 import { NetnsLab, endpointIP } from '../../src/proxy/testing/netns.js';
 import { ENDPOINTS_PER_SERVICE, changeOne, clusterIP, workload } from './workload.js';
 
@@ -60,7 +67,13 @@ async function timed(p: Proxier, input: SyncInput): Promise<SyncFigures> {
   const t0 = performance.now();
   const r: SyncResult = await p.sync(input);
   const wallMs = performance.now() - t0;
-  return { wallMs, renderMs: r.renderMs, cpuMs: cpuMs() + toolCpuMs(p) - c0, bytes: r.bytes, rules: Object.values(r.rules).reduce((a, b) => a + b, 0) };
+  return {
+    wallMs,
+    renderMs: r.renderMs,
+    cpuMs: cpuMs() + toolCpuMs(p) - c0,
+    bytes: r.bytes,
+    rules: Object.values(r.rules).reduce((a, b) => a + b, 0),
+  };
 }
 
 function percentiles(ms: number[]): { p50: number; p99: number } {
@@ -83,22 +96,44 @@ export interface ModeSpec {
 }
 
 /** Runs one mode at one size. `renderOnly` skips the kernel (IPVS without ip_vs). */
-export async function measureMode(spec: ModeSpec, n: number, samples: number, maxSyncMs: number, progress: (m: string) => void, changes = 1): Promise<ModeResult> {
+export async function measureMode(
+  spec: ModeSpec,
+  n: number,
+  samples: number,
+  maxSyncMs: number,
+  progress: (m: string) => void,
+  changes = 1,
+): Promise<ModeResult> {
   const w = workload(n);
   const node = { name: 'bench-node', zone: '' };
-  const input = (full: boolean, changed: Set<string> = new Set()): SyncInput => ({ services: w.services, endpoints: w.endpoints, node, full, changed });
+  const input = (full: boolean, changed: Set<string> = new Set()): SyncInput => ({
+    services: w.services,
+    endpoints: w.endpoints,
+    node,
+    full,
+    changed,
+  });
   const lab = NetnsLab.create(ENDPOINTS_PER_SERVICE + 1);
   let proxier: Proxier | undefined;
   try {
     // A sync that outlives --max-sync-s is killed: at that size the mode's result is "too slow", not a number.
     const exec = new Executor(lab.node, maxSyncMs);
-    const cfg = { masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '', iptablesBackend: spec.backend, ipvsScheduler: 'rr' as const };
+    const cfg = {
+      masqueradeBit: 14,
+      masqueradeAll: false,
+      clusterCIDR: '',
+      iptablesBackend: spec.backend,
+      ipvsScheduler: 'rr' as const,
+    };
     try {
       proxier = await newProxier(spec.mode, exec, cfg);
     } catch (err) {
       return { mode: spec.label, n, kernel: (err as Error).message };
     }
-    await lab.serve(8080, Array.from({ length: ENDPOINTS_PER_SERVICE + 1 }, (_, j) => endpointIP(j)));
+    await lab.serve(
+      8080,
+      Array.from({ length: ENDPOINTS_PER_SERVICE + 1 }, (_, j) => endpointIP(j)),
+    );
     const r: ModeResult = { mode: spec.label, n, kernel: undefined };
     try {
       progress(`${spec.label} n=${n}: initial sync`);
@@ -108,10 +143,15 @@ export async function measureMode(spec: ModeSpec, n: number, samples: number, ma
       // Each change is to a different service; the figure is the median sync (by wall time) of `changes` of them.
       progress(`${spec.label} n=${n}: ${changes} one-service changes`);
       const runs: SyncFigures[] = [];
-      for (let i = 0; i < changes; i++) runs.push(await timed(proxier, input(false, new Set([changeOne(w.endpoints, (Math.floor(n / 2) + i) % n)]))));
+      for (let i = 0; i < changes; i++)
+        runs.push(await timed(proxier, input(false, new Set([changeOne(w.endpoints, (Math.floor(n / 2) + i) % n)]))));
       r.change = runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
     } catch (err) {
-      return { ...r, kernel: `a sync failed or took over ${maxSyncMs / 1000} s: ${(err as Error).message.split('\n')[0]!.slice(0, 160)}`, timedOut: true };
+      return {
+        ...r,
+        kernel: `a sync failed or took over ${maxSyncMs / 1000} s: ${(err as Error).message.split('\n')[0]!.slice(0, 160)}`,
+        timedOut: true,
+      };
     }
     const { initial, resync, change } = r;
     progress(`${spec.label} n=${n}: ${samples} connects to the first and to the last service`);
@@ -132,14 +172,33 @@ export async function measureIpvsRender(n: number): Promise<SyncFigures & { full
   const nodeIPs = ['192.168.77.1'];
   const w = workload(n);
   const node = { name: 'bench-node', zone: '' };
-  const run = (full: boolean, state: InstanceType<typeof IpvsState>, changed: Set<string>): { f: SyncFigures; state: InstanceType<typeof IpvsState> } => {
+  const run = (
+    full: boolean,
+    state: InstanceType<typeof IpvsState>,
+    changed: Set<string>,
+  ): { f: SyncFigures; state: InstanceType<typeof IpvsState> } => {
     const c0 = cpuMs();
     const t0 = performance.now();
-    const r = renderIpvs({ services: w.services, endpoints: w.endpoints, node, full, changed }, DEFAULT_IPVS_CONFIG, nodeIPs, state, cache);
+    const r = renderIpvs(
+      { services: w.services, endpoints: w.endpoints, node, full, changed },
+      DEFAULT_IPVS_CONFIG,
+      nodeIPs,
+      state,
+      cache,
+    );
     const ms = performance.now() - t0;
     let reals = 0;
     for (const vs of r.state.servers.values()) reals += vs.reals.length;
-    return { f: { wallMs: ms, renderMs: ms, cpuMs: cpuMs() - c0, bytes: r.ipvsadmBytes.length + r.ipset.length + r.addrs.length, rules: r.state.servers.size + reals }, state: r.state };
+    return {
+      f: {
+        wallMs: ms,
+        renderMs: ms,
+        cpuMs: cpuMs() - c0,
+        bytes: r.ipvsadmBytes.length + r.ipset.length + r.addrs.length,
+        rules: r.state.servers.size + reals,
+      },
+      state: r.state,
+    };
   };
   const initial = run(true, new IpvsState(), new Set());
   // A full resync reads the kernel back; with nothing to read here, the diff against the state just built is what it costs.

@@ -17,10 +17,13 @@ export const ROW_LABELS = [
   'connect to last service p50 / p99, ms',
 ] as const;
 
-const f0 = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? '-' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const f0 = (x: number | undefined): string =>
+  x === undefined || Number.isNaN(x) ? '-' : x >= 100 ? x.toFixed(0) : x.toFixed(1);
 const f2 = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(3));
-const kb = (x: number | undefined): string => (x === undefined ? '-' : x >= 1 << 20 ? `${(x / (1 << 20)).toFixed(1)} MiB` : `${(x / 1024).toFixed(1)} KiB`);
-const conn = (c: ConnectFigures | undefined): string => (c === undefined ? '-' : `${f2(c.p50)} / ${f2(c.p99)}${c.failures > 0 ? ` (${c.failures} failed)` : ''}`);
+const kb = (x: number | undefined): string =>
+  x === undefined ? '-' : x >= 1 << 20 ? `${(x / (1 << 20)).toFixed(1)} MiB` : `${(x / 1024).toFixed(1)} KiB`;
+const conn = (c: ConnectFigures | undefined): string =>
+  c === undefined ? '-' : `${f2(c.p50)} / ${f2(c.p99)}${c.failures > 0 ? ` (${c.failures} failed)` : ''}`;
 
 function cells(r: ModeResult): string[] {
   const s = (x: SyncFigures | undefined, g: (f: SyncFigures) => string): string => (x === undefined ? '-' : g(x));
@@ -45,7 +48,10 @@ export function renderTable(n: number, results: ModeResult[]): string {
   const head = [`${n} services x 10 endpoints`, ...results.map((r) => r.mode)];
   const rows = ROW_LABELS.map((label, i) => [label, ...results.map((r) => cells(r)[i]!)]);
   const widths = head.map((_, c) => Math.max(...[head, ...rows].map((r) => r[c]!.length)));
-  const line = (r: string[]): string => r.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join('  ');
-  const notes = results.filter((r) => r.kernel !== undefined).map((r) => `  ${r.mode}: not applied to a kernel: ${r.kernel}`);
+  const line = (r: string[]): string =>
+    r.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join('  ');
+  const notes = results
+    .filter((r) => r.kernel !== undefined)
+    .map((r) => `  ${r.mode}: not applied to a kernel: ${r.kernel}`);
   return [line(head), ...rows.map(line), ...notes, ''].join('\n');
 }

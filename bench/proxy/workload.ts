@@ -25,7 +25,11 @@ export function serviceName(i: number): string {
 }
 
 /** The state for N services; `shift` rotates endpoint addresses, to make a changed version of one service. */
-export function workload(n: number): { services: ServicePortMap; endpoints: EndpointsMap; objects: { services: KubeObject[]; slices: KubeObject[] } } {
+export function workload(n: number): {
+  services: ServicePortMap;
+  endpoints: EndpointsMap;
+  objects: { services: KubeObject[]; slices: KubeObject[] };
+} {
   const services: KubeObject[] = [];
   const slices: KubeObject[] = [];
   const ips = Array.from({ length: ENDPOINTS_PER_SERVICE }, (_, j) => endpointIP(j));
@@ -39,7 +43,10 @@ export function workload(n: number): { services: ServicePortMap; endpoints: Endp
 /** Replaces the endpoints of service i by a list with one address swapped for a fresh one (endpoint 10). */
 export function changeOne(endpoints: EndpointsMap, i: number): string {
   const name = `default/${serviceName(i)}:p`;
-  const ips = [...Array.from({ length: ENDPOINTS_PER_SERVICE - 1 }, (_, j) => endpointIP(j)), endpointIP(ENDPOINTS_PER_SERVICE)];
+  const ips = [
+    ...Array.from({ length: ENDPOINTS_PER_SERVICE - 1 }, (_, j) => endpointIP(j)),
+    endpointIP(ENDPOINTS_PER_SERVICE),
+  ];
   const fresh = proxyState([], [slice(serviceName(i), `${serviceName(i)}-1`, ips)], 'bench-node').endpoints.get(name)!;
   endpoints.set(name, fresh);
   return name;

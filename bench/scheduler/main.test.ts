@@ -14,7 +14,11 @@ import { COLUMNS } from './report.js';
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 test('the quick scheduler benchmark exits 0 and binds every pod in every case', { timeout: 180_000 }, () => {
-  const r = spawnSync(process.execPath, [MAIN, '--quick', '--pods', '200'], { encoding: 'utf8', timeout: 170_000, killSignal: 'SIGTERM' });
+  const r = spawnSync(process.execPath, [MAIN, '--quick', '--pods', '200'], {
+    encoding: 'utf8',
+    timeout: 170_000,
+    killSignal: 'SIGTERM',
+  });
   assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
   assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
   const header = r.stdout.split('\n').find((l) => l.startsWith('case '));

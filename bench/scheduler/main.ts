@@ -50,14 +50,28 @@ const TIMEOUT_MS = Number(args['timeout-s'] ?? (quick ? 30 : 300)) * 1000;
 const PROF_DIR = args['cpu-prof-dir'] !== undefined ? resolve(args['cpu-prof-dir']) : undefined;
 const NS = 'bench';
 const t0 = performance.now();
-const progress = (msg: string): void => void process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
+const progress = (msg: string): void =>
+  void process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
 
 /** Starts the scheduler or the reference binder; resolves with its pid once it schedules. */
 async function startScheduling(cleanup: Cleanup, kubeconfig: string, reference: boolean): Promise<number> {
   const nodeArgs = PROF_DIR !== undefined && !reference ? ['--cpu-prof', '--cpu-prof-dir', PROF_DIR] : [];
   const argv = reference
     ? [fileURLToPath(new URL('./rr_binder.js', import.meta.url)), kubeconfig, IN_FLIGHT]
-    : kscaleArgv('component', nodeArgs, ['scheduler', '--kubeconfig', kubeconfig, '--kube-api-qps', QPS, '--kube-api-burst', QPS, '--leader-elect=false', '--port', '0', '--max-in-flight-bindings', IN_FLIGHT]);
+    : kscaleArgv('component', nodeArgs, [
+        'scheduler',
+        '--kubeconfig',
+        kubeconfig,
+        '--kube-api-qps',
+        QPS,
+        '--kube-api-burst',
+        QPS,
+        '--leader-elect=false',
+        '--port',
+        '0',
+        '--max-in-flight-bindings',
+        IN_FLIGHT,
+      ]);
   const p = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   p.stderr!.on('data', (d: Buffer) => void (err.length < 65536 && (err += d.toString())));
@@ -134,7 +148,11 @@ async function runCase(nodes: number, kase: string): Promise<Row> {
 await runBenchmark('scheduler benchmark', progress, async () => {
   const rows: Row[] = [];
   for (const n of NODES) for (const c of CASES) rows.push(await runCase(n, c));
-  process.stdout.write(`scheduler benchmark (${quick ? 'quick, figures mean nothing' : 'full'}): ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}\n`);
-  process.stdout.write(`client QPS/burst ${QPS}/${QPS}, ${IN_FLIGHT} bindings in flight, ${PODS} pods per case (anti-affinity: ${ANTI_PODS} or the node count)\n\n`);
+  process.stdout.write(
+    `scheduler benchmark (${quick ? 'quick, figures mean nothing' : 'full'}): ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}\n`,
+  );
+  process.stdout.write(
+    `client QPS/burst ${QPS}/${QPS}, ${IN_FLIGHT} bindings in flight, ${PODS} pods per case (anti-affinity: ${ANTI_PODS} or the node count)\n\n`,
+  );
   process.stdout.write(formatTable(rows));
 });

@@ -19,7 +19,22 @@ export interface Row {
 }
 
 /** The column headers, in order. */
-export const COLUMNS = ['case', 'nodes', 'pods', 'bound', 'pods/s', 'p50 ms', 'p99 ms', 'sched CPU ms/pod', 'server CPU ms/pod', 'creator CPU ms/pod', 'sched RSS MB', 'server RSS MB', 'wall s', 'load 1m'];
+export const COLUMNS = [
+  'case',
+  'nodes',
+  'pods',
+  'bound',
+  'pods/s',
+  'p50 ms',
+  'p99 ms',
+  'sched CPU ms/pod',
+  'server CPU ms/pod',
+  'creator CPU ms/pod',
+  'sched RSS MB',
+  'server RSS MB',
+  'wall s',
+  'load 1m',
+];
 
 /** A fixed-width table, one row per case. */
 export function formatTable(rows: Row[]): string {
@@ -40,6 +55,10 @@ export function formatTable(rows: Row[]): string {
     r.load,
   ]);
   const widths = COLUMNS.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
-  const line = (row: string[]): string => row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd() + '\n';
+  const line = (row: string[]): string =>
+    row
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd() + '\n';
   return line(COLUMNS) + cells.map(line).join('');
 }

@@ -32,7 +32,13 @@ export async function createNodes(rest: RESTClient, n: number): Promise<void> {
       const alloc = { cpu: '32', memory: '128Gi', pods: '110', 'nvidia.com/gpu': '8' };
       const status = { capacity: alloc, allocatable: alloc, conditions: [{ type: 'Ready', status: 'True' }] };
       const labels = { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': `zone-${i % 10}` };
-      const created = await nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels }, spec: {}, status });
+      const created = await nodes.create({
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name, labels },
+        spec: {},
+        status,
+      });
       await nodes.updateStatus({ ...created, status });
     }
   };
@@ -41,11 +47,21 @@ export async function createNodes(rest: RESTClient, n: number): Promise<void> {
 
 /** The pod manifest of case `kind`, number i. */
 export function benchPod(kind: PodKind, i: number, namespace: string): KubeObject {
-  const spec: Record<string, unknown> = { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '500Mi' } } }] };
+  const spec: Record<string, unknown> = {
+    containers: [
+      { name: 'c', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '500Mi' } } },
+    ],
+  };
   const labels: Record<string, string> = { app: 'bench' };
   if (kind === 'anti-affinity') {
     labels.color = 'green';
-    spec.affinity = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { color: 'green' } }, topologyKey: 'kubernetes.io/hostname' }] } };
+    spec.affinity = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { color: 'green' } }, topologyKey: 'kubernetes.io/hostname' },
+        ],
+      },
+    };
   }
   if (kind === 'gang8') labels['scheduling.x-k8s.io/pod-group'] = `gang-${Math.floor(i / 8)}`;
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name: `pod-${i}`, namespace, labels }, spec };
@@ -53,21 +69,39 @@ export function benchPod(kind: PodKind, i: number, namespace: string): KubeObjec
 
 /** Creates the PodGroups of a gang case (minMember 8). */
 export async function createPodGroups(rest: RESTClient, pods: number, namespace: string): Promise<void> {
-  const pgs = rest.resource({ group: 'scheduling.x-k8s.io', version: 'v1alpha1', resource: 'podgroups', namespaced: true });
+  const pgs = rest.resource({
+    group: 'scheduling.x-k8s.io',
+    version: 'v1alpha1',
+    resource: 'podgroups',
+    namespaced: true,
+  });
   let next = 0;
   const groups = Math.ceil(pods / 8);
   const worker = async (): Promise<void> => {
     for (let g = next++; g < groups; g = next++) {
-      await pgs.create({ apiVersion: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup', metadata: { name: `gang-${g}`, namespace }, spec: { minMember: 8, scheduleTimeoutSeconds: 60 } });
+      await pgs.create({
+        apiVersion: 'scheduling.x-k8s.io/v1alpha1',
+        kind: 'PodGroup',
+        metadata: { name: `gang-${g}`, namespace },
+        spec: { minMember: 8, scheduleTimeoutSeconds: 60 },
+      });
     }
   };
   await Promise.all(Array.from({ length: 16 }, worker));
 }
 
-const pct = (sorted: number[], p: number): number => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]);
+const pct = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 
 /** Creates the pods (`creators` requests in flight) and waits until all are bound or `timeoutMs` passes. */
-export async function runPods(rest: RESTClient, kind: PodKind, total: number, namespace: string, timeoutMs: number, creators = 32): Promise<CaseResult> {
+export async function runPods(
+  rest: RESTClient,
+  kind: PodKind,
+  total: number,
+  namespace: string,
+  timeoutMs: number,
+  creators = 32,
+): Promise<CaseResult> {
   const pods = rest.resource<KubeObject & { spec?: { nodeName?: string } }>(RESOURCES.pods);
   const createdAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -82,8 +116,12 @@ export async function runPods(rest: RESTClient, kind: PodKind, total: number, na
   const watching = (async () => {
     try {
       for await (const ev of w) {
-        const name = (ev.object as KubeObject).metadata?.name ?? "";
-        if ((ev.type === 'MODIFIED' || ev.type === 'ADDED') && ((ev.object as { spec?: { nodeName?: string } }).spec?.nodeName ?? '') !== '' && !seen.has(name)) {
+        const name = (ev.object as KubeObject).metadata?.name ?? '';
+        if (
+          (ev.type === 'MODIFIED' || ev.type === 'ADDED') &&
+          ((ev.object as { spec?: { nodeName?: string } }).spec?.nodeName ?? '') !== '' &&
+          !seen.has(name)
+        ) {
           seen.add(name);
           bound++;
           const t0 = createdAt.get(name);

@@ -13,11 +13,19 @@ import { fileURLToPath } from 'node:url';
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 test('the quick server memory benchmark exits 0 and prints a figure for every step', { timeout: 120_000 }, () => {
-  const r = spawnSync(process.execPath, [MAIN, '--quick'], { encoding: 'utf8', timeout: 110_000, killSignal: 'SIGTERM' });
+  const r = spawnSync(process.execPath, [MAIN, '--quick'], {
+    encoding: 'utf8',
+    timeout: 110_000,
+    killSignal: 'SIGTERM',
+  });
   assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
   assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
   for (const step of ['pod created', 'pod status written', 'event created', 'pod deleted']) {
-    assert.match(r.stdout, new RegExp(`^${step}\\s+-?\\d+\\.\\d\\d\\s+\\d+\\s+\\d+\\s+\\d+$`, 'm'), `no figure for "${step}":\n${r.stdout}`);
+    assert.match(
+      r.stdout,
+      new RegExp(`^${step}\\s+-?\\d+\\.\\d\\d\\s+\\d+\\s+\\d+\\s+\\d+$`, 'm'),
+      `no figure for "${step}":\n${r.stdout}`,
+    );
   }
   assert.match(r.stdout, /unforced mark-compact GCs: \d+, longest \d+ ms/);
   assert.match(r.stdout, /machine: \d+ cores, load average/);

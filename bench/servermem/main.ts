@@ -34,7 +34,19 @@ const serverFlags = dash < 0 ? [] : argv.slice(dash + 1);
 if (!Number.isInteger(n) || n <= 0) throw new Error(`--pods must be a positive integer`);
 
 const dir = mkdtempSync(join(tmpdir(), 'kscale-servermem-'));
-const args = ['--inspect=127.0.0.1:0', '--trace-gc', kscale, 'server', '--port', '0', '--data-dir', join(dir, 'data'), '--storage-sync', 'normal', ...serverFlags];
+const args = [
+  '--inspect=127.0.0.1:0',
+  '--trace-gc',
+  kscale,
+  'server',
+  '--port',
+  '0',
+  '--data-dir',
+  join(dir, 'data'),
+  '--storage-sync',
+  'normal',
+  ...serverFlags,
+];
 const server = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
 let stderr = '';
 server.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -64,9 +76,11 @@ async function call(method: string, path: string, body: unknown, type = 'applica
 /** Runs f(0..count-1) with `conc` requests in flight. */
 async function pool(count: number, f: (i: number) => Promise<void>, conc = 24): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: conc }, async () => {
-    while (next < count) await f(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: conc }, async () => {
+      while (next < count) await f(next++);
+    }),
+  );
 }
 
 const started = performance.now();
@@ -74,26 +88,54 @@ try {
   await pool(NAMESPACES, (i) => call('POST', '/api/v1/namespaces', { metadata: { name: namespaceOf(i) } }));
   const steps: [string, () => Promise<void>][] = [
     ['pod created', () => pool(n, (i) => call('POST', `/api/v1/namespaces/${namespaceOf(i)}/pods`, pod(i)))],
-    ['pod status written', () => pool(n, (i) => call('PATCH', `/api/v1/namespaces/${namespaceOf(i)}/pods/p${i}/status`, runningStatus(i), 'application/merge-patch+json'))],
-    ['event created', () => pool(n, (i) => call('POST', `/api/v1/namespaces/${namespaceOf(i)}/events`, scheduledEvent(i)))],
+    [
+      'pod status written',
+      () =>
+        pool(n, (i) =>
+          call(
+            'PATCH',
+            `/api/v1/namespaces/${namespaceOf(i)}/pods/p${i}/status`,
+            runningStatus(i),
+            'application/merge-patch+json',
+          ),
+        ),
+    ],
+    [
+      'event created',
+      () => pool(n, (i) => call('POST', `/api/v1/namespaces/${namespaceOf(i)}/events`, scheduledEvent(i))),
+    ],
     ['pod deleted', () => pool(n, (i) => call('DELETE', `/api/v1/namespaces/${namespaceOf(i)}/pods/p${i}`, {}))],
   ];
   const kept = (m: LiveMemory): number => m.heapUsed + m.external;
   let before = await liveMemory(ws);
-  console.log(`kscale server memory benchmark${quick ? ' (--quick: figures are not meaningful)' : ''}: ${n} objects per step, server ${kscale} ${serverFlags.join(' ')}`);
-  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `kscale server memory benchmark${quick ? ' (--quick: figures are not meaningful)' : ''}: ${n} objects per step, server ${kscale} ${serverFlags.join(' ')}`,
+  );
+  console.log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   console.log('step                 KiB/object  heap MiB  external MiB  rss MiB');
   for (const [label, run] of steps) {
     await run();
     const after = await liveMemory(ws);
     const per = (kept(after) - kept(before)) / n / 1024;
     const mib = (b: number): string => (b / 2 ** 20).toFixed(0).padStart(8);
-    console.log(`${label.padEnd(20)} ${per.toFixed(2).padStart(10)}  ${mib(after.heapUsed)}  ${mib(after.external).padStart(12)}  ${mib(after.rss).padStart(7)}`);
+    console.log(
+      `${label.padEnd(20)} ${per.toFixed(2).padStart(10)}  ${mib(after.heapUsed)}  ${mib(after.external).padStart(12)}  ${mib(after.rss).padStart(7)}`,
+    );
     before = after;
   }
   pauses.sort((a, b) => a - b);
-  console.log(`unforced mark-compact GCs: ${pauses.length}, longest ${(pauses.at(-1) ?? 0).toFixed(0)} ms, total ${pauses.reduce((a, b) => a + b, 0).toFixed(0)} ms`);
-  console.log(`wall ${((performance.now() - started) / 1000).toFixed(0)} s, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `unforced mark-compact GCs: ${pauses.length}, longest ${(pauses.at(-1) ?? 0).toFixed(0)} ms, total ${pauses.reduce((a, b) => a + b, 0).toFixed(0)} ms`,
+  );
+  console.log(
+    `wall ${((performance.now() - started) / 1000).toFixed(0)} s, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));

@@ -20,11 +20,22 @@ export function pod(i: number): Record<string, unknown> {
       namespace: ns(i),
       labels: { app, 'kscale.io/lab': 'true', 'pod-template-hash': '5d8f7c9b6' },
       annotations: { 'kscale.io/revision': '0' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${app}-5d8f7c9b6`, uid: '0b7c2f9e-1c51-4f7e-9a43-2f8b5d7c8e10', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: `${app}-5d8f7c9b6`,
+          uid: '0b7c2f9e-1c51-4f7e-9a43-2f8b5d7c8e10',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: {
       nodeName: `node-${i % 2500}`,
-      containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '10m', memory: '10M' } } }],
+      containers: [
+        { name: 'pause', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '10m', memory: '10M' } } },
+      ],
       terminationGracePeriodSeconds: 1,
     },
   };
@@ -39,8 +50,23 @@ export function runningStatus(i: number): Record<string, unknown> {
       hostIP: '10.0.0.1',
       podIP: `10.1.${(i >> 8) & 255}.${i & 255}`,
       startTime: at,
-      conditions: ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({ type, status: 'True', lastTransitionTime: at })),
-      containerStatuses: [{ name: 'pause', ready: true, started: true, restartCount: 0, image: 'registry.k8s.io/pause:3.10', imageID: 'sha256:abc', containerID: `containerd://${i}`, state: { running: { startedAt: at } } }],
+      conditions: ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({
+        type,
+        status: 'True',
+        lastTransitionTime: at,
+      })),
+      containerStatuses: [
+        {
+          name: 'pause',
+          ready: true,
+          started: true,
+          restartCount: 0,
+          image: 'registry.k8s.io/pause:3.10',
+          imageID: 'sha256:abc',
+          containerID: `containerd://${i}`,
+          state: { running: { startedAt: at } },
+        },
+      ],
     },
   };
 }

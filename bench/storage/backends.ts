@@ -89,7 +89,9 @@ export async function openEtcd(cleanup: Cleanup): Promise<Backend> {
     async bulkPut(entries) {
       const txns: Promise<unknown>[] = [];
       for (let i = 0; i < entries.length; i += ETCD_TXN_OPS) {
-        const ops = entries.slice(i, i + ETCD_TXN_OPS).map(([k, v]) => ({ request_put: { key: Buffer.from(k), value: v } }));
+        const ops = entries
+          .slice(i, i + ETCD_TXN_OPS)
+          .map(([k, v]) => ({ request_put: { key: Buffer.from(k), value: v } }));
         txns.push(loader.kv.txn({ compare: [], success: ops, failure: [] }));
         if (txns.length >= 16) await Promise.all(txns.splice(0));
       }
@@ -111,7 +113,9 @@ export async function openSqlite(cleanup: Cleanup, sync: SyncMode): Promise<Back
       // The store's own group commit batches concurrent writes; 256 in flight at a time.
       for (let i = 0; i < entries.length; i += 256) {
         await Promise.all(
-          entries.slice(i, i + 256).map(([k, v]) => store.guaranteedUpdate(k, () => ({ value: v }), { ignoreNotFound: true })),
+          entries
+            .slice(i, i + 256)
+            .map(([k, v]) => store.guaranteedUpdate(k, () => ({ value: v }), { ignoreNotFound: true })),
         );
       }
     },

@@ -13,7 +13,10 @@ const main = fileURLToPath(new URL('./main.js', import.meta.url));
 test('the storage benchmark runs with --quick, prints every row and cleans up', { timeout: 120_000 }, async () => {
   // The benchmark gets a temp root of its own, so other processes' temp dirs cannot be mistaken for its leftovers.
   const root = mkdtempSync(join(tmpdir(), 'kscale-storage-bench-test-'));
-  const child = spawn(process.execPath, [main, '--quick'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: root } });
+  const child = spawn(process.execPath, [main, '--quick'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TMPDIR: root },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));

@@ -22,7 +22,10 @@ import { measureWatch } from './watch.js';
 import { measureCas, measureCreates } from './writes.js';
 
 const started = performance.now();
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const progress = (msg: string): void => {
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
 };
@@ -81,11 +84,16 @@ async function run(cfg: BenchConfig, cleanup: Cleanup, jsonOut: string | undefin
   console.log('');
   console.log(formatTable(buildRows(cfg, results)));
   console.log('');
-  console.log('* sqlite normal: synchronous=NORMAL, lower durability (the last commits may be lost on power loss); creates only.');
-  console.log('  etcd and sqlite full acknowledge a write only after fsync. Watch cells marked "cut off" hit the time bound.');
+  console.log(
+    '* sqlite normal: synchronous=NORMAL, lower durability (the last commits may be lost on power loss); creates only.',
+  );
+  console.log(
+    '  etcd and sqlite full acknowledge a write only after fsync. Watch cells marked "cut off" hit the time bound.',
+  );
   console.log(`load at the end: ${load()} (1, 5, 15 min)`);
   progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  if (jsonOut !== undefined) writeFileSync(jsonOut, JSON.stringify({ date: new Date().toISOString(), quick: cfg.quick, results }, null, 2));
+  if (jsonOut !== undefined)
+    writeFileSync(jsonOut, JSON.stringify({ date: new Date().toISOString(), quick: cfg.quick, results }, null, 2));
 }
 
 async function main(): Promise<void> {

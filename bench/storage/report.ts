@@ -34,7 +34,8 @@ const int = (x: number): string => Math.round(x).toLocaleString('en-US');
 const secs = (x: number | undefined): string => (x === undefined ? '—' : x.toFixed(3));
 const ms = (x: number | undefined): string => (x === undefined ? '—' : x.toFixed(1));
 const verdict = (ok: boolean, detail: string): string => `${ok ? 'PASS' : 'FAIL'} ${detail}`.trim();
-const watchCell = (f: WatchFigure | undefined): string => (f === undefined ? '—' : `${int(f.eventsPerSec)}${f.complete ? '' : ' (cut off)'}`);
+const watchCell = (f: WatchFigure | undefined): string =>
+  f === undefined ? '—' : `${int(f.eventsPerSec)}${f.complete ? '' : ' (cut off)'}`;
 
 /** Targets, as stated for the embedded store. */
 export const TARGETS = {
@@ -69,30 +70,84 @@ export function buildRows(cfg: BenchConfig, r: Results): Row[] {
     const n = r.creates.normal[i];
     row(LABEL.writesPerCommit(w), '—', (f.writesPerCommit ?? 0).toFixed(1), (n.writesPerCommit ?? 0).toFixed(1));
     const pct = ((f.commitsPerSec ?? 0) / r.fsyncPerSec) * 100;
-    row(LABEL.commitsVsFsync(w), '—', `${int(f.commitsPerSec ?? 0)} (${pct.toFixed(0)}%)`, `${int(n.commitsPerSec ?? 0)} (no fsync)`);
+    row(
+      LABEL.commitsVsFsync(w),
+      '—',
+      `${int(f.commitsPerSec ?? 0)} (${pct.toFixed(0)}%)`,
+      `${int(n.commitsPerSec ?? 0)} (no fsync)`,
+    );
   });
   row(LABEL.cas(cfg), int(r.cas.etcd), int(r.cas.full), '', '', `${(r.cas.full / r.cas.etcd).toFixed(1)}×`);
   const listTarget = (s: number | undefined): string => (s === undefined ? '' : verdict(s < TARGETS.listMaxS, ''));
-  row(LABEL.listPaged(cfg), secs(r.list.etcd.pagedS), secs(r.list.full.pagedS), '', `< ${TARGETS.listMaxS} s`, listTarget(r.list.full.pagedS));
-  row(LABEL.listPagedBusy(cfg), secs(r.list.etcd.pagedBusyS), secs(r.list.full.pagedBusyS), '', `< ${TARGETS.listMaxS} s`, listTarget(r.list.full.pagedBusyS));
-  row(LABEL.listUnpaged(cfg), secs(r.list.etcd.unpagedS), secs(r.list.full.unpagedS), '', `< ${TARGETS.listMaxS} s`, listTarget(r.list.full.unpagedS));
-  const watchRow = (label: string, e: WatchFigure | undefined, f: WatchFigure | undefined, targeted: boolean, note: string): void => {
+  row(
+    LABEL.listPaged(cfg),
+    secs(r.list.etcd.pagedS),
+    secs(r.list.full.pagedS),
+    '',
+    `< ${TARGETS.listMaxS} s`,
+    listTarget(r.list.full.pagedS),
+  );
+  row(
+    LABEL.listPagedBusy(cfg),
+    secs(r.list.etcd.pagedBusyS),
+    secs(r.list.full.pagedBusyS),
+    '',
+    `< ${TARGETS.listMaxS} s`,
+    listTarget(r.list.full.pagedBusyS),
+  );
+  row(
+    LABEL.listUnpaged(cfg),
+    secs(r.list.etcd.unpagedS),
+    secs(r.list.full.unpagedS),
+    '',
+    `< ${TARGETS.listMaxS} s`,
+    listTarget(r.list.full.unpagedS),
+  );
+  const watchRow = (
+    label: string,
+    e: WatchFigure | undefined,
+    f: WatchFigure | undefined,
+    targeted: boolean,
+    note: string,
+  ): void => {
     const ok = f !== undefined && f.complete && f.eventsPerSec >= TARGETS.watchMinPerSec;
-    row(label, watchCell(e), watchCell(f), '', targeted ? `≥ ${int(TARGETS.watchMinPerSec)}/s` : note, targeted ? verdict(ok, '') : '');
+    row(
+      label,
+      watchCell(e),
+      watchCell(f),
+      '',
+      targeted ? `≥ ${int(TARGETS.watchMinPerSec)}/s` : note,
+      targeted ? verdict(ok, '') : '',
+    );
   };
   for (const w of cfg.watcherCounts) {
     // One live watcher can only see events as fast as they are written, so the target applies from 2 watchers up.
     watchRow(LABEL.watchLive(w), r.watch.etcd.live[w], r.watch.full.live[w], w > 1, '(write-bound)');
   }
-  for (const w of cfg.watcherCounts) watchRow(LABEL.watchReplay(w), r.watch.etcd.replay[w], r.watch.full.replay[w], true, '');
+  for (const w of cfg.watcherCounts)
+    watchRow(LABEL.watchReplay(w), r.watch.etcd.replay[w], r.watch.full.replay[w], true, '');
   const { etcd: se, full: sf } = r.stall;
-  row(LABEL.compactTime(cfg), secs(se.phases.compaction?.durationS), secs(sf.phases.compaction?.durationS), '', '', sf.maxCompactionStepMs === undefined ? '' : `longest step ${ms(sf.maxCompactionStepMs)} ms`);
+  row(
+    LABEL.compactTime(cfg),
+    secs(se.phases.compaction?.durationS),
+    secs(sf.phases.compaction?.durationS),
+    '',
+    '',
+    sf.maxCompactionStepMs === undefined ? '' : `longest step ${ms(sf.maxCompactionStepMs)} ms`,
+  );
   row(LABEL.checkpointTime, 'n/a', secs(sf.phases.checkpoint?.durationS));
   for (const p of PHASES) row(LABEL.writeLatency(p), ms(se.phases[p]?.maxWriteMs), ms(sf.phases[p]?.maxWriteMs));
   for (const p of PHASES) {
     const f = sf.phases[p]?.maxLoopDelayMs;
     const targeted = p !== 'baseline' && f !== undefined;
-    row(LABEL.loopDelay(p), ms(se.phases[p]?.maxLoopDelayMs), ms(f), '', targeted ? `< ${TARGETS.loopStallMaxMs} ms` : '', targeted ? verdict(f < TARGETS.loopStallMaxMs, '') : '');
+    row(
+      LABEL.loopDelay(p),
+      ms(se.phases[p]?.maxLoopDelayMs),
+      ms(f),
+      '',
+      targeted ? `< ${TARGETS.loopStallMaxMs} ms` : '',
+      targeted ? verdict(f < TARGETS.loopStallMaxMs, '') : '',
+    );
   }
   row(LABEL.diskFsync, '', int(r.fsyncPerSec), '', '', 'the ceiling for commits/s');
   return rows;
@@ -100,10 +155,20 @@ export function buildRows(cfg: BenchConfig, r: Results): Row[] {
 
 /** Formats rows as an aligned plain-text table. */
 export function formatTable(rows: Row[]): string {
-  const head: Row = { label: 'measure', etcd: 'etcd', full: 'sqlite full', normal: 'sqlite normal*', target: 'target (sqlite full)', result: 'result' };
+  const head: Row = {
+    label: 'measure',
+    etcd: 'etcd',
+    full: 'sqlite full',
+    normal: 'sqlite normal*',
+    target: 'target (sqlite full)',
+    result: 'result',
+  };
   const all = [head, ...rows];
   const cols: (keyof Row)[] = ['label', 'etcd', 'full', 'normal', 'target', 'result'];
-  const width = Object.fromEntries(cols.map((c) => [c, Math.max(...all.map((r) => r[c].length))])) as Record<keyof Row, number>;
+  const width = Object.fromEntries(cols.map((c) => [c, Math.max(...all.map((r) => r[c].length))])) as Record<
+    keyof Row,
+    number
+  >;
   const line = (r: Row): string =>
     cols
       .map((c) => (c === 'label' || c === 'target' || c === 'result' ? r[c].padEnd(width[c]) : r[c].padStart(width[c])))

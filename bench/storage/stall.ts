@@ -35,7 +35,8 @@ export async function measureStall(b: Backend, cfg: BenchConfig): Promise<StallF
   const rounds = Math.ceil(cfg.compactRevisions / cfg.compactKeys) + 1;
   for (let r = 0; r < rounds; r++) {
     const entries: [string, Buffer][] = [];
-    for (let k = 0; k < cfg.compactKeys; k++) entries.push([`/registry/bench-compact/ns/obj-${k}`, valueFor(r, cfg.valueBytes)]);
+    for (let k = 0; k < cfg.compactKeys; k++)
+      entries.push([`/registry/bench-compact/ns/obj-${k}`, valueFor(r, cfg.valueBytes)]);
     await b.bulkPut(entries);
   }
   const target = await b.store.currentRevision();

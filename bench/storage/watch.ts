@@ -63,7 +63,10 @@ async function settle(watchers: Watcher[], consumers: Consumer[], maxMs: number)
 
 function figure(consumers: Consumer[], want: number, extra: number, elapsedMs: number): WatchFigure {
   const delivered = consumers.reduce((sum, c) => sum + Math.max(0, c.count - extra), 0);
-  return { eventsPerSec: (delivered * 1000) / Math.max(elapsedMs, 0.001), complete: consumers.every((c) => c.count >= want) };
+  return {
+    eventsPerSec: (delivered * 1000) / Math.max(elapsedMs, 0.001),
+    complete: consumers.every((c) => c.count >= want),
+  };
 }
 
 /** Runs the live and the replay case for each watcher count. */
@@ -94,7 +97,9 @@ export async function measureWatch(b: Backend, cfg: BenchConfig): Promise<WatchF
 
     // Replay: the same events again, from history, to fresh watchers.
     const t1 = performance.now();
-    const replay = Array.from({ length: n }, () => b.store.watch(prefix, { fromRevision: rev0, progressNotify: false }));
+    const replay = Array.from({ length: n }, () =>
+      b.store.watch(prefix, { fromRevision: rev0, progressNotify: false }),
+    );
     const replayConsumers = replay.map((w) => consume(w, want));
     const end1 = await settle(replay, replayConsumers, cfg.watchMaxMs);
     out.replay[n] = figure(replayConsumers, want, 1, end1 - t1);

@@ -53,7 +53,8 @@ export async function measureCas(b: Backend, cfg: BenchConfig): Promise<{ opsPer
     maxOps: cfg.casMaxOps,
     maxMs: cfg.caseMaxMs,
     // Ops on the same key are casKeys apart, far more than the writers in flight, so conflicts are rare (and retried).
-    op: (i) => b.store.guaranteedUpdate(keys[i % keys.length], () => ({ value: valueFor(i + cfg.casKeys, cfg.valueBytes) })),
+    op: (i) =>
+      b.store.guaranteedUpdate(keys[i % keys.length], () => ({ value: valueFor(i + cfg.casKeys, cfg.valueBytes) })),
   });
   assertNoErrors(`${b.name} CAS updates`, r);
   return { opsPerSec: r.opsPerSec, p99Ms: r.p99Ms };

@@ -13,7 +13,11 @@ export class Child<Req, Rep extends { type: string }> {
   private busy = false;
 
   /** Forks `module` (relative to this folder, compiled) and registers it for cleanup. */
-  constructor(cleanup: Cleanup, module: string, readonly name: string) {
+  constructor(
+    cleanup: Cleanup,
+    module: string,
+    readonly name: string,
+  ) {
     this.p = fork(fileURLToPath(new URL(module, import.meta.url)), [], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',

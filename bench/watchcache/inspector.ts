@@ -27,7 +27,11 @@ export async function liveMemory(wsUrl: string, timeoutMs = 60_000): Promise<Liv
   const ws = await Ws.open(new URL(wsUrl), timeoutMs);
   try {
     await ws.call('HeapProfiler.collectGarbage', {}, timeoutMs);
-    const r = (await ws.call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true }, timeoutMs)) as { result: { value: string } };
+    const r = (await ws.call(
+      'Runtime.evaluate',
+      { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true },
+      timeoutMs,
+    )) as { result: { value: string } };
     return JSON.parse(r.result.value) as LiveMemory;
   } finally {
     ws.close();
@@ -103,7 +107,9 @@ class Ws {
         clearTimeout(timer);
         reject(err);
       });
-      s.write(`GET ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+      s.write(
+        `GET ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      );
     });
   }
 

@@ -14,7 +14,11 @@ import { ROW_LABELS } from './report.js';
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 test('the quick watch cache benchmark exits 0 and prints every row for both sides', { timeout: 120_000 }, () => {
-  const r = spawnSync(process.execPath, [MAIN, '--quick'], { encoding: 'utf8', timeout: 110_000, killSignal: 'SIGTERM' });
+  const r = spawnSync(process.execPath, [MAIN, '--quick'], {
+    encoding: 'utf8',
+    timeout: 110_000,
+    killSignal: 'SIGTERM',
+  });
   assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
   assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
   for (const label of ROW_LABELS) {

@@ -41,7 +41,8 @@ function parseArgs(argv: string[]): Config {
   const sync = value('--storage-sync') ?? 'full';
   if (sync !== 'full' && sync !== 'normal') throw new Error(`--storage-sync must be full or normal, not ${sync}`);
   const only = value('--only');
-  if (only !== undefined && only !== 'true' && only !== 'false') throw new Error(`--only must be true or false, not ${only}`);
+  if (only !== undefined && only !== 'true' && only !== 'false')
+    throw new Error(`--only must be true or false, not ${only}`);
   const profDir = value('--cpu-prof-dir');
   const churnProfDir = value('--churn-prof-dir');
   const warmup = Number(value('--warmup-seconds') ?? 2);
@@ -82,7 +83,9 @@ function header(cfg: Config): string[] {
     `kscale watch cache benchmark${cfg.quick ? ' (--quick: small sizes, figures are not meaningful)' : ''}`,
     `date:     ${new Date().toISOString()}`,
     `machine:  ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown cpu'}, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${platform()} ${release()}`,
-    `node:     ${process.version}; load average before the run ${loadavg().map((x) => x.toFixed(2)).join(' ')} (other work on the machine skews the figures)`,
+    `node:     ${process.version}; load average before the run ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} (other work on the machine skews the figures)`,
     `server:   kscale server --watch-cache true|false --storage-sync ${cfg.storageSync}, embedded SQLite store in a temp dir, 127.0.0.1, a fresh server per side${cfg.cpuProfDir === undefined ? '' : ', under --cpu-prof (slower)'}`,
     `watchers: ${cfg.nodes.toLocaleString('en-US')} with fieldSelector=spec.nodeName=node-<i> + ${cfg.unfiltered} unfiltered, all namespaces, allowWatchBookmarks, one HTTP/1.1 connection each, in ${cfg.watchClients} client process(es); opened after the pods are created`,
     `pods:     ${cfg.pods.toLocaleString('en-US')} (${JSON.stringify(podManifest('pod-00000')).length} B manifest, spec.nodeName set at create, ${cfg.createConnections} connections), then ${cfg.rate.toLocaleString('en-US')} status PATCHes/s (merge patch, open loop) for ${cfg.churnMs / 1000} s`,
@@ -101,8 +104,13 @@ async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
   console.log(formatTable(buildRows(cfg, on, off)));
   console.log('');
   for (const line of notes(cfg, results)) console.log(line);
-  console.log(`load average after the run: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  if (cfg.cpuProfDir !== undefined) console.log(`server CPU profiles: in ${cfg.cpuProfDir}, named after the server pids above`);
+  console.log(
+    `load average after the run: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+  if (cfg.cpuProfDir !== undefined)
+    console.log(`server CPU profiles: in ${cfg.cpuProfDir}, named after the server pids above`);
   progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 

@@ -13,7 +13,16 @@ import { NAMESPACE } from '../apiserver/pod.js';
 import { processCpuMs, startKscale, tempDir, type Cleanup } from '../apiserver/processes.js';
 import { Child } from './children.js';
 import { inspectorUrl, liveMemory, WindowProfile, type LiveMemory } from './inspector.js';
-import { monoMs, type Target, type WatchClientReply, type WatchClientRequest, type WatchStats, type WriterReply, type WriterRequest, type WriterResult } from './protocol.js';
+import {
+  monoMs,
+  type Target,
+  type WatchClientReply,
+  type WatchClientRequest,
+  type WatchStats,
+  type WriterReply,
+  type WriterRequest,
+  type WriterResult,
+} from './protocol.js';
 import { memoryOf, scrapeMetrics, storageCallsBetween, sum, timedList, type Samples } from './server_stats.js';
 
 /** Sizes and bounds of a run. */
@@ -95,19 +104,42 @@ export interface ModeResult {
 const podsOf = (s: Samples, name: string): number => sum(s, new RegExp(`^${name}\\{resource="pods"\\}`));
 
 /** Runs every phase against one server; progress goes to `log`. */
-export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean, log: (msg: string) => void): Promise<ModeResult> {
+export async function runMode(
+  cfg: Config,
+  cleanup: Cleanup,
+  watchCache: boolean,
+  log: (msg: string) => void,
+): Promise<ModeResult> {
   const loadBefore = loadavg();
   const dir = tempDir(cleanup, `watchcache-${watchCache}`);
   // The inspector (idle but for two GCs) lets memory be read after a full GC.
-  const nodeArgs = ['--inspect=127.0.0.1:0', ...(cfg.cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cfg.cpuProfDir])];
-  const server = await startKscale(cleanup, join(dir, 'data'), [
-    '--watch-cache', String(watchCache), '--storage-sync', cfg.storageSync,
-    '--max-requests-inflight', '5000', '--max-mutating-requests-inflight', '2000',
-  ], nodeArgs);
+  const nodeArgs = [
+    '--inspect=127.0.0.1:0',
+    ...(cfg.cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cfg.cpuProfDir]),
+  ];
+  const server = await startKscale(
+    cleanup,
+    join(dir, 'data'),
+    [
+      '--watch-cache',
+      String(watchCache),
+      '--storage-sync',
+      cfg.storageSync,
+      '--max-requests-inflight',
+      '5000',
+      '--max-mutating-requests-inflight',
+      '2000',
+    ],
+    nodeArgs,
+  );
   const t: Target = { host: server.host, port: server.port };
   const base = `http://${t.host}:${t.port}`;
   log(`watch-cache=${watchCache}: server pid ${server.pid} on port ${t.port}`);
-  const ns = await fetch(`${base}/api/v1/namespaces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }) });
+  const ns = await fetch(`${base}/api/v1/namespaces`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }),
+  });
   if (ns.status !== 201) throw new Error(`create namespace: HTTP ${ns.status} ${await ns.text()}`);
   for (let i = 0; i < 50 && inspectorUrl(server.stderr()) === undefined; i++) await sleep(100);
   const ws = inspectorUrl(server.stderr());
@@ -124,24 +156,45 @@ export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean
   };
 
   // ---- create ----
-  log(`creating ${cfg.pods.toLocaleString('en-US')} pods over ${cfg.nodes} nodes (${cfg.createConnections} connections)`);
+  log(
+    `creating ${cfg.pods.toLocaleString('en-US')} pods over ${cfg.nodes} nodes (${cfg.createConnections} connections)`,
+  );
   let cpu0 = processCpuMs(server.pid) ?? NaN;
   let t0 = monoMs();
-  const create = await writerRun({ type: 'create', target: t, namespace: NAMESPACE, count: cfg.pods, nodes: cfg.nodes, connections: cfg.createConnections, maxMs: cfg.createMaxMs }, cfg.createMaxMs + 30_000);
+  const create = await writerRun(
+    {
+      type: 'create',
+      target: t,
+      namespace: NAMESPACE,
+      count: cfg.pods,
+      nodes: cfg.nodes,
+      connections: cfg.createConnections,
+      maxMs: cfg.createMaxMs,
+    },
+    cfg.createMaxMs + 30_000,
+  );
   const createServerCpuPercent = (((processCpuMs(server.pid) ?? NaN) - cpu0) / (monoMs() - t0)) * 100;
-  log(`  ${create.ok} created at ${Math.round(create.perSec)}/s, ${create.errors} errors${create.firstError === undefined ? '' : ` (first: ${create.firstError})`}`);
+  log(
+    `  ${create.ok} created at ${Math.round(create.perSec)}/s, ${create.errors} errors${create.firstError === undefined ? '' : ` (first: ${create.firstError})`}`,
+  );
   if (create.ok === 0) throw new Error(`no pod was created: ${create.firstError ?? 'unknown error'}`);
   await sleep(cfg.settleMs);
   const rssAfterCreate = memoryOf(server.pid)?.rss ?? NaN;
   const liveAfterCreate = await liveMemory(ws);
 
   // ---- lists ----
-  const first = (await (await fetch(`${base}/api/v1/namespaces/${NAMESPACE}/pods?limit=1`)).json()) as { items: unknown[]; metadata: { remainingItemCount?: number } };
+  const first = (await (await fetch(`${base}/api/v1/namespaces/${NAMESPACE}/pods?limit=1`)).json()) as {
+    items: unknown[];
+    metadata: { remainingItemCount?: number };
+  };
   const podCount = first.items.length + (first.metadata.remainingItemCount ?? 0);
   const lists: ModeResult['lists'] = { rv0: [], consistent: [], bytes: 0, errors: [] };
   const listStart = monoMs();
   for (let i = 0; i < cfg.listReps && (i === 0 || monoMs() - listStart < cfg.listBudgetMs); i++) {
-    for (const [name, path] of [['rv0', '/api/v1/pods?resourceVersion=0'], ['consistent', '/api/v1/pods']] as const) {
+    for (const [name, path] of [
+      ['rv0', '/api/v1/pods?resourceVersion=0'],
+      ['consistent', '/api/v1/pods'],
+    ] as const) {
       try {
         const r = await timedList(t, path, cfg.listTimeoutMs);
         if (r.status !== 200) lists.errors.push(`${path}: HTTP ${r.status}`);
@@ -153,25 +206,52 @@ export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean
         lists.errors.push((err as Error).message);
       }
     }
-    log(`  LIST ${i + 1}/${cfg.listReps}: RV=0 ${fmt(lists.rv0.at(-1))} ms, consistent ${fmt(lists.consistent.at(-1))} ms, ${(lists.bytes / 1e6).toFixed(0)} MB`);
+    log(
+      `  LIST ${i + 1}/${cfg.listReps}: RV=0 ${fmt(lists.rv0.at(-1))} ms, consistent ${fmt(lists.consistent.at(-1))} ms, ${(lists.bytes / 1e6).toFixed(0)} MB`,
+    );
   }
   const avgPodJson = podCount > 0 ? (lists.bytes - podCount) / podCount : NaN;
   // After the LISTs every cached pod holds its response bytes too: measure what the cache keeps then.
   const liveAfterLists = await liveMemory(ws);
 
   // ---- watches ----
-  const rv = ((await (await fetch(`${base}/api/v1/pods?limit=1`)).json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  const rv = ((await (await fetch(`${base}/api/v1/pods?limit=1`)).json()) as { metadata: { resourceVersion: string } })
+    .metadata.resourceVersion;
   const q = `watch=true&allowWatchBookmarks=true&timeoutSeconds=3600&resourceVersion=${rv}`;
   const paths = [
     ...Array.from({ length: cfg.nodes }, (_, i) => `/api/v1/pods?${q}&fieldSelector=spec.nodeName%3Dnode-${i}`),
     ...Array.from({ length: cfg.unfiltered }, () => `/api/v1/pods?${q}`),
   ];
-  const clients = Array.from({ length: cfg.watchClients }, (_, i) => new Child<WatchClientRequest, WatchClientReply>(cleanup, './watch_client.js', `watch client ${i}`));
-  const ask = (m: WatchClientRequest, timeoutMs = 60_000): Promise<WatchClientReply[]> => Promise.all(clients.map((c) => c.request(m, timeoutMs)));
-  const statsOf = (rs: WatchClientReply[]): WatchStats => mergeStats(rs.map((r) => ('stats' in r ? r.stats : emptyStats())));
-  log(`opening ${paths.length} watches from RV ${rv} (${cfg.nodes} by spec.nodeName, ${cfg.unfiltered} unfiltered) in ${clients.length} client process(es)`);
-  const opened = statsOf(await Promise.all(clients.map((c, i) => c.request({ type: 'open', target: t, paths: paths.filter((_, j) => j % clients.length === i), concurrency: 64, timeoutMs: 30_000 }, 180_000))));
-  log(`  ${opened.opened} open, ${opened.failed} failed${opened.firstError === undefined ? '' : ` (first: ${opened.firstError})`}`);
+  const clients = Array.from(
+    { length: cfg.watchClients },
+    (_, i) => new Child<WatchClientRequest, WatchClientReply>(cleanup, './watch_client.js', `watch client ${i}`),
+  );
+  const ask = (m: WatchClientRequest, timeoutMs = 60_000): Promise<WatchClientReply[]> =>
+    Promise.all(clients.map((c) => c.request(m, timeoutMs)));
+  const statsOf = (rs: WatchClientReply[]): WatchStats =>
+    mergeStats(rs.map((r) => ('stats' in r ? r.stats : emptyStats())));
+  log(
+    `opening ${paths.length} watches from RV ${rv} (${cfg.nodes} by spec.nodeName, ${cfg.unfiltered} unfiltered) in ${clients.length} client process(es)`,
+  );
+  const opened = statsOf(
+    await Promise.all(
+      clients.map((c, i) =>
+        c.request(
+          {
+            type: 'open',
+            target: t,
+            paths: paths.filter((_, j) => j % clients.length === i),
+            concurrency: 64,
+            timeoutMs: 30_000,
+          },
+          180_000,
+        ),
+      ),
+    ),
+  );
+  log(
+    `  ${opened.opened} open, ${opened.failed} failed${opened.firstError === undefined ? '' : ` (first: ${opened.firstError})`}`,
+  );
   if (opened.opened === 0) throw new Error(`no watch could be opened: ${opened.firstError ?? ''}`);
   await sleep(1_000);
 
@@ -180,8 +260,23 @@ export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean
   if (cfg.warmupMs > 0) {
     const n = Math.min(create.ok, Math.round((cfg.rate * cfg.warmupMs) / 1000));
     log(`warm-up: ${n} status PATCHes at ${cfg.rate}/s, not measured`);
-    const w = await writerRun({ type: 'churn', target: t, namespace: NAMESPACE, count: n, rate: cfg.rate, pods: create.ok, offset: create.ok - n, connections: cfg.churnConnections, maxMs: cfg.warmupMs + 1_000, graceMs: cfg.graceMs }, cfg.warmupMs + cfg.graceMs + 60_000);
-    if (w.errors > 0) throw new Error(`warm-up: ${w.errors} errors${w.firstError === undefined ? '' : ` (first: ${w.firstError})`}`);
+    const w = await writerRun(
+      {
+        type: 'churn',
+        target: t,
+        namespace: NAMESPACE,
+        count: n,
+        rate: cfg.rate,
+        pods: create.ok,
+        offset: create.ok - n,
+        connections: cfg.churnConnections,
+        maxMs: cfg.warmupMs + 1_000,
+        graceMs: cfg.graceMs,
+      },
+      cfg.warmupMs + cfg.graceMs + 60_000,
+    );
+    if (w.errors > 0)
+      throw new Error(`warm-up: ${w.errors} errors${w.firstError === undefined ? '' : ` (first: ${w.firstError})`}`);
     await sleep(cfg.settleMs);
   }
 
@@ -202,13 +297,29 @@ export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean
   const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(server.pid)?.rss ?? 0)), 500);
   let churn: WriterResult;
   try {
-    churn = await writerRun({ type: 'churn', target: t, namespace: NAMESPACE, count, rate: cfg.rate, pods: create.ok, offset: 0, connections: cfg.churnConnections, maxMs: cfg.churnMs + 1_000, graceMs: cfg.graceMs }, cfg.churnMs + cfg.graceMs + 60_000);
+    churn = await writerRun(
+      {
+        type: 'churn',
+        target: t,
+        namespace: NAMESPACE,
+        count,
+        rate: cfg.rate,
+        pods: create.ok,
+        offset: 0,
+        connections: cfg.churnConnections,
+        maxMs: cfg.churnMs + 1_000,
+        graceMs: cfg.graceMs,
+      },
+      cfg.churnMs + cfg.graceMs + 60_000,
+    );
   } finally {
     clearInterval(sampler);
   }
   const writerCpuMs = (processCpuMs(writer.pid) ?? NaN) - writerCpu0;
   const writeEnd = monoMs();
-  log(`  ${churn.ok} written at ${Math.round(churn.perSec)}/s, ${churn.errors} errors, ${churn.unanswered} unanswered (${churn.unsent} never sent)${churn.firstError === undefined ? '' : ` (first: ${churn.firstError})`}`);
+  log(
+    `  ${churn.ok} written at ${Math.round(churn.perSec)}/s, ${churn.errors} errors, ${churn.unanswered} unanswered (${churn.unsent} never sent)${churn.firstError === undefined ? '' : ` (first: ${churn.firstError})`}`,
+  );
 
   // ---- drain: wait for the events of the acknowledged writes ----
   const expected = churn.ok * (1 + cfg.unfiltered);
@@ -231,7 +342,9 @@ export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean
     log(`  churn CPU profile: ${file}`);
   }
   const m1 = await scrapeMetrics(t);
-  log(`  ${last.marked.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} marked events received, drained in ${(drainMs / 1000).toFixed(1)} s`);
+  log(
+    `  ${last.marked.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} marked events received, drained in ${(drainMs / 1000).toFixed(1)} s`,
+  );
 
   // ---- latencies: join receipts with the writer's send and answer times ----
   const e2e: number[] = [];
@@ -250,14 +363,23 @@ export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean
     }
   }
   const writes: number[] = [];
-  for (let k = 0; k < (churn.sent?.length ?? 0); k++) if (!Number.isNaN(churn.acked![k]!)) writes.push(churn.acked![k]! - churn.sent![k]!);
+  for (let k = 0; k < (churn.sent?.length ?? 0); k++)
+    if (!Number.isNaN(churn.acked![k]!)) writes.push(churn.acked![k]! - churn.sent![k]!);
   const firstSend = churn.sent?.[0] ?? t0;
   const rssAfterChurn = memoryOf(server.pid)?.rss ?? NaN;
   const peakRss = Math.max(peak, memoryOf(server.pid)?.peak ?? 0);
   const watchers = statsOf(await ask({ type: 'stats' }));
   await ask({ type: 'close' });
   const cache: Record<string, number> = {};
-  for (const name of ['apiserver_watch_cache_capacity', 'apiserver_watch_cache_events_received_total', 'apiserver_watch_cache_events_dispatched_total', 'apiserver_registered_watchers', 'apiserver_terminated_watchers_total', 'kscale_watch_cache_objects', 'apiserver_watch_cache_resource_version']) {
+  for (const name of [
+    'apiserver_watch_cache_capacity',
+    'apiserver_watch_cache_events_received_total',
+    'apiserver_watch_cache_events_dispatched_total',
+    'apiserver_registered_watchers',
+    'apiserver_terminated_watchers_total',
+    'kscale_watch_cache_objects',
+    'apiserver_watch_cache_resource_version',
+  ]) {
     if ([...m1.keys()].some((k) => k.startsWith(`${name}{resource="pods"}`))) cache[name] = podsOf(m1, name);
   }
   const loadAfter = loadavg();
@@ -289,7 +411,8 @@ export async function runMode(cfg: Config, cleanup: Cleanup, watchCache: boolean
     churnWriterCpuPercent: (writerCpuMs / (writeEnd - t0)) * 100,
     storageCalls: storageCallsBetween(m0, m1),
     storageWindowMs: windowMs,
-    cacheStorageReads: podsOf(m1, 'kscale_watch_cache_storage_reads_total') - podsOf(m0, 'kscale_watch_cache_storage_reads_total'),
+    cacheStorageReads:
+      podsOf(m1, 'kscale_watch_cache_storage_reads_total') - podsOf(m0, 'kscale_watch_cache_storage_reads_total'),
     cache,
     loadAfter,
   };

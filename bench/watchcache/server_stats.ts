@@ -12,7 +12,8 @@ import { monoMs, type Target } from './protocol.js';
 /** Metric samples by their full name with labels, e.g. `etcd_request_duration_seconds_count{operation="get",type="pods"}`. */
 export type Samples = Map<string, number>;
 
-const WANTED = /^(etcd_request_duration_seconds_count|apiserver_watch_cache_|apiserver_cache_list_|apiserver_registered_watchers|apiserver_terminated_watchers_total|kscale_watch_cache_)/;
+const WANTED =
+  /^(etcd_request_duration_seconds_count|apiserver_watch_cache_|apiserver_cache_list_|apiserver_registered_watchers|apiserver_terminated_watchers_total|kscale_watch_cache_)/;
 
 /** Scrapes the samples the report uses. */
 export async function scrapeMetrics(t: Target): Promise<Samples> {
@@ -85,7 +86,10 @@ export function timedList(t: Target, path: string, timeoutMs: number): Promise<T
     });
     s.on('connect', () => {
       t0 = monoMs();
-      s.write(`GET ${path} HTTP/1.1\r\nHost: ${t.host}:${t.port}\r\nAccept: application/json\r\nUser-Agent: kscale-bench-list\r\n\r\n`, 'latin1');
+      s.write(
+        `GET ${path} HTTP/1.1\r\nHost: ${t.host}:${t.port}\r\nAccept: application/json\r\nUser-Agent: kscale-bench-list\r\n\r\n`,
+        'latin1',
+      );
     });
     s.on('data', (d: Buffer) => stream.feed(d));
     s.on('error', (err) => {

@@ -8,13 +8,26 @@
  */
 import { connect, type Socket } from 'node:net';
 import { LineSplitter, ResponseStream } from './http_stream.js';
-import { MARKER, monoMs, type Target, type WatchClientReply, type WatchClientRequest, type WatchStats } from './protocol.js';
+import {
+  MARKER,
+  monoMs,
+  type Target,
+  type WatchClientReply,
+  type WatchClientRequest,
+  type WatchStats,
+} from './protocol.js';
 
 /** At most this many receipts are kept (the full run expects about 330,000). */
 const MAX_RECEIPTS = 8_000_000;
 const TYPE_AT = '{"type":"'.length;
 const MARKER_BYTES = Buffer.from(MARKER);
-const TYPE_NAMES: Record<number, string> = { 0x41: 'ADDED', 0x4d: 'MODIFIED', 0x44: 'DELETED', 0x42: 'BOOKMARK', 0x45: 'ERROR' };
+const TYPE_NAMES: Record<number, string> = {
+  0x41: 'ADDED',
+  0x4d: 'MODIFIED',
+  0x44: 'DELETED',
+  0x42: 'BOOKMARK',
+  0x45: 'ERROR',
+};
 
 /** Receipts as two growing columns. */
 class Receipts {
@@ -115,7 +128,10 @@ function openWatch(target: Target, path: string, timeoutMs: number): Promise<voi
       else if (!closing && ok200) stats.closedByServer++;
     });
     sockets.add(s);
-    s.write(`GET ${path} HTTP/1.1\r\nHost: ${target.host}:${target.port}\r\nAccept: application/json\r\nUser-Agent: kscale-bench-watch\r\n\r\n`, 'latin1');
+    s.write(
+      `GET ${path} HTTP/1.1\r\nHost: ${target.host}:${target.port}\r\nAccept: application/json\r\nUser-Agent: kscale-bench-watch\r\n\r\n`,
+      'latin1',
+    );
   });
 }
 
@@ -140,7 +156,12 @@ async function handle(m: WatchClientRequest): Promise<WatchClientReply> {
       stats.marked = 0;
       return { type: 'stats', stats };
     case 'collect':
-      return { type: 'collected', ids: receipts.ids.slice(0, receipts.n), times: receipts.times.slice(0, receipts.n), dropped: receipts.dropped };
+      return {
+        type: 'collected',
+        ids: receipts.ids.slice(0, receipts.n),
+        times: receipts.times.slice(0, receipts.n),
+        dropped: receipts.dropped,
+      };
     case 'close':
       closing = true;
       for (const s of sockets) s.destroy();
@@ -152,7 +173,11 @@ if (process.send !== undefined) {
   process.on('message', (m: WatchClientRequest) => {
     handle(m).then(
       (r) => process.send!(r),
-      (err: unknown) => process.send!({ type: 'error', message: err instanceof Error ? err.message : String(err) } satisfies WatchClientReply),
+      (err: unknown) =>
+        process.send!({
+          type: 'error',
+          message: err instanceof Error ? err.message : String(err),
+        } satisfies WatchClientReply),
     );
   });
   // The orchestrator's death closes the channel: never outlive it.

@@ -8,7 +8,16 @@
  */
 import { encodeRequest, HttpConn, type RawResponse } from '../apiserver/http_conn.js';
 import { podManifest } from '../apiserver/pod.js';
-import { MARKER, monoMs, type ChurnJob, type CreateJob, type Target, type WriterReply, type WriterRequest, type WriterResult } from './protocol.js';
+import {
+  MARKER,
+  monoMs,
+  type ChurnJob,
+  type CreateJob,
+  type Target,
+  type WriterReply,
+  type WriterRequest,
+  type WriterResult,
+} from './protocol.js';
 
 /** Counts answers by status. */
 class Tally {
@@ -67,7 +76,9 @@ async function create(job: CreateJob): Promise<WriterResult> {
     conns.map(async (c) => {
       while (next < job.count && monoMs() < deadline) {
         const req = encodeRequest('POST', path, host, JSON.stringify(benchPod(next++, job.nodes)));
-        const ok = await new Promise<boolean>((resolve) => c.send(req, (err, res) => resolve(tally.record(err, res) || err === undefined)));
+        const ok = await new Promise<boolean>((resolve) =>
+          c.send(req, (err, res) => resolve(tally.record(err, res) || err === undefined)),
+        );
         if (!ok) return; // the connection is gone
       }
     }),
@@ -154,7 +165,11 @@ if (process.send !== undefined) {
   process.on('message', (m: WriterRequest) => {
     run(m).then(
       (result) => process.send!({ type: 'result', result } satisfies WriterReply),
-      (err: unknown) => process.send!({ type: 'error', message: err instanceof Error ? err.message : String(err) } satisfies WriterReply),
+      (err: unknown) =>
+        process.send!({
+          type: 'error',
+          message: err instanceof Error ? err.message : String(err),
+        } satisfies WriterReply),
     );
   });
   process.on('disconnect', () => process.exit(0));

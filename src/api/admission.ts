@@ -23,9 +23,19 @@ export function addDefaultTolerations(pod: KubeObject, notReadySeconds = 300, un
     tolerations.some((t) => (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect));
   const add: Record<string, unknown>[] = [];
   if (!tolerates(TAINT_NODE_NOT_READY))
-    add.push({ key: TAINT_NODE_NOT_READY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: notReadySeconds });
+    add.push({
+      key: TAINT_NODE_NOT_READY,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: notReadySeconds,
+    });
   if (!tolerates(TAINT_NODE_UNREACHABLE))
-    add.push({ key: TAINT_NODE_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: unreachableSeconds });
+    add.push({
+      key: TAINT_NODE_UNREACHABLE,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: unreachableSeconds,
+    });
   if (add.length) spec.tolerations = [...tolerations, ...add];
 }
 

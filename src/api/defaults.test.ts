@@ -33,7 +33,13 @@ test('pod defaults match SetDefaults_Pod/PodSpec/Container', () => {
   assert.equal(a.terminationMessagePolicy, 'File');
   assert.equal(a.ports[0].protocol, 'TCP');
   assert.deepEqual(a.resources.requests, { cpu: '1' });
-  assert.deepEqual(b.readinessProbe, { httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
+  assert.deepEqual(b.readinessProbe, {
+    httpGet: { port: 80, path: '/', scheme: 'HTTP' },
+    timeoutSeconds: 1,
+    periodSeconds: 10,
+    successThreshold: 1,
+    failureThreshold: 3,
+  });
   assert.deepEqual(spec.volumes[0], { name: 'v', emptyDir: {} });
   assert.equal(spec.volumes[1].secret.defaultMode, 420);
 });
@@ -49,7 +55,10 @@ test('service defaults', () => {
   const svc: KubeObject = { spec: { ports: [{ port: 80 }, { port: 443, targetPort: 'https' }] } };
   applyDefaults('services', svc);
   assert.deepEqual(svc.spec, {
-    ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }, { port: 443, targetPort: 'https', protocol: 'TCP' }],
+    ports: [
+      { port: 80, protocol: 'TCP', targetPort: 80 },
+      { port: 443, targetPort: 'https', protocol: 'TCP' },
+    ],
     sessionAffinity: 'None',
     type: 'ClusterIP',
     internalTrafficPolicy: 'Cluster',
@@ -76,14 +85,24 @@ test('deployment, replicaset and job defaults', () => {
   applyDefaults('replicasets', rs);
   assert.equal((rs.spec as Record<string, unknown>).replicas, 1);
 
-  const job: KubeObject = { metadata: { name: 'j' }, spec: { template: { metadata: { labels: { app: 'j' } }, spec: {} } } };
+  const job: KubeObject = {
+    metadata: { name: 'j' },
+    spec: { template: { metadata: { labels: { app: 'j' } }, spec: {} } },
+  };
   applyDefaults('jobs', job);
   const js = job.spec as Record<string, unknown>;
-  assert.deepEqual([js.completions, js.parallelism, js.backoffLimit, js.completionMode, js.suspend], [1, 1, 6, 'NonIndexed', false]);
+  assert.deepEqual(
+    [js.completions, js.parallelism, js.backoffLimit, js.completionMode, js.suspend],
+    [1, 1, 6, 'NonIndexed', false],
+  );
   assert.deepEqual(job.metadata?.labels, { app: 'j' });
   const j2: KubeObject = { spec: { parallelism: 3 } };
   applyDefaults('jobs', j2);
-  assert.equal((j2.spec as Record<string, unknown>).completions, undefined, 'completions stay unset when parallelism is set');
+  assert.equal(
+    (j2.spec as Record<string, unknown>).completions,
+    undefined,
+    'completions stay unset when parallelism is set',
+  );
 });
 
 test('job selector generation unless manualSelector', () => {
@@ -92,7 +111,10 @@ test('job selector generation unless manualSelector', () => {
   const spec = job.spec as Record<string, any>;
   assert.deepEqual(spec.selector, { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u' } });
   assert.equal(spec.template.metadata.labels['batch.kubernetes.io/job-name'], 'j');
-  const manual: KubeObject = { metadata: { uid: 'u' }, spec: { manualSelector: true, selector: { matchLabels: { a: 'b' } } } };
+  const manual: KubeObject = {
+    metadata: { uid: 'u' },
+    spec: { manualSelector: true, selector: { matchLabels: { a: 'b' } } },
+  };
   generateJobSelector(manual);
   assert.deepEqual((manual.spec as Record<string, unknown>).selector, { matchLabels: { a: 'b' } });
 });
@@ -112,10 +134,17 @@ test('namespace, secret and node defaults', () => {
   assert.deepEqual((node.status as Record<string, unknown>).allocatable, { cpu: '4' });
 });
 
-test('a Secret\'s stringData merges over data, base64-encoded, and is not kept, like upstream\'s conversion', () => {
-  const s: KubeObject = { data: { a: Buffer.from('old').toString('base64'), b: 'Yg==' }, stringData: { a: 'new', c: 'ç' } };
+test("a Secret's stringData merges over data, base64-encoded, and is not kept, like upstream's conversion", () => {
+  const s: KubeObject = {
+    data: { a: Buffer.from('old').toString('base64'), b: 'Yg==' },
+    stringData: { a: 'new', c: 'ç' },
+  };
   applyDefaults('secrets', s);
-  assert.deepEqual(s.data, { a: Buffer.from('new').toString('base64'), b: 'Yg==', c: Buffer.from('ç', 'utf8').toString('base64') });
+  assert.deepEqual(s.data, {
+    a: Buffer.from('new').toString('base64'),
+    b: 'Yg==',
+    c: Buffer.from('ç', 'utf8').toString('base64'),
+  });
   assert.equal('stringData' in s, false);
   const only: KubeObject = { stringData: { k: 'v' } };
   applyDefaults('secrets', only);
@@ -139,9 +168,15 @@ test('DefaultTolerationSeconds adds not-ready and unreachable tolerations once',
 test('priority admission resolves classes, defaults to 0 and rejects unknown classes', () => {
   const pod: KubeObject = { metadata: { name: 'p' }, spec: {} };
   admitPodPriority(pod, () => undefined);
-  assert.deepEqual([(pod.spec as Record<string, unknown>).priority, (pod.spec as Record<string, unknown>).preemptionPolicy], [0, 'PreemptLowerPriority']);
+  assert.deepEqual(
+    [(pod.spec as Record<string, unknown>).priority, (pod.spec as Record<string, unknown>).preemptionPolicy],
+    [0, 'PreemptLowerPriority'],
+  );
   const hi: KubeObject = { metadata: { name: 'p' }, spec: { priorityClassName: 'high' } };
   admitPodPriority(hi, (n) => (n === 'high' ? { name: 'high', value: 1000, preemptionPolicy: 'Never' } : undefined));
   assert.equal((hi.spec as Record<string, unknown>).priority, 1000);
-  assert.throws(() => admitPodPriority({ metadata: { name: 'p' }, spec: { priorityClassName: 'x' } }, () => undefined), /no PriorityClass with name x was found/);
+  assert.throws(
+    () => admitPodPriority({ metadata: { name: 'p' }, spec: { priorityClassName: 'x' } }, () => undefined),
+    /no PriorityClass with name x was found/,
+  );
 });

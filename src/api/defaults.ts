@@ -31,9 +31,11 @@ function defaultService(svc: Obj): void {
     p.protocol ||= 'TCP';
     if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
   }
-  const external = s.type === 'NodePort' || s.type === 'LoadBalancer' || (Array.isArray(s.externalIPs) && s.externalIPs.length > 0);
+  const external =
+    s.type === 'NodePort' || s.type === 'LoadBalancer' || (Array.isArray(s.externalIPs) && s.externalIPs.length > 0);
   if (external && !s.externalTrafficPolicy) s.externalTrafficPolicy = 'Cluster';
-  if (unset(s.internalTrafficPolicy) && ['ClusterIP', 'NodePort', 'LoadBalancer'].includes(s.type as string)) s.internalTrafficPolicy = 'Cluster';
+  if (unset(s.internalTrafficPolicy) && ['ClusterIP', 'NodePort', 'LoadBalancer'].includes(s.type as string))
+    s.internalTrafficPolicy = 'Cluster';
   if (s.type === 'LoadBalancer' && unset(s.allocateLoadBalancerNodePorts)) s.allocateLoadBalancerNodePorts = true;
   // Upstream's service REST sets the IP families while allocating; kscale is single-stack IPv4.
   if (s.type !== 'ExternalName') {
@@ -77,7 +79,8 @@ function defaultJob(job: Obj): void {
   if (isObject(tLabels) && (!isObject(meta.labels) || !Object.keys(meta.labels).length)) meta.labels = { ...tLabels };
   s.completionMode ||= 'NonIndexed';
   if (unset(s.suspend)) s.suspend = false;
-  if (unset(s.podReplacementPolicy)) s.podReplacementPolicy = isObject(s.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed';
+  if (unset(s.podReplacementPolicy))
+    s.podReplacementPolicy = isObject(s.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed';
   if (isObject(s.podFailurePolicy))
     for (const r of arr(s.podFailurePolicy.rules)) for (const c of arr(r.onPodConditions)) c.status ||= 'True';
   defaultTemplate(s);
@@ -110,7 +113,8 @@ export function generateJobSelector(job: KubeObject): void {
 function defaultNamespace(ns: Obj): void {
   const meta = (isObject(ns.metadata) ? ns.metadata : (ns.metadata = {})) as Obj;
   // SetDefaults_Namespace: every named namespace carries its own name as a label, for selectors.
-  if (meta.name) meta.labels = { ...(isObject(meta.labels) ? meta.labels : {}), 'kubernetes.io/metadata.name': meta.name };
+  if (meta.name)
+    meta.labels = { ...(isObject(meta.labels) ? meta.labels : {}), 'kubernetes.io/metadata.name': meta.name };
   const status = (isObject(ns.status) ? ns.status : (ns.status = {})) as Obj;
   status.phase ||= 'Active';
 }
@@ -157,7 +161,8 @@ function defaultSecret(s: Obj): void {
 /** Like upstream's rbac/v1 defaults: a binding's roleRef and its User and Group subjects are in the RBAC group unless said. */
 function defaultBinding(b: Obj): void {
   if (isObject(b.roleRef) && !b.roleRef.apiGroup) b.roleRef.apiGroup = 'rbac.authorization.k8s.io';
-  for (const s of arr(b.subjects)) if (!s.apiGroup && (s.kind === 'User' || s.kind === 'Group')) s.apiGroup = 'rbac.authorization.k8s.io';
+  for (const s of arr(b.subjects))
+    if (!s.apiGroup && (s.kind === 'User' || s.kind === 'Group')) s.apiGroup = 'rbac.authorization.k8s.io';
 }
 
 const DEFAULTERS: Record<string, (o: Obj) => void> = {

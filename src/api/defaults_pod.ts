@@ -58,9 +58,11 @@ export function defaultPodSpec(spec: Obj): void {
   spec.dnsPolicy ||= 'ClusterFirst';
   spec.restartPolicy ||= 'Always';
   if (!isObject(spec.securityContext)) spec.securityContext = {};
-  if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null) spec.terminationGracePeriodSeconds = 30;
+  if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null)
+    spec.terminationGracePeriodSeconds = 30;
   spec.schedulerName ||= 'default-scheduler';
-  for (const f of ['initContainers', 'containers', 'ephemeralContainers']) for (const c of arr(spec[f])) defaultContainer(c);
+  for (const f of ['initContainers', 'containers', 'ephemeralContainers'])
+    for (const c of arr(spec[f])) defaultContainer(c);
   for (const v of arr(spec.volumes)) defaultVolume(v);
 }
 
@@ -79,5 +81,6 @@ export function defaultPod(pod: Obj): void {
   }
   if (spec.enableServiceLinks === undefined || spec.enableServiceLinks === null) spec.enableServiceLinks = true;
   if (spec.hostNetwork === true)
-    for (const f of ['initContainers', 'containers']) for (const c of arr(spec[f])) for (const p of arr(c.ports)) if (!p.hostPort) p.hostPort = p.containerPort;
+    for (const f of ['initContainers', 'containers'])
+      for (const c of arr(spec[f])) for (const p of arr(c.ports)) if (!p.hostPort) p.hostPort = p.containerPort;
 }

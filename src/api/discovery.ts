@@ -57,12 +57,22 @@ export function apiResourceList(group: string, version: string): Record<string, 
   if (!rs.length) return undefined;
   const resources: Record<string, unknown>[] = [];
   for (const r of rs) {
-    const entry: Record<string, unknown> = { name: r.resource, singularName: r.singularName, namespaced: r.namespaced, kind: r.kind, verbs: r.verbs };
+    const entry: Record<string, unknown> = {
+      name: r.resource,
+      singularName: r.singularName,
+      namespaced: r.namespaced,
+      kind: r.kind,
+      verbs: r.verbs,
+    };
     if (r.shortNames.length) entry.shortNames = r.shortNames;
     if (r.categories.length) entry.categories = r.categories;
     resources.push(entry);
     for (const s of r.subresources) {
-      const sub: Record<string, unknown> = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced };
+      const sub: Record<string, unknown> = {
+        name: `${r.resource}/${s.name}`,
+        singularName: '',
+        namespaced: r.namespaced,
+      };
       // Like upstream, group/version appear only when the subresource's kind lives elsewhere (pods/eviction is policy/v1).
       if (s.group !== r.group || s.version !== r.version) Object.assign(sub, { group: s.group, version: s.version });
       Object.assign(sub, { kind: s.kind, verbs: s.verbs });

@@ -27,7 +27,10 @@ test('escaped commas and equals are data; bad escapes fail', () => {
   assert.equal(unescapeFieldValue(escapeFieldValue('x=,\\y')), 'x=,\\y');
   assert.throws(() => parseFieldSelector('a=b\\n'), /invalid escape sequence: \\n/);
   assert.throws(() => parseFieldSelector('a=b=c'), /unescaped character in value: =/);
-  assert.throws(() => parseFieldSelector('nooperator'), (e: unknown) => e instanceof StatusError && e.code === 400 && /can't understand 'nooperator'/.test(e.message));
+  assert.throws(
+    () => parseFieldSelector('nooperator'),
+    (e: unknown) => e instanceof StatusError && e.code === 400 && /can't understand 'nooperator'/.test(e.message),
+  );
 });
 
 test('compiled selectors read fields straight from objects', () => {
@@ -43,12 +46,19 @@ test('unsupported field labels are a 400 "field label not supported"', () => {
     () => compileFieldSelector('pods', 'spec.foo=bar'),
     (e: unknown) => e instanceof StatusError && e.code === 400 && e.message === 'field label not supported: spec.foo',
   );
-  assert.throws(() => compileFieldSelector('nodes', 'metadata.namespace=x', false), /field label not supported: metadata.namespace/);
+  assert.throws(
+    () => compileFieldSelector('nodes', 'metadata.namespace=x', false),
+    /field label not supported: metadata.namespace/,
+  );
   assert.doesNotThrow(() => compileFieldSelector('nodes', 'spec.unschedulable=true', false));
 });
 
 test('selectable field maps follow upstream per resource', () => {
-  const pod = { metadata: { name: 'p', namespace: 'ns' }, spec: { nodeName: 'n1', hostNetwork: true }, status: { podIPs: [{ ip: '10.0.0.5' }] } };
+  const pod = {
+    metadata: { name: 'p', namespace: 'ns' },
+    spec: { nodeName: 'n1', hostNetwork: true },
+    status: { podIPs: [{ ip: '10.0.0.5' }] },
+  };
   const f = selectableFields('pods', pod);
   assert.equal(f['spec.nodeName'], 'n1');
   assert.equal(f['spec.hostNetwork'], 'true');

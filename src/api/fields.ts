@@ -34,7 +34,8 @@ export function unescapeFieldValue(s: string): string {
   let slash = false;
   for (const c of s) {
     if (slash) {
-      if (c !== '\\' && c !== ',' && c !== '=') throw new Error(`invalid field selector: invalid escape sequence: \\${c}`);
+      if (c !== '\\' && c !== ',' && c !== '=')
+        throw new Error(`invalid field selector: invalid escape sequence: \\${c}`);
       out += c;
       slash = false;
     } else if (c === '\\') slash = true;
@@ -120,7 +121,11 @@ export interface ObjectFieldMatcher {
  * Checks every field against the resource's selectable fields (400 "field label not supported: x",
  * like the apiserver's field label conversion) and compiles a matcher that reads objects directly.
  */
-export function compileFieldSelector(resource: string, selector: FieldSelector | string, namespaced = true): ObjectFieldMatcher {
+export function compileFieldSelector(
+  resource: string,
+  selector: FieldSelector | string,
+  namespaced = true,
+): ObjectFieldMatcher {
   const sel = typeof selector === 'string' ? parseFieldSelector(selector) : selector;
   const getters = selectableFieldGetters(resource, namespaced);
   const checks: { get: FieldGetter; value: string; eq: boolean }[] = [];

@@ -42,7 +42,14 @@ export {
   openapiV3Document,
 } from './schema/index.js';
 export { decodeProtobufObject, ProtobufError, PROTOBUF_MEDIA_TYPE } from './protobuf/index.js';
-export { applyMergePatch, applyStrategicMergePatch, deepCopy, patchSchemaFor, patchSchemaForObject, type PatchSchemaLookup } from './strategicpatch/index.js';
+export {
+  applyMergePatch,
+  applyStrategicMergePatch,
+  deepCopy,
+  patchSchemaFor,
+  patchSchemaForObject,
+  type PatchSchemaLookup,
+} from './strategicpatch/index.js';
 export { ApplyConflictError, serverSideApply, updateManagedFields } from './managedfields/index.js';
 export { printTable } from './printers/index.js';
 export { findRestoreError, goFormat } from './schema/restore.js';

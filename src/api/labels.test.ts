@@ -77,8 +77,14 @@ test('fromLabelSelector: nil matches nothing, {} everything, expressions combine
   assert.equal(s.matches({ app: 'web', tier: 'b', zone: 'z1' }), true);
   assert.equal(s.matches({ app: 'web', tier: 'c', zone: 'z1' }), false);
   assert.equal(s.matches({ app: 'web', tier: 'a', zone: 'z1', old: '1' }), false);
-  assert.throws(() => fromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'Near' }] }), /"Near" is not a valid label selector operator/);
-  assert.throws(() => fromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }), /values set can't be empty/);
+  assert.throws(
+    () => fromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'Near' }] }),
+    /"Near" is not a valid label selector operator/,
+  );
+  assert.throws(
+    () => fromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }),
+    /values set can't be empty/,
+  );
 });
 
 test('selectorFromSet matches exactly', () => {
@@ -89,7 +95,12 @@ test('selectorFromSet matches exactly', () => {
 
 test('a label set matches labels holding all of its pairs, as the selector built from it does', () => {
   const set = { app: 'web', tier: 'front' };
-  const cases: (Record<string, string> | undefined)[] = [{ app: 'web', tier: 'front', extra: 'x' }, { app: 'web' }, { app: 'web', tier: 'back' }, undefined];
+  const cases: (Record<string, string> | undefined)[] = [
+    { app: 'web', tier: 'front', extra: 'x' },
+    { app: 'web' },
+    { app: 'web', tier: 'back' },
+    undefined,
+  ];
   for (const labels of cases) {
     assert.equal(matchesLabelSet(set, labels), selectorFromSet(set).matches(labels ?? {}));
   }

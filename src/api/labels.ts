@@ -37,7 +37,19 @@ interface Item {
   lit: string;
 }
 
-const TOKENS: Record<string, Tok> = { ')': ')', ',': ',', '!': '!', '==': '==', '=': '=', '>': '>', in: 'in', '<': '<', '!=': '!=', notin: 'notin', '(': '(' };
+const TOKENS: Record<string, Tok> = {
+  ')': ')',
+  ',': ',',
+  '!': '!',
+  '==': '==',
+  '=': '=',
+  '>': '>',
+  in: 'in',
+  '<': '<',
+  '!=': '!=',
+  notin: 'notin',
+  '(': '(',
+};
 const isWhitespace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n';
 const isSpecial = (c: string): boolean => '=!(),><'.includes(c);
 const BINARY_OPS = 'in, notin, =, ==, !=, gt, lt';
@@ -122,7 +134,12 @@ class Parser {
       return newRequirement(key, negate ? '!' : 'exists', []);
     }
     const opTok = this.next(false);
-    const op = ({ in: 'in', '=': '=', '==': '==', '>': 'gt', '<': 'lt', notin: 'notin', '!=': '!=' } as Record<string, LabelOperator>)[opTok.tok];
+    const op = (
+      { in: 'in', '=': '=', '==': '==', '>': 'gt', '<': 'lt', notin: 'notin', '!=': '!=' } as Record<
+        string,
+        LabelOperator
+      >
+    )[opTok.tok];
     if (!op) throw new Error(`found '${opTok.lit}', expected: ${BINARY_OPS}`);
     const values = op === 'in' || op === 'notin' ? this.setValues() : this.exactValue();
     return newRequirement(key, op, [...new Set(values)].sort());
@@ -185,7 +202,9 @@ function newRequirement(key: string, operator: LabelOperator, values: string[]):
     throw new Error('values: Invalid value: exact-match compatibility requires one single value');
   if (operator === 'gt' || operator === 'lt') {
     if (values.length !== 1 || !/^[+-]?\d+$/.test(values[0]))
-      throw new Error(`values[0]: Invalid value: ${JSON.stringify(values[0] ?? '')}: for 'Gt', 'Lt' operators, the value must be an integer`);
+      throw new Error(
+        `values[0]: Invalid value: ${JSON.stringify(values[0] ?? '')}: for 'Gt', 'Lt' operators, the value must be an integer`,
+      );
   }
   values.forEach((v, i) => {
     const errs = isValidLabelValue(v);
@@ -256,7 +275,9 @@ export function selectorFromRequirements(reqs: LabelRequirement[]): LabelSelecto
     },
     requiresExactMatch(key) {
       const r = sorted.find((x) => x.key === key);
-      return r && (r.operator === '=' || r.operator === '==' || r.operator === 'in') && r.values.length === 1 ? r.values[0] : undefined;
+      return r && (r.operator === '=' || r.operator === '==' || r.operator === 'in') && r.values.length === 1
+        ? r.values[0]
+        : undefined;
     },
     toString: () => sorted.map(requirementString).join(','),
   };
@@ -267,7 +288,14 @@ export const everythingLabels = (): LabelSelectorMatcher => selectorFromRequirem
 
 /** A selector that matches nothing, like labels.Nothing(). */
 export function nothingLabels(): LabelSelectorMatcher {
-  return { requirements: [], empty: false, nothing: true, matches: () => false, requiresExactMatch: () => undefined, toString: () => '' };
+  return {
+    requirements: [],
+    empty: false,
+    nothing: true,
+    matches: () => false,
+    requiresExactMatch: () => undefined,
+    toString: () => '',
+  };
 }
 
 /** Parses a `labelSelector` query string; throws a 400 StatusError with upstream's parser message. */
@@ -286,10 +314,13 @@ export function fromLabelSelector(ls: LabelSelector | null | undefined): LabelSe
   try {
     for (const [k, v] of Object.entries(ls.matchLabels ?? {})) reqs.push(newRequirement(k, '=', [v]));
     for (const e of ls.matchExpressions ?? []) {
-      const op = ({ In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' } as Record<string, LabelOperator>)[e.operator];
+      const op = ({ In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' } as Record<string, LabelOperator>)[
+        e.operator
+      ];
       if (!op) throw new Error(`${JSON.stringify(e.operator)} is not a valid label selector operator`);
       const values = op === 'in' || op === 'notin' ? [...new Set(e.values ?? [])].sort() : (e.values ?? []);
-      if ((op === 'exists' || op === '!') && values.length) throw new Error('values: Invalid value: values set must be empty for exists and does not exist');
+      if ((op === 'exists' || op === '!') && values.length)
+        throw new Error('values: Invalid value: values set must be empty for exists and does not exist');
       reqs.push(newRequirement(e.key, op, values));
     }
   } catch (e) {
@@ -299,12 +330,17 @@ export function fromLabelSelector(ls: LabelSelector | null | undefined): LabelSe
 }
 
 /** True when `labels` holds every pair of `set`: labels.SelectorFromSet(set).Matches(labels) without building a selector. */
-export function matchesLabelSet(set: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>> | undefined): boolean {
+export function matchesLabelSet(
+  set: Readonly<Record<string, string>>,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
   for (const [k, v] of Object.entries(set)) if (labels?.[k] !== v) return false;
   return true;
 }
 
 /** Like labels.SelectorFromSet: every pair must match exactly; no validation. */
 export function selectorFromSet(set: Readonly<Record<string, string>> | undefined): LabelSelectorMatcher {
-  return selectorFromRequirements(Object.entries(set ?? {}).map(([key, v]) => ({ key, operator: '=' as const, values: [v] })));
+  return selectorFromRequirements(
+    Object.entries(set ?? {}).map(([key, v]) => ({ key, operator: '=' as const, values: [v] })),
+  );
 }

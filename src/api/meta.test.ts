@@ -36,7 +36,10 @@ test('qualified names check prefix and name parts', () => {
   assert.deepEqual(isQualifiedName('example.com/MyName'), []);
   assert.deepEqual(isQualifiedName('/x'), ['prefix part must be non-empty']);
   assert.deepEqual(isQualifiedName('a/'), ['name part must be non-empty']);
-  assert.match(isQualifiedName('a/b/c')[0], /^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e.g. 'example.com\/MyName'\)$/);
+  assert.match(
+    isQualifiedName('a/b/c')[0],
+    /^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e.g. 'example.com\/MyName'\)$/,
+  );
   assert.match(isQualifiedName('Bad_/x')[0], /^prefix part a lowercase RFC 1123 subdomain/);
   assert.deepEqual(isQualifiedName(`${'a'.repeat(64)}`), ['name part must be no more than 63 characters']);
 });
@@ -82,5 +85,11 @@ test('timestamps parse back to milliseconds; absent or malformed ones to undefin
 test('initObjectMeta fills server-owned fields', () => {
   const m: ObjectMeta = { generateName: 'p-', deletionTimestamp: 'x' };
   initObjectMeta(m, { now: () => 0, random: () => 0, uid: () => 'u1' });
-  assert.deepEqual(m, { generateName: 'p-', name: 'p-bbbbb', uid: 'u1', creationTimestamp: '1970-01-01T00:00:00Z', generation: 1 });
+  assert.deepEqual(m, {
+    generateName: 'p-',
+    name: 'p-bbbbb',
+    uid: 'u1',
+    creationTimestamp: '1970-01-01T00:00:00Z',
+    generation: 1,
+  });
 });

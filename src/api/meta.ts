@@ -20,7 +20,8 @@ const qualifiedName = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 const labelValue = new RegExp(`^${LABEL_VALUE_FMT}$`);
 const configMapKey = new RegExp(`^${CONFIG_MAP_KEY_FMT}$`);
 
-const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_ERR =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 /** Max length of a label value, a label name part and a DNS-1123 label. */
 export const LABEL_VALUE_MAX_LENGTH = 63;
@@ -133,7 +134,15 @@ export function isConfigMapKey(v: string): string[] {
   const errs: string[] = [];
   if (v.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!configMapKey.test(v))
-    errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", CONFIG_MAP_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'));
+    errs.push(
+      regexError(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+        CONFIG_MAP_KEY_FMT,
+        'key.name',
+        'KEY_NAME',
+        'key-name',
+      ),
+    );
   if (v === '.') errs.push("must not be '.'");
   else if (v === '..') errs.push("must not be '..'");
   else if (v.startsWith('..')) errs.push("must not start with '..'");
@@ -167,14 +176,17 @@ export function isValidPathSegmentName(name: string): string[] {
 export type NameValidator = (name: string, prefix: boolean) => string[];
 
 // A generateName like "web-" is valid because the random suffix completes it.
-const maskTrailingDash = (name: string): string => (name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name);
+const maskTrailingDash = (name: string): string =>
+  name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
 
 /** NameIsDNSSubdomain: the rule for most kinds. */
-export const nameIsDNSSubdomain: NameValidator = (name, prefix) => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+export const nameIsDNSSubdomain: NameValidator = (name, prefix) =>
+  isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
 /** NameIsDNSLabel: namespaces and other names used as DNS labels. */
 export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 /** NameIsDNS1035Label: services, whose names become DNS labels that must start with a letter. */
-export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+export const nameIsDNS1035Label: NameValidator = (name, prefix) =>
+  isDNS1035Label(prefix ? maskTrailingDash(name) : name);
 /** Path-segment-only names (events, leases are subdomains upstream too, but some kinds only need this). */
 export const nameIsPathSegment: NameValidator = (name, prefix) => (prefix ? [] : isValidPathSegmentName(name));
 
@@ -218,7 +230,8 @@ export function parseTimestamp(t: string | null | undefined): number | undefined
 }
 
 /** `namespace/name`, or `name` for cluster-scoped objects: the key informers and work queues use. */
-export const namespacedName = (namespace: string | undefined, name: string): string => (namespace ? `${namespace}/${name}` : name);
+export const namespacedName = (namespace: string | undefined, name: string): string =>
+  namespace ? `${namespace}/${name}` : name;
 
 /** Injected sources of time and randomness for initObjectMeta. */
 export interface MetaSources {

@@ -5,7 +5,8 @@
  */
 
 /** Upstream's format error text, returned verbatim by the apiserver. */
-export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+export const QUANTITY_FORMAT_ERROR =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 const BINARY: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
@@ -51,7 +52,10 @@ function parseText(input: string | number): Parsed {
   if (suffix in BINARY) exp2 = BINARY[suffix];
   else if (suffix in DECIMAL) exp10 += DECIMAL[suffix];
   else if (/^[eE][+-]?\d+$/.test(suffix)) exp10 += Number(suffix.slice(1));
-  else throw new Error(/^[eEinumkKMGTP]*[-+]?[0-9]*$/.test(suffix) ? "unable to parse quantity's suffix" : QUANTITY_FORMAT_ERROR);
+  else
+    throw new Error(
+      /^[eEinumkKMGTP]*[-+]?[0-9]*$/.test(suffix) ? "unable to parse quantity's suffix" : QUANTITY_FORMAT_ERROR,
+    );
   return { negative: sign === '-', digits: BigInt(`${whole || '0'}${frac}`), exp10, exp2 };
 }
 

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
-import { lookupResource, resolveResourceName, resourceForKind, RESOURCES, storageKey, storageListPrefix } from './registry.js';
+import {
+  lookupResource,
+  resolveResourceName,
+  resourceForKind,
+  RESOURCES,
+  storageKey,
+  storageListPrefix,
+} from './registry.js';
 
 test('every resource is reachable by group/version/plural and by apiVersion+kind', () => {
   assert.equal(RESOURCES.length, 21);
@@ -12,7 +19,10 @@ test('every resource is reachable by group/version/plural and by apiVersion+kind
   }
   const deploy = resourceForKind('apps/v1', 'Deployment');
   assert.deepEqual(deploy?.shortNames, ['deploy']);
-  assert.deepEqual(deploy?.subresources.map((s) => `${s.name}:${s.group}/${s.version}/${s.kind}`), ['status:apps/v1/Deployment', 'scale:autoscaling/v1/Scale']);
+  assert.deepEqual(
+    deploy?.subresources.map((s) => `${s.name}:${s.group}/${s.version}/${s.kind}`),
+    ['status:apps/v1/Deployment', 'scale:autoscaling/v1/Scale'],
+  );
   assert.equal(resolveResourceName('po')?.kind, 'Pod');
   assert.equal(resolveResourceName('pdb')?.group, 'policy');
   assert.equal(resolveResourceName('leases.coordination.k8s.io')?.kind, 'Lease');
@@ -31,28 +41,60 @@ test('storage keys follow upstream layout', () => {
 test('legacy discovery documents', () => {
   assert.deepEqual(apiVersions('10.0.0.1:6443').versions, ['v1']);
   const groups = (apiGroupList().groups as { name: string }[]).map((g) => g.name);
-  assert.deepEqual(groups, ['coordination.k8s.io', 'discovery.k8s.io', 'apps', 'batch', 'scheduling.k8s.io', 'rbac.authorization.k8s.io', 'policy', 'scheduling.x-k8s.io']);
+  assert.deepEqual(groups, [
+    'coordination.k8s.io',
+    'discovery.k8s.io',
+    'apps',
+    'batch',
+    'scheduling.k8s.io',
+    'rbac.authorization.k8s.io',
+    'policy',
+    'scheduling.x-k8s.io',
+  ]);
   const core = apiResourceList('', 'v1')!;
   const rs = core.resources as Record<string, unknown>[];
-  assert.deepEqual(rs.find((r) => r.name === 'pods'), {
-    name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod',
-    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['po'], categories: ['all'],
-  });
-  assert.deepEqual(rs.find((r) => r.name === 'pods/eviction'), {
-    name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'],
-  });
+  assert.deepEqual(
+    rs.find((r) => r.name === 'pods'),
+    {
+      name: 'pods',
+      singularName: 'pod',
+      namespaced: true,
+      kind: 'Pod',
+      verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+      shortNames: ['po'],
+      categories: ['all'],
+    },
+  );
+  assert.deepEqual(
+    rs.find((r) => r.name === 'pods/eviction'),
+    {
+      name: 'pods/eviction',
+      singularName: '',
+      namespaced: true,
+      group: 'policy',
+      version: 'v1',
+      kind: 'Eviction',
+      verbs: ['create'],
+    },
+  );
   assert.equal(apiResourceList('nope', 'v1'), undefined);
 });
 
 test('aggregated discovery splits /api and /apis and lists subresources', () => {
   const api = aggregatedDiscovery(true);
   assert.equal(api.kind, 'APIGroupDiscoveryList');
-  const items = api.items as { metadata: Record<string, unknown>; versions: { version: string; resources: Record<string, unknown>[] }[] }[];
+  const items = api.items as {
+    metadata: Record<string, unknown>;
+    versions: { version: string; resources: Record<string, unknown>[] }[];
+  }[];
   assert.equal(items.length, 1);
   assert.deepEqual(items[0].metadata, {});
   const pods = items[0].versions[0].resources.find((r) => r.resource === 'pods')!;
   assert.equal(pods.scope, 'Namespaced');
-  assert.deepEqual((pods.subresources as { subresource: string }[]).map((s) => s.subresource), ['status', 'binding', 'eviction']);
+  assert.deepEqual(
+    (pods.subresources as { subresource: string }[]).map((s) => s.subresource),
+    ['status', 'binding', 'eviction'],
+  );
   const apis = aggregatedDiscovery(false).items as { metadata: { name: string } }[];
   assert.ok(apis.some((g) => g.metadata.name === 'apps'));
   assert.ok(!apis.some((g) => g.metadata.name === ''));

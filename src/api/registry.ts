@@ -52,40 +52,106 @@ const status = { name: 'status' };
 const scale = { name: 'scale', gv: 'autoscaling/v1', kind: 'Scale' };
 
 const SPECS: Spec[] = [
-  { gv: 'v1', kind: 'Namespace', resource: 'namespaces', short: ['ns'], namespaced: false, verbs: NO_COLLECTION_DELETE, sub: [status, { name: 'finalize', verbs: ['update'] }] },
+  {
+    gv: 'v1',
+    kind: 'Namespace',
+    resource: 'namespaces',
+    short: ['ns'],
+    namespaced: false,
+    verbs: NO_COLLECTION_DELETE,
+    sub: [status, { name: 'finalize', verbs: ['update'] }],
+  },
   { gv: 'v1', kind: 'Node', resource: 'nodes', short: ['no'], namespaced: false, sub: [status] },
   {
-    gv: 'v1', kind: 'Pod', resource: 'pods', short: ['po'], namespaced: true, categories: ['all'],
-    sub: [status, { name: 'binding', kind: 'Binding', verbs: ['create'] }, { name: 'eviction', gv: 'policy/v1', kind: 'Eviction', verbs: ['create'] }],
+    gv: 'v1',
+    kind: 'Pod',
+    resource: 'pods',
+    short: ['po'],
+    namespaced: true,
+    categories: ['all'],
+    sub: [
+      status,
+      { name: 'binding', kind: 'Binding', verbs: ['create'] },
+      { name: 'eviction', gv: 'policy/v1', kind: 'Eviction', verbs: ['create'] },
+    ],
   },
-  { gv: 'v1', kind: 'Service', resource: 'services', short: ['svc'], namespaced: true, categories: ['all'], sub: [status] },
+  {
+    gv: 'v1',
+    kind: 'Service',
+    resource: 'services',
+    short: ['svc'],
+    namespaced: true,
+    categories: ['all'],
+    sub: [status],
+  },
   { gv: 'v1', kind: 'Endpoints', resource: 'endpoints', short: ['ep'], namespaced: true },
   { gv: 'v1', kind: 'Event', resource: 'events', short: ['ev'], namespaced: true },
   { gv: 'v1', kind: 'ConfigMap', resource: 'configmaps', short: ['cm'], namespaced: true },
   { gv: 'v1', kind: 'Secret', resource: 'secrets', namespaced: true },
   {
-    gv: 'v1', kind: 'ServiceAccount', resource: 'serviceaccounts', short: ['sa'], namespaced: true,
+    gv: 'v1',
+    kind: 'ServiceAccount',
+    resource: 'serviceaccounts',
+    short: ['sa'],
+    namespaced: true,
     sub: [{ name: 'token', gv: 'authentication.k8s.io/v1', kind: 'TokenRequest', verbs: ['create'] }],
   },
   { gv: 'coordination.k8s.io/v1', kind: 'Lease', resource: 'leases', namespaced: true },
   { gv: 'discovery.k8s.io/v1', kind: 'EndpointSlice', resource: 'endpointslices', namespaced: true },
-  { gv: 'apps/v1', kind: 'Deployment', resource: 'deployments', short: ['deploy'], namespaced: true, categories: ['all'], sub: [status, scale] },
-  { gv: 'apps/v1', kind: 'ReplicaSet', resource: 'replicasets', short: ['rs'], namespaced: true, categories: ['all'], sub: [status, scale] },
+  {
+    gv: 'apps/v1',
+    kind: 'Deployment',
+    resource: 'deployments',
+    short: ['deploy'],
+    namespaced: true,
+    categories: ['all'],
+    sub: [status, scale],
+  },
+  {
+    gv: 'apps/v1',
+    kind: 'ReplicaSet',
+    resource: 'replicasets',
+    short: ['rs'],
+    namespaced: true,
+    categories: ['all'],
+    sub: [status, scale],
+  },
   { gv: 'batch/v1', kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], sub: [status] },
   { gv: 'scheduling.k8s.io/v1', kind: 'PriorityClass', resource: 'priorityclasses', short: ['pc'], namespaced: false },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', resource: 'clusterroles', namespaced: false },
-  { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', resource: 'clusterrolebindings', namespaced: false },
+  {
+    gv: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    resource: 'clusterrolebindings',
+    namespaced: false,
+  },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'Role', resource: 'roles', namespaced: true },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', resource: 'rolebindings', namespaced: true },
-  { gv: 'policy/v1', kind: 'PodDisruptionBudget', resource: 'poddisruptionbudgets', short: ['pdb'], namespaced: true, sub: [status] },
+  {
+    gv: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    resource: 'poddisruptionbudgets',
+    short: ['pdb'],
+    namespaced: true,
+    sub: [status],
+  },
   // scheduler-plugins' gang scheduling group (Coscheduling), served natively so the scheduler needs no CRD.
-  { gv: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup', resource: 'podgroups', short: ['pg', 'pgs'], namespaced: true, sub: [status] },
+  {
+    gv: 'scheduling.x-k8s.io/v1alpha1',
+    kind: 'PodGroup',
+    resource: 'podgroups',
+    short: ['pg', 'pgs'],
+    namespaced: true,
+    sub: [status],
+  },
 ];
 
 /** Splits "apps/v1" into group "apps", version "v1"; "v1" is the core group "". */
 export function parseGroupVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 /** Joins a group and version into an apiVersion ("v1", "apps/v1"). */
@@ -106,7 +172,13 @@ function build(s: Spec): ResourceInfo {
     categories: s.categories ?? [],
     subresources: (s.sub ?? []).map((sub) => {
       const gv = sub.gv ? parseGroupVersion(sub.gv) : { group, version };
-      return { name: sub.name, group: gv.group, version: gv.version, kind: sub.kind ?? s.kind, verbs: sub.verbs ?? STATUS_VERBS };
+      return {
+        name: sub.name,
+        group: gv.group,
+        version: gv.version,
+        kind: sub.kind ?? s.kind,
+        verbs: sub.verbs ?? STATUS_VERBS,
+      };
     }),
     storagePrefix: `/registry/${s.resource}/`,
   };

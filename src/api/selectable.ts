@@ -86,4 +86,5 @@ export function selectableFields(resource: string, obj: unknown, namespaced = tr
 }
 
 /** The field labels a resource accepts in fieldSelector. */
-export const supportedFieldLabels = (resource: string, namespaced = true): string[] => Object.keys(selectableFieldGetters(resource, namespaced));
+export const supportedFieldLabels = (resource: string, namespaced = true): string[] =>
+  Object.keys(selectableFieldGetters(resource, namespaced));

@@ -49,9 +49,12 @@ test('conflict uses the optimistic-lock message', () => {
 });
 
 test('invalid aggregates one or several errors like upstream', () => {
-  const one = invalid('Pod', 'x', [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].name' }], [
-    'spec.containers[0].name: Required value',
-  ]);
+  const one = invalid(
+    'Pod',
+    'x',
+    [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].name' }],
+    ['spec.containers[0].name: Required value'],
+  );
   assert.equal(one.message, 'Pod "x" is invalid: spec.containers[0].name: Required value');
   assert.equal(one.code, 422);
   const two = invalid({ group: 'apps', kind: 'Deployment' }, 'd', [], ['a: Required value', 'b: Required value']);
@@ -59,7 +62,10 @@ test('invalid aggregates one or several errors like upstream', () => {
 });
 
 test('the other constructors use upstream reasons, codes and formats', () => {
-  assert.deepEqual([methodNotSupported('pods', 'deletecollection').code, methodNotSupported('pods', 'x').reason], [405, 'MethodNotAllowed']);
+  assert.deepEqual(
+    [methodNotSupported('pods', 'deletecollection').code, methodNotSupported('pods', 'x').reason],
+    [405, 'MethodNotAllowed'],
+  );
   assert.equal(methodNotSupported('pods', 'create').message, 'create is not supported on resources of kind "pods"');
   assert.equal(unsupportedMediaType(['application/json']).code, 415);
   assert.equal(requestEntityTooLarge('limit is 3145728').message, 'Request entity too large: limit is 3145728');

@@ -17,7 +17,8 @@ export interface GroupKind {
 }
 
 /** The optimistic-lock message kube-apiserver appends to update conflicts. */
-export const OPTIMISTIC_LOCK_ERROR_MSG = 'the object has been modified; please apply your changes to the latest version and try again';
+export const OPTIMISTIC_LOCK_ERROR_MSG =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 /** One exception type carrying the Kubernetes Status; one place turns it into the response. */
 export class StatusError extends Error {
@@ -53,7 +54,8 @@ export function newStatusError(code: number, reason: string, message: string, de
   const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
   if (details) {
     const d: StatusDetails = {};
-    for (const [k, v] of Object.entries(details)) if (v !== undefined && v !== '') (d as Record<string, unknown>)[k] = v;
+    for (const [k, v] of Object.entries(details))
+      if (v !== undefined && v !== '') (d as Record<string, unknown>)[k] = v;
     if (Object.keys(d).length) status.details = d;
   }
   return new StatusError(status);
@@ -82,15 +84,30 @@ export const alreadyExists = (r: GroupResource | string, name: string): StatusEr
 
 /** 409 `Operation cannot be fulfilled on pods "x": <why>`; `why` defaults to the optimistic-lock message. */
 export const conflict = (r: GroupResource | string, name: string, why = OPTIMISTIC_LOCK_ERROR_MSG): StatusError =>
-  newStatusError(409, 'Conflict', `Operation cannot be fulfilled on ${groupResourceString(r)} "${name}": ${why}`, details(r, name));
+  newStatusError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${groupResourceString(r)} "${name}": ${why}`,
+    details(r, name),
+  );
 
 /** 422 `Pod "x" is invalid: <errors>`, carrying one cause per field error. */
-export function invalid(kind: GroupKind | string, name: string, causes: StatusCause[], errorTexts: string[]): StatusError {
+export function invalid(
+  kind: GroupKind | string,
+  name: string,
+  causes: StatusCause[],
+  errorTexts: string[],
+): StatusError {
   const gk = typeof kind === 'string' ? { group: '', kind } : kind;
   const qualified = gk.group ? `${gk.kind}.${gk.group}` : gk.kind;
   // Like utilerrors.Aggregate: one error prints bare, several print as a bracketed list.
   const agg = errorTexts.length === 1 ? errorTexts[0] : `[${errorTexts.join(', ')}]`;
-  return newStatusError(422, 'Invalid', `${qualified} "${name}" is invalid: ${agg}`, { name, group: gk.group, kind: gk.kind, causes });
+  return newStatusError(422, 'Invalid', `${qualified} "${name}" is invalid: ${agg}`, {
+    name,
+    group: gk.group,
+    kind: gk.kind,
+    causes,
+  });
 }
 
 /** 400 with the given message. */
@@ -111,10 +128,15 @@ export function forbidden(r: GroupResource | string, name: string, why: string):
 
 /** 405 `<verb> is not supported on resources of kind "pods"`. */
 export const methodNotSupported = (r: GroupResource | string, action: string): StatusError =>
-  newStatusError(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${groupResourceString(r)}"`, {
-    group: gr(r).group,
-    kind: gr(r).resource,
-  });
+  newStatusError(
+    405,
+    'MethodNotAllowed',
+    `${action} is not supported on resources of kind "${groupResourceString(r)}"`,
+    {
+      group: gr(r).group,
+      kind: gr(r).resource,
+    },
+  );
 
 /** 406, like the apiserver's content negotiation. */
 export const notAcceptable = (accepted: string[]): StatusError =>

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findMatchingUntoleratedTaint, getMatchingTolerations, matchTaint, toleratesTaint, tolerationsTolerateTaint } from './taints.js';
+import {
+  findMatchingUntoleratedTaint,
+  getMatchingTolerations,
+  matchTaint,
+  toleratesTaint,
+  tolerationsTolerateTaint,
+} from './taints.js';
 
 const dedicated = { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' };
 
@@ -25,8 +31,14 @@ test('the list helpers find the first untolerated taint and the tolerations used
   const soft = { key: 'soft', effect: 'PreferNoSchedule' };
   const tolerations = [{ key: 'dedicated', operator: 'Equal', value: 'gpu' }];
   assert.ok(tolerationsTolerateTaint(tolerations, dedicated));
-  assert.equal(findMatchingUntoleratedTaint([dedicated, soft], tolerations, () => true), soft);
-  assert.equal(findMatchingUntoleratedTaint([dedicated, soft], tolerations, (e) => e === 'NoSchedule'), undefined);
+  assert.equal(
+    findMatchingUntoleratedTaint([dedicated, soft], tolerations, () => true),
+    soft,
+  );
+  assert.equal(
+    findMatchingUntoleratedTaint([dedicated, soft], tolerations, (e) => e === 'NoSchedule'),
+    undefined,
+  );
   assert.deepEqual(getMatchingTolerations([dedicated], tolerations), { allTolerated: true, used: tolerations });
   assert.ok(matchTaint(dedicated, { key: 'dedicated', effect: 'NoSchedule' }));
 });

@@ -47,7 +47,10 @@ export function findMatchingUntoleratedTaint(
  * GetMatchingTolerations: whether every taint is tolerated, and the tolerations used.
  * With no taints everything is tolerated and none are used.
  */
-export function getMatchingTolerations(taints: readonly Taint[], tolerations: readonly Toleration[] | undefined): { allTolerated: boolean; used: Toleration[] } {
+export function getMatchingTolerations(
+  taints: readonly Taint[],
+  tolerations: readonly Toleration[] | undefined,
+): { allTolerated: boolean; used: Toleration[] } {
   const used: Toleration[] = [];
   for (const taint of taints) {
     const tol = (tolerations ?? []).find((t) => toleratesTaint(t, taint));

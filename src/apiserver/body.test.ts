@@ -10,7 +10,10 @@ function assertTooDeep(fn: () => unknown): void {
   assert.throws(fn, (err: unknown) => {
     assert.ok(err instanceof StatusError);
     assert.equal(err.status.code, 400);
-    assert.equal(err.status.message, `couldn't get version/kind; json parse error: exceeded max depth ${MAX_NESTING_DEPTH}`);
+    assert.equal(
+      err.status.message,
+      `couldn't get version/kind; json parse error: exceeded max depth ${MAX_NESTING_DEPTH}`,
+    );
     return true;
   });
 }
@@ -27,7 +30,9 @@ test('a body nested 200,000 levels deep is refused with a 400, not a stack overf
 });
 
 test('brackets inside strings do not count as nesting', () => {
-  const v = json(JSON.stringify({ metadata: { annotations: { a: '['.repeat(5000) } } })) as { metadata: { annotations: { a: string } } };
+  const v = json(JSON.stringify({ metadata: { annotations: { a: '['.repeat(5000) } } })) as {
+    metadata: { annotations: { a: string } };
+  };
   assert.equal(v.metadata.annotations.a.length, 5000);
 });
 
@@ -36,7 +41,10 @@ test('deep YAML, block or flow, is a 400 Status (the YAML parser itself gives up
   for (let i = 0; i <= MAX_NESTING_DEPTH; i++) block += `${' '.repeat(i)}k:\n`;
   block += `${' '.repeat(MAX_NESTING_DEPTH + 1)}v`;
   for (const text of [block, `a: ${nested(5000)}`, `a: ${nested(MAX_NESTING_DEPTH + 1)}`]) {
-    assert.throws(() => decodeBody(Buffer.from(text), 'application/yaml'), (err: unknown) => err instanceof StatusError && err.status.code === 400);
+    assert.throws(
+      () => decodeBody(Buffer.from(text), 'application/yaml'),
+      (err: unknown) => err instanceof StatusError && err.status.code === 400,
+    );
   }
   assert.ok(decodeBody(Buffer.from(`a: ${nested(100)}`), 'application/yaml'));
 });

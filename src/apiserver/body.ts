@@ -97,7 +97,11 @@ export function mediaType(header: string | undefined): string {
 
 const YAML_TYPES = new Set(['application/yaml', 'application/apply-patch+yaml']);
 const JSON_TYPES = new Set([
-  'application/json', '', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json',
+  'application/json',
+  '',
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
 ]);
 
 /** The media types a whole-object body (create, update, object subresources) may have. */
@@ -120,7 +124,8 @@ export function decodeBody(body: Buffer, contentType: string | undefined): unkno
     try {
       return decodeProtobufObject(body);
     } catch (err) {
-      if (err instanceof ProtobufError) throw badRequest(`the body of the request could not be decoded as Kubernetes protobuf: ${err.message}`);
+      if (err instanceof ProtobufError)
+        throw badRequest(`the body of the request could not be decoded as Kubernetes protobuf: ${err.message}`);
       throw err;
     }
   }
@@ -143,6 +148,7 @@ export function decodeBody(body: Buffer, contentType: string | undefined): unkno
   }
   // Like Go's encoding/json in kube-apiserver: refuse absurd nesting before recursive code
   // (merge, copy, managed fields) runs out of stack and answers 500.
-  if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) throw badRequest(`couldn't get version/kind; json parse error: exceeded max depth ${MAX_NESTING_DEPTH}`);
+  if (nestsDeeperThan(value, MAX_NESTING_DEPTH))
+    throw badRequest(`couldn't get version/kind; json parse error: exceeded max depth ${MAX_NESTING_DEPTH}`);
   return value;
 }

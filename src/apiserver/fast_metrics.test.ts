@@ -43,7 +43,15 @@ test('fast counters and histograms print exactly what prom-client prints for the
   assert.equal(await fast.metrics(), want);
   // The JSON export has the same series (prom-client adds empty exemplar fields).
   const series = async (r: Registry): Promise<unknown> =>
-    (await r.getMetricsAsJSON()).map((m) => ({ name: m.name, type: m.type, values: m.values.map((v) => ({ metricName: (v as { metricName?: string }).metricName, labels: v.labels, value: v.value })) }));
+    (await r.getMetricsAsJSON()).map((m) => ({
+      name: m.name,
+      type: m.type,
+      values: m.values.map((v) => ({
+        metricName: (v as { metricName?: string }).metricName,
+        labels: v.labels,
+        value: v.value,
+      })),
+    }));
   assert.deepEqual(await series(fast), await series(slow));
 });
 

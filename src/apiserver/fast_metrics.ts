@@ -41,7 +41,9 @@ abstract class Family<C extends { readonly labels: Labels }> {
 
   /** The child of one label set, created on first use; keep it and update it without further lookups. */
   labels(labels: Labels): C {
-    for (const k of Object.keys(labels)) if (!this.labelNames.includes(k)) throw new Error(`Added label "${k}" is not included in initial labelset: ${this.labelNames.join(', ')}`);
+    for (const k of Object.keys(labels))
+      if (!this.labelNames.includes(k))
+        throw new Error(`Added label "${k}" is not included in initial labelset: ${this.labelNames.join(', ')}`);
     const key = this.labelNames.map((n) => labels[n] ?? '').join('\u0000');
     let c = this.children.get(key);
     if (c === undefined) this.children.set(key, (c = this.newChild({ ...labels })));
@@ -59,7 +61,10 @@ abstract class Family<C extends { readonly labels: Labels }> {
   /** The samples with all labels merged, as prom-client's get() returns them (JSON export). */
   async get(): Promise<MetricData> {
     const data = await this.getForPromString();
-    data.values = data.values.map(({ sharedLabels, labels, ...rest }) => ({ ...rest, labels: { ...sharedLabels, ...labels } }));
+    data.values = data.values.map(({ sharedLabels, labels, ...rest }) => ({
+      ...rest,
+      labels: { ...sharedLabels, ...labels },
+    }));
     return data;
   }
 
@@ -122,7 +127,13 @@ export class HistogramChild {
 
 /** A labelled histogram with resolve-once children. */
 export class FastHistogram extends Family<HistogramChild> {
-  constructor(name: string, help: string, labelNames: readonly string[], private readonly buckets: readonly number[], registers: Registry[]) {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    private readonly buckets: readonly number[],
+    registers: Registry[],
+  ) {
     super(name, help, labelNames, registers);
   }
 

@@ -32,7 +32,10 @@ export function toListener(chain: Handler): (req: IncomingMessage, res: ServerRe
       return;
     }
     chain(req, res, info).catch((err: unknown) => {
-      if (!(err instanceof StatusError)) process.emitWarning(`kscale: unexpected error serving ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
+      if (!(err instanceof StatusError))
+        process.emitWarning(
+          `kscale: unexpected error serving ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`,
+        );
       try {
         writeError(res, toStatusError(err));
       } catch {
@@ -63,12 +66,21 @@ export function withMetrics(metrics: ApiServerMetrics): Filter {
     const key = `${verb}|${dryRun}|${info.apiGroup}|${info.apiVersion}|${info.resource}|${info.subresource}|${scope}`;
     let c = children.get(key);
     if (c === undefined) {
-      const labels = { verb, group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource, scope, component: 'apiserver' };
+      const labels = {
+        verb,
+        group: info.apiGroup,
+        version: info.apiVersion,
+        resource: info.resource,
+        subresource: info.subresource,
+        scope,
+        component: 'apiserver',
+      };
       const totals = new Map<string, { inc(): void }>();
       c = {
         total(code) {
           let t = totals.get(code);
-          if (t === undefined) totals.set(code, (t = metrics.requestTotal.labels({ ...labels, dry_run: dryRun, code })));
+          if (t === undefined)
+            totals.set(code, (t = metrics.requestTotal.labels({ ...labels, dry_run: dryRun, code })));
           return t;
         },
         duration: metrics.requestDuration.labels({ ...labels, dry_run: dryRun }),
@@ -113,15 +125,24 @@ export function withMetrics(metrics: ApiServerMetrics): Filter {
 
 function verbLabel(verb: string): string {
   switch (verb) {
-    case 'watch': return 'WATCH';
-    case 'get': return 'GET';
-    case 'list': return 'LIST';
-    case 'create': return 'POST';
-    case 'update': return 'PUT';
-    case 'patch': return 'PATCH';
-    case 'delete': return 'DELETE';
-    case 'deletecollection': return 'DELETE';
-    default: return verb.toUpperCase();
+    case 'watch':
+      return 'WATCH';
+    case 'get':
+      return 'GET';
+    case 'list':
+      return 'LIST';
+    case 'create':
+      return 'POST';
+    case 'update':
+      return 'PUT';
+    case 'patch':
+      return 'PATCH';
+    case 'delete':
+      return 'DELETE';
+    case 'deletecollection':
+      return 'DELETE';
+    default:
+      return verb.toUpperCase();
   }
 }
 

@@ -7,7 +7,11 @@ import { writeFileSync } from 'node:fs';
 
 /** The kubeconfig YAML for a server URL. */
 export function kubeconfigYAML(server: string, name = 'kscale'): string {
-  return kubeconfigDoc(name, [`    server: ${server}`, '    insecure-skip-tls-verify: true'], ['    token: kscale-admin']);
+  return kubeconfigDoc(
+    name,
+    [`    server: ${server}`, '    insecure-skip-tls-verify: true'],
+    ['    token: kscale-admin'],
+  );
 }
 
 /** Writes the kubeconfig with owner-only permissions. */
@@ -31,7 +35,11 @@ export function secureKubeconfigYAML(k: SecureKubeconfig): string {
     k.clientCertPEM !== undefined && k.clientKeyPEM !== undefined
       ? [`    client-certificate-data: ${b64(k.clientCertPEM)}`, `    client-key-data: ${b64(k.clientKeyPEM)}`]
       : ['    {}'];
-  return kubeconfigDoc(k.name ?? 'kscale', [`    server: ${k.server}`, `    certificate-authority-data: ${b64(k.caPEM)}`], user);
+  return kubeconfigDoc(
+    k.name ?? 'kscale',
+    [`    server: ${k.server}`, `    certificate-authority-data: ${b64(k.caPEM)}`],
+    user,
+  );
 }
 
 /** Writes a secure-port kubeconfig with owner-only permissions. */

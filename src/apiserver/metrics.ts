@@ -10,7 +10,16 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { FastCounter, FastHistogram } from './fast_metrics.js';
 
-const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
+const REQUEST_LABELS = [
+  'verb',
+  'dry_run',
+  'group',
+  'version',
+  'resource',
+  'subresource',
+  'scope',
+  'component',
+] as const;
 const BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
 
 /** The API server's metrics, in one registry. */
@@ -62,7 +71,7 @@ export class ApiServerMetrics {
   });
   readonly rejected = new Counter({
     name: 'apiserver_dropped_requests_total',
-    help: 'Number of requests dropped with \'Try again later\' response.',
+    help: "Number of requests dropped with 'Try again later' response.",
     labelNames: ['request_kind'],
     registers: [this.registry],
   });
@@ -81,7 +90,7 @@ export class ApiServerMetrics {
   });
   readonly storageAlarm = new Gauge({
     name: 'kscale_storage_alarm',
-    help: 'Active storage alarms (1 when raised), like etcd\'s NOSPACE.',
+    help: "Active storage alarms (1 when raised), like etcd's NOSPACE.",
     labelNames: ['alarm'],
     registers: [this.registry],
   });

@@ -4,7 +4,14 @@
  * /metrics.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AGGREGATED_DISCOVERY_CONTENT_TYPE, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from '../api/index.js';
+import {
+  AGGREGATED_DISCOVERY_CONTENT_TYPE,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+} from '../api/index.js';
 import { routeNotFound } from '../api/index.js';
 import type { Storage } from '../storage/index.js';
 import type { ApiServerMetrics } from './metrics.js';
@@ -27,8 +34,14 @@ export const SERVER_VERSION = {
 function wantsAggregated(req: IncomingMessage): boolean {
   // Only v2 is served: kubectl 1.27/28 ask for v2beta1 alone ("v=v2beta1" must not
   // match), and get the legacy documents, like an apiserver without v2beta1.
-  const params = (req.headers.accept ?? '').split(',')[0]?.split(';').map((s) => s.trim()) ?? [];
-  return params.includes('as=APIGroupDiscoveryList') && params.includes('g=apidiscovery.k8s.io') && params.includes('v=v2');
+  const params =
+    (req.headers.accept ?? '')
+      .split(',')[0]
+      ?.split(';')
+      .map((s) => s.trim()) ?? [];
+  return (
+    params.includes('as=APIGroupDiscoveryList') && params.includes('g=apidiscovery.k8s.io') && params.includes('v=v2')
+  );
 }
 
 /** Serves discovery documents; returns false when the path is not a discovery path. */
@@ -61,7 +74,12 @@ export function serveDiscovery(req: IncomingMessage, res: ServerResponse, info: 
 }
 
 /** /livez, /readyz and /healthz (with ?verbose), checking storage and its alarms. */
-export async function serveHealth(res: ServerResponse, info: RequestInfo, storage: Storage, ready: () => boolean): Promise<boolean> {
+export async function serveHealth(
+  res: ServerResponse,
+  info: RequestInfo,
+  storage: Storage,
+  ready: () => boolean,
+): Promise<boolean> {
   const p = info.path.replace(/\/+$/, '');
   const kinds = ['/livez', '/readyz', '/healthz'];
   const base = kinds.find((k) => p === k || p.startsWith(k + '/'));
@@ -88,7 +106,8 @@ export async function serveHealth(res: ServerResponse, info: RequestInfo, storag
       },
     ],
   ];
-  if (base === '/readyz') checks.push(['poststarthook/kscale-bootstrap', async () => (ready() ? null : 'not finished')]);
+  if (base === '/readyz')
+    checks.push(['poststarthook/kscale-bootstrap', async () => (ready() ? null : 'not finished')]);
   const only = p.slice(base.length + 1);
   const lines: string[] = [];
   let ok = true;
@@ -108,7 +127,12 @@ export async function serveHealth(res: ServerResponse, info: RequestInfo, storag
 }
 
 /** /version and /metrics. */
-export async function serveMisc(res: ServerResponse, info: RequestInfo, metrics: ApiServerMetrics, storage: Storage): Promise<boolean> {
+export async function serveMisc(
+  res: ServerResponse,
+  info: RequestInfo,
+  metrics: ApiServerMetrics,
+  storage: Storage,
+): Promise<boolean> {
   const p = info.path.replace(/\/+$/, '');
   if (p === '/version') {
     writeJSON(res, 200, SERVER_VERSION);

@@ -16,7 +16,8 @@ import { writeJSON } from './responsewriters.js';
 /** The protobuf encoding of an OpenAPI v2 Document {swagger: "2.0"} (field 1, string). */
 const PROTO_SWAGGER_ONLY = Buffer.from([0x0a, 0x03, 0x32, 0x2e, 0x30]);
 
-const gvPath = (group: string, version: string): string => (group === '' ? `api/${version}` : `apis/${group}/${version}`);
+const gvPath = (group: string, version: string): string =>
+  group === '' ? `api/${version}` : `apis/${group}/${version}`;
 
 /** Serves /openapi/v2 and /openapi/v3[/...]; false when the path is not OpenAPI. */
 export function serveOpenAPI(req: IncomingMessage, res: ServerResponse, info: RequestInfo): boolean {
@@ -28,13 +29,20 @@ export function serveOpenAPI(req: IncomingMessage, res: ServerResponse, info: Re
       res.end(PROTO_SWAGGER_ONLY);
       return true;
     }
-    writeJSON(res, 200, { swagger: '2.0', info: { title: 'Kubernetes', version: SERVER_VERSION.gitVersion }, paths: {}, definitions: openapiV2Definitions() });
+    writeJSON(res, 200, {
+      swagger: '2.0',
+      info: { title: 'Kubernetes', version: SERVER_VERSION.gitVersion },
+      paths: {},
+      definitions: openapiV2Definitions(),
+    });
     return true;
   }
   if (p === '/openapi/v3') {
     const paths: Record<string, unknown> = {};
     for (const { group, version } of servedGroupVersions()) {
-      paths[gvPath(group, version)] = { serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${SERVER_VERSION.gitVersion}` };
+      paths[gvPath(group, version)] = {
+        serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${SERVER_VERSION.gitVersion}`,
+      };
     }
     writeJSON(res, 200, { paths });
     return true;

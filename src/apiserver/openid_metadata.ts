@@ -13,7 +13,11 @@ export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
 export const JWKS_PATH = '/openid/v1/jwks';
 
 /** Serves the discovery documents with upstream's content types and an hour of caching; false for other paths. */
-export function serveOpenIDMetadata(res: ServerResponse, info: RequestInfo, issuer: ServiceAccountTokenIssuer): boolean {
+export function serveOpenIDMetadata(
+  res: ServerResponse,
+  info: RequestInfo,
+  issuer: ServiceAccountTokenIssuer,
+): boolean {
   if (info.verb !== 'get') return false;
   const p = info.path.replace(/\/+$/, '');
   if (p !== OPENID_CONFIGURATION_PATH && p !== JWKS_PATH) return false;

@@ -25,7 +25,14 @@ export interface RequestInfo {
   user?: UserInfo;
 }
 
-const METHOD_VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+const METHOD_VERBS: Record<string, string> = {
+  POST: 'create',
+  GET: 'get',
+  HEAD: 'get',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
 
 /** Parses a request's method and URL. */
 export function parseRequestInfo(method: string, url: string): RequestInfo {
@@ -33,8 +40,17 @@ export function parseRequestInfo(method: string, url: string): RequestInfo {
   const path = q < 0 ? url : url.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
   const info: RequestInfo = {
-    isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
-    namespace: '', resource: '', subresource: '', name: '', query,
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    query,
   };
   const parts = segments(path);
   // Walk the segments with an index instead of slicing the array at every step (this runs on every request).

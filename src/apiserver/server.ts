@@ -15,7 +15,14 @@ import { AdmissionChain } from './admission/chain.js';
 import { serveSelfSubjectReview, serviceAccountTokenAuthenticator } from './authentication/index.js';
 import { withAuthentication } from './filters/authentication.js';
 import { withAuthorization } from './filters/authorization.js';
-import { alwaysAllow, privilegedGroups, RBACAuthorizer, serveSelfSubjectAccessReview, union, type Authorizer } from './authorization/index.js';
+import {
+  alwaysAllow,
+  privilegedGroups,
+  RBACAuthorizer,
+  serveSelfSubjectAccessReview,
+  union,
+  type Authorizer,
+} from './authorization/index.js';
 import { reconcileBootstrapPolicy } from './controllers/rbac_bootstrap.js';
 import { StoreInformer } from './controllers/store_informer.js';
 import type { Obj } from './object.js';
@@ -43,9 +50,21 @@ import { registerCacheMetrics } from './cache_metrics.js';
 
 /** The fields the watch cache indexes: spec.nodeName for pods (each kubelet watches its own), metadata.name for single-object watches. */
 function indexersFor(resource: string): Indexer[] {
-  const name: Indexer = { name: 'metadata.name', path: ['metadata', 'name'], fn: (o) => String((o as { metadata?: { name?: string } }).metadata?.name ?? '') };
+  const name: Indexer = {
+    name: 'metadata.name',
+    path: ['metadata', 'name'],
+    fn: (o) => String((o as { metadata?: { name?: string } }).metadata?.name ?? ''),
+  };
   if (resource !== 'pods') return [name];
-  return [{ name: 'spec.nodeName', path: ['spec', 'nodeName'], fn: (o) => String((o as { spec?: { nodeName?: string } }).spec?.nodeName ?? ''), shared: true }, name];
+  return [
+    {
+      name: 'spec.nodeName',
+      path: ['spec', 'nodeName'],
+      fn: (o) => String((o as { spec?: { nodeName?: string } }).spec?.nodeName ?? ''),
+      shared: true,
+    },
+    name,
+  ];
 }
 
 /** The API server's settings; every default is upstream's. */
@@ -123,18 +142,23 @@ export class ApiServer {
   constructor(readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? new RealClock();
     // Each resource's reads of storage itself, timed in etcd_request_duration_seconds under its name.
-    const quorum = new Map(RESOURCES.map((r) => [r.resource, instrumentStorage(opts.storage, this.metrics, r.resource)]));
-    this.cache = opts.watchCache === false ? undefined : new CacherRegistry({
-      storage: opts.storage,
-      resources: RESOURCES.map((r) => ({
-        prefix: r.storagePrefix,
-        resource: r.group === '' ? r.resource : `${r.resource}.${r.group}`,
-        indexers: indexersFor(r.resource),
-        readStorage: quorum.get(r.resource)!,
-      })),
-      watchCacheSizes: parseWatchCacheSizes(opts.watchCacheSizes ?? ''),
-      defaults: { clock: this.clock },
-    });
+    const quorum = new Map(
+      RESOURCES.map((r) => [r.resource, instrumentStorage(opts.storage, this.metrics, r.resource)]),
+    );
+    this.cache =
+      opts.watchCache === false
+        ? undefined
+        : new CacherRegistry({
+            storage: opts.storage,
+            resources: RESOURCES.map((r) => ({
+              prefix: r.storagePrefix,
+              resource: r.group === '' ? r.resource : `${r.resource}.${r.group}`,
+              indexers: indexersFor(r.resource),
+              readStorage: quorum.get(r.resource)!,
+            })),
+            watchCacheSizes: parseWatchCacheSizes(opts.watchCacheSizes ?? ''),
+            defaults: { clock: this.clock },
+          });
     this.storage = this.cache ?? opts.storage;
     if (this.cache !== undefined) registerCacheMetrics(this.metrics, this.cache);
     this.cfg = {
@@ -148,12 +172,21 @@ export class ApiServer {
         storage: instrumentStorage(this.storage, this.metrics, info.resource),
         quorum: reads,
         // The resource's watch cache, or (--watch-cache=false, or its size 0) storage read directly.
-        objects: this.cache?.cacherFor(info.storagePrefix) ?? new DirectObjectStorage({ storage: reads, resourcePrefix: info.storagePrefix, indexers: indexersFor(info.resource) }),
+        objects:
+          this.cache?.cacherFor(info.storagePrefix) ??
+          new DirectObjectStorage({
+            storage: reads,
+            resourcePrefix: info.storagePrefix,
+            indexers: indexersFor(info.resource),
+          }),
       });
       this.stores.set(info.resource, store);
     }
     const admission = new AdmissionChain([
-      namespaceLifecycle(() => this.stores.get('namespaces')!, (r) => RESOURCES.find((x) => x.resource === r)?.namespaced === false),
+      namespaceLifecycle(
+        () => this.stores.get('namespaces')!,
+        (r) => RESOURCES.find((x) => x.resource === r)?.namespaced === false,
+      ),
       serviceAccountAdmission,
       defaultTolerationSeconds(),
       priorityAdmission(() => this.stores.get('priorityclasses')!),
@@ -184,7 +217,11 @@ export class ApiServer {
       if (serveOpenIDMetadata(res, info, this.tokenIssuer)) return;
       serveNotFound(res);
     };
-    const limiter = new MaxInFlight(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200, this.metrics);
+    const limiter = new MaxInFlight(
+      opts.maxRequestsInflight ?? 400,
+      opts.maxMutatingRequestsInflight ?? 200,
+      this.metrics,
+    );
     const chain = buildChain(route, [
       withMetrics(this.metrics),
       withAuthentication({
@@ -258,12 +295,18 @@ export class ApiServer {
     if (modes.includes('RBAC')) {
       const s = (r: string): GenericStore => this.stores.get(r)!;
       const roles = (kind: 'ClusterRole' | 'Role') => ({
-        replace: (objs: Obj[]) => { this.rbac.clearRoles(kind); for (const o of objs) this.rbac.putRole(kind, o); },
+        replace: (objs: Obj[]) => {
+          this.rbac.clearRoles(kind);
+          for (const o of objs) this.rbac.putRole(kind, o);
+        },
         put: (o: Obj) => this.rbac.putRole(kind, o),
         delete: (o: Obj) => this.rbac.deleteRole(kind, o),
       });
       const bindings = (kind: 'ClusterRoleBinding' | 'RoleBinding') => ({
-        replace: (objs: Obj[]) => { this.rbac.clearBindings(kind); for (const o of objs) this.rbac.putBinding(kind, o); },
+        replace: (objs: Obj[]) => {
+          this.rbac.clearBindings(kind);
+          for (const o of objs) this.rbac.putBinding(kind, o);
+        },
         put: (o: Obj) => this.rbac.putBinding(kind, o),
         delete: (o: Obj) => this.rbac.deleteBinding(kind, o),
       });
@@ -311,16 +354,20 @@ export class ApiServer {
     for (const i of this.informers) i.stop();
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     const https = this.https;
-    const closedSecure = https === undefined ? Promise.resolve() : new Promise<void>((resolve) => https.close(() => resolve()));
+    const closedSecure =
+      https === undefined ? Promise.resolve() : new Promise<void>((resolve) => https.close(() => resolve()));
     for (const stop of [...this.openWatches]) stop();
     this.http.closeIdleConnections();
     const deadline = Date.now() + graceMs;
     while (this.openWatches.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     const idle = setInterval(() => this.http.closeIdleConnections(), 50);
-    const timer = setTimeout(() => {
-      this.http.closeAllConnections();
-      for (const s of this.secureSockets) s.destroy();
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        this.http.closeAllConnections();
+        for (const s of this.secureSockets) s.destroy();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     // HTTP/2 sessions get GOAWAY (their streams finish); HTTP/1.1-over-TLS sockets go once idle or at the deadline.
     https?.on('session', (s) => s.close());
     await Promise.all([closed, closedSecure]);

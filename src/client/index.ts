@@ -14,10 +14,25 @@ import type { GroupVersionResource } from './rest/resource.js';
 export { StatusError, isNotFoundError, isAlreadyExistsError, isConflictError, isInvalidError } from '../api/index.js';
 export type { KubeObject, KubeList, Status } from '../api/index.js';
 
-export { loadKubeconfig, parseKubeconfig, kubeconfigPaths, inClusterConfig, type RestConfig, type LoadKubeconfigOptions } from './rest/config.js';
+export {
+  loadKubeconfig,
+  parseKubeconfig,
+  kubeconfigPaths,
+  inClusterConfig,
+  type RestConfig,
+  type LoadKubeconfigOptions,
+} from './rest/config.js';
 export { addClientFlags, restConfigFromFlags, type ClientFlags } from './rest/flags.js';
 export { numberFlag, nonNegativeNumberFlag, nonNegativeIntFlag, durationFlag } from './rest/flag_parsers.js';
-export { RESTClient, retryAfterSeconds, type RESTClientOptions, type RequestOptions, type RawResponse, type Verb, type Query } from './rest/client.js';
+export {
+  RESTClient,
+  retryAfterSeconds,
+  type RESTClientOptions,
+  type RequestOptions,
+  type RawResponse,
+  type Verb,
+  type Query,
+} from './rest/client.js';
 export {
   ResourceClient,
   type GroupVersionResource,
@@ -31,7 +46,15 @@ export {
 } from './rest/resource.js';
 export { RESOURCES } from './rest/resources.js';
 export { StreamWatch, DEFAULT_WATCH_BUFFER, type Watch, type WatchEvent, type WatchEventType } from './rest/watch.js';
-export { statusErrorFromResponse, errorCode, isResourceExpired, isTooManyRequests, isForbidden, isConnectionRefused, isConnectionLost } from './rest/errors.js';
+export {
+  statusErrorFromResponse,
+  errorCode,
+  isResourceExpired,
+  isTooManyRequests,
+  isForbidden,
+  isConnectionRefused,
+  isConnectionLost,
+} from './rest/errors.js';
 
 export { TokenBucket, sleepAbortable, type RateLimiter } from './flowcontrol/token_bucket.js';
 export { Backoff, type BackoffOptions } from './flowcontrol/backoff.js';
@@ -51,8 +74,19 @@ export {
   type Indexers,
 } from './cache/store.js';
 export { listWatchFor, type ListerWatcher, type ListWatchScope } from './cache/listwatch.js';
-export { Reflector, stripManagedFields, type ReflectorOptions, type ReflectorStore, type Stopper } from './cache/reflector.js';
-export { SharedInformer, type SharedInformerOptions, type ResourceEventHandler, type ResourceEventHandlerRegistration } from './cache/shared_informer.js';
+export {
+  Reflector,
+  stripManagedFields,
+  type ReflectorOptions,
+  type ReflectorStore,
+  type Stopper,
+} from './cache/reflector.js';
+export {
+  SharedInformer,
+  type SharedInformerOptions,
+  type ResourceEventHandler,
+  type ResourceEventHandlerRegistration,
+} from './cache/shared_informer.js';
 export { Lister, NamespaceLister, type Selector } from './cache/listers.js';
 
 export { WorkQueue } from './workqueue/queue.js';
@@ -75,7 +109,10 @@ export function newInformer<T extends KubeObject = KubeObject>(
   scope: ListWatchScope = {},
   opts: SharedInformerOptions<T> = {},
 ): SharedInformer<T> {
-  return new SharedInformer<T>(listWatchFor(client.resource<T>(gvr), scope), { reflector: { name: gvr.resource }, ...opts });
+  return new SharedInformer<T>(listWatchFor(client.resource<T>(gvr), scope), {
+    reflector: { name: gvr.resource },
+    ...opts,
+  });
 }
 
 export {

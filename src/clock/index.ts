@@ -72,7 +72,10 @@ export class FakeClock implements Clock {
     const end = this.time + ms;
     for (;;) {
       this.timers = this.timers.filter((t) => !t.cancelled);
-      const next = this.timers.reduce<FakeTimer | undefined>((a, t) => (a === undefined || t.at < a.at ? t : a), undefined);
+      const next = this.timers.reduce<FakeTimer | undefined>(
+        (a, t) => (a === undefined || t.at < a.at ? t : a),
+        undefined,
+      );
       if (next === undefined || next.at > end) break;
       this.time = Math.max(this.time, next.at);
       if (next.every > 0) next.at += next.every;

@@ -6,43 +6,168 @@
  * defaults.
  */
 import { Command, Option } from 'commander';
-import { addClientFlags, durationFlag, EventBroadcaster, nonNegativeNumberFlag, restConfigFromFlags, SharedInformerFactory, stripManagedFields, type ClientFlags } from '../client/index.js';
+import {
+  addClientFlags,
+  durationFlag,
+  EventBroadcaster,
+  nonNegativeNumberFlag,
+  restConfigFromFlags,
+  SharedInformerFactory,
+  stripManagedFields,
+  type ClientFlags,
+} from '../client/index.js';
 import { RealClock } from '../clock/index.js';
-import { defaultControllerManagerConfiguration, newControllerDescriptors, SimpleControllerClientBuilder, startControllers } from '../controller/index.js';
+import {
+  defaultControllerManagerConfiguration,
+  newControllerDescriptors,
+  SimpleControllerClientBuilder,
+  startControllers,
+} from '../controller/index.js';
 import { logger } from './log.js';
 import { startEmbeddedScheduler, withSchedulerFlags } from './scheduler.js';
 
 /** Adds the `controller-manager` subcommand. */
 export function controllerManagerCommand(): Command {
   const cmd = new Command('controller-manager')
-    .description('run the controllers (node lifecycle, taint eviction, replicaset, deployment, job, endpointslice, endpoints, garbage collector, pod GC) against an API server')
-    .addOption(new Option('--controllers <list>', 'controllers to enable: "*" for all on by default, "name" to enable, "-name" to disable').default('*'))
-    .addOption(new Option('--node-monitor-period <duration>', 'how often node health is checked').argParser(durationFlag).default(5_000, '5s'))
-    .addOption(new Option('--node-monitor-grace-period <duration>', 'how long a node may be silent before it is marked Unknown').argParser(durationFlag).default(50_000, '50s'))
-    .addOption(new Option('--node-startup-grace-period <duration>', 'how long a starting node may be silent before it is marked Unknown').argParser(durationFlag).default(60_000, '1m0s'))
-    .addOption(new Option('--node-eviction-rate <rate>', 'nodes per second that get NoExecute taints in a healthy zone').argParser(nonNegativeNumberFlag).default(0.1))
-    .addOption(new Option('--secondary-node-eviction-rate <rate>', 'nodes per second tainted in a partially disrupted zone larger than --large-cluster-size-threshold').argParser(nonNegativeNumberFlag).default(0.01))
-    .addOption(new Option('--unhealthy-zone-threshold <fraction>', 'fraction of not-Ready nodes (at least 3) that makes a zone partially disrupted').argParser(nonNegativeNumberFlag).default(0.55))
-    .addOption(new Option('--large-cluster-size-threshold <n>', 'zones with more nodes keep the secondary rate when disrupted; smaller ones stop').argParser(nonNegativeNumberFlag).default(50))
-    .addOption(new Option('--concurrent-replicaset-syncs <n>', 'replica sets synced at once').argParser(nonNegativeNumberFlag).default(5))
-    .addOption(new Option('--concurrent-deployment-syncs <n>', 'deployments synced at once').argParser(nonNegativeNumberFlag).default(5))
-    .addOption(new Option('--concurrent-gc-syncs <n>', 'garbage collector workers (each of the delete and orphan queues)').argParser(nonNegativeNumberFlag).default(20))
-    .addOption(new Option('--enable-garbage-collector [bool]', 'enable the garbage collector (cascading deletion by ownerReferences)').argParser((v) => v !== 'false').default(true))
-    .addOption(new Option('--terminated-pod-gc-threshold <n>', 'terminated pods kept before the pod garbage collector deletes the oldest (<= 0 disables)').argParser(Number).default(12500))
-    .addOption(new Option('--concurrent-service-endpoint-syncs <n>', 'Services the EndpointSlice controller syncs at once').argParser(nonNegativeNumberFlag).default(5))
-    .addOption(new Option('--max-endpoints-per-slice <n>', 'endpoints per EndpointSlice (at most 1000)').argParser(nonNegativeNumberFlag).default(100))
-    .addOption(new Option('--endpointslice-updates-batch-period <duration>', 'how long pod changes wait to be batched into one EndpointSlice sync').argParser(durationFlag).default(0, '0s'))
-    .addOption(new Option('--concurrent-endpoint-syncs <n>', 'Services the Endpoints controller syncs at once').argParser(nonNegativeNumberFlag).default(5))
-    .addOption(new Option('--concurrent-job-syncs <n>', 'Jobs synced at once').argParser(nonNegativeNumberFlag).default(5))
-    .addOption(new Option('--job-pod-failure-backoff <duration>', 'kscale only: first delay before a failed Job pod is replaced, doubling per consecutive failure up to 10m (upstream: fixed 10s)').argParser(durationFlag).default(10_000, '10s'))
-    .addOption(new Option('--endpoint-updates-batch-period <duration>', 'how long pod changes wait to be batched into one Endpoints sync').argParser(durationFlag).default(0, '0s'))
+    .description(
+      'run the controllers (node lifecycle, taint eviction, replicaset, deployment, job, endpointslice, endpoints, garbage collector, pod GC) against an API server',
+    )
+    .addOption(
+      new Option(
+        '--controllers <list>',
+        'controllers to enable: "*" for all on by default, "name" to enable, "-name" to disable',
+      ).default('*'),
+    )
+    .addOption(
+      new Option('--node-monitor-period <duration>', 'how often node health is checked')
+        .argParser(durationFlag)
+        .default(5_000, '5s'),
+    )
+    .addOption(
+      new Option('--node-monitor-grace-period <duration>', 'how long a node may be silent before it is marked Unknown')
+        .argParser(durationFlag)
+        .default(50_000, '50s'),
+    )
+    .addOption(
+      new Option(
+        '--node-startup-grace-period <duration>',
+        'how long a starting node may be silent before it is marked Unknown',
+      )
+        .argParser(durationFlag)
+        .default(60_000, '1m0s'),
+    )
+    .addOption(
+      new Option('--node-eviction-rate <rate>', 'nodes per second that get NoExecute taints in a healthy zone')
+        .argParser(nonNegativeNumberFlag)
+        .default(0.1),
+    )
+    .addOption(
+      new Option(
+        '--secondary-node-eviction-rate <rate>',
+        'nodes per second tainted in a partially disrupted zone larger than --large-cluster-size-threshold',
+      )
+        .argParser(nonNegativeNumberFlag)
+        .default(0.01),
+    )
+    .addOption(
+      new Option(
+        '--unhealthy-zone-threshold <fraction>',
+        'fraction of not-Ready nodes (at least 3) that makes a zone partially disrupted',
+      )
+        .argParser(nonNegativeNumberFlag)
+        .default(0.55),
+    )
+    .addOption(
+      new Option(
+        '--large-cluster-size-threshold <n>',
+        'zones with more nodes keep the secondary rate when disrupted; smaller ones stop',
+      )
+        .argParser(nonNegativeNumberFlag)
+        .default(50),
+    )
+    .addOption(
+      new Option('--concurrent-replicaset-syncs <n>', 'replica sets synced at once')
+        .argParser(nonNegativeNumberFlag)
+        .default(5),
+    )
+    .addOption(
+      new Option('--concurrent-deployment-syncs <n>', 'deployments synced at once')
+        .argParser(nonNegativeNumberFlag)
+        .default(5),
+    )
+    .addOption(
+      new Option('--concurrent-gc-syncs <n>', 'garbage collector workers (each of the delete and orphan queues)')
+        .argParser(nonNegativeNumberFlag)
+        .default(20),
+    )
+    .addOption(
+      new Option(
+        '--enable-garbage-collector [bool]',
+        'enable the garbage collector (cascading deletion by ownerReferences)',
+      )
+        .argParser((v) => v !== 'false')
+        .default(true),
+    )
+    .addOption(
+      new Option(
+        '--terminated-pod-gc-threshold <n>',
+        'terminated pods kept before the pod garbage collector deletes the oldest (<= 0 disables)',
+      )
+        .argParser(Number)
+        .default(12500),
+    )
+    .addOption(
+      new Option('--concurrent-service-endpoint-syncs <n>', 'Services the EndpointSlice controller syncs at once')
+        .argParser(nonNegativeNumberFlag)
+        .default(5),
+    )
+    .addOption(
+      new Option('--max-endpoints-per-slice <n>', 'endpoints per EndpointSlice (at most 1000)')
+        .argParser(nonNegativeNumberFlag)
+        .default(100),
+    )
+    .addOption(
+      new Option(
+        '--endpointslice-updates-batch-period <duration>',
+        'how long pod changes wait to be batched into one EndpointSlice sync',
+      )
+        .argParser(durationFlag)
+        .default(0, '0s'),
+    )
+    .addOption(
+      new Option('--concurrent-endpoint-syncs <n>', 'Services the Endpoints controller syncs at once')
+        .argParser(nonNegativeNumberFlag)
+        .default(5),
+    )
+    .addOption(
+      new Option('--concurrent-job-syncs <n>', 'Jobs synced at once').argParser(nonNegativeNumberFlag).default(5),
+    )
+    .addOption(
+      new Option(
+        '--job-pod-failure-backoff <duration>',
+        'kscale only: first delay before a failed Job pod is replaced, doubling per consecutive failure up to 10m (upstream: fixed 10s)',
+      )
+        .argParser(durationFlag)
+        .default(10_000, '10s'),
+    )
+    .addOption(
+      new Option(
+        '--endpoint-updates-batch-period <duration>',
+        'how long pod changes wait to be batched into one Endpoints sync',
+      )
+        .argParser(durationFlag)
+        .default(0, '0s'),
+    )
     .option('-v, --verbose', 'verbose logs');
   return addClientFlags(withSchedulerFlags(cmd), { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
     const clock = new RealClock();
     // Like upstream: every controller gets its own client (its own QPS/burst bucket) from the builder, and the
     // shared informers list and watch through one more, "shared-informers".
-    const clientBuilder = new SimpleControllerClientBuilder({ ...restConfigFromFlags(o as unknown as ClientFlags), userAgent: 'kscale-controller-manager' }, { clock });
+    const clientBuilder = new SimpleControllerClientBuilder(
+      { ...restConfigFromFlags(o as unknown as ClientFlags), userAgent: 'kscale-controller-manager' },
+      { clock },
+    );
     const client = clientBuilder.client('shared-informers');
     const config = defaultControllerManagerConfiguration();
     config.nodeLifecycle = {
@@ -56,16 +181,29 @@ export function controllerManagerCommand(): Command {
     };
     config.replicaSet = { ...config.replicaSet, concurrentRSSyncs: Math.max(1, o.concurrentReplicasetSyncs as number) };
     config.deployment = { concurrentDeploymentSyncs: Math.max(1, o.concurrentDeploymentSyncs as number) };
-    config.garbageCollector = { concurrentGCSyncs: Math.max(1, o.concurrentGcSyncs as number), enableGarbageCollector: o.enableGarbageCollector !== false };
+    config.garbageCollector = {
+      concurrentGCSyncs: Math.max(1, o.concurrentGcSyncs as number),
+      enableGarbageCollector: o.enableGarbageCollector !== false,
+    };
     config.podGC = { ...config.podGC, terminatedPodGCThreshold: o.terminatedPodGcThreshold as number };
     config.endpointSlice = {
       concurrentServiceEndpointSyncs: Math.max(1, o.concurrentServiceEndpointSyncs as number),
       maxEndpointsPerSlice: Math.min(1000, Math.max(1, o.maxEndpointsPerSlice as number)),
       endpointUpdatesBatchPeriodMs: o.endpointsliceUpdatesBatchPeriod as number,
     };
-    config.job = { ...config.job, concurrentJobSyncs: Math.max(1, o.concurrentJobSyncs as number), podFailureBackoffMs: o.jobPodFailureBackoff as number };
-    config.endpoints = { concurrentEndpointSyncs: Math.max(1, o.concurrentEndpointSyncs as number), endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriod as number };
-    const enabled = (o.controllers as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    config.job = {
+      ...config.job,
+      concurrentJobSyncs: Math.max(1, o.concurrentJobSyncs as number),
+      podFailureBackoffMs: o.jobPodFailureBackoff as number,
+    };
+    config.endpoints = {
+      concurrentEndpointSyncs: Math.max(1, o.concurrentEndpointSyncs as number),
+      endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriod as number,
+    };
+    const enabled = (o.controllers as string)
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     // Like upstream, --enable-garbage-collector=false keeps the collector off whatever --controllers says.
     if (!config.garbageCollector.enableGarbageCollector) enabled.unshift('-garbage-collector-controller');
     const abort = new AbortController();
@@ -83,7 +221,12 @@ export function controllerManagerCommand(): Command {
     process.once('SIGTERM', onSignal);
     let running;
     try {
-      running = await startControllers({ client, informers, clock, logger: log, config, events, clientBuilder }, newControllerDescriptors(), enabled, abort.signal);
+      running = await startControllers(
+        { client, informers, clock, logger: log, config, events, clientBuilder },
+        newControllerDescriptors(),
+        enabled,
+        abort.signal,
+      );
     } catch (err) {
       if (stopping) process.exit(0);
       process.stderr.write(`kscale controller-manager: ${(err as Error).message}\n`);

@@ -5,7 +5,18 @@
  */
 import { Command, Option } from 'commander';
 import { resolve, join } from 'node:path';
-import { defaultConfig, EXPERIMENTS, listScenarios, loadScenario, Progress, runExperiment, runLab, summaryText, type LabConfig, type Scenario } from '../lab/index.js';
+import {
+  defaultConfig,
+  EXPERIMENTS,
+  listScenarios,
+  loadScenario,
+  Progress,
+  runExperiment,
+  runLab,
+  summaryText,
+  type LabConfig,
+  type Scenario,
+} from '../lab/index.js';
 import { experimentNamed } from '../lab/experiments.js';
 import { parseDuration } from '../api/index.js';
 import { nonNegativeIntFlag, nonNegativeNumberFlag } from '../client/index.js';
@@ -13,30 +24,85 @@ import { nonNegativeIntFlag, nonNegativeNumberFlag } from '../client/index.js';
 /** The flags shared by `kscale up` and `kscale lab experiment`. */
 function addRunFlags(cmd: Command): Command {
   return cmd
-    .option('--nodes <n>', 'hollow nodes (kscale up: 2500, the main job; experiments: their own size)', nonNegativeIntFlag)
-    .option('--pods-per-node <n>', 'pods per node (default: the scenario\'s, 30 for load)', nonNegativeIntFlag)
-    .option('--pod-rate <n>', 'pods created (and deleted) per second (105: the 100 pods/s target with 5% headroom)', nonNegativeNumberFlag, 105)
+    .option(
+      '--nodes <n>',
+      'hollow nodes (kscale up: 2500, the main job; experiments: their own size)',
+      nonNegativeIntFlag,
+    )
+    .option('--pods-per-node <n>', "pods per node (default: the scenario's, 30 for load)", nonNegativeIntFlag)
+    .option(
+      '--pod-rate <n>',
+      'pods created (and deleted) per second (105: the 100 pods/s target with 5% headroom)',
+      nonNegativeNumberFlag,
+      105,
+    )
     .option('--scenario <name|file>', `scenario: ${listScenarios().join(', ')}, or a YAML file`, 'load')
     .option('--report <dir>', 'report folder (default: a new timestamped folder under ./kscale-reports/)')
-    .addOption(new Option('--workloads <mode>', 'controllers: Deployments and Jobs made by the controller-manager; pods: the lab creates the pods itself').choices(['auto', 'controllers', 'pods']).default('auto'))
-    .addOption(new Option('--binding <mode>', 'scheduler: kscale scheduler binds pods; direct: the lab sets spec.nodeName').choices(['auto', 'scheduler', 'direct']).default('auto'))
+    .addOption(
+      new Option(
+        '--workloads <mode>',
+        'controllers: Deployments and Jobs made by the controller-manager; pods: the lab creates the pods itself',
+      )
+        .choices(['auto', 'controllers', 'pods'])
+        .default('auto'),
+    )
+    .addOption(
+      new Option('--binding <mode>', 'scheduler: kscale scheduler binds pods; direct: the lab sets spec.nodeName')
+        .choices(['auto', 'scheduler', 'direct'])
+        .default('auto'),
+    )
     .option('--etcd-servers <urls>', 'use this etcd instead of the embedded store')
-    .addOption(new Option('--lab-etcd <mode>', 'etcd processes the lab runs itself: main, or main+events (Events in their own etcd)').choices(['none', 'main', 'main+events']).default('none'))
-    .addOption(new Option('--storage-sync <mode>', 'embedded store durability: full (fsync, etcd\'s) or normal').choices(['full', 'normal']).default('full'))
-    .option('--watch-cache <bool>', 'the API server\'s watch cache', 'true')
+    .addOption(
+      new Option(
+        '--lab-etcd <mode>',
+        'etcd processes the lab runs itself: main, or main+events (Events in their own etcd)',
+      )
+        .choices(['none', 'main', 'main+events'])
+        .default('none'),
+    )
+    .addOption(
+      new Option('--storage-sync <mode>', "embedded store durability: full (fsync, etcd's) or normal")
+        .choices(['full', 'normal'])
+        .default('full'),
+    )
+    .option('--watch-cache <bool>', "the API server's watch cache", 'true')
     .option('--max-requests-inflight <n>', 'API server read-only in-flight limit (0: none)', nonNegativeIntFlag, 400)
-    .option('--max-mutating-requests-inflight <n>', 'API server mutating in-flight limit (0: none)', nonNegativeIntFlag, 200)
-    .addOption(new Option('--heartbeat <mode>', 'hollow kubelets\' heartbeat').choices(['lease', 'status']).default('lease'))
-    .option('--node-status-update-frequency <duration>', 'hollow kubelets\' status period', '10s')
+    .option(
+      '--max-mutating-requests-inflight <n>',
+      'API server mutating in-flight limit (0: none)',
+      nonNegativeIntFlag,
+      200,
+    )
+    .addOption(
+      new Option('--heartbeat <mode>', "hollow kubelets' heartbeat").choices(['lease', 'status']).default('lease'),
+    )
+    .option('--node-status-update-frequency <duration>', "hollow kubelets' status period", '10s')
     .option('--node-monitor-period <duration>', 'controller-manager node monitor period', '5s')
     .option('--node-monitor-grace-period <duration>', 'controller-manager node monitor grace period', '50s')
-    .addOption(new Option('--pod-watch <mode>', 'hollow kubelets\' pod watch').choices(['per-node', 'shared']).default('per-node'))
-    .option('--pod-startup-ms <ms>', 'the hollow kubelets\' fixed simulated container start', nonNegativeIntFlag, 1000)
+    .addOption(
+      new Option('--pod-watch <mode>', "hollow kubelets' pod watch")
+        .choices(['per-node', 'shared'])
+        .default('per-node'),
+    )
+    .option('--pod-startup-ms <ms>', "the hollow kubelets' fixed simulated container start", nonNegativeIntFlag, 1000)
     .option('--join-rate <n>', 'nodes registering per second', nonNegativeNumberFlag, 50)
-    .option('--kubelet-max-connections <n>', 'keep-alive sockets each fleet process shares for short requests, split evenly between node heartbeats and pods (kscale nodes --max-connections)', nonNegativeIntFlag, 64)
+    .option(
+      '--kubelet-max-connections <n>',
+      'keep-alive sockets each fleet process shares for short requests, split evenly between node heartbeats and pods (kscale nodes --max-connections)',
+      nonNegativeIntFlag,
+      64,
+    )
     .option('--fleet-processes <n>', 'hollow-node fleet processes the nodes are split over', nonNegativeIntFlag, 1)
-    .addOption(new Option('--proxy-mode <mode>', 'hollow proxies in each node (needs kscale nodes --hollow-proxy)').choices(['off', 'iptables', 'ipvs', 'nftables']).default('off'))
-    .option('--controller-manager-qps <n>', 'controller-manager client QPS (upstream 20; raised by the lab)', nonNegativeNumberFlag)
+    .addOption(
+      new Option('--proxy-mode <mode>', 'hollow proxies in each node (needs kscale nodes --hollow-proxy)')
+        .choices(['off', 'iptables', 'ipvs', 'nftables'])
+        .default('off'),
+    )
+    .option(
+      '--controller-manager-qps <n>',
+      'controller-manager client QPS (upstream 20; raised by the lab)',
+      nonNegativeNumberFlag,
+    )
     .option('--controller-manager-burst <n>', 'controller-manager client burst (upstream 30)', nonNegativeNumberFlag)
     .option('--scheduler-qps <n>', 'scheduler client QPS (upstream 50; raised by the lab)', nonNegativeNumberFlag)
     .option('--scheduler-burst <n>', 'scheduler client burst (upstream 100)', nonNegativeNumberFlag)
@@ -45,14 +111,22 @@ function addRunFlags(cmd: Command): Command {
     .option('--scrape-interval <duration>', 'how often /metrics and /proc are read', '5s')
     .option('--phase-timeout <duration>', 'upper bound on each phase (default: from its pods and the pod rate)')
     .option('--settle <duration>', 'measurement after the last phase', '5s')
-    .option('--hold <duration>', 'overrides the duration of the scenario\'s hold phases')
+    .option('--hold <duration>', "overrides the duration of the scenario's hold phases")
     .option('--seed <n>', 'seed of the scale and rollout picks', nonNegativeIntFlag, 1);
 }
 
 /** A LabConfig from the run flags. */
-function configFrom(o: Record<string, unknown>, scenario: Scenario, reportDir: string, defaults: { nodes?: number } = {}): LabConfig {
+function configFrom(
+  o: Record<string, unknown>,
+  scenario: Scenario,
+  reportDir: string,
+  defaults: { nodes?: number } = {},
+): LabConfig {
   const hold = o.hold === undefined ? undefined : parseDuration(o.hold as string);
-  const s: Scenario = hold === undefined ? scenario : { ...scenario, phases: scenario.phases.map((p) => (p.type === 'hold' ? { ...p, durationMs: hold } : p)) };
+  const s: Scenario =
+    hold === undefined
+      ? scenario
+      : { ...scenario, phases: scenario.phases.map((p) => (p.type === 'hold' ? { ...p, durationMs: hold } : p)) };
   const c = defaultConfig(s, reportDir);
   c.nodes = (o.nodes as number | undefined) ?? defaults.nodes ?? c.nodes;
   c.podsPerNode = (o.podsPerNode as number | undefined) ?? s.podsPerNode;
@@ -93,12 +167,19 @@ function configFrom(o: Record<string, unknown>, scenario: Scenario, reportDir: s
 }
 
 function defaultReportDir(what: string): string {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace(/-\d+Z$/, 'Z');
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[:.]/g, '-')
+    .replace(/-\d+Z$/, 'Z');
   return resolve('kscale-reports', `${stamp}-${what}`);
 }
 
 /** Ctrl-C: the first aborts the run (the report is still written and every process stopped); a second exits at once. */
-function interruptible(progress: Progress): { signal: AbortSignal; stopWaiter: (kubeconfig: string, url: string) => Promise<void>; dispose(): void } {
+function interruptible(progress: Progress): {
+  signal: AbortSignal;
+  stopWaiter: (kubeconfig: string, url: string) => Promise<void>;
+  dispose(): void;
+} {
   const abort = new AbortController();
   let release: (() => void) | undefined;
   let count = 0;
@@ -121,7 +202,9 @@ function interruptible(progress: Progress): { signal: AbortSignal; stopWaiter: (
       new Promise<void>((resolveStop) => {
         count = 0;
         release = resolveStop;
-        progress.log(`cluster kept running at ${url}\n  export KUBECONFIG=${kubeconfig}\n  kubectl get nodes\npress Ctrl-C to stop it`);
+        progress.log(
+          `cluster kept running at ${url}\n  export KUBECONFIG=${kubeconfig}\n  kubectl get nodes\npress Ctrl-C to stop it`,
+        );
       }),
     dispose() {
       process.off('SIGINT', onSignal);
@@ -136,7 +219,9 @@ const UP_DEFAULT_NODES = 2500;
 /** Adds `kscale up`. */
 export function upCommand(): Command {
   const cmd = new Command('up')
-    .description('bring up a cluster (API server, controller-manager, scheduler, hollow nodes), run a load scenario, report the SLOs, shut down')
+    .description(
+      'bring up a cluster (API server, controller-manager, scheduler, hollow nodes), run a load scenario, report the SLOs, shut down',
+    )
     .option('--keep-running', 'leave the cluster up after the report, with a kubeconfig printed; Ctrl-C stops it');
   addRunFlags(cmd).action(async (o: Record<string, unknown>) => {
     const scenario = loadScenario(o.scenario as string);
@@ -148,7 +233,9 @@ export function upCommand(): Command {
     const ctl = interruptible(progress);
     try {
       const out = await runLab(c, { progress, signal: ctl.signal, waitForStop: ctl.stopWaiter });
-      process.stdout.write(`\n${summaryText(out.report)}\n\nreport: ${join(out.reportDir, 'report.json')}\n        ${join(out.reportDir, 'report.html')}\n`);
+      process.stdout.write(
+        `\n${summaryText(out.report)}\n\nreport: ${join(out.reportDir, 'report.json')}\n        ${join(out.reportDir, 'report.html')}\n`,
+      );
       process.exitCode = out.report.result === 'completed' ? 0 : 1;
     } catch (err) {
       process.stderr.write(`kscale up: ${(err as Error).message}\n`);
@@ -181,11 +268,17 @@ export function labCommand(): Command {
     const progress = new Progress(process.stderr);
     const ctl = interruptible(progress);
     try {
-      const runs = await runExperiment(exp2, (d, scenario) => configFrom(o, scenario, d, exp2.defaults ?? {}), dir, { progress, signal: ctl.signal });
+      const runs = await runExperiment(exp2, (d, scenario) => configFrom(o, scenario, d, exp2.defaults ?? {}), dir, {
+        progress,
+        signal: ctl.signal,
+      });
       process.stdout.write(`\nexperiment ${e.name}: ${e.lesson}\n`);
       for (const r of runs) process.stdout.write(`\n== ${r.label} ==\n${summaryText(r.report)}\n`);
-      process.stdout.write(`\ncomparison: ${join(dir, 'comparison.html')}\n            ${join(dir, 'comparison.json')}\n`);
-      process.exitCode = runs.length === exp2.variants.length && runs.every((r) => r.report.result === 'completed') ? 0 : 1;
+      process.stdout.write(
+        `\ncomparison: ${join(dir, 'comparison.html')}\n            ${join(dir, 'comparison.json')}\n`,
+      );
+      process.exitCode =
+        runs.length === exp2.variants.length && runs.every((r) => r.report.result === 'completed') ? 0 : 1;
     } catch (err) {
       process.stderr.write(`kscale lab experiment: ${(err as Error).message}\n`);
       process.exitCode = 1;

@@ -6,7 +6,14 @@
  */
 import { Command, Option } from 'commander';
 import { parseDuration, quantityValue } from '../api/index.js';
-import { addClientFlags, kubeconfigPaths, nonNegativeIntFlag, nonNegativeNumberFlag, restConfigFromFlags, type ClientFlags } from '../client/index.js';
+import {
+  addClientFlags,
+  kubeconfigPaths,
+  nonNegativeIntFlag,
+  nonNegativeNumberFlag,
+  restConfigFromFlags,
+  type ClientFlags,
+} from '../client/index.js';
 import { RealClock } from '../clock/index.js';
 import { HollowProxies, type HollowProxyWatch, type ProxyMode } from '../proxy/index.js';
 import {
@@ -37,7 +44,12 @@ export function nodesCommand(): Command {
     .option('--count <n>', 'hollow nodes to run', nonNegativeIntFlag)
     .option('--name-prefix <prefix>', 'node name prefix; node i is <prefix><i>', 'hollow-node-')
     .option('--join-rate <n>', 'nodes registering per second (0: all at once)', nonNegativeNumberFlag, 50)
-    .option('--zones <n>', 'spread nodes over this many topology.kubernetes.io/zone values', nonNegativeIntFlag, DEFAULT_SETTINGS.zones)
+    .option(
+      '--zones <n>',
+      'spread nodes over this many topology.kubernetes.io/zone values',
+      nonNegativeIntFlag,
+      DEFAULT_SETTINGS.zones,
+    )
     .option('--gpus-per-node <n>', 'nvidia.com/gpu capacity of each node', nonNegativeIntFlag, 0)
     .option('--cpu <cores>', 'cpu capacity of each node', nonNegativeIntFlag, DEFAULT_SETTINGS.cpuCores)
     .option('--memory <quantity>', 'memory capacity of each node', '32Gi')
@@ -45,31 +57,87 @@ export function nodesCommand(): Command {
     .option('--instance-type <type>', 'node.kubernetes.io/instance-type label', DEFAULT_SETTINGS.instanceType)
     .option('--images <n>', 'images listed in each node status', nonNegativeIntFlag, DEFAULT_SETTINGS.images)
     .option('--node-labels <labels>', 'extra node labels, key=value,…', '')
-    .option('--register-with-taints <taints>', 'taints to register with, key[=value]:Effect,… (e.g. kscale.io/hollow=true:NoSchedule)', '')
-    .option('--node-status-update-frequency <duration>', 'how often node status is computed (patched when changed)', '10s')
+    .option(
+      '--register-with-taints <taints>',
+      'taints to register with, key[=value]:Effect,… (e.g. kscale.io/hollow=true:NoSchedule)',
+      '',
+    )
+    .option(
+      '--node-status-update-frequency <duration>',
+      'how often node status is computed (patched when changed)',
+      '10s',
+    )
     .option('--node-status-report-frequency <duration>', 'how often an unchanged node status is still patched', '5m0s')
-    .option('--node-lease-duration-seconds <n>', 'lease duration; renewed every quarter of it', nonNegativeIntFlag, DEFAULT_SETTINGS.nodeLeaseDurationSeconds)
-    .addOption(new Option('--heartbeat <mode>', 'lease: node leases (upstream); status: full status every period, no lease (pre-1.14 kubelets)').choices(['lease', 'status']).default('lease'))
-    .addOption(new Option('--pod-watch <mode>', 'per-node: one pod watch per kubelet (real); shared: one watch for the fleet (cheaper)').choices(['per-node', 'shared']).default('per-node'))
+    .option(
+      '--node-lease-duration-seconds <n>',
+      'lease duration; renewed every quarter of it',
+      nonNegativeIntFlag,
+      DEFAULT_SETTINGS.nodeLeaseDurationSeconds,
+    )
+    .addOption(
+      new Option(
+        '--heartbeat <mode>',
+        'lease: node leases (upstream); status: full status every period, no lease (pre-1.14 kubelets)',
+      )
+        .choices(['lease', 'status'])
+        .default('lease'),
+    )
+    .addOption(
+      new Option(
+        '--pod-watch <mode>',
+        'per-node: one pod watch per kubelet (real); shared: one watch for the fleet (cheaper)',
+      )
+        .choices(['per-node', 'shared'])
+        .default('per-node'),
+    )
     .option('--pod-startup-latency <p50,p99>', 'simulated pod start-up latency in ms (log-normal)', '1000,3000')
     .option('--job-pod-runtime <duration>', 'how long a Job-owned pod runs before it succeeds', '30s')
-    .option('--max-connections <n>', 'keep-alive sockets shared by all kubelets for short requests, split evenly between node heartbeats and pods', nonNegativeIntFlag, 64)
+    .option(
+      '--max-connections <n>',
+      'keep-alive sockets shared by all kubelets for short requests, split evenly between node heartbeats and pods',
+      nonNegativeIntFlag,
+      64,
+    )
     .option('--stats-period <duration>', 'print fleet counters as JSON on stdout this often (0: never)', '0')
-    .option('--hollow-proxy', 'also run each node\'s kube-proxy watches of Services and EndpointSlices', false)
-    .option('--hollow-proxy-compute-fraction <f>', 'fraction of hollow proxies that also recompute their rules on every change', nonNegativeNumberFlag, 0.01)
-    .addOption(new Option('--proxy-mode <mode>', 'which rules those hollow proxies compute, as kube-proxy\'s --proxy-mode').choices(['iptables', 'nftables', 'ipvs']).default('iptables'))
-    .addOption(new Option('--hollow-proxy-watch <resource>', 'what hollow proxies watch besides Services: endpointslices (kube-proxy since 1.19) or endpoints (older)').choices(['endpointslices', 'endpoints']).default('endpointslices'))
+    .option('--hollow-proxy', "also run each node's kube-proxy watches of Services and EndpointSlices", false)
+    .option(
+      '--hollow-proxy-compute-fraction <f>',
+      'fraction of hollow proxies that also recompute their rules on every change',
+      nonNegativeNumberFlag,
+      0.01,
+    )
+    .addOption(
+      new Option('--proxy-mode <mode>', "which rules those hollow proxies compute, as kube-proxy's --proxy-mode")
+        .choices(['iptables', 'nftables', 'ipvs'])
+        .default('iptables'),
+    )
+    .addOption(
+      new Option(
+        '--hollow-proxy-watch <resource>',
+        'what hollow proxies watch besides Services: endpointslices (kube-proxy since 1.19) or endpoints (older)',
+      )
+        .choices(['endpointslices', 'endpoints'])
+        .default('endpointslices'),
+    )
     .option('-v, --verbose', 'verbose logs');
   addClientFlags(cmd, { qps: 50, burst: 100 });
   cmd.action(async (o: Record<string, unknown>) => runFleet(o));
-  cmd.addCommand(controlCommand('kill', 'stop heartbeats, status and pod work of chosen nodes (they look dead to the control plane)'));
+  cmd.addCommand(
+    controlCommand(
+      'kill',
+      'stop heartbeats, status and pod work of chosen nodes (they look dead to the control plane)',
+    ),
+  );
   cmd.addCommand(controlCommand('revive', 'bring killed nodes back'));
   cmd.addCommand(
     new Command('status')
       .description('print the counters of the fleets running beside the kubeconfig')
       .option('--kubeconfig <file>', 'the kubeconfig the fleets run with')
       .action(async (_o: unknown, c: Command) => {
-        for (const f of fleetsOrExit(c.optsWithGlobals())) process.stdout.write(`${JSON.stringify({ pid: f.pid, ...(await callFleet<object>(f, 'GET', '/status')) })}\n`);
+        for (const f of fleetsOrExit(c.optsWithGlobals()))
+          process.stdout.write(
+            `${JSON.stringify({ pid: f.pid, ...(await callFleet<object>(f, 'GET', '/status')) })}\n`,
+          );
       }),
   );
   return cmd;
@@ -124,7 +192,15 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
   const proxies = o.hollowProxy === true ? hollowProxies(o, config, fleet, clock, log) : undefined;
   const statsMs = parseDuration(o.statsPeriod as string);
   const statsTimer =
-    statsMs > 0 ? setInterval(() => process.stdout.write(`${JSON.stringify({ stats: fleet.stats(), ...(proxies ? { proxy: proxies.stats() } : {}) })}\n`), statsMs) : undefined;
+    statsMs > 0
+      ? setInterval(
+          () =>
+            process.stdout.write(
+              `${JSON.stringify({ stats: fleet.stats(), ...(proxies ? { proxy: proxies.stats() } : {}) })}\n`,
+            ),
+          statsMs,
+        )
+      : undefined;
   let stopping = false;
   const shutdown = (): void => {
     if (stopping) return;
@@ -143,7 +219,9 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
   await fleet.start();
   if (!stopping) {
     const s = fleet.stats();
-    process.stdout.write(`kscale nodes: ${s.registered} of ${s.count} nodes registered in ${((clock.now() - t0) / 1000).toFixed(1)}s\n`);
+    process.stdout.write(
+      `kscale nodes: ${s.registered} of ${s.count} nodes registered in ${((clock.now() - t0) / 1000).toFixed(1)}s\n`,
+    );
   }
   // The control server keeps the process alive until a signal arrives.
 }
@@ -158,25 +236,41 @@ function fleetsOrExit(o: { kubeconfig?: string }): FleetEndpoint[] {
 }
 
 function controlCommand(verb: 'kill' | 'revive', description: string): Command {
-  const c = new Command(verb).description(description).option('--kubeconfig <file>', 'the kubeconfig the fleet runs with').option('--names <a,b>', 'node names');
-  if (verb === 'kill') c.option('--fraction <f>', 'a random fraction of each fleet\'s live nodes', nonNegativeNumberFlag);
+  const c = new Command(verb)
+    .description(description)
+    .option('--kubeconfig <file>', 'the kubeconfig the fleet runs with')
+    .option('--names <a,b>', 'node names');
+  if (verb === 'kill')
+    c.option('--fraction <f>', "a random fraction of each fleet's live nodes", nonNegativeNumberFlag);
   else c.option('--all', 'every killed node (the default without --names)');
   return c.action(async (_o: unknown, self: Command) => {
     const o = self.optsWithGlobals<{ kubeconfig?: string; names?: string; fraction?: number; all?: boolean }>();
-    const names = o.names?.split(',').map((n) => n.trim()).filter((n) => n !== '');
+    const names = o.names
+      ?.split(',')
+      .map((n) => n.trim())
+      .filter((n) => n !== '');
     if (verb === 'kill' && names === undefined && o.fraction === undefined) {
       process.stderr.write('kscale nodes kill: give --fraction or --names\n');
       process.exit(2);
     }
     const body = names !== undefined ? { names } : verb === 'kill' ? { fraction: o.fraction! } : { all: true };
     const done: string[] = [];
-    for (const f of fleetsOrExit(o)) done.push(...(await callFleet<{ nodes: string[] }>(f, 'POST', `/${verb}`, body)).nodes);
-    process.stdout.write(`${verb === 'kill' ? 'killed' : 'revived'} ${done.length} nodes${done.length > 0 ? `: ${done.join(',')}` : ''}\n`);
+    for (const f of fleetsOrExit(o))
+      done.push(...(await callFleet<{ nodes: string[] }>(f, 'POST', `/${verb}`, body)).nodes);
+    process.stdout.write(
+      `${verb === 'kill' ? 'killed' : 'revived'} ${done.length} nodes${done.length > 0 ? `: ${done.join(',')}` : ''}\n`,
+    );
   });
 }
 
 /** Hollow proxies for every node of the fleet (--hollow-proxy), with kube-proxy's client QPS (5/10) and sync periods. */
-function hollowProxies(o: Record<string, unknown>, config: ReturnType<typeof restConfigFromFlags>, fleet: Fleet, clock: RealClock, log: ReturnType<typeof logger>): HollowProxies {
+function hollowProxies(
+  o: Record<string, unknown>,
+  config: ReturnType<typeof restConfigFromFlags>,
+  fleet: Fleet,
+  clock: RealClock,
+  log: ReturnType<typeof logger>,
+): HollowProxies {
   const fraction = o.hollowProxyComputeFraction as number;
   if (fraction > 1) throw new Error('--hollow-proxy-compute-fraction must be between 0 and 1');
   return new HollowProxies({

@@ -7,7 +7,13 @@
  */
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
-import { addClientFlags, nonNegativeIntFlag, RESTClient, restConfigFromFlags, type ClientFlags } from '../client/index.js';
+import {
+  addClientFlags,
+  nonNegativeIntFlag,
+  RESTClient,
+  restConfigFromFlags,
+  type ClientFlags,
+} from '../client/index.js';
 import { RealClock } from '../clock/index.js';
 import { Executor, ProxyServer, newProxier, type ProxyMode } from '../proxy/index.js';
 import type { IptablesBackend } from '../proxy/iptables/index.js';
@@ -19,7 +25,11 @@ import { logger } from './log.js';
 export function proxyCommand(): Command {
   const cmd = new Command('proxy')
     .description('run kube-proxy for one node: Services and EndpointSlices to iptables, nftables or IPVS rules')
-    .addOption(new Option('--proxy-mode <mode>', 'which proxy mode to use').choices(['iptables', 'nftables', 'ipvs']).default('iptables'))
+    .addOption(
+      new Option('--proxy-mode <mode>', 'which proxy mode to use')
+        .choices(['iptables', 'nftables', 'ipvs'])
+        .default('iptables'),
+    )
     .option('--hostname-override <name>', 'the node this proxy serves (local endpoints, topology zone)', hostname())
     .option('--sync-period <duration>', 'the longest time between full rule refreshes', '30s')
     .option('--min-sync-period <duration>', 'the shortest time between syncs; changes in between are batched', '1s')
@@ -27,8 +37,19 @@ export function proxyCommand(): Command {
     .option('--masquerade-all', 'SNAT all traffic sent through service cluster IPs', false)
     .option('--iptables-masquerade-bit <bit>', 'the fwmark bit marking packets to SNAT', nonNegativeIntFlag, 14)
     .addOption(new Option('--ipvs-scheduler <name>', 'the IPVS scheduler').choices(['rr', 'lc', 'sh']).default('rr'))
-    .addOption(new Option('--iptables-backend <backend>', 'kscale: iptables backend (auto detects like upstream\'s iptables-wrapper)').choices(['auto', 'legacy', 'nft']).default('auto'))
-    .option('--metrics-bind-address <host:port>', 'where /metrics and /healthz are served ("" to disable)', '127.0.0.1:10249')
+    .addOption(
+      new Option(
+        '--iptables-backend <backend>',
+        "kscale: iptables backend (auto detects like upstream's iptables-wrapper)",
+      )
+        .choices(['auto', 'legacy', 'nft'])
+        .default('auto'),
+    )
+    .option(
+      '--metrics-bind-address <host:port>',
+      'where /metrics and /healthz are served ("" to disable)',
+      '127.0.0.1:10249',
+    )
     .option('--netns <name>', 'kscale: program the kernel inside this named network namespace (ip netns)')
     .option('--cleanup', 'remove every rule the chosen mode installed, then exit', false)
     .option('-v, --verbose', 'verbose logs');
@@ -54,7 +75,10 @@ export function proxyCommand(): Command {
       }
     }
     const clock = new RealClock();
-    const client = new RESTClient({ ...restConfigFromFlags(o as unknown as ClientFlags), userAgent: 'kscale-proxy' }, { clock });
+    const client = new RESTClient(
+      { ...restConfigFromFlags(o as unknown as ClientFlags), userAgent: 'kscale-proxy' },
+      { clock },
+    );
     const abort = new AbortController();
     const server = new ProxyServer({
       client,
@@ -67,7 +91,8 @@ export function proxyCommand(): Command {
       metricsBindAddress: o.metricsBindAddress as string,
       clock,
       logger: log,
-      onSync: (r) => log.debug({ full: r.full, ms: Math.round(r.durationMs), bytes: r.bytes, rules: r.rules }, 'synced proxy rules'),
+      onSync: (r) =>
+        log.debug({ full: r.full, ms: Math.round(r.durationMs), bytes: r.bytes, rules: r.rules }, 'synced proxy rules'),
     });
     // RealClock timers are unref'd; this keeps the process up between watch reconnects until shutdown.
     const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -84,6 +109,8 @@ export function proxyCommand(): Command {
       process.stderr.write(`kscale proxy: ${(err as Error).message}\n`);
       process.exit(1);
     }
-    process.stdout.write(`kscale proxy started: mode ${server.proxier!.describe()}, node ${o.hostnameOverride as string}${server.metricsURL !== undefined ? `, metrics ${server.metricsURL}/metrics` : ''}\n`);
+    process.stdout.write(
+      `kscale proxy started: mode ${server.proxier!.describe()}, node ${o.hostnameOverride as string}${server.metricsURL !== undefined ? `, metrics ${server.metricsURL}/metrics` : ''}\n`,
+    );
   });
 }

@@ -21,8 +21,14 @@ export function schedulerCommand(): Command {
     .description('run the scheduler (kube-scheduler) against an API server')
     .addOption(new Option('--config <file>', 'a KubeSchedulerConfiguration file'))
     .addOption(new Option('--leader-elect [bool]', 'elect a leader on a Lease before scheduling').argParser(bool))
-    .addOption(new Option('--port <n>', 'port for /healthz and /metrics on 127.0.0.1 (0: pick one)').argParser(Number).default(10259))
-    .addOption(new Option('--max-in-flight-bindings <n>', 'pods/binding calls in flight at once').argParser(Number).default(64))
+    .addOption(
+      new Option('--port <n>', 'port for /healthz and /metrics on 127.0.0.1 (0: pick one)')
+        .argParser(Number)
+        .default(10259),
+    )
+    .addOption(
+      new Option('--max-in-flight-bindings <n>', 'pods/binding calls in flight at once').argParser(Number).default(64),
+    )
     .option('-v, --verbose', 'verbose logs');
   // Upstream's clientConnection defaults are 50/100; benchmarks raise them and record what they used.
   return addClientFlags(cmd, { qps: 50, burst: 100 }).action(async (o: Record<string, unknown>, c: Command) => {
@@ -37,10 +43,14 @@ export function schedulerCommand(): Command {
     }
     const fromCli = (name: string): boolean => c.getOptionValueSource(name) === 'cli';
     const flags = o as unknown as ClientFlags;
-    if (!fromCli('kubeApiQps') && config.clientConnection?.qps !== undefined) flags.kubeApiQps = config.clientConnection.qps;
-    if (!fromCli('kubeApiBurst') && config.clientConnection?.burst !== undefined) flags.kubeApiBurst = config.clientConnection.burst;
-    if (flags.kubeconfig === undefined && config.clientConnection?.kubeconfig) flags.kubeconfig = config.clientConnection.kubeconfig;
-    const leaderElect = o.leaderElect !== undefined ? (o.leaderElect as boolean) : (config.leaderElection?.leaderElect ?? true);
+    if (!fromCli('kubeApiQps') && config.clientConnection?.qps !== undefined)
+      flags.kubeApiQps = config.clientConnection.qps;
+    if (!fromCli('kubeApiBurst') && config.clientConnection?.burst !== undefined)
+      flags.kubeApiBurst = config.clientConnection.burst;
+    if (flags.kubeconfig === undefined && config.clientConnection?.kubeconfig)
+      flags.kubeconfig = config.clientConnection.kubeconfig;
+    const leaderElect =
+      o.leaderElect !== undefined ? (o.leaderElect as boolean) : (config.leaderElection?.leaderElect ?? true);
     let server: SchedulerServer;
     try {
       server = new SchedulerServer({
@@ -51,7 +61,10 @@ export function schedulerCommand(): Command {
         leaderElect,
         port: o.port as number,
         maxInFlightBindings: o.maxInFlightBindings as number,
-        onStarted: () => process.stdout.write(`kscale scheduler started (qps ${flags.kubeApiQps}, burst ${flags.kubeApiBurst}, leader-elect ${leaderElect})\n`),
+        onStarted: () =>
+          process.stdout.write(
+            `kscale scheduler started (qps ${flags.kubeApiQps}, burst ${flags.kubeApiBurst}, leader-elect ${leaderElect})\n`,
+          ),
         onLeadershipLost: () => {
           process.stderr.write('kscale scheduler: leaderelection lost\n');
           process.exit(1);
@@ -87,15 +100,30 @@ export function schedulerCommand(): Command {
 /** Adds the flags that run the scheduler inside `kscale controller-manager`. */
 export function withSchedulerFlags(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--run-scheduler [bool]', 'also run the scheduler in this process').argParser(bool).default(false))
-    .addOption(new Option('--scheduler-config <file>', 'KubeSchedulerConfiguration for the embedded scheduler (its clientConnection sets QPS/burst, default 50/100)'));
+    .addOption(
+      new Option('--run-scheduler [bool]', 'also run the scheduler in this process').argParser(bool).default(false),
+    )
+    .addOption(
+      new Option(
+        '--scheduler-config <file>',
+        'KubeSchedulerConfiguration for the embedded scheduler (its clientConnection sets QPS/burst, default 50/100)',
+      ),
+    );
 }
 
 /** Starts the embedded scheduler of `kscale controller-manager --run-scheduler`; it prints the same started line. */
-export async function startEmbeddedScheduler(o: Record<string, unknown>, log: ClientLogger, clock: Clock): Promise<SchedulerServer | undefined> {
+export async function startEmbeddedScheduler(
+  o: Record<string, unknown>,
+  log: ClientLogger,
+  clock: Clock,
+): Promise<SchedulerServer | undefined> {
   if (o.runScheduler !== true) return undefined;
   const config = typeof o.schedulerConfig === 'string' ? loadSchedulerConfiguration(o.schedulerConfig) : {};
-  const flags = { ...(o as unknown as ClientFlags), kubeApiQps: config.clientConnection?.qps ?? 50, kubeApiBurst: config.clientConnection?.burst ?? 100 };
+  const flags = {
+    ...(o as unknown as ClientFlags),
+    kubeApiQps: config.clientConnection?.qps ?? 50,
+    kubeApiBurst: config.clientConnection?.burst ?? 100,
+  };
   const leaderElect = config.leaderElection?.leaderElect ?? false;
   const server = new SchedulerServer({
     restConfig: restConfigFromFlags(flags),
@@ -103,7 +131,10 @@ export async function startEmbeddedScheduler(o: Record<string, unknown>, log: Cl
     clock,
     logger: log,
     leaderElect,
-    onStarted: () => process.stdout.write(`kscale scheduler started (qps ${flags.kubeApiQps}, burst ${flags.kubeApiBurst}, leader-elect ${leaderElect})\n`),
+    onStarted: () =>
+      process.stdout.write(
+        `kscale scheduler started (qps ${flags.kubeApiQps}, burst ${flags.kubeApiBurst}, leader-elect ${leaderElect})\n`,
+      ),
   });
   await server.start();
   return server;

@@ -34,7 +34,8 @@ export async function secureServingSetup(f: SecureServingFlags): Promise<SecureS
   if ((f.tlsCertFile === undefined) !== (f.tlsPrivateKeyFile === undefined)) {
     throw new Error('--tls-cert-file and --tls-private-key-file go together');
   }
-  if (f.goawayChance < 0 || f.goawayChance > 0.02) throw new Error('--goaway-chance must be between 0 and 0.02, as upstream');
+  if (f.goawayChance < 0 || f.goawayChance > 0.02)
+    throw new Error('--goaway-chance must be between 0 and 0.02, as upstream');
   const sans = [f.kubernetesServiceIP, ...f.tlsSANs];
   if (f.bindAddress !== '0.0.0.0' && f.bindAddress !== '::') sans.push(f.bindAddress);
   const pki = await loadOrCreateServerPKI(join(f.dataDir, 'tls'), sans);
@@ -44,9 +45,16 @@ export async function secureServingSetup(f: SecureServingFlags): Promise<SecureS
   // With a serving certificate of one's own, the kubeconfig trusts the last certificate of its chain;
   // with a client CA of one's own, kscale holds no key to sign the admin's certificate.
   const caPEM = f.tlsCertFile === undefined ? pki.serverCA.certPEM : lastCertificate(cert);
-  const admin = f.clientCAFile === undefined ? { clientCertPEM: pki.admin.certPEM, clientKeyPEM: pki.admin.keyPEM } : {};
+  const admin =
+    f.clientCAFile === undefined ? { clientCertPEM: pki.admin.certPEM, clientKeyPEM: pki.admin.keyPEM } : {};
   return {
-    serving: { cert, key, clientCA, http2MaxStreamsPerConnection: f.http2MaxStreamsPerConnection, goawayChance: f.goawayChance },
+    serving: {
+      cert,
+      key,
+      clientCA,
+      http2MaxStreamsPerConnection: f.http2MaxStreamsPerConnection,
+      goawayChance: f.goawayChance,
+    },
     kubeconfig: { caPEM, ...admin },
   };
 }

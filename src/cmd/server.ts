@@ -34,33 +34,105 @@ export function serverCommand(): Command {
     .description('run the API server (embedded SQLite storage by default, or etcd)')
     .option('--data-dir <dir>', 'directory of the embedded SQLite store', '.kscale/data')
     .option('--etcd-servers <urls>', 'etcd client URLs (comma-separated); replaces the embedded store')
-    .option('--etcd-servers-overrides <overrides>', 'per-resource etcd servers, group/resource#servers;... (e.g. /events#http://127.0.0.1:2479)')
-    .addOption(new Option('--storage-sync <mode>', 'full: fsync before acknowledging (etcd durability); normal: faster, may lose the last writes on power loss').choices(['full', 'normal']).default('full'))
+    .option(
+      '--etcd-servers-overrides <overrides>',
+      'per-resource etcd servers, group/resource#servers;... (e.g. /events#http://127.0.0.1:2479)',
+    )
+    .addOption(
+      new Option(
+        '--storage-sync <mode>',
+        'full: fsync before acknowledging (etcd durability); normal: faster, may lose the last writes on power loss',
+      )
+        .choices(['full', 'normal'])
+        .default('full'),
+    )
     .option('--quota-backend-bytes <n>', 'storage space quota, like etcd (2 GiB)', nonNegativeIntFlag, 2 * 1024 ** 3)
     .option('--etcd-compaction-interval <duration>', 'how often to compact storage (0 disables)', '5m0s')
     .option('--event-ttl <duration>', 'how long events are kept', '1h0m0s')
-    .option('--bind-address <ip>', 'address to listen on (127.0.0.1: a deliberate deviation from upstream\'s 0.0.0.0)', '127.0.0.1')
-    .option('--port <n>', 'plain-HTTP port (upstream removed its insecure port; kscale keeps one for labs)', nonNegativeIntFlag, 8080)
-    .option('--secure-port <n>', 'HTTPS port (HTTP/2 and HTTP/1.1) with client-certificate authentication; off unless given (0 picks a free port)', nonNegativeIntFlag)
-    .option('--tls-san <name>', 'an extra IP or DNS name for the generated serving certificate (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option(
+      '--bind-address <ip>',
+      "address to listen on (127.0.0.1: a deliberate deviation from upstream's 0.0.0.0)",
+      '127.0.0.1',
+    )
+    .option(
+      '--port <n>',
+      'plain-HTTP port (upstream removed its insecure port; kscale keeps one for labs)',
+      nonNegativeIntFlag,
+      8080,
+    )
+    .option(
+      '--secure-port <n>',
+      'HTTPS port (HTTP/2 and HTTP/1.1) with client-certificate authentication; off unless given (0 picks a free port)',
+      nonNegativeIntFlag,
+    )
+    .option(
+      '--tls-san <name>',
+      'an extra IP or DNS name for the generated serving certificate (repeatable)',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--tls-cert-file <file>', 'serving certificate (PEM); default: generated under <data-dir>/tls')
     .option('--tls-private-key-file <file>', 'its private key (PEM)')
-    .option('--client-ca-file <file>', 'CA bundle that client certificates are verified against; default: the generated client CA')
-    .option('--authorization-mode <modes>', 'comma-separated authorizers for the secure port: RBAC, AlwaysAllow (system:masters is always allowed)', 'RBAC')
-    .option('--anonymous-auth <bool>', 'requests over TLS without credentials are system:anonymous (false: 401)', 'true')
-    .option('--http2-max-streams-per-connection <n>', 'concurrent HTTP/2 streams a client may open on one connection', nonNegativeIntFlag, 1000)
-    .option('--goaway-chance <p>', 'probability of sending GOAWAY after an HTTP/2 request, to spread clients over servers (0 to 0.02)', Number, 0)
+    .option(
+      '--client-ca-file <file>',
+      'CA bundle that client certificates are verified against; default: the generated client CA',
+    )
+    .option(
+      '--authorization-mode <modes>',
+      'comma-separated authorizers for the secure port: RBAC, AlwaysAllow (system:masters is always allowed)',
+      'RBAC',
+    )
+    .option(
+      '--anonymous-auth <bool>',
+      'requests over TLS without credentials are system:anonymous (false: 401)',
+      'true',
+    )
+    .option(
+      '--http2-max-streams-per-connection <n>',
+      'concurrent HTTP/2 streams a client may open on one connection',
+      nonNegativeIntFlag,
+      1000,
+    )
+    .option(
+      '--goaway-chance <p>',
+      'probability of sending GOAWAY after an HTTP/2 request, to spread clients over servers (0 to 0.02)',
+      Number,
+      0,
+    )
     .option('--max-requests-inflight <n>', 'read-only requests in flight before 429', nonNegativeIntFlag, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests in flight before 429', nonNegativeIntFlag, 200)
-    .option('--min-request-timeout <seconds>', 'minimum watch timeout; actual is randomized up to twice this', nonNegativeIntFlag, 1800)
+    .option(
+      '--min-request-timeout <seconds>',
+      'minimum watch timeout; actual is randomized up to twice this',
+      nonNegativeIntFlag,
+      1800,
+    )
     .option('--service-cluster-ip-range <cidr>', 'ClusterIP range', '10.96.0.0/12')
     .option('--service-node-port-range <range>', 'NodePort range', '30000-32767')
     .option('--watch-cache <bool>', 'serve lists and watches from memory (false: every read goes to storage)', 'true')
-    .option('--watch-cache-sizes <sizes>', 'per-resource watch cache: resource[.group]#0 turns it off for that resource', '')
-    .option('--service-account-issuer <url>', 'the iss claim of ServiceAccount tokens and the OIDC discovery issuer', DEFAULT_SERVICE_ACCOUNT_ISSUER)
-    .option('--service-account-signing-key-file <file>', 'PEM RSA private key that signs ServiceAccount tokens; generated there on first start if missing (default <data-dir>/service-account.key)')
-    .option('--service-account-max-token-expiration <duration>', 'longest ServiceAccount token issued; longer requests are cut to it (0: no maximum)', '0s')
-    .option('--api-audiences <list>', 'audiences of a TokenRequest that names none (comma-separated; default: the issuer)')
+    .option(
+      '--watch-cache-sizes <sizes>',
+      'per-resource watch cache: resource[.group]#0 turns it off for that resource',
+      '',
+    )
+    .option(
+      '--service-account-issuer <url>',
+      'the iss claim of ServiceAccount tokens and the OIDC discovery issuer',
+      DEFAULT_SERVICE_ACCOUNT_ISSUER,
+    )
+    .option(
+      '--service-account-signing-key-file <file>',
+      'PEM RSA private key that signs ServiceAccount tokens; generated there on first start if missing (default <data-dir>/service-account.key)',
+    )
+    .option(
+      '--service-account-max-token-expiration <duration>',
+      'longest ServiceAccount token issued; longer requests are cut to it (0: no maximum)',
+      '0s',
+    )
+    .option(
+      '--api-audiences <list>',
+      'audiences of a TokenRequest that names none (comma-separated; default: the issuer)',
+    )
     .option('--write-kubeconfig <file>', 'write a kubeconfig for this server')
     .option('-v, --verbose', 'verbose logs')
     .action(async (o: Record<string, string | number | boolean | undefined>) => {
@@ -79,20 +151,30 @@ export function serverCommand(): Command {
         process.stderr.write(`kscale server: cannot open storage: ${(err as Error).message}\n`);
         process.exit(isStorageError(err) ? 2 : 1);
       }
-      if (o.storageSync === 'normal') log.warn({ storageSync: 'normal' }, 'storage acknowledges writes before fsync: the last writes may be lost on power loss');
+      if (o.storageSync === 'normal')
+        log.warn(
+          { storageSync: 'normal' },
+          'storage acknowledges writes before fsync: the last writes may be lost on power loss',
+        );
       const clock = new RealClock();
-      const keyFile = resolve((o.serviceAccountSigningKeyFile as string | undefined) ?? join(o.dataDir as string, 'service-account.key'));
+      const keyFile = resolve(
+        (o.serviceAccountSigningKeyFile as string | undefined) ?? join(o.dataDir as string, 'service-account.key'),
+      );
       let signingKey;
       try {
         signingKey = loadOrCreateSigningKey(keyFile);
       } catch (err) {
-        process.stderr.write(`kscale server: --service-account-signing-key-file ${keyFile}: ${(err as Error).message}\n`);
+        process.stderr.write(
+          `kscale server: --service-account-signing-key-file ${keyFile}: ${(err as Error).message}\n`,
+        );
         process.exit(1);
       }
       const maxTokenSeconds = Math.floor(parseDuration(o.serviceAccountMaxTokenExpiration as string) / 1000);
       // Like kube-apiserver's option validation: a maximum, when set, lies in [1h, 2^32 s].
       if (maxTokenSeconds !== 0 && (maxTokenSeconds < 3600 || maxTokenSeconds > 2 ** 32)) {
-        process.stderr.write('kscale server: --service-account-max-token-expiration must be between 1 hour and 2^32 seconds\n');
+        process.stderr.write(
+          'kscale server: --service-account-max-token-expiration must be between 1 hour and 2^32 seconds\n',
+        );
         process.exit(1);
       }
       let secure: SecureServingSetup | undefined;
@@ -114,7 +196,13 @@ export function serverCommand(): Command {
           process.exit(1);
         }
       }
-      const audiences = typeof o.apiAudiences === 'string' ? o.apiAudiences.split(',').map((a) => a.trim()).filter((a) => a !== '') : undefined;
+      const audiences =
+        typeof o.apiAudiences === 'string'
+          ? o.apiAudiences
+              .split(',')
+              .map((a) => a.trim())
+              .filter((a) => a !== '')
+          : undefined;
       const server = new ApiServer({
         serviceAccountIssuer: o.serviceAccountIssuer as string,
         serviceAccountSigningKey: signingKey,
@@ -131,7 +219,10 @@ export function serverCommand(): Command {
         watchCache: o.watchCache !== 'false',
         watchCacheSizes: o.watchCacheSizes as string,
         anonymousAuth: o.anonymousAuth !== 'false',
-        authorizationModes: (o.authorizationMode as string).split(',').map((m) => m.trim()).filter((m) => m !== ''),
+        authorizationModes: (o.authorizationMode as string)
+          .split(',')
+          .map((m) => m.trim())
+          .filter((m) => m !== ''),
         ...(secure === undefined ? {} : { secureServing: secure.serving }),
       });
       await server.start();
@@ -146,9 +237,11 @@ export function serverCommand(): Command {
       });
       const handle = compactor.start();
       let secureURL: string | undefined;
-      if (secure !== undefined) secureURL = `https://${o.bindAddress as string}:${await server.listenSecure(o.securePort as number, o.bindAddress as string)}`;
+      if (secure !== undefined)
+        secureURL = `https://${o.bindAddress as string}:${await server.listenSecure(o.securePort as number, o.bindAddress as string)}`;
       if (typeof o.writeKubeconfig === 'string') {
-        if (secure !== undefined && secureURL !== undefined) writeSecureKubeconfig(resolve(o.writeKubeconfig), { server: secureURL, ...secure.kubeconfig });
+        if (secure !== undefined && secureURL !== undefined)
+          writeSecureKubeconfig(resolve(o.writeKubeconfig), { server: secureURL, ...secure.kubeconfig });
         else writeKubeconfig(resolve(o.writeKubeconfig), url);
       }
       log.info({ url, ...(secureURL === undefined ? {} : { secureURL }) }, 'kscale server listening');
@@ -156,7 +249,10 @@ export function serverCommand(): Command {
       process.stdout.write(`kscale server listening on ${url}\n`);
       const shutdown = (): void => {
         handle.stop();
-        void server.close().then(() => server.storage.close()).then(() => process.exit(0));
+        void server
+          .close()
+          .then(() => server.storage.close())
+          .then(() => process.exit(0));
       };
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);

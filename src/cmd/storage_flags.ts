@@ -22,10 +22,22 @@ export interface StorageFlags {
 /** Opens the configured storage; a corrupt or unreadable file throws Unavailable with the path. */
 export async function openStorage(f: StorageFlags): Promise<Storage> {
   const etcd = (servers: string): Storage =>
-    new Etcd3Storage({ servers: servers.split(/[,;]/).map((s) => s.trim()).filter((s) => s !== ''), quotaBytes: f.quotaBackendBytes });
-  const base = f.etcdServers !== undefined && f.etcdServers !== ''
-    ? etcd(f.etcdServers)
-    : await openSqliteStorage({ dataDir: f.dataDir, sync: f.storageSync, quotaBytes: f.quotaBackendBytes, ...(f.log === undefined ? {} : { log: f.log }) });
+    new Etcd3Storage({
+      servers: servers
+        .split(/[,;]/)
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+      quotaBytes: f.quotaBackendBytes,
+    });
+  const base =
+    f.etcdServers !== undefined && f.etcdServers !== ''
+      ? etcd(f.etcdServers)
+      : await openSqliteStorage({
+          dataDir: f.dataDir,
+          sync: f.storageSync,
+          quotaBytes: f.quotaBackendBytes,
+          ...(f.log === undefined ? {} : { log: f.log }),
+        });
   if (f.etcdServersOverrides === undefined || f.etcdServersOverrides === '') return base;
   const seen = new Set<string>();
   const routes = [];

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isControllerEnabled, validateControllers, type ControllerDescriptor } from './controller_descriptor.js';
 
-const d = (name: string, aliases: string[] = [], disabledByDefault = false): ControllerDescriptor => ({ name, aliases, disabledByDefault, init: () => assert.fail() });
+const d = (name: string, aliases: string[] = [], disabledByDefault = false): ControllerDescriptor => ({
+  name,
+  aliases,
+  disabledByDefault,
+  init: () => assert.fail(),
+});
 
 test('--controllers follows upstream: "*" for the default set, "-name" disables, "name" enables', () => {
   const nl = d('node-lifecycle-controller', ['nodelifecycle']);

@@ -26,7 +26,10 @@ export function isControllerEnabled(d: ControllerDescriptor, controllers: readon
 }
 
 /** Throws on a --controllers entry that names no known controller, as upstream's validation does. */
-export function validateControllers(descriptors: readonly ControllerDescriptor[], controllers: readonly string[]): void {
+export function validateControllers(
+  descriptors: readonly ControllerDescriptor[],
+  controllers: readonly string[],
+): void {
   const known = new Set(descriptors.flatMap((d) => [d.name, ...d.aliases]));
   for (const c of controllers) {
     const name = c.startsWith('-') ? c.slice(1) : c;

@@ -33,7 +33,9 @@ export async function startControllers(
       ctx.logger.info({ controller: d.name }, 'controller is disabled');
       continue;
     }
-    controllers.push(d.init(ctx.clientBuilder === undefined ? ctx : ownClient(ctx, ctx.clientBuilder.client(d.name), broadcasters)));
+    controllers.push(
+      d.init(ctx.clientBuilder === undefined ? ctx : ownClient(ctx, ctx.clientBuilder.client(d.name), broadcasters)),
+    );
   }
   ctx.informers.start();
   if (!(await ctx.informers.waitForCacheSync(signal))) {
@@ -57,7 +59,11 @@ export async function startControllers(
 }
 
 /** The context one controller sees with a client of its own, and an EventBroadcaster on that client. */
-function ownClient(ctx: ControllerContext, client: ControllerContext['client'], broadcasters: EventBroadcaster[]): ControllerContext {
+function ownClient(
+  ctx: ControllerContext,
+  client: ControllerContext['client'],
+  broadcasters: EventBroadcaster[],
+): ControllerContext {
   const events = new EventBroadcaster(client, { clock: ctx.clock, logger: ctx.logger });
   broadcasters.push(events);
   return { ...ctx, client, events };

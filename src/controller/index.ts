@@ -3,7 +3,12 @@
  * library: the controller framework (context, descriptors, shared informers,
  * start-up) and every controller, one folder each.
  */
-export { defaultControllerManagerConfiguration, type Controller, type ControllerContext, type ControllerManagerConfiguration } from './controller_context.js';
+export {
+  defaultControllerManagerConfiguration,
+  type Controller,
+  type ControllerContext,
+  type ControllerManagerConfiguration,
+} from './controller_context.js';
 export { isControllerEnabled, validateControllers, type ControllerDescriptor } from './controller_descriptor.js';
 export { newControllerDescriptors } from './controller_descriptors.js';
 export { SimpleControllerClientBuilder, type ControllerClientBuilder } from './client_builder.js';

@@ -53,7 +53,11 @@ export class Periodic {
 }
 
 /** Runs `fn` over `items` with at most `workers` in flight, like workqueue.ParallelizeUntil. */
-export async function parallelize<T>(workers: number, items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+export async function parallelize<T>(
+  workers: number,
+  items: readonly T[],
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) await fn(items[next++]!);

@@ -17,14 +17,26 @@ test('--register-with-taints parses like the kubelet flag', () => {
 test('node identities are distinct per index: names, zones, addresses and /24 pod CIDRs', () => {
   const a = nodeIdentity('hollow-node-', 0, 3);
   const b = nodeIdentity('hollow-node-', 257, 3);
-  assert.deepEqual(a, { index: 0, name: 'hollow-node-0', zone: 'zone-a', internalIP: '172.16.0.1', podCIDR: '10.64.0.0/24' });
-  assert.deepEqual(b, { index: 257, name: 'hollow-node-257', zone: 'zone-c', internalIP: '172.16.1.2', podCIDR: '10.65.1.0/24' });
+  assert.deepEqual(a, {
+    index: 0,
+    name: 'hollow-node-0',
+    zone: 'zone-a',
+    internalIP: '172.16.0.1',
+    podCIDR: '10.64.0.0/24',
+  });
+  assert.deepEqual(b, {
+    index: 257,
+    name: 'hollow-node-257',
+    zone: 'zone-c',
+    internalIP: '172.16.1.2',
+    podCIDR: '10.65.1.0/24',
+  });
   assert.equal(zoneName(26), 'zone-aa');
 });
 
 test('start-up latency has the requested median and 99th percentile', () => {
   let seed = 1;
-  const random = (): number => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+  const random = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
   const sample = logNormalLatency(1000, 3000, random);
   const xs = Array.from({ length: 20_000 }, sample).sort((x, y) => x - y);
   assert.ok(Math.abs(xs[10_000]! - 1000) < 60, `p50 ${xs[10_000]}`);

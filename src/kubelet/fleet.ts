@@ -112,12 +112,39 @@ export class Fleet {
       // One token bucket per kubelet, shared by its request and watch clients, like one client-go client.
       const limiter = new TokenBucket(o.qps, o.burst, o.clock);
       const config = { ...o.config, userAgent: `kubelet/${KUBELET_VERSION} (linux/amd64) kscale-hollow/${id.name}` };
-      const rest = new RESTClient(config, { clock: o.clock, random: this.random, rateLimiter: limiter, agent: this.agent });
-      const podRest = new RESTClient(config, { clock: o.clock, random: this.random, rateLimiter: limiter, agent: this.podAgent });
-      const watchRest = new RESTClient(config, { clock: o.clock, random: this.random, rateLimiter: limiter, agent: this.watchAgent });
+      const rest = new RESTClient(config, {
+        clock: o.clock,
+        random: this.random,
+        rateLimiter: limiter,
+        agent: this.agent,
+      });
+      const podRest = new RESTClient(config, {
+        clock: o.clock,
+        random: this.random,
+        rateLimiter: limiter,
+        agent: this.podAgent,
+      });
+      const watchRest = new RESTClient(config, {
+        clock: o.clock,
+        random: this.random,
+        rateLimiter: limiter,
+        agent: this.watchAgent,
+      });
       this.kubelets.set(
         id.name,
-        new HollowKubelet({ id, settings: o.settings, rest, podRest, watchRest, queue: this.queue, clock: o.clock, random: this.random, logger: o.logger, sharedPodWatch: o.podWatch === 'shared', startStats: this.startStats }),
+        new HollowKubelet({
+          id,
+          settings: o.settings,
+          rest,
+          podRest,
+          watchRest,
+          queue: this.queue,
+          clock: o.clock,
+          random: this.random,
+          logger: o.logger,
+          sharedPodWatch: o.podWatch === 'shared',
+          startStats: this.startStats,
+        }),
       );
       this.clients.push(rest, podRest, watchRest);
     }
@@ -148,13 +175,16 @@ export class Fleet {
   private startSharedWatch(): void {
     const rest = new RESTClient(this.o.config, { clock: this.o.clock, random: this.random, agent: this.watchAgent });
     this.clients.push(rest);
-    const informer = new SharedInformer<Pod>(listWatchFor(rest.resource<Pod>(RESOURCES.pods), { fieldSelector: 'spec.nodeName!=' }), {
-      clock: this.o.clock,
-      random: this.random,
-      logger: this.o.logger,
-      indexers: { [NODE_NAME_INDEX]: (p) => [p.spec?.nodeName ?? ''] },
-      reflector: { name: 'pods@fleet', transform: stripManagedFields },
-    });
+    const informer = new SharedInformer<Pod>(
+      listWatchFor(rest.resource<Pod>(RESOURCES.pods), { fieldSelector: 'spec.nodeName!=' }),
+      {
+        clock: this.o.clock,
+        random: this.random,
+        logger: this.o.logger,
+        indexers: { [NODE_NAME_INDEX]: (p) => [p.spec?.nodeName ?? ''] },
+        reflector: { name: 'pods@fleet', transform: stripManagedFields },
+      },
+    );
     const target = (p: Pod): HollowKubelet | undefined => {
       const k = this.kubelets.get(p.spec?.nodeName ?? '');
       return k?.registered === true ? k : undefined;

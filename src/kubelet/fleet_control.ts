@@ -56,7 +56,8 @@ export async function serveControl(fleet: Fleet, kubeconfig: string, namePrefix:
       res.writeHead(code, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     };
     const auth = Buffer.from(req.headers.authorization ?? '');
-    if (auth.length !== expected.length || !timingSafeEqual(auth, expected)) return send(401, { error: 'unauthorized' });
+    if (auth.length !== expected.length || !timingSafeEqual(auth, expected))
+      return send(401, { error: 'unauthorized' });
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (raw += c.length + raw.length < 1 << 20 ? c : ''));
@@ -72,13 +73,23 @@ export async function serveControl(fleet: Fleet, kubeconfig: string, namePrefix:
         const names = body.names ?? fleet.pick(body.fraction ?? 0);
         return send(200, { nodes: fleet.kill(names) });
       }
-      if (req.method === 'POST' && req.url === '/revive') return send(200, { nodes: fleet.revive(body.all === true || body.names === undefined ? undefined : body.names) });
+      if (req.method === 'POST' && req.url === '/revive')
+        return send(200, {
+          nodes: fleet.revive(body.all === true || body.names === undefined ? undefined : body.names),
+        });
       send(404, { error: `no route ${req.method} ${req.url}` });
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const port = (server.address() as AddressInfo).port;
-  const endpoint: FleetEndpoint = { pid: process.pid, url: `http://127.0.0.1:${port}`, token, namePrefix, count: fleet.kubelets.size, startedAt: new Date().toISOString() };
+  const endpoint: FleetEndpoint = {
+    pid: process.pid,
+    url: `http://127.0.0.1:${port}`,
+    token,
+    namePrefix,
+    count: fleet.kubelets.size,
+    startedAt: new Date().toISOString(),
+  };
   const file = endpointFile(kubeconfig);
   writeFileSync(file, JSON.stringify(endpoint, null, 2) + '\n', { mode: 0o600 });
   return {
@@ -138,7 +149,12 @@ export function findFleets(kubeconfig: string): FleetEndpoint[] {
 }
 
 /** Calls one fleet's control endpoint. */
-export async function callFleet<T>(fleet: FleetEndpoint, method: 'GET' | 'POST', path: string, body?: ControlRequest): Promise<T> {
+export async function callFleet<T>(
+  fleet: FleetEndpoint,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: ControlRequest,
+): Promise<T> {
   const res = await fetch(`${fleet.url}${path}`, {
     method,
     headers: { Authorization: `Bearer ${fleet.token}`, 'Content-Type': 'application/json' },

@@ -80,7 +80,10 @@ export class HollowKubelet {
     );
     this.lease = new NodeLeaseController(
       {
-        getLease: (name) => leases.get(name, ns).catch((err: unknown) => (isNotFoundError(err) ? undefined : Promise.reject(err as Error))),
+        getLease: (name) =>
+          leases
+            .get(name, ns)
+            .catch((err: unknown) => (isNotFoundError(err) ? undefined : Promise.reject(err as Error))),
         createLease: (l) => leases.create(l, ns),
         updateLease: (l) => leases.update(l, ns),
       },
@@ -91,7 +94,8 @@ export class HollowKubelet {
     this.pods = new PodWorkers({
       api: {
         patchPodStatus: (namespace, name, patch) => pods.patchStatus(name, 'strategic', patch, { namespace }),
-        deletePod: (namespace, name, uid) => pods.delete(name, { namespace, gracePeriodSeconds: 0, preconditions: { uid } }),
+        deletePod: (namespace, name, uid) =>
+          pods.delete(name, { namespace, gracePeriodSeconds: 0, preconditions: { uid } }),
       },
       ips: new PodIPAllocator(o.id.podCIDR),
       queue: o.queue,
@@ -114,12 +118,27 @@ export class HollowKubelet {
     await this.register();
     if (this.stopped) return;
     const s = this.o.settings;
-    const warn = (what: string) => (err: unknown) => this.o.logger.warn({ node: this.name, err: String(err) }, `${what} failed`);
+    const warn = (what: string) => (err: unknown) =>
+      this.o.logger.warn({ node: this.name, err: String(err) }, `${what} failed`);
     if (s.heartbeat === 'lease') {
       await this.lease.sync().catch(warn('lease renewal'));
-      this.loops.push(this.o.queue.every(leaseRenewIntervalMs(s.nodeLeaseDurationSeconds), () => (this.killedFlag ? undefined : this.lease.sync()), { jitter: 0.04 }, warn('lease renewal')));
+      this.loops.push(
+        this.o.queue.every(
+          leaseRenewIntervalMs(s.nodeLeaseDurationSeconds),
+          () => (this.killedFlag ? undefined : this.lease.sync()),
+          { jitter: 0.04 },
+          warn('lease renewal'),
+        ),
+      );
     }
-    this.loops.push(this.o.queue.every(s.nodeStatusUpdateFrequencyMs, () => (this.killedFlag ? undefined : this.status.sync().then(() => undefined)), { jitter: 0.04 }, warn('node status update')));
+    this.loops.push(
+      this.o.queue.every(
+        s.nodeStatusUpdateFrequencyMs,
+        () => (this.killedFlag ? undefined : this.status.sync().then(() => undefined)),
+        { jitter: 0.04 },
+        warn('node status update'),
+      ),
+    );
     if (!this.o.sharedPodWatch) this.startPodWatch();
   }
 
@@ -149,8 +168,15 @@ export class HollowKubelet {
   }
 
   private startPodWatch(): void {
-    const lw = listWatchFor(this.o.watchRest.resource<Pod>(RESOURCES.pods), { fieldSelector: `spec.nodeName=${this.name}` });
-    this.informer = new SharedInformer<Pod>(lw, { clock: this.o.clock, random: this.o.random, logger: this.o.logger, reflector: { name: `pods@${this.name}`, transform: stripManagedFields } });
+    const lw = listWatchFor(this.o.watchRest.resource<Pod>(RESOURCES.pods), {
+      fieldSelector: `spec.nodeName=${this.name}`,
+    });
+    this.informer = new SharedInformer<Pod>(lw, {
+      clock: this.o.clock,
+      random: this.o.random,
+      logger: this.o.logger,
+      reflector: { name: `pods@${this.name}`, transform: stripManagedFields },
+    });
     this.informer.addEventHandler({
       onAdd: (p) => this.podChanged(p),
       onUpdate: (_old, p) => this.podChanged(p),

@@ -3,9 +3,26 @@
  * lease, node status, pod lifecycle over the API) and the Fleet that runs
  * thousands of them in one process, with its control endpoint.
  */
-export { DEFAULT_SETTINGS, nodeIdentity, parseLabels, parseTaints, zoneName, type HeartbeatMode, type KubeletSettings, type NodeIdentity } from './config.js';
+export {
+  DEFAULT_SETTINGS,
+  nodeIdentity,
+  parseLabels,
+  parseTaints,
+  zoneName,
+  type HeartbeatMode,
+  type KubeletSettings,
+  type NodeIdentity,
+} from './config.js';
 export { Fleet, type FleetOptions, type FleetStats, type PodWatchMode } from './fleet.js';
-export { callFleet, endpointFile, findFleets, serveControl, type ControlRequest, type ControlServer, type FleetEndpoint } from './fleet_control.js';
+export {
+  callFleet,
+  endpointFile,
+  findFleets,
+  serveControl,
+  type ControlRequest,
+  type ControlServer,
+  type FleetEndpoint,
+} from './fleet_control.js';
 export { HollowKubelet, type HollowKubeletOptions } from './hollow_kubelet.js';
 export { logNormalLatency, parseLatency, type LatencySampler } from './latency.js';
 export { NodeLeaseController, leaseRenewIntervalMs, type LeaseAPI } from './lease.js';

@@ -7,7 +7,16 @@ import { TimerQueue } from './timer_queue.js';
 import type { Lease } from '../api/index.js';
 
 const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
-const notFound = (): StatusError => new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404, message: 'not found' });
+const notFound = (): StatusError =>
+  new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    reason: 'NotFound',
+    code: 404,
+    message: 'not found',
+  });
 
 class FakeLeases implements LeaseAPI {
   lease: Lease | undefined;
@@ -28,7 +37,10 @@ class FakeLeases implements LeaseAPI {
       this.failUpdates--;
       throw notFound();
     }
-    this.lease = { ...l, metadata: { ...l.metadata, resourceVersion: String(Number(l.metadata?.resourceVersion ?? 0) + 1) } };
+    this.lease = {
+      ...l,
+      metadata: { ...l.metadata, resourceVersion: String(Number(l.metadata?.resourceVersion ?? 0) + 1) },
+    };
     return structuredClone(this.lease);
   }
 }
@@ -45,7 +57,9 @@ test('the first sync creates the lease, owned by the Node; later syncs update it
   await c.sync();
   assert.deepEqual(api.calls, ['get', 'create']);
   assert.equal(api.lease!.metadata!.namespace, 'kube-node-lease');
-  assert.deepEqual(api.lease!.metadata!.ownerReferences, [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'uid-1' }]);
+  assert.deepEqual(api.lease!.metadata!.ownerReferences, [
+    { apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'uid-1' },
+  ]);
   assert.equal(api.lease!.spec!.leaseDurationSeconds, 40);
   const first = api.lease!.spec!.renewTime!;
   clock.step(10_000);

@@ -103,7 +103,12 @@ export class NodeLeaseController {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: { ...metadata, ...(owners !== undefined ? { ownerReferences: owners } : {}) },
-      spec: { ...base?.spec, holderIdentity: this.nodeName, leaseDurationSeconds: this.durationSeconds, renewTime: now },
+      spec: {
+        ...base?.spec,
+        holderIdentity: this.nodeName,
+        leaseDurationSeconds: this.durationSeconds,
+        renewTime: now,
+      },
     };
   }
 }

@@ -22,7 +22,10 @@ export function hollowImages(count: number): ContainerImage[] {
     for (let i = 0; i < count; i++) {
       const digest = createHash('sha256').update(`kscale-image-${i}`).digest('hex');
       const repo = `registry.k8s.io/kscale/hollow-app-${i}`;
-      images.push({ names: [`${repo}@sha256:${digest}`, `${repo}:v1.${i % 10}.0`], sizeBytes: 10_000_000 + ((i * 7_919_101) % 500_000_000) });
+      images.push({
+        names: [`${repo}@sha256:${digest}`, `${repo}:v1.${i % 10}.0`],
+        sizeBytes: 10_000_000 + ((i * 7_919_101) % 500_000_000),
+      });
     }
     imageCache.set(count, images);
   }
@@ -30,7 +33,10 @@ export function hollowImages(count: number): ContainerImage[] {
 }
 
 /** capacity and allocatable, like upstream's machine info minus the default eviction threshold (memory.available 100Mi). */
-export function nodeResources(s: KubeletSettings): { capacity: Record<string, string>; allocatable: Record<string, string> } {
+export function nodeResources(s: KubeletSettings): {
+  capacity: Record<string, string>;
+  allocatable: Record<string, string>;
+} {
   const capacity: Record<string, string> = {
     cpu: String(s.cpuCores),
     memory: `${Math.floor(s.memoryBytes / 1024)}Ki`,
@@ -39,7 +45,11 @@ export function nodeResources(s: KubeletSettings): { capacity: Record<string, st
     'hugepages-1Gi': '0',
     'hugepages-2Mi': '0',
   };
-  const allocatable: Record<string, string> = { ...capacity, memory: `${Math.floor(s.memoryBytes / 1024) - 102_400}Ki`, 'ephemeral-storage': '94371840Ki' };
+  const allocatable: Record<string, string> = {
+    ...capacity,
+    memory: `${Math.floor(s.memoryBytes / 1024) - 102_400}Ki`,
+    'ephemeral-storage': '94371840Ki',
+  };
   if (s.gpus > 0) capacity['nvidia.com/gpu'] = allocatable['nvidia.com/gpu'] = String(s.gpus);
   return { capacity, allocatable };
 }
@@ -107,7 +117,10 @@ export function initialNode(id: NodeIdentity, s: KubeletSettings, now: string): 
         'kscale.io/hollow': 'true',
         ...s.labels,
       },
-      annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+      annotations: {
+        'node.alpha.kubernetes.io/ttl': '0',
+        'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+      },
     },
     spec: {
       podCIDR: id.podCIDR,

@@ -22,7 +22,8 @@ class FakeNodes implements NodeStatusAPI {
     const p = (patch as { status: NodeStatus }).status;
     this.patches.push({ status: p });
     const st = this.node.status!;
-    for (const [k, v] of Object.entries(p)) if (k !== 'conditions' && !k.startsWith('$')) (st as Record<string, unknown>)[k] = v;
+    for (const [k, v] of Object.entries(p))
+      if (k !== 'conditions' && !k.startsWith('$')) (st as Record<string, unknown>)[k] = v;
     for (const c of p.conditions ?? []) {
       const i = st.conditions!.findIndex((x) => x.type === c.type);
       if (i < 0) st.conditions!.push(c);
@@ -32,7 +33,12 @@ class FakeNodes implements NodeStatusAPI {
   }
 }
 
-function setup(over: Partial<KubeletSettings> = {}): { clock: FakeClock; api: FakeNodes; updater: NodeStatusUpdater; settings: KubeletSettings } {
+function setup(over: Partial<KubeletSettings> = {}): {
+  clock: FakeClock;
+  api: FakeNodes;
+  updater: NodeStatusUpdater;
+  settings: KubeletSettings;
+} {
   const clock = new FakeClock();
   const settings = { ...DEFAULT_SETTINGS, images: 5, ...over };
   const id = nodeIdentity('n-', 0, 3);
@@ -51,25 +57,40 @@ test('an unchanged status is read every update period from the cache and patched
     await flush();
   }
   assert.equal(api.gets.length, 30);
-  assert.ok(api.gets.every((rv) => rv === '0'), 'every read asks for resourceVersion "0"');
+  assert.ok(
+    api.gets.every((rv) => rv === '0'),
+    'every read asks for resourceVersion "0"',
+  );
   assert.equal(api.patches.length, 1, 'one report at 5 min');
   const p = api.patches[0]!.status;
   assert.deepEqual(Object.keys(p).sort(), ['$setElementOrder/conditions', 'conditions']);
-  assert.deepEqual(p.conditions![0], { type: 'MemoryPressure', lastHeartbeatTime: formatTimestamp(clock.now()) }, 'only heartbeat times in the patch');
+  assert.deepEqual(
+    p.conditions![0],
+    { type: 'MemoryPressure', lastHeartbeatTime: formatTimestamp(clock.now()) },
+    'only heartbeat times in the patch',
+  );
 });
 
 test('a Ready condition changed by someone else is corrected at the next sync, with a new transition time', async () => {
   const { clock, api, updater } = setup();
   clock.step(60_000);
   const ready = api.node.status!.conditions!.find((c) => c.type === 'Ready')!;
-  Object.assign(ready, { status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
+  Object.assign(ready, {
+    status: 'Unknown',
+    reason: 'NodeStatusUnknown',
+    message: 'Kubelet stopped posting node status.',
+  });
   assert.equal(await updater.sync(), 'patched');
   const sent = api.patches[0]!.status.conditions!;
   assert.equal(sent.length, 4);
   const r = sent.find((c) => c.type === 'Ready')!;
   assert.equal(r.status, 'True');
   assert.equal(r.lastTransitionTime, formatTimestamp(clock.now()));
-  assert.notEqual(sent.find((c) => c.type === 'MemoryPressure')!.lastTransitionTime, formatTimestamp(clock.now()), 'unchanged conditions keep their transition time');
+  assert.notEqual(
+    sent.find((c) => c.type === 'MemoryPressure')!.lastTransitionTime,
+    formatTimestamp(clock.now()),
+    'unchanged conditions keep their transition time',
+  );
   clock.step(10_000);
   assert.equal(await updater.sync(), 'unchanged');
 });
@@ -82,7 +103,8 @@ test('heartbeat=status writes the full status every update period', async () => 
   }
   assert.equal(api.patches.length, 3);
   const p = api.patches[2]!.status;
-  for (const f of ['capacity', 'allocatable', 'addresses', 'daemonEndpoints', 'nodeInfo', 'images', 'conditions']) assert.ok((p as Record<string, unknown>)[f] !== undefined, `${f} in the patch`);
+  for (const f of ['capacity', 'allocatable', 'addresses', 'daemonEndpoints', 'nodeInfo', 'images', 'conditions'])
+    assert.ok((p as Record<string, unknown>)[f] !== undefined, `${f} in the patch`);
   assert.equal(p.images!.length, 5);
   assert.equal(p.conditions!.find((c) => c.type === 'Ready')!.lastHeartbeatTime, formatTimestamp(clock.now()));
 });

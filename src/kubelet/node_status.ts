@@ -73,7 +73,8 @@ export class NodeStatusUpdater {
     const now = this.clock.now();
     const { patch, changed } = this.computePatch(node.status ?? {}, now, this.settings.heartbeat);
     // Pre-lease kubelets wrote every period: the status was the heartbeat.
-    const due = this.settings.heartbeat === 'status' || now - this.lastReportAt >= this.settings.nodeStatusReportFrequencyMs;
+    const due =
+      this.settings.heartbeat === 'status' || now - this.lastReportAt >= this.settings.nodeStatusReportFrequencyMs;
     if (!changed && !due) return 'unchanged';
     await this.api.patchNodeStatus(this.id.name, { status: patch });
     this.lastReportAt = now;
@@ -102,11 +103,17 @@ export class NodeStatusUpdater {
         continue;
       }
       // Like upstream's setters: the transition time moves only when the status does.
-      if (have.status === want.status && have.lastTransitionTime !== undefined) want.lastTransitionTime = have.lastTransitionTime;
-      const differs = have.status !== want.status || have.reason !== want.reason || have.message !== want.message || have.lastTransitionTime !== want.lastTransitionTime;
+      if (have.status === want.status && have.lastTransitionTime !== undefined)
+        want.lastTransitionTime = have.lastTransitionTime;
+      const differs =
+        have.status !== want.status ||
+        have.reason !== want.reason ||
+        have.message !== want.message ||
+        have.lastTransitionTime !== want.lastTransitionTime;
       if (differs) changed = true;
       if (mode === 'status' || differs) patchConds.push(want);
-      else if (have.lastHeartbeatTime !== want.lastHeartbeatTime) patchConds.push({ type: want.type, lastHeartbeatTime: nowText } as NodeCondition);
+      else if (have.lastHeartbeatTime !== want.lastHeartbeatTime)
+        patchConds.push({ type: want.type, lastHeartbeatTime: nowText } as NodeCondition);
       merged[merged.findIndex((c) => c.type === want.type)] = want;
     }
     const patch: NodeStatusPatch = {};

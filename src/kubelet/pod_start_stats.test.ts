@@ -35,8 +35,22 @@ test('a pod worker records how late its start ran and how long the Running PATCH
     patchPodStatus: () => new Promise<unknown>((ok) => (release = () => ok({}))),
     deletePod: async () => ({}),
   };
-  const w = new PodWorkers({ api, ips: new PodIPAllocator('10.64.0.0/24'), queue: new TimerQueue(clock), clock, hostIP: '172.16.0.1', startupLatency: () => 1_000, jobPodRuntimeMs: 30_000, logger: silentLogger, startStats: stats });
-  w.sync({ metadata: { name: 'a', namespace: 'default', uid: 'u' }, spec: { nodeName: 'n', containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Pending' } });
+  const w = new PodWorkers({
+    api,
+    ips: new PodIPAllocator('10.64.0.0/24'),
+    queue: new TimerQueue(clock),
+    clock,
+    hostIP: '172.16.0.1',
+    startupLatency: () => 1_000,
+    jobPodRuntimeMs: 30_000,
+    logger: silentLogger,
+    startStats: stats,
+  });
+  w.sync({
+    metadata: { name: 'a', namespace: 'default', uid: 'u' },
+    spec: { nodeName: 'n', containers: [{ name: 'c', image: 'x' }] },
+    status: { phase: 'Pending' },
+  });
   clock.step(1_000);
   await flush();
   assert.ok(release !== undefined, 'the PATCH was sent when the start came due');

@@ -45,7 +45,8 @@ class SampleRing {
 
   percentiles(): MsPercentiles {
     const s = this.values.slice(0, Math.min(this.n, this.cap)).sort();
-    const at = (q: number): number => (s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!);
+    const at = (q: number): number =>
+      s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
     return { count: this.n, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: s.length === 0 ? NaN : s[s.length - 1]! };
   }
 }
@@ -75,7 +76,13 @@ export class PodStartStats {
     return {
       lateness: this.lateness.percentiles(),
       statusPatch: this.statusPatch.percentiles(),
-      eventLoopDelay: { count: h.count, p50: ms(h.percentile(50)), p90: ms(h.percentile(90)), p99: ms(h.percentile(99)), max: ms(h.max) },
+      eventLoopDelay: {
+        count: h.count,
+        p50: ms(h.percentile(50)),
+        p90: ms(h.percentile(90)),
+        p99: ms(h.percentile(99)),
+        max: ms(h.max),
+      },
     };
   }
 

@@ -18,7 +18,13 @@ export interface PodRun {
   startedAt: number;
 }
 
-type Condition = { type: string; status: 'True' | 'False'; lastProbeTime: null; lastTransitionTime: string; reason?: string };
+type Condition = {
+  type: string;
+  status: 'True' | 'False';
+  lastProbeTime: null;
+  lastTransitionTime: string;
+  reason?: string;
+};
 
 function conditions(ready: boolean, at: string, scheduledAt: string, reason?: string): Condition[] {
   const c = (type: string, status: boolean, when: string, why?: string): Condition => ({
@@ -45,21 +51,45 @@ function imageID(image: string): string {
 }
 
 function containerID(pod: Pod, name: string): string {
-  return `containerd://${createHash('sha256').update(`${pod.metadata?.uid ?? ''}/${name}`).digest('hex')}`;
+  return `containerd://${createHash('sha256')
+    .update(`${pod.metadata?.uid ?? ''}/${name}`)
+    .digest('hex')}`;
 }
 
-type State = { running: { startedAt: string } } | { terminated: { exitCode: number; reason: string; startedAt: string; finishedAt: string; containerID: string } };
+type State =
+  | { running: { startedAt: string } }
+  | { terminated: { exitCode: number; reason: string; startedAt: string; finishedAt: string; containerID: string } };
 
-function containerStatuses(pod: Pod, list: { name: string; image?: string }[], state: (cid: string) => State, ready: boolean): unknown[] {
+function containerStatuses(
+  pod: Pod,
+  list: { name: string; image?: string }[],
+  state: (cid: string) => State,
+  ready: boolean,
+): unknown[] {
   return list.map((c) => {
     const cid = containerID(pod, c.name);
     const image = c.image ?? 'registry.k8s.io/pause:3.10';
-    return { name: c.name, state: state(cid), ready, restartCount: 0, image, imageID: imageID(image), containerID: cid, started: ready };
+    return {
+      name: c.name,
+      state: state(cid),
+      ready,
+      restartCount: 0,
+      image,
+      imageID: imageID(image),
+      containerID: cid,
+      started: ready,
+    };
   });
 }
 
 function ips(run: PodRun): Record<string, unknown> {
-  return { hostIP: run.hostIP, hostIPs: [{ ip: run.hostIP }], podIP: run.podIP, podIPs: [{ ip: run.podIP }], startTime: formatTimestamp(run.startTime) };
+  return {
+    hostIP: run.hostIP,
+    hostIPs: [{ ip: run.hostIP }],
+    podIP: run.podIP,
+    podIPs: [{ ip: run.podIP }],
+    startTime: formatTimestamp(run.startTime),
+  };
 }
 
 function initStatuses(pod: Pod, run: PodRun): Record<string, unknown> {
@@ -67,7 +97,12 @@ function initStatuses(pod: Pod, run: PodRun): Record<string, unknown> {
   if (inits.length === 0) return {};
   const at = formatTimestamp(run.startedAt);
   return {
-    initContainerStatuses: containerStatuses(pod, inits, (cid) => ({ terminated: { exitCode: 0, reason: 'Completed', startedAt: at, finishedAt: at, containerID: cid } }), false),
+    initContainerStatuses: containerStatuses(
+      pod,
+      inits,
+      (cid) => ({ terminated: { exitCode: 0, reason: 'Completed', startedAt: at, finishedAt: at, containerID: cid } }),
+      false,
+    ),
   };
 }
 
@@ -85,7 +120,12 @@ export function runningPatch(pod: Pod, run: PodRun): unknown {
       conditions: conditions(true, at, scheduledAt(pod, run)),
       ...ips(run),
       ...initStatuses(pod, run),
-      containerStatuses: containerStatuses(pod, pod.spec?.containers ?? [], () => ({ running: { startedAt: at } }), true),
+      containerStatuses: containerStatuses(
+        pod,
+        pod.spec?.containers ?? [],
+        () => ({ running: { startedAt: at } }),
+        true,
+      ),
     },
   };
 }

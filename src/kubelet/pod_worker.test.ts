@@ -25,7 +25,16 @@ function setup(): { clock: FakeClock; api: FakePods; w: PodWorkers; ips: PodIPAl
   const clock = new FakeClock();
   const api = new FakePods();
   const ips = new PodIPAllocator('10.64.0.0/24');
-  const w = new PodWorkers({ api, ips, queue: new TimerQueue(clock), clock, hostIP: '172.16.0.1', startupLatency: () => 1_000, jobPodRuntimeMs: 30_000, logger: silentLogger });
+  const w = new PodWorkers({
+    api,
+    ips,
+    queue: new TimerQueue(clock),
+    clock,
+    hostIP: '172.16.0.1',
+    startupLatency: () => 1_000,
+    jobPodRuntimeMs: 30_000,
+    logger: silentLogger,
+  });
   return { clock, api, w, ips };
 }
 
@@ -47,11 +56,14 @@ test('a new pod becomes Running after its start-up latency, with an IP from the 
   assert.equal(api.calls.length, 0);
   await step(clock, 1);
   assert.equal(api.calls.length, 1);
-  const st = (api.calls[0]!.body as { metadata: { uid: string }; status: Record<string, unknown> });
+  const st = api.calls[0]!.body as { metadata: { uid: string }; status: Record<string, unknown> };
   assert.equal(st.metadata.uid, 'uid-a');
   assert.equal(st.status.phase, 'Running');
   assert.equal(st.status.podIP, '10.64.0.1');
-  assert.deepEqual((st.status.conditions as { type: string }[]).map((c) => c.type), ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
+  assert.deepEqual(
+    (st.status.conditions as { type: string }[]).map((c) => c.type),
+    ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'],
+  );
   w.sync(pod('a', { status: { phase: 'Running', podIP: '10.64.0.1' } }));
   await step(clock, 60_000);
   assert.equal(api.calls.length, 1, 'the watch echo of our own write changes nothing');
@@ -59,11 +71,19 @@ test('a new pod becomes Running after its start-up latency, with an IP from the 
 
 test('a pod owned by a Job succeeds after the run time', async () => {
   const { clock, api, w, ips } = setup();
-  w.sync(pod('j', { metadata: { name: 'j', ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'job', uid: 'u' }] } }));
+  w.sync(
+    pod('j', {
+      metadata: { name: 'j', ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'job', uid: 'u' }] },
+    }),
+  );
   await step(clock, 1_000);
   await step(clock, 30_000);
   assert.equal(api.calls.length, 2);
-  const st = (api.calls[1]!.body as { status: { phase: string; containerStatuses: { state: { terminated: { exitCode: number } } }[] } }).status;
+  const st = (
+    api.calls[1]!.body as {
+      status: { phase: string; containerStatuses: { state: { terminated: { exitCode: number } } }[] };
+    }
+  ).status;
   assert.equal(st.phase, 'Succeeded');
   assert.equal(st.containerStatuses[0]!.state.terminated.exitCode, 0);
   assert.equal(ips.size, 0, 'the IP is released');
@@ -72,21 +92,37 @@ test('a pod owned by a Job succeeds after the run time', async () => {
 test('a Job pod with the simulated-exit-code annotation fails with that exit code', async () => {
   const { clock, api, w } = setup();
   const owner = [{ apiVersion: 'batch/v1', kind: 'Job', name: 'job', uid: 'u' }];
-  w.sync(pod('f', { metadata: { name: 'f', ownerReferences: owner, annotations: { 'kscale.io/simulated-exit-code': '3' } } }));
+  w.sync(
+    pod('f', {
+      metadata: { name: 'f', ownerReferences: owner, annotations: { 'kscale.io/simulated-exit-code': '3' } },
+    }),
+  );
   await step(clock, 1_000);
   await step(clock, 30_000);
-  const st = (api.calls[1]!.body as { status: { phase: string; containerStatuses: { state: { terminated: { exitCode: number; reason: string } } }[] } }).status;
+  const st = (
+    api.calls[1]!.body as {
+      status: { phase: string; containerStatuses: { state: { terminated: { exitCode: number; reason: string } } }[] };
+    }
+  ).status;
   assert.equal(st.phase, 'Failed');
-  assert.deepEqual([st.containerStatuses[0]!.state.terminated.exitCode, st.containerStatuses[0]!.state.terminated.reason], [3, 'Error']);
+  assert.deepEqual(
+    [st.containerStatuses[0]!.state.terminated.exitCode, st.containerStatuses[0]!.state.terminated.reason],
+    [3, 'Error'],
+  );
 });
 
 test('graceful deletion terminates the containers, then deletes with grace 0 and the uid', async () => {
   const { clock, api, w, ips } = setup();
   w.sync(pod('d'));
   await step(clock, 1_000);
-  w.sync(pod('d', { metadata: { name: 'd', deletionTimestamp: '2026-01-01T00:00:30Z' }, status: { phase: 'Running' } }));
+  w.sync(
+    pod('d', { metadata: { name: 'd', deletionTimestamp: '2026-01-01T00:00:30Z' }, status: { phase: 'Running' } }),
+  );
   await flush();
-  assert.deepEqual(api.calls.map((c) => c.op), ['patch', 'patch', 'delete']);
+  assert.deepEqual(
+    api.calls.map((c) => c.op),
+    ['patch', 'patch', 'delete'],
+  );
   assert.equal((api.calls[1]!.body as { status: { phase: string } }).status.phase, 'Succeeded');
   assert.equal(api.calls[2]!.body, 'uid-d');
   w.forget(pod('d'));
@@ -99,7 +135,10 @@ test('a pod deleted before it started is deleted without a status write', async 
   w.sync(pod('e'));
   w.sync(pod('e', { metadata: { name: 'e', deletionTimestamp: '2026-01-01T00:00:30Z' } }));
   await step(clock, 5_000);
-  assert.deepEqual(api.calls.map((c) => c.op), ['delete']);
+  assert.deepEqual(
+    api.calls.map((c) => c.op),
+    ['delete'],
+  );
 });
 
 test('a paused (killed) node does nothing; on resume it adopts running pods and starts pending ones', async () => {
@@ -112,6 +151,9 @@ test('a paused (killed) node does nothing; on resume it adopts running pods and 
   w.resume([pod('p'), pod('r', { status: { phase: 'Running', podIP: '10.64.0.7' } })]);
   assert.equal(ips.size, 1, 'the running pod keeps its IP');
   await step(clock, 1_000);
-  assert.deepEqual(api.calls.map((c) => c.name), ['p']);
+  assert.deepEqual(
+    api.calls.map((c) => c.name),
+    ['p'],
+  );
   assert.notEqual((api.calls[0]!.body as { status: { podIP: string } }).status.podIP, '10.64.0.7');
 });

@@ -79,7 +79,15 @@ export class PodWorkers {
       st = undefined;
     }
     if (st === undefined) {
-      st = { uid, namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', phase: 'starting', pod, chain: Promise.resolve(), attempts: 0 };
+      st = {
+        uid,
+        namespace: pod.metadata?.namespace ?? '',
+        name: pod.metadata?.name ?? '',
+        phase: 'starting',
+        pod,
+        chain: Promise.resolve(),
+        attempts: 0,
+      };
       this.pods.set(key, st);
       if (!this.adopt(st, pod)) this.scheduleStart(st, this.o.startupLatency());
     }
@@ -117,7 +125,12 @@ export class PodWorkers {
     if (s?.phase !== 'Running' || s.podIP === undefined) return false;
     this.o.ips.claim(s.podIP);
     const started = Date.parse(s.containerStatuses?.[0]?.state?.running?.startedAt ?? '') || this.o.clock.now();
-    st.run = { hostIP: this.o.hostIP, podIP: s.podIP, startTime: Date.parse(s.startTime ?? '') || started, startedAt: started };
+    st.run = {
+      hostIP: this.o.hostIP,
+      podIP: s.podIP,
+      startTime: Date.parse(s.startTime ?? '') || started,
+      startedAt: started,
+    };
     st.phase = 'running';
     if (ownedByJob(pod)) this.scheduleCompletion(st, started + this.o.jobPodRuntimeMs - this.o.clock.now());
     return true;
@@ -126,27 +139,43 @@ export class PodWorkers {
   private scheduleStart(st: PodState, delayMs: number): void {
     const startTime = this.o.clock.now();
     const dueAt = startTime + delayMs;
-    st.timer = this.o.queue.after(delayMs, () => this.enqueue(st, async () => {
-      if (st.phase !== 'starting') return;
-      const podIP = st.run?.podIP ?? this.o.ips.allocate();
-      const sentAt = this.o.clock.now();
-      st.run = { hostIP: this.o.hostIP, podIP, startTime, startedAt: sentAt };
-      await this.o.api.patchPodStatus(st.namespace, st.name, runningPatch(st.pod, st.run));
-      this.o.startStats?.record(sentAt - dueAt, this.o.clock.now() - sentAt);
-      st.phase = 'running';
-      st.attempts = 0;
-      this.stats.started++;
-      if (ownedByJob(st.pod)) this.scheduleCompletion(st, this.o.jobPodRuntimeMs);
-    }, () => this.scheduleStart(st, this.backoff(st))));
+    st.timer = this.o.queue.after(delayMs, () =>
+      this.enqueue(
+        st,
+        async () => {
+          if (st.phase !== 'starting') return;
+          const podIP = st.run?.podIP ?? this.o.ips.allocate();
+          const sentAt = this.o.clock.now();
+          st.run = { hostIP: this.o.hostIP, podIP, startTime, startedAt: sentAt };
+          await this.o.api.patchPodStatus(st.namespace, st.name, runningPatch(st.pod, st.run));
+          this.o.startStats?.record(sentAt - dueAt, this.o.clock.now() - sentAt);
+          st.phase = 'running';
+          st.attempts = 0;
+          this.stats.started++;
+          if (ownedByJob(st.pod)) this.scheduleCompletion(st, this.o.jobPodRuntimeMs);
+        },
+        () => this.scheduleStart(st, this.backoff(st)),
+      ),
+    );
   }
 
   private scheduleCompletion(st: PodState, delayMs: number): void {
-    st.timer = this.o.queue.after(Math.max(0, delayMs), () => this.enqueue(st, async () => {
-      if (st.phase !== 'running' || st.run === undefined) return;
-      await this.o.api.patchPodStatus(st.namespace, st.name, terminatedPatch(st.pod, st.run, this.o.clock.now(), simulatedExitCode(st.pod)));
-      this.stats.completed++;
-      this.finish(st);
-    }, () => this.scheduleCompletion(st, this.backoff(st))));
+    st.timer = this.o.queue.after(Math.max(0, delayMs), () =>
+      this.enqueue(
+        st,
+        async () => {
+          if (st.phase !== 'running' || st.run === undefined) return;
+          await this.o.api.patchPodStatus(
+            st.namespace,
+            st.name,
+            terminatedPatch(st.pod, st.run, this.o.clock.now(), simulatedExitCode(st.pod)),
+          );
+          this.stats.completed++;
+          this.finish(st);
+        },
+        () => this.scheduleCompletion(st, this.backoff(st)),
+      ),
+    );
   }
 
   /** Graceful deletion: containers terminated (if they ran), then the final DELETE. */
@@ -154,11 +183,21 @@ export class PodWorkers {
     const wasRunning = st.phase === 'running' && st.run !== undefined;
     st.timer?.cancel();
     st.phase = 'terminating';
-    const attempt = (): void => this.enqueue(st, async () => {
-      if (wasRunning && !isTerminal(st.pod)) await this.o.api.patchPodStatus(st.namespace, st.name, terminatedPatch(st.pod, st.run!, this.o.clock.now(), 0));
-      await this.o.api.deletePod(st.namespace, st.name, st.uid);
-      this.stats.deleted++;
-    }, () => (st.timer = this.o.queue.after(this.backoff(st), attempt)));
+    const attempt = (): void =>
+      this.enqueue(
+        st,
+        async () => {
+          if (wasRunning && !isTerminal(st.pod))
+            await this.o.api.patchPodStatus(
+              st.namespace,
+              st.name,
+              terminatedPatch(st.pod, st.run!, this.o.clock.now(), 0),
+            );
+          await this.o.api.deletePod(st.namespace, st.name, st.uid);
+          this.stats.deleted++;
+        },
+        () => (st.timer = this.o.queue.after(this.backoff(st), attempt)),
+      );
     attempt();
   }
 

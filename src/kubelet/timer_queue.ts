@@ -54,7 +54,12 @@ export class TimerQueue {
   }
 
   /** Runs `fn` every `periodMs` (sliding, jittered) until cancelled; a run's rejection is passed to `onError`. */
-  every(periodMs: number, fn: () => Promise<void> | void, opts: PeriodicOptions = {}, onError: (err: unknown) => void = () => undefined): TaskHandle {
+  every(
+    periodMs: number,
+    fn: () => Promise<void> | void,
+    opts: PeriodicOptions = {},
+    onError: (err: unknown) => void = () => undefined,
+  ): TaskHandle {
     let cancelled = false;
     let current: TaskHandle | undefined;
     const jitter = opts.jitter ?? 0;

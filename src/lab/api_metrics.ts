@@ -6,7 +6,15 @@
  * server's runtime: event loop lag since the last scrape (prom-client resets
  * its histogram on every collect) and time spent in GC.
  */
-import { histograms, histogramQuantile, parsePrometheus, subtractBuckets, sumOf, bucketTotal, type Buckets } from './prom.js';
+import {
+  histograms,
+  histogramQuantile,
+  parsePrometheus,
+  subtractBuckets,
+  sumOf,
+  bucketTotal,
+  type Buckets,
+} from './prom.js';
 
 /** One scrape, reduced. */
 export interface ApiSnapshot {
@@ -36,7 +44,9 @@ function sliKey(l: Record<string, string>): string | undefined {
 export function snapshotOf(text: string, t: number): ApiSnapshot {
   const samples = parsePrometheus(text);
   const storageOps = new Map<string, number>();
-  for (const s of samples) if (s.name === 'etcd_request_duration_seconds_count') storageOps.set(s.labels.operation ?? '', (storageOps.get(s.labels.operation ?? '') ?? 0) + s.value);
+  for (const s of samples)
+    if (s.name === 'etcd_request_duration_seconds_count')
+      storageOps.set(s.labels.operation ?? '', (storageOps.get(s.labels.operation ?? '') ?? 0) + s.value);
   return {
     t,
     sli: histograms(samples, 'apiserver_request_sli_duration_seconds', sliKey),
@@ -71,7 +81,8 @@ export type SliClass = 'mutating' | 'read-resource' | 'read-namespace' | 'read-c
 export function sliClass(verb: string, scope: string): SliClass | undefined {
   if (verb === 'POST' || verb === 'PUT' || verb === 'PATCH' || verb === 'DELETE') return 'mutating';
   if (verb === 'GET') return 'read-resource';
-  if (verb === 'LIST') return scope === 'namespace' ? 'read-namespace' : scope === 'cluster' ? 'read-cluster' : undefined;
+  if (verb === 'LIST')
+    return scope === 'namespace' ? 'read-namespace' : scope === 'cluster' ? 'read-cluster' : undefined;
   return undefined;
 }
 
@@ -116,7 +127,18 @@ export function apiLatencies(snaps: ApiSnapshot[], windowS = 300, minCount = 1):
       if (count < minCount) continue;
       const p99 = histogramQuantile(0.99, w);
       if (worst === undefined || p99 > worst.p99) {
-        worst = { resource, subresource, verb, scope, sli: sliClass(verb, scope) ?? null, count, p50: histogramQuantile(0.5, w), p90: histogramQuantile(0.9, w), p99, windowEnd: end.t };
+        worst = {
+          resource,
+          subresource,
+          verb,
+          scope,
+          sli: sliClass(verb, scope) ?? null,
+          count,
+          p50: histogramQuantile(0.5, w),
+          p90: histogramQuantile(0.9, w),
+          p99,
+          windowEnd: end.t,
+        };
       }
     }
     if (worst !== undefined) out.push({ ...worst, count: bucketTotal(last.sli.get(key)!) });
@@ -141,7 +163,17 @@ export interface ApiSeries {
 
 /** Rates and p99s between consecutive snapshots. */
 export function apiSeries(snaps: ApiSnapshot[]): ApiSeries {
-  const s: ApiSeries = { t: [], qps: [], tooManyPerSec: [], storageOpsPerSec: [], watchEventsPerSec: [], p99: { mutating: [], 'read-resource': [], 'read-namespace': [], 'read-cluster': [] }, eventLoopLagP99Ms: [], eventLoopLagMaxMs: [], gcShare: [] };
+  const s: ApiSeries = {
+    t: [],
+    qps: [],
+    tooManyPerSec: [],
+    storageOpsPerSec: [],
+    watchEventsPerSec: [],
+    p99: { mutating: [], 'read-resource': [], 'read-namespace': [], 'read-cluster': [] },
+    eventLoopLagP99Ms: [],
+    eventLoopLagMaxMs: [],
+    gcShare: [],
+  };
   const ms = (v: number | null): number | null => (v === null ? null : v * 1000);
   for (let i = 1; i < snaps.length; i++) {
     const a = snaps[i - 1]!;
@@ -187,6 +219,8 @@ export function latencyCdf(snaps: ApiSnapshot[], cls: SliClass): { le: number[];
   }
   if (merged === undefined || bucketTotal(merged) === 0) return { le: [], fraction: [] };
   const total = bucketTotal(merged);
-  const finite = merged.le.map((le, i) => [le, merged.counts[i]! / total] as const).filter(([le]) => Number.isFinite(le));
+  const finite = merged.le
+    .map((le, i) => [le, merged.counts[i]! / total] as const)
+    .filter(([le]) => Number.isFinite(le));
   return { le: finite.map(([le]) => le), fraction: finite.map(([, f]) => f) };
 }

@@ -14,7 +14,8 @@ export interface ComparisonRun {
 }
 
 const mean = (v: number[]): number => (v.length === 0 ? NaN : v.reduce((a, b) => a + b, 0) / v.length);
-const proc = (r: LabReport, name: string): LabReport['processes'][number] | undefined => r.processes.find((p) => p.name === name);
+const proc = (r: LabReport, name: string): LabReport['processes'][number] | undefined =>
+  r.processes.find((p) => p.name === name);
 
 /** The figures compared across variants: [name, unit, value]. */
 export function keyFigures(r: LabReport): [string, string, number | null][] {
@@ -31,7 +32,11 @@ export function keyFigures(r: LabReport): [string, string, number | null][] {
     ['API requests/s (mean)', '/s', mean(r.api.series.qps)],
     ['429 answers/s (mean)', '/s', mean(r.api.series.tooManyPerSec)],
     ['storage ops/s (mean)', '/s', mean(r.api.series.storageOpsPerSec)],
-    ['server disk writes (mean)', 'KiB/s', r.storage.serverWriteBytesPerSec.count === 0 ? null : mean(proc(r, 'server')?.writeBytesPerSec ?? []) / 1024],
+    [
+      'server disk writes (mean)',
+      'KiB/s',
+      r.storage.serverWriteBytesPerSec.count === 0 ? null : mean(proc(r, 'server')?.writeBytesPerSec ?? []) / 1024,
+    ],
     ['watch events dispatched/s (mean)', '/s', mean(r.api.series.watchEventsPerSec)],
     ['scheduling throughput (mean)', 'pods/s', r.scheduling.average || null],
     ['server CPU (mean)', 'cores', cpuOf('server')],
@@ -44,7 +49,14 @@ export function keyFigures(r: LabReport): [string, string, number | null][] {
   ];
 }
 
-const fmt = (v: number | null): string => (v === null || !Number.isFinite(v) ? '-' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toFixed(4));
+const fmt = (v: number | null): string =>
+  v === null || !Number.isFinite(v)
+    ? '-'
+    : Math.abs(v) >= 100
+      ? v.toFixed(0)
+      : Math.abs(v) >= 1
+        ? v.toFixed(2)
+        : v.toFixed(4);
 
 /** comparison.json and comparison.html of an experiment. */
 export function renderComparison(e: Experiment, runs: ComparisonRun[]): { json: object; html: string } {
@@ -52,7 +64,16 @@ export function renderComparison(e: Experiment, runs: ComparisonRun[]): { json: 
   const rows = (figures[0] ?? []).map(([name, unit], i) => {
     const vals = figures.map((f) => f[i]![2]);
     const base = vals[0];
-    return { name, unit, values: vals, deltaPercent: vals.map((v) => (v === null || base === null || base === undefined || !Number.isFinite(v) || !Number.isFinite(base) || base === 0 ? null : ((v - base) / Math.abs(base)) * 100)) };
+    return {
+      name,
+      unit,
+      values: vals,
+      deltaPercent: vals.map((v) =>
+        v === null || base === null || base === undefined || !Number.isFinite(v) || !Number.isFinite(base) || base === 0
+          ? null
+          : ((v - base) / Math.abs(base)) * 100,
+      ),
+    };
   });
   const json = {
     kind: 'kscale-lab-experiment',
@@ -64,24 +85,46 @@ export function renderComparison(e: Experiment, runs: ComparisonRun[]): { json: 
   };
   const head = `<tr><th>figure</th><th>unit</th>${runs.map((r, i) => `<th>${esc(r.label)}${i === 0 ? '' : ' (Δ vs first)'}</th>`).join('')}</tr>`;
   const body = rows
-    .map((row) => `<tr><td>${esc(row.name)}</td><td>${esc(row.unit)}</td>${row.values.map((v, i) => `<td>${fmt(v)}${i === 0 || row.deltaPercent[i] === null ? '' : ` (${row.deltaPercent[i]! >= 0 ? '+' : ''}${row.deltaPercent[i]!.toFixed(0)}%)`}</td>`).join('')}</tr>`)
+    .map(
+      (row) =>
+        `<tr><td>${esc(row.name)}</td><td>${esc(row.unit)}</td>${row.values.map((v, i) => `<td>${fmt(v)}${i === 0 || row.deltaPercent[i] === null ? '' : ` (${row.deltaPercent[i]! >= 0 ? '+' : ''}${row.deltaPercent[i]!.toFixed(0)}%)`}</td>`).join('')}</tr>`,
+    )
     .join('');
-  const overlay = (title: string, yLabel: string, pick: (r: LabReport) => { x: number[]; y: (number | null)[] }, xLabel = 's'): Section => {
+  const overlay = (
+    title: string,
+    yLabel: string,
+    pick: (r: LabReport) => { x: number[]; y: (number | null)[] },
+    xLabel = 's',
+  ): Section => {
     const m = mergeX(runs.map((r) => ({ label: r.label, ...pick(r.report) })));
     return { chart: { title, xLabel, yLabel, x: m.x, series: m.series } };
   };
-  const procSeries = (name: string, field: 'cpuCores' | 'rssMiB') => (r: LabReport): { x: number[]; y: number[] } => {
-    const p = proc(r, name);
-    return { x: (p?.t ?? []).map((t) => Math.round(t)), y: p?.[field] ?? [] };
-  };
+  const procSeries =
+    (name: string, field: 'cpuCores' | 'rssMiB') =>
+    (r: LabReport): { x: number[]; y: number[] } => {
+      const p = proc(r, name);
+      return { x: (p?.t ?? []).map((t) => Math.round(t)), y: p?.[field] ?? [] };
+    };
   const sections: Section[] = [
-    { html: `<p class="lesson"><b>Lesson.</b> ${esc(e.lesson)}</p><p>Look at: ${esc(e.watch)}. Scenario <b>${esc(e.scenario)}</b>; each variant is a full run (its own report is in its folder).</p>` },
+    {
+      html: `<p class="lesson"><b>Lesson.</b> ${esc(e.lesson)}</p><p>Look at: ${esc(e.watch)}. Scenario <b>${esc(e.scenario)}</b>; each variant is a full run (its own report is in its folder).</p>`,
+    },
     { html: `<h2>Key figures</h2><table>${head}${body}</table>` },
-    { html: `<p>Results: ${runs.map((r) => `${esc(r.label)}: <b>${esc(r.report.result)}</b>${r.report.error === undefined ? '' : ` (${esc(r.report.error)})`}`).join('; ')}</p>` },
+    {
+      html: `<p>Results: ${runs.map((r) => `${esc(r.label)}: <b>${esc(r.report.result)}</b>${r.report.error === undefined ? '' : ` (${esc(r.report.error)})`}`).join('; ')}</p>`,
+    },
     overlay('API requests per second', 'req/s', (r) => ({ x: r.api.series.t, y: r.api.series.qps })),
-    overlay('Mutating p99 per scrape interval', 'seconds', (r) => ({ x: r.api.series.t, y: r.api.series.p99.mutating })),
+    overlay('Mutating p99 per scrape interval', 'seconds', (r) => ({
+      x: r.api.series.t,
+      y: r.api.series.p99.mutating,
+    })),
     overlay('Storage operations per second', 'ops/s', (r) => ({ x: r.api.series.t, y: r.api.series.storageOpsPerSec })),
-    overlay('Pod startup latency CDF', 'fraction of pods', (r) => ({ x: r.podStartup.cdfMs.x.map((v) => Math.round(v)), y: r.podStartup.cdfMs.y }), 'ms'),
+    overlay(
+      'Pod startup latency CDF',
+      'fraction of pods',
+      (r) => ({ x: r.podStartup.cdfMs.x.map((v) => Math.round(v)), y: r.podStartup.cdfMs.y }),
+      'ms',
+    ),
     overlay('API server CPU', 'cores', procSeries('server', 'cpuCores')),
     overlay('API server memory (RSS)', 'MiB', procSeries('server', 'rssMiB')),
     overlay('Fleet CPU', 'cores', procSeries('nodes', 'cpuCores')),

@@ -52,7 +52,8 @@ const grace = (freqS: number): string => `${Math.max(50, 5 * freqS)}s`;
 export const EXPERIMENTS: Experiment[] = [
   {
     name: 'watch-cache',
-    lesson: 'The watch cache serves lists and watches from the API server\'s memory, so reads stop costing storage work: turn it off and every LIST and watch start reads the database.',
+    lesson:
+      "The watch cache serves lists and watches from the API server's memory, so reads stop costing storage work: turn it off and every LIST and watch start reads the database.",
     watch: 'list p99, storage ops/s, server CPU',
     scenario: 'load',
     variants: [
@@ -62,7 +63,8 @@ export const EXPERIMENTS: Experiment[] = [
   },
   {
     name: 'node-heartbeat',
-    lesson: 'Node leases make the heartbeat a tiny Lease write, where a status heartbeat rewrites the whole large Node object (and fans it out to every Node watcher) every period; a shorter period multiplies that cost.',
+    lesson:
+      'Node leases make the heartbeat a tiny Lease write, where a status heartbeat rewrites the whole large Node object (and fans it out to every Node watcher) every period; a shorter period multiplies that cost.',
     watch: 'API QPS, storage bytes/s, watch events/s, server CPU',
     scenario: 'nodes',
     variants: [
@@ -74,7 +76,8 @@ export const EXPERIMENTS: Experiment[] = [
   },
   {
     name: 'node-monitor',
-    lesson: 'The node monitor\'s grace period trades detection time of dead nodes against tolerance of slow heartbeats; its period sets how often every node is checked.',
+    lesson:
+      "The node monitor's grace period trades detection time of dead nodes against tolerance of slow heartbeats; its period sets how often every node is checked.",
     watch: 'kill phase detection time, API QPS',
     scenario: 'node-failure',
     defaults: { nodes: 50 },
@@ -86,7 +89,8 @@ export const EXPERIMENTS: Experiment[] = [
   },
   {
     name: 'events-store',
-    lesson: 'Events are the most-written objects in a busy cluster; in their own etcd their writes and compactions no longer compete with pods and nodes, which is one of the two conditions the SLOs assume.',
+    lesson:
+      'Events are the most-written objects in a busy cluster; in their own etcd their writes and compactions no longer compete with pods and nodes, which is one of the two conditions the SLOs assume.',
     watch: 'mutating p99, pod startup p99',
     scenario: 'load',
     variants: [
@@ -96,7 +100,8 @@ export const EXPERIMENTS: Experiment[] = [
   },
   {
     name: 'endpoints',
-    lesson: 'EndpointSlices split a Service\'s endpoints into slices of 100, so a pod change rewrites one small slice instead of the whole Endpoints object, and every node\'s proxy watching it receives a slice, not the whole list.',
+    lesson:
+      "EndpointSlices split a Service's endpoints into slices of 100, so a pod change rewrites one small slice instead of the whole Endpoints object, and every node's proxy watching it receives a slice, not the whole list.",
     watch: 'watch events/s, storage bytes/s, server CPU',
     scenario: 'load',
     needs: 'workloadControllers',
@@ -108,7 +113,8 @@ export const EXPERIMENTS: Experiment[] = [
   },
   {
     name: 'throttling',
-    lesson: 'In-flight limits make the API server answer a flood with 429s instead of queueing it, so a noisy client slows itself rather than everyone; without them its LISTs take the server\'s CPU and every call waits.',
+    lesson:
+      "In-flight limits make the API server answer a flood with 429s instead of queueing it, so a noisy client slows itself rather than everyone; without them its LISTs take the server's CPU and every call waits.",
     watch: '429/s, mutating p99, pod startup p99',
     scenario: 'pods',
     variants: [
@@ -118,15 +124,20 @@ export const EXPERIMENTS: Experiment[] = [
   },
   {
     name: 'proxy-mode',
-    lesson: 'The iptables proxier rewrites its whole ruleset on each sync (O(services)), while nftables and IPVS apply only the changes, so proxy CPU grows with cluster size only in iptables mode.',
+    lesson:
+      'The iptables proxier rewrites its whole ruleset on each sync (O(services)), while nftables and IPVS apply only the changes, so proxy CPU grows with cluster size only in iptables mode.',
     watch: 'fleet CPU',
     scenario: 'load',
     needs: 'hollowProxy',
-    variants: (['iptables', 'nftables', 'ipvs'] as const).map((m) => ({ label: `proxy ${m}`, apply: (c: LabConfig) => (c.fleet.proxyMode = m) })),
+    variants: (['iptables', 'nftables', 'ipvs'] as const).map((m) => ({
+      label: `proxy ${m}`,
+      apply: (c: LabConfig) => (c.fleet.proxyMode = m),
+    })),
   },
   {
     name: 'scheduler',
-    lesson: 'Scoring only a sample of the feasible nodes (percentageOfNodesToScore) keeps scheduling fast at thousands of nodes; bin-packing and spreading differ in where pods go, not in cost.',
+    lesson:
+      'Scoring only a sample of the feasible nodes (percentageOfNodesToScore) keeps scheduling fast at thousands of nodes; bin-packing and spreading differ in where pods go, not in cost.',
     watch: 'scheduling throughput, create → scheduled p99, scheduler CPU',
     scenario: 'pods',
     needs: 'scheduler',
@@ -142,7 +153,9 @@ function setEndpoints(c: LabConfig, watch: 'endpointslices' | 'endpoints'): void
   c.fleet.proxyMode = 'iptables';
   c.fleet.proxyWatch = watch;
   // Upstream's controller names: without endpoints-controller nothing writes Endpoints objects.
-  c.controllerManager.extraArgs.push(watch === 'endpoints' ? '--controllers=*' : '--controllers=*,-endpoints-controller');
+  c.controllerManager.extraArgs.push(
+    watch === 'endpoints' ? '--controllers=*' : '--controllers=*,-endpoints-controller',
+  );
 }
 
 function setHeartbeat(c: LabConfig, mode: 'lease' | 'status', freqS: number): void {
@@ -163,7 +176,11 @@ function setThrottling(c: LabConfig, readOnly: number, mutating: number): void {
   c.noisyListQps = 20;
 }
 
-function setSchedulerConfig(c: LabConfig, percentage: number | undefined, strategy: 'LeastAllocated' | 'MostAllocated'): void {
+function setSchedulerConfig(
+  c: LabConfig,
+  percentage: number | undefined,
+  strategy: 'LeastAllocated' | 'MostAllocated',
+): void {
   const file = join(c.reportDir, 'scheduler-config.yaml');
   mkdirSync(c.reportDir, { recursive: true });
   writeFileSync(
@@ -197,13 +214,25 @@ export function experimentNamed(name: string): Experiment {
  * own sub-folder), then writes comparison.json and comparison.html.
  * `base` builds a fresh config (the user's flags applied) for a report folder.
  */
-export async function runExperiment(e: Experiment, base: (reportDir: string, scenario: ReturnType<typeof loadScenario>) => LabConfig, reportDir: string, hooks: LabHooks = {}): Promise<ComparisonRun[]> {
+export async function runExperiment(
+  e: Experiment,
+  base: (reportDir: string, scenario: ReturnType<typeof loadScenario>) => LabConfig,
+  reportDir: string,
+  hooks: LabHooks = {},
+): Promise<ComparisonRun[]> {
   const scenario = loadScenario(e.scenario);
-  if (e.needs !== undefined && !capabilities()[e.needs]) throw new Error(`experiment ${e.name} needs ${NEEDS[e.needs]}, which this build does not have`);
+  if (e.needs !== undefined && !capabilities()[e.needs])
+    throw new Error(`experiment ${e.name} needs ${NEEDS[e.needs]}, which this build does not have`);
   const runs: ComparisonRun[] = [];
   for (const [i, v] of e.variants.entries()) {
     if (hooks.signal?.aborted === true) break;
-    const dir = join(reportDir, `${i + 1}-${v.label.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}`);
+    const dir = join(
+      reportDir,
+      `${i + 1}-${v.label
+        .replace(/[^a-zA-Z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .toLowerCase()}`,
+    );
     const c = base(dir, scenario);
     v.apply(c);
     hooks.progress?.log(`experiment ${e.name}: variant ${i + 1}/${e.variants.length}: ${v.label}`);

@@ -34,11 +34,17 @@ export function esc(s: unknown): string {
 
 function uplotAssets(): { js: string; css: string } {
   const dist = dirname(createRequire(import.meta.url).resolve('uplot'));
-  return { js: readFileSync(join(dist, 'uPlot.iife.min.js'), 'utf8'), css: readFileSync(join(dist, 'uPlot.min.css'), 'utf8') };
+  return {
+    js: readFileSync(join(dist, 'uPlot.iife.min.js'), 'utf8'),
+    css: readFileSync(join(dist, 'uPlot.min.css'), 'utf8'),
+  };
 }
 
 /** Series on different x grids merged onto one sorted x (null where a series has no point). */
-export function mergeX(parts: { label: string; x: number[]; y: (number | null)[] }[]): { x: number[]; series: ChartSeries[] } {
+export function mergeX(parts: { label: string; x: number[]; y: (number | null)[] }[]): {
+  x: number[];
+  series: ChartSeries[];
+} {
   const xs = [...new Set(parts.flatMap((p) => p.x))].sort((a, b) => a - b);
   const index = new Map(xs.map((v, i) => [v, i]));
   return {
@@ -51,7 +57,18 @@ export function mergeX(parts: { label: string; x: number[]; y: (number | null)[]
   };
 }
 
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+const COLORS = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#ff7f0e',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+  '#17becf',
+];
 
 // The page's own script: draws every chart in `CHARTS`, and counts those drawn in window.__chartsDrawn.
 const PAGE_SCRIPT = `
@@ -114,7 +131,9 @@ export function renderPage(title: string, sections: Section[]): string {
     })
     .join('\n');
   // </script> inside the JSON would end the script element early.
-  const data = JSON.stringify(charts, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)).replace(/</g, '\\u003c');
+  const data = JSON.stringify(charts, (_k, v: unknown) =>
+    typeof v === 'number' && !Number.isFinite(v) ? null : v,
+  ).replace(/</g, '\\u003c');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>${css}

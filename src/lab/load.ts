@@ -136,7 +136,10 @@ export class LoadGenerator {
   async createNamespaces(names: string[]): Promise<void> {
     this.namespaces = names;
     const f = new InFlight(16);
-    for (const n of names) await f.add(() => this.call('namespaces POST', () => this.o.client.resource(RESOURCES.namespaces).create(namespace(n)), true));
+    for (const n of names)
+      await f.add(() =>
+        this.call('namespaces POST', () => this.o.client.resource(RESOURCES.namespaces).create(namespace(n)), true),
+      );
     await f.drain();
   }
 
@@ -151,7 +154,8 @@ export class LoadGenerator {
     let requested = 0;
     this.pacer.reset();
     const f = new InFlight(this.o.concurrency ?? 64);
-    const pick = (fraction: number): PlannedWorkload[] => workloads.filter((w) => w.kind === 'Deployment' && w.replicas > 0).filter(() => this.o.random() < fraction);
+    const pick = (fraction: number): PlannedWorkload[] =>
+      workloads.filter((w) => w.kind === 'Deployment' && w.replicas > 0).filter(() => this.o.random() < fraction);
     switch (phase.type) {
       case 'create':
         for (const w of workloads) requested += await this.createWorkload(w, f);
@@ -204,7 +208,8 @@ export class LoadGenerator {
       result.completed = false;
       result.note = `a LIST of every namespace found ${listed} pods, the watch ${this.o.tracker.counts.podsLive}`;
     }
-    if (this.errors > errors0) result.note = `${result.note ?? ''}${result.note === undefined ? '' : '; '}last error: ${this.lastError}`;
+    if (this.errors > errors0)
+      result.note = `${result.note ?? ''}${result.note === undefined ? '' : '; '}last error: ${this.lastError}`;
     return result;
   }
 
@@ -217,11 +222,13 @@ export class LoadGenerator {
     let total = 0;
     const f = new InFlight(4);
     for (const ns of this.namespaces) {
-      await f.add(() => this.call('pods LIST', async () => {
-        // Read the count before adding: `total += await …` would add to a stale total when LISTs overlap.
-        const n = (await this.o.client.resource(RESOURCES.pods).list({ namespace: ns })).items.length;
-        total += n;
-      }));
+      await f.add(() =>
+        this.call('pods LIST', async () => {
+          // Read the count before adding: `total += await …` would add to a stale total when LISTs overlap.
+          const n = (await this.o.client.resource(RESOURCES.pods).list({ namespace: ns })).items.length;
+          total += n;
+        }),
+      );
     }
     await f.drain();
     return total;
@@ -245,13 +252,19 @@ export class LoadGenerator {
   }
 
   private async createWorkload(w: PlannedWorkload, f: InFlight): Promise<number> {
-    if (w.service) await f.add(() => this.call('services POST', () => this.o.client.resource(RESOURCES.services).create(service(w.namespace, w.name))));
+    if (w.service)
+      await f.add(() =>
+        this.call('services POST', () =>
+          this.o.client.resource(RESOURCES.services).create(service(w.namespace, w.name)),
+        ),
+      );
     this.revision.set(w, 0);
     this.expectedLive += w.replicas;
     this.expectedRunning += w.replicas;
     if (this.o.mode.workloads === 'controllers' && w.kind !== 'Pod') {
       await this.pacer.take(w.replicas, this.o.signal);
-      const obj = w.kind === 'Deployment' ? deployment(w.namespace, w.name, w.replicas) : job(w.namespace, w.name, w.replicas);
+      const obj =
+        w.kind === 'Deployment' ? deployment(w.namespace, w.name, w.replicas) : job(w.namespace, w.name, w.replicas);
       const res = w.kind === 'Deployment' ? RESOURCES.deployments : RESOURCES.jobs;
       await f.add(() => this.call(`${res.resource} POST`, () => this.o.client.resource(res).create(obj)));
       return w.replicas;
@@ -274,7 +287,14 @@ export class LoadGenerator {
 
   private async deletePod(w: PlannedWorkload, name: string, f: InFlight): Promise<void> {
     await this.pacer.take(1, this.o.signal);
-    await f.add(() => this.call('pods DELETE', () => this.o.client.resource(RESOURCES.pods).delete(name, { namespace: w.namespace }), false, true));
+    await f.add(() =>
+      this.call(
+        'pods DELETE',
+        () => this.o.client.resource(RESOURCES.pods).delete(name, { namespace: w.namespace }),
+        false,
+        true,
+      ),
+    );
   }
 
   private async scale(w: PlannedWorkload, replicas: number, f: InFlight): Promise<number> {
@@ -286,7 +306,13 @@ export class LoadGenerator {
       // A pod deleted costs about what one created does (an update, the kubelet's status, the final delete), so
       // scaling down is paced too: unpaced, a scale phase released thousands of deletions at once.
       await this.pacer.take(Math.abs(delta), this.o.signal);
-      await f.add(() => this.call('deployments PATCH', () => this.o.client.resource(RESOURCES.deployments).patch(w.name, 'merge', { spec: { replicas } }, { namespace: w.namespace })));
+      await f.add(() =>
+        this.call('deployments PATCH', () =>
+          this.o.client
+            .resource(RESOURCES.deployments)
+            .patch(w.name, 'merge', { spec: { replicas } }, { namespace: w.namespace }),
+        ),
+      );
       return Math.max(0, delta);
     }
     const names = this.podsOf.get(w)!;
@@ -303,7 +329,11 @@ export class LoadGenerator {
       // Every pod is replaced: one created and one deleted, each a token, as in `pods` mode below.
       await this.pacer.take(2 * w.replicas, this.o.signal);
       const patch = { spec: { template: { metadata: { annotations: { 'kscale.io/revision': String(rev) } } } } };
-      await f.add(() => this.call('deployments PATCH', () => this.o.client.resource(RESOURCES.deployments).patch(w.name, 'strategic', patch, { namespace: w.namespace })));
+      await f.add(() =>
+        this.call('deployments PATCH', () =>
+          this.o.client.resource(RESOURCES.deployments).patch(w.name, 'strategic', patch, { namespace: w.namespace }),
+        ),
+      );
       return w.replicas;
     }
     // Like a rolling update with maxSurge 1: each new pod, then one old pod gone.
@@ -318,12 +348,27 @@ export class LoadGenerator {
 
   private async deleteWorkload(w: PlannedWorkload, f: InFlight): Promise<void> {
     this.expectedLive -= w.replicas;
-    if (w.service) await f.add(() => this.call('services DELETE', () => this.o.client.resource(RESOURCES.services).delete(w.name, { namespace: w.namespace }), false, true));
+    if (w.service)
+      await f.add(() =>
+        this.call(
+          'services DELETE',
+          () => this.o.client.resource(RESOURCES.services).delete(w.name, { namespace: w.namespace }),
+          false,
+          true,
+        ),
+      );
     if (this.o.mode.workloads === 'controllers' && w.kind !== 'Pod') {
       // Deletion is paced like creation: ClusterLoader2 deletes at the same rate.
       await this.pacer.take(w.replicas, this.o.signal);
       const res = w.kind === 'Deployment' ? RESOURCES.deployments : RESOURCES.jobs;
-      await f.add(() => this.call(`${res.resource} DELETE`, () => this.o.client.resource(res).delete(w.name, { namespace: w.namespace, propagationPolicy: 'Background' }), false, true));
+      await f.add(() =>
+        this.call(
+          `${res.resource} DELETE`,
+          () => this.o.client.resource(res).delete(w.name, { namespace: w.namespace, propagationPolicy: 'Background' }),
+          false,
+          true,
+        ),
+      );
       return;
     }
     for (const name of this.podsOf.get(w) ?? []) await this.deletePod(w, name, f);

@@ -56,8 +56,8 @@ export function podStartup(pods: Iterable<PodTimes>, simulatedStartMs: number): 
     createToWatchSeen: percentiles(seen),
     createdFrom:
       fromClient === total.length
-        ? 'the start of the lab\'s create call'
-        : 'the lab\'s create call for pods it made itself; for controller-made pods, the first watch event (creationTimestamp has 1 s resolution)',
+        ? "the start of the lab's create call"
+        : "the lab's create call for pods it made itself; for controller-made pods, the first watch event (creationTimestamp has 1 s resolution)",
     cdfMs: cdfOf(total),
   };
 }
@@ -72,7 +72,12 @@ export interface PhaseStartup {
 }
 
 /** Pod startup split by the phase in which each pod was created (`phases` in seconds since `t0Ms`). */
-export function podStartupByPhase(pods: Iterable<PodTimes>, phases: { name: string; start: number; end: number }[], t0Ms: number, simulatedStartMs: number): PhaseStartup[] {
+export function podStartupByPhase(
+  pods: Iterable<PodTimes>,
+  phases: { name: string; start: number; end: number }[],
+  t0Ms: number,
+  simulatedStartMs: number,
+): PhaseStartup[] {
   const buckets = phases.map(() => ({ total: [] as number[], toSched: [] as number[], rest: [] as number[] }));
   for (const p of pods) {
     if (p.runningAt === undefined) continue;
@@ -86,12 +91,20 @@ export function podStartupByPhase(pods: Iterable<PodTimes>, phases: { name: stri
     buckets[i]!.rest.push(p.runningAt - sched - simulatedStartMs);
   }
   return phases
-    .map((ph, i) => ({ phase: ph.name, pods: buckets[i]!.total.length, total: percentiles(buckets[i]!.total), createToScheduled: percentiles(buckets[i]!.toSched), scheduledToKubeletAndWatch: percentiles(buckets[i]!.rest) }))
+    .map((ph, i) => ({
+      phase: ph.name,
+      pods: buckets[i]!.total.length,
+      total: percentiles(buckets[i]!.total),
+      createToScheduled: percentiles(buckets[i]!.toSched),
+      scheduledToKubeletAndWatch: percentiles(buckets[i]!.rest),
+    }))
     .filter((b) => b.pods > 0);
 }
 
 /** Pods scheduled per second, over the seconds between the first and the last scheduling. */
-export function schedulingThroughput(times: number[]): Percentiles & { average: number; series: { t: number[]; perSec: number[] } } {
+export function schedulingThroughput(
+  times: number[],
+): Percentiles & { average: number; series: { t: number[]; perSec: number[] } } {
   if (times.length === 0) return { ...percentiles([]), average: 0, series: { t: [], perSec: [] } };
   const first = Math.min(...times.slice(0, 1000), times[0]!);
   const counts = new Map<number, number>();
@@ -103,7 +116,11 @@ export function schedulingThroughput(times: number[]): Percentiles & { average: 
   }
   const secs = Math.floor((last - first) / 1000) + 1;
   const perSec = Array.from({ length: secs }, (_, i) => counts.get(i) ?? 0);
-  return { ...percentiles(perSec), average: times.length / Math.max(1, (last - first) / 1000), series: { t: perSec.map((_, i) => i), perSec } };
+  return {
+    ...percentiles(perSec),
+    average: times.length / Math.max(1, (last - first) / 1000),
+    series: { t: perSec.map((_, i) => i), perSec },
+  };
 }
 
 /** One SLO (or target) with what was measured. */
@@ -129,7 +146,13 @@ const SLI_THRESHOLDS: [SliClass, string, number][] = [
 ];
 
 /** The SLO entries: each API SLI's worst (resource, verb, scope) p99 over 5-minute windows, and pod startup p99. */
-export function sloEntries(api: ApiLatencyEntry[], startup: PodStartup, createRate: number | undefined, targetRate: number, askedRate: number): SloEntry[] {
+export function sloEntries(
+  api: ApiLatencyEntry[],
+  startup: PodStartup,
+  createRate: number | undefined,
+  targetRate: number,
+  askedRate: number,
+): SloEntry[] {
   const out: SloEntry[] = [];
   for (const [cls, name, threshold] of SLI_THRESHOLDS) {
     const worst = api.filter((e) => e.sli === cls).sort((a, b) => b.p99 - a.p99)[0];
@@ -142,7 +165,10 @@ export function sloEntries(api: ApiLatencyEntry[], startup: PodStartup, createRa
       comparison: '<=',
       // Not measured is not a pass.
       pass: worst !== undefined && worst.p99 <= threshold,
-      detail: worst === undefined ? 'not measured: no such calls in this run' : `worst: ${worst.verb} ${worst.resource}${worst.subresource === '' ? '' : `/${worst.subresource}`} (${worst.scope}), ${worst.count} calls, 5-minute window ending at ${worst.windowEnd.toFixed(0)} s`,
+      detail:
+        worst === undefined
+          ? 'not measured: no such calls in this run'
+          : `worst: ${worst.verb} ${worst.resource}${worst.subresource === '' ? '' : `/${worst.subresource}`} (${worst.scope}), ${worst.count} calls, 5-minute window ending at ${worst.windowEnd.toFixed(0)} s`,
     });
   }
   const p99 = startup.pods === 0 ? null : startup.total.p99 / 1000;

@@ -13,13 +13,19 @@ const all = { scheduler: true, workloadControllers: true, hollowProxy: true };
 
 test('auto mode uses the controllers and the scheduler when the build has them', () => {
   const notes: string[] = [];
-  assert.deepEqual(resolveMode(defaultConfig(loadScenario('load'), join(tmpdir(), 'kscale-lab-unused')), all, notes), { workloads: 'controllers', binding: 'scheduler' });
+  assert.deepEqual(resolveMode(defaultConfig(loadScenario('load'), join(tmpdir(), 'kscale-lab-unused')), all, notes), {
+    workloads: 'controllers',
+    binding: 'scheduler',
+  });
   assert.deepEqual(notes, []);
 });
 
 test('auto mode falls back to bare pods bound by the lab, and says so in the notes', () => {
   const notes: string[] = [];
-  assert.deepEqual(resolveMode(defaultConfig(loadScenario('load'), join(tmpdir(), 'kscale-lab-unused')), none, notes), { workloads: 'pods', binding: 'direct' });
+  assert.deepEqual(resolveMode(defaultConfig(loadScenario('load'), join(tmpdir(), 'kscale-lab-unused')), none, notes), {
+    workloads: 'pods',
+    binding: 'direct',
+  });
   assert.equal(notes.length, 2);
   assert.match(notes.join(' '), /no `kscale scheduler`/);
 });
@@ -37,7 +43,10 @@ test('an experiment whose component is missing fails before any run', async () =
   try {
     for (const name of ['scheduler', 'proxy-mode', 'endpoints']) {
       const e = EXPERIMENTS.find((x) => x.name === name)!;
-      await assert.rejects(runExperiment(e, () => assert.fail('no run may start'), join(tmpdir(), 'kscale-never')), /needs .* which this build does not have/);
+      await assert.rejects(
+        runExperiment(e, () => assert.fail('no run may start'), join(tmpdir(), 'kscale-never')),
+        /needs .* which this build does not have/,
+      );
     }
   } finally {
     setCapabilityProbe(detectCapabilities);

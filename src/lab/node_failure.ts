@@ -24,7 +24,8 @@ export async function killNodesPhase(
   if (fleets.length === 0) throw new Error(`no fleet control endpoint beside ${kubeconfig}`);
   const readyBefore = tracker.counts.nodesReady;
   let killed = 0;
-  for (const f of fleets) killed += (await callFleet<{ nodes: string[] }>(f, 'POST', '/kill', { fraction })).nodes.length;
+  for (const f of fleets)
+    killed += (await callFleet<{ nodes: string[] }>(f, 'POST', '/kill', { fraction })).nodes.length;
   const killedAt = elapsed();
   const until = async (cond: () => boolean): Promise<boolean> => {
     const deadline = Date.now() + timeoutMs;

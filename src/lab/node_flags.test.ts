@@ -3,20 +3,27 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { nodeRuntimeFlags, v8PoolSize } from './node_flags.js';
 
-test('V8 background threads: half the cores, at least 1, at most Node\'s default 4', () => {
+test("V8 background threads: half the cores, at least 1, at most Node's default 4", () => {
   assert.deepEqual([1, 2, 3, 4, 8, 16, 64].map(v8PoolSize), [1, 1, 1, 2, 4, 4, 4]);
 });
 
-test('the server grows its heap like GOGC=100; other components keep V8\'s own growth', () => {
+test("the server grows its heap like GOGC=100; other components keep V8's own growth", () => {
   assert.deepEqual(nodeRuntimeFlags('server', 2), ['--v8-pool-size=1', '--heap-growing-percent=100']);
   assert.deepEqual(nodeRuntimeFlags('component', 8), ['--v8-pool-size=4']);
 });
 
 test('this Node accepts the flags and applies the V8 one', () => {
-  const r = spawnSync(process.execPath, [...nodeRuntimeFlags('server'), '-e', 'console.log(require("v8").getHeapStatistics().total_available_size > 0)'], { encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(
+    process.execPath,
+    [...nodeRuntimeFlags('server'), '-e', 'console.log(require("v8").getHeapStatistics().total_available_size > 0)'],
+    { encoding: 'utf8', timeout: 30_000 },
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), 'true');
   // Node refuses an option it does not know (exit 9), so the run above shows both are known.
-  const bad = spawnSync(process.execPath, ['--heap-growing-percent=x', '-e', '0'], { encoding: 'utf8', timeout: 30_000 });
+  const bad = spawnSync(process.execPath, ['--heap-growing-percent=x', '-e', '0'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   assert.equal(bad.status, 9, bad.stderr);
 });

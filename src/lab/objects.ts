@@ -10,9 +10,14 @@ export const LAB_LABEL = 'kscale.io/lab';
 /** The pod template of a workload; `revision` changes on a rolling update. */
 export function podTemplate(workload: string, revision: number): Record<string, unknown> {
   return {
-    metadata: { labels: { app: workload, [LAB_LABEL]: 'true' }, annotations: { 'kscale.io/revision': String(revision) } },
+    metadata: {
+      labels: { app: workload, [LAB_LABEL]: 'true' },
+      annotations: { 'kscale.io/revision': String(revision) },
+    },
     spec: {
-      containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '10m', memory: '10M' } } }],
+      containers: [
+        { name: 'pause', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '10m', memory: '10M' } } },
+      ],
       terminationGracePeriodSeconds: 1,
     },
   };
@@ -51,7 +56,13 @@ export function service(namespace: string, name: string): KubeObject {
 }
 
 /** A bare pod of a workload, bound to `nodeName` when given (the lab then plays the scheduler's part). */
-export function pod(namespace: string, name: string, workload: string, revision: number, nodeName: string | undefined): KubeObject {
+export function pod(
+  namespace: string,
+  name: string,
+  workload: string,
+  revision: number,
+  nodeName: string | undefined,
+): KubeObject {
   const t = podTemplate(workload, revision) as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
   return {
     apiVersion: 'v1',

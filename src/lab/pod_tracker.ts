@@ -4,7 +4,14 @@
  * saw it bound to a node, and saw it Running. Objects are cut down to those
  * fields before they are cached, so 75,000 pods cost little memory.
  */
-import { DeletedFinalStateUnknown, newInformer, RESOURCES, type KubeObject, type RESTClient, type Stopper } from '../client/index.js';
+import {
+  DeletedFinalStateUnknown,
+  newInformer,
+  RESOURCES,
+  type KubeObject,
+  type RESTClient,
+  type Stopper,
+} from '../client/index.js';
 import type { Node, Pod } from '../api/index.js';
 
 /** The times of one pod, ms since the epoch on the lab's clock. */
@@ -33,7 +40,10 @@ function slimPod(o: KubeObject): KubeObject {
 function slimNode(o: KubeObject): KubeObject {
   const n = o as Node;
   const ready = n.status?.conditions?.find((c) => c.type === 'Ready');
-  return { metadata: { name: o.metadata?.name, resourceVersion: o.metadata?.resourceVersion }, status: { conditions: ready === undefined ? [] : [{ type: 'Ready', status: ready.status }] } } as KubeObject;
+  return {
+    metadata: { name: o.metadata?.name, resourceVersion: o.metadata?.resourceVersion },
+    status: { conditions: ready === undefined ? [] : [{ type: 'Ready', status: ready.status }] },
+  } as KubeObject;
 }
 
 /** Counters the progress display shows. */
@@ -54,7 +64,15 @@ export class PodTracker {
   readonly pods = new Map<string, PodTimes>();
   /** Create times the lab recorded before its calls, by namespace/name, claimed by the watch. */
   private readonly sent = new Map<string, number>();
-  readonly counts: ClusterCounts = { nodes: 0, nodesReady: 0, podsSeen: 0, podsScheduled: 0, podsRunning: 0, podsLive: 0, watchEvents: 0 };
+  readonly counts: ClusterCounts = {
+    nodes: 0,
+    nodesReady: 0,
+    podsSeen: 0,
+    podsScheduled: 0,
+    podsRunning: 0,
+    podsLive: 0,
+    watchEvents: 0,
+  };
   /** Times at which pods were first seen scheduled (for throughput). */
   readonly scheduledTimes: number[] = [];
   private readonly podInformer;
@@ -63,9 +81,17 @@ export class PodTracker {
   private readonly knownNodes = new Set<string>();
   private stoppers: Stopper[] = [];
 
-  constructor(client: RESTClient, private readonly now: () => number = Date.now) {
+  constructor(
+    client: RESTClient,
+    private readonly now: () => number = Date.now,
+  ) {
     this.podInformer = newInformer(client, RESOURCES.pods, {}, { reflector: { name: 'lab-pods', transform: slimPod } });
-    this.nodeInformer = newInformer(client, RESOURCES.nodes, {}, { reflector: { name: 'lab-nodes', transform: slimNode } });
+    this.nodeInformer = newInformer(
+      client,
+      RESOURCES.nodes,
+      {},
+      { reflector: { name: 'lab-nodes', transform: slimNode } },
+    );
     this.podInformer.addEventHandler({
       onAdd: (p) => this.observe(p as Pod),
       onUpdate: (_o, p) => this.observe(p as Pod),

@@ -71,7 +71,17 @@ export class ProcSampler {
       if (s === undefined) continue;
       let ser = this.series.get(pid);
       if (ser === undefined) {
-        ser = { name, pid, t: [], cpuCores: [], rssMiB: [], writeBytesPerSec: [], readBytesPerSec: [], peakRssBytes: 0, totalCpuSeconds: 0 };
+        ser = {
+          name,
+          pid,
+          t: [],
+          cpuCores: [],
+          rssMiB: [],
+          writeBytesPerSec: [],
+          readBytesPerSec: [],
+          peakRssBytes: 0,
+          totalCpuSeconds: 0,
+        };
         this.series.set(pid, ser);
       }
       const prev = this.last.get(pid);

@@ -36,7 +36,11 @@ export interface Buckets {
 }
 
 /** The bucket series of a histogram, keyed by `key(labels)` (labels other than `le`). */
-export function histograms(samples: PromSample[], name: string, key: (labels: Record<string, string>) => string | undefined): Map<string, Buckets> {
+export function histograms(
+  samples: PromSample[],
+  name: string,
+  key: (labels: Record<string, string>) => string | undefined,
+): Map<string, Buckets> {
   const raw = new Map<string, Map<number, number>>();
   for (const s of samples) {
     if (s.name !== `${name}_bucket`) continue;
@@ -86,7 +90,11 @@ export function histogramQuantile(q: number, b: Buckets): number {
 }
 
 /** The sum of the samples of one counter or gauge whose labels pass `filter`. */
-export function sumOf(samples: PromSample[], name: string, filter: (labels: Record<string, string>) => boolean = () => true): number {
+export function sumOf(
+  samples: PromSample[],
+  name: string,
+  filter: (labels: Record<string, string>) => boolean = () => true,
+): number {
   let v = 0;
   for (const s of samples) if (s.name === name && filter(s.labels)) v += s.value;
   return v;

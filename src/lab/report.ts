@@ -4,12 +4,28 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { apiLatencies, apiSeries, latencyCdf, type ApiLatencyEntry, type ApiSeries, type ApiSnapshot, type SliClass } from './api_metrics.js';
+import {
+  apiLatencies,
+  apiSeries,
+  latencyCdf,
+  type ApiLatencyEntry,
+  type ApiSeries,
+  type ApiSnapshot,
+  type SliClass,
+} from './api_metrics.js';
 import type { LabConfig } from './config.js';
 import type { Capabilities } from './components.js';
 import { fleetSummaryLines, type FleetReport } from './fleet_report.js';
 import type { ClientLatencies, PhaseResult, WorkloadMode } from './load.js';
-import { podStartup, podStartupByPhase, schedulingThroughput, sloEntries, type PhaseStartup, type PodStartup, type SloEntry } from './measure.js';
+import {
+  podStartup,
+  podStartupByPhase,
+  schedulingThroughput,
+  sloEntries,
+  type PhaseStartup,
+  type PodStartup,
+  type SloEntry,
+} from './measure.js';
 import type { PodTimes } from './pod_tracker.js';
 import type { ProcSeries } from './proc.js';
 import { percentiles, type Percentiles } from './stats.js';
@@ -29,7 +45,10 @@ export interface LabReport {
   date: string;
   commit: string | null;
   machine: MachineInfo;
-  config: Omit<LabConfig, 'scenario' | 'mode'> & { scenario: { name: string; description: string; source: string }; mode: WorkloadMode };
+  config: Omit<LabConfig, 'scenario' | 'mode'> & {
+    scenario: { name: string; description: string; source: string };
+    mode: WorkloadMode;
+  };
   capabilities: Capabilities;
   /** Plain statements about how this run differs from a real cluster's, or what it could not measure. */
   notes: string[];
@@ -38,7 +57,13 @@ export interface LabReport {
   totalS: number;
   phases: PhaseResult[];
   slos: SloEntry[];
-  api: { latency: ApiLatencyEntry[]; series: ApiSeries; cdf: Record<SliClass, { le: number[]; fraction: number[] }>; scrapes: number; scrapeErrors: number };
+  api: {
+    latency: ApiLatencyEntry[];
+    series: ApiSeries;
+    cdf: Record<SliClass, { le: number[]; fraction: number[] }>;
+    scrapes: number;
+    scrapeErrors: number;
+  };
   client: Record<string, Percentiles>;
   podStartup: PodStartup;
   /** Pod startup of the pods created in each phase. */
@@ -87,7 +112,10 @@ export interface RunRecord {
 /** The current commit, when run from a git checkout. */
 export function gitCommit(): string | null {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return null;
   }
@@ -95,7 +123,12 @@ export function gitCommit(): string | null {
 
 /** The machine now. */
 export function machineNow(): MachineInfo {
-  return { cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), loadAverageStart: loadavg(), loadAverageEnd: loadavg() };
+  return {
+    cpus: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    loadAverageStart: loadavg(),
+    loadAverageEnd: loadavg(),
+  };
 }
 
 /** Builds report.json's content. */
@@ -112,7 +145,11 @@ export function buildReport(r: RunRecord): LabReport {
     date: new Date().toISOString(),
     commit: r.commit,
     machine: r.machine,
-    config: { ...rest, mode: r.mode, scenario: { name: scenario.name, description: scenario.description, source: scenario.source } },
+    config: {
+      ...rest,
+      mode: r.mode,
+      scenario: { name: scenario.name, description: scenario.description, source: scenario.source },
+    },
     capabilities: r.capabilities,
     notes: r.notes,
     result: r.result,
@@ -123,7 +160,12 @@ export function buildReport(r: RunRecord): LabReport {
     api: {
       latency,
       series,
-      cdf: { mutating: latencyCdf(r.snapshots, 'mutating'), 'read-resource': latencyCdf(r.snapshots, 'read-resource'), 'read-namespace': latencyCdf(r.snapshots, 'read-namespace'), 'read-cluster': latencyCdf(r.snapshots, 'read-cluster') },
+      cdf: {
+        mutating: latencyCdf(r.snapshots, 'mutating'),
+        'read-resource': latencyCdf(r.snapshots, 'read-resource'),
+        'read-namespace': latencyCdf(r.snapshots, 'read-namespace'),
+        'read-cluster': latencyCdf(r.snapshots, 'read-cluster'),
+      },
       scrapes: r.snapshots.length,
       scrapeErrors: r.scrapeErrors,
     },
@@ -151,37 +193,64 @@ export function buildReport(r: RunRecord): LabReport {
   };
 }
 
-const f = (v: number | null | undefined, digits = 3): string => (v === null || v === undefined || Number.isNaN(v) ? '-' : v.toFixed(digits));
+const f = (v: number | null | undefined, digits = 3): string =>
+  v === null || v === undefined || Number.isNaN(v) ? '-' : v.toFixed(digits);
 
 /** The terminal summary: phases, SLOs, pod startup, processes. */
 export function summaryText(rep: LabReport): string {
   const lines: string[] = [];
   const c = rep.config;
-  lines.push(`kscale lab: ${c.nodes} nodes, ${c.podsPerNode} pods/node, scenario ${c.scenario.name}, pod rate ${c.podRate}/s, workloads=${c.mode.workloads} binding=${c.mode.binding}: ${rep.result} in ${f(rep.totalS, 0)} s`);
+  lines.push(
+    `kscale lab: ${c.nodes} nodes, ${c.podsPerNode} pods/node, scenario ${c.scenario.name}, pod rate ${c.podRate}/s, workloads=${c.mode.workloads} binding=${c.mode.binding}: ${rep.result} in ${f(rep.totalS, 0)} s`,
+  );
   lines.push('');
   lines.push('phase            time (s)  pods  issue/s  running/s  done');
-  for (const p of rep.phases) lines.push(`${p.name.padEnd(16)} ${f(p.durationS, 1).padStart(8)} ${String(p.podsRequested).padStart(5)} ${f(p.issueRatePerSec, 1).padStart(8)} ${f(p.achievedPodsPerSec, 1).padStart(10)}  ${p.completed ? 'yes' : `NO (${p.note ?? ''})`}`);
+  for (const p of rep.phases)
+    lines.push(
+      `${p.name.padEnd(16)} ${f(p.durationS, 1).padStart(8)} ${String(p.podsRequested).padStart(5)} ${f(p.issueRatePerSec, 1).padStart(8)} ${f(p.achievedPodsPerSec, 1).padStart(10)}  ${p.completed ? 'yes' : `NO (${p.note ?? ''})`}`,
+    );
   lines.push('');
   lines.push('SLO / target                                                  measured   threshold  pass');
-  for (const s of rep.slos) lines.push(`${s.name.padEnd(61)} ${`${f(s.measured)} ${s.unit}`.padStart(10)} ${`${s.comparison} ${s.threshold}`.padStart(10)}  ${s.pass ? 'PASS' : 'FAIL'}`);
+  for (const s of rep.slos)
+    lines.push(
+      `${s.name.padEnd(61)} ${`${f(s.measured)} ${s.unit}`.padStart(10)} ${`${s.comparison} ${s.threshold}`.padStart(10)}  ${s.pass ? 'PASS' : 'FAIL'}`,
+    );
   const ps = rep.podStartup;
   lines.push('');
-  lines.push(`pod startup (ms, ${ps.pods} pods)   p50 ${f(ps.total.p50, 0)}  p90 ${f(ps.total.p90, 0)}  p99 ${f(ps.total.p99, 0)}`);
-  lines.push(`  create → scheduled              p50 ${f(ps.createToScheduled.p50, 0)}  p99 ${f(ps.createToScheduled.p99, 0)}`);
-  lines.push(`  scheduled → kubelet + watch      p50 ${f(ps.scheduledToKubeletAndWatch.p50, 0)}  p99 ${f(ps.scheduledToKubeletAndWatch.p99, 0)}`);
+  lines.push(
+    `pod startup (ms, ${ps.pods} pods)   p50 ${f(ps.total.p50, 0)}  p90 ${f(ps.total.p90, 0)}  p99 ${f(ps.total.p99, 0)}`,
+  );
+  lines.push(
+    `  create → scheduled              p50 ${f(ps.createToScheduled.p50, 0)}  p99 ${f(ps.createToScheduled.p99, 0)}`,
+  );
+  lines.push(
+    `  scheduled → kubelet + watch      p50 ${f(ps.scheduledToKubeletAndWatch.p50, 0)}  p99 ${f(ps.scheduledToKubeletAndWatch.p99, 0)}`,
+  );
   lines.push(`  simulated container start        ${ps.simulatedStartMs} (fixed)`);
   lines.push(`  control plane share              p50 ${f(ps.controlPlane.p50, 0)}  p99 ${f(ps.controlPlane.p99, 0)}`);
-  for (const b of rep.podStartupByPhase ?? []) lines.push(`  created in ${b.phase.padEnd(16)} ${String(b.pods).padStart(6)} pods: p50 ${f(b.total.p50, 0)}  p99 ${f(b.total.p99, 0)}  (scheduled → kubelet + watch p99 ${f(b.scheduledToKubeletAndWatch.p99, 0)})`);
+  for (const b of rep.podStartupByPhase ?? [])
+    lines.push(
+      `  created in ${b.phase.padEnd(16)} ${String(b.pods).padStart(6)} pods: p50 ${f(b.total.p50, 0)}  p99 ${f(b.total.p99, 0)}  (scheduled → kubelet + watch p99 ${f(b.scheduledToKubeletAndWatch.p99, 0)})`,
+    );
   lines.push(...fleetSummaryLines(rep.fleets ?? []));
   const rt = rep.serverRuntime;
   if (rt !== undefined && rt.eventLoopLagP99Ms.count > 0) {
-    lines.push(`server event loop lag (ms/interval) p99: p50 ${f(rt.eventLoopLagP99Ms.p50, 0)}  p90 ${f(rt.eventLoopLagP99Ms.p90, 0)}  max ${f(rt.eventLoopLagP99Ms.max, 0)}; max: p50 ${f(rt.eventLoopLagMaxMs.p50, 0)}  max ${f(rt.eventLoopLagMaxMs.max, 0)}; time in GC p50 ${f(rt.gcShare.p50 * 100, 1)}%  max ${f(rt.gcShare.max * 100, 1)}%`);
+    lines.push(
+      `server event loop lag (ms/interval) p99: p50 ${f(rt.eventLoopLagP99Ms.p50, 0)}  p90 ${f(rt.eventLoopLagP99Ms.p90, 0)}  max ${f(rt.eventLoopLagP99Ms.max, 0)}; max: p50 ${f(rt.eventLoopLagMaxMs.p50, 0)}  max ${f(rt.eventLoopLagMaxMs.max, 0)}; time in GC p50 ${f(rt.gcShare.p50 * 100, 1)}%  max ${f(rt.gcShare.max * 100, 1)}%`,
+    );
   }
-  lines.push(`scheduling throughput (pods/s)     avg ${f(rep.scheduling.average, 1)}  p50 ${f(rep.scheduling.p50, 0)}  max ${f(rep.scheduling.max, 0)}`);
+  lines.push(
+    `scheduling throughput (pods/s)     avg ${f(rep.scheduling.average, 1)}  p50 ${f(rep.scheduling.p50, 0)}  max ${f(rep.scheduling.max, 0)}`,
+  );
   lines.push('');
   lines.push('process              peak RSS (MiB)  CPU (s)  avg cores');
-  for (const p of rep.processes) lines.push(`${p.name.padEnd(20)} ${f(p.peakRssMiB, 0).padStart(14)} ${f(p.totalCpuSeconds, 1).padStart(8)} ${f(p.avgCores, 2).padStart(10)}`);
-  lines.push(`load average at start ${rep.machine.loadAverageStart.map((x) => x.toFixed(2)).join(' ')}, at end ${rep.machine.loadAverageEnd.map((x) => x.toFixed(2)).join(' ')}`);
+  for (const p of rep.processes)
+    lines.push(
+      `${p.name.padEnd(20)} ${f(p.peakRssMiB, 0).padStart(14)} ${f(p.totalCpuSeconds, 1).padStart(8)} ${f(p.avgCores, 2).padStart(10)}`,
+    );
+  lines.push(
+    `load average at start ${rep.machine.loadAverageStart.map((x) => x.toFixed(2)).join(' ')}, at end ${rep.machine.loadAverageEnd.map((x) => x.toFixed(2)).join(' ')}`,
+  );
   for (const n of rep.notes) lines.push(`note: ${n}`);
   return lines.join('\n');
 }

@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { loadKubeconfig, RESOURCES, RESTClient } from '../client/index.js';
 import { apiSeries, type ApiSnapshot } from './api_metrics.js';
 import type { LabConfig } from './config.js';
-import { controllerManagerSpec, detectCapabilities, etcdSpec, fleetSpecs, schedulerSpec, serverSpec, type Capabilities } from './components.js';
+import {
+  controllerManagerSpec,
+  detectCapabilities,
+  etcdSpec,
+  fleetSpecs,
+  schedulerSpec,
+  serverSpec,
+  type Capabilities,
+} from './components.js';
 import { collectFleetReports, type FleetReport } from './fleet_report.js';
 import { renderHtml } from './html.js';
 import { killNodesPhase } from './node_failure.js';
@@ -24,22 +32,34 @@ import { Supervisor } from './supervisor.js';
 /** Picks how pods are made and placed from the capabilities; throws when an explicit choice cannot run. */
 export function resolveMode(c: LabConfig, caps: Capabilities, notes: string[]): WorkloadMode {
   if (c.mode !== 'auto') {
-    if (c.mode.binding === 'scheduler' && !caps.scheduler) throw new Error('binding=scheduler needs `kscale scheduler`, which this build does not have');
-    if (c.mode.workloads === 'controllers' && !caps.workloadControllers) throw new Error('workloads=controllers needs the workload controllers in `kscale controller-manager`, which this build does not have');
-    if (c.mode.workloads === 'controllers' && c.mode.binding !== 'scheduler') throw new Error('workloads=controllers needs binding=scheduler');
+    if (c.mode.binding === 'scheduler' && !caps.scheduler)
+      throw new Error('binding=scheduler needs `kscale scheduler`, which this build does not have');
+    if (c.mode.workloads === 'controllers' && !caps.workloadControllers)
+      throw new Error(
+        'workloads=controllers needs the workload controllers in `kscale controller-manager`, which this build does not have',
+      );
+    if (c.mode.workloads === 'controllers' && c.mode.binding !== 'scheduler')
+      throw new Error('workloads=controllers needs binding=scheduler');
     return c.mode;
   }
   const binding = caps.scheduler ? 'scheduler' : 'direct';
   const workloads = caps.workloadControllers && caps.scheduler ? 'controllers' : 'pods';
-  if (!caps.scheduler) notes.push('this build has no `kscale scheduler`: the lab binds pods itself (spec.nodeName set at creation, round-robin over Ready nodes), so create→scheduled is only the create call and the watch delay, and scheduling throughput is not measured');
-  if (workloads === 'pods') notes.push('the workload controllers are not in this build\'s controller-manager: the lab creates each Deployment\'s and Job\'s pods itself as bare pods (Jobs\' pods do not complete); Services are created without endpoints controllers');
+  if (!caps.scheduler)
+    notes.push(
+      'this build has no `kscale scheduler`: the lab binds pods itself (spec.nodeName set at creation, round-robin over Ready nodes), so create→scheduled is only the create call and the watch delay, and scheduling throughput is not measured',
+    );
+  if (workloads === 'pods')
+    notes.push(
+      "the workload controllers are not in this build's controller-manager: the lab creates each Deployment's and Job's pods itself as bare pods (Jobs' pods do not complete); Services are created without endpoints controllers",
+    );
   return { workloads, binding };
 }
 
 /** Pods Running per second between the first and last pod that started running in [fromMs, toMs]. */
 function sustainedRunningRate(pods: Iterable<PodTimes>, fromMs: number, toMs: number): number | undefined {
   const t: number[] = [];
-  for (const p of pods) if (p.runningAt !== undefined && p.runningAt >= fromMs && p.runningAt <= toMs) t.push(p.runningAt);
+  for (const p of pods)
+    if (p.runningAt !== undefined && p.runningAt >= fromMs && p.runningAt <= toMs) t.push(p.runningAt);
   if (t.length < 2) return undefined;
   t.sort((a, b) => a - b);
   return (t.length - 1) / ((t[t.length - 1]! - t[0]!) / 1000);
@@ -69,7 +89,10 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   const commit = gitCommit();
   const caps = detectCapabilities();
   const mode = resolveMode(c, caps, notes);
-  if (c.fleet.proxyMode !== 'off' && !caps.hollowProxy) throw new Error(`--proxy-mode ${c.fleet.proxyMode} needs \`kscale nodes --hollow-proxy\`, which this build does not have`);
+  if (c.fleet.proxyMode !== 'off' && !caps.hollowProxy)
+    throw new Error(
+      `--proxy-mode ${c.fleet.proxyMode} needs \`kscale nodes --hollow-proxy\`, which this build does not have`,
+    );
   mkdirSync(c.reportDir, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'kscale-lab-'));
   const paths = { dataDir, kubeconfig: join(c.reportDir, 'kubeconfig') };
@@ -91,7 +114,9 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   hooks.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let crash: Error | undefined;
   sup.onUnexpectedExit((comp, code, sig) => {
-    crash = new Error(`${comp.spec.name} exited during the run (code ${code}, signal ${sig}): ${comp.stderr().slice(-2000)}`);
+    crash = new Error(
+      `${comp.spec.name} exited during the run (code ${code}, signal ${sig}): ${comp.stderr().slice(-2000)}`,
+    );
     abort.abort(crash);
   });
   const phases: PhaseResult[] = [];
@@ -107,7 +132,9 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   let ticker: NodeJS.Timeout | undefined;
   let noisy: Promise<void> | undefined;
   try {
-    progress.log(`kscale lab: ${c.nodes} nodes × ${c.podsPerNode} pods, scenario ${c.scenario.name}, workloads=${mode.workloads}, binding=${mode.binding}; report in ${c.reportDir}`);
+    progress.log(
+      `kscale lab: ${c.nodes} nodes × ${c.podsPerNode} pods, scenario ${c.scenario.name}, workloads=${mode.workloads}, binding=${mode.binding}; report in ${c.reportDir}`,
+    );
     let server = c;
     if (c.server.labEtcd !== 'none') {
       const main = await etcdSpec('etcd', dataDir);
@@ -118,7 +145,14 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
         await sup.start(events.spec);
         overrides = `/events#${events.url}`;
       }
-      server = { ...c, server: { ...c.server, etcdServers: main.url, ...(overrides !== undefined ? { etcdServersOverrides: overrides } : {}) } };
+      server = {
+        ...c,
+        server: {
+          ...c.server,
+          etcdServers: main.url,
+          ...(overrides !== undefined ? { etcdServersOverrides: overrides } : {}),
+        },
+      };
       progress.log(`etcd ready (${c.server.labEtcd})`);
     }
     await sup.start(serverSpec(server, paths, (u) => (serverUrl = u)));
@@ -129,10 +163,20 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       await sup.start(schedulerSpec(c, paths));
       progress.log('scheduler ready');
     }
-    const client = new RESTClient({ ...loadKubeconfig({ path: paths.kubeconfig }), qps: 0, burst: 1, userAgent: 'kscale-lab' });
+    const client = new RESTClient({
+      ...loadKubeconfig({ path: paths.kubeconfig }),
+      qps: 0,
+      burst: 1,
+      userAgent: 'kscale-lab',
+    });
     tracker = new PodTracker(client);
     await tracker.start();
-    sampler = new Sampler(serverUrl, () => [{ name: 'lab', pid: process.pid }, ...sup.components.map((x) => ({ name: x.spec.name, pid: x.pid }))], t0, c.scrapeIntervalMs);
+    sampler = new Sampler(
+      serverUrl,
+      () => [{ name: 'lab', pid: process.pid }, ...sup.components.map((x) => ({ name: x.spec.name, pid: x.pid }))],
+      t0,
+      c.scrapeIntervalMs,
+    );
     sampler.start();
     const tr = tracker;
     const smp = sampler;
@@ -156,9 +200,24 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       while (recent.length > 1 && now - recent[0]![0] > 10_000) recent.shift();
       const [t1, v1] = recent[0]!;
       const rate = now > t1 ? ((recent[recent.length - 1]![1] - v1) * 1000) / (now - t1) : 0;
-      const left = phase === 'nodes' ? c.nodes - cnt.nodesReady : phase === 'create' ? target - cnt.podsSeen : undefined;
+      const left =
+        phase === 'nodes' ? c.nodes - cnt.nodesReady : phase === 'create' ? target - cnt.podsSeen : undefined;
       const eta = left !== undefined && rate > 0 ? left / rate : undefined;
-      progress.update({ phase, elapsedS: elapsed(), nodes: { ready: cnt.nodesReady, total: c.nodes }, pods: { seen: cnt.podsSeen, scheduled: cnt.podsScheduled, running: cnt.podsRunning, live: cnt.podsLive, target }, qps, p99S: p99, ...(eta !== undefined ? { etaS: Math.max(0, eta) } : {}) });
+      progress.update({
+        phase,
+        elapsedS: elapsed(),
+        nodes: { ready: cnt.nodesReady, total: c.nodes },
+        pods: {
+          seen: cnt.podsSeen,
+          scheduled: cnt.podsScheduled,
+          running: cnt.podsRunning,
+          live: cnt.podsLive,
+          target,
+        },
+        qps,
+        p99S: p99,
+        ...(eta !== undefined ? { etaS: Math.max(0, eta) } : {}),
+      });
     };
     ticker = setInterval(draw, 1000);
     for (const spec of fleetSpecs(c, paths)) await sup.start(spec);
@@ -173,7 +232,20 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       await new Promise((r) => setTimeout(r, 200));
     }
     const nodesEnd = elapsed();
-    phases.push({ name: 'nodes', type: 'hold', start: nodesStart, end: nodesEnd, durationS: nodesEnd - nodesStart, podsRequested: 0, issueRatePerSec: 0, achievedPodsPerSec: 0, calls: 0, errors: 0, completed: true, note: `${c.nodes} nodes Ready (${(c.nodes / Math.max(0.001, nodesEnd - nodesStart)).toFixed(1)} nodes/s)` });
+    phases.push({
+      name: 'nodes',
+      type: 'hold',
+      start: nodesStart,
+      end: nodesEnd,
+      durationS: nodesEnd - nodesStart,
+      podsRequested: 0,
+      issueRatePerSec: 0,
+      achievedPodsPerSec: 0,
+      calls: 0,
+      errors: 0,
+      completed: true,
+      note: `${c.nodes} nodes Ready (${(c.nodes / Math.max(0.001, nodesEnd - nodesStart)).toFixed(1)} nodes/s)`,
+    });
     progress.log(`${c.nodes} nodes Ready in ${(nodesEnd - nodesStart).toFixed(1)} s`);
     let seed = c.seed >>> 0 || 1;
     const random = (): number => {
@@ -188,12 +260,20 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     if (plan.workloads.length > 0) await gen.createNamespaces(plan.namespaces);
     for (const p of c.scenario.phases) {
       phase = p.name;
-      const timeout = c.phaseTimeoutMs > 0 ? c.phaseTimeoutMs : (plan.pods / Math.max(1, c.podRate)) * 3000 + 180_000 + (p.type === 'hold' ? p.durationMs : 0);
+      const timeout =
+        c.phaseTimeoutMs > 0
+          ? c.phaseTimeoutMs
+          : (plan.pods / Math.max(1, c.podRate)) * 3000 + 180_000 + (p.type === 'hold' ? p.durationMs : 0);
       const startedAt = Date.now();
-      const res = p.type === 'kill-nodes' ? await killNodesPhase(p.name, p.fraction, p.timeoutMs, paths.kubeconfig, tr, elapsed, abort.signal) : await gen.run(p, plan.workloads, timeout);
+      const res =
+        p.type === 'kill-nodes'
+          ? await killNodesPhase(p.name, p.fraction, p.timeoutMs, paths.kubeconfig, tr, elapsed, abort.signal)
+          : await gen.run(p, plan.workloads, timeout);
       phases.push(res);
       if (p.type === 'create') createRate = sustainedRunningRate(tr.pods.values(), startedAt, Date.now());
-      progress.log(`phase ${p.name}: ${res.durationS.toFixed(1)} s, ${res.podsRequested} pods${res.completed ? '' : `: ${res.note ?? 'did not complete'}`}`);
+      progress.log(
+        `phase ${p.name}: ${res.durationS.toFixed(1)} s, ${res.podsRequested} pods${res.completed ? '' : `: ${res.note ?? 'did not complete'}`}`,
+      );
       if (!res.completed) {
         result = 'failed';
         error = `phase ${p.name} did not complete: ${res.note ?? ''}`;
@@ -238,7 +318,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   writeFileSync(join(c.reportDir, 'report.json'), `${JSON.stringify(report, null, 1)}\n`);
   writeFileSync(join(c.reportDir, 'report.html'), renderHtml(report));
   try {
-    if (c.keepRunning && result === 'completed' && hooks.waitForStop !== undefined) await hooks.waitForStop(paths.kubeconfig, serverUrl);
+    if (c.keepRunning && result === 'completed' && hooks.waitForStop !== undefined)
+      await hooks.waitForStop(paths.kubeconfig, serverUrl);
   } finally {
     abort.abort(new Error('stopping'));
     await noisy;
@@ -256,7 +337,12 @@ function lastP99(a: ApiSnapshot, b: ApiSnapshot): number {
 }
 
 /** A client LISTing every pod from storage in a loop at `qps`, as a misbehaving agent would (the throttling experiment). */
-async function noisyLister(client: RESTClient, qps: number, signal: AbortSignal, lat: Map<string, number[]>): Promise<void> {
+async function noisyLister(
+  client: RESTClient,
+  qps: number,
+  signal: AbortSignal,
+  lat: Map<string, number[]>,
+): Promise<void> {
   const pods = client.resource(RESOURCES.pods);
   const inflight = new Set<Promise<void>>();
   const samples: number[] = [];

@@ -14,13 +14,26 @@ test('the load scenario plans 30 pods per node in namespaces of at most 3,000 po
   assert.equal(plan.namespaces.length, 25);
   const perNs = new Map<string, number>();
   for (const w of plan.workloads) perNs.set(w.namespace, (perNs.get(w.namespace) ?? 0) + w.replicas);
-  assert.ok([...perNs.values()].every((n) => n <= 3000 + 250), JSON.stringify([...perNs.values()]));
+  assert.ok(
+    [...perNs.values()].every((n) => n <= 3000 + 250),
+    JSON.stringify([...perNs.values()]),
+  );
   assert.ok(plan.workloads.some((w) => w.service) && plan.workloads.some((w) => w.kind === 'Job'));
 });
 
 test('bad scenarios are rejected with the field at fault', () => {
   assert.throws(() => parseScenario('name: x\nworkloads: []\nphases: []\n', 'f'), /phases must be a non-empty list/);
-  assert.throws(() => parseScenario('name: x\nworkloads:\n  - {kind: Pod, name: p, share: 0.5}\nphases: [{type: create}]\n', 'f'), /shares add up to 0.5/);
-  assert.throws(() => parseScenario('name: x\nworkloads: []\nphases: [{type: explode}]\n', 'f'), /phases\[0\].type must be/);
-  assert.throws(() => parseScenario('name: x\nworkloads:\n  - {kind: StatefulSet, name: p, share: 1}\nphases: [{type: create}]\n', 'f'), /workloads\[0\].kind/);
+  assert.throws(
+    () => parseScenario('name: x\nworkloads:\n  - {kind: Pod, name: p, share: 0.5}\nphases: [{type: create}]\n', 'f'),
+    /shares add up to 0.5/,
+  );
+  assert.throws(
+    () => parseScenario('name: x\nworkloads: []\nphases: [{type: explode}]\n', 'f'),
+    /phases\[0\].type must be/,
+  );
+  assert.throws(
+    () =>
+      parseScenario('name: x\nworkloads:\n  - {kind: StatefulSet, name: p, share: 1}\nphases: [{type: create}]\n', 'f'),
+    /workloads\[0\].kind/,
+  );
 });

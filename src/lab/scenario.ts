@@ -62,7 +62,8 @@ const fail = (source: string, msg: string): never => {
 };
 
 function num(source: string, v: unknown, what: string, min = 0): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min) fail(source, `${what} must be a number >= ${min}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min)
+    fail(source, `${what} must be a number >= ${min}, got ${JSON.stringify(v)}`);
   return v as number;
 }
 
@@ -77,17 +78,37 @@ function durationText(source: string, v: unknown, dflt: string): string {
 export function parseScenario(text: string, source: string): Scenario {
   const doc = parse(text) as Record<string, unknown> | null;
   if (doc === null || typeof doc !== 'object') return fail(source, 'not a YAML mapping');
-  const name = typeof doc.name === 'string' && /^[a-z0-9-]+$/.test(doc.name) ? doc.name : fail(source, 'name must be lower-case letters, digits and dashes');
-  const workloads = (Array.isArray(doc.workloads) ? doc.workloads : fail(source, 'workloads must be a list')) as Record<string, unknown>[];
+  const name =
+    typeof doc.name === 'string' && /^[a-z0-9-]+$/.test(doc.name)
+      ? doc.name
+      : fail(source, 'name must be lower-case letters, digits and dashes');
+  const workloads = (Array.isArray(doc.workloads) ? doc.workloads : fail(source, 'workloads must be a list')) as Record<
+    string,
+    unknown
+  >[];
   const ws: WorkloadSpec[] = workloads.map((w, i) => {
-    const kind = w.kind === 'Deployment' || w.kind === 'Job' || w.kind === 'Pod' ? w.kind : fail(source, `workloads[${i}].kind must be Deployment, Job or Pod`);
-    const wname = typeof w.name === 'string' && /^[a-z0-9-]+$/.test(w.name) ? w.name : fail(source, `workloads[${i}].name must be a DNS label`);
+    const kind =
+      w.kind === 'Deployment' || w.kind === 'Job' || w.kind === 'Pod'
+        ? w.kind
+        : fail(source, `workloads[${i}].kind must be Deployment, Job or Pod`);
+    const wname =
+      typeof w.name === 'string' && /^[a-z0-9-]+$/.test(w.name)
+        ? w.name
+        : fail(source, `workloads[${i}].name must be a DNS label`);
     const replicas = kind === 'Pod' ? 1 : num(source, w.replicas, `workloads[${i}].replicas`, 1);
-    return { kind, name: wname, replicas, share: num(source, w.share, `workloads[${i}].share`), service: w.service === true };
+    return {
+      kind,
+      name: wname,
+      replicas,
+      share: num(source, w.share, `workloads[${i}].share`),
+      service: w.service === true,
+    };
   });
   const total = ws.reduce((a, w) => a + w.share, 0);
   if (ws.length > 0 && Math.abs(total - 1) > 1e-6) fail(source, `workload shares add up to ${total}, not 1`);
-  const phases = (Array.isArray(doc.phases) && doc.phases.length > 0 ? doc.phases : fail(source, 'phases must be a non-empty list')) as Record<string, unknown>[];
+  const phases = (
+    Array.isArray(doc.phases) && doc.phases.length > 0 ? doc.phases : fail(source, 'phases must be a non-empty list')
+  ) as Record<string, unknown>[];
   const ps: PhaseSpec[] = phases.map((p, i): PhaseSpec => {
     const pname = typeof p.name === 'string' ? p.name : String(p.type);
     switch (p.type) {
@@ -95,13 +116,26 @@ export function parseScenario(text: string, source: string): Scenario {
       case 'delete':
         return { name: pname, type: p.type };
       case 'scale': {
-        const f = Array.isArray(p.factor) && p.factor.length === 2 ? (p.factor as unknown[]) : fail(source, `phases[${i}].factor must be [min, max]`);
-        return { name: pname, type: 'scale', fraction: num(source, p.fraction, `phases[${i}].fraction`), factor: [num(source, f[0], 'factor min'), num(source, f[1], 'factor max')] };
+        const f =
+          Array.isArray(p.factor) && p.factor.length === 2
+            ? (p.factor as unknown[])
+            : fail(source, `phases[${i}].factor must be [min, max]`);
+        return {
+          name: pname,
+          type: 'scale',
+          fraction: num(source, p.fraction, `phases[${i}].fraction`),
+          factor: [num(source, f[0], 'factor min'), num(source, f[1], 'factor max')],
+        };
       }
       case 'rollout':
         return { name: pname, type: 'rollout', fraction: num(source, p.fraction, `phases[${i}].fraction`) };
       case 'kill-nodes':
-        return { name: pname, type: 'kill-nodes', fraction: num(source, p.fraction, `phases[${i}].fraction`), timeoutMs: parseDuration(durationText(source, p.timeout, '5m')) };
+        return {
+          name: pname,
+          type: 'kill-nodes',
+          fraction: num(source, p.fraction, `phases[${i}].fraction`),
+          timeoutMs: parseDuration(durationText(source, p.timeout, '5m')),
+        };
       case 'hold':
         return { name: pname, type: 'hold', durationMs: parseDuration(durationText(source, p.duration, '60s')) };
       default:
@@ -123,13 +157,19 @@ export function parseScenario(text: string, source: string): Scenario {
 export function loadScenario(nameOrPath: string): Scenario {
   const shipped = join(SCENARIO_DIR, `${nameOrPath}.yaml`);
   const file = existsSync(shipped) ? shipped : nameOrPath;
-  if (!existsSync(file)) throw new Error(`no scenario "${nameOrPath}": not a file, and not one of ${listScenarios().join(', ')}`);
+  if (!existsSync(file))
+    throw new Error(`no scenario "${nameOrPath}": not a file, and not one of ${listScenarios().join(', ')}`);
   return parseScenario(readFileSync(file, 'utf8'), file);
 }
 
 /** The names of the shipped scenarios. */
 export function listScenarios(): string[] {
-  return existsSync(SCENARIO_DIR) ? readdirSync(SCENARIO_DIR).filter((f) => f.endsWith('.yaml')).map((f) => basename(f, '.yaml')).sort() : [];
+  return existsSync(SCENARIO_DIR)
+    ? readdirSync(SCENARIO_DIR)
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => basename(f, '.yaml'))
+        .sort()
+    : [];
 }
 
 /**
@@ -137,7 +177,11 @@ export function listScenarios(): string[] {
  * of the pods in objects of its size (the last one smaller), spread over
  * namespaces of at most podsPerNamespace pods, like CL2's namespaces.
  */
-export function planScenario(s: Scenario, nodes: number, podsPerNode: number): { namespaces: string[]; workloads: PlannedWorkload[]; pods: number } {
+export function planScenario(
+  s: Scenario,
+  nodes: number,
+  podsPerNode: number,
+): { namespaces: string[]; workloads: PlannedWorkload[]; pods: number } {
   const pods = nodes * podsPerNode;
   const nsCount = Math.max(1, Math.ceil(pods / s.podsPerNamespace));
   const namespaces = Array.from({ length: nsCount }, (_, i) => `lab-${s.name}-${i + 1}`);
@@ -148,7 +192,13 @@ export function planScenario(s: Scenario, nodes: number, podsPerNode: number): {
     for (let i = 0; left > 0; i++) {
       const replicas = Math.min(w.replicas, left);
       left -= replicas;
-      workloads.push({ kind: w.kind, namespace: namespaces[nsCursor++ % nsCount]!, name: `${w.name}-${i}`, replicas, service: w.service === true });
+      workloads.push({
+        kind: w.kind,
+        namespace: namespaces[nsCursor++ % nsCount]!,
+        name: `${w.name}-${i}`,
+        replicas,
+        service: w.service === true,
+      });
     }
   }
   return { namespaces, workloads, pods: workloads.reduce((a, w) => a + w.replicas, 0) };

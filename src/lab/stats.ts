@@ -20,7 +20,13 @@ export function percentileOf(sorted: number[], q: number): number {
 export function percentiles(values: number[]): Percentiles {
   const s = Float64Array.from(values).sort();
   const a = Array.from(s);
-  return { count: a.length, p50: percentileOf(a, 0.5), p90: percentileOf(a, 0.9), p99: percentileOf(a, 0.99), max: a.length === 0 ? NaN : a[a.length - 1]! };
+  return {
+    count: a.length,
+    p50: percentileOf(a, 0.5),
+    p90: percentileOf(a, 0.9),
+    p99: percentileOf(a, 0.99),
+    max: a.length === 0 ? NaN : a[a.length - 1]!,
+  };
 }
 
 /** The empirical CDF of samples, thinned to at most `points` points: [value, fraction]. */

@@ -42,7 +42,9 @@ const alive = (p: ChildProcess): boolean => p.exitCode === null && p.signalCode 
 export class Supervisor {
   readonly components: RunningComponent[] = [];
   private stopping = false;
-  private readonly onExitHandlers = new Set<(c: RunningComponent, code: number | null, signal: string | null) => void>();
+  private readonly onExitHandlers = new Set<
+    (c: RunningComponent, code: number | null, signal: string | null) => void
+  >();
   private readonly logsClosed: Promise<void>[] = [];
 
   /**
@@ -78,14 +80,20 @@ export class Supervisor {
     this.components.push(c);
     await new Promise<void>((resolve, reject) => {
       let ready = false;
-      const timer = setTimeout(() => reject(new Error(`${spec.name} was not ready in ${spec.readyTimeoutMs / 1000} s: ${err.slice(-2000)}`)), spec.readyTimeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${spec.name} was not ready in ${spec.readyTimeoutMs / 1000} s: ${err.slice(-2000)}`)),
+        spec.readyTimeoutMs,
+      );
       p.once('error', (e) => {
         clearTimeout(timer);
         reject(new Error(`${spec.name} could not start: ${e.message}`));
       });
       p.once('exit', (code, signal) => {
         clearTimeout(timer);
-        if (!ready) reject(new Error(`${spec.name} exited (code ${code}, signal ${signal}) before it was ready: ${err.slice(-2000)}`));
+        if (!ready)
+          reject(
+            new Error(`${spec.name} exited (code ${code}, signal ${signal}) before it was ready: ${err.slice(-2000)}`),
+          );
         else if (!this.stopping) for (const fn of this.onExitHandlers) fn(c, code, signal);
       });
       createInterface({ input: spec.readyStream === 'stderr' ? p.stderr! : p.stdout! }).on('line', (line) => {

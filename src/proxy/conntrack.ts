@@ -29,12 +29,14 @@ export class Conntrack {
     for (const port of stale.nodePorts) calls.push(['-D', '-p', 'udp', '--dport', String(port)]);
     for (const n of stale.nat) {
       if (n.origDst !== undefined) calls.push(['-D', '--orig-dst', n.origDst, '--dst-nat', n.endpointIP, '-p', 'udp']);
-      if (n.nodePort !== undefined) calls.push(['-D', '-p', 'udp', '--dport', String(n.nodePort), '--dst-nat', n.endpointIP]);
+      if (n.nodePort !== undefined)
+        calls.push(['-D', '-p', 'udp', '--dport', String(n.nodePort), '--dst-nat', n.endpointIP]);
     }
     for (const args of calls) {
       const r = await this.exec.run(['conntrack', ...args]);
       this.issued++;
-      if (r.code !== 0 && !r.stderr.includes('0 flow entries')) throw new Error(`conntrack ${args.join(' ')}: ${r.stderr.trim()}`);
+      if (r.code !== 0 && !r.stderr.includes('0 flow entries'))
+        throw new Error(`conntrack ${args.join(' ')}: ${r.stderr.trim()}`);
     }
     return calls.length;
   }

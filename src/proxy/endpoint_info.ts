@@ -66,8 +66,20 @@ export function sameEndpoints(a: readonly Endpoint[] | undefined, b: readonly En
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
     const y = b[i]!;
-    if (x.ip !== y.ip || x.port !== y.port || x.ready !== y.ready || x.serving !== y.serving || x.terminating !== y.terminating || x.isLocal !== y.isLocal) return false;
-    if ((x.zoneHints ?? []).join(',') !== (y.zoneHints ?? []).join(',') || (x.zoneHints === undefined) !== (y.zoneHints === undefined)) return false;
+    if (
+      x.ip !== y.ip ||
+      x.port !== y.port ||
+      x.ready !== y.ready ||
+      x.serving !== y.serving ||
+      x.terminating !== y.terminating ||
+      x.isLocal !== y.isLocal
+    )
+      return false;
+    if (
+      (x.zoneHints ?? []).join(',') !== (y.zoneHints ?? []).join(',') ||
+      (x.zoneHints === undefined) !== (y.zoneHints === undefined)
+    )
+      return false;
   }
   return true;
 }

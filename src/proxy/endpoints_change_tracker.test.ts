@@ -10,7 +10,10 @@ test('slices of one service are merged, and an endpoint in two slices counts onc
   t.sliceUpdate(slice('web', 'web-2', ['10.0.0.2', '10.0.0.3']), false);
   const { changes } = t.checkout();
   assert.equal(changes.length, 1);
-  assert.deepEqual(changes[0]!.current.get('default/web:p')!.map((e) => e.ip), ['10.0.0.1', '10.0.0.2', '10.0.0.3']);
+  assert.deepEqual(
+    changes[0]!.current.get('default/web:p')!.map((e) => e.ip),
+    ['10.0.0.1', '10.0.0.2', '10.0.0.3'],
+  );
 });
 
 test('a change that is undone before the sync is dropped with its trigger time', () => {
@@ -33,7 +36,10 @@ test('trigger times of real changes are handed over for the network programming 
 
 test('unset conditions read as upstream reads them, and nodeName marks local endpoints', () => {
   const t = new EndpointsChangeTracker('n1');
-  const s = slice('web', 'web-1', [{ ip: '10.0.0.1', node: 'n1' }, { ip: '10.0.0.2', node: 'n2', ready: false, serving: true, terminating: true }]);
+  const s = slice('web', 'web-1', [
+    { ip: '10.0.0.1', node: 'n1' },
+    { ip: '10.0.0.2', node: 'n2', ready: false, serving: true, terminating: true },
+  ]);
   (s.endpoints as { conditions: object }[])[0]!.conditions = {};
   t.sliceUpdate(s, false);
   const eps = t.checkout().changes[0]!.current.get('default/web:p')!;
@@ -54,7 +60,10 @@ test('applying reports removed ready endpoints and services that become active',
   assert.deepEqual([...r.newlyActive], ['default/dns:p']);
   t.sliceUpdate(slice('dns', 'dns-1', ['10.0.0.2']), false);
   r = applyEndpointsChanges(map, t.checkout().changes);
-  assert.deepEqual(r.deleted.map((d) => d.endpoint.ip), ['10.0.0.1']);
+  assert.deepEqual(
+    r.deleted.map((d) => d.endpoint.ip),
+    ['10.0.0.1'],
+  );
   assert.equal(r.newlyActive.size, 0);
   t.sliceUpdate(slice('dns', 'dns-1', []), true);
   r = applyEndpointsChanges(map, t.checkout().changes);

@@ -48,7 +48,8 @@ export class EndpointsChangeTracker {
     const key = sliceServiceKey(slice);
     if (key === undefined) return this.pendingPrev.size > 0;
     let cache = this.slices.get(key);
-    if (!this.pendingPrev.has(key)) this.pendingPrev.set(key, endpointsFromSlices(cache?.values() ?? [], this.nodeName));
+    if (!this.pendingPrev.has(key))
+      this.pendingPrev.set(key, endpointsFromSlices(cache?.values() ?? [], this.nodeName));
     const name = slice.metadata?.name ?? '';
     if (removed) {
       cache?.delete(name);

@@ -47,7 +47,8 @@ export class Executor {
       p.stdout.on('data', (d: Buffer) => out.push(d));
       p.stderr.on('data', (d: Buffer) => err.push(d));
       let timedOut = false;
-      const timer = this.timeoutMs > 0 ? setTimeout(() => ((timedOut = true), p.kill('SIGKILL')), this.timeoutMs) : undefined;
+      const timer =
+        this.timeoutMs > 0 ? setTimeout(() => ((timedOut = true), p.kill('SIGKILL')), this.timeoutMs) : undefined;
       p.on('error', reject);
       p.on('close', (code) => {
         if (timer !== undefined) clearTimeout(timer);

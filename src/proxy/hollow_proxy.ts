@@ -85,7 +85,12 @@ class HollowProxier implements Proxier {
     const t0 = performance.now();
     const r = this.render(input);
     this.rules = r.rules;
-    return Promise.resolve({ full: input.full, bytes: r.bytes, rules: { rules: r.rules }, renderMs: performance.now() - t0 });
+    return Promise.resolve({
+      full: input.full,
+      bytes: r.bytes,
+      rules: { rules: r.rules },
+      renderMs: performance.now() - t0,
+    });
   }
   cleanup(): Promise<void> {
     return Promise.resolve();
@@ -127,14 +132,29 @@ function renderer(mode: ProxyMode): (input: SyncInput) => { bytes: number; rules
 /** An Endpoints object as an EndpointSlice, so the change tracker can read it. */
 export function endpointsAsSlice(ep: KubeObject): KubeObject {
   type Addr = { ip?: string; nodeName?: string };
-  type Subset = { addresses?: Addr[]; notReadyAddresses?: Addr[]; ports?: { name?: string; port?: number; protocol?: string }[] };
+  type Subset = {
+    addresses?: Addr[];
+    notReadyAddresses?: Addr[];
+    ports?: { name?: string; port?: number; protocol?: string }[];
+  };
   const subsets = (ep.subsets as Subset[] | undefined) ?? [];
-  const addr = (a: Addr, ready: boolean): KubeObject => ({ addresses: [a.ip ?? ''], conditions: { ready }, ...(a.nodeName !== undefined ? { nodeName: a.nodeName } : {}) });
+  const addr = (a: Addr, ready: boolean): KubeObject => ({
+    addresses: [a.ip ?? ''],
+    conditions: { ready },
+    ...(a.nodeName !== undefined ? { nodeName: a.nodeName } : {}),
+  });
   return {
-    metadata: { name: `${ep.metadata?.name ?? ''}-endpoints`, namespace: ep.metadata?.namespace ?? '', labels: { 'kubernetes.io/service-name': ep.metadata?.name ?? '' } },
+    metadata: {
+      name: `${ep.metadata?.name ?? ''}-endpoints`,
+      namespace: ep.metadata?.namespace ?? '',
+      labels: { 'kubernetes.io/service-name': ep.metadata?.name ?? '' },
+    },
     addressType: 'IPv4',
     ports: subsets.flatMap((s) => s.ports ?? []),
-    endpoints: subsets.flatMap((s) => [...(s.addresses ?? []).map((a) => addr(a, true)), ...(s.notReadyAddresses ?? []).map((a) => addr(a, false))]),
+    endpoints: subsets.flatMap((s) => [
+      ...(s.addresses ?? []).map((a) => addr(a, true)),
+      ...(s.notReadyAddresses ?? []).map((a) => addr(a, false)),
+    ]),
   };
 }
 
@@ -179,7 +199,13 @@ export class HollowProxies {
     const pool = { keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256 };
     const c = o.config;
     this.agent = c.host.startsWith('https:')
-      ? new https.Agent({ ...pool, ...(c.ca ? { ca: c.ca } : {}), ...(c.cert ? { cert: c.cert } : {}), ...(c.key ? { key: c.key } : {}), rejectUnauthorized: c.insecureSkipTLSVerify !== true })
+      ? new https.Agent({
+          ...pool,
+          ...(c.ca ? { ca: c.ca } : {}),
+          ...(c.cert ? { cert: c.cert } : {}),
+          ...(c.key ? { key: c.key } : {}),
+          rejectUnauthorized: c.insecureSkipTLSVerify !== true,
+        })
       : new http.Agent(pool);
   }
 
@@ -194,14 +220,32 @@ export class HollowProxies {
     this.o.nodes.forEach((name, i) => {
       const rest = new RESTClient(
         { ...this.o.config, userAgent: `kube-proxy/v1.33.0 (linux/amd64) kscale-hollow/${name}` },
-        { clock: this.o.clock, random, rateLimiter: new TokenBucket(this.o.qps, this.o.burst, this.o.clock), agent: this.agent },
+        {
+          clock: this.o.clock,
+          random,
+          rateLimiter: new TokenBucket(this.o.qps, this.o.burst, this.o.clock),
+          agent: this.agent,
+        },
       );
       this.clients.push(rest);
       const reflector = { transform: stripManagedFields };
       if (!computing.has(i)) {
         const counters = [new CountingStore(), new CountingStore()];
-        const refl = [RESOURCES.services, endpointsRes].map((gvr, j) => new Reflector(listWatchFor(rest.resource(gvr)), counters[j]!, { name: `${gvr.resource}@${name}`, clock: this.o.clock, random, logger: this.o.logger, ...reflector }));
-        this.proxies.push({ stoppers: refl.map((r) => r.run()), counters, reflectorStats: () => refl.map((r) => r.stats) });
+        const refl = [RESOURCES.services, endpointsRes].map(
+          (gvr, j) =>
+            new Reflector(listWatchFor(rest.resource(gvr)), counters[j]!, {
+              name: `${gvr.resource}@${name}`,
+              clock: this.o.clock,
+              random,
+              logger: this.o.logger,
+              ...reflector,
+            }),
+        );
+        this.proxies.push({
+          stoppers: refl.map((r) => r.run()),
+          counters,
+          reflectorStats: () => refl.map((r) => r.stats),
+        });
         return;
       }
       const proxier = new HollowProxier(this.o.mode ?? 'iptables');
@@ -218,11 +262,17 @@ export class HollowProxies {
         },
         onError: (err) => this.o.logger.warn({ node: name, err: String(err) }, 'hollow proxy sync failed'),
       });
-      const opts = { clock: this.o.clock, random, logger: this.o.logger, reflector: { name: `proxy@${name}`, ...reflector } };
+      const opts = {
+        clock: this.o.clock,
+        random,
+        logger: this.o.logger,
+        reflector: { name: `proxy@${name}`, ...reflector },
+      };
       const services = new SharedInformer(listWatchFor(rest.resource(RESOURCES.services)), opts);
       const eps = new SharedInformer(listWatchFor(rest.resource(endpointsRes)), opts);
       const asSlice = (o: KubeObject): KubeObject => (this.o.watch === 'endpoints' ? endpointsAsSlice(o) : o);
-      const unwrap = (o: KubeObject | DeletedFinalStateUnknown<KubeObject>): KubeObject => (o instanceof DeletedFinalStateUnknown ? o.obj : o);
+      const unwrap = (o: KubeObject | DeletedFinalStateUnknown<KubeObject>): KubeObject =>
+        o instanceof DeletedFinalStateUnknown ? o.obj : o;
       let events = 0;
       const counted =
         <A extends unknown[]>(fn: (...a: A) => void) =>
@@ -230,16 +280,29 @@ export class HollowProxies {
           events++;
           fn(...a);
         };
-      services.addEventHandler({ onAdd: counted(proxy.onServiceAdd), onUpdate: counted(proxy.onServiceUpdate), onDelete: counted((o) => proxy.onServiceDelete(unwrap(o))) });
+      services.addEventHandler({
+        onAdd: counted(proxy.onServiceAdd),
+        onUpdate: counted(proxy.onServiceUpdate),
+        onDelete: counted((o) => proxy.onServiceDelete(unwrap(o))),
+      });
       eps.addEventHandler({
         onAdd: counted((o: KubeObject) => proxy.onSliceAdd(asSlice(o))),
         onUpdate: counted((a: KubeObject, b: KubeObject) => proxy.onSliceUpdate(asSlice(a), asSlice(b))),
-        onDelete: counted((o: KubeObject | DeletedFinalStateUnknown<KubeObject>) => proxy.onSliceDelete(asSlice(unwrap(o)))),
+        onDelete: counted((o: KubeObject | DeletedFinalStateUnknown<KubeObject>) =>
+          proxy.onSliceDelete(asSlice(unwrap(o))),
+        ),
       });
       const stoppers = [services.run(), eps.run()];
       void services.waitForSync().then(() => proxy.onServicesSynced());
       void eps.waitForSync().then(() => proxy.onSlicesSynced());
-      this.proxies.push({ stoppers, counters: [], reflectorStats: () => [services.stats, eps.stats], events: () => events, proxy, proxier });
+      this.proxies.push({
+        stoppers,
+        counters: [],
+        reflectorStats: () => [services.stats, eps.stats],
+        events: () => events,
+        proxy,
+        proxier,
+      });
     });
   }
 
@@ -250,7 +313,19 @@ export class HollowProxies {
 
   /** Counters summed over every hollow proxy. */
   stats(): HollowProxyStats {
-    const s: HollowProxyStats = { proxies: this.proxies.length, computing: 0, mode: this.o.mode ?? 'iptables', watch: this.o.watch, events: 0, lists: 0, watches: 0, syncs: this.syncs, syncMsTotal: Math.round(this.syncMs), lastRenderMs: this.lastRenderMs, rules: 0 };
+    const s: HollowProxyStats = {
+      proxies: this.proxies.length,
+      computing: 0,
+      mode: this.o.mode ?? 'iptables',
+      watch: this.o.watch,
+      events: 0,
+      lists: 0,
+      watches: 0,
+      syncs: this.syncs,
+      syncMsTotal: Math.round(this.syncMs),
+      lastRenderMs: this.lastRenderMs,
+      rules: 0,
+    };
     for (const p of this.proxies) {
       for (const c of p.counters) s.events += c.events;
       for (const r of p.reflectorStats()) {

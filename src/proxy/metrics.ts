@@ -9,7 +9,10 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 // Upstream: exponential buckets from 1 ms, doubling, 15 of them.
 const SYNC_BUCKETS = Array.from({ length: 15 }, (_, i) => 0.001 * 2 ** i);
 // Upstream merges linear buckets (0.25 s … 5 s, 1 s … 30 s, 5 s … 60 s, 30 s … 300 s).
-const NPL_BUCKETS = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 90, 120, 150, 180, 240, 300];
+const NPL_BUCKETS = [
+  0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 90, 120, 150,
+  180, 240, 300,
+];
 
 /** The proxy's metrics, in one registry. */
 export class ProxyMetrics {
@@ -43,10 +46,26 @@ export class ProxyMetrics {
     help: 'The last time proxy rules were successfully synced',
     registers: [this.registry],
   });
-  readonly endpointChangesPending = new Gauge({ name: 'kubeproxy_sync_proxy_rules_endpoint_changes_pending', help: 'Pending proxy rules Endpoint changes', registers: [this.registry] });
-  readonly endpointChangesTotal = new Counter({ name: 'kubeproxy_sync_proxy_rules_endpoint_changes_total', help: 'Cumulative proxy rules Endpoint changes', registers: [this.registry] });
-  readonly serviceChangesPending = new Gauge({ name: 'kubeproxy_sync_proxy_rules_service_changes_pending', help: 'Pending proxy rules Service changes', registers: [this.registry] });
-  readonly serviceChangesTotal = new Counter({ name: 'kubeproxy_sync_proxy_rules_service_changes_total', help: 'Cumulative proxy rules Service changes', registers: [this.registry] });
+  readonly endpointChangesPending = new Gauge({
+    name: 'kubeproxy_sync_proxy_rules_endpoint_changes_pending',
+    help: 'Pending proxy rules Endpoint changes',
+    registers: [this.registry],
+  });
+  readonly endpointChangesTotal = new Counter({
+    name: 'kubeproxy_sync_proxy_rules_endpoint_changes_total',
+    help: 'Cumulative proxy rules Endpoint changes',
+    registers: [this.registry],
+  });
+  readonly serviceChangesPending = new Gauge({
+    name: 'kubeproxy_sync_proxy_rules_service_changes_pending',
+    help: 'Pending proxy rules Service changes',
+    registers: [this.registry],
+  });
+  readonly serviceChangesTotal = new Counter({
+    name: 'kubeproxy_sync_proxy_rules_service_changes_total',
+    help: 'Cumulative proxy rules Service changes',
+    registers: [this.registry],
+  });
   readonly iptablesTotal = new Gauge({
     name: 'kubeproxy_sync_proxy_rules_iptables_total',
     help: 'Total number of iptables rules owned by kube-proxy',

@@ -6,7 +6,18 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DeletedFinalStateUnknown, RESOURCES, isNotFoundError, newInformer, silentLogger, type ClientLogger, type KubeObject, type RESTClient, type SharedInformer, type Stopper } from '../client/index.js';
+import {
+  DeletedFinalStateUnknown,
+  RESOURCES,
+  isNotFoundError,
+  newInformer,
+  silentLogger,
+  type ClientLogger,
+  type KubeObject,
+  type RESTClient,
+  type SharedInformer,
+  type Stopper,
+} from '../client/index.js';
 import { RealClock, type Clock } from '../clock/index.js';
 import { Conntrack } from './conntrack.js';
 import { Executor } from './exec.js';
@@ -41,7 +52,11 @@ export interface ProxyServerOptions {
 }
 
 /** Builds the Proxier for a mode. */
-export async function newProxier(mode: ProxyMode, exec: Executor, o: Pick<ProxyServerOptions, 'masqueradeBit' | 'masqueradeAll' | 'clusterCIDR' | 'iptablesBackend' | 'ipvsScheduler'>): Promise<Proxier> {
+export async function newProxier(
+  mode: ProxyMode,
+  exec: Executor,
+  o: Pick<ProxyServerOptions, 'masqueradeBit' | 'masqueradeAll' | 'clusterCIDR' | 'iptablesBackend' | 'ipvsScheduler'>,
+): Promise<Proxier> {
   const cfg = { masqueradeBit: o.masqueradeBit, masqueradeAll: o.masqueradeAll, clusterCIDR: o.clusterCIDR };
   if (mode === 'iptables') return IptablesProxier.create(exec, cfg, o.iptablesBackend);
   if (mode === 'nftables') return new NftablesProxier(exec, cfg);
@@ -90,12 +105,21 @@ export class ProxyServer {
       ...(this.o.onSync ? { onSync: this.o.onSync } : {}),
     });
     this.proxy = proxy;
-    if (this.o.metricsBindAddress !== undefined && this.o.metricsBindAddress !== '') await this.serveMetrics(this.o.metricsBindAddress);
+    if (this.o.metricsBindAddress !== undefined && this.o.metricsBindAddress !== '')
+      await this.serveMetrics(this.o.metricsBindAddress);
     const opts = { ...(this.o.clock ? { clock: this.o.clock } : {}), logger: log };
     this.services = newInformer<KubeObject>(this.o.client, RESOURCES.services, {}, opts);
     this.slices = newInformer<KubeObject>(this.o.client, RESOURCES.endpointslices, {}, opts);
-    this.services.addEventHandler({ onAdd: proxy.onServiceAdd, onUpdate: proxy.onServiceUpdate, onDelete: (o) => proxy.onServiceDelete(o instanceof DeletedFinalStateUnknown ? o.obj : o) });
-    this.slices.addEventHandler({ onAdd: proxy.onSliceAdd, onUpdate: proxy.onSliceUpdate, onDelete: (o) => proxy.onSliceDelete(o instanceof DeletedFinalStateUnknown ? o.obj : o) });
+    this.services.addEventHandler({
+      onAdd: proxy.onServiceAdd,
+      onUpdate: proxy.onServiceUpdate,
+      onDelete: (o) => proxy.onServiceDelete(o instanceof DeletedFinalStateUnknown ? o.obj : o),
+    });
+    this.slices.addEventHandler({
+      onAdd: proxy.onSliceAdd,
+      onUpdate: proxy.onSliceUpdate,
+      onDelete: (o) => proxy.onSliceDelete(o instanceof DeletedFinalStateUnknown ? o.obj : o),
+    });
     this.stoppers.push(this.services.run(), this.slices.run());
     if (!(await this.services.waitForSync(signal))) return;
     proxy.onServicesSynced();

@@ -33,7 +33,7 @@ test('several updates collapse into the first previous and the last current', ()
   assert.equal(t.pending(), 0);
 });
 
-test('headless, ExternalName and other proxies\' services are skipped', () => {
+test("headless, ExternalName and other proxies' services are skipped", () => {
   const t = new ServiceChangeTracker();
   assert.equal(t.update(undefined, service('h', 'None')), false);
   assert.equal(t.update(undefined, service('x', '10.96.0.2', { type: 'ExternalName' })), false);
@@ -60,7 +60,10 @@ test('applying changes reports changed ports and the cluster IPs of removed UDP 
 
 test('session affinity and traffic policies are read from the spec', () => {
   const t = new ServiceChangeTracker();
-  t.update(undefined, service('a', '10.96.0.1', { affinity: true, nodePort: 30001, externalPolicy: 'Local', internalPolicy: 'Local' }));
+  t.update(
+    undefined,
+    service('a', '10.96.0.1', { affinity: true, nodePort: 30001, externalPolicy: 'Local', internalPolicy: 'Local' }),
+  );
   const info = t.checkout()[0]!.current.get('default/a:p')!;
   assert.equal(info.stickySeconds, 10800);
   assert.equal(info.nodePort, 30001);

@@ -72,7 +72,8 @@ export function applyServiceChanges(map: ServicePortMap, changes: readonly Servi
     for (const [name, old] of c.previous) {
       const now = c.current.get(name);
       if (now === undefined || !sameServicePort(old, now)) changed.add(name);
-      if (old.protocol === 'UDP' && (now === undefined || now.clusterIP !== old.clusterIP)) deletedUDPClusterIPs.add(old.clusterIP);
+      if (old.protocol === 'UDP' && (now === undefined || now.clusterIP !== old.clusterIP))
+        deletedUDPClusterIPs.add(old.clusterIP);
       map.delete(name);
     }
     for (const [name, info] of c.current) {

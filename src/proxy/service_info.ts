@@ -41,7 +41,10 @@ export function servicePorts(svc: KubeObject | undefined): ServicePortMap {
   const spec = (svc.spec ?? {}) as ServiceSpec;
   const namespace = svc.metadata?.namespace ?? '';
   const service = svc.metadata?.name ?? '';
-  const sticky = spec.sessionAffinity === 'ClientIP' ? (spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? DEFAULT_STICKY_SECONDS) : 0;
+  const sticky =
+    spec.sessionAffinity === 'ClientIP'
+      ? (spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? DEFAULT_STICKY_SECONDS)
+      : 0;
   const hints = hintsEnabled(svc, spec);
   for (const p of spec.ports ?? []) {
     if (typeof p.port !== 'number') continue;

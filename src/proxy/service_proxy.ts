@@ -124,7 +124,13 @@ export class ServiceProxy {
     const full = this.needFull || now - this.lastFull >= (this.opts.fullSyncPeriodMs ?? 3_600_000);
     let result: SyncResult;
     try {
-      result = await this.proxier.sync({ services: this.services, endpoints: this.endpoints, node: this.opts.node, changed: this.pendingChanged, full });
+      result = await this.proxier.sync({
+        services: this.services,
+        endpoints: this.endpoints,
+        node: this.opts.node,
+        changed: this.pendingChanged,
+        full,
+      });
     } catch (err) {
       // Upstream: a failed restore means the kernel state is unknown; the next sync rewrites everything.
       this.needFull = true;
@@ -156,7 +162,11 @@ export class ServiceProxy {
   }
 
   /** UDP flows made stale by these changes, kept until a sync succeeds (rules first, then conntrack). */
-  private collectStale(deletedIPs: Set<string>, deleted: { spn: string; endpoint: { ip: string } }[], newlyActive: Set<string>): void {
+  private collectStale(
+    deletedIPs: Set<string>,
+    deleted: { spn: string; endpoint: { ip: string } }[],
+    newlyActive: Set<string>,
+  ): void {
     const ips = this.pendingStale.ips as Set<string>;
     const nodePorts = this.pendingStale.nodePorts as Set<number>;
     const nat = this.pendingStale.nat as { origDst?: string; nodePort?: number; endpointIP: string }[];

@@ -40,7 +40,14 @@ test('sha256Ascii matches node:crypto on random ASCII, including control charact
 });
 
 test('hash16 is base32 of the first 10 bytes of sha256, for ASCII and non-ASCII identities', () => {
-  for (const s of ['', 'default/web:httptcp', 'default/svc-00000:ptcp10.0.0.1:8080', 'ns/ünïcode:ptcp', 'x'.repeat(64), '日本/名前:ptcp']) {
+  for (const s of [
+    '',
+    'default/web:httptcp',
+    'default/svc-00000:ptcp10.0.0.1:8080',
+    'ns/ünïcode:ptcp',
+    'x'.repeat(64),
+    '日本/名前:ptcp',
+  ]) {
     assert.equal(hash16(s), base32Reference(reference(s)), s);
   }
   // The chain every cluster has upstream: KUBE-SVC-NPX46M4PTMTKRN6Y for default/kubernetes:https over tcp.

@@ -16,12 +16,14 @@
  */
 
 const K = [
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-  0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-  0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+  0xc67178f2,
 ];
 const INIT = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 
@@ -37,10 +39,28 @@ export const MAX_WASM_MESSAGE = 65536 - MESSAGE_AT - 72;
 // ---- a minimal assembler: the WebAssembly opcodes this function uses ----
 
 const op = {
-  loop: 0x03, end: 0x0b, br_if: 0x0d, void: 0x40,
-  get: 0x20, set: 0x21, tee: 0x22,
-  load: 0x28, load8U: 0x2d, store: 0x36, store8: 0x3a, const: 0x41,
-  ltU: 0x49, add: 0x6a, sub: 0x6b, and: 0x71, or: 0x72, xor: 0x73, shl: 0x74, shrU: 0x76, rotl: 0x77, rotr: 0x78,
+  loop: 0x03,
+  end: 0x0b,
+  br_if: 0x0d,
+  void: 0x40,
+  get: 0x20,
+  set: 0x21,
+  tee: 0x22,
+  load: 0x28,
+  load8U: 0x2d,
+  store: 0x36,
+  store8: 0x3a,
+  const: 0x41,
+  ltU: 0x49,
+  add: 0x6a,
+  sub: 0x6b,
+  and: 0x71,
+  or: 0x72,
+  xor: 0x73,
+  shl: 0x74,
+  shrU: 0x76,
+  rotl: 0x77,
+  rotr: 0x78,
 } as const;
 
 /** Unsigned and signed LEB128. */
@@ -69,7 +89,31 @@ function sleb(n: number): number[] {
 
 /** The body of `hash(len)`, as code over named i32 locals. */
 function hashBody(): { locals: number; code: number[] } {
-  const names = ['len', 'total', 'blk', 't', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'h0', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7', 'x', 'y', 't1'];
+  const names = [
+    'len',
+    'total',
+    'blk',
+    't',
+    'a',
+    'b',
+    'c',
+    'd',
+    'e',
+    'f',
+    'g',
+    'h',
+    'h0',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'h7',
+    'x',
+    'y',
+    't1',
+  ];
   const L = Object.fromEntries(names.map((n, i) => [n, i])) as Record<string, number>;
   const code: number[] = [];
   const emit = (...bytes: number[]): void => {
@@ -154,108 +198,128 @@ function hashBody(): { locals: number; code: number[] } {
   });
   i32(0);
   set('blk');
-  loopWhile('blk', 64, () => get('total'), () => {
-    // W[0..15]: the block's words.
-    i32(0);
-    set('t');
-    loopWhile('t', 4, () => i32(64), () => {
-      get('t');
-      get('blk');
-      get('t');
-      emit(op.add);
-      load(MESSAGE_AT);
-      bswap();
-      store(W_AT);
-    });
-    // W[16..63] (t counts bytes: W[t/4]).
-    loopWhile('t', 4, () => i32(256), () => {
-      get('t');
-      get('t');
-      load(W_AT - 64); // W[t-16]
-      get('t');
-      load(W_AT - 60); // W[t-15]
-      set('y');
-      sigma('y', 7, 18, 3, true);
-      emit(op.add);
-      get('t');
-      load(W_AT - 28); // W[t-7]
-      emit(op.add);
-      get('t');
-      load(W_AT - 8); // W[t-2]
-      set('y');
-      sigma('y', 17, 19, 10, true);
-      emit(op.add);
-      store(W_AT);
-    });
-    ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].forEach((v, i) => {
-      get(`h${i}`);
-      set(v);
-    });
-    i32(0);
-    set('t');
-    loopWhile('t', 4, () => i32(256), () => {
-      // t1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t]
-      get('h');
-      sigma('e', 6, 11, 25, false);
-      emit(op.add);
-      get('e');
-      get('f');
-      emit(op.and);
-      get('e');
-      i32(-1);
-      emit(op.xor);
-      get('g');
-      emit(op.and);
-      emit(op.xor);
-      emit(op.add);
-      get('t');
-      load(0);
-      emit(op.add);
-      get('t');
-      load(W_AT);
-      emit(op.add);
-      set('t1');
-      // h..b move down; e = d + t1; a = t1 + Σ0(a) + Maj(a, b, c)
-      get('g');
-      set('h');
-      get('f');
-      set('g');
-      get('e');
-      set('f');
-      get('d');
-      get('t1');
-      emit(op.add);
-      set('e');
-      get('c');
-      set('d');
-      get('t1');
-      sigma('a', 2, 13, 22, false);
-      emit(op.add);
-      get('a');
-      get('b');
-      emit(op.and);
-      get('a');
-      get('c');
-      emit(op.and);
-      emit(op.xor);
-      get('b');
-      get('c');
-      emit(op.and);
-      emit(op.xor);
-      emit(op.add);
-      get('b');
-      set('c');
-      get('a');
-      set('b');
-      set('a');
-    });
-    ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].forEach((v, i) => {
-      get(`h${i}`);
-      get(v);
-      emit(op.add);
-      set(`h${i}`);
-    });
-  });
+  loopWhile(
+    'blk',
+    64,
+    () => get('total'),
+    () => {
+      // W[0..15]: the block's words.
+      i32(0);
+      set('t');
+      loopWhile(
+        't',
+        4,
+        () => i32(64),
+        () => {
+          get('t');
+          get('blk');
+          get('t');
+          emit(op.add);
+          load(MESSAGE_AT);
+          bswap();
+          store(W_AT);
+        },
+      );
+      // W[16..63] (t counts bytes: W[t/4]).
+      loopWhile(
+        't',
+        4,
+        () => i32(256),
+        () => {
+          get('t');
+          get('t');
+          load(W_AT - 64); // W[t-16]
+          get('t');
+          load(W_AT - 60); // W[t-15]
+          set('y');
+          sigma('y', 7, 18, 3, true);
+          emit(op.add);
+          get('t');
+          load(W_AT - 28); // W[t-7]
+          emit(op.add);
+          get('t');
+          load(W_AT - 8); // W[t-2]
+          set('y');
+          sigma('y', 17, 19, 10, true);
+          emit(op.add);
+          store(W_AT);
+        },
+      );
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].forEach((v, i) => {
+        get(`h${i}`);
+        set(v);
+      });
+      i32(0);
+      set('t');
+      loopWhile(
+        't',
+        4,
+        () => i32(256),
+        () => {
+          // t1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t]
+          get('h');
+          sigma('e', 6, 11, 25, false);
+          emit(op.add);
+          get('e');
+          get('f');
+          emit(op.and);
+          get('e');
+          i32(-1);
+          emit(op.xor);
+          get('g');
+          emit(op.and);
+          emit(op.xor);
+          emit(op.add);
+          get('t');
+          load(0);
+          emit(op.add);
+          get('t');
+          load(W_AT);
+          emit(op.add);
+          set('t1');
+          // h..b move down; e = d + t1; a = t1 + Σ0(a) + Maj(a, b, c)
+          get('g');
+          set('h');
+          get('f');
+          set('g');
+          get('e');
+          set('f');
+          get('d');
+          get('t1');
+          emit(op.add);
+          set('e');
+          get('c');
+          set('d');
+          get('t1');
+          sigma('a', 2, 13, 22, false);
+          emit(op.add);
+          get('a');
+          get('b');
+          emit(op.and);
+          get('a');
+          get('c');
+          emit(op.and);
+          emit(op.xor);
+          get('b');
+          get('c');
+          emit(op.and);
+          emit(op.xor);
+          emit(op.add);
+          get('b');
+          set('c');
+          get('a');
+          set('b');
+          set('a');
+        },
+      );
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].forEach((v, i) => {
+        get(`h${i}`);
+        get(v);
+        emit(op.add);
+        set(`h${i}`);
+      });
+    },
+  );
   for (let i = 0; i < 8; i++) {
     i32(0);
     get(`h${i}`);
@@ -320,13 +384,34 @@ export function sha256Module(): Uint8Array {
   K.forEach((v, i) => kBytes.writeUInt32LE(v, i * 4));
   const alphabet = Buffer.from(ALPHABET, 'latin1');
   return Uint8Array.from([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
     ...section(1, [1, 0x60, 1, 0x7f, 0]), // type 0: (i32) -> ()
     ...section(3, [1, 0]), // function 0 has type 0
     ...section(5, [1, 0, 1]), // one memory, at least one page
     ...section(7, [2, ...str('hash'), 0, 0, ...str('memory'), 2, 0]),
     ...section(10, [1, ...uleb(fn.length), ...fn]),
-    ...section(11, [2, 0, op.const, 0, op.end, ...uleb(256), ...kBytes, 0, op.const, ...sleb(ALPHABET_AT), op.end, ...uleb(32), ...alphabet]),
+    ...section(11, [
+      2,
+      0,
+      op.const,
+      0,
+      op.end,
+      ...uleb(256),
+      ...kBytes,
+      0,
+      op.const,
+      ...sleb(ALPHABET_AT),
+      op.end,
+      ...uleb(32),
+      ...alphabet,
+    ]),
   ]);
 }
 
@@ -370,6 +455,22 @@ export function sha256Base32Prefix(s: string): string | undefined {
   if (!hashed(s)) return undefined;
   const m = memory;
   const o = BASE32_AT;
-  return String.fromCharCode(m[o]!, m[o + 1]!, m[o + 2]!, m[o + 3]!, m[o + 4]!, m[o + 5]!, m[o + 6]!, m[o + 7]!,
-    m[o + 8]!, m[o + 9]!, m[o + 10]!, m[o + 11]!, m[o + 12]!, m[o + 13]!, m[o + 14]!, m[o + 15]!);
+  return String.fromCharCode(
+    m[o]!,
+    m[o + 1]!,
+    m[o + 2]!,
+    m[o + 3]!,
+    m[o + 4]!,
+    m[o + 5]!,
+    m[o + 6]!,
+    m[o + 7]!,
+    m[o + 8]!,
+    m[o + 9]!,
+    m[o + 10]!,
+    m[o + 11]!,
+    m[o + 12]!,
+    m[o + 13]!,
+    m[o + 14]!,
+    m[o + 15]!,
+  );
 }

@@ -38,8 +38,13 @@ function pick(endpoints: readonly Endpoint[], accept: (e: Endpoint) => boolean):
 }
 
 /** Splits a service port's endpoints into the cluster and local sets. */
-export function categorizeEndpoints(endpoints: readonly Endpoint[], svc: ServicePortInfo, node: NodeInfo): CategorizedEndpoints {
-  const needCluster = !svc.internalPolicyLocal || (!svc.externalPolicyLocal && (svc.nodePort !== 0 || svc.externalIPs.length > 0));
+export function categorizeEndpoints(
+  endpoints: readonly Endpoint[],
+  svc: ServicePortInfo,
+  node: NodeInfo,
+): CategorizedEndpoints {
+  const needCluster =
+    !svc.internalPolicyLocal || (!svc.externalPolicyLocal && (svc.nodePort !== 0 || svc.externalIPs.length > 0));
   const needLocal = svc.internalPolicyLocal || svc.externalPolicyLocal;
   let usedHints = false;
   let cluster: Endpoint[] = [];
@@ -53,5 +58,10 @@ export function categorizeEndpoints(endpoints: readonly Endpoint[], svc: Service
     }
   }
   const local = needLocal ? pick(endpoints, (e) => e.isLocal) : [];
-  return { cluster, local, hasEndpoints: cluster.length > 0 || local.length > 0 || (needLocal && pick(endpoints, () => true).length > 0), usedHints };
+  return {
+    cluster,
+    local,
+    hasEndpoints: cluster.length > 0 || local.length > 0 || (needLocal && pick(endpoints, () => true).length > 0),
+    usedHints,
+  };
 }

@@ -51,17 +51,24 @@ export interface KubeSchedulerConfiguration {
 /** Reads and checks a configuration file; throws a readable error on bad input. */
 export function loadSchedulerConfiguration(path: string): KubeSchedulerConfiguration {
   const doc = parse(readFileSync(path, 'utf8')) as unknown;
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new Error(`${path}: not a KubeSchedulerConfiguration object`);
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+    throw new Error(`${path}: not a KubeSchedulerConfiguration object`);
   const cfg = doc as KubeSchedulerConfiguration;
-  if (cfg.kind !== undefined && cfg.kind !== 'KubeSchedulerConfiguration') throw new Error(`${path}: kind must be KubeSchedulerConfiguration, got ${cfg.kind}`);
-  if (cfg.apiVersion !== undefined && !cfg.apiVersion.startsWith('kubescheduler.config.k8s.io/')) throw new Error(`${path}: unsupported apiVersion ${cfg.apiVersion}`);
+  if (cfg.kind !== undefined && cfg.kind !== 'KubeSchedulerConfiguration')
+    throw new Error(`${path}: kind must be KubeSchedulerConfiguration, got ${cfg.kind}`);
+  if (cfg.apiVersion !== undefined && !cfg.apiVersion.startsWith('kubescheduler.config.k8s.io/'))
+    throw new Error(`${path}: unsupported apiVersion ${cfg.apiVersion}`);
   const pct = cfg.percentageOfNodesToScore;
-  if (pct !== undefined && (typeof pct !== 'number' || pct < 0 || pct > 100)) throw new Error(`${path}: percentageOfNodesToScore must be between 0 and 100`);
+  if (pct !== undefined && (typeof pct !== 'number' || pct < 0 || pct > 100))
+    throw new Error(`${path}: percentageOfNodesToScore must be between 0 and 100`);
   return cfg;
 }
 
 /** Resolves profiles into per-point plugin lists; throws on unknown plugins or a missing QueueSort/Bind. */
-export function resolveProfiles(cfg: KubeSchedulerConfiguration, registry: ReadonlyMap<string, PluginFactory>): ProfileSpec[] {
+export function resolveProfiles(
+  cfg: KubeSchedulerConfiguration,
+  registry: ReadonlyMap<string, PluginFactory>,
+): ProfileSpec[] {
   const profiles = cfg.profiles !== undefined && cfg.profiles.length > 0 ? cfg.profiles : [{}];
   const seen = new Set<string>();
   return profiles.map((p) => {
@@ -88,7 +95,11 @@ function probeOf(registry: ReadonlyMap<string, PluginFactory>, name: string): Re
   if (f === undefined) throw new Error(`plugin "${name}" does not exist`);
   // Its informer factory hands out informers that are never started, over a client that is never called.
   const client = { resource: () => ({}) } as unknown as RESTClient;
-  const fakeHandle = { client, informerFactory: () => new SharedInformerFactory(client), snapshot: () => ({}) } as never;
+  const fakeHandle = {
+    client,
+    informerFactory: () => new SharedInformerFactory(client),
+    snapshot: () => ({}),
+  } as never;
   const p = f({}, fakeHandle) as unknown as Record<string, unknown>;
   probes.set(name, p);
   return p;
@@ -114,7 +125,11 @@ function resolvePlugins(p: ProfileConfig, registry: ReadonlyMap<string, PluginFa
     const disabled = new Set((own.disabled ?? []).map((d) => d.name));
     const explicit = (own.enabled ?? []).map((e) => e.name);
     for (const e of own.enabled ?? []) if (e.weight !== undefined) weights.set(e.name, e.weight);
-    const fromMulti = disabled.has('*') ? [] : multiList.map((e) => e.name).filter((n) => !disabled.has(n) && !explicit.includes(n) && implementsPoint(registry, n, point));
+    const fromMulti = disabled.has('*')
+      ? []
+      : multiList
+          .map((e) => e.name)
+          .filter((n) => !disabled.has(n) && !explicit.includes(n) && implementsPoint(registry, n, point));
     points[point] = [...explicit, ...fromMulti];
     for (const n of points[point]) if (!registry.has(n)) throw new Error(`plugin "${n}" does not exist`);
   }

@@ -13,18 +13,40 @@ function scheduler(): Scheduler {
   const registry = inTreeRegistry();
   const client = { resource: () => ({}) } as unknown as RESTClient;
   const recorder = { event: () => undefined } as unknown as EventRecorder;
-  return new Scheduler({ client, recorder, clock: new FakeClock(), logger: silentLogger, profiles: resolveProfiles({}, registry), registry });
+  return new Scheduler({
+    client,
+    recorder,
+    clock: new FakeClock(),
+    logger: silentLogger,
+    profiles: resolveProfiles({}, registry),
+    registry,
+  });
 }
 
-const gangPod: KubeObject = { metadata: { name: 'a', namespace: 'default', uid: 'a', labels: { [POD_GROUP_LABEL]: 'g' } }, spec: { containers: [] } };
+const gangPod: KubeObject = {
+  metadata: { name: 'a', namespace: 'default', uid: 'a', labels: { [POD_GROUP_LABEL]: 'g' } },
+  spec: { containers: [] },
+};
 const podGroup: KubeObject = { metadata: { name: 'g', namespace: 'default', uid: 'g' }, spec: { minMember: 1 } };
 
 test('a plugin\u2019s informer from the factory is the one the scheduler watches, and its events requeue pods', () => {
   const s = scheduler();
   const podGroups = s.informers.informerFor(PODGROUPS);
-  assert.equal(s.informers.informerFor(RESOURCES.pods, SCHEDULER_POD_SCOPE), s.podInformer, 'Coscheduling shares the scheduler\u2019s pod informer');
+  assert.equal(
+    s.informers.informerFor(RESOURCES.pods, SCHEDULER_POD_SCOPE),
+    s.podInformer,
+    'Coscheduling shares the scheduler\u2019s pod informer',
+  );
   s.podInformer.add(gangPod);
-  assert.deepEqual(s.queue.pending(), { active: 0, backoff: 0, unschedulable: 0, gated: 1 }, 'gated: its PodGroup does not exist yet');
+  assert.deepEqual(
+    s.queue.pending(),
+    { active: 0, backoff: 0, unschedulable: 0, gated: 1 },
+    'gated: its PodGroup does not exist yet',
+  );
   podGroups.add(podGroup);
-  assert.deepEqual(s.queue.pending(), { active: 1, backoff: 0, unschedulable: 0, gated: 0 }, 'the PodGroup ADDED event let it through');
+  assert.deepEqual(
+    s.queue.pending(),
+    { active: 1, backoff: 0, unschedulable: 0, gated: 0 },
+    'the PodGroup ADDED event let it through',
+  );
 });

@@ -34,9 +34,14 @@ function schedulingChanged(a: Pod, b: Pod): boolean {
 
 function nodeActions(a: Node, b: Node): number {
   let act = 0;
-  if (JSON.stringify(a.status?.allocatable) !== JSON.stringify(b.status?.allocatable)) act |= ActionType.UpdateNodeAllocatable;
+  if (JSON.stringify(a.status?.allocatable) !== JSON.stringify(b.status?.allocatable))
+    act |= ActionType.UpdateNodeAllocatable;
   if (JSON.stringify(a.metadata?.labels) !== JSON.stringify(b.metadata?.labels)) act |= ActionType.UpdateNodeLabel;
-  if (JSON.stringify(a.spec?.taints) !== JSON.stringify(b.spec?.taints) || a.spec?.unschedulable !== b.spec?.unschedulable) act |= ActionType.UpdateNodeTaint;
+  if (
+    JSON.stringify(a.spec?.taints) !== JSON.stringify(b.spec?.taints) ||
+    a.spec?.unschedulable !== b.spec?.unschedulable
+  )
+    act |= ActionType.UpdateNodeTaint;
   return act;
 }
 
@@ -57,7 +62,8 @@ export function registerEventHandlers(s: Scheduler): void {
     const confirming = cache.isAssumed(key);
     cache.addPod(newPodInfo(p), p.spec!.nodeName!);
     queue.delete(key);
-    if (!confirming) queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', action: ActionType.Add }, undefined, p);
+    if (!confirming)
+      queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', action: ActionType.Add }, undefined, p);
   };
   s.podInformer.addEventHandler({
     onAdd: (p) => {
@@ -69,7 +75,8 @@ export function registerEventHandlers(s: Scheduler): void {
       queue.moveAllToActiveOrBackoffQueue({ resource: 'UnscheduledPod', action: ActionType.Add }, undefined, p);
     },
     onUpdate: (old, p) => {
-      if (terminal(p)) return assigned(old) || cache.hasPod(metaNamespaceKeyFunc(p)) ? deleteAssigned(p) : deletePending(p);
+      if (terminal(p))
+        return assigned(old) || cache.hasPod(metaNamespaceKeyFunc(p)) ? deleteAssigned(p) : deletePending(p);
       if (assigned(p)) {
         if (!assigned(old) || cache.isAssumed(metaNamespaceKeyFunc(p))) return addAssigned(p);
         if (schedulingChanged(old, p)) {
@@ -105,7 +112,9 @@ export function registerEventHandlers(s: Scheduler): void {
   // Other resources: the actions any plugin registered for, from the informer the plugin (or this) took from the factory.
   const others = new Map<ClusterEventResource, number>();
   for (const f of s.profiles.values()) {
-    for (const events of f.events.values()) for (const { event } of events) if (!BUILT_IN.has(event.resource)) others.set(event.resource, (others.get(event.resource) ?? 0) | event.action);
+    for (const events of f.events.values())
+      for (const { event } of events)
+        if (!BUILT_IN.has(event.resource)) others.set(event.resource, (others.get(event.resource) ?? 0) | event.action);
   }
   for (const [resource, actions] of others) {
     const move = (action: number, oldObj: KubeObject | undefined, newObj: KubeObject | undefined): void => {

@@ -15,6 +15,12 @@ export * from './framework/interface.js';
 export { numFeasibleNodesToFind, fitErrorMessage } from './schedule_one.js';
 export { inTreeRegistry, DEFAULT_MULTI_POINT } from './plugins/registry.js';
 export { PODGROUPS, POD_GROUP_LABEL, type PodGroup } from './plugins/coscheduling/index.js';
-export { loadSchedulerConfiguration, resolveProfiles, type KubeSchedulerConfiguration, type ProfileConfig, type PluginSet } from './config.js';
+export {
+  loadSchedulerConfiguration,
+  resolveProfiles,
+  type KubeSchedulerConfiguration,
+  type ProfileConfig,
+  type PluginSet,
+} from './config.js';
 export { SchedulerMetrics } from './metrics/metrics.js';
 export { SchedulerServer, type SchedulerServerOptions } from './server.js';

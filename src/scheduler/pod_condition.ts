@@ -30,13 +30,24 @@ export class PodConditionUpdater {
     if ((sameCond && sameNominated) || this.inFlight >= this.maxInFlight) return;
     const now = formatTimestamp(this.clock.now());
     const status: Record<string, unknown> = {
-      conditions: [{ type: 'PodScheduled', status: 'False', reason, message, lastProbeTime: null, lastTransitionTime: cur?.status === 'False' ? cur.lastTransitionTime : now }],
+      conditions: [
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          reason,
+          message,
+          lastProbeTime: null,
+          lastTransitionTime: cur?.status === 'False' ? cur.lastTransitionTime : now,
+        },
+      ],
     };
     if (nominatedNodeName !== undefined) status.nominatedNodeName = nominatedNodeName;
     this.inFlight++;
     this.pods
       .patchStatus(pod.metadata?.name ?? '', 'strategic', { status }, { namespace: pod.metadata?.namespace ?? '' })
-      .catch((err: unknown) => this.log.debug({ pod: pod.metadata?.name, err: String(err) }, 'pod condition not updated'))
+      .catch((err: unknown) =>
+        this.log.debug({ pod: pod.metadata?.name, err: String(err) }, 'pod condition not updated'),
+      )
       .finally(() => this.inFlight--);
   }
 }

@@ -16,8 +16,23 @@ test('numFeasibleNodesToFind follows upstream: all below 100, 50 - n/125 percent
 
 test('the FailedScheduling message counts nodes per reason, like upstream', () => {
   const cpu = pluginStatus('NodeResourcesFit', Code.Unschedulable, 'Insufficient cpu');
-  const taint = pluginStatus('TaintToleration', Code.UnschedulableAndUnresolvable, 'node(s) had untolerated taint {a: b}');
-  const msg = fitErrorMessage({ numAllNodes: 3, statuses: new Map([['n1', cpu], ['n2', cpu], ['n3', taint]]), postFilterMessage: 'preemption: not helpful.' });
-  assert.equal(msg, '0/3 nodes are available: 1 node(s) had untolerated taint {a: b}, 2 Insufficient cpu. preemption: not helpful.');
+  const taint = pluginStatus(
+    'TaintToleration',
+    Code.UnschedulableAndUnresolvable,
+    'node(s) had untolerated taint {a: b}',
+  );
+  const msg = fitErrorMessage({
+    numAllNodes: 3,
+    statuses: new Map([
+      ['n1', cpu],
+      ['n2', cpu],
+      ['n3', taint],
+    ]),
+    postFilterMessage: 'preemption: not helpful.',
+  });
+  assert.equal(
+    msg,
+    '0/3 nodes are available: 1 node(s) had untolerated taint {a: b}, 2 Insufficient cpu. preemption: not helpful.',
+  );
   assert.equal(fitErrorMessage({ numAllNodes: 0, statuses: new Map() }), 'no nodes available to schedule pods');
 });

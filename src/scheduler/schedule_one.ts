@@ -56,7 +56,14 @@ export function fitErrorMessage(e: FitError): string {
 /** Callbacks the scheduler gives the scheduling cycle. */
 export interface ScheduleHooks {
   /** The pod did not fit or an error occurred; requeue and report. */
-  onFailure(fwk: Framework, q: QueuedPodInfo, status: Status, podCycle: number, fit: FitError | undefined, nominatedNode?: string): void;
+  onFailure(
+    fwk: Framework,
+    q: QueuedPodInfo,
+    status: Status,
+    podCycle: number,
+    fit: FitError | undefined,
+    nominatedNode?: string,
+  ): void;
   /** The pod was bound. */
   onBound(fwk: Framework, q: QueuedPodInfo, nodeName: string, startedAt: number): void;
 }
@@ -96,14 +103,28 @@ export class ScheduleOne {
     const podCycle = this.queue.cycle;
     const state = new CycleState();
     const fail = (s: Status, fit?: FitError): void => {
-      this.metrics.scheduleAttempts.inc({ result: s.code === Code.Error ? 'error' : 'unschedulable', profile: fwk.profileName });
-      this.metrics.attemptDuration.observe({ result: s.code === Code.Error ? 'error' : 'unschedulable', profile: fwk.profileName }, (this.clock.now() - start) / 1000);
+      this.metrics.scheduleAttempts.inc({
+        result: s.code === Code.Error ? 'error' : 'unschedulable',
+        profile: fwk.profileName,
+      });
+      this.metrics.attemptDuration.observe(
+        { result: s.code === Code.Error ? 'error' : 'unschedulable', profile: fwk.profileName },
+        (this.clock.now() - start) / 1000,
+      );
       this.hooks.onFailure(fwk, q, s, podCycle, fit);
     };
     const numAll = this.cache.nodeCount;
     const pre = fwk.runPreFilterPlugins(state, pod, this.cache);
     if (pre !== null) {
-      return this.postFilter(fwk, state, q, podCycle, pre, { numAllNodes: numAll, statuses: new Map(), preFilter: pre }, fail);
+      return this.postFilter(
+        fwk,
+        state,
+        q,
+        podCycle,
+        pre,
+        { numAllNodes: numAll, statuses: new Map(), preFilter: pre },
+        fail,
+      );
     }
     const statuses: NodeToStatus = new Map();
     const n = this.findNodesThatFit(fwk, state, pod, statuses);
@@ -128,19 +149,33 @@ export class ScheduleOne {
       fail(permit);
       return undefined;
     }
-    const cycle = this.bindingCycle(fwk, state, q, host, start, podCycle).finally(() => this.bindingCycles.delete(cycle));
+    const cycle = this.bindingCycle(fwk, state, q, host, start, podCycle).finally(() =>
+      this.bindingCycles.delete(cycle),
+    );
     this.bindingCycles.add(cycle);
     return undefined;
   }
 
-  private async postFilter(fwk: Framework, state: CycleState, q: QueuedPodInfo, podCycle: number, s: Status, fit: FitError, fail: (s: Status, fit?: FitError) => void): Promise<void> {
+  private async postFilter(
+    fwk: Framework,
+    state: CycleState,
+    q: QueuedPodInfo,
+    podCycle: number,
+    s: Status,
+    fit: FitError,
+    fail: (s: Status, fit?: FitError) => void,
+  ): Promise<void> {
     if (s.code === Code.Error || fwk.postFilter.length === 0) return fail(s, fit);
     const statuses = fit.statuses;
     if (fit.preFilter !== undefined) for (const ni of this.cache.nodes()) statuses.set(ni.name, fit.preFilter);
     const r = await fwk.runPostFilterPlugins(state, q.podInfo, statuses);
     if (r.status.reasons.length > 0) fit.postFilterMessage = r.status.message();
-    const failure = r.status.code === Code.Error ? r.status : s.code === Code.Success ? newStatus(Code.Unschedulable) : s;
-    this.metrics.scheduleAttempts.inc({ result: failure.code === Code.Error ? 'error' : 'unschedulable', profile: fwk.profileName });
+    const failure =
+      r.status.code === Code.Error ? r.status : s.code === Code.Success ? newStatus(Code.Unschedulable) : s;
+    this.metrics.scheduleAttempts.inc({
+      result: failure.code === Code.Error ? 'error' : 'unschedulable',
+      profile: fwk.profileName,
+    });
     this.hooks.onFailure(fwk, q, failure, podCycle, fit, r.nominatedNodeName);
   }
 
@@ -169,7 +204,11 @@ export class ScheduleOne {
     const feasible = this.feasible;
     if (fwk.score.length === 0) return feasible[Math.floor(this.random() * n)].name;
     const pre = fwk.runPreScorePlugins(state, pod, feasible);
-    if (pre !== null) this.log.debug({ pod: pod.key, plugin: pre.plugin, reason: pre.message() }, 'prescore failed; choosing among feasible nodes unscored');
+    if (pre !== null)
+      this.log.debug(
+        { pod: pod.key, plugin: pre.plugin, reason: pre.message() },
+        'prescore failed; choosing among feasible nodes unscored',
+      );
     if (this.totals.length < n) {
       this.totals = new Float64Array(n * 2);
       this.scratch = new Float64Array(n * 2);
@@ -190,7 +229,14 @@ export class ScheduleOne {
     return feasible[best].name;
   }
 
-  private async bindingCycle(fwk: Framework, state: CycleState, q: QueuedPodInfo, host: string, start: number, podCycle: number): Promise<void> {
+  private async bindingCycle(
+    fwk: Framework,
+    state: CycleState,
+    q: QueuedPodInfo,
+    host: string,
+    start: number,
+    podCycle: number,
+  ): Promise<void> {
     const pod = q.podInfo;
     const failed = (s: Status): void => {
       this.cache.forgetPod(pod.key);
@@ -215,7 +261,10 @@ export class ScheduleOne {
     }
     if (!s.isSuccess()) return failed(s);
     this.metrics.scheduleAttempts.inc({ result: 'scheduled', profile: fwk.profileName });
-    this.metrics.attemptDuration.observe({ result: 'scheduled', profile: fwk.profileName }, (this.clock.now() - start) / 1000);
+    this.metrics.attemptDuration.observe(
+      { result: 'scheduled', profile: fwk.profileName },
+      (this.clock.now() - start) / 1000,
+    );
     fwk.runPostBindPlugins(state, pod, host);
     this.hooks.onBound(fwk, q, host, start);
   }

@@ -4,11 +4,25 @@
  * cycles run concurrently up to a bound. Failures requeue the pod, set
  * PodScheduled=False and record FailedScheduling; a bind records Scheduled.
  */
-import { RESOURCES, SharedInformerFactory, type ClientLogger, type EventRecorder, type RESTClient, type SharedInformer } from '../client/index.js';
+import {
+  RESOURCES,
+  SharedInformerFactory,
+  type ClientLogger,
+  type EventRecorder,
+  type RESTClient,
+  type SharedInformer,
+} from '../client/index.js';
 import type { Clock } from '../clock/index.js';
 import { SchedulerCache } from './cache/cache.js';
 import { CycleState } from './framework/cycle_state.js';
-import { SCHEDULER_POD_SCOPE, type Handle, type PluginFactory, type QueuedPodInfo, type Snapshot, type WaitingPod } from './framework/interface.js';
+import {
+  SCHEDULER_POD_SCOPE,
+  type Handle,
+  type PluginFactory,
+  type QueuedPodInfo,
+  type Snapshot,
+  type WaitingPod,
+} from './framework/interface.js';
 import type { NodeInfo } from './framework/node_info.js';
 import type { PodInfo } from './framework/pod_info.js';
 import { Framework, type ResolvedPlugins } from './framework/runtime.js';
@@ -89,7 +103,8 @@ export class Scheduler {
       runPreFilterPlugins: (state, pod, snapshot) => this.frameworkFor(pod)!.runPreFilterPlugins(state, pod, snapshot),
       informerFactory: () => this.informers,
     };
-    for (const p of opts.profiles) this.profiles.set(p.schedulerName, new Framework(p.schedulerName, p.plugins, opts.registry, handle, clock));
+    for (const p of opts.profiles)
+      this.profiles.set(p.schedulerName, new Framework(p.schedulerName, p.plugins, opts.registry, handle, clock));
     this.podInformer = this.informers.informerFor<Pod>(RESOURCES.pods, SCHEDULER_POD_SCOPE);
     const first = [...this.profiles.values()][0];
     if (first === undefined) throw new Error('at least one profile is required');
@@ -100,7 +115,9 @@ export class Scheduler {
       events: (pod) => this.frameworkFor(pod)?.events ?? new Map(),
       podInitialBackoffMs: (opts.podInitialBackoffSeconds ?? 1) * 1000,
       podMaxBackoffMs: (opts.podMaxBackoffSeconds ?? 10) * 1000,
-      ...(opts.podMaxInUnschedulablePodsDurationMs !== undefined ? { podMaxInUnschedulablePodsDurationMs: opts.podMaxInUnschedulablePodsDurationMs } : {}),
+      ...(opts.podMaxInUnschedulablePodsDurationMs !== undefined
+        ? { podMaxInUnschedulablePodsDurationMs: opts.podMaxInUnschedulablePodsDurationMs }
+        : {}),
     });
     this.metrics = new SchedulerMetrics(() => this.queue.pending());
     this.conditions = new PodConditionUpdater(client, clock, opts.logger);
@@ -112,7 +129,10 @@ export class Scheduler {
       clock,
       opts.logger,
       this.metrics,
-      { onFailure: (f, q, s, c, fit, nominated) => this.onFailure(f, q, s, c, fit, nominated), onBound: (f, q, host) => this.onBound(f, q, host) },
+      {
+        onFailure: (f, q, s, c, fit, nominated) => this.onFailure(f, q, s, c, fit, nominated),
+        onBound: (f, q, host) => this.onBound(f, q, host),
+      },
       (f) => pctByProfile.get(f.profileName) ?? pct,
       opts.maxInFlightBindings ?? 64,
       opts.random,
@@ -190,12 +210,27 @@ export class Scheduler {
   private onBound(fwk: Framework, q: QueuedPodInfo, host: string): void {
     this.stats.bound++;
     this.queue.done(q.podInfo.key);
-    this.metrics.podSchedulingSLI.observe({ attempts: String(q.attempts) }, (this.opts.clock.now() - q.initialAttemptTimestamp) / 1000);
-    this.opts.recorder.event(asPodRef(q.podInfo.pod), 'Normal', 'Scheduled', `Successfully assigned ${q.podInfo.key} to ${host}`);
+    this.metrics.podSchedulingSLI.observe(
+      { attempts: String(q.attempts) },
+      (this.opts.clock.now() - q.initialAttemptTimestamp) / 1000,
+    );
+    this.opts.recorder.event(
+      asPodRef(q.podInfo.pod),
+      'Normal',
+      'Scheduled',
+      `Successfully assigned ${q.podInfo.key} to ${host}`,
+    );
     void fwk;
   }
 
-  private onFailure(fwk: Framework, q: QueuedPodInfo, s: Status, podCycle: number, fit: FitError | undefined, nominated?: string): void {
+  private onFailure(
+    fwk: Framework,
+    q: QueuedPodInfo,
+    s: Status,
+    podCycle: number,
+    fit: FitError | undefined,
+    nominated?: string,
+  ): void {
     this.stats.failed++;
     const pod = q.podInfo;
     q.lastError = s.code === Code.Error;

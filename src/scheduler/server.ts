@@ -51,7 +51,10 @@ export class SchedulerServer {
     const { clock, logger } = opts;
     this.client = new RESTClient({ ...opts.restConfig, userAgent: 'kscale-scheduler' }, { clock });
     // Events get their own connection and limiter, as upstream gives them their own client.
-    this.eventClient = new RESTClient({ ...opts.restConfig, userAgent: 'kscale-scheduler', qps: 50, burst: 100 }, { clock });
+    this.eventClient = new RESTClient(
+      { ...opts.restConfig, userAgent: 'kscale-scheduler', qps: 50, burst: 100 },
+      { clock },
+    );
     this.events = new EventBroadcaster(this.eventClient, { clock, logger });
     const registry = inTreeRegistry();
     const c = opts.config;

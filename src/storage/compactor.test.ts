@@ -169,7 +169,10 @@ test('a tick that finds the previous one still running is skipped', async () => 
 test('each compaction is logged with its revision and how long compaction and checkpoint took', async () => {
   await withStore(async (s, clock) => {
     const infos: Record<string, unknown>[] = [];
-    const log: CompactorLogger = { warn: () => assert.fail('no failure expected'), info: (fields) => infos.push(fields) };
+    const log: CompactorLogger = {
+      warn: () => assert.fail('no failure expected'),
+      info: (fields) => infos.push(fields),
+    };
     const c = new Compactor(s, { clock, intervalMs: INTERVAL, log });
     using _handle = c.start();
     await churn(s, '/registry/pods/ns/e', 3);
@@ -184,6 +187,7 @@ test('each compaction is logged with its revision and how long compaction and ch
     assert.equal(infos.length, 1);
     const [info] = infos;
     assert.equal(info!.revision, first);
-    for (const k of ['compactMs', 'checkpointMs', 'afterTickMs']) assert.ok(typeof info![k] === 'number' && info![k] >= 0, `${k}: ${String(info![k])}`);
+    for (const k of ['compactMs', 'checkpointMs', 'afterTickMs'])
+      assert.ok(typeof info![k] === 'number' && info![k] >= 0, `${k}: ${String(info![k])}`);
   });
 });

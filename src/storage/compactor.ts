@@ -122,7 +122,10 @@ export class Compactor {
       await this.opts.afterTick?.();
       if (t1 > t0) {
         const ms = (a: number, b: number): number => Math.round(b - a);
-        this.opts.log?.info?.({ revision: target, compactMs: ms(t0, t1), checkpointMs: ms(t1, t2), afterTickMs: ms(t2, performance.now()) }, 'storage compacted');
+        this.opts.log?.info?.(
+          { revision: target, compactMs: ms(t0, t1), checkpointMs: ms(t1, t2), afterTickMs: ms(t2, performance.now()) },
+          'storage compacted',
+        );
       }
     } catch (err) {
       this.stats.errors++;

@@ -25,9 +25,12 @@ export function decodeContinue(prefix: string, token: string): ContinueToken {
   } catch {
     throw invalid('continue key is not valid');
   }
-  if (parsed === null || typeof parsed !== 'object' || parsed.v !== 'meta.k8s.io/v1') throw invalid('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
-  if (typeof parsed.rv !== 'number' || !Number.isSafeInteger(parsed.rv) || parsed.rv <= 0) throw invalid('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
-  if (typeof parsed.start !== 'string' || parsed.start.length === 0) throw invalid('continue key is not valid: encoded start key empty');
+  if (parsed === null || typeof parsed !== 'object' || parsed.v !== 'meta.k8s.io/v1')
+    throw invalid('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (typeof parsed.rv !== 'number' || !Number.isSafeInteger(parsed.rv) || parsed.rv <= 0)
+    throw invalid('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (typeof parsed.start !== 'string' || parsed.start.length === 0)
+    throw invalid('continue key is not valid: encoded start key empty');
   const rel = parsed.start;
   if (rel.startsWith('/') || rel.split('/').includes('..')) throw invalid('continue key is not valid: path traversal');
   return { revision: parsed.rv, startKey: prefix + rel };

@@ -10,7 +10,14 @@ import { EncodedObject, jsonCodec, type ObjectCodec } from './encoded_object.js'
 import { tooLargeResourceVersion } from './errors.js';
 import type { KeyValue, Storage, Watcher } from './interface.js';
 import type {
-  Indexer, ObjectEvent, ObjectGetOptions, ObjectList, ObjectListOptions, ObjectStorage, ObjectWatcher, ObjectWatchOptions,
+  Indexer,
+  ObjectEvent,
+  ObjectGetOptions,
+  ObjectList,
+  ObjectListOptions,
+  ObjectStorage,
+  ObjectWatcher,
+  ObjectWatchOptions,
 } from './objects.js';
 
 /** How to build a DirectObjectStorage for one resource. */
@@ -36,7 +43,8 @@ export class DirectObjectStorage implements ObjectStorage {
   private readonly codec: ObjectCodec;
 
   constructor(opts: DirectObjectStorageOptions) {
-    if (!opts.resourcePrefix.endsWith('/')) throw new Error(`resource prefix must end with '/': ${opts.resourcePrefix}`);
+    if (!opts.resourcePrefix.endsWith('/'))
+      throw new Error(`resource prefix must end with '/': ${opts.resourcePrefix}`);
     this.storage = opts.storage;
     this.resourcePrefix = opts.resourcePrefix;
     this.indexers = opts.indexers ?? [];
@@ -46,7 +54,8 @@ export class DirectObjectStorage implements ObjectStorage {
 
   /** Reads one object: at an exact revision, else the latest state (a quorum read), after checking a minimum revision is not ahead. */
   async getObject(key: string, opts: ObjectGetOptions = {}): Promise<EncodedObject> {
-    if (opts.revision !== undefined && opts.revision > 0) return this.wrap(await this.storage.get(key, { revision: opts.revision }));
+    if (opts.revision !== undefined && opts.revision > 0)
+      return this.wrap(await this.storage.get(key, { revision: opts.revision }));
     if (opts.minRevision !== undefined && opts.minRevision > 0) await this.checkNotAhead(opts.minRevision);
     return this.wrap(await this.storage.get(key));
   }
@@ -57,12 +66,16 @@ export class DirectObjectStorage implements ObjectStorage {
    * list with a predicate, and only hands out a continue token when another object passes.
    */
   async listObjects(opts: ObjectListOptions = {}): Promise<ObjectList> {
-    const prefix = opts.namespace === undefined || opts.namespace === '' ? this.resourcePrefix : `${this.resourcePrefix}${opts.namespace}/`;
+    const prefix =
+      opts.namespace === undefined || opts.namespace === ''
+        ? this.resourcePrefix
+        : `${this.resourcePrefix}${opts.namespace}/`;
     const filter = this.filterOf(opts);
     const limit = opts.limit ?? 0;
     let token = opts.continue === '' ? undefined : opts.continue;
     let revision = opts.revision ?? 0;
-    if (token === undefined && revision === 0 && opts.minRevision !== undefined && opts.minRevision > 0) await this.checkNotAhead(opts.minRevision);
+    if (token === undefined && revision === 0 && opts.minRevision !== undefined && opts.minRevision > 0)
+      await this.checkNotAhead(opts.minRevision);
     const out: ObjectList = { items: [], revision: 0 };
     for (;;) {
       const pageLimit = limit === 0 ? 0 : filter === undefined ? limit - out.items.length : Math.max(limit, 500);
@@ -175,7 +188,12 @@ class DirectObjectWatcher implements ObjectWatcher {
         continue;
       }
       last = ev.revision;
-      const out = this.convert(ev.type === 'delete' ? null : ev.kv!, ev.type === 'delete' ? (ev.prevKv ?? ev.kv!) : ev.prevKv, ev.revision, filter);
+      const out = this.convert(
+        ev.type === 'delete' ? null : ev.kv!,
+        ev.type === 'delete' ? (ev.prevKv ?? ev.kv!) : ev.prevKv,
+        ev.revision,
+        filter,
+      );
       if (out !== null) yield out;
     }
     // A watch that ends without a failure (stopped at its timeout) tells the client how far it got.
@@ -183,7 +201,12 @@ class DirectObjectWatcher implements ObjectWatcher {
   }
 
   /** Entering the filter is ADDED, leaving it DELETED (shown at the event's revision), like upstream's watchers. */
-  private convert(cur: KeyValue | null, prev: KeyValue | undefined, revision: number, filter: DecodedFilter | undefined): ObjectEvent | null {
+  private convert(
+    cur: KeyValue | null,
+    prev: KeyValue | undefined,
+    revision: number,
+    filter: DecodedFilter | undefined,
+  ): ObjectEvent | null {
     const o = cur === null ? null : this.objects.wrap(cur, revision);
     const old = prev === undefined ? null : this.objects.wrap(prev, revision);
     const isIn = o !== null && (filter === undefined || filter(o));

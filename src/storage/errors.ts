@@ -41,7 +41,12 @@ export const conflict = (key: string, message = 'the object has been modified'):
 export const expired = (requested: number, compacted: number): StorageError =>
   new StorageError('Expired', `too old resource version: ${requested} (${compacted})`, '', compacted);
 export const tooLargeResourceVersion = (requested: number, current: number): StorageError =>
-  new StorageError('TooLargeResourceVersion', `Too large resource version: ${requested}, current: ${current}`, '', current);
+  new StorageError(
+    'TooLargeResourceVersion',
+    `Too large resource version: ${requested}, current: ${current}`,
+    '',
+    current,
+  );
 export const noSpace = (): StorageError => new StorageError('NoSpace', 'etcdserver: mvcc: database space exceeded');
 export const unavailable = (message: string, cause?: unknown): StorageError =>
   new StorageError('Unavailable', message, '', 0, { cause });
@@ -61,6 +66,10 @@ export const MAX_VALUE_BYTES = 1.5 * 1024 * 1024;
 /** Throws TooLarge when a value is over etcd's request limit. */
 export function checkValueSize(key: string, value: Buffer): void {
   if (value.length > MAX_VALUE_BYTES) {
-    throw new StorageError('TooLarge', `request is too large: ${value.length} bytes for ${key} (limit ${MAX_VALUE_BYTES})`, key);
+    throw new StorageError(
+      'TooLarge',
+      `request is too large: ${value.length} bytes for ${key} (limit ${MAX_VALUE_BYTES})`,
+      key,
+    );
   }
 }

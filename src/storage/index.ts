@@ -2,6 +2,12 @@
 export type * from './interface.js';
 export type * from './objects.js';
 export { DirectObjectStorage, type DirectObjectStorageOptions } from './direct_objects.js';
-export { EncodedObject, jsonCodec, resourceVersionParts, spliceResourceVersion, type ObjectCodec } from './encoded_object.js';
+export {
+  EncodedObject,
+  jsonCodec,
+  resourceVersionParts,
+  spliceResourceVersion,
+  type ObjectCodec,
+} from './encoded_object.js';
 export * from './errors.js';
 export { openSqliteStorage, SqliteStorage, type SqliteOptions, type SyncMode } from './sqlite/index.js';

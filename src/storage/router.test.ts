@@ -49,9 +49,16 @@ test('events are written to and read from the events store only', async () => {
   const updated = await routed.guaranteedUpdate('/registry/events/default/e1', () => ({ value: buf('event2') }));
   assert.ok(updated.modRevision > ev.modRevision);
   const listed = await routed.list('/registry/events/default/');
-  assert.deepEqual(listed.items.map((kv) => kv.value.toString()), ['event2']);
+  assert.deepEqual(
+    listed.items.map((kv) => kv.value.toString()),
+    ['event2'],
+  );
   assert.equal(listed.revision, await eventStore.currentRevision(), 'a routed list carries its own store revision');
-  assert.equal(await routed.currentRevision(), await mainStore.currentRevision(), 'store-wide calls mean the default store');
+  assert.equal(
+    await routed.currentRevision(),
+    await mainStore.currentRevision(),
+    'store-wide calls mean the default store',
+  );
   await routed.delete('/registry/events/default/e1');
   await assert.rejects(eventStore.get('/registry/events/default/e1'), isNotFound);
 });
@@ -73,10 +80,14 @@ test('a watch on the events prefix follows the events store', async () => {
 test('a list or watch whose prefix spans stores is refused', async () => {
   assert.throws(() => routed.watch('/registry/'), /spans storage routes/);
   await assert.rejects(routed.list('/registry/'), /spans storage routes/);
-  assert.throws(() => new RoutedStorage(mainStore, [
-    { prefix: '/registry/events/', storage: eventStore },
-    { prefix: '/registry/events/ns/', storage: mainStore },
-  ]), /may not nest/);
+  assert.throws(
+    () =>
+      new RoutedStorage(mainStore, [
+        { prefix: '/registry/events/', storage: eventStore },
+        { prefix: '/registry/events/ns/', storage: mainStore },
+      ]),
+    /may not nest/,
+  );
 });
 
 runObjectConformance('router', () => directObjects(routed));

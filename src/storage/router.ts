@@ -42,7 +42,8 @@ export class RoutedStorage implements Storage {
     for (const r of routes) {
       if (!r.prefix.endsWith('/')) throw new Error(`storage route prefix must end with '/': ${r.prefix}`);
       const clash = routes.find((o) => o !== r && o.prefix.startsWith(r.prefix));
-      if (clash !== undefined) throw new Error(`storage routes may not nest or repeat: ${r.prefix} and ${clash.prefix}`);
+      if (clash !== undefined)
+        throw new Error(`storage routes may not nest or repeat: ${r.prefix} and ${clash.prefix}`);
     }
     this.routes = [...routes];
   }
@@ -62,7 +63,8 @@ export class RoutedStorage implements Storage {
     const owner = this.routes.find((r) => prefix.startsWith(r.prefix));
     if (owner !== undefined) return owner.storage;
     const inner = this.routes.find((r) => r.prefix.startsWith(prefix));
-    if (inner !== undefined) throw new Error(`prefix ${prefix} spans storage routes (${inner.prefix} lives in another store)`);
+    if (inner !== undefined)
+      throw new Error(`prefix ${prefix} spans storage routes (${inner.prefix} lives in another store)`);
     return this.defaultStore;
   }
 
@@ -135,8 +137,12 @@ export function parseEtcdServersOverrides(flag: string): EtcdServersOverride[] {
     const parts = override.split('#');
     if (parts.length !== 2) throw new Error(`invalid value of etcd server overrides: ${override}`);
     const gr = parts[0].split('/');
-    if (gr.length !== 2 || gr[1] === '') throw new Error(`invalid resource definition in etcd server overrides: ${parts[0]}`);
-    const servers = parts[1].split(';').map((s) => s.trim()).filter((s) => s !== '');
+    if (gr.length !== 2 || gr[1] === '')
+      throw new Error(`invalid resource definition in etcd server overrides: ${parts[0]}`);
+    const servers = parts[1]
+      .split(';')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     if (servers.length === 0) throw new Error(`no servers in etcd server overrides: ${override}`);
     out.push({ group: gr[0], resource: gr[1], servers });
   }

@@ -11,8 +11,13 @@ import { connect } from 'node:net';
 import { startServer, type TestServer } from './harness.js';
 import { readReply, send, type Obj, type Reply } from './raw_http.js';
 
-const json = (base: string, method: string, path: string, body: unknown, contentType = 'application/json'): Promise<Reply> =>
-  send(base, method, path, JSON.stringify(body), { 'Content-Type': contentType });
+const json = (
+  base: string,
+  method: string,
+  path: string,
+  body: unknown,
+  contentType = 'application/json',
+): Promise<Reply> => send(base, method, path, JSON.stringify(body), { 'Content-Type': contentType });
 
 /** Asserts a response is a well-formed Failure Status with this code and reason. */
 function assertStatus(r: Reply, code: number, reason: string, message?: RegExp): Obj {
@@ -33,7 +38,13 @@ function assertStatus(r: Reply, code: number, reason: string, message?: RegExp):
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const CM = '/api/v1/namespaces/default/configmaps';
-const configMap = (name: string, extra: Obj = {}): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' }, ...extra });
+const configMap = (name: string, extra: Obj = {}): Obj => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name },
+  data: { k: 'v' },
+  ...extra,
+});
 
 /** The server still works: its process is alive and it answers a list and a write. */
 async function assertServing(srv: TestServer): Promise<void> {
@@ -69,7 +80,13 @@ describe('bad input', () => {
   });
 
   test('valid YAML is accepted, so the 400s above are about syntax', async () => {
-    const r = await send(srv.url, 'POST', CM, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: b\n', { 'Content-Type': 'application/yaml' });
+    const r = await send(
+      srv.url,
+      'POST',
+      CM,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: b\n',
+      { 'Content-Type': 'application/yaml' },
+    );
     assert.equal(r.code, 201, r.text);
   });
 
@@ -79,10 +96,17 @@ describe('bad input', () => {
 
   test('a body over 3 MiB is 413 RequestEntityTooLarge, declared or chunked', async () => {
     const big = Buffer.alloc(3 * 1024 * 1024 + 1024, 0x61);
-    assertStatus(await send(srv.url, 'POST', CM, big, { 'Content-Type': 'application/json' }), 413, 'RequestEntityTooLarge');
+    assertStatus(
+      await send(srv.url, 'POST', CM, big, { 'Content-Type': 'application/json' }),
+      413,
+      'RequestEntityTooLarge',
+    );
     // Without Content-Length the limit applies while reading.
     const chunked = await new Promise<Reply>((resolve, reject) => {
-      const req = request(new URL(CM, srv.url), { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } });
+      const req = request(new URL(CM, srv.url), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      });
       req.on('error', reject);
       req.on('response', (res) => void readReply(res).then(resolve, reject));
       const piece = Buffer.alloc(256 * 1024, 0x61);
@@ -105,25 +129,61 @@ describe('bad input', () => {
 
   test('an unknown content type is 415 UnsupportedMediaType', async () => {
     for (const ct of ['text/plain', 'application/xml', 'image/png', 'application/x-www-form-urlencoded']) {
-      assertStatus(await send(srv.url, 'POST', CM, JSON.stringify(configMap('ct')), { 'Content-Type': ct }), 415, 'UnsupportedMediaType');
+      assertStatus(
+        await send(srv.url, 'POST', CM, JSON.stringify(configMap('ct')), { 'Content-Type': ct }),
+        415,
+        'UnsupportedMediaType',
+      );
     }
   });
 
   test('a truncated protobuf body is 400 BadRequest, one of another kind (an empty v1 Pod) too; PATCH refuses protobuf with 415', async () => {
     // typeMeta claims 11 bytes and has 9.
-    const truncated = Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x0b, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x05, 0x50, 0x6f, 0x64]);
-    assertStatus(await send(srv.url, 'POST', CM, truncated, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }), 400, 'BadRequest', /runs past the end/);
-    const proto = Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x09, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x03, 0x50, 0x6f, 0x64]);
-    assertStatus(await send(srv.url, 'POST', CM, proto, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }), 400, 'BadRequest', /kind in the data \(Pod\)/);
-    assertStatus(await send(srv.url, 'PUT', `${CM}/existing`, proto, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }), 400, 'BadRequest', /kind in the data \(Pod\)/);
-    assertStatus(await send(srv.url, 'PATCH', `${CM}/existing`, proto, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }), 415, 'UnsupportedMediaType');
+    const truncated = Buffer.from([
+      0x6b, 0x38, 0x73, 0x00, 0x0a, 0x0b, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x05, 0x50, 0x6f, 0x64,
+    ]);
+    assertStatus(
+      await send(srv.url, 'POST', CM, truncated, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }),
+      400,
+      'BadRequest',
+      /runs past the end/,
+    );
+    const proto = Buffer.from([
+      0x6b, 0x38, 0x73, 0x00, 0x0a, 0x09, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x03, 0x50, 0x6f, 0x64,
+    ]);
+    assertStatus(
+      await send(srv.url, 'POST', CM, proto, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }),
+      400,
+      'BadRequest',
+      /kind in the data \(Pod\)/,
+    );
+    assertStatus(
+      await send(srv.url, 'PUT', `${CM}/existing`, proto, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }),
+      400,
+      'BadRequest',
+      /kind in the data \(Pod\)/,
+    );
+    assertStatus(
+      await send(srv.url, 'PATCH', `${CM}/existing`, proto, { 'Content-Type': 'application/vnd.kubernetes.protobuf' }),
+      415,
+      'UnsupportedMediaType',
+    );
   });
 
   test('a wrong kind or apiVersion in the body is 400 BadRequest', async () => {
     assertStatus(await json(srv.url, 'POST', CM, { ...configMap('wk'), kind: 'Secret' }), 400, 'BadRequest', /kind/);
-    assertStatus(await json(srv.url, 'POST', CM, { ...configMap('wv'), apiVersion: 'v2' }), 400, 'BadRequest', /version/i);
+    assertStatus(
+      await json(srv.url, 'POST', CM, { ...configMap('wv'), apiVersion: 'v2' }),
+      400,
+      'BadRequest',
+      /version/i,
+    );
     assertStatus(await json(srv.url, 'POST', CM, { ...configMap('wg'), apiVersion: 'apps/v1' }), 400, 'BadRequest');
-    assertStatus(await json(srv.url, 'PUT', `${CM}/existing`, { ...configMap('existing'), kind: 'Pod' }), 400, 'BadRequest');
+    assertStatus(
+      await json(srv.url, 'PUT', `${CM}/existing`, { ...configMap('existing'), kind: 'Pod' }),
+      400,
+      'BadRequest',
+    );
     assertStatus(await json(srv.url, 'POST', CM, [configMap('arr')]), 400, 'BadRequest');
     assertStatus(await json(srv.url, 'POST', CM, 'a string'), 400, 'BadRequest');
   });
@@ -149,7 +209,11 @@ describe('bad input', () => {
   });
 
   test('a method the path does not allow is 405 MethodNotAllowed', async () => {
-    assertStatus(await send(srv.url, 'PATCH', CM, '{}', { 'Content-Type': 'application/merge-patch+json' }), 405, 'MethodNotAllowed');
+    assertStatus(
+      await send(srv.url, 'PATCH', CM, '{}', { 'Content-Type': 'application/merge-patch+json' }),
+      405,
+      'MethodNotAllowed',
+    );
     assertStatus(await json(srv.url, 'PUT', CM, configMap('x')), 405, 'MethodNotAllowed');
     assertStatus(await json(srv.url, 'POST', `${CM}/existing`, configMap('existing')), 405, 'MethodNotAllowed');
     // Writes to a namespaced collection need a namespace.
@@ -167,10 +231,18 @@ describe('bad input', () => {
       assert.equal(causes[0]!.field, 'metadata.name');
       assert.equal(causes[0]!.reason, 'FieldValueInvalid');
     }
-    const noName = assertStatus(await json(srv.url, 'POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }), 422, 'Invalid');
+    const noName = assertStatus(
+      await json(srv.url, 'POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }),
+      422,
+      'Invalid',
+    );
     assert.equal((noName.details?.causes as Obj[])[0]!.reason, 'FieldValueRequired');
     // Label values are validated too.
-    const lbl = assertStatus(await json(srv.url, 'POST', CM, { ...configMap('lbl'), metadata: { name: 'lbl', labels: { 'bad key!': 'v' } } }), 422, 'Invalid');
+    const lbl = assertStatus(
+      await json(srv.url, 'POST', CM, { ...configMap('lbl'), metadata: { name: 'lbl', labels: { 'bad key!': 'v' } } }),
+      422,
+      'Invalid',
+    );
     assert.ok((lbl.details?.causes as Obj[]).some((c) => String(c.field).startsWith('metadata.labels')));
   });
 
@@ -189,7 +261,17 @@ describe('bad input', () => {
     const s = assertStatus(await json(srv.url, 'PUT', `${CM}/existing`, stale), 409, 'Conflict');
     assert.equal(s.details?.name, 'existing');
     // A merge patch carrying a stale resourceVersion is a precondition too.
-    assertStatus(await json(srv.url, 'PATCH', `${CM}/existing`, { metadata: { resourceVersion: rv }, data: { k: 'v4' } }, 'application/merge-patch+json'), 409, 'Conflict');
+    assertStatus(
+      await json(
+        srv.url,
+        'PATCH',
+        `${CM}/existing`,
+        { metadata: { resourceVersion: rv }, data: { k: 'v4' } },
+        'application/merge-patch+json',
+      ),
+      409,
+      'Conflict',
+    );
     const after = await send(srv.url, 'GET', `${CM}/existing`);
     assert.equal(after.body!.data.k, 'v2');
   });
@@ -197,10 +279,21 @@ describe('bad input', () => {
   test('a JSON patch of more than 10,000 operations is 413, and a copy bomb is 422; the object is unchanged', async () => {
     const before = await send(srv.url, 'GET', `${CM}/existing`);
     const many = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/kind', value: 'ConfigMap' }));
-    assertStatus(await json(srv.url, 'PATCH', `${CM}/existing`, many, 'application/json-patch+json'), 413, 'RequestEntityTooLarge');
+    assertStatus(
+      await json(srv.url, 'PATCH', `${CM}/existing`, many, 'application/json-patch+json'),
+      413,
+      'RequestEntityTooLarge',
+    );
     // Each copy doubles the data map: 40 of them would make terabytes.
-    const bomb = [{ op: 'add', path: '/data/seed', value: 'x'.repeat(1000) }, ...Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '/data', path: `/data/d${i}` }))];
-    const s = assertStatus(await json(srv.url, 'PATCH', `${CM}/existing`, bomb, 'application/json-patch+json'), 422, 'Invalid');
+    const bomb = [
+      { op: 'add', path: '/data/seed', value: 'x'.repeat(1000) },
+      ...Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '/data', path: `/data/d${i}` })),
+    ];
+    const s = assertStatus(
+      await json(srv.url, 'PATCH', `${CM}/existing`, bomb, 'application/json-patch+json'),
+      422,
+      'Invalid',
+    );
     assert.match(s.message ?? '', /accumulated size increase of copy/);
     const after = await send(srv.url, 'GET', `${CM}/existing`);
     assert.equal(after.body!.metadata.resourceVersion, before.body!.metadata.resourceVersion);
@@ -224,28 +317,56 @@ describe('bad input', () => {
   });
 
   test('an unknown field under fieldValidation=Strict is 400 strict decoding error', async () => {
-    assertStatus(await json(srv.url, 'POST', `${CM}?fieldValidation=Strict`, { ...configMap('strict'), spec: { foo: 1 } }), 400, 'BadRequest', /strict decoding error: unknown field "spec"/);
+    assertStatus(
+      await json(srv.url, 'POST', `${CM}?fieldValidation=Strict`, { ...configMap('strict'), spec: { foo: 1 } }),
+      400,
+      'BadRequest',
+      /strict decoding error: unknown field "spec"/,
+    );
   });
 
   test('an invalid label selector is 400 BadRequest, on list and on watch', async () => {
     for (const sel of ['a===b', 'a in (b', '!', 'a=b,,', 'x notin']) {
       assertStatus(await send(srv.url, 'GET', `${CM}?labelSelector=${encodeURIComponent(sel)}`), 400, 'BadRequest');
     }
-    assertStatus(await send(srv.url, 'GET', `${CM}?watch=true&labelSelector=${encodeURIComponent('a in (b')}`), 400, 'BadRequest');
+    assertStatus(
+      await send(srv.url, 'GET', `${CM}?watch=true&labelSelector=${encodeURIComponent('a in (b')}`),
+      400,
+      'BadRequest',
+    );
   });
 
   test('an unsupported field selector is 400 BadRequest, on list and on watch', async () => {
-    assertStatus(await send(srv.url, 'GET', `/api/v1/pods?fieldSelector=${encodeURIComponent('spec.foo=x')}`), 400, 'BadRequest', /field label not supported/);
-    assertStatus(await send(srv.url, 'GET', `/api/v1/pods?watch=true&fieldSelector=${encodeURIComponent('spec.foo=x')}`), 400, 'BadRequest');
-    assertStatus(await send(srv.url, 'GET', `${CM}?fieldSelector=${encodeURIComponent('data.k=v')}`), 400, 'BadRequest');
-    assertStatus(await send(srv.url, 'GET', `${CM}?fieldSelector=${encodeURIComponent('metadata.name')}`), 400, 'BadRequest');
+    assertStatus(
+      await send(srv.url, 'GET', `/api/v1/pods?fieldSelector=${encodeURIComponent('spec.foo=x')}`),
+      400,
+      'BadRequest',
+      /field label not supported/,
+    );
+    assertStatus(
+      await send(srv.url, 'GET', `/api/v1/pods?watch=true&fieldSelector=${encodeURIComponent('spec.foo=x')}`),
+      400,
+      'BadRequest',
+    );
+    assertStatus(
+      await send(srv.url, 'GET', `${CM}?fieldSelector=${encodeURIComponent('data.k=v')}`),
+      400,
+      'BadRequest',
+    );
+    assertStatus(
+      await send(srv.url, 'GET', `${CM}?fieldSelector=${encodeURIComponent('metadata.name')}`),
+      400,
+      'BadRequest',
+    );
   });
 
   test('a client that disconnects mid-body leaves the server serving', async () => {
     for (let i = 0; i < 5; i++) {
       await new Promise<void>((resolve) => {
         const sock = connect(Number(new URL(srv.url).port), '127.0.0.1', () => {
-          sock.write(`POST ${CM} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"half"`);
+          sock.write(
+            `POST ${CM} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"half"`,
+          );
           setTimeout(() => {
             sock.destroy();
             resolve();
@@ -286,7 +407,8 @@ describe('bad input', () => {
       sock.on('error', () => resolve());
     });
     // Changes after the watchers left must not trip over their closed sockets.
-    for (let i = 0; i < 5; i++) assert.equal((await json(srv.url, 'POST', CM, configMap(`after-watch-${i}`))).code, 201);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await json(srv.url, 'POST', CM, configMap(`after-watch-${i}`))).code, 201);
     await sleep(200);
     await assertServing(srv);
   });
@@ -310,7 +432,10 @@ describe('in-flight limits', () => {
     const body = Buffer.from(JSON.stringify(configMap('slow')));
     let finish!: () => void;
     const slow = new Promise<Reply>((resolve, reject) => {
-      const req = request(new URL(CM, srv.url), { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } });
+      const req = request(new URL(CM, srv.url), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': body.length },
+      });
       req.on('error', reject);
       req.on('response', (res) => void readReply(res).then(resolve, reject));
       req.write(body.subarray(0, 10));
@@ -319,7 +444,9 @@ describe('in-flight limits', () => {
     });
     await sleep(200);
     // A bounded burst of concurrent writes: each is refused while the slot is held.
-    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => json(srv.url, 'POST', CM, configMap(`burst-${i}`))));
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => json(srv.url, 'POST', CM, configMap(`burst-${i}`))),
+    );
     for (const r of burst) {
       const s = assertStatus(r, 429, 'TooManyRequests');
       assert.ok(Number(r.headers['retry-after']) >= 1, `Retry-After: ${r.headers['retry-after']}`);
@@ -334,9 +461,14 @@ describe('in-flight limits', () => {
   });
 
   test('a burst of concurrent writes is partly refused, and every reply is 201 or 429', async () => {
-    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => json(srv.url, 'POST', CM, configMap(`many-${i}`))));
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => json(srv.url, 'POST', CM, configMap(`many-${i}`))),
+    );
     const codes = burst.map((r) => r.code);
-    assert.ok(codes.every((c) => c === 201 || c === 429), `codes: ${codes.join(',')}`);
+    assert.ok(
+      codes.every((c) => c === 201 || c === 429),
+      `codes: ${codes.join(',')}`,
+    );
     assert.ok(codes.includes(201));
     for (const r of burst.filter((x) => x.code === 429)) {
       assertStatus(r, 429, 'TooManyRequests');
@@ -348,15 +480,21 @@ describe('in-flight limits', () => {
   });
 
   test('watches do not count against the read-only limit', async () => {
-    const watches = await Promise.all(Array.from({ length: 3 }, () => new Promise<() => void>((resolve, reject) => {
-      const req = request(new URL(`${CM}?watch=true&timeoutSeconds=10`, srv.url));
-      req.on('error', reject);
-      req.on('response', (res) => {
-        assert.equal(res.statusCode, 200);
-        resolve(() => req.destroy());
-      });
-      req.end();
-    })));
+    const watches = await Promise.all(
+      Array.from(
+        { length: 3 },
+        () =>
+          new Promise<() => void>((resolve, reject) => {
+            const req = request(new URL(`${CM}?watch=true&timeoutSeconds=10`, srv.url));
+            req.on('error', reject);
+            req.on('response', (res) => {
+              assert.equal(res.statusCode, 200);
+              resolve(() => req.destroy());
+            });
+            req.end();
+          }),
+      ),
+    );
     assert.equal((await send(srv.url, 'GET', CM)).code, 200);
     for (const stop of watches) stop();
     assert.equal(srv.process.exitCode, null);

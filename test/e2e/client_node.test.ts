@@ -60,7 +60,15 @@ class RecordingProxy {
         const code = this.failNextWatches.shift()!;
         s.status = code;
         const reason = code === 410 ? 'Expired' : 'InternalError';
-        const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `injected ${code}`, reason, code });
+        const body = JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: `injected ${code}`,
+          reason,
+          code,
+        });
         res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
         res.end(body);
         return;
@@ -133,11 +141,21 @@ interface Received {
 /** A Watch that records every event it hands to the informer. */
 class RecordingWatch extends Watch {
   readonly events: Received[] = [];
-  override watch(path: string, queryParams: Record<string, string>, callback: (phase: string, apiObj: Obj, watchObj?: Obj) => void, done: (err: unknown) => void): Promise<AbortController> {
-    return super.watch(path, queryParams, (phase, obj, raw) => {
-      this.events.push({ type: phase, object: obj });
-      callback(phase, obj, raw);
-    }, done);
+  override watch(
+    path: string,
+    queryParams: Record<string, string>,
+    callback: (phase: string, apiObj: Obj, watchObj?: Obj) => void,
+    done: (err: unknown) => void,
+  ): Promise<AbortController> {
+    return super.watch(
+      path,
+      queryParams,
+      (phase, obj, raw) => {
+        this.events.push({ type: phase, object: obj });
+        callback(phase, obj, raw);
+      },
+      done,
+    );
   }
 }
 
@@ -191,7 +209,14 @@ describe('client-node 1.4.0: typed API', () => {
 
   test('listNode, plain GET with no query', async () => {
     // With a spec, as a kubelet registers it (see the test below for a node without one).
-    await core.createNode({ body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'cn-node-1', labels: { zone: 'a' } }, spec: { providerID: 'kscale://cn-node-1' } } });
+    await core.createNode({
+      body: {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'cn-node-1', labels: { zone: 'a' } },
+        spec: { providerID: 'kscale://cn-node-1' },
+      },
+    });
     const nodes = await core.listNode();
     assert.equal(nodes.kind, 'NodeList');
     assert.ok(nodes.items.some((n) => n.metadata?.name === 'cn-node-1'));
@@ -208,7 +233,9 @@ describe('client-node 1.4.0: typed API', () => {
     // Defaults came back, decoded into the typed model.
     assert.equal(created.spec?.restartPolicy, 'Always');
     assert.equal(created.status?.phase, 'Pending');
-    const post = proxy.seen.filter((s) => s.method === 'POST' && s.url.startsWith('/api/v1/namespaces/default/pods')).at(-1)!;
+    const post = proxy.seen
+      .filter((s) => s.method === 'POST' && s.url.startsWith('/api/v1/namespaces/default/pods'))
+      .at(-1)!;
     assert.equal(post.url, '/api/v1/namespaces/default/pods');
     assert.equal(post.status, 201);
 
@@ -222,10 +249,13 @@ describe('client-node 1.4.0: typed API', () => {
     assert.ok(Number(replaced.metadata?.resourceVersion) > Number(read.metadata?.resourceVersion));
 
     await core.deleteNamespacedPod({ name: 'cn-pod', namespace: 'default', gracePeriodSeconds: 0 });
-    await assert.rejects(core.readNamespacedPod({ name: 'cn-pod', namespace: 'default' }), (err) => statusOf(err).code === 404);
+    await assert.rejects(
+      core.readNamespacedPod({ name: 'cn-pod', namespace: 'default' }),
+      (err) => statusOf(err).code === 404,
+    );
   });
 
-  test('a JSON patch (client-node\'s default patch type) updates a node', async () => {
+  test("a JSON patch (client-node's default patch type) updates a node", async () => {
     const node = await core.patchNode({
       name: 'cn-node-1',
       body: [
@@ -240,7 +270,13 @@ describe('client-node 1.4.0: typed API', () => {
     assert.equal(sent.headers['content-type'], 'application/json-patch+json');
     // A failing "test" operation is rejected and changes nothing.
     await assert.rejects(
-      core.patchNode({ name: 'cn-node-1', body: [{ op: 'test', path: '/metadata/labels/patched', value: 'other' }, { op: 'remove', path: '/metadata/labels/zone' }] }),
+      core.patchNode({
+        name: 'cn-node-1',
+        body: [
+          { op: 'test', path: '/metadata/labels/patched', value: 'other' },
+          { op: 'remove', path: '/metadata/labels/zone' },
+        ],
+      }),
       (err) => statusOf(err).code === 422,
     );
     assert.equal((await core.readNode({ name: 'cn-node-1' })).metadata?.labels?.zone, 'a');
@@ -248,19 +284,28 @@ describe('client-node 1.4.0: typed API', () => {
 
   test('a node created without spec reads back with spec {}, like upstream, so a JSON patch can add /spec/unschedulable', async () => {
     await core.createNode({ body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'cn-node-bare' } } });
-    const node = await core.patchNode({ name: 'cn-node-bare', body: [{ op: 'add', path: '/spec/unschedulable', value: true }] });
+    const node = await core.patchNode({
+      name: 'cn-node-bare',
+      body: [{ op: 'add', path: '/spec/unschedulable', value: true }],
+    });
     assert.equal(node.spec?.unschedulable, true);
   });
 
   test('a merge patch via setHeaderOptions, with null deleting a field', async () => {
     const node = await core.patchNode(
-      { name: 'cn-node-1', body: { metadata: { labels: { patched: 'merge', zone: null } }, spec: { unschedulable: null } } },
+      {
+        name: 'cn-node-1',
+        body: { metadata: { labels: { patched: 'merge', zone: null } }, spec: { unschedulable: null } },
+      },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
     assert.equal(node.metadata?.labels?.patched, 'merge');
     assert.equal(node.metadata?.labels?.zone, undefined);
     assert.equal(node.spec?.unschedulable, undefined);
-    assert.equal(proxy.seen.filter((s) => s.method === 'PATCH').at(-1)!.headers['content-type'], 'application/merge-patch+json');
+    assert.equal(
+      proxy.seen.filter((s) => s.method === 'PATCH').at(-1)!.headers['content-type'],
+      'application/merge-patch+json',
+    );
   });
 
   test('a strategic merge patch via setHeaderOptions merges lists by key', async () => {
@@ -271,13 +316,25 @@ describe('client-node 1.4.0: typed API', () => {
     );
     assert.equal(pod.spec?.containers.length, 1);
     assert.equal(pod.spec?.containers[0]?.image, 'busybox:2');
-    assert.equal(pod.spec?.containers[0]?.terminationMessagePath, '/dev/termination-log', 'merged into the existing container');
+    assert.equal(
+      pod.spec?.containers[0]?.terminationMessagePath,
+      '/dev/termination-log',
+      'merged into the existing container',
+    );
   });
 
   test('server-side apply via setHeaderOptions with fieldManager and force: creates, updates, and owns fields', async () => {
     const ssa = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
-    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cn-ssa', namespace: 'default' }, data: { a: '1' } };
-    const created = await core.patchNamespacedConfigMap({ name: 'cn-ssa', namespace: 'default', body: cm, fieldManager: 'me', force: true }, ssa);
+    const cm = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cn-ssa', namespace: 'default' },
+      data: { a: '1' },
+    };
+    const created = await core.patchNamespacedConfigMap(
+      { name: 'cn-ssa', namespace: 'default', body: cm, fieldManager: 'me', force: true },
+      ssa,
+    );
     assert.equal(created.data?.a, '1');
     const sent = proxy.seen.filter((s) => s.method === 'PATCH').at(-1)!;
     assert.equal(sent.headers['content-type'], 'application/apply-patch+yaml');
@@ -289,16 +346,25 @@ describe('client-node 1.4.0: typed API', () => {
 
     // Another manager takes field "a" over with force; without force it conflicts.
     await assert.rejects(
-      core.patchNamespacedConfigMap({ name: 'cn-ssa', namespace: 'default', body: { ...cm, data: { a: '2' } }, fieldManager: 'other' }, ssa),
+      core.patchNamespacedConfigMap(
+        { name: 'cn-ssa', namespace: 'default', body: { ...cm, data: { a: '2' } }, fieldManager: 'other' },
+        ssa,
+      ),
       (err) => {
         const s = statusOf(err);
         return s.code === 409 && s.reason === 'Conflict';
       },
     );
-    const forced = await core.patchNamespacedConfigMap({ name: 'cn-ssa', namespace: 'default', body: { ...cm, data: { a: '2' } }, fieldManager: 'other', force: true }, ssa);
+    const forced = await core.patchNamespacedConfigMap(
+      { name: 'cn-ssa', namespace: 'default', body: { ...cm, data: { a: '2' } }, fieldManager: 'other', force: true },
+      ssa,
+    );
     assert.equal(forced.data?.a, '2');
     // "me" applies without "a": it no longer owns it, so "a" stays.
-    const again = await core.patchNamespacedConfigMap({ name: 'cn-ssa', namespace: 'default', body: { ...cm, data: { b: '3' } }, fieldManager: 'me', force: true }, ssa);
+    const again = await core.patchNamespacedConfigMap(
+      { name: 'cn-ssa', namespace: 'default', body: { ...cm, data: { b: '3' } }, fieldManager: 'me', force: true },
+      ssa,
+    );
     assert.deepEqual(again.data, { a: '2', b: '3' });
   });
 
@@ -310,8 +376,24 @@ describe('client-node 1.4.0: typed API', () => {
       const s = statusOf(err);
       assert.equal((err as ApiException<string>).code, 404);
       assert.deepEqual(
-        { kind: s.kind, apiVersion: s.apiVersion, status: s.status, reason: s.reason, code: s.code, message: s.message, details: s.details },
-        { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'pods "no-such-pod" not found', details: { name: 'no-such-pod', kind: 'pods' } },
+        {
+          kind: s.kind,
+          apiVersion: s.apiVersion,
+          status: s.status,
+          reason: s.reason,
+          code: s.code,
+          message: s.message,
+          details: s.details,
+        },
+        {
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          reason: 'NotFound',
+          code: 404,
+          message: 'pods "no-such-pod" not found',
+          details: { name: 'no-such-pod', kind: 'pods' },
+        },
       );
     }
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'cn-dup' } } });
@@ -329,10 +411,13 @@ describe('client-node 1.4.0: typed API', () => {
     // A stale resourceVersion on replace is a 409 Conflict.
     const cur = await core.readNamespacedConfigMap({ name: 'cn-dup', namespace: 'default' });
     await core.replaceNamespacedConfigMap({ name: 'cn-dup', namespace: 'default', body: { ...cur, data: { x: '1' } } });
-    await assert.rejects(core.replaceNamespacedConfigMap({ name: 'cn-dup', namespace: 'default', body: { ...cur, data: { x: '2' } } }), (err) => {
-      const s = statusOf(err);
-      return (err as ApiException<string>).code === 409 && s.reason === 'Conflict';
-    });
+    await assert.rejects(
+      core.replaceNamespacedConfigMap({ name: 'cn-dup', namespace: 'default', body: { ...cur, data: { x: '2' } } }),
+      (err) => {
+        const s = statusOf(err);
+        return (err as ApiException<string>).code === 409 && s.reason === 'Conflict';
+      },
+    );
   });
 
   test('KubernetesObjectApi create and read, after legacy discovery', async () => {
@@ -352,19 +437,36 @@ describe('client-node 1.4.0: typed API', () => {
     assert.equal(created.kind, 'Deployment');
     assert.equal(created.metadata.name, 'cn-dep');
     assert.equal(created.spec.replicas, 2);
-    const read = (await client.read({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'cn-dep', namespace: 'default' } })) as Obj;
+    const read = (await client.read({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'cn-dep', namespace: 'default' },
+    })) as Obj;
     assert.equal(read.metadata.uid, created.metadata.uid);
-    const cm = (await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cn-obj', namespace: 'default' } })) as Obj;
+    const cm = (await client.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cn-obj', namespace: 'default' },
+    })) as Obj;
     assert.equal(cm.kind, 'ConfigMap');
     const urls = proxy.seen.slice(before).map((s) => `${s.method} ${s.url}`);
     assert.ok(urls.includes('GET /apis/apps/v1'), `discovery of apps/v1: ${urls.join(', ')}`);
     assert.ok(urls.includes('GET /api/v1'), `discovery of v1: ${urls.join(', ')}`);
-    await assert.rejects(client.read({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'missing', namespace: 'default' } }), (err) => statusOf(err).code === 404);
+    await assert.rejects(
+      client.read({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'missing', namespace: 'default' } }),
+      (err) => statusOf(err).code === 404,
+    );
   });
 });
 
 /** An informer on node-a's pods, built like the wire reference's example, with recording around it. */
-function nodeAInformer(kc: KubeConfig): { informer: ListWatch<V1Pod>; watch: RecordingWatch; lists: () => number; cache: Map<string, V1Pod>; errors: unknown[] } {
+function nodeAInformer(kc: KubeConfig): {
+  informer: ListWatch<V1Pod>;
+  watch: RecordingWatch;
+  lists: () => number;
+  cache: Map<string, V1Pod>;
+  errors: unknown[];
+} {
   const core = kc.makeApiClient(CoreV1Api);
   let lists = 0;
   const listFn = async (): Promise<V1PodList> => {
@@ -428,7 +530,8 @@ describe('client-node 1.4.0: informer with a field selector', () => {
       await until('node-a pods in the cache', () => cache.size === 4);
       // Filtered server-side: no node-b pod was ever on the wire to this watch.
       assert.ok(watch.events.length >= 3);
-      for (const e of watch.events) assert.equal(e.object.spec?.nodeName, 'node-a', `${e.type} ${e.object.metadata?.name}`);
+      for (const e of watch.events)
+        assert.equal(e.object.spec?.nodeName, 'node-a', `${e.type} ${e.object.metadata?.name}`);
 
       // The server closes the stream after 2-4 s; the informer re-watches from its last RV, with no relist.
       await until('a re-watch after the server closed the stream', () => proxy.watches().length >= 2, 8_000);
@@ -456,14 +559,22 @@ describe('client-node 1.4.0: informer with a field selector', () => {
       assert.equal(lists(), 1);
       // The next watch (after this one's server-side close) is answered 410 Gone.
       proxy.failNextWatches.push(410);
-      await until('the injected 410', () => proxy.watches().some((w, i) => i >= startWatches && w.s.status === 410), 8_000);
+      await until(
+        'the injected 410',
+        () => proxy.watches().some((w, i) => i >= startWatches && w.s.status === 410),
+        8_000,
+      );
       await until('a relist after HTTP 410', () => lists() === 2, 5_000);
       const after410 = proxy.watches().slice(startWatches);
       // The proxy logs a request when it arrives and its status when the server answers: wait for both.
-      await until('a watch after the relist, answered', () => {
-        const w = proxy.watches();
-        return w.length > startWatches + after410.length && w.at(-1)!.s.status !== undefined;
-      }, 5_000);
+      await until(
+        'a watch after the relist, answered',
+        () => {
+          const w = proxy.watches();
+          return w.length > startWatches + after410.length && w.at(-1)!.s.status !== undefined;
+        },
+        5_000,
+      );
       const next = proxy.watches().at(-1)!;
       assert.equal(next.s.status, 200);
       assert.match(next.query.get('resourceVersion') ?? '', /^\d+$/, 'the new watch starts from the new list RV');
@@ -494,7 +605,7 @@ describe('client-node 1.4.0: informer with a field selector', () => {
   });
 });
 
-test('kscale ends open watch streams cleanly on SIGTERM, like kube-apiserver\'s graceful shutdown, so client-node re-watches', async () => {
+test("kscale ends open watch streams cleanly on SIGTERM, like kube-apiserver's graceful shutdown, so client-node re-watches", async () => {
   const srv = await startServer();
   try {
     const ended = await new Promise<string>((resolve) => {
@@ -543,17 +654,22 @@ describe('client-node 1.4.0: informer after an expired resourceVersion', () => {
       // the re-watch from that RV is too old both for storage and for a watch cache, whose
       // window starts at the revision it started at.
       const direct = kubeConfigFor(srv.url).makeApiClient(CoreV1Api);
-      for (let i = 0; i < 20; i++) await direct.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `churn-${i}` } } });
+      for (let i = 0; i < 20; i++)
+        await direct.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `churn-${i}` } } });
       await sleep(2_500);
       const exited = new Promise((r) => srv.process.once('exit', r));
       srv.process.kill('SIGTERM');
       await exited;
       srv = await startServer(args, srv.dir);
       // Meanwhile (as far as the informer knows) a node-a pod went away; the relist must notice it.
-      await kubeConfigFor(srv.url).makeApiClient(CoreV1Api).deleteNamespacedPod({ name: 'exp-a', namespace: 'default', gracePeriodSeconds: 0 });
+      await kubeConfigFor(srv.url)
+        .makeApiClient(CoreV1Api)
+        .deleteNamespacedPod({ name: 'exp-a', namespace: 'default', gracePeriodSeconds: 0 });
       proxy.target = srv.url;
       await until('a relist', () => lists() === 2, 20_000).catch((err: Error) => {
-        throw new Error(`${err.message}; watches ${JSON.stringify(proxy.watches().map((w) => [w.query.get('resourceVersion'), w.s.status]))}; events ${JSON.stringify(watch.events.map((e) => [e.type, e.object.metadata?.resourceVersion ?? e.object.code]))}; errors ${String(errors)}`);
+        throw new Error(
+          `${err.message}; watches ${JSON.stringify(proxy.watches().map((w) => [w.query.get('resourceVersion'), w.s.status]))}; events ${JSON.stringify(watch.events.map((e) => [e.type, e.object.metadata?.resourceVersion ?? e.object.code]))}; errors ${String(errors)}`,
+        );
       });
       await until('the relist drops the deleted pod', () => !cache.has('exp-a'));
       const err = watch.events.find((e) => e.type === 'ERROR');
@@ -566,7 +682,11 @@ describe('client-node 1.4.0: informer after an expired resourceVersion', () => {
       // any answer (no status): only the answered ones count, and there must be some after the restart.
       const answered = proxy.watches().filter((w) => w.s.status !== undefined);
       assert.ok(answered.length >= 2, `answered watches: ${answered.length}`);
-      assert.deepEqual(answered.map((w) => w.s.status).filter((code) => code !== 200), [], 'every answered watch was a 200 stream');
+      assert.deepEqual(
+        answered.map((w) => w.s.status).filter((code) => code !== 200),
+        [],
+        'every answered watch was a 200 stream',
+      );
       await core.createNamespacedPod({ namespace: 'default', body: podOn('exp-after', 'node-a') });
       await until('the informer is live after the relist', () => cache.has('exp-after'));
       assert.deepEqual([...cache.keys()], ['exp-after']);

@@ -29,12 +29,23 @@ after(async () => {
 });
 
 /** One HTTP call over `agent`'s keep-alive connections, so reads and writes go over different connections. */
-function call(base: string, agent: Agent, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ code: number; text: string }> {
+function call(
+  base: string,
+  agent: Agent,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<{ code: number; text: string }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = request(
       new URL(path, base),
-      { method, agent, headers: data === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': data.length } },
+      {
+        method,
+        agent,
+        headers: data === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': data.length },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -48,7 +59,14 @@ function call(base: string, agent: Agent, method: string, path: string, body?: u
 }
 
 /** A 2xx call's decoded body; anything else fails the test with the answer. */
-async function json(base: string, agent: Agent, method: string, path: string, body?: unknown, contentType?: string): Promise<Obj> {
+async function json(
+  base: string,
+  agent: Agent,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType?: string,
+): Promise<Obj> {
   const r = await call(base, agent, method, path, body, contentType);
   assert.ok(r.code >= 200 && r.code < 300, `${method} ${path}: ${r.code} ${r.text}`);
   return JSON.parse(r.text) as Obj;
@@ -73,27 +91,56 @@ async function readYourWrites(base: string): Promise<void> {
   try {
     const names = Array.from({ length: WORKERS }, (_, i) => `ryw-${i}`);
     for (const n of names) {
-      await json(base, writer, 'POST', PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: n }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+      await json(base, writer, 'POST', PODS, {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: n },
+        spec: { containers: [{ name: 'c', image: 'busybox' }] },
+      });
     }
     let stop = false;
     const churn = (async () => {
-      for (let i = 0; !stop; i++) await json(base, other, 'POST', CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `churn-${i}` } });
+      for (let i = 0; !stop; i++)
+        await json(base, other, 'POST', CONFIGMAPS, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `churn-${i}` },
+        });
     })();
     try {
       await Promise.all(
         names.map(async (n) => {
           for (let i = 0; i < ROUNDS; i++) {
-            const patched = await json(base, writer, 'PATCH', `${PODS}/${n}/status`, { status: { message: `v${i}` } }, 'application/merge-patch+json');
+            const patched = await json(
+              base,
+              writer,
+              'PATCH',
+              `${PODS}/${n}/status`,
+              { status: { message: `v${i}` } },
+              'application/merge-patch+json',
+            );
             const got = await json(base, reader, 'GET', `${PODS}/${n}`);
             assert.equal(got.status.message, `v${i}`, `GET of ${n} after status write ${i}`);
-            assert.equal(got.metadata.resourceVersion, patched.metadata.resourceVersion, `GET of ${n} after status write ${i}: resourceVersion`);
+            assert.equal(
+              got.metadata.resourceVersion,
+              patched.metadata.resourceVersion,
+              `GET of ${n} after status write ${i}: resourceVersion`,
+            );
             got.metadata.labels = { round: String(i) };
             const put = await json(base, writer, 'PUT', `${PODS}/${n}`, got);
-            assert.ok(Number(put.metadata.resourceVersion) > Number(patched.metadata.resourceVersion), 'a PUT answers its new resourceVersion');
+            assert.ok(
+              Number(put.metadata.resourceVersion) > Number(patched.metadata.resourceVersion),
+              'a PUT answers its new resourceVersion',
+            );
             const again = await json(base, reader, 'GET', `${PODS}/${n}`);
             assert.deepEqual(again.metadata.labels, { round: String(i) }, `GET of ${n} after PUT ${i}`);
             assert.equal(again.metadata.resourceVersion, put.metadata.resourceVersion);
-            const cm = await json(base, other, 'POST', CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `seen-${n}-${i}` }, data: { i: String(i) } });
+            const cm = await json(base, other, 'POST', CONFIGMAPS, {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              metadata: { name: `seen-${n}-${i}` },
+              data: { i: String(i) },
+            });
             const back = await json(base, reader, 'GET', `${CONFIGMAPS}/${cm.metadata.name as string}`);
             assert.equal(back.metadata.uid, cm.metadata.uid);
             assert.equal(back.metadata.resourceVersion, cm.metadata.resourceVersion);
@@ -155,7 +202,12 @@ test('a GET with resourceVersion "0" or an older "N" may be served from the cach
   await withServer([], async (s) => {
     const agent = new Agent({ keepAlive: true });
     try {
-      const made = await json(s.url, agent, 'POST', CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv' }, data: { a: '1' } });
+      const made = await json(s.url, agent, 'POST', CONFIGMAPS, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'rv' },
+        data: { a: '1' },
+      });
       const rv = Number(made.metadata.resourceVersion);
       for (const q of ['0', String(rv), String(rv - 1)]) {
         const got = await json(s.url, agent, 'GET', `${CONFIGMAPS}/rv?resourceVersion=${q}`);

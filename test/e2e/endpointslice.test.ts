@@ -27,7 +27,12 @@ before(async () => {
   fleet = startFleet(server.kubeconfig, ['--count', '12', '--zones', '3']);
   await fleet.registered;
   binder = await startPodPlacement(server.kubeconfig);
-  cm = await startControllerManagerProcess(server.kubeconfig, ['--controllers', 'endpointslice-controller,endpoints-controller', '--endpoint-updates-batch-period', '1s']);
+  cm = await startControllerManagerProcess(server.kubeconfig, [
+    '--controllers',
+    'endpointslice-controller,endpoints-controller',
+    '--endpoint-updates-batch-period',
+    '1s',
+  ]);
 });
 after(async () => {
   await cm?.stop();
@@ -40,11 +45,25 @@ after(async () => {
 const services = () => client.resource<Service>(RESOURCES.services);
 const pods = () => client.resource<Pod>(RESOURCES.pods);
 const slicesOf = async (svc: string): Promise<EndpointSlice[]> =>
-  (await client.resource<EndpointSlice>(RESOURCES.endpointslices).list({ namespace: NS, labelSelector: `kubernetes.io/service-name=${svc}` })).items;
-const readyCount = (slices: EndpointSlice[]): number => slices.reduce((n, s) => n + s.endpoints.filter((e) => e.conditions?.ready === true).length, 0);
+  (
+    await client
+      .resource<EndpointSlice>(RESOURCES.endpointslices)
+      .list({ namespace: NS, labelSelector: `kubernetes.io/service-name=${svc}` })
+  ).items;
+const readyCount = (slices: EndpointSlice[]): number =>
+  slices.reduce((n, s) => n + s.endpoints.filter((e) => e.conditions?.ready === true).length, 0);
 
-async function createService(name: string, selector: Record<string, string>, extra: Record<string, unknown> = {}): Promise<void> {
-  await services().create({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: NS }, spec: { selector, ports: [{ name: 'http', port: 80, targetPort: 'http' }], ...extra } });
+async function createService(
+  name: string,
+  selector: Record<string, string>,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  await services().create({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: NS },
+    spec: { selector, ports: [{ name: 'http', port: 80, targetPort: 'http' }], ...extra },
+  });
 }
 
 async function createPods(prefix: string, n: number, labels: Record<string, string>): Promise<void> {
@@ -65,15 +84,22 @@ async function createPods(prefix: string, n: number, labels: Record<string, stri
 test('a Service of 250 pods gets 3 slices of at most 100 endpoints, with node, zone and the trigger-time annotation', async () => {
   await createService('web', { app: 'web' });
   await createPods('web', 250, { app: 'web', group: 'big' });
-  const slices = await waitFor('250 ready endpoints', async () => {
-    const s = await slicesOf('web');
-    return readyCount(s) === 250 ? s : undefined;
-  }, 60_000);
+  const slices = await waitFor(
+    '250 ready endpoints',
+    async () => {
+      const s = await slicesOf('web');
+      return readyCount(s) === 250 ? s : undefined;
+    },
+    60_000,
+  );
   assert.equal(slices.length, 3);
   for (const s of slices) {
     assert.ok(s.endpoints.length <= 100, `slice ${s.metadata?.name} has ${s.endpoints.length}`);
     assert.equal(s.metadata?.labels?.['endpointslice.kubernetes.io/managed-by'], 'endpointslice-controller.k8s.io');
-    assert.match(s.metadata?.annotations?.['endpoints.kubernetes.io/last-change-trigger-time'] ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.match(
+      s.metadata?.annotations?.['endpoints.kubernetes.io/last-change-trigger-time'] ?? '',
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
+    );
     assert.equal(s.metadata?.ownerReferences?.[0]?.kind, 'Service');
     assert.deepEqual(s.ports, [{ name: 'http', protocol: 'TCP', port: 8080 }]);
   }
@@ -85,17 +111,28 @@ test('a Service of 250 pods gets 3 slices of at most 100 endpoints, with node, z
 });
 
 test('deleting one pod updates exactly one slice, and only that one', async () => {
-  const list = await client.resource<EndpointSlice>(RESOURCES.endpointslices).list({ namespace: NS, labelSelector: 'kubernetes.io/service-name=web' });
+  const list = await client
+    .resource<EndpointSlice>(RESOURCES.endpointslices)
+    .list({ namespace: NS, labelSelector: 'kubernetes.io/service-name=web' });
   const victim = 'web-123';
   const holder = list.items.find((s) => s.endpoints.some((e) => e.targetRef?.name === victim))!.metadata!.name!;
-  const w = await client.resource<EndpointSlice>(RESOURCES.endpointslices).watch({ namespace: NS, labelSelector: 'kubernetes.io/service-name=web', resourceVersion: list.metadata!.resourceVersion! });
+  const w = await client.resource<EndpointSlice>(RESOURCES.endpointslices).watch({
+    namespace: NS,
+    labelSelector: 'kubernetes.io/service-name=web',
+    resourceVersion: list.metadata!.resourceVersion!,
+  });
   const events: { type: string; name: string; terminating: boolean; present: boolean }[] = [];
   const seen = (async () => {
     for await (const ev of w) {
       if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') continue;
       const s = ev.object as EndpointSlice;
       const e = s.endpoints?.find((x) => x.targetRef?.name === victim);
-      events.push({ type: ev.type, name: s.metadata?.name ?? '', terminating: e?.conditions?.terminating === true, present: e !== undefined });
+      events.push({
+        type: ev.type,
+        name: s.metadata?.name ?? '',
+        terminating: e?.conditions?.terminating === true,
+        present: e !== undefined,
+      });
     }
   })();
   await pods().delete(victim, { namespace: NS });
@@ -114,16 +151,25 @@ test('deleting one pod updates exactly one slice, and only that one', async () =
 test('Endpoints hold at most 1,000 addresses with the over-capacity annotation, which goes once under the cap', async () => {
   await createService('big', { group: 'big' });
   await createPods('big', 760, { group: 'big' });
-  const ep = await waitFor('truncated Endpoints', async () => {
-    const e = await client.resource<Endpoints>(RESOURCES.endpoints).get('big', { namespace: NS });
-    return e.metadata?.annotations?.['endpoints.kubernetes.io/over-capacity'] === 'truncated' ? e : undefined;
-  }, 90_000);
-  const count = (e: Endpoints): number => (e.subsets ?? []).reduce((n, s) => n + (s.addresses?.length ?? 0) + (s.notReadyAddresses?.length ?? 0), 0);
+  const ep = await waitFor(
+    'truncated Endpoints',
+    async () => {
+      const e = await client.resource<Endpoints>(RESOURCES.endpoints).get('big', { namespace: NS });
+      return e.metadata?.annotations?.['endpoints.kubernetes.io/over-capacity'] === 'truncated' ? e : undefined;
+    },
+    90_000,
+  );
+  const count = (e: Endpoints): number =>
+    (e.subsets ?? []).reduce((n, s) => n + (s.addresses?.length ?? 0) + (s.notReadyAddresses?.length ?? 0), 0);
   assert.equal(count(ep), 1000);
-  const slices = await waitFor('1,009 ready endpoints in slices', async () => {
-    const s = await slicesOf('big');
-    return readyCount(s) === 1009 ? s : undefined;
-  }, 60_000);
+  const slices = await waitFor(
+    '1,009 ready endpoints in slices',
+    async () => {
+      const s = await slicesOf('big');
+      return readyCount(s) === 1009 ? s : undefined;
+    },
+    60_000,
+  );
   // Like upstream's reconciler, new endpoints go to a new slice unless they all fit an untouched one, so pods that
   // arrive in bursts may leave slices less than full: at least 11 slices, none above --max-endpoints-per-slice.
   assert.ok(slices.length >= 11, `${slices.length} slices`);
@@ -133,11 +179,17 @@ test('Endpoints hold at most 1,000 addresses with the over-capacity annotation, 
   assert.equal(web.metadata?.annotations?.['endpoints.kubernetes.io/over-capacity'], undefined);
   // The Service has no labels: like upstream's omitempty, the Endpoints carries no empty labels map.
   assert.equal(web.metadata !== undefined && 'labels' in web.metadata, false, JSON.stringify(web.metadata));
-  await Promise.all(Array.from({ length: 20 }, (_, i) => pods().delete(`big-${i}`, { namespace: NS, gracePeriodSeconds: 0 })));
-  const under = await waitFor('Endpoints under the cap', async () => {
-    const e = await client.resource<Endpoints>(RESOURCES.endpoints).get('big', { namespace: NS });
-    return count(e) === 989 ? e : undefined;
-  }, 30_000);
+  await Promise.all(
+    Array.from({ length: 20 }, (_, i) => pods().delete(`big-${i}`, { namespace: NS, gracePeriodSeconds: 0 })),
+  );
+  const under = await waitFor(
+    'Endpoints under the cap',
+    async () => {
+      const e = await client.resource<Endpoints>(RESOURCES.endpoints).get('big', { namespace: NS });
+      return count(e) === 989 ? e : undefined;
+    },
+    30_000,
+  );
   assert.equal(under.metadata?.annotations?.['endpoints.kubernetes.io/over-capacity'], undefined);
 });
 
@@ -156,13 +208,24 @@ test('idle controllers make no requests for Services, slices, Endpoints or pods'
     await new Promise((r) => setTimeout(r, 3_000));
     const b = await requestCounts(server.url);
     // Events count too: the scheduler's Scheduled Events for the 1,000-pod test drain at its events QPS first.
-    return Object.keys(requestsSince(a, b, ['endpointslices', 'endpoints', 'services', 'events'])).length === 0 ? b : new Map();
+    return Object.keys(requestsSince(a, b, ['endpointslices', 'endpoints', 'services', 'events'])).length === 0
+      ? b
+      : new Map();
   };
-  const before = await waitFor('the cluster to settle', async () => {
-    const b = await settled();
-    return b.size > 0 ? b : undefined;
-  }, 60_000);
+  const before = await waitFor(
+    'the cluster to settle',
+    async () => {
+      const b = await settled();
+      return b.size > 0 ? b : undefined;
+    },
+    60_000,
+  );
   await new Promise((r) => setTimeout(r, 5_000));
-  const delta = requestsSince(before, await requestCounts(server.url), ['endpointslices', 'endpoints', 'services', 'events']);
+  const delta = requestsSince(before, await requestCounts(server.url), [
+    'endpointslices',
+    'endpoints',
+    'services',
+    'events',
+  ]);
   assert.deepEqual(delta, {}, `${JSON.stringify(delta)}\n${cm.stderr()}`);
 });

@@ -17,12 +17,20 @@ after(async () => {
 });
 
 const events = async (name: string): Promise<CoreEvent[]> =>
-  (await rest.resource<CoreEvent>(RESOURCES.events).list({ namespace: 'default', fieldSelector: `involvedObject.name=${name}` })).items;
+  (
+    await rest
+      .resource<CoreEvent>(RESOURCES.events)
+      .list({ namespace: 'default', fieldSelector: `involvedObject.name=${name}` })
+  ).items;
 
 test('repeated events reach the API server as one Event with a count, and similar ones are combined', async () => {
   const broadcaster = new EventBroadcaster(rest, { clock: new RealClock() });
   const recorder = broadcaster.newRecorder({ component: 'replicaset-controller' });
-  const rs: KubeObject = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-rs', namespace: 'default', uid: 'rs-uid' } };
+  const rs: KubeObject = {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'web-rs', namespace: 'default', uid: 'rs-uid' },
+  };
   for (let i = 0; i < 5; i++) recorder.event(rs, 'Warning', 'FailedCreate', 'quota exceeded');
   for (let i = 0; i < 12; i++) recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: web-rs-${i}`);
   await broadcaster.flush();
@@ -32,7 +40,13 @@ test('repeated events reach the API server as one Event with a count, and simila
   assert.equal(failed[0]!.count, 5);
   assert.equal(failed[0]!.type, 'Warning');
   assert.equal(failed[0]!.source.component, 'replicaset-controller');
-  assert.deepEqual(failed[0]!.involvedObject, { kind: 'ReplicaSet', apiVersion: 'apps/v1', namespace: 'default', name: 'web-rs', uid: 'rs-uid' });
+  assert.deepEqual(failed[0]!.involvedObject, {
+    kind: 'ReplicaSet',
+    apiVersion: 'apps/v1',
+    namespace: 'default',
+    name: 'web-rs',
+    uid: 'rs-uid',
+  });
   const created = list.filter((e) => e.reason === 'SuccessfulCreate');
   // Nine distinct messages stand alone; the tenth onwards share one combined Event.
   assert.equal(created.length, 10);
@@ -47,8 +61,18 @@ test('repeated events reach the API server as one Event with a count, and simila
 test('an Event the server rejects is counted as failed and later events still flow', async () => {
   const broadcaster = new EventBroadcaster(rest, { clock: new RealClock() });
   const recorder = broadcaster.newRecorder({ component: 'test' });
-  recorder.event({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', namespace: 'no-such-namespace' } }, 'Normal', 'Scheduled', 'nowhere');
-  recorder.event({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'after-reject', namespace: 'default' } }, 'Normal', 'Scheduled', 'ok');
+  recorder.event(
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', namespace: 'no-such-namespace' } },
+    'Normal',
+    'Scheduled',
+    'nowhere',
+  );
+  recorder.event(
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'after-reject', namespace: 'default' } },
+    'Normal',
+    'Scheduled',
+    'ok',
+  );
   await broadcaster.flush();
   assert.equal(broadcaster.stats.failed, 1);
   assert.equal((await events('after-reject')).length, 1);

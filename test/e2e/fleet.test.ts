@@ -31,7 +31,12 @@ describe('hollow-node fleet', { timeout: 90_000 }, () => {
   const leases = (): ReturnType<RESTClient['resource']> => rest.resource(RESOURCES.leases);
   const pods = (): ReturnType<RESTClient['resource']> => rest.resource(RESOURCES.pods);
   const renewTimes = async (): Promise<Map<string, string>> =>
-    new Map(((await leases().list({ namespace: 'kube-node-lease' })).items as Obj[]).map((l) => [l.metadata!.name!, l.spec.renewTime as string]));
+    new Map(
+      ((await leases().list({ namespace: 'kube-node-lease' })).items as Obj[]).map((l) => [
+        l.metadata!.name!,
+        l.spec.renewTime as string,
+      ]),
+    );
 
   before(async () => {
     server = await startServer();
@@ -49,7 +54,9 @@ describe('hollow-node fleet', { timeout: 90_000 }, () => {
   test('200 nodes register with standard labels and capacity, and all are Ready', async () => {
     const list = await waitFor('200 Ready nodes', async () => {
       const l = (await nodes().list()).items as Obj[];
-      const ready = l.filter((n) => (n.status.conditions as Obj[]).some((c) => c.type === 'Ready' && c.status === 'True'));
+      const ready = l.filter((n) =>
+        (n.status.conditions as Obj[]).some((c) => c.type === 'Ready' && c.status === 'True'),
+      );
       return ready.length === 200 ? l : undefined;
     });
     const n = list.find((x) => x.metadata!.name === 'hollow-node-7')!;
@@ -64,14 +71,23 @@ describe('hollow-node fleet', { timeout: 90_000 }, () => {
   test('leases exist for every node and their renewTime advances', async () => {
     const first = await renewTimes();
     assert.equal(first.size, 200);
-    await waitFor('every lease renewed', async () => {
-      const now = await renewTimes();
-      return [...first].every(([name, t]) => (now.get(name) ?? '') > t) ? true : undefined;
-    }, 10_000);
+    await waitFor(
+      'every lease renewed',
+      async () => {
+        const now = await renewTimes();
+        return [...first].every(([name, t]) => (now.get(name) ?? '') > t) ? true : undefined;
+      },
+      10_000,
+    );
   });
 
   test('a pod bound through pods/binding becomes Running with an IP from its node CIDR, and a deleted pod goes away', async () => {
-    await pods().create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } });
+    await pods().create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] },
+    });
     await pods().bind('web', 'default', 'hollow-node-7');
     const running = await waitFor('Running', async () => {
       const p = (await pods().get('web', { namespace: 'default' })) as Obj;
@@ -95,7 +111,19 @@ describe('hollow-node fleet', { timeout: 90_000 }, () => {
     await pods().create({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'job-pod', namespace: 'default', ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'job', uid: '0b5e9f0a-0000-4000-8000-000000000001', controller: true }] },
+      metadata: {
+        name: 'job-pod',
+        namespace: 'default',
+        ownerReferences: [
+          {
+            apiVersion: 'batch/v1',
+            kind: 'Job',
+            name: 'job',
+            uid: '0b5e9f0a-0000-4000-8000-000000000001',
+            controller: true,
+          },
+        ],
+      },
       spec: { nodeName: 'hollow-node-9', restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] },
     });
     const done = await waitFor('Succeeded', async () => {
@@ -106,7 +134,10 @@ describe('hollow-node fleet', { timeout: 90_000 }, () => {
   });
 
   test('kill stops the lease renewals of chosen nodes; revive resumes them', async () => {
-    assert.match(kscaleNodes('kill', '--names', 'hollow-node-3,hollow-node-4', '--kubeconfig', server.kubeconfig), /killed 2 nodes: hollow-node-3,hollow-node-4/);
+    assert.match(
+      kscaleNodes('kill', '--names', 'hollow-node-3,hollow-node-4', '--kubeconfig', server.kubeconfig),
+      /killed 2 nodes: hollow-node-3,hollow-node-4/,
+    );
     const frac = kscaleNodes('kill', '--fraction', '0.05', '--kubeconfig', server.kubeconfig);
     assert.match(frac, /killed 10 nodes: /);
     await new Promise((r) => setTimeout(r, 1_500));
@@ -119,20 +150,40 @@ describe('hollow-node fleet', { timeout: 90_000 }, () => {
     assert.equal(live.length, 188, 'every other node keeps renewing');
     assert.match(kscaleNodes('status', '--kubeconfig', server.kubeconfig), /"killed":12/);
     assert.match(kscaleNodes('revive', '--kubeconfig', server.kubeconfig), /revived 12 nodes/);
-    await waitFor('renewals resumed', async () => ((await renewTimes()).get('hollow-node-3')! > t1.get('hollow-node-3')! ? true : undefined), 5_000);
+    await waitFor(
+      'renewals resumed',
+      async () => ((await renewTimes()).get('hollow-node-3')! > t1.get('hollow-node-3')! ? true : undefined),
+      5_000,
+    );
   });
 
   test('a fleet with one shared pod watch runs pods too', async () => {
-    const shared = startFleet(server.kubeconfig, ['--count', '10', '--name-prefix', 'shared-node-', '--pod-watch', 'shared']);
+    const shared = startFleet(server.kubeconfig, [
+      '--count',
+      '10',
+      '--name-prefix',
+      'shared-node-',
+      '--pod-watch',
+      'shared',
+    ]);
     try {
       await shared.registered;
-      await pods().create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'on-shared', namespace: 'default' }, spec: { nodeName: 'shared-node-3', containers: [{ name: 'c', image: 'nginx' }] } });
+      await pods().create({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'on-shared', namespace: 'default' },
+        spec: { nodeName: 'shared-node-3', containers: [{ name: 'c', image: 'nginx' }] },
+      });
       const p = await waitFor('Running on a shared-watch node', async () => {
         const x = (await pods().get('on-shared', { namespace: 'default' })) as Obj;
         return x.status.phase === 'Running' ? x : undefined;
       });
       assert.match(p.status.podIP as string, /^10\.64\.3\.\d+$/);
-      assert.match(kscaleNodes('kill', '--names', 'shared-node-1,hollow-node-1', '--kubeconfig', server.kubeconfig), /killed 2 nodes/, 'kill reaches every fleet beside the kubeconfig');
+      assert.match(
+        kscaleNodes('kill', '--names', 'shared-node-1,hollow-node-1', '--kubeconfig', server.kubeconfig),
+        /killed 2 nodes/,
+        'kill reaches every fleet beside the kubeconfig',
+      );
     } finally {
       shared.p.kill('SIGTERM');
     }
@@ -147,6 +198,9 @@ describe('hollow-node fleet', { timeout: 90_000 }, () => {
     });
     assert.equal(code, 0);
     assert.equal(existsSync(file), false);
-    assert.equal(((await nodes().list()).items as Obj[]).filter((n) => n.metadata!.name!.startsWith('hollow-node-')).length, 200);
+    assert.equal(
+      ((await nodes().list()).items as Obj[]).filter((n) => n.metadata!.name!.startsWith('hollow-node-')).length,
+      200,
+    );
   });
 });

@@ -45,7 +45,7 @@ class Gen {
   }
   /** A short string of printable ASCII, sometimes with percent escapes. */
   garbage(max = 12): string {
-    const alphabet = 'abcXYZ019-_.~!$&\'()*+,;=:@%';
+    const alphabet = "abcXYZ019-_.~!$&'()*+,;=:@%";
     let s = '';
     const n = 1 + this.int(max);
     for (let i = 0; i < n; i++) s += alphabet[this.int(alphabet.length)];
@@ -53,28 +53,161 @@ class Gen {
   }
 }
 
-const METHODS = ['GET', 'GET', 'GET', 'POST', 'POST', 'POST', 'POST', 'PUT', 'PUT', 'PUT', 'PATCH', 'PATCH', 'PATCH', 'PATCH', 'DELETE', 'DELETE', 'HEAD', 'OPTIONS', 'PROPFIND', 'TRACE'];
-const RESOURCES = ['pods', 'configmaps', 'secrets', 'services', 'nodes', 'namespaces', 'deployments', 'replicasets', 'events', 'leases', 'endpoints', 'serviceaccounts', 'jobs', 'widgets'];
-const GROUPS = ['api/v1', 'apis/apps/v1', 'apis/batch/v1', 'apis/coordination.k8s.io/v1', 'apis/policy/v1', 'apis/nosuch.io/v1', 'api/v2', 'apis/apps'];
-const SUBRESOURCES = ['status', 'scale', 'binding', 'eviction', 'finalize', 'log', 'proxy', 'exec', 'ephemeralcontainers'];
+const METHODS = [
+  'GET',
+  'GET',
+  'GET',
+  'POST',
+  'POST',
+  'POST',
+  'POST',
+  'PUT',
+  'PUT',
+  'PUT',
+  'PATCH',
+  'PATCH',
+  'PATCH',
+  'PATCH',
+  'DELETE',
+  'DELETE',
+  'HEAD',
+  'OPTIONS',
+  'PROPFIND',
+  'TRACE',
+];
+const RESOURCES = [
+  'pods',
+  'configmaps',
+  'secrets',
+  'services',
+  'nodes',
+  'namespaces',
+  'deployments',
+  'replicasets',
+  'events',
+  'leases',
+  'endpoints',
+  'serviceaccounts',
+  'jobs',
+  'widgets',
+];
+const GROUPS = [
+  'api/v1',
+  'apis/apps/v1',
+  'apis/batch/v1',
+  'apis/coordination.k8s.io/v1',
+  'apis/policy/v1',
+  'apis/nosuch.io/v1',
+  'api/v2',
+  'apis/apps',
+];
+const SUBRESOURCES = [
+  'status',
+  'scale',
+  'binding',
+  'eviction',
+  'finalize',
+  'log',
+  'proxy',
+  'exec',
+  'ephemeralcontainers',
+];
 const NAMESPACES = ['fuzz', 'default', 'kube-system', 'nonexistent'];
 const NAMES = ['fz-cm', 'fz-pod', 'fz-dep', 'node-fz', 'fuzz', 'x', 'UPPER', '-bad-', 'a.b.c'];
-const NON_RESOURCE = ['/', '/api', '/apis', '/version', '/healthz', '/readyz', '/livez', '/openapi/v2', '/openapi/v3', '/metrics', '/apis/apps', '/healthz/etcd', '/nope', '/api/', '/apis/apps/v1', '/.well-known/openid-configuration', '/openid/v1/jwks'];
+const NON_RESOURCE = [
+  '/',
+  '/api',
+  '/apis',
+  '/version',
+  '/healthz',
+  '/readyz',
+  '/livez',
+  '/openapi/v2',
+  '/openapi/v3',
+  '/metrics',
+  '/apis/apps',
+  '/healthz/etcd',
+  '/nope',
+  '/api/',
+  '/apis/apps/v1',
+  '/.well-known/openid-configuration',
+  '/openid/v1/jwks',
+];
 const PARAMS = [
-  'watch', 'resourceVersion', 'resourceVersionMatch', 'labelSelector', 'fieldSelector', 'limit', 'continue', 'timeoutSeconds',
-  'dryRun', 'fieldManager', 'force', 'fieldValidation', 'gracePeriodSeconds', 'propagationPolicy', 'allowWatchBookmarks',
-  'includeObject', 'pretty', 'orphanDependents', 'sendInitialEvents',
+  'watch',
+  'resourceVersion',
+  'resourceVersionMatch',
+  'labelSelector',
+  'fieldSelector',
+  'limit',
+  'continue',
+  'timeoutSeconds',
+  'dryRun',
+  'fieldManager',
+  'force',
+  'fieldValidation',
+  'gracePeriodSeconds',
+  'propagationPolicy',
+  'allowWatchBookmarks',
+  'includeObject',
+  'pretty',
+  'orphanDependents',
+  'sendInitialEvents',
 ];
 const PARAM_VALUES = [
-  'true', 'false', '1', '0', '-1', '', 'All', 'Strict', 'Warn', 'Ignore', 'Exact', 'NotOlderThan', 'Foreground', 'Orphan',
-  '99999999999999999999999', '1e309', 'NaN', 'app=web', 'app in (a,b)', 'a===b', 'spec.nodeName=node-a', 'metadata.name!=x',
-  'status.phase=Running,spec.nodeName=', 'spec.bogus=1', '!app', 'x'.repeat(300), '%zz', '%00', '%E2%82', '\u00e9', 'None', 'Object', '2', '3600',
+  'true',
+  'false',
+  '1',
+  '0',
+  '-1',
+  '',
+  'All',
+  'Strict',
+  'Warn',
+  'Ignore',
+  'Exact',
+  'NotOlderThan',
+  'Foreground',
+  'Orphan',
+  '99999999999999999999999',
+  '1e309',
+  'NaN',
+  'app=web',
+  'app in (a,b)',
+  'a===b',
+  'spec.nodeName=node-a',
+  'metadata.name!=x',
+  'status.phase=Running,spec.nodeName=',
+  'spec.bogus=1',
+  '!app',
+  'x'.repeat(300),
+  '%zz',
+  '%00',
+  '%E2%82',
+  '\u00e9',
+  'None',
+  'Object',
+  '2',
+  '3600',
 ];
 const CONTENT_TYPES = [
-  'application/json', 'application/json', 'application/json', 'application/yaml', 'application/merge-patch+json',
-  'application/strategic-merge-patch+json', 'application/json-patch+json', 'application/apply-patch+yaml',
-  'application/vnd.kubernetes.protobuf', 'text/plain', 'application/json; charset=utf-8', 'multipart/form-data; boundary=x',
-  'application/x-www-form-urlencoded', 'garbage/garbage', '', 'APPLICATION/JSON', 'application/json;;;',
+  'application/json',
+  'application/json',
+  'application/json',
+  'application/yaml',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/json-patch+json',
+  'application/apply-patch+yaml',
+  'application/vnd.kubernetes.protobuf',
+  'text/plain',
+  'application/json; charset=utf-8',
+  'multipart/form-data; boundary=x',
+  'application/x-www-form-urlencoded',
+  'garbage/garbage',
+  '',
+  'APPLICATION/JSON',
+  'application/json;;;',
 ];
 
 /** Valid objects that the body mutations start from. */
@@ -83,18 +216,57 @@ function templates(): Obj[] {
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fz-cm', labels: { app: 'web' } }, data: { a: 'b' } },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'fz-secret' }, type: 'Opaque', stringData: { p: 'q' } },
     {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'fz-pod', labels: { app: 'web' } },
-      spec: { nodeName: 'node-a', containers: [{ name: 'c', image: 'busybox', ports: [{ containerPort: 80 }], resources: { requests: { cpu: '100m', memory: '64Mi' } } }] },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'fz-pod', labels: { app: 'web' } },
+      spec: {
+        nodeName: 'node-a',
+        containers: [
+          {
+            name: 'c',
+            image: 'busybox',
+            ports: [{ containerPort: 80 }],
+            resources: { requests: { cpu: '100m', memory: '64Mi' } },
+          },
+        ],
+      },
     },
     {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'fz-dep' },
-      spec: { replicas: 2, selector: { matchLabels: { app: 'fz' } }, template: { metadata: { labels: { app: 'fz' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'fz-dep' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'fz' } },
+        template: { metadata: { labels: { app: 'fz' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
     },
-    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'fz-svc' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] } },
-    { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-fz' }, spec: { unschedulable: true }, status: { capacity: { cpu: '4', memory: '8Gi', pods: '110' } } },
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'fz-svc' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'node-fz' },
+      spec: { unschedulable: true },
+      status: { capacity: { cpu: '4', memory: '8Gi', pods: '110' } },
+    },
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fuzz-ns' } },
-    { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'fz-lease' }, spec: { holderIdentity: 'x', leaseDurationSeconds: 40 } },
-    { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'fz-pod' }, target: { apiVersion: 'v1', kind: 'Node', name: 'node-a' } },
+    {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'fz-lease' },
+      spec: { holderIdentity: 'x', leaseDurationSeconds: 40 },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { name: 'fz-pod' },
+      target: { apiVersion: 'v1', kind: 'Node', name: 'node-a' },
+    },
     { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'fz-pod' } },
     { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'fz-dep' }, spec: { replicas: 3 } },
   ];
@@ -102,17 +274,40 @@ function templates(): Obj[] {
 
 /** Every (parent, key) slot in a JSON value, for mutations. */
 function slots(v: unknown, out: [Obj | unknown[], string | number][] = []): [Obj | unknown[], string | number][] {
-  if (Array.isArray(v)) v.forEach((x, i) => { out.push([v, i]); slots(x, out); });
-  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) { out.push([v as Obj, k]); slots(x, out); }
+  if (Array.isArray(v))
+    v.forEach((x, i) => {
+      out.push([v, i]);
+      slots(x, out);
+    });
+  else if (v !== null && typeof v === 'object')
+    for (const [k, x] of Object.entries(v)) {
+      out.push([v as Obj, k]);
+      slots(x, out);
+    }
   return out;
 }
 
 /** A value of a random (usually wrong) type. */
 function oddValue(g: Gen): unknown {
   return g.pick<() => unknown>([
-    () => null, () => true, () => -1, () => 0, () => 2 ** 53 + 1, () => 1e308, () => -1e-320, () => 3.5,
-    () => '', () => 'x'.repeat(g.int(5000)), () => [], () => [1, 'a', null], () => ({}), () => ({ a: { b: { c: [] } } }),
-    () => '\u0000\u001f', () => '\ud800', () => 'ünïcödé', () => g.garbage(),
+    () => null,
+    () => true,
+    () => -1,
+    () => 0,
+    () => 2 ** 53 + 1,
+    () => 1e308,
+    () => -1e-320,
+    () => 3.5,
+    () => '',
+    () => 'x'.repeat(g.int(5000)),
+    () => [],
+    () => [1, 'a', null],
+    () => ({}),
+    () => ({ a: { b: { c: [] } } }),
+    () => '\u0000\u001f',
+    () => '\ud800',
+    () => 'ünïcödé',
+    () => g.garbage(),
   ])();
 }
 
@@ -131,9 +326,20 @@ function body(g: Gen, resource = ''): Buffer | undefined {
   if (g.chance(0.05)) return Buffer.from(deepBody(g));
   if (g.chance(0.05)) {
     // A JSON patch, valid or not.
-    return Buffer.from(JSON.stringify(g.chance(0.5)
-      ? [{ op: g.pick(['add', 'remove', 'replace', 'move', 'copy', 'test', 'bogus']), path: g.pick(['/metadata/labels/x', '/spec', '', '/a/b/c', '/metadata/name', '/~2']), value: oddValue(g), from: '/metadata' }]
-      : oddValue(g)));
+    return Buffer.from(
+      JSON.stringify(
+        g.chance(0.5)
+          ? [
+              {
+                op: g.pick(['add', 'remove', 'replace', 'move', 'copy', 'test', 'bogus']),
+                path: g.pick(['/metadata/labels/x', '/spec', '', '/a/b/c', '/metadata/name', '/~2']),
+                value: oddValue(g),
+                from: '/metadata',
+              },
+            ]
+          : oddValue(g),
+      ),
+    );
   }
   // Usually the kind the path expects, so the body gets past the kind check into decoding and validation.
   const matching = templates().filter((o) => `${(o.kind as string).toLowerCase()}s` === resource);
@@ -159,7 +365,11 @@ function body(g: Gen, resource = ''): Buffer | undefined {
     }
   }
   let text = g.chance(0.1) && obj.metadata !== undefined ? yamlish(obj) : JSON.stringify(obj);
-  if (g.chance(0.1)) text = text.replace(/\d+/, g.pick(['1e400', '99999999999999999999999999999', '-0', '0x10', '1.', '.5', 'Infinity', 'NaN']));
+  if (g.chance(0.1))
+    text = text.replace(
+      /\d+/,
+      g.pick(['1e400', '99999999999999999999999999999', '-0', '0x10', '1.', '.5', 'Infinity', 'NaN']),
+    );
   let bytes = Buffer.from(text);
   if (g.chance(0.15)) bytes = bytes.subarray(0, g.int(bytes.length));
   if (g.chance(0.1)) {
@@ -168,15 +378,24 @@ function body(g: Gen, resource = ''): Buffer | undefined {
   }
   if (g.chance(0.08)) {
     const at = g.int(bytes.length + 1);
-    bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from(g.pick([[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf0, 0x28, 0x8c, 0x28], [0xe2, 0x82], [0x00]])), bytes.subarray(at)]);
+    bytes = Buffer.concat([
+      bytes.subarray(0, at),
+      Buffer.from(g.pick([[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf0, 0x28, 0x8c, 0x28], [0xe2, 0x82], [0x00]])),
+      bytes.subarray(at),
+    ]);
   }
   return bytes;
 }
 
 /** A rough YAML rendering (flow style is valid YAML), sometimes broken. */
 function yamlish(obj: Obj): string {
-  const lines = [`apiVersion: ${String(obj.apiVersion)}`, `kind: ${String(obj.kind)}`, `metadata: ${JSON.stringify(obj.metadata)}`];
-  for (const [k, v] of Object.entries(obj)) if (!['apiVersion', 'kind', 'metadata'].includes(k)) lines.push(`${k}: ${JSON.stringify(v)}`);
+  const lines = [
+    `apiVersion: ${String(obj.apiVersion)}`,
+    `kind: ${String(obj.kind)}`,
+    `metadata: ${JSON.stringify(obj.metadata)}`,
+  ];
+  for (const [k, v] of Object.entries(obj))
+    if (!['apiVersion', 'kind', 'metadata'].includes(k)) lines.push(`${k}: ${JSON.stringify(v)}`);
   return lines.join('\n') + '\n';
 }
 
@@ -249,10 +468,19 @@ function generate(g: Gen): FuzzRequest {
   const headers: Record<string, string | number> = {};
   const p = path(g, method);
   const resource = /\/(configmaps|secrets|pods|services|nodes|namespaces|deployments|leases)(\/|$)/.exec(p)?.[1] ?? '';
-  const b = method === 'GET' || method === 'HEAD' ? (g.chance(0.05) ? body(g, resource) : undefined) : body(g, resource);
+  const b =
+    method === 'GET' || method === 'HEAD' ? (g.chance(0.05) ? body(g, resource) : undefined) : body(g, resource);
   const ct = g.pick(CONTENT_TYPES);
   if (ct !== '') headers['Content-Type'] = ct;
-  if (g.chance(0.2)) headers.Accept = g.pick(['application/json;as=Table;v=v1;g=meta.k8s.io', 'application/vnd.kubernetes.protobuf', '*/*', 'text/html', 'application/json;as=Table;v=v9;g=x', 'application/yaml']);
+  if (g.chance(0.2))
+    headers.Accept = g.pick([
+      'application/json;as=Table;v=v1;g=meta.k8s.io',
+      'application/vnd.kubernetes.protobuf',
+      '*/*',
+      'text/html',
+      'application/json;as=Table;v=v9;g=x',
+      'application/yaml',
+    ]);
   return { method, path: p + query(g), headers, body: b };
 }
 
@@ -310,11 +538,18 @@ function judge(r: FuzzRequest, rep: Reply): string | undefined {
   const ct = String(rep.headers['content-type'] ?? '');
   const text = rep.body.toString('utf8');
   const bare = r.path.split('?')[0]!;
-  const isResourcePath = /^\/apis?\/[^/]+\/[^/]+/.test(bare.replace(/\/+/g, '/')) && !/^\/apis\/[^/]+\/[^/]+\/?$/.test(bare);
+  const isResourcePath =
+    /^\/apis?\/[^/]+\/[^/]+/.test(bare.replace(/\/+/g, '/')) && !/^\/apis\/[^/]+\/[^/]+\/?$/.test(bare);
   if (rep.code >= 500) {
     // Justified: a resourceVersion beyond the store's is 504 Timeout, as upstream.
     const st = parseJSON(text);
-    if (rep.code === 504 && st?.kind === 'Status' && st.reason === 'Timeout' && /Too large resource version/.test(String(st.message))) return undefined;
+    if (
+      rep.code === 504 &&
+      st?.kind === 'Status' &&
+      st.reason === 'Timeout' &&
+      /Too large resource version/.test(String(st.message))
+    )
+      return undefined;
     // HEAD has no body to check; the same 504 for a resourceVersion ahead of the store.
     if (r.method === 'HEAD' && rep.code === 504 && /[?&]resourceVersion=/.test(r.path)) return undefined;
     return `server error ${rep.code}: ${text.slice(0, 300)}`;
@@ -323,9 +558,11 @@ function judge(r: FuzzRequest, rep: Reply): string | undefined {
     if (r.method === 'HEAD') return undefined;
     const st = parseJSON(text);
     if (st === undefined) return `error ${rep.code} without a JSON Status: ${ct} ${text.slice(0, 200)}`;
-    if (st.kind !== 'Status' || st.apiVersion !== 'v1' || st.status !== 'Failure') return `error ${rep.code} body is not a Failure Status: ${text.slice(0, 200)}`;
+    if (st.kind !== 'Status' || st.apiVersion !== 'v1' || st.status !== 'Failure')
+      return `error ${rep.code} body is not a Failure Status: ${text.slice(0, 200)}`;
     if (st.code !== rep.code) return `Status code ${st.code} differs from HTTP ${rep.code}`;
-    if (typeof st.reason !== 'string' || st.reason === '' || typeof st.message !== 'string') return `Status without reason or message: ${text.slice(0, 200)}`;
+    if (typeof st.reason !== 'string' || st.reason === '' || typeof st.message !== 'string')
+      return `Status without reason or message: ${text.slice(0, 200)}`;
     if (!/^application\/json/.test(ct)) return `Status with Content-Type ${ct}`;
     return undefined;
   }
@@ -341,8 +578,10 @@ function judge(r: FuzzRequest, rep: Reply): string | undefined {
     lines.pop();
     for (const line of lines) {
       const ev = parseJSON(line);
-      if (ev === undefined || typeof ev.type !== 'string' || typeof ev.object !== 'object') return `bad watch line: ${line.slice(0, 200)}`;
-      if (ev.type === 'ERROR' && typeof ev.object.code === 'number' && ev.object.code >= 500) return `watch ERROR ${line.slice(0, 200)}`;
+      if (ev === undefined || typeof ev.type !== 'string' || typeof ev.object !== 'object')
+        return `bad watch line: ${line.slice(0, 200)}`;
+      if (ev.type === 'ERROR' && typeof ev.object.code === 'number' && ev.object.code >= 500)
+        return `watch ERROR ${line.slice(0, 200)}`;
     }
     return undefined;
   }
@@ -362,7 +601,16 @@ function parseJSON(text: string): Obj | undefined {
 }
 
 async function call(base: string, method: string, p: string, b?: unknown): Promise<{ code: number; body: Obj }> {
-  const rep = await send(base, { method, path: p, headers: b === undefined ? {} : { 'Content-Type': 'application/json' }, body: b === undefined ? undefined : Buffer.from(JSON.stringify(b)) }, 5_000);
+  const rep = await send(
+    base,
+    {
+      method,
+      path: p,
+      headers: b === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: b === undefined ? undefined : Buffer.from(JSON.stringify(b)),
+    },
+    5_000,
+  );
   return { code: rep.code, body: JSON.parse(rep.body.toString('utf8')) as Obj };
 }
 
@@ -377,19 +625,43 @@ describe('fuzz', () => {
   });
 
   test('thousands of malformed requests get well-formed Statuses, and the server and its data survive', async (t) => {
-    const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
+    const seed =
+      process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
     const total = Number(process.env.FUZZ_REQUESTS ?? 3000);
     t.diagnostic(`FUZZ_SEED=${seed}`);
     process.stdout.write(`# fuzz: FUZZ_SEED=${seed} FUZZ_REQUESTS=${total}\n`);
     const g = new Gen(prng(seed));
 
     // Objects the fuzz must not touch: the protected namespace never appears in generated paths.
-    assert.equal((await call(srv.url, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fuzz-protected' } })).code, 201);
-    assert.equal((await call(srv.url, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fuzz' } })).code, 201);
+    assert.equal(
+      (
+        await call(srv.url, 'POST', '/api/v1/namespaces', {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: 'fuzz-protected' },
+        })
+      ).code,
+      201,
+    );
+    assert.equal(
+      (
+        await call(srv.url, 'POST', '/api/v1/namespaces', {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: 'fuzz' },
+        })
+      ).code,
+      201,
+    );
     const protectedPaths: string[] = [];
-    for (const tpl of templates().filter((o) => ['ConfigMap', 'Secret', 'Pod', 'Deployment', 'Service'].includes(o.kind as string))) {
+    for (const tpl of templates().filter((o) =>
+      ['ConfigMap', 'Secret', 'Pod', 'Deployment', 'Service'].includes(o.kind as string),
+    )) {
       const plural = `${(tpl.kind as string).toLowerCase()}s`;
-      const base = tpl.apiVersion === 'v1' ? `/api/v1/namespaces/fuzz-protected/${plural}` : `/apis/${tpl.apiVersion}/namespaces/fuzz-protected/${plural}`;
+      const base =
+        tpl.apiVersion === 'v1'
+          ? `/api/v1/namespaces/fuzz-protected/${plural}`
+          : `/apis/${tpl.apiVersion}/namespaces/fuzz-protected/${plural}`;
       const r = await call(srv.url, 'POST', base, tpl);
       assert.equal(r.code, 201, JSON.stringify(r.body));
       protectedPaths.push(`${base}/${tpl.metadata.name}`);
@@ -437,13 +709,20 @@ describe('fuzz', () => {
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));
-    t.diagnostic(`sent ${sent} requests; codes ${JSON.stringify(Object.fromEntries([...codes].sort((a, b) => a[0] - b[0])))}`);
+    t.diagnostic(
+      `sent ${sent} requests; codes ${JSON.stringify(Object.fromEntries([...codes].sort((a, b) => a[0] - b[0])))}`,
+    );
     assert.deepEqual(failures, [], `seed ${seed}`);
     assert.ok(sent >= Math.min(total, 1000), `only ${sent} requests within the time budget`);
 
     // The server is alive and serves correctly.
     assert.equal(srv.process.exitCode, null, srv.stderr());
-    const created = await call(srv.url, 'POST', '/api/v1/namespaces/fuzz-protected/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-fuzz' }, data: { ok: 'yes' } });
+    const created = await call(srv.url, 'POST', '/api/v1/namespaces/fuzz-protected/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'after-fuzz' },
+      data: { ok: 'yes' },
+    });
     assert.equal(created.code, 201, JSON.stringify(created.body));
     const read = await call(srv.url, 'GET', '/api/v1/namespaces/fuzz-protected/configmaps/after-fuzz');
     assert.deepEqual(read.body.data, { ok: 'yes' });

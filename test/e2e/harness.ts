@@ -25,11 +25,18 @@ export interface TestServer {
 }
 
 /** Starts `kscale server` with extra flags; resolves once it listens. */
-export async function startServer(extraArgs: string[] = [], dir = mkdtempSync(join(tmpdir(), 'kscale-e2e-'))): Promise<TestServer> {
+export async function startServer(
+  extraArgs: string[] = [],
+  dir = mkdtempSync(join(tmpdir(), 'kscale-e2e-')),
+): Promise<TestServer> {
   const kubeconfig = join(dir, 'kubeconfig');
-  const p = spawn(process.execPath, [KSCALE, 'server', '--port', '0', '--data-dir', join(dir, 'data'), '--write-kubeconfig', kubeconfig, ...extraArgs], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const p = spawn(
+    process.execPath,
+    [KSCALE, 'server', '--port', '0', '--data-dir', join(dir, 'data'), '--write-kubeconfig', kubeconfig, ...extraArgs],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
   p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {

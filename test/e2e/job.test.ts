@@ -30,7 +30,12 @@ before(async () => {
   await fleet.registered;
   placement = await startPodPlacement(server.kubeconfig);
   // A short pod failure back-off, so the backoffLimit test takes seconds, not minutes.
-  cm = await startControllerManagerProcess(server.kubeconfig, ['--controllers', 'job-controller', '--job-pod-failure-backoff', '200ms']);
+  cm = await startControllerManagerProcess(server.kubeconfig, [
+    '--controllers',
+    'job-controller',
+    '--job-pod-failure-backoff',
+    '200ms',
+  ]);
 });
 after(async () => {
   await cm?.stop();
@@ -41,29 +46,56 @@ after(async () => {
 });
 
 const jobs = () => client.resource<Job>(RESOURCES.jobs);
-const podsOf = async (job: string): Promise<Pod[]> => (await client.resource<Pod>(RESOURCES.pods).list({ namespace: NS, labelSelector: `batch.kubernetes.io/job-name=${job}` })).items;
-const condition = (j: Job, type: string): string | undefined => j.status?.conditions?.find((c) => c.type === type && c.status === 'True')?.reason;
-const eventsOf = async (job: string): Promise<CoreEvent[]> => (await client.resource<CoreEvent>(RESOURCES.events).list({ namespace: NS })).items.filter((e) => e.involvedObject?.name === job);
+const podsOf = async (job: string): Promise<Pod[]> =>
+  (
+    await client
+      .resource<Pod>(RESOURCES.pods)
+      .list({ namespace: NS, labelSelector: `batch.kubernetes.io/job-name=${job}` })
+  ).items;
+const condition = (j: Job, type: string): string | undefined =>
+  j.status?.conditions?.find((c) => c.type === type && c.status === 'True')?.reason;
+const eventsOf = async (job: string): Promise<CoreEvent[]> =>
+  (await client.resource<CoreEvent>(RESOURCES.events).list({ namespace: NS })).items.filter(
+    (e) => e.involvedObject?.name === job,
+  );
 
-async function createJob(name: string, spec: Record<string, unknown>, annotations: Record<string, string> = {}): Promise<void> {
+async function createJob(
+  name: string,
+  spec: Record<string, unknown>,
+  annotations: Record<string, string> = {},
+): Promise<void> {
   await jobs().create({
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: { name, namespace: NS },
-    spec: { ...spec, template: { metadata: { annotations }, spec: { restartPolicy: 'Never', containers: [{ name: 'work', image: 'busybox' }] } } },
+    spec: {
+      ...spec,
+      template: {
+        metadata: { annotations },
+        spec: { restartPolicy: 'Never', containers: [{ name: 'work', image: 'busybox' }] },
+      },
+    },
   } as Job);
 }
 
 async function waitForCondition(name: string, type: string, ms = 60_000): Promise<Job> {
-  return waitFor(`job ${name} ${type}`, async () => {
-    const j = await jobs().get(name, { namespace: NS });
-    return condition(j, type) !== undefined ? j : undefined;
-  }, ms);
+  return waitFor(
+    `job ${name} ${type}`,
+    async () => {
+      const j = await jobs().get(name, { namespace: NS });
+      return condition(j, type) !== undefined ? j : undefined;
+    },
+    ms,
+  );
 }
 
 test('a Job of 20 completions and parallelism 5 completes with at most 5 pods active at any time', async () => {
   const list = await client.resource<Pod>(RESOURCES.pods).list({ namespace: NS });
-  const w = await client.resource<Pod>(RESOURCES.pods).watch({ namespace: NS, labelSelector: 'batch.kubernetes.io/job-name=par', resourceVersion: list.metadata!.resourceVersion! });
+  const w = await client.resource<Pod>(RESOURCES.pods).watch({
+    namespace: NS,
+    labelSelector: 'batch.kubernetes.io/job-name=par',
+    resourceVersion: list.metadata!.resourceVersion!,
+  });
   const activeNow = new Set<string>();
   const created = new Set<string>();
   let maxActive = 0;
@@ -73,7 +105,11 @@ test('a Job of 20 completions and parallelism 5 completes with at most 5 pods ac
       const p = ev.object as Pod;
       const name = p.metadata!.name!;
       created.add(name);
-      const active = ev.type !== 'DELETED' && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && p.metadata?.deletionTimestamp === undefined;
+      const active =
+        ev.type !== 'DELETED' &&
+        p.status?.phase !== 'Succeeded' &&
+        p.status?.phase !== 'Failed' &&
+        p.metadata?.deletionTimestamp === undefined;
       if (active) activeNow.add(name);
       else activeNow.delete(name);
       maxActive = Math.max(maxActive, activeNow.size);
@@ -89,10 +125,14 @@ test('a Job of 20 completions and parallelism 5 completes with at most 5 pods ac
   assert.equal(condition(job, 'SuccessCriteriaMet'), 'CompletionsReached');
   assert.ok(job.status?.completionTime !== undefined && job.status.startTime !== undefined);
   assert.equal(created.size, 20, 'no pod beyond the completions');
-  const reasons = new Set((await waitFor('Events', async () => {
-    const evs = await eventsOf('par');
-    return evs.some((e) => e.reason === 'Completed') ? evs : undefined;
-  })).map((e) => e.reason));
+  const reasons = new Set(
+    (
+      await waitFor('Events', async () => {
+        const evs = await eventsOf('par');
+        return evs.some((e) => e.reason === 'Completed') ? evs : undefined;
+      })
+    ).map((e) => e.reason),
+  );
   assert.ok(reasons.has('SuccessfulCreate'));
 });
 
@@ -106,7 +146,9 @@ test('a Job whose pods fail stops at backoffLimit 2 with BackoffLimitExceeded', 
   const pods = await podsOf('fails');
   assert.equal(pods.length, 3, 'no pod after the limit');
   assert.ok(pods.every((p) => p.status?.phase === 'Failed'));
-  const ev = await waitFor('the BackoffLimitExceeded Event', async () => (await eventsOf('fails')).find((e) => e.reason === 'BackoffLimitExceeded'));
+  const ev = await waitFor('the BackoffLimitExceeded Event', async () =>
+    (await eventsOf('fails')).find((e) => e.reason === 'BackoffLimitExceeded'),
+  );
   assert.equal(ev.type, 'Warning');
 });
 
@@ -131,14 +173,22 @@ test('activeDeadlineSeconds fails a Job that runs too long, deleting its pods', 
   assert.equal(condition(job, 'Failed'), 'DeadlineExceeded');
   assert.ok((job.status?.succeeded ?? 0) < 20);
   const pods = await podsOf('late');
-  assert.ok(pods.every((p) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata?.deletionTimestamp !== undefined), 'nothing left running');
+  assert.ok(
+    pods.every(
+      (p) =>
+        p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata?.deletionTimestamp !== undefined,
+    ),
+    'nothing left running',
+  );
 });
 
 test('kubectl wait --for=condition=complete returns once the Job completes', async () => {
   const kubectl = new Kubectl(kubectlPath(), server.kubeconfig);
   try {
     await createJob('waited', { completions: 2, parallelism: 2 });
-    const out = await kubectl.ok(['wait', '--for=condition=complete', 'job/waited', '-n', NS, '--timeout=60s'], { timeoutMs: 70_000 });
+    const out = await kubectl.ok(['wait', '--for=condition=complete', 'job/waited', '-n', NS, '--timeout=60s'], {
+      timeoutMs: 70_000,
+    });
     assert.match(out, /job.batch\/waited condition met/);
   } finally {
     await kubectl.close();
@@ -148,13 +198,17 @@ test('kubectl wait --for=condition=complete returns once the Job completes', asy
 test('the idle Job controller makes no requests', async () => {
   const sample = async (): Promise<Map<string, number>> => requestCounts(server.url);
   let before = await sample();
-  await waitFor('the cluster to settle', async () => {
-    await new Promise((r) => setTimeout(r, 2_000));
-    const now = await sample();
-    const quiet = Object.keys(requestsSince(before, now, ['jobs', 'events'])).length === 0;
-    before = now;
-    return quiet ? true : undefined;
-  }, 30_000);
+  await waitFor(
+    'the cluster to settle',
+    async () => {
+      await new Promise((r) => setTimeout(r, 2_000));
+      const now = await sample();
+      const quiet = Object.keys(requestsSince(before, now, ['jobs', 'events'])).length === 0;
+      before = now;
+      return quiet ? true : undefined;
+    },
+    30_000,
+  );
   await new Promise((r) => setTimeout(r, 4_000));
   const delta = requestsSince(before, await sample(), ['jobs', 'events', 'pods']);
   // Only watch-free writes matter; the fleet writes nothing for finished pods either.

@@ -8,7 +8,17 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse as parseYAML } from 'yaml';
 import { kubectlPath, startServer, type TestServer } from './harness.js';
-import { Kubectl, type Doc, binding, fixture, header, manifest, podManifest, row, until } from './fixtures/kubectl/cli.js';
+import {
+  Kubectl,
+  type Doc,
+  binding,
+  fixture,
+  header,
+  manifest,
+  podManifest,
+  row,
+  until,
+} from './fixtures/kubectl/cli.js';
 
 const RESOURCES: [string, string][] = [
   ['pods', 'v1'],
@@ -63,7 +73,11 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     const r = await k.run(['api-resources', '-v=6']);
     assert.equal(r.code, 0, r.stderr);
     for (const [name, gv] of RESOURCES) {
-      assert.match(r.stdout, new RegExp(`^${name}\\s.*\\s${gv.replace(/\./g, '\\.')}\\s`, 'm'), `${name} (${gv}) missing:\n${r.stdout}`);
+      assert.match(
+        r.stdout,
+        new RegExp(`^${name}\\s.*\\s${gv.replace(/\./g, '\\.')}\\s`, 'm'),
+        `${name} (${gv}) missing:\n${r.stdout}`,
+      );
     }
     assert.equal(row(r.stdout, 'nodes').NAMESPACED, 'false');
     assert.equal(row(r.stdout, 'pods').NAMESPACED, 'true');
@@ -81,7 +95,18 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     assert.equal(r.VERSION, 'v1.33.0');
     assert.match(r.AGE!, /^\d+s$/);
     const wide = await k.ok(['get', 'nodes', '-o', 'wide']);
-    assert.deepEqual(header(wide), ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME']);
+    assert.deepEqual(header(wide), [
+      'NAME',
+      'STATUS',
+      'ROLES',
+      'AGE',
+      'VERSION',
+      'INTERNAL-IP',
+      'EXTERNAL-IP',
+      'OS-IMAGE',
+      'KERNEL-VERSION',
+      'CONTAINER-RUNTIME',
+    ]);
     const w = row(wide, 'node-a');
     assert.equal(w['INTERNAL-IP'], '10.0.0.1');
     assert.equal(w['OS-IMAGE'], 'Ubuntu 24.04');
@@ -91,7 +116,10 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
   test('create -f answers 201 with the object; a second create is AlreadyExists', async () => {
     assert.equal(await k.ok(['create', '-f', fixture('pod.yaml')]), 'pod/web created\n');
     const err = await k.fails(['create', '-f', fixture('pod.yaml')]);
-    assert.match(err, /Error from server \(AlreadyExists\): error when creating ".*pod\.yaml": pods "web" already exists/);
+    assert.match(
+      err,
+      /Error from server \(AlreadyExists\): error when creating ".*pod\.yaml": pods "web" already exists/,
+    );
   });
 
   test('get pods shows READY/STATUS/RESTARTS/AGE, -o wide the node, -A the namespace', async () => {
@@ -100,7 +128,17 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     const r = row(out, 'web');
     assert.deepEqual([r.READY, r.STATUS, r.RESTARTS], ['0/1', 'Pending', '0']);
     const wide = await k.ok(['get', 'pods', '-o', 'wide']);
-    assert.deepEqual(header(wide), ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES']);
+    assert.deepEqual(header(wide), [
+      'NAME',
+      'READY',
+      'STATUS',
+      'RESTARTS',
+      'AGE',
+      'IP',
+      'NODE',
+      'NOMINATED NODE',
+      'READINESS GATES',
+    ]);
     assert.equal(row(wide, 'web').NODE, '<none>');
     const all = await k.ok(['get', 'pods', '-A']);
     assert.deepEqual(header(all), ['NAMESPACE', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
@@ -125,16 +163,34 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
       ['web'],
     );
     assert.match(j.items[0].metadata.uid, /^[0-9a-f-]{36}$/);
-    assert.equal(await k.ok(['get', 'pod', 'web', '-o', 'jsonpath={.metadata.name} {.spec.containers[0].name} {.status.phase}']), 'web nginx Pending');
-    assert.equal(await k.ok(['get', 'nodes', '-o', 'jsonpath={.items[*].status.conditions[?(@.type=="Ready")].status}']), 'True');
+    assert.equal(
+      await k.ok(['get', 'pod', 'web', '-o', 'jsonpath={.metadata.name} {.spec.containers[0].name} {.status.phase}']),
+      'web nginx Pending',
+    );
+    assert.equal(
+      await k.ok(['get', 'nodes', '-o', 'jsonpath={.items[*].status.conditions[?(@.type=="Ready")].status}']),
+      'True',
+    );
   });
 
   test('describe node lists its non-terminated pods (multi-term != field selector), events and Lease', async () => {
     // A second pod on the node that has Succeeded must not be listed (status.phase!=Succeeded).
     await k.ok(['create', '-f', '-'], { input: podManifest('done') });
-    await k.ok(['create', '--raw', '/api/v1/namespaces/default/pods/done/binding', '-f', '-'], { input: binding('done') });
-    await k.ok(['patch', 'pod', 'done', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Succeeded"}}']);
-    const bound = await k.ok(['create', '--raw', '/api/v1/namespaces/default/pods/web/binding', '-f', '-'], { input: binding('web') });
+    await k.ok(['create', '--raw', '/api/v1/namespaces/default/pods/done/binding', '-f', '-'], {
+      input: binding('done'),
+    });
+    await k.ok([
+      'patch',
+      'pod',
+      'done',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      '{"status":{"phase":"Succeeded"}}',
+    ]);
+    const bound = await k.ok(['create', '--raw', '/api/v1/namespaces/default/pods/web/binding', '-f', '-'], {
+      input: binding('web'),
+    });
     assert.equal(JSON.parse(bound).status, 'Success');
     const node = await k.getJSON(['node', 'node-a']);
     await k.ok(['create', '-f', '-'], {
@@ -198,7 +254,14 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'app', labels: { app: 'app' } },
-      spec: { replicas: 1, selector: { matchLabels: { app: 'app' } }, template: { metadata: { labels: { app: 'app' } }, spec: { containers: [{ name: 'c', image: 'busybox:1.37' }] } } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'app' } },
+        template: {
+          metadata: { labels: { app: 'app' } },
+          spec: { containers: [{ name: 'c', image: 'busybox:1.37' }] },
+        },
+      },
     });
     assert.equal(await k.ok(['apply', '-f', '-'], { input: changed }), 'deployment.apps/app configured\n');
     const d = await k.getJSON(['deployment', 'app']);
@@ -206,7 +269,16 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     assert.equal(d.metadata.generation, 2);
     assert.match(d.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'], /busybox:1\.37/);
     const out = await k.ok(['get', 'deployments', '-o', 'wide']);
-    assert.deepEqual(header(out), ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR']);
+    assert.deepEqual(header(out), [
+      'NAME',
+      'READY',
+      'UP-TO-DATE',
+      'AVAILABLE',
+      'AGE',
+      'CONTAINERS',
+      'IMAGES',
+      'SELECTOR',
+    ]);
     assert.equal(row(out, 'app').IMAGES, 'busybox:1.37');
   });
 
@@ -216,43 +288,86 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     assert.equal(row(await k.ok(['get', 'deployments']), 'app').READY, '0/3');
     assert.equal(await k.ok(['label', 'deployment', 'app', 'tier=web']), 'deployment.apps/app labeled\n');
     assert.equal(await k.ok(['annotate', 'deployment', 'app', 'note=hello']), 'deployment.apps/app annotated\n');
-    assert.equal(await k.ok(['get', 'deployments', '-l', 'tier=web', '-o', 'jsonpath={.items[*].metadata.annotations.note}']), 'hello');
+    assert.equal(
+      await k.ok(['get', 'deployments', '-l', 'tier=web', '-o', 'jsonpath={.items[*].metadata.annotations.note}']),
+      'hello',
+    );
     assert.equal(await k.ok(['label', 'deployment', 'app', 'tier-']), 'deployment.apps/app unlabeled\n');
     assert.equal(await k.ok(['get', 'deployments', '-l', 'tier=web', '-o', 'name']), '');
   });
 
   test('patch --type=json, --type=merge and --type=strategic', async () => {
-    assert.equal(await k.ok(['patch', 'deployment', 'app', '--type=json', '-p', '[{"op":"replace","path":"/spec/replicas","value":2}]']), 'deployment.apps/app patched\n');
-    assert.equal(await k.ok(['patch', 'deployment', 'app', '--type=merge', '-p', '{"metadata":{"labels":{"m":"1"}}}']), 'deployment.apps/app patched\n');
+    assert.equal(
+      await k.ok([
+        'patch',
+        'deployment',
+        'app',
+        '--type=json',
+        '-p',
+        '[{"op":"replace","path":"/spec/replicas","value":2}]',
+      ]),
+      'deployment.apps/app patched\n',
+    );
+    assert.equal(
+      await k.ok(['patch', 'deployment', 'app', '--type=merge', '-p', '{"metadata":{"labels":{"m":"1"}}}']),
+      'deployment.apps/app patched\n',
+    );
     // Strategic merge merges the containers list by name; a JSON merge patch would replace it.
-    await k.ok(['patch', 'deployment', 'app', '--type=strategic', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"busybox:1.38"}]}}}}']);
+    await k.ok([
+      'patch',
+      'deployment',
+      'app',
+      '--type=strategic',
+      '-p',
+      '{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"busybox:1.38"}]}}}}',
+    ]);
     const d = await k.getJSON(['deployment', 'app']);
     assert.equal(d.spec.replicas, 2);
     assert.equal(d.metadata.labels.m, '1');
-    assert.deepEqual(d.spec.template.spec.containers.map((c: Doc) => `${c.name}=${c.image}`).sort(), ['c=busybox:1.37', 'side=busybox:1.38']);
+    assert.deepEqual(d.spec.template.spec.containers.map((c: Doc) => `${c.name}=${c.image}`).sort(), [
+      'c=busybox:1.37',
+      'side=busybox:1.38',
+    ]);
     const noop = await k.ok(['patch', 'deployment', 'app', '--type=merge', '-p', '{"metadata":{"labels":{"m":"1"}}}']);
     assert.equal(noop, 'deployment.apps/app patched (no change)\n');
-    const err = await k.fails(['patch', 'deployment', 'app', '--type=json', '-p', '[{"op":"test","path":"/spec/replicas","value":9}]']);
+    const err = await k.fails([
+      'patch',
+      'deployment',
+      'app',
+      '--type=json',
+      '-p',
+      '[{"op":"test","path":"/spec/replicas","value":9}]',
+    ]);
     // Upstream answers a failed JSON patch test with a detail-less 422, which kubectl prints like this.
     assert.match(err, /The request is invalid: the server rejected our request due to an error in our request/);
   });
 
   test('apply --server-side creates, updates, and conflicts with another manager unless forced', async () => {
-    const cm = (mode: string): string => manifest({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa' }, data: { mode } });
-    assert.equal(await k.ok(['apply', '--server-side', '-f', '-'], { input: cm('blue') }), 'configmap/ssa serverside-applied\n');
+    const cm = (mode: string): string =>
+      manifest({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa' }, data: { mode } });
+    assert.equal(
+      await k.ok(['apply', '--server-side', '-f', '-'], { input: cm('blue') }),
+      'configmap/ssa serverside-applied\n',
+    );
     let got = await k.getJSON(['configmap', 'ssa', '--show-managed-fields']);
     assert.deepEqual(
       got.metadata.managedFields.map((f: Doc) => [f.manager, f.operation]),
       [['kubectl', 'Apply']],
     );
-    assert.equal(await k.ok(['apply', '--server-side', '-f', '-'], { input: cm('green') }), 'configmap/ssa serverside-applied\n');
+    assert.equal(
+      await k.ok(['apply', '--server-side', '-f', '-'], { input: cm('green') }),
+      'configmap/ssa serverside-applied\n',
+    );
     assert.equal(await k.ok(['get', 'configmap', 'ssa', '-o', 'jsonpath={.data.mode}']), 'green');
     // A client-side change of the same field makes kubectl-patch its manager.
     await k.ok(['patch', 'configmap', 'ssa', '--type=merge', '-p', '{"data":{"mode":"red"}}']);
     const err = await k.fails(['apply', '--server-side', '-f', '-'], { input: cm('yellow') });
     assert.match(err, /Apply failed with 1 conflict: conflict with "kubectl-patch"( using v1)?: \.data\.mode/);
     assert.equal(await k.ok(['get', 'configmap', 'ssa', '-o', 'jsonpath={.data.mode}']), 'red');
-    assert.equal(await k.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], { input: cm('yellow') }), 'configmap/ssa serverside-applied\n');
+    assert.equal(
+      await k.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], { input: cm('yellow') }),
+      'configmap/ssa serverside-applied\n',
+    );
     got = await k.getJSON(['configmap', 'ssa', '--show-managed-fields']);
     assert.equal(got.data.mode, 'yellow');
     const owner = got.metadata.managedFields.find((f: Doc) => f.fieldsV1?.['f:data']?.['f:mode'] !== undefined);
@@ -260,14 +375,18 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
   });
 
   test('apply --server-side after a client-side apply takes the fields over; diff --server-side works', async () => {
-    const cm = (mode: string): string => manifest({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'csa' }, data: { mode } });
+    const cm = (mode: string): string =>
+      manifest({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'csa' }, data: { mode } });
     assert.equal(await k.ok(['apply', '-f', '-'], { input: cm('blue') }), 'configmap/csa created\n');
     // Upstream's upgrade path: no 409 from kubectl-client-side-apply, whose last-applied fields kubectl now owns.
     const diff = await k.run(['diff', '--server-side', '-f', '-'], { input: cm('green') });
     assert.equal(diff.code, 1, `kubectl diff exits 1 when there are differences: ${diff.stderr}`);
     assert.match(diff.stdout, /^-\s+mode: blue$/m);
     assert.match(diff.stdout, /^\+\s+mode: green$/m);
-    assert.equal(await k.ok(['apply', '--server-side', '-f', '-'], { input: cm('green') }), 'configmap/csa serverside-applied\n');
+    assert.equal(
+      await k.ok(['apply', '--server-side', '-f', '-'], { input: cm('green') }),
+      'configmap/csa serverside-applied\n',
+    );
     const got = await k.getJSON(['configmap', 'csa', '--show-managed-fields']);
     assert.equal(got.data.mode, 'green');
     const owner = got.metadata.managedFields.find((f: Doc) => f.fieldsV1?.['f:data']?.['f:mode'] !== undefined);
@@ -299,7 +418,9 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
 
   test('delete of a bound pod is graceful: kubectl waits via watch until a forced delete', async () => {
     await k.ok(['create', '-f', '-'], { input: podManifest('graceful') });
-    await k.ok(['create', '--raw', '/api/v1/namespaces/default/pods/graceful/binding', '-f', '-'], { input: binding('graceful') });
+    await k.ok(['create', '--raw', '/api/v1/namespaces/default/pods/graceful/binding', '-f', '-'], {
+      input: binding('graceful'),
+    });
     const del = k.start(['delete', 'pod', 'graceful', '--timeout=60s']);
     let pod: Doc = {};
     await until('deletionTimestamp on the bound pod', async () => {
@@ -321,7 +442,9 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
 
   test('wait --for=delete returns once a pod is gone', async () => {
     await k.ok(['create', '-f', '-'], { input: podManifest('awaited') });
-    await k.ok(['create', '--raw', '/api/v1/namespaces/default/pods/awaited/binding', '-f', '-'], { input: binding('awaited') });
+    await k.ok(['create', '--raw', '/api/v1/namespaces/default/pods/awaited/binding', '-f', '-'], {
+      input: binding('awaited'),
+    });
     await k.ok(['delete', 'pod', 'awaited', '--wait=false']);
     const waiter = k.start(['wait', '--for=delete', 'pod/awaited', '--timeout=30s']);
     await new Promise((r) => setTimeout(r, 1_000));
@@ -333,16 +456,29 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
   });
 
   test('delete namespace removes its content, then the namespace', async () => {
-    await k.ok(['create', '-f', '-'], { input: manifest({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'doomed' } }) });
+    await k.ok(['create', '-f', '-'], {
+      input: manifest({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'doomed' } }),
+    });
     await k.ok(['create', '-n', 'doomed', '-f', fixture('configmap.yaml')]);
     await k.ok(['create', '-f', '-'], { input: podManifest('held', { namespace: 'doomed' }) });
-    await k.ok(['create', '--raw', '/api/v1/namespaces/doomed/pods/held/binding', '-f', '-'], { input: binding('held') });
+    await k.ok(['create', '--raw', '/api/v1/namespaces/doomed/pods/held/binding', '-f', '-'], {
+      input: binding('held'),
+    });
     assert.equal(await k.ok(['delete', 'namespace', 'doomed', '--wait=false']), 'namespace "doomed" deleted\n');
     // The bound pod terminates gracefully and holds the namespace in Terminating; the rest goes.
-    await until('configmap removed from the terminating namespace', async () => (await k.ok(['get', 'configmaps', '-n', 'doomed', '-o', 'name'])) === '');
+    await until(
+      'configmap removed from the terminating namespace',
+      async () => (await k.ok(['get', 'configmaps', '-n', 'doomed', '-o', 'name'])) === '',
+    );
     assert.equal(row(await k.ok(['get', 'namespaces']), 'doomed').STATUS, 'Terminating');
-    assert.match(await k.fails(['create', '-n', 'doomed', '-f', fixture('configmap.yaml')]), /Forbidden|is being terminated/);
-    await until('the pod marked for deletion', async () => (await k.getJSON(['pod', 'held', '-n', 'doomed'])).metadata.deletionTimestamp !== undefined);
+    assert.match(
+      await k.fails(['create', '-n', 'doomed', '-f', fixture('configmap.yaml')]),
+      /Forbidden|is being terminated/,
+    );
+    await until(
+      'the pod marked for deletion',
+      async () => (await k.getJSON(['pod', 'held', '-n', 'doomed'])).metadata.deletionTimestamp !== undefined,
+    );
     await k.ok(['delete', 'pod', 'held', '-n', 'doomed', '--grace-period=0', '--force']);
     const w = await k.run(['wait', '--for=delete', 'namespace/doomed', '--timeout=30s'], { timeoutMs: 35_000 });
     assert.equal(w.code, 0, w.stderr);
@@ -352,40 +488,91 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
 
   test('RBAC kinds: kubectl create role, clusterrole and their bindings; upstream columns; validation; a roleRef never changes', async () => {
     // kubectl 1.33 sends these as protobuf.
-    assert.match(await k.ok(['create', 'clusterrole', 'pod-reader', '--verb=get,list,watch', '--resource=pods']), /clusterrole.rbac.authorization.k8s.io\/pod-reader created/);
-    assert.match(await k.ok(['create', 'role', 'cm-editor', '--verb=get,update', '--resource=configmaps', '--resource-name=a']), /role.rbac.authorization.k8s.io\/cm-editor created/);
-    await k.ok(['create', 'rolebinding', 'rb', '--role=cm-editor', '--user=alice', '--group=devs', '--serviceaccount=default:builder']);
+    assert.match(
+      await k.ok(['create', 'clusterrole', 'pod-reader', '--verb=get,list,watch', '--resource=pods']),
+      /clusterrole.rbac.authorization.k8s.io\/pod-reader created/,
+    );
+    assert.match(
+      await k.ok(['create', 'role', 'cm-editor', '--verb=get,update', '--resource=configmaps', '--resource-name=a']),
+      /role.rbac.authorization.k8s.io\/cm-editor created/,
+    );
+    await k.ok([
+      'create',
+      'rolebinding',
+      'rb',
+      '--role=cm-editor',
+      '--user=alice',
+      '--group=devs',
+      '--serviceaccount=default:builder',
+    ]);
     await k.ok(['create', 'clusterrolebinding', 'crb', '--clusterrole=pod-reader', '--user=bob']);
     const role = await k.getJSON(['role', 'cm-editor']);
-    assert.deepEqual(role.rules, [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['a'], verbs: ['get', 'update'] }]);
+    assert.deepEqual(role.rules, [
+      { apiGroups: [''], resources: ['configmaps'], resourceNames: ['a'], verbs: ['get', 'update'] },
+    ]);
     assert.deepEqual(header(await k.ok(['get', 'clusterroles'])), ['NAME', 'CREATED AT']);
     const wide = await k.ok(['get', 'rolebindings', '-o', 'wide']);
     assert.deepEqual(header(wide), ['NAME', 'ROLE', 'AGE', 'USERS', 'GROUPS', 'SERVICEACCOUNTS']);
     const rb = row(wide, 'rb');
-    assert.deepEqual([rb.ROLE, rb.USERS, rb.GROUPS, rb.SERVICEACCOUNTS], ['Role/cm-editor', 'alice', 'devs', 'default/builder']);
+    assert.deepEqual(
+      [rb.ROLE, rb.USERS, rb.GROUPS, rb.SERVICEACCOUNTS],
+      ['Role/cm-editor', 'alice', 'devs', 'default/builder'],
+    );
     const binding = await k.getJSON(['rolebinding', 'rb']);
     assert.equal(binding.subjects[0].apiGroup, 'rbac.authorization.k8s.io', 'User subjects default to the RBAC group');
     assert.match(await k.ok(['describe', 'role', 'cm-editor']), /configmaps\s+\[\]\s+\[a\]\s+\[get update\]/);
-    assert.match(await k.fails(['patch', 'rolebinding', 'rb', '--type=merge', '-p', '{"roleRef":{"name":"other"}}']), /roleRef: Invalid value: .*cannot change roleRef/);
-    const noVerbs = manifest({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'empty' }, rules: [{ apiGroups: [''], resources: ['pods'] }] });
-    assert.match(await k.fails(['create', '-f', '-'], { input: noVerbs }), /rules\[0\]\.verbs: Required value: verbs must contain at least one value/);
-    const urlsInRole = manifest({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'urls' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] });
-    assert.match(await k.fails(['create', '-f', '-'], { input: urlsInRole }), /namespaced rules cannot apply to non-resource URLs/);
-    const crbToRole = manifest({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'x' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-editor' } });
-    assert.match(await k.fails(['create', '-f', '-'], { input: crbToRole }), /roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"/);
+    assert.match(
+      await k.fails(['patch', 'rolebinding', 'rb', '--type=merge', '-p', '{"roleRef":{"name":"other"}}']),
+      /roleRef: Invalid value: .*cannot change roleRef/,
+    );
+    const noVerbs = manifest({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'empty' },
+      rules: [{ apiGroups: [''], resources: ['pods'] }],
+    });
+    assert.match(
+      await k.fails(['create', '-f', '-'], { input: noVerbs }),
+      /rules\[0\]\.verbs: Required value: verbs must contain at least one value/,
+    );
+    const urlsInRole = manifest({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'urls' },
+      rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+    });
+    assert.match(
+      await k.fails(['create', '-f', '-'], { input: urlsInRole }),
+      /namespaced rules cannot apply to non-resource URLs/,
+    );
+    const crbToRole = manifest({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'x' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-editor' },
+    });
+    assert.match(
+      await k.fails(['create', '-f', '-'], { input: crbToRole }),
+      /roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"/,
+    );
     await k.ok(['delete', 'rolebinding', 'rb']);
     await k.ok(['delete', 'clusterrolebinding', 'crb']);
   });
 
   test('a Secret whose stringData repeats a key of data is created with stringData winning, and stored without it', async () => {
     const secret = manifest({
-      apiVersion: 'v1', kind: 'Secret', metadata: { name: 'merged' },
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'merged' },
       data: { user: Buffer.from('old').toString('base64'), keep: Buffer.from('k').toString('base64') },
       stringData: { user: 'new' },
     });
     assert.equal(await k.ok(['create', '-f', '-'], { input: secret }), 'secret/merged created\n');
     const got = await k.getJSON(['secret', 'merged']);
-    assert.deepEqual(got.data, { keep: Buffer.from('k').toString('base64'), user: Buffer.from('new').toString('base64') });
+    assert.deepEqual(got.data, {
+      keep: Buffer.from('k').toString('base64'),
+      user: Buffer.from('new').toString('base64'),
+    });
     assert.equal(got.stringData, undefined);
     assert.equal(row(await k.ok(['get', 'secrets']), 'merged').DATA, '2');
   });
@@ -399,7 +586,10 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     assert.equal(await k.ok(['replace', '-f', '-'], { input: JSON.stringify(pod) }), 'pod/replaced replaced\n');
     const after = await k.getJSON(['pod', 'replaced']);
     assert.equal(after.metadata.labels.replaced, 'yes');
-    assert.deepEqual(after.spec.tolerations.map((t: Doc) => t.key), ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']);
+    assert.deepEqual(
+      after.spec.tolerations.map((t: Doc) => t.key),
+      ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'],
+    );
     await k.ok(['delete', 'pod', 'replaced', '--grace-period=0', '--force']);
   });
 
@@ -407,15 +597,24 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     await k.ok(['create', '-f', '-'], { input: podManifest('texts') });
     // Upstream's strategic-merge patcher converts the result to the typed object and names the patch.
     const restore = await k.fails(['patch', 'pod', 'texts', '-p', '{"metadata":{"labels":"invalid"}}']);
-    assert.match(restore, /patch: Invalid value: "map\[metadata:map\[labels:invalid\]\]": cannot restore map from string/);
+    assert.match(
+      restore,
+      /patch: Invalid value: "map\[metadata:map\[labels:invalid\]\]": cannot restore map from string/,
+    );
     await k.ok(['create', 'service', 'clusterip', 'fixed-ip', '--tcp=80:80']);
     const ip = await k.ok(['get', 'service', 'fixed-ip', '-o', 'jsonpath={.spec.clusterIP}']);
     const moved = await k.fails(['patch', 'service', 'fixed-ip', '-p', '{"spec":{"clusterIP":"10.96.200.200"}}']);
-    assert.match(moved, /spec\.clusterIPs\[0\]: Invalid value: \[\]string\{"10\.96\.200\.200"\}: may not change once set/);
+    assert.match(
+      moved,
+      /spec\.clusterIPs\[0\]: Invalid value: \[\]string\{"10\.96\.200\.200"\}: may not change once set/,
+    );
     assert.equal(await k.ok(['get', 'service', 'fixed-ip', '-o', 'jsonpath={.spec.clusterIP}']), ip);
     const sub = await k.fails(['get', '--raw', '/api/v1/namespaces/default/pods/texts/bogus']);
     assert.match(sub, /the server could not find the requested resource/);
-    assert.match(await k.fails(['get', '--raw', '/api/v1/namespaces/default/configmaps/x/status']), /the server could not find the requested resource/);
+    assert.match(
+      await k.fails(['get', '--raw', '/api/v1/namespaces/default/configmaps/x/status']),
+      /the server could not find the requested resource/,
+    );
     await k.ok(['delete', 'service', 'fixed-ip']);
     await k.ok(['delete', 'pod', 'texts', '--grace-period=0', '--force']);
   });
@@ -448,7 +647,10 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
   });
 
   test('create --dry-run=server and diff store nothing', async () => {
-    assert.equal(await k.ok(['create', '-f', fixture('configmap.yaml'), '--dry-run=server']), 'configmap/settings created (server dry run)\n');
+    assert.equal(
+      await k.ok(['create', '-f', fixture('configmap.yaml'), '--dry-run=server']),
+      'configmap/settings created (server dry run)\n',
+    );
     assert.match(await k.fails(['get', 'configmap', 'settings']), /configmaps "settings" not found/);
     // diff exits 1 when there are differences and prints the would-be object.
     let d = await k.run(['diff', '-f', fixture('configmap.yaml')]);
@@ -456,7 +658,9 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     assert.match(d.stdout, /^\+  mode: blue$/m);
     assert.match(await k.fails(['get', 'configmap', 'settings']), /not found/);
     await k.ok(['apply', '-f', fixture('configmap.yaml')]);
-    d = await k.run(['diff', '-f', '-'], { input: manifest({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'green' } }) });
+    d = await k.run(['diff', '-f', '-'], {
+      input: manifest({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'green' } }),
+    });
     assert.equal(d.code, 1, d.stderr);
     assert.match(d.stdout, /^-  mode: blue$/m);
     assert.match(d.stdout, /^\+  mode: green$/m);
@@ -473,7 +677,12 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
     );
     // The Status itself: 422, reason Invalid, with the field in its causes.
     const raw = await k.run(['create', '--raw', '/api/v1/namespaces/default/pods', '-f', '-', '-v=9'], {
-      input: manifest({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad-name' }, spec: { containers: [{ name: 'Bad_Name', image: 'x' }] } }),
+      input: manifest({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'bad-name' },
+        spec: { containers: [{ name: 'Bad_Name', image: 'x' }] },
+      }),
     });
     assert.notEqual(raw.code, 0);
     assert.match(raw.stderr, /status="422 Unprocessable Entity"/);
@@ -483,9 +692,15 @@ describe('kubectl (dispatcher on PATH) against kscale server', () => {
 
   test('strict field validation rejects an unknown field; --validate=false accepts and drops it', async () => {
     const err = await k.fails(['create', '-f', fixture('pod_unknown_field.yaml')]);
-    assert.match(err, /Error from server \(BadRequest\): error when creating ".*pod_unknown_field\.yaml": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec\.foo"$/m);
+    assert.match(
+      err,
+      /Error from server \(BadRequest\): error when creating ".*pod_unknown_field\.yaml": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec\.foo"$/m,
+    );
     assert.match(await k.fails(['get', 'pod', 'unknown-field']), /not found/);
-    assert.equal(await k.ok(['create', '-f', fixture('pod_unknown_field.yaml'), '--validate=false']), 'pod/unknown-field created\n');
+    assert.equal(
+      await k.ok(['create', '-f', fixture('pod_unknown_field.yaml'), '--validate=false']),
+      'pod/unknown-field created\n',
+    );
     const spec = (await k.getJSON(['pod', 'unknown-field'])).spec;
     assert.equal('foo' in spec, false);
     assert.equal(spec.containers[0].name, 'c');

@@ -18,12 +18,18 @@ const TESTDATA = fileURLToPath(new URL('../../../src/api/protobuf/testdata/', im
 const golden = (name: string): Buffer => readFileSync(`${TESTDATA}${name}.pb`);
 
 /** A protobuf request as kubectl sends it: protobuf body, protobuf-then-JSON Accept. */
-const proto = (base: string, method: string, path: string, body: Buffer, accept = `${PROTOBUF},application/json`): Promise<Reply> =>
-  send(base, method, path, body, { 'Content-Type': PROTOBUF, Accept: accept });
+const proto = (
+  base: string,
+  method: string,
+  path: string,
+  body: Buffer,
+  accept = `${PROTOBUF},application/json`,
+): Promise<Reply> => send(base, method, path, body, { 'Content-Type': PROTOBUF, Accept: accept });
 
 /** A runtime.Unknown envelope naming a kind kscale has no message for: typeMeta (field 1), then an empty raw (field 2). */
 function unknownKindEnvelope(apiVersion: string, kind: string): Buffer {
-  const str = (field: number, v: string): Buffer => Buffer.concat([Buffer.of((field << 3) | 2, v.length), Buffer.from(v)]);
+  const str = (field: number, v: string): Buffer =>
+    Buffer.concat([Buffer.of((field << 3) | 2, v.length), Buffer.from(v)]);
   const typeMeta = Buffer.concat([str(1, apiVersion), str(2, kind)]);
   return Buffer.concat([Buffer.of(0x6b, 0x38, 0x73, 0x00, 0x0a, typeMeta.length), typeMeta, Buffer.of(0x12, 0)]);
 }
@@ -55,7 +61,10 @@ describe('kubectl create generators (protobuf bodies) against kscale server', ()
   test('kubectl really sends these bodies in protobuf', async () => {
     const r = await k.run(['create', 'namespace', 'wire-check', '-v=8']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /verb="POST" url="[^"]*\/api\/v1\/namespaces\?fieldManager=kubectl-create&fieldValidation=Strict" headers=<\n(\t[^\n]*\n)*?\tContent-Type: application\/vnd\.kubernetes\.protobuf\n/);
+    assert.match(
+      r.stderr,
+      /verb="POST" url="[^"]*\/api\/v1\/namespaces\?fieldManager=kubectl-create&fieldValidation=Strict" headers=<\n(\t[^\n]*\n)*?\tContent-Type: application\/vnd\.kubernetes\.protobuf\n/,
+    );
     assert.match(r.stdout, /^namespace\/wire-check created$/m);
   });
 
@@ -74,7 +83,10 @@ describe('kubectl create generators (protobuf bodies) against kscale server', ()
   });
 
   test('deployment and job', async () => {
-    assert.match(await k.ok(['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=80']), /^deployment.apps\/web created$/m);
+    assert.match(
+      await k.ok(['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=80']),
+      /^deployment.apps\/web created$/m,
+    );
     const d = await k.getJSON(['deployment', 'web', '--show-managed-fields']);
     assert.equal(d.spec.replicas, 3);
     assert.deepEqual(d.spec.selector, { matchLabels: { app: 'web' } });
@@ -92,7 +104,10 @@ describe('kubectl create generators (protobuf bodies) against kscale server', ()
     await k.ok(['create', 'service', 'clusterip', 'svc-a', '--tcp=80:8080']);
     const a = await k.getJSON(['service', 'svc-a']);
     assert.equal(a.spec.type, 'ClusterIP');
-    assert.deepEqual(a.spec.ports.map((p: Obj) => [p.name, p.port, p.targetPort, p.protocol]), [['80-8080', 80, 8080, 'TCP']]);
+    assert.deepEqual(
+      a.spec.ports.map((p: Obj) => [p.name, p.port, p.targetPort, p.protocol]),
+      [['80-8080', 80, 8080, 'TCP']],
+    );
     assert.match(a.spec.clusterIP, /^\d+\.\d+\.\d+\.\d+$/);
     await k.ok(['create', 'service', 'nodeport', 'svc-b', '--tcp=443:8443', '--node-port=30443']);
     const b = await k.getJSON(['service', 'svc-b']);
@@ -116,8 +131,14 @@ describe('kubectl create generators (protobuf bodies) against kscale server', ()
   });
 
   test('a second create is 409 AlreadyExists, and --dry-run=server stores nothing', async () => {
-    assert.match(await k.fails(['create', 'configmap', 'cfg', '--from-literal=a=1']), /configmaps "cfg" already exists/);
-    assert.match(await k.ok(['create', 'configmap', 'dry', '--from-literal=a=1', '--dry-run=server']), /configmap\/dry created \(server dry run\)/);
+    assert.match(
+      await k.fails(['create', 'configmap', 'cfg', '--from-literal=a=1']),
+      /configmaps "cfg" already exists/,
+    );
+    assert.match(
+      await k.ok(['create', 'configmap', 'dry', '--from-literal=a=1', '--dry-run=server']),
+      /configmap\/dry created \(server dry run\)/,
+    );
     assert.match(await k.fails(['get', 'configmap', 'dry']), /NotFound/);
   });
 
@@ -156,7 +177,12 @@ describe('raw protobuf requests', () => {
   });
 
   test('POST of a captured body creates it and answers JSON; PUT of the same body updates it', async () => {
-    const created = await proto(server.url, 'POST', '/api/v1/namespaces/default/configmaps?fieldManager=kubectl-create&fieldValidation=Strict', golden('create-configmap'));
+    const created = await proto(
+      server.url,
+      'POST',
+      '/api/v1/namespaces/default/configmaps?fieldManager=kubectl-create&fieldValidation=Strict',
+      golden('create-configmap'),
+    );
     assert.equal(created.code, 201, created.text);
     assert.match(String(created.headers['content-type']), /^application\/json/);
     assert.deepEqual(created.body?.data, { a: '1', b: 'two' });
@@ -166,25 +192,56 @@ describe('raw protobuf requests', () => {
     // Nothing changed, so, like upstream, the update writes nothing and the resourceVersion stays.
     assert.equal(put.body?.metadata.resourceVersion, created.body?.metadata.resourceVersion);
     // The body decodes; then, as upstream (namespaces do not allow create on update), a missing one is 404.
-    assertStatus(await proto(server.url, 'PUT', '/api/v1/namespaces/team-a', golden('create-namespace')), 404, 'NotFound');
+    assertStatus(
+      await proto(server.url, 'PUT', '/api/v1/namespaces/team-a', golden('create-namespace')),
+      404,
+      'NotFound',
+    );
   });
 
   test('a body whose kind differs from the URL is 400, and the URL namespace must match', async () => {
-    assertStatus(await proto(server.url, 'POST', '/api/v1/namespaces/default/secrets', golden('create-configmap')), 400, 'BadRequest', /kind/);
-    assertStatus(await proto(server.url, 'POST', '/apis/apps/v1/namespaces/default/deployments', golden('create-job')), 400, 'BadRequest', /version|kind/);
-    assertStatus(await proto(server.url, 'PUT', '/api/v1/namespaces/default/configmaps/other', golden('create-configmap')), 400, 'BadRequest', /does not match the name/);
+    assertStatus(
+      await proto(server.url, 'POST', '/api/v1/namespaces/default/secrets', golden('create-configmap')),
+      400,
+      'BadRequest',
+      /kind/,
+    );
+    assertStatus(
+      await proto(server.url, 'POST', '/apis/apps/v1/namespaces/default/deployments', golden('create-job')),
+      400,
+      'BadRequest',
+      /version|kind/,
+    );
+    assertStatus(
+      await proto(server.url, 'PUT', '/api/v1/namespaces/default/configmaps/other', golden('create-configmap')),
+      400,
+      'BadRequest',
+      /does not match the name/,
+    );
   });
 
   test('malformed bodies are 400 BadRequest Statuses and the server keeps serving', async () => {
     const body = golden('create-deployment');
     const path = '/apis/apps/v1/namespaces/default/deployments';
     const cases: [string, Buffer, RegExp][] = [
-      ['no magic', Buffer.from('{"kind":"Deployment","apiVersion":"apps/v1"}'), /does not appear to be a protobuf message/],
+      [
+        'no magic',
+        Buffer.from('{"kind":"Deployment","apiVersion":"apps/v1"}'),
+        /does not appear to be a protobuf message/,
+      ],
       ['truncated', body.subarray(0, body.length - 40), /EOF|past the end/],
       ['a truncated varint', Buffer.concat([body.subarray(0, 29), Buffer.from([0xff])]), /EOF|past the end/],
       ['an illegal wire type', Buffer.concat([Buffer.from([0x6b, 0x38, 0x73, 0x00]), Buffer.from([0x0f])]), /wireType/],
-      ['an unknown kind', unknownKindEnvelope('authentication.k8s.io/v1', 'TokenReview'), /no kind "TokenReview" is registered/],
-      ['garbage', Buffer.from([0x6b, 0x38, 0x73, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), /proto/],
+      [
+        'an unknown kind',
+        unknownKindEnvelope('authentication.k8s.io/v1', 'TokenReview'),
+        /no kind "TokenReview" is registered/,
+      ],
+      [
+        'garbage',
+        Buffer.from([0x6b, 0x38, 0x73, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]),
+        /proto/,
+      ],
     ];
     for (const [what, bytes, message] of cases) {
       const r = await proto(server.url, 'POST', path, bytes);
@@ -204,8 +261,16 @@ describe('raw protobuf requests', () => {
     assert.equal(ns[typeMetaEnd], 0x12);
     const rawLen = ns[typeMetaEnd + 1]!;
     assert.ok(rawLen + 3 < 0x80, 'a one-byte length');
-    const raw = Buffer.concat([ns.subarray(typeMetaEnd + 2, typeMetaEnd + 2 + rawLen), Buffer.from([0x98, 0x06, 0x01])]);
-    const bytes = Buffer.concat([ns.subarray(0, typeMetaEnd), Buffer.from([0x12, raw.length]), raw, ns.subarray(typeMetaEnd + 2 + rawLen)]);
+    const raw = Buffer.concat([
+      ns.subarray(typeMetaEnd + 2, typeMetaEnd + 2 + rawLen),
+      Buffer.from([0x98, 0x06, 0x01]),
+    ]);
+    const bytes = Buffer.concat([
+      ns.subarray(0, typeMetaEnd),
+      Buffer.from([0x12, raw.length]),
+      raw,
+      ns.subarray(typeMetaEnd + 2 + rawLen),
+    ]);
     const r = await proto(server.url, 'POST', '/api/v1/namespaces?fieldValidation=Strict', bytes);
     assert.equal(r.code, 201, r.text);
     assert.equal(r.body?.metadata.name, 'team-a');
@@ -213,17 +278,42 @@ describe('raw protobuf requests', () => {
 
   test('PATCH refuses protobuf (415), on the object and on the scale subresource', async () => {
     await proto(server.url, 'POST', '/apis/apps/v1/namespaces/default/deployments', golden('create-deployment'));
-    assertStatus(await proto(server.url, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/web', golden('create-deployment')), 415, 'UnsupportedMediaType');
-    assertStatus(await proto(server.url, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', golden('create-deployment')), 415, 'UnsupportedMediaType');
+    assertStatus(
+      await proto(server.url, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/web', golden('create-deployment')),
+      415,
+      'UnsupportedMediaType',
+    );
+    assertStatus(
+      await proto(
+        server.url,
+        'PATCH',
+        '/apis/apps/v1/namespaces/default/deployments/web/scale',
+        golden('create-deployment'),
+      ),
+      415,
+      'UnsupportedMediaType',
+    );
   });
 
   test('an Accept list of protobuf only is 406 NotAcceptable; protobuf then JSON is answered in JSON', async () => {
-    assertStatus(await send(server.url, 'GET', '/api/v1/namespaces/default/configmaps', undefined, { Accept: PROTOBUF }), 406, 'NotAcceptable');
-    assertStatus(await proto(server.url, 'POST', '/api/v1/namespaces/default/configmaps', golden('create-configmap'), PROTOBUF), 406, 'NotAcceptable');
-    const list = await send(server.url, 'GET', '/api/v1/namespaces/default/configmaps', undefined, { Accept: `${PROTOBUF}, application/json` });
+    assertStatus(
+      await send(server.url, 'GET', '/api/v1/namespaces/default/configmaps', undefined, { Accept: PROTOBUF }),
+      406,
+      'NotAcceptable',
+    );
+    assertStatus(
+      await proto(server.url, 'POST', '/api/v1/namespaces/default/configmaps', golden('create-configmap'), PROTOBUF),
+      406,
+      'NotAcceptable',
+    );
+    const list = await send(server.url, 'GET', '/api/v1/namespaces/default/configmaps', undefined, {
+      Accept: `${PROTOBUF}, application/json`,
+    });
     assert.equal(list.code, 200);
     assert.equal(list.body?.kind, 'ConfigMapList');
-    const star = await send(server.url, 'GET', '/api/v1/namespaces/default/configmaps', undefined, { Accept: `${PROTOBUF}, */*` });
+    const star = await send(server.url, 'GET', '/api/v1/namespaces/default/configmaps', undefined, {
+      Accept: `${PROTOBUF}, */*`,
+    });
     assert.equal(star.code, 200);
   });
 });

@@ -10,8 +10,22 @@ import { startServer, versionedKubectl, type TestServer } from './harness.js';
 import { Kubectl, binding, fixture, header, manifest, podManifest, row, until } from './fixtures/kubectl/cli.js';
 
 const RESOURCES = [
-  'pods', 'nodes', 'namespaces', 'services', 'endpoints', 'events', 'configmaps', 'secrets', 'serviceaccounts',
-  'leases', 'endpointslices', 'deployments', 'replicasets', 'jobs', 'priorityclasses', 'poddisruptionbudgets',
+  'pods',
+  'nodes',
+  'namespaces',
+  'services',
+  'endpoints',
+  'events',
+  'configmaps',
+  'secrets',
+  'serviceaccounts',
+  'leases',
+  'endpointslices',
+  'deployments',
+  'replicasets',
+  'jobs',
+  'priorityclasses',
+  'poddisruptionbudgets',
 ];
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -40,7 +54,8 @@ for (const minor of [27, 33]) {
     test(`api-resources lists every resource (${minor < 29 ? 'legacy' : 'aggregated'} discovery)`, async () => {
       const r = await k.run(['api-resources', '-v=6']);
       assert.equal(r.code, 0, r.stderr);
-      for (const name of RESOURCES) assert.match(r.stdout, new RegExp(`^${name}\\s`, 'm'), `${name} missing:\n${r.stdout}`);
+      for (const name of RESOURCES)
+        assert.match(r.stdout, new RegExp(`^${name}\\s`, 'm'), `${name} missing:\n${r.stdout}`);
       assert.equal(row(r.stdout, 'leases').APIVERSION, 'coordination.k8s.io/v1');
       assert.equal(row(r.stdout, 'priorityclasses').NAMESPACED, 'false');
       // Legacy discovery fetches each group-version document; aggregated needs only /api and /apis.
@@ -52,7 +67,10 @@ for (const minor of [27, 33]) {
       assert.equal(await k.ok(['create', '-f', fixture('node.yaml')]), 'node/node-a created\n');
       await k.ok(['create', '-f', fixture('node_lease.yaml')]);
       assert.equal(await k.ok(['create', '-f', fixture('pod.yaml')]), 'pod/web created\n');
-      assert.match(await k.fails(['create', '-f', fixture('pod.yaml')]), /\(AlreadyExists\).*pods "web" already exists/);
+      assert.match(
+        await k.fails(['create', '-f', fixture('pod.yaml')]),
+        /\(AlreadyExists\).*pods "web" already exists/,
+      );
       const nodes = await k.ok(['get', 'nodes']);
       assert.deepEqual(header(nodes), ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION']);
       assert.equal(row(nodes, 'node-a').STATUS, 'Ready');
@@ -70,11 +88,21 @@ for (const minor of [27, 33]) {
     test('apply -f creates, is unchanged, then configures; --server-side creates and updates', async () => {
       assert.equal(await k.ok(['apply', '-f', fixture('configmap.yaml')]), 'configmap/settings created\n');
       assert.equal(await k.ok(['apply', '-f', fixture('configmap.yaml')]), 'configmap/settings unchanged\n');
-      const cm = (name: string, mode: string): string => manifest({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { mode } });
-      assert.equal(await k.ok(['apply', '-f', '-'], { input: cm('settings', 'green') }), 'configmap/settings configured\n');
+      const cm = (name: string, mode: string): string =>
+        manifest({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { mode } });
+      assert.equal(
+        await k.ok(['apply', '-f', '-'], { input: cm('settings', 'green') }),
+        'configmap/settings configured\n',
+      );
       assert.equal(await k.ok(['get', 'cm', 'settings', '-o', 'jsonpath={.data.mode}']), 'green');
-      assert.equal(await k.ok(['apply', '--server-side', '-f', '-'], { input: cm('ssa', 'blue') }), 'configmap/ssa serverside-applied\n');
-      assert.equal(await k.ok(['apply', '--server-side', '-f', '-'], { input: cm('ssa', 'red') }), 'configmap/ssa serverside-applied\n');
+      assert.equal(
+        await k.ok(['apply', '--server-side', '-f', '-'], { input: cm('ssa', 'blue') }),
+        'configmap/ssa serverside-applied\n',
+      );
+      assert.equal(
+        await k.ok(['apply', '--server-side', '-f', '-'], { input: cm('ssa', 'red') }),
+        'configmap/ssa serverside-applied\n',
+      );
       assert.equal(await k.ok(['get', 'cm', 'ssa', '-o', 'jsonpath={.data.mode}']), 'red');
     });
 
@@ -86,7 +114,9 @@ for (const minor of [27, 33]) {
     });
 
     test('describe node shows the Lease and the pods bound to it', async () => {
-      await k.ok(['create', '--raw', '/api/v1/namespaces/default/pods/web/binding', '-f', '-'], { input: binding('web') });
+      await k.ok(['create', '--raw', '/api/v1/namespaces/default/pods/web/binding', '-f', '-'], {
+        input: binding('web'),
+      });
       const out = await k.ok(['describe', 'node', 'node-a']);
       assert.match(out, /^Lease:\n\s+HolderIdentity:\s+node-a$/m);
       assert.match(out, /^Non-terminated Pods:\s+\(1 in total\)$/m);
@@ -97,7 +127,10 @@ for (const minor of [27, 33]) {
       await k.ok(['create', '-f', '-'], { input: podManifest('loose') });
       assert.equal(await k.ok(['delete', 'pod', 'loose'], { timeoutMs: 10_000 }), 'pod "loose" deleted\n');
       const del = k.start(['delete', 'pod', 'web', '--timeout=60s']);
-      await until('deletionTimestamp on web', async () => (await k.getJSON(['pod', 'web'])).metadata.deletionTimestamp !== undefined);
+      await until(
+        'deletionTimestamp on web',
+        async () => (await k.getJSON(['pod', 'web'])).metadata.deletionTimestamp !== undefined,
+      );
       await sleep(500);
       assert.ok(del.alive(), `kubectl delete should wait for DELETED: ${del.stdout()} ${del.stderr()}`);
       await k.ok(['delete', 'pod', 'web', '--grace-period=0', '--force']);

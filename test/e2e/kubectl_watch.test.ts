@@ -17,7 +17,9 @@ describe('kubectl get -w against kscale server', () => {
   before(async () => {
     server = await startServer();
     k = new Kubectl(kubectlPath(), server.kubeconfig);
-    await k.ok(['create', '-f', '-'], { input: manifest({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } }) });
+    await k.ok(['create', '-f', '-'], {
+      input: manifest({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } }),
+    });
   });
 
   after(async () => {

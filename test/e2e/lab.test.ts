@@ -37,7 +37,10 @@ const alive = (pid: number): boolean => {
 };
 
 /** Runs `kscale <args>`; `onLine` sees each stderr line and may signal the process. */
-function run(args: string[], onLine?: (line: string, pid: number) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  onLine?: (line: string, pid: number) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = spawn(process.execPath, [KSCALE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -55,7 +58,20 @@ function run(args: string[], onLine?: (line: string, pid: number) => void): Prom
   );
 }
 
-const SMALL = ['--nodes', '8', '--pods-per-node', '10', '--pod-rate', '100', '--pod-startup-ms', '200', '--scrape-interval', '1s', '--settle', '1s'];
+const SMALL = [
+  '--nodes',
+  '8',
+  '--pods-per-node',
+  '10',
+  '--pod-rate',
+  '100',
+  '--pod-startup-ms',
+  '200',
+  '--scrape-interval',
+  '1s',
+  '--settle',
+  '1s',
+];
 
 describe('kscale up', () => {
   test('runs the load scenario, reports every SLO with its threshold, and leaves no process behind', async () => {
@@ -64,7 +80,10 @@ describe('kscale up', () => {
     assert.equal(r.code, 0, r.stderr);
     const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;
     assert.equal(rep.result, 'completed');
-    assert.deepEqual(rep.phases.map((p) => p.name), ['nodes', 'create', 'scale', 'rolling-update', 'delete']);
+    assert.deepEqual(
+      rep.phases.map((p) => p.name),
+      ['nodes', 'create', 'scale', 'rolling-update', 'delete'],
+    );
     assert.ok(rep.phases.every((p) => p.completed && p.durationS > 0));
     assert.equal(rep.phases[1]!.podsRequested, 80);
     // Every SLO of scale-facts.md is an entry with a measured value, its threshold, and pass.
@@ -82,8 +101,14 @@ describe('kscale up', () => {
     assert.ok(rep.podStartup.total.p50 >= 200);
     assert.ok(Math.abs(rep.podStartup.total.p50 - 200 - rep.podStartup.controlPlane.p50) < 1);
     const created = rep.podStartupByPhase.find((b) => b.phase === 'create');
-    assert.ok(created !== undefined && created.pods >= 80 && created.total.p50 >= 200, JSON.stringify(rep.podStartupByPhase));
-    assert.ok(rep.podStartupByPhase.every((b) => b.phase !== 'nodes'), 'no pod is created while nodes join');
+    assert.ok(
+      created !== undefined && created.pods >= 80 && created.total.p50 >= 200,
+      JSON.stringify(rep.podStartupByPhase),
+    );
+    assert.ok(
+      rep.podStartupByPhase.every((b) => b.phase !== 'nodes'),
+      'no pod is created while nodes join',
+    );
     // The fleet's own share, read from its control endpoint before it stopped.
     assert.equal(rep.fleets.length, 1, JSON.stringify(rep.fleets));
     const fleet = rep.fleets[0]!.stats!.podStart;
@@ -96,7 +121,8 @@ describe('kscale up', () => {
     assert.ok(['controllers', 'pods'].includes(rep.config.mode.workloads));
     // Per-process CPU and peak memory, from /proc.
     const names2 = rep.processes.map((p) => p.name);
-    for (const n of ['lab', 'server', 'controller-manager', 'nodes']) assert.ok(names2.includes(n), `${n} missing from ${names2.join(',')}`);
+    for (const n of ['lab', 'server', 'controller-manager', 'nodes'])
+      assert.ok(names2.includes(n), `${n} missing from ${names2.join(',')}`);
     for (const p of rep.processes) {
       assert.ok(p.peakRssMiB > 10, `${p.name} peak RSS ${p.peakRssMiB}`);
       assert.ok(p.totalCpuSeconds > 0, `${p.name} cpu`);
@@ -108,7 +134,10 @@ describe('kscale up', () => {
     assert.ok(existsSync(join(dir, 'report.html')));
     // Each component's output is kept beside the report, so a stall can be matched against its log lines.
     assert.match(readFileSync(join(dir, 'logs', 'server.log'), 'utf8'), /listening on http:\/\/127\.0\.0\.1:\d+/);
-    assert.match(readFileSync(join(dir, 'logs', 'controller-manager.log'), 'utf8'), /kscale controller-manager started/);
+    assert.match(
+      readFileSync(join(dir, 'logs', 'controller-manager.log'), 'utf8'),
+      /kscale controller-manager started/,
+    );
     assert.ok(existsSync(join(dir, 'logs', 'nodes.log')));
   });
 
@@ -126,19 +155,25 @@ describe('kscale up', () => {
     const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;
     assert.equal(rep.result, 'interrupted');
     assert.ok(rep.processes.length >= 4);
-    for (const p of rep.processes) if (p.name !== 'lab') assert.ok(!alive(p.pid), `${p.name} (pid ${p.pid}) still running`);
+    for (const p of rep.processes)
+      if (p.name !== 'lab') assert.ok(!alive(p.pid), `${p.name} (pid ${p.pid}) still running`);
   });
 
   test('--keep-running leaves a cluster kubectl can read, until Ctrl-C', async () => {
     const dir = reportDir();
     let nodes = '';
-    const r = await run(['up', ...SMALL, '--nodes', '3', '--scenario', 'nodes', '--hold', '1s', '--report', dir, '--keep-running'], (line, pid) => {
-      if (/press Ctrl-C to stop it/.test(line)) {
-        const k = spawnSync(kubectlPath(), ['--kubeconfig', join(dir, 'kubeconfig'), 'get', 'nodes', '-o', 'name'], { encoding: 'utf8' });
-        nodes = k.stdout;
-        process.kill(pid, 'SIGINT');
-      }
-    });
+    const r = await run(
+      ['up', ...SMALL, '--nodes', '3', '--scenario', 'nodes', '--hold', '1s', '--report', dir, '--keep-running'],
+      (line, pid) => {
+        if (/press Ctrl-C to stop it/.test(line)) {
+          const k = spawnSync(kubectlPath(), ['--kubeconfig', join(dir, 'kubeconfig'), 'get', 'nodes', '-o', 'name'], {
+            encoding: 'utf8',
+          });
+          nodes = k.stdout;
+          process.kill(pid, 'SIGINT');
+        }
+      },
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(nodes.trim().split('\n').length, 3, nodes);
     const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;

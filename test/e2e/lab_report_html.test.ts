@@ -23,8 +23,32 @@ describe('lab HTML reports in chromium', () => {
   let stderr = '';
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (scripts/setup.sh does)`);
-    const p = spawn(process.execPath, [KSCALE, 'lab', 'experiment', 'throttling', '--nodes', '4', '--pods-per-node', '10', '--pod-rate', '100', '--pod-startup-ms', '200', '--scrape-interval', '1s', '--settle', '2s', '--report', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: install Debian's chromium (scripts/setup.sh does)`);
+    const p = spawn(
+      process.execPath,
+      [
+        KSCALE,
+        'lab',
+        'experiment',
+        'throttling',
+        '--nodes',
+        '4',
+        '--pods-per-node',
+        '10',
+        '--pod-rate',
+        '100',
+        '--pod-startup-ms',
+        '200',
+        '--scrape-interval',
+        '1s',
+        '--settle',
+        '2s',
+        '--report',
+        dir,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     p.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     code = await new Promise((r) => p.once('close', r));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -54,8 +78,14 @@ describe('lab HTML reports in chromium', () => {
 
   test('the experiment completes both variants', () => {
     assert.equal(code, 0, stderr);
-    const cmp = JSON.parse(readFileSync(join(dir, 'comparison.json'), 'utf8')) as { variants: { label: string; result: string }[]; figures: { name: string; values: (number | null)[] }[] };
-    assert.deepEqual(cmp.variants.map((v) => v.result), ['completed', 'completed']);
+    const cmp = JSON.parse(readFileSync(join(dir, 'comparison.json'), 'utf8')) as {
+      variants: { label: string; result: string }[];
+      figures: { name: string; values: (number | null)[] }[];
+    };
+    assert.deepEqual(
+      cmp.variants.map((v) => v.result),
+      ['completed', 'completed'],
+    );
     const f429 = cmp.figures.find((f) => f.name.startsWith('429'));
     assert.equal(f429?.values.length, 2);
   });
@@ -70,7 +100,7 @@ describe('lab HTML reports in chromium', () => {
     assert.equal(r.canvases, r.drawn);
   });
 
-  test('each variant\'s report.html renders its SLO table and every chart, with no console errors', async () => {
+  test("each variant's report.html renders its SLO table and every chart, with no console errors", async () => {
     const cmp = JSON.parse(readFileSync(join(dir, 'comparison.json'), 'utf8')) as { variants: { dir: string }[] };
     for (const v of cmp.variants) {
       const r = await open(join(v.dir, 'report.html'));

@@ -20,12 +20,25 @@ before(async () => {
   // 900 ConfigMaps of ~4 KiB: ~3.6 MiB, so a list fills both chunks and reuses each. Two are bigger than a chunk (1 MiB of data plus metadata).
   const filler = 'x'.repeat(4_000);
   for (let i = 0; i < COUNT; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, COUNT - i) }, async (_, j) => {
-      const n = i + j;
-      const data = n === 100 || n === 600 ? { big: 'y'.repeat(1_048_500) } : { v: `${filler}${n}` };
-      const r = await send(server.url, 'POST', CMS, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${String(n).padStart(4, '0')}` }, data }), { 'Content-Type': 'application/json' });
-      assert.equal(r.code, 201, r.text);
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(50, COUNT - i) }, async (_, j) => {
+        const n = i + j;
+        const data = n === 100 || n === 600 ? { big: 'y'.repeat(1_048_500) } : { v: `${filler}${n}` };
+        const r = await send(
+          server.url,
+          'POST',
+          CMS,
+          JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: `cm-${String(n).padStart(4, '0')}` },
+            data,
+          }),
+          { 'Content-Type': 'application/json' },
+        );
+        assert.equal(r.code, 201, r.text);
+      }),
+    );
   }
 });
 after(async () => {
@@ -39,7 +52,10 @@ test('a list of several chunks is valid JSON and each item is what its GET answe
     assert.ok(r.text.length > 4 * 1024 * 1024, `the list spans several chunks (${r.text.length} bytes)`);
     const items = r.body!.items as Obj[];
     assert.equal(items.length, COUNT);
-    assert.deepEqual(items.map((o) => o.metadata.name), Array.from({ length: COUNT }, (_, n) => `cm-${String(n).padStart(4, '0')}`));
+    assert.deepEqual(
+      items.map((o) => o.metadata.name),
+      Array.from({ length: COUNT }, (_, n) => `cm-${String(n).padStart(4, '0')}`),
+    );
     for (const i of [0, 99, 100, 101, 450, 600, COUNT - 1]) {
       const one = await send(server.url, 'GET', `${CMS}/${items[i]!.metadata.name}`);
       assert.equal(JSON.stringify(items[i]), one.text.trim(), `item ${i} is its GET, resourceVersion included`);

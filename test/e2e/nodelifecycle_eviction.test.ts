@@ -14,8 +14,15 @@ import { getCondition, TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE } from '../.
 import { parseTimestamp, type Node, type Pod, type Toleration } from '../../src/api/index.js';
 
 /** Tolerations that stop DefaultTolerationSeconds admission yet match no real taint: the pod is evicted at once. */
-const NO_MATCH: Toleration[] = [TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY].map((key) => ({ key, operator: 'Equal', value: 'never', effect: 'NoExecute' }));
-const FOR_30S: Toleration[] = [{ key: TAINT_NODE_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }];
+const NO_MATCH: Toleration[] = [TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY].map((key) => ({
+  key,
+  operator: 'Equal',
+  value: 'never',
+  effect: 'NoExecute',
+}));
+const FOR_30S: Toleration[] = [
+  { key: TAINT_NODE_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 },
+];
 const FOREVER: Toleration[] = [{ key: TAINT_NODE_UNREACHABLE, operator: 'Exists', effect: 'NoExecute' }];
 
 function noExecuteTime(node: Node): number | undefined {
@@ -36,8 +43,13 @@ describe('node lifecycle: killed nodes in one healthy zone', () => {
   const sample = async (): Promise<void> => {
     const pods = (await c.pods.list({ namespace: 'default' })).items;
     const present = new Set(pods.map((p) => p.metadata!.name!));
-    for (const p of pods) if (p.metadata?.deletionTimestamp !== undefined && !evictedAt.has(p.metadata.name!)) evictedAt.set(p.metadata.name!, c.clock.now());
-    for (const n of dead) for (const kind of ['none', 't30', 'forever', 'default']) if (!present.has(`${kind}-${n}`) && !evictedAt.has(`${kind}-${n}`)) evictedAt.set(`${kind}-${n}`, c.clock.now());
+    for (const p of pods)
+      if (p.metadata?.deletionTimestamp !== undefined && !evictedAt.has(p.metadata.name!))
+        evictedAt.set(p.metadata.name!, c.clock.now());
+    for (const n of dead)
+      for (const kind of ['none', 't30', 'forever', 'default'])
+        if (!present.has(`${kind}-${n}`) && !evictedAt.has(`${kind}-${n}`))
+          evictedAt.set(`${kind}-${n}`, c.clock.now());
   };
 
   before(async () => {
@@ -64,7 +76,12 @@ describe('node lifecycle: killed nodes in one healthy zone', () => {
 
   test('killed nodes stay Ready through the grace period, then go Unknown within monitor period + grace', async () => {
     await c.advance(45_000);
-    for (const n of dead) assert.equal(getCondition((await c.nodes.get(n)).status?.conditions, 'Ready')?.status, 'True', `${n} still Ready before the grace period ends`);
+    for (const n of dead)
+      assert.equal(
+        getCondition((await c.nodes.get(n)).status?.conditions, 'Ready')?.status,
+        'True',
+        `${n} still Ready before the grace period ends`,
+      );
     // The last lease renewal was at `start`; monitor period 5 s + grace 50 s after it, every killed node is Unknown.
     await c.advance(start + 55_000 - c.clock.now());
     for (const n of dead) {
@@ -76,7 +93,8 @@ describe('node lifecycle: killed nodes in one healthy zone', () => {
         assert.equal(cond?.message, 'Kubelet stopped posting node status.');
       }
     }
-    for (const n of names.slice(4)) assert.equal(getCondition((await c.nodes.get(n)).status?.conditions, 'Ready')?.status, 'True', `${n} healthy`);
+    for (const n of names.slice(4))
+      assert.equal(getCondition((await c.nodes.get(n)).status?.conditions, 'Ready')?.status, 'True', `${n} healthy`);
     assert.ok(c.clock.now() - killedAt <= 55_000);
   });
 
@@ -84,7 +102,10 @@ describe('node lifecycle: killed nodes in one healthy zone', () => {
     await c.advance(1_000);
     for (const n of dead) {
       const node = await c.nodes.get(n);
-      assert.ok(node.spec?.taints?.some((t) => t.key === TAINT_NODE_UNREACHABLE && t.effect === 'NoSchedule'), `${n} NoSchedule`);
+      assert.ok(
+        node.spec?.taints?.some((t) => t.key === TAINT_NODE_UNREACHABLE && t.effect === 'NoSchedule'),
+        `${n} NoSchedule`,
+      );
     }
     const pods = (await c.pods.list({ namespace: 'default' })).items as Pod[];
     for (const p of pods) {
@@ -98,10 +119,18 @@ describe('node lifecycle: killed nodes in one healthy zone', () => {
     await c.advance(80_000, 100, async () => {
       if (++steps % 10 === 0) await sample();
     });
-    const times = (await Promise.all(dead.map(async (n) => noExecuteTime(await c.nodes.get(n))))).map((t) => t ?? NaN).sort((a, b) => a - b);
-    assert.ok(times.every((t) => Number.isFinite(t)), `all killed nodes tainted: ${times}`);
+    const times = (await Promise.all(dead.map(async (n) => noExecuteTime(await c.nodes.get(n)))))
+      .map((t) => t ?? NaN)
+      .sort((a, b) => a - b);
+    assert.ok(
+      times.every((t) => Number.isFinite(t)),
+      `all killed nodes tainted: ${times}`,
+    );
     // The first taint comes one monitor pass after Unknown (the pass that sees it queues the node).
-    assert.ok(times[0]! - start >= 55_000 && times[0]! - start <= 61_000, `first taint at +${(times[0]! - start) / 1000}s`);
+    assert.ok(
+      times[0]! - start >= 55_000 && times[0]! - start <= 61_000,
+      `first taint at +${(times[0]! - start) / 1000}s`,
+    );
     for (let i = 1; i < times.length; i++) {
       const gap = times[i]! - times[i - 1]!;
       assert.ok(gap >= 9_000 && gap <= 11_000, `gap ${i}: ${gap / 1000}s, want 10s`);
@@ -110,9 +139,15 @@ describe('node lifecycle: killed nodes in one healthy zone', () => {
     for (const n of dead) {
       const tainted = noExecuteTime(await c.nodes.get(n))!;
       const none = evictedAt.get(`none-${n}`);
-      assert.ok(none !== undefined && none - tainted <= 2_000, `none-${n} evicted at once (after ${none === undefined ? '-' : (none - tainted) / 1000}s)`);
+      assert.ok(
+        none !== undefined && none - tainted <= 2_000,
+        `none-${n} evicted at once (after ${none === undefined ? '-' : (none - tainted) / 1000}s)`,
+      );
       const t30 = evictedAt.get(`t30-${n}`);
-      assert.ok(t30 !== undefined && t30 - tainted >= 29_000 && t30 - tainted <= 32_000, `t30-${n} after 30 s (${t30 === undefined ? '-' : (t30 - tainted) / 1000}s)`);
+      assert.ok(
+        t30 !== undefined && t30 - tainted >= 29_000 && t30 - tainted <= 32_000,
+        `t30-${n} after 30 s (${t30 === undefined ? '-' : (t30 - tainted) / 1000}s)`,
+      );
       assert.equal(evictedAt.get(`forever-${n}`), undefined, `forever-${n} stays`);
       assert.equal(evictedAt.get(`default-${n}`), undefined, `default-${n} tolerates 300 s`);
     }
@@ -131,11 +166,15 @@ describe('node lifecycle: killed nodes in one healthy zone', () => {
     // Default tolerations (300 s) run out on the nodes still dead, never on the revived ones.
     await c.advance(260_000, 1_000, sample);
     await sample();
-    for (const n of revived) assert.equal(evictedAt.get(`default-${n}`), undefined, `default-${n} stays on a revived node`);
+    for (const n of revived)
+      assert.equal(evictedAt.get(`default-${n}`), undefined, `default-${n} stays on a revived node`);
     for (const n of dead.slice(2)) {
       const tainted = noExecuteTime(await c.nodes.get(n))!;
       const at = evictedAt.get(`default-${n}`);
-      assert.ok(at !== undefined && at - tainted >= 299_000 && at - tainted <= 306_000, `default-${n} after 300 s (${at === undefined ? '-' : (at - tainted) / 1000}s)`);
+      assert.ok(
+        at !== undefined && at - tainted >= 299_000 && at - tainted <= 306_000,
+        `default-${n} after 300 s (${at === undefined ? '-' : (at - tainted) / 1000}s)`,
+      );
       assert.equal(evictedAt.get(`forever-${n}`), undefined);
     }
   });

@@ -10,7 +10,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { KSCALE, startServer, type TestServer } from './harness.js';
 import { loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
 import { getCondition, TAINT_NODE_UNREACHABLE } from '../../src/controller/nodeutil/index.js';
-import { formatMicroTimestamp, formatTimestamp, NAMESPACE_NODE_LEASE, type Lease, type Node } from '../../src/api/index.js';
+import {
+  formatMicroTimestamp,
+  formatTimestamp,
+  NAMESPACE_NODE_LEASE,
+  type Lease,
+  type Node,
+} from '../../src/api/index.js';
 
 let server: TestServer;
 let cm: ChildProcess;
@@ -31,17 +37,46 @@ after(async () => {
 
 async function addNode(name: string): Promise<void> {
   const nodes = client.resource<Node>(RESOURCES.nodes);
-  const node = await nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'topology.kubernetes.io/zone': 'z1' } }, spec: {} });
+  const node = await nodes.create({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'topology.kubernetes.io/zone': 'z1' } },
+    spec: {},
+  });
   const t = formatTimestamp(Date.now());
-  node.status = { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: t, lastTransitionTime: t }] };
+  node.status = {
+    conditions: [
+      { type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: t, lastTransitionTime: t },
+    ],
+  };
   await nodes.updateStatus(node);
-  await client.resource<Lease>(RESOURCES.leases).create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: NAMESPACE_NODE_LEASE }, spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: formatMicroTimestamp(Date.now()) } });
+  await client.resource<Lease>(RESOURCES.leases).create({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, namespace: NAMESPACE_NODE_LEASE },
+    spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: formatMicroTimestamp(Date.now()) },
+  });
 }
 
 test('kscale controller-manager with short periods marks a dead node Unknown and taints it, then stops on SIGTERM', async () => {
   await addNode('alive');
   await addNode('dead');
-  cm = spawn(process.execPath, [KSCALE, 'controller-manager', '--kubeconfig', server.kubeconfig, '--node-monitor-period', '1s', '--node-monitor-grace-period', '4s', '--node-eviction-rate', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  cm = spawn(
+    process.execPath,
+    [
+      KSCALE,
+      'controller-manager',
+      '--kubeconfig',
+      server.kubeconfig,
+      '--node-monitor-period',
+      '1s',
+      '--node-monitor-grace-period',
+      '4s',
+      '--node-eviction-rate',
+      '1',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   cm.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   await new Promise<void>((resolve, reject) => {
     cm.stdout!.on('data', (d: Buffer) => d.toString().includes('controller-manager started') && resolve());
@@ -52,7 +87,12 @@ test('kscale controller-manager with short periods marks a dead node Unknown and
   const t0 = Date.now();
   let dead: Node | undefined;
   while (Date.now() - t0 < 15_000) {
-    await leases.patch('alive', 'merge', { spec: { renewTime: formatMicroTimestamp(Date.now()) } }, { namespace: NAMESPACE_NODE_LEASE });
+    await leases.patch(
+      'alive',
+      'merge',
+      { spec: { renewTime: formatMicroTimestamp(Date.now()) } },
+      { namespace: NAMESPACE_NODE_LEASE },
+    );
     dead = await nodes.get('dead');
     if (dead.spec?.taints?.some((t) => t.key === TAINT_NODE_UNREACHABLE && t.effect === 'NoExecute')) break;
     await sleep(250);

@@ -13,10 +13,18 @@ import { SimulatedCluster, type SimulatedClusterOptions } from '../../src/contro
 import { getCondition, TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE } from '../../src/controller/nodeutil/index.js';
 import { parseTimestamp, type Toleration } from '../../src/api/index.js';
 
-const NO_MATCH: Toleration[] = [TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY].map((key) => ({ key, operator: 'Equal', value: 'never', effect: 'NoExecute' }));
+const NO_MATCH: Toleration[] = [TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY].map((key) => ({
+  key,
+  operator: 'Equal',
+  value: 'never',
+  effect: 'NoExecute',
+}));
 
 /** A server plus a simulated cluster with `zones` of nodes, each node running one pod that tolerates nothing. */
-async function cluster(zones: Record<string, number>, opts: Omit<SimulatedClusterOptions, 'kubeconfig'> = {}): Promise<{ server: TestServer; c: SimulatedCluster; byZone: Record<string, string[]> }> {
+async function cluster(
+  zones: Record<string, number>,
+  opts: Omit<SimulatedClusterOptions, 'kubeconfig'> = {},
+): Promise<{ server: TestServer; c: SimulatedCluster; byZone: Record<string, string[]> }> {
   const server = await startServer();
   const c = SimulatedCluster.create({ ...opts, kubeconfig: server.kubeconfig });
   const byZone: Record<string, string[]> = {};
@@ -38,7 +46,9 @@ async function cluster(zones: Record<string, number>, opts: Omit<SimulatedCluste
 async function noExecuteTimes(c: SimulatedCluster, names: readonly string[]): Promise<(number | undefined)[]> {
   return Promise.all(
     names.map(async (n) => {
-      const t = (await c.nodes.get(n)).spec?.taints?.find((x) => x.key === TAINT_NODE_UNREACHABLE && x.effect === 'NoExecute');
+      const t = (await c.nodes.get(n)).spec?.taints?.find(
+        (x) => x.key === TAINT_NODE_UNREACHABLE && x.effect === 'NoExecute',
+      );
       return t === undefined ? undefined : parseTimestamp(t.timeAdded);
     }),
   );
@@ -47,7 +57,9 @@ async function noExecuteTimes(c: SimulatedCluster, names: readonly string[]): Pr
 /** Pods deleted or terminating. */
 async function evicted(c: SimulatedCluster, names: readonly string[]): Promise<string[]> {
   const pods = new Map((await c.pods.list({ namespace: 'default' })).items.map((p) => [p.metadata!.name!, p]));
-  return names.filter((n) => pods.get(`pod-${n}`) === undefined || pods.get(`pod-${n}`)!.metadata?.deletionTimestamp !== undefined);
+  return names.filter(
+    (n) => pods.get(`pod-${n}`) === undefined || pods.get(`pod-${n}`)!.metadata?.deletionTimestamp !== undefined,
+  );
 }
 
 /** Sorted gaps between defined times, in seconds. */
@@ -72,9 +84,15 @@ describe('node lifecycle: every zone down at once', () => {
     for (const n of all) {
       const node = await c.nodes.get(n);
       assert.equal(getCondition(node.status?.conditions, 'Ready')?.status, 'Unknown', n);
-      assert.ok(node.spec?.taints?.some((t) => t.key === TAINT_NODE_UNREACHABLE && t.effect === 'NoSchedule'), `${n} NoSchedule`);
+      assert.ok(
+        node.spec?.taints?.some((t) => t.key === TAINT_NODE_UNREACHABLE && t.effect === 'NoSchedule'),
+        `${n} NoSchedule`,
+      );
     }
-    assert.deepEqual(await noExecuteTimes(c, all), all.map(() => undefined));
+    assert.deepEqual(
+      await noExecuteTimes(c, all),
+      all.map(() => undefined),
+    );
     assert.deepEqual(await evicted(c, all), []);
   });
 
@@ -83,7 +101,10 @@ describe('node lifecycle: every zone down at once', () => {
     await c.revive(byZone['zone-b']!);
     await c.advance(45_000, 100);
     const times = await noExecuteTimes(c, byZone['zone-a']!);
-    assert.ok(times.every((t) => t !== undefined), `zone-a tainted: ${times}`);
+    assert.ok(
+      times.every((t) => t !== undefined),
+      `zone-a tainted: ${times}`,
+    );
     for (const g of gaps(times)) assert.ok(g >= 9 && g <= 11, `gap ${g}s, want 10s`);
     assert.deepEqual(await evicted(c, byZone['zone-a']!), byZone['zone-a']);
     assert.deepEqual(await evicted(c, byZone['zone-b']!), []);
@@ -102,10 +123,17 @@ describe('node lifecycle: one zone down beside a healthy one', () => {
     const { c, byZone } = env;
     c.kill(byZone['zone-a']!);
     await c.advance(60_500, 100);
-    assert.equal((await noExecuteTimes(c, byZone['zone-a']!)).filter((t) => t !== undefined).length, 1, 'one node in the first 10 s window');
+    assert.equal(
+      (await noExecuteTimes(c, byZone['zone-a']!)).filter((t) => t !== undefined).length,
+      1,
+      'one node in the first 10 s window',
+    );
     await c.advance(25_000, 100);
     const times = await noExecuteTimes(c, byZone['zone-a']!);
-    assert.ok(times.every((t) => t !== undefined), `all tainted: ${times}`);
+    assert.ok(
+      times.every((t) => t !== undefined),
+      `all tainted: ${times}`,
+    );
     for (const g of gaps(times)) assert.ok(g >= 9 && g <= 11, `gap ${g}s, want 10s`);
     assert.deepEqual(await evicted(c, byZone['zone-a']!), byZone['zone-a']);
     assert.deepEqual(await noExecuteTimes(c, byZone['zone-b']!), [undefined, undefined, undefined]);
@@ -117,9 +145,13 @@ describe('node lifecycle: one zone down beside a healthy one', () => {
     await c.advance(70_000, 200);
     const all = [...byZone['zone-a']!, ...byZone['zone-b']!];
     // Master disruption mode: every zone is FullDisruption, so nobody is evicted and earlier NoExecute taints go.
-    assert.deepEqual(await noExecuteTimes(c, all), all.map(() => undefined));
+    assert.deepEqual(
+      await noExecuteTimes(c, all),
+      all.map(() => undefined),
+    );
     assert.deepEqual(await evicted(c, byZone['zone-b']!), []);
-    for (const n of all) assert.equal(getCondition((await c.nodes.get(n)).status?.conditions, 'Ready')?.status, 'Unknown');
+    for (const n of all)
+      assert.equal(getCondition((await c.nodes.get(n)).status?.conditions, 'Ready')?.status, 'Unknown');
   });
 });
 
@@ -139,20 +171,30 @@ describe('node lifecycle: a partially disrupted zone', () => {
     const dead = byZone['zone-a']!.slice(0, 4);
     c.kill(dead);
     await c.advance(150_000, 200);
-    for (const n of dead) assert.equal(getCondition((await c.nodes.get(n)).status?.conditions, 'Ready')?.status, 'Unknown');
-    assert.deepEqual(await noExecuteTimes(c, dead), dead.map(() => undefined));
+    for (const n of dead)
+      assert.equal(getCondition((await c.nodes.get(n)).status?.conditions, 'Ready')?.status, 'Unknown');
+    assert.deepEqual(
+      await noExecuteTimes(c, dead),
+      dead.map(() => undefined),
+    );
     assert.deepEqual(await evicted(c, dead), []);
   });
 
   test('above the threshold it is tainted at --secondary-node-eviction-rate', async () => {
-    const env = await cluster({ 'zone-a': 6, 'zone-b': 2 }, { nodeLifecycle: { largeClusterSizeThreshold: 5, secondaryNodeEvictionRate: 0.05 } });
+    const env = await cluster(
+      { 'zone-a': 6, 'zone-b': 2 },
+      { nodeLifecycle: { largeClusterSizeThreshold: 5, secondaryNodeEvictionRate: 0.05 } },
+    );
     envs.push(env);
     const { c, byZone } = env;
     const dead = byZone['zone-a']!.slice(0, 4);
     c.kill(dead);
     await c.advance(125_000, 100);
     const times = await noExecuteTimes(c, dead);
-    assert.ok(times.every((t) => t !== undefined), `all tainted: ${times}`);
+    assert.ok(
+      times.every((t) => t !== undefined),
+      `all tainted: ${times}`,
+    );
     for (const g of gaps(times)) assert.ok(g >= 19 && g <= 21, `gap ${g}s, want 20s`);
     assert.equal((await evicted(c, dead)).length, 4);
   });

@@ -7,7 +7,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { RESOURCES, RESTClient, loadKubeconfig, silentLogger } from '../../src/client/index.js';
 import { RealClock } from '../../src/clock/index.js';
-import { HollowProxies, type HollowProxyOptions, type HollowProxyWatch, type ProxyMode } from '../../src/proxy/index.js';
+import {
+  HollowProxies,
+  type HollowProxyOptions,
+  type HollowProxyWatch,
+  type ProxyMode,
+} from '../../src/proxy/index.js';
 import { startServer, type TestServer } from './harness.js';
 import { createService, putSlice } from './proxy/fixture.js';
 
@@ -23,7 +28,9 @@ before(async () => {
     apiVersion: 'v1',
     kind: 'Endpoints',
     metadata: { name: 'web', namespace: 'default' },
-    subsets: [{ addresses: [{ ip: '10.244.1.2' }, { ip: '10.244.1.3' }], ports: [{ name: 'p', port: 8080, protocol: 'TCP' }] }],
+    subsets: [
+      { addresses: [{ ip: '10.244.1.2' }, { ip: '10.244.1.3' }], ports: [{ name: 'p', port: 8080, protocol: 'TCP' }] },
+    ],
   });
 });
 
@@ -42,7 +49,16 @@ async function until(cond: () => boolean, what: string): Promise<void> {
 
 /** Hollow proxies against the test server with kube-proxy's sync periods, unthrottled. */
 function hollowProxies(o: Pick<HollowProxyOptions, 'nodes' | 'computeFraction' | 'watch' | 'mode'>): HollowProxies {
-  return new HollowProxies({ ...o, config: loadKubeconfig({ path: server.kubeconfig }), qps: 0, burst: 10, minSyncPeriodMs: 0, syncPeriodMs: 30_000, clock: new RealClock(), logger: silentLogger });
+  return new HollowProxies({
+    ...o,
+    config: loadKubeconfig({ path: server.kubeconfig }),
+    qps: 0,
+    burst: 10,
+    minSyncPeriodMs: 0,
+    syncPeriodMs: 30_000,
+    clock: new RealClock(),
+    logger: silentLogger,
+  });
 }
 
 for (const watch of ['endpointslices', 'endpoints'] as HollowProxyWatch[]) {
@@ -57,7 +73,10 @@ for (const watch of ['endpointslices', 'endpoints'] as HollowProxyWatch[]) {
       assert.equal(s.computing, 2);
       assert.equal(s.lists, 20, 'one list per node and resource');
       const computing = proxies.computing();
-      await until(() => computing.every((p) => p.endpoints.get('default/web:p')?.length === 2), 'the sample to see both endpoints');
+      await until(
+        () => computing.every((p) => p.endpoints.get('default/web:p')?.length === 2),
+        'the sample to see both endpoints',
+      );
       assert.ok(proxies.stats().syncs >= 2);
       // A change reaches every node's watch, computing or not.
       const before = proxies.stats().events;
@@ -68,7 +87,10 @@ for (const watch of ['endpointslices', 'endpoints'] as HollowProxyWatch[]) {
         await client.resource(RESOURCES.endpoints).update(ep);
       }
       await until(() => proxies.stats().events >= before + 10, 'the change to reach all ten watches');
-      await until(() => computing.every((p) => p.endpoints.get('default/web:p')?.length === 3), 'the sample to recompute');
+      await until(
+        () => computing.every((p) => p.endpoints.get('default/web:p')?.length === 3),
+        'the sample to recompute',
+      );
     } finally {
       await proxies.stop();
     }
@@ -77,7 +99,12 @@ for (const watch of ['endpointslices', 'endpoints'] as HollowProxyWatch[]) {
 
 for (const mode of ['iptables', 'nftables', 'ipvs'] as ProxyMode[]) {
   test(`hollow proxies in ${mode} mode render that mode's rules for what they watch`, async () => {
-    const proxies = hollowProxies({ nodes: ['hollow-node-a', 'hollow-node-b'], computeFraction: 1, mode, watch: 'endpointslices' });
+    const proxies = hollowProxies({
+      nodes: ['hollow-node-a', 'hollow-node-b'],
+      computeFraction: 1,
+      mode,
+      watch: 'endpointslices',
+    });
     proxies.start();
     try {
       await until(() => proxies.stats().syncs >= 2 && proxies.stats().rules > 0, 'both proxies to sync with rules');

@@ -67,7 +67,14 @@ for (const { mode, backend, label } of MODES) {
         netns: lab.node,
       });
       await proxy.start();
-      await settle(proxy, (p) => p.endpoints.get('default/web:p')?.length === 3 && p.endpoints.get('default/dns:p')?.length === 1 && p.services.has('default/empty:p') && p.endpoints.has('default/self:p'));
+      await settle(
+        proxy,
+        (p) =>
+          p.endpoints.get('default/web:p')?.length === 3 &&
+          p.endpoints.get('default/dns:p')?.length === 1 &&
+          p.services.has('default/empty:p') &&
+          p.endpoints.has('default/self:p'),
+      );
     });
 
     after(async () => {
@@ -92,9 +99,11 @@ for (const { mode, backend, label } of MODES) {
     test('a NodePort reached from outside the node and from the node itself lands on the endpoints', async () => {
       const outside = tally(await lab.connect(lab.client, 'tcp', NODE_IP, nodePort, 30));
       assert.ok(Object.keys(outside).length >= 2, JSON.stringify(outside));
-      for (const k of Object.keys(outside)) assert.ok([A, B, C].map((x) => `${x}:8080`).includes(k), JSON.stringify(outside));
+      for (const k of Object.keys(outside))
+        assert.ok([A, B, C].map((x) => `${x}:8080`).includes(k), JSON.stringify(outside));
       const local = tally(await lab.connect(lab.node, 'tcp', NODE_IP, nodePort, 10));
-      for (const k of Object.keys(local)) assert.ok([A, B, C].map((x) => `${x}:8080`).includes(k), JSON.stringify(local));
+      for (const k of Object.keys(local))
+        assert.ok([A, B, C].map((x) => `${x}:8080`).includes(k), JSON.stringify(local));
     });
 
     test('an endpoint reaching itself through its service (hairpin) is masqueraded and answered', async () => {
@@ -140,7 +149,10 @@ for (const { mode, backend, label } of MODES) {
     test('a deleted service loses its rules', async () => {
       await client.resource(RESOURCES.services).delete('sticky', { namespace: 'default' });
       await settle(proxy, (p) => !p.services.has('default/sticky:p'));
-      const out = mode === 'nftables' ? await lab.nodeExec().check(['nft', 'list', 'table', 'ip', 'kube-proxy']) : await lab.nodeExec().check([`iptables-${backend}-save`, '-t', 'nat']);
+      const out =
+        mode === 'nftables'
+          ? await lab.nodeExec().check(['nft', 'list', 'table', 'ip', 'kube-proxy'])
+          : await lab.nodeExec().check([`iptables-${backend}-save`, '-t', 'nat']);
       assert.ok(!out.includes('default/sticky'), 'no rule mentions the deleted service');
       assert.ok(out.includes('default/web'), 'other services keep theirs');
       // Nothing answers for it now (no rule takes the ClusterIP to a backend).

@@ -34,7 +34,11 @@ after(async () => {
 });
 
 function startProxy(args: string[]): { p: ChildProcess; started: Promise<string>; stderr: () => string } {
-  const p = spawn(process.execPath, [KSCALE, 'proxy', '--kubeconfig', server.kubeconfig, '--netns', lab.node, '--hostname-override', 'n1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(
+    process.execPath,
+    [KSCALE, 'proxy', '--kubeconfig', server.kubeconfig, '--netns', lab.node, '--hostname-override', 'n1', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let err = '';
   p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const started = new Promise<string>((resolve, reject) => {
@@ -55,7 +59,14 @@ async function metric(url: string, name: string): Promise<number> {
 test('kscale proxy (nftables) syncs, serves metrics with network programming latency, stops on SIGTERM, and --cleanup removes its table', async () => {
   const svc = await createService(client, { name: 'metrics-web' });
   await putSlice(client, 'metrics-web', [endpointIP(0), endpointIP(1)]);
-  const { p, started } = startProxy(['--proxy-mode', 'nftables', '--metrics-bind-address', '127.0.0.1:0', '--min-sync-period', '0s']);
+  const { p, started } = startProxy([
+    '--proxy-mode',
+    'nftables',
+    '--metrics-bind-address',
+    '127.0.0.1:0',
+    '--min-sync-period',
+    '0s',
+  ]);
   const line = await started;
   assert.match(line, /mode nftables \(table ip kube-proxy\)/);
   const url = /metrics (http:\/\/\S+)\/metrics/.exec(line)![1]!;
@@ -68,16 +79,31 @@ test('kscale proxy (nftables) syncs, serves metrics with network programming lat
   }
   assert.deepEqual(Object.keys(t).sort(), [`${endpointIP(0)}:8080`, `${endpointIP(1)}:8080`].sort(), JSON.stringify(t));
   assert.ok((await metric(url, 'kubeproxy_sync_proxy_rules_duration_seconds_count')) >= 1);
-  assert.ok((await metric(url, 'kubeproxy_network_programming_duration_seconds_count')) >= 1, 'the slice carried a last-change-trigger-time');
+  assert.ok(
+    (await metric(url, 'kubeproxy_network_programming_duration_seconds_count')) >= 1,
+    'the slice carried a last-change-trigger-time',
+  );
   assert.ok((await metric(url, 'kubeproxy_sync_proxy_rules_last_timestamp_seconds')) > 0);
   assert.equal((await fetch(`${url}/healthz`)).status, 200);
   const exited = new Promise<number | null>((r) => p.once('exit', r));
   p.kill('SIGTERM');
   assert.equal(await exited, 0);
-  assert.equal(spawnSync('ip', ['netns', 'exec', lab.node, 'nft', 'list', 'table', 'ip', 'kube-proxy']).status, 0, 'rules outlive the process, as upstream');
-  const cleanup = spawnSync(process.execPath, [KSCALE, 'proxy', '--proxy-mode', 'nftables', '--netns', lab.node, '--cleanup'], { encoding: 'utf8' });
+  assert.equal(
+    spawnSync('ip', ['netns', 'exec', lab.node, 'nft', 'list', 'table', 'ip', 'kube-proxy']).status,
+    0,
+    'rules outlive the process, as upstream',
+  );
+  const cleanup = spawnSync(
+    process.execPath,
+    [KSCALE, 'proxy', '--proxy-mode', 'nftables', '--netns', lab.node, '--cleanup'],
+    { encoding: 'utf8' },
+  );
   assert.equal(cleanup.status, 0, cleanup.stderr);
-  assert.notEqual(spawnSync('ip', ['netns', 'exec', lab.node, 'nft', 'list', 'table', 'ip', 'kube-proxy']).status, 0, 'the table is gone');
+  assert.notEqual(
+    spawnSync('ip', ['netns', 'exec', lab.node, 'nft', 'list', 'table', 'ip', 'kube-proxy']).status,
+    0,
+    'the table is gone',
+  );
 });
 
 test('IPVS mode in a real kernel: an explicit refusal without ip_vs, virtual servers with it', async (t) => {
@@ -89,10 +115,27 @@ test('IPVS mode in a real kernel: an explicit refusal without ip_vs, virtual ser
     available = false;
   }
   if (!available) {
-    const r = spawnSync(process.execPath, [KSCALE, 'proxy', '--proxy-mode', 'ipvs', '--kubeconfig', server.kubeconfig, '--netns', lab.node, '--metrics-bind-address', ''], { encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        KSCALE,
+        'proxy',
+        '--proxy-mode',
+        'ipvs',
+        '--kubeconfig',
+        server.kubeconfig,
+        '--netns',
+        lab.node,
+        '--metrics-bind-address',
+        '',
+      ],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
     assert.equal(r.status, 1);
     assert.match(r.stderr, /IPVS is not available in this kernel \(ip_vs missing: CONFIG_IP_VS not set/);
-    t.diagnostic('ip_vs is missing in this kernel: the IPVS mode was checked to refuse explicitly; its rules are covered by golden renderings and the lookup model');
+    t.diagnostic(
+      'ip_vs is missing in this kernel: the IPVS mode was checked to refuse explicitly; its rules are covered by golden renderings and the lookup model',
+    );
     return;
   }
   const svc = await createService(client, { name: 'ipvs-web' });
@@ -107,7 +150,12 @@ test('IPVS mode in a real kernel: an explicit refusal without ip_vs, virtual ser
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.match(save, new RegExp(`-A -t ${svc.spec.clusterIP.replace(/\./g, '\\.')}:80 -s rr`));
-    assert.match(save, new RegExp(`-a -t ${svc.spec.clusterIP.replace(/\./g, '\\.')}:80 -r ${endpointIP(0).replace(/\./g, '\\.')}:8080 -m`));
+    assert.match(
+      save,
+      new RegExp(
+        `-a -t ${svc.spec.clusterIP.replace(/\./g, '\\.')}:80 -r ${endpointIP(0).replace(/\./g, '\\.')}:8080 -m`,
+      ),
+    );
   } finally {
     p.kill('SIGTERM');
   }

@@ -12,7 +12,11 @@ const PYTHON = '/usr/bin/python3';
 
 /** Runs a Python script with the server's kubeconfig; throws with its stderr when it fails. */
 function python(server: TestServer, script: string): string {
-  const r = spawnSync(PYTHON, ['-c', script], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, KUBECONFIG: server.kubeconfig } });
+  const r = spawnSync(PYTHON, ['-c', script], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, KUBECONFIG: server.kubeconfig },
+  });
   if (r.error !== undefined) throw new Error(`${PYTHON} did not run: ${r.error.message}`);
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
@@ -23,7 +27,8 @@ describe('the official Python client (python3-kubernetes) against kscale server'
 
   before(async () => {
     const probe = spawnSync(PYTHON, ['-c', 'import kubernetes'], { encoding: 'utf8' });
-    if (probe.status !== 0) throw new Error(`the Python client is missing (scripts/setup.sh installs python3-kubernetes): ${probe.stderr}`);
+    if (probe.status !== 0)
+      throw new Error(`the Python client is missing (scripts/setup.sh installs python3-kubernetes): ${probe.stderr}`);
     server = await startServer();
   });
 

@@ -16,7 +16,13 @@ export interface Reply {
 }
 
 /** One request with a raw body. */
-export function send(base: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string | number> = {}): Promise<Reply> {
+export function send(
+  base: string,
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string | number> = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body);
     const h: Record<string, string | number> = { ...headers };
@@ -27,7 +33,6 @@ export function send(base: string, method: string, path: string, body?: string |
     req.end(data);
   });
 }
-
 
 /** The whole reply of a response, its body parsed when it is JSON. */
 export function readReply(res: IncomingMessage): Promise<Reply> {

@@ -14,7 +14,13 @@ import { Kubectl } from './fixtures/kubectl/cli.js';
 /** A kubectl whose kubeconfig holds the server's CA and `token` only. */
 function asToken(server: TestServer, token: string, name: string): Kubectl {
   const file = join(server.dir, `${name}.kubeconfig`);
-  writeFileSync(file, readFileSync(server.kubeconfig, 'utf8').replace(/    client-certificate-data: .*\n    client-key-data: .*\n/, `    token: ${token}\n`));
+  writeFileSync(
+    file,
+    readFileSync(server.kubeconfig, 'utf8').replace(
+      /    client-certificate-data: .*\n    client-key-data: .*\n/,
+      `    token: ${token}\n`,
+    ),
+  );
   return new Kubectl(kubectlPath(), file);
 }
 
@@ -45,7 +51,7 @@ describe('RBAC (the default --authorization-mode)', () => {
     await server?.stop();
   });
 
-  test('upstream\'s bootstrap roles and bindings exist, marked for reconciling', async () => {
+  test("upstream's bootstrap roles and bindings exist, marked for reconciling", async () => {
     const role = await admin.getJSON(['clusterrole', 'cluster-admin']);
     assert.deepEqual(role.rules, [
       { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
@@ -54,8 +60,12 @@ describe('RBAC (the default --authorization-mode)', () => {
     assert.equal(role.metadata.annotations['rbac.authorization.kubernetes.io/autoupdate'], 'true');
     assert.equal(role.metadata.labels['kubernetes.io/bootstrapping'], 'rbac-defaults');
     const binding = await admin.getJSON(['clusterrolebinding', 'system:public-info-viewer']);
-    assert.deepEqual(binding.subjects.map((s: { name: string }) => s.name), ['system:authenticated', 'system:unauthenticated']);
-    for (const name of ['system:discovery', 'system:basic-user', 'system:monitoring']) await admin.ok(['get', 'clusterrolebinding', name]);
+    assert.deepEqual(
+      binding.subjects.map((s: { name: string }) => s.name),
+      ['system:authenticated', 'system:unauthenticated'],
+    );
+    for (const name of ['system:discovery', 'system:basic-user', 'system:monitoring'])
+      await admin.ok(['get', 'clusterrolebinding', name]);
   });
 
   test('system:masters may do anything; a ServiceAccount without bindings only discovery and self-review', async () => {
@@ -69,7 +79,10 @@ describe('RBAC (the default --authorization-mode)', () => {
       /pods is forbidden: User "system:serviceaccount:default:builder" cannot list resource "pods" in API group "" in the namespace "default"/,
     );
     assert.match(await sa.fails(['get', 'nodes']), /cannot list resource "nodes" in API group "" at the cluster scope/);
-    assert.match(await sa.fails(['get', '--raw', '/metrics']), /forbidden: User "system:serviceaccount:default:builder" cannot get path "\/metrics"/);
+    assert.match(
+      await sa.fails(['get', '--raw', '/metrics']),
+      /forbidden: User "system:serviceaccount:default:builder" cannot get path "\/metrics"/,
+    );
     assert.match(await sa.ok(['get', '--raw', '/version']), /"gitVersion"/);
     assert.match(await sa.ok(['api-resources', '-o', 'name']), /^pods$/m, 'discovery is allowed');
   });
@@ -77,22 +90,54 @@ describe('RBAC (the default --authorization-mode)', () => {
   test('a Role and RoleBinding grant in their namespace only, and a deleted binding takes the grant away', async () => {
     await admin.ok(['create', 'role', 'pod-reader', '--verb=get,list,watch', '--resource=pods']);
     await admin.ok(['create', 'rolebinding', 'builder-reads', '--role=pod-reader', '--serviceaccount=default:builder']);
-    await eventually('the binding to take effect', async () => (await sa.run(['auth', 'can-i', 'list', 'pods'])).stdout.trim() === 'yes');
+    await eventually(
+      'the binding to take effect',
+      async () => (await sa.run(['auth', 'can-i', 'list', 'pods'])).stdout.trim() === 'yes',
+    );
     assert.equal(await sa.ok(['get', 'pods', '-o', 'name']), '');
     assert.equal((await sa.run(['auth', 'can-i', 'list', 'pods', '-n', 'kube-system'])).stdout.trim(), 'no');
     assert.equal((await sa.run(['auth', 'can-i', 'delete', 'pods'])).stdout.trim(), 'no');
     await admin.ok(['delete', 'rolebinding', 'builder-reads']);
-    await eventually('the grant to go', async () => (await sa.run(['auth', 'can-i', 'list', 'pods'])).stdout.trim() === 'no');
+    await eventually(
+      'the grant to go',
+      async () => (await sa.run(['auth', 'can-i', 'list', 'pods'])).stdout.trim() === 'no',
+    );
   });
 
   test('a ClusterRoleBinding grants everywhere; resourceNames and subresources are matched as upstream', async () => {
-    await admin.ok(['create', 'clusterrole', 'one-cm', '--verb=get', '--resource=configmaps', '--resource-name=allowed']);
+    await admin.ok([
+      'create',
+      'clusterrole',
+      'one-cm',
+      '--verb=get',
+      '--resource=configmaps',
+      '--resource-name=allowed',
+    ]);
     await admin.ok(['create', 'clusterrole', 'scaler', '--verb=update', '--resource=deployments/scale']);
-    await admin.ok(['create', 'clusterrolebinding', 'builder-one-cm', '--clusterrole=one-cm', '--serviceaccount=default:builder']);
-    await admin.ok(['create', 'clusterrolebinding', 'builder-scaler', '--clusterrole=scaler', '--serviceaccount=default:builder']);
-    await eventually('the bindings to take effect', async () => (await sa.run(['auth', 'can-i', 'get', 'configmap/allowed', '-n', 'kube-system'])).stdout.trim() === 'yes');
+    await admin.ok([
+      'create',
+      'clusterrolebinding',
+      'builder-one-cm',
+      '--clusterrole=one-cm',
+      '--serviceaccount=default:builder',
+    ]);
+    await admin.ok([
+      'create',
+      'clusterrolebinding',
+      'builder-scaler',
+      '--clusterrole=scaler',
+      '--serviceaccount=default:builder',
+    ]);
+    await eventually(
+      'the bindings to take effect',
+      async () =>
+        (await sa.run(['auth', 'can-i', 'get', 'configmap/allowed', '-n', 'kube-system'])).stdout.trim() === 'yes',
+    );
     assert.equal((await sa.run(['auth', 'can-i', 'get', 'configmap/other', '-n', 'kube-system'])).stdout.trim(), 'no');
-    assert.equal((await sa.run(['auth', 'can-i', 'update', 'deployments', '--subresource=scale'])).stdout.trim(), 'yes');
+    assert.equal(
+      (await sa.run(['auth', 'can-i', 'update', 'deployments', '--subresource=scale'])).stdout.trim(),
+      'yes',
+    );
     assert.equal((await sa.run(['auth', 'can-i', 'update', 'deployments'])).stdout.trim(), 'no');
   });
 });

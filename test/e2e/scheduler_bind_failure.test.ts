@@ -8,7 +8,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EventBroadcaster, RESOURCES, silentLogger, type KubeObject } from '../../src/client/index.js';
 import { RealClock } from '../../src/clock/index.js';
-import { Code, inTreeRegistry, newStatus, resolveProfiles, Scheduler, SUCCESS, type BindPlugin } from '../../src/scheduler/index.js';
+import {
+  Code,
+  inTreeRegistry,
+  newStatus,
+  resolveProfiles,
+  Scheduler,
+  SUCCESS,
+  type BindPlugin,
+} from '../../src/scheduler/index.js';
 import { startServer } from './harness.js';
 import { clientFor, createNode, eventsOf, podManifest, podsOf, until, waitBound } from './scheduler_helpers.js';
 
@@ -28,8 +36,18 @@ test('a failed binding un-assumes the pod and requeues it, and the retry binds',
       return SUCCESS;
     },
   }));
-  const profiles = resolveProfiles({ profiles: [{ plugins: { bind: { enabled: [{ name: 'FlakyBinder' }], disabled: [{ name: '*' }] } } }] }, registry);
-  const sched = new Scheduler({ client: rest, recorder: events.newRecorder({ component: 'default-scheduler' }), clock, logger: silentLogger, profiles, registry });
+  const profiles = resolveProfiles(
+    { profiles: [{ plugins: { bind: { enabled: [{ name: 'FlakyBinder' }], disabled: [{ name: '*' }] } } }] },
+    registry,
+  );
+  const sched = new Scheduler({
+    client: rest,
+    recorder: events.newRecorder({ component: 'default-scheduler' }),
+    clock,
+    logger: silentLogger,
+    profiles,
+    registry,
+  });
   try {
     await createNode(rest, 'only', { cpu: '1' });
     assert.ok(await sched.startInformers());
@@ -38,8 +56,13 @@ test('a failed binding un-assumes the pod and requeues it, and the retry binds',
     const m = await waitBound(rest, ['p'], 30_000);
     assert.equal(m.get('p'), 'only');
     assert.equal(calls, 2, 'bound on the second attempt');
-    await until('cache confirmed', async () => sched.cache.podCounts().assumed === 0 && sched.cache.podCounts().pods === 1);
-    const ev = await until('FailedScheduling for the bind error', async () => (await eventsOf(rest)).find((e) => e.reason === 'FailedScheduling'));
+    await until(
+      'cache confirmed',
+      async () => sched.cache.podCounts().assumed === 0 && sched.cache.podCounts().pods === 1,
+    );
+    const ev = await until('FailedScheduling for the bind error', async () =>
+      (await eventsOf(rest)).find((e) => e.reason === 'FailedScheduling'),
+    );
     assert.match(ev.message, /injected bind failure/);
   } finally {
     await sched.stop();

@@ -20,10 +20,30 @@ export interface SchedulerProcess {
 }
 
 /** Starts `kscale scheduler`; resolves once it prints "kscale scheduler started" (unless `waitStarted` is false). */
-export async function startScheduler(kubeconfig: string, args: string[] = [], waitStarted = true): Promise<SchedulerProcess> {
-  const p = spawn(process.execPath, [KSCALE, 'scheduler', '--kubeconfig', kubeconfig, '--port', '0', '--kube-api-qps', '1000', '--kube-api-burst', '1000', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function startScheduler(
+  kubeconfig: string,
+  args: string[] = [],
+  waitStarted = true,
+): Promise<SchedulerProcess> {
+  const p = spawn(
+    process.execPath,
+    [
+      KSCALE,
+      'scheduler',
+      '--kubeconfig',
+      kubeconfig,
+      '--port',
+      '0',
+      '--kube-api-qps',
+      '1000',
+      '--kube-api-burst',
+      '1000',
+      ...args,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const out: string[] = [];
   p.stderr!.on('data', (d: Buffer) => out.push(d.toString()));
   let url = '';
@@ -110,7 +130,12 @@ export function podManifest(name: string, o: PodOptions = {}, namespace = 'defau
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace, labels: o.labels ?? {} },
-    spec: { containers: [{ name: 'c', image: 'busybox', resources: { requests, ...(o.gpu !== undefined ? { limits } : {}) } }], ...o.spec },
+    spec: {
+      containers: [
+        { name: 'c', image: 'busybox', resources: { requests, ...(o.gpu !== undefined ? { limits } : {}) } },
+      ],
+      ...o.spec,
+    },
   };
 }
 
@@ -121,7 +146,10 @@ export function clientFor(kubeconfig: string): RESTClient {
 }
 
 /** The pods client. */
-export const podsOf = (rest: RESTClient): ResourceClient<KubeObject & { spec?: { nodeName?: string }; status?: Record<string, unknown> }> => rest.resource(RESOURCES.pods);
+export const podsOf = (
+  rest: RESTClient,
+): ResourceClient<KubeObject & { spec?: { nodeName?: string }; status?: Record<string, unknown> }> =>
+  rest.resource(RESOURCES.pods);
 
 /** node name by pod name, for pods in `namespace` (unbound pods map to ""). */
 export async function placements(rest: RESTClient, namespace = 'default'): Promise<Map<string, string>> {
@@ -150,7 +178,10 @@ export interface Cluster {
 }
 
 /** Starts a server, creates `nodes`, writes `config` (if any) and starts a scheduler. */
-export async function startCluster(nodes: Record<string, NodeSpec>, opts: { config?: string; args?: string[] } = {}): Promise<Cluster> {
+export async function startCluster(
+  nodes: Record<string, NodeSpec>,
+  opts: { config?: string; args?: string[] } = {},
+): Promise<Cluster> {
   const srv = await startServer();
   const rest = clientFor(srv.kubeconfig);
   try {
@@ -181,15 +212,41 @@ export async function startCluster(nodes: Record<string, NodeSpec>, opts: { conf
 }
 
 /** Waits until every named pod is bound; returns name -> node. */
-export async function waitBound(rest: RESTClient, names: string[], ms = 20_000, namespace = 'default'): Promise<Map<string, string>> {
-  return until(`pods ${names.join(',')} bound`, async () => {
-    const m = await placements(rest, namespace);
-    return names.every((n) => (m.get(n) ?? '') !== '') ? m : undefined;
-  }, ms);
+export async function waitBound(
+  rest: RESTClient,
+  names: string[],
+  ms = 20_000,
+  namespace = 'default',
+): Promise<Map<string, string>> {
+  return until(
+    `pods ${names.join(',')} bound`,
+    async () => {
+      const m = await placements(rest, namespace);
+      return names.every((n) => (m.get(n) ?? '') !== '') ? m : undefined;
+    },
+    ms,
+  );
 }
 
 /** Events in `namespace` as "reason involvedObject.name message". */
-export async function eventsOf(rest: RESTClient, namespace = 'default'): Promise<{ reason: string; name: string; message: string; source: string }[]> {
-  const list = await rest.resource<KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string }; source?: { component?: string } }>(RESOURCES.events).list({ namespace });
-  return list.items.map((e) => ({ reason: e.reason ?? '', name: e.involvedObject?.name ?? '', message: e.message ?? '', source: e.source?.component ?? '' }));
+export async function eventsOf(
+  rest: RESTClient,
+  namespace = 'default',
+): Promise<{ reason: string; name: string; message: string; source: string }[]> {
+  const list = await rest
+    .resource<
+      KubeObject & {
+        reason?: string;
+        message?: string;
+        involvedObject?: { name?: string };
+        source?: { component?: string };
+      }
+    >(RESOURCES.events)
+    .list({ namespace });
+  return list.items.map((e) => ({
+    reason: e.reason ?? '',
+    name: e.involvedObject?.name ?? '',
+    message: e.message ?? '',
+    source: e.source?.component ?? '',
+  }));
 }

@@ -9,7 +9,9 @@ import { clientFor, createNode, podManifest, podsOf, waitBound } from './schedul
 test('controller-manager --run-scheduler schedules pods and exits 0 on SIGTERM', { timeout: 60_000 }, async () => {
   const srv = await startServer();
   const rest = clientFor(srv.kubeconfig);
-  const p = spawn(process.execPath, [KSCALE, 'controller-manager', '--kubeconfig', srv.kubeconfig, '--run-scheduler'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, [KSCALE, 'controller-manager', '--kubeconfig', srv.kubeconfig, '--run-scheduler'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   p.stderr!.on('data', (d: Buffer) => lines.push(d.toString()));
   try {

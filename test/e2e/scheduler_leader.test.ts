@@ -29,13 +29,18 @@ test('leader election hands over when the leader dies', { timeout: 90_000 }, asy
   const started = (s: { out: string[] }): boolean => s.out.some((l) => l.startsWith('kscale scheduler started'));
   try {
     await createNode(rest, 'n1');
-    await rest.resource(RESOURCES.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }).catch(() => undefined);
+    await rest
+      .resource(RESOURCES.namespaces)
+      .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } })
+      .catch(() => undefined);
     const a = await startScheduler(srv.kubeconfig, ['--config', file]);
     const b = await startScheduler(srv.kubeconfig, ['--config', file], false);
     try {
       await new Promise((r) => setTimeout(r, 2_000));
       assert.equal(started(b), false, 'the second scheduler waits while the first holds the lease');
-      const lease = (await rest.resource(RESOURCES.leases).get('kube-scheduler', { namespace: 'kube-system' })) as { spec?: { holderIdentity?: string } };
+      const lease = (await rest.resource(RESOURCES.leases).get('kube-scheduler', { namespace: 'kube-system' })) as {
+        spec?: { holderIdentity?: string };
+      };
       const first = lease.spec?.holderIdentity ?? '';
       assert.match(first, new RegExp(`_${a.p.pid}_`));
       await podsOf(rest).create(podManifest('before'));
@@ -43,7 +48,9 @@ test('leader election hands over when the leader dies', { timeout: 90_000 }, asy
       // The leader dies without releasing the lease: the other takes over once it expires.
       await a.stop('SIGKILL');
       await until('second scheduler leads', async () => started(b), 20_000);
-      const after = (await rest.resource(RESOURCES.leases).get('kube-scheduler', { namespace: 'kube-system' })) as { spec?: { holderIdentity?: string; leaseTransitions?: number } };
+      const after = (await rest.resource(RESOURCES.leases).get('kube-scheduler', { namespace: 'kube-system' })) as {
+        spec?: { holderIdentity?: string; leaseTransitions?: number };
+      };
       assert.match(after.spec?.holderIdentity ?? '', new RegExp(`_${b.p.pid}_`));
       assert.equal(after.spec?.leaseTransitions, 1);
       await podsOf(rest).create(podManifest('after'));

@@ -33,10 +33,23 @@ function tlsOf(server: TestServer): Tls {
 }
 
 /** One HTTPS request over HTTP/1.1 with the given client credentials. */
-function get(t: Tls, path: string, creds: { cert?: string; key?: string; token?: string } = {}): Promise<{ code: number; body: string }> {
+function get(
+  t: Tls,
+  path: string,
+  creds: { cert?: string; key?: string; token?: string } = {},
+): Promise<{ code: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
-      { host: t.url.hostname, port: t.url.port, path, ca: t.ca, cert: creds.cert, key: creds.key, agent: false, headers: creds.token ? { Authorization: `Bearer ${creds.token}` } : {} },
+      {
+        host: t.url.hostname,
+        port: t.url.port,
+        path,
+        ca: t.ca,
+        cert: creds.cert,
+        key: creds.key,
+        agent: false,
+        headers: creds.token ? { Authorization: `Bearer ${creds.token}` } : {},
+      },
       (res) => {
         let body = '';
         res.on('data', (d: Buffer) => (body += d.toString()));
@@ -105,13 +118,23 @@ describe('kscale server --secure-port', () => {
     assert.ok(list.items.some((n) => n.metadata?.name === 'default'));
     const seen: string[] = [];
     const done = new Promise<void>((resolve) => {
-      void new Watch(kc).watch('/api/v1/namespaces/default/configmaps', {}, (type, obj: { metadata: { name: string } }) => {
-        seen.push(`${type} ${obj.metadata.name}`);
-        if (obj.metadata.name === 'over-tls') resolve();
-      }, () => undefined).then((req) => after(() => req.abort()));
+      void new Watch(kc)
+        .watch(
+          '/api/v1/namespaces/default/configmaps',
+          {},
+          (type, obj: { metadata: { name: string } }) => {
+            seen.push(`${type} ${obj.metadata.name}`);
+            if (obj.metadata.name === 'over-tls') resolve();
+          },
+          () => undefined,
+        )
+        .then((req) => after(() => req.abort()));
     });
     await new Promise((r) => setTimeout(r, 200));
-    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'over-tls' }, data: { a: 'b' } } });
+    await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'over-tls' }, data: { a: 'b' } },
+    });
     await done;
     assert.ok(seen.includes('ADDED over-tls'), seen.join(', '));
   });
@@ -119,7 +142,15 @@ describe('kscale server --secure-port', () => {
   test('no credentials is system:anonymous (public info only); a bad bearer token is 401 with a Status, never anonymous', async () => {
     const res = await new Promise<{ code: number; body: string }>((resolve, reject) => {
       const req = httpsRequest(
-        { host: t.url.hostname, port: t.url.port, path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', method: 'POST', ca: t.ca, agent: false, headers: { 'Content-Type': 'application/json' } },
+        {
+          host: t.url.hostname,
+          port: t.url.port,
+          path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+          method: 'POST',
+          ca: t.ca,
+          agent: false,
+          headers: { 'Content-Type': 'application/json' },
+        },
         (r) => {
           let body = '';
           r.on('data', (d: Buffer) => (body += d.toString()));
@@ -138,7 +169,10 @@ describe('kscale server --secure-port', () => {
     assert.equal((await get(t, '/version')).code, 200, 'system:public-info-viewer is bound to system:unauthenticated');
     const bad = await get(t, '/api/v1/namespaces', { token: 'not-a-token' });
     assert.equal(bad.code, 401);
-    assert.deepEqual({ kind: JSON.parse(bad.body).kind, reason: JSON.parse(bad.body).reason }, { kind: 'Status', reason: 'Unauthorized' });
+    assert.deepEqual(
+      { kind: JSON.parse(bad.body).kind, reason: JSON.parse(bad.body).reason },
+      { kind: 'Status', reason: 'Unauthorized' },
+    );
   });
 
   test('a ServiceAccount token from kubectl create token authenticates; a wrong audience, or a deleted bound pod or ServiceAccount, is 401', async () => {
@@ -147,7 +181,12 @@ describe('kscale server --secure-port', () => {
       const res = await new Promise<{ code: number; body: string }>((resolve, reject) => {
         const req = httpsRequest(
           {
-            host: t.url.hostname, port: t.url.port, path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', method: 'POST', ca: t.ca, agent: false,
+            host: t.url.hostname,
+            port: t.url.port,
+            path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+            method: 'POST',
+            ca: t.ca,
+            agent: false,
             headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
           },
           (r) => {
@@ -169,16 +208,28 @@ describe('kscale server --secure-port', () => {
     assert.deepEqual(user.groups, ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
     // kubectl with a kubeconfig holding only the CA and the token.
     const tokenOnly = join(server.dir, 'token.kubeconfig');
-    writeFileSync(tokenOnly, readFileSync(server.kubeconfig, 'utf8').replace(/    client-certificate-data: .*\n    client-key-data: .*\n/, `    token: ${token}\n`));
+    writeFileSync(
+      tokenOnly,
+      readFileSync(server.kubeconfig, 'utf8').replace(
+        /    client-certificate-data: .*\n    client-key-data: .*\n/,
+        `    token: ${token}\n`,
+      ),
+    );
     const asSA = new Kubectl(kubectlPath(), tokenOnly);
     try {
       assert.match(await asSA.ok(['auth', 'whoami']), /system:serviceaccount:default:builder/);
     } finally {
       await asSA.close();
     }
-    assert.equal((await whoami((await k.ok(['create', 'token', 'builder', '--audience', 'vault'])).trim())).code, 401, 'not an API audience');
+    assert.equal(
+      (await whoami((await k.ok(['create', 'token', 'builder', '--audience', 'vault'])).trim())).code,
+      401,
+      'not an API audience',
+    );
     await k.ok(['run', 'holder', '--image=nginx', '--overrides', '{"spec":{"serviceAccountName":"builder"}}']);
-    const bound = (await k.ok(['create', 'token', 'builder', '--bound-object-kind', 'Pod', '--bound-object-name', 'holder'])).trim();
+    const bound = (
+      await k.ok(['create', 'token', 'builder', '--bound-object-kind', 'Pod', '--bound-object-name', 'holder'])
+    ).trim();
     assert.equal((await whoami(bound)).code, 201);
     await k.ok(['delete', 'pod', 'holder', '--grace-period=0', '--force']);
     // Successes are cached for up to 10 s, as upstream's token cache keeps them.
@@ -190,8 +241,16 @@ describe('kscale server --secure-port', () => {
 
   test('a client certificate from another CA fails the handshake', async () => {
     const otherCA = await generateCA('mallory-ca');
-    const forged = await issueCert(otherCA, { commonName: 'system:admin', organizations: ['system:masters'], usages: ['client'], validityDays: 1 });
-    await assert.rejects(get(t, '/api/v1/namespaces', { cert: forged.certPEM, key: forged.keyPEM }), /socket hang up|ECONNRESET|EPIPE/);
+    const forged = await issueCert(otherCA, {
+      commonName: 'system:admin',
+      organizations: ['system:masters'],
+      usages: ['client'],
+      validityDays: 1,
+    });
+    await assert.rejects(
+      get(t, '/api/v1/namespaces', { cert: forged.certPEM, key: forged.keyPEM }),
+      /socket hang up|ECONNRESET|EPIPE/,
+    );
   });
 
   test('clients stalled before or in the handshake hold nothing: other requests go on', async () => {
@@ -221,7 +280,11 @@ describe('kscale server --secure-port', () => {
     assert.equal(readFileSync(join(kept, 'data', 'tls', 'server-ca.crt'), 'utf8'), before);
     const t2 = tlsOf(server);
     assert.equal(t2.ca, t.ca);
-    assert.equal((await get(t2, '/api/v1/namespaces/default', { cert: t.cert, key: t.key })).code, 200, 'the old client certificate still authenticates');
+    assert.equal(
+      (await get(t2, '/api/v1/namespaces/default', { cert: t.cert, key: t.key })).code,
+      200,
+      'the old client certificate still authenticates',
+    );
   });
 });
 

@@ -37,7 +37,10 @@ async function verifyToken(serverURL: string, token: string): Promise<{ header: 
   const jwk = (jwks.keys as JsonWebKey[]).find((k) => k.kid === header.kid);
   assert.ok(jwk !== undefined, `no JWKS key with kid ${String(header.kid)}`);
   const key = createPublicKey({ key: jwk, format: 'jwk' });
-  assert.ok(createVerify('RSA-SHA256').update(`${h}.${p}`).verify(key, Buffer.from(s, 'base64url')), 'signature does not verify');
+  assert.ok(
+    createVerify('RSA-SHA256').update(`${h}.${p}`).verify(key, Buffer.from(s, 'base64url')),
+    'signature does not verify',
+  );
   return { header, claims };
 }
 
@@ -57,7 +60,15 @@ describe('serviceaccounts/token against kscale server', () => {
   test('discovery lists serviceaccounts/token as authentication.k8s.io/v1 TokenRequest, create only', async () => {
     const { body } = await getJSON(`${server.url}/api/v1`);
     const sub = (body.resources as Obj[]).find((r) => r.name === 'serviceaccounts/token');
-    assert.deepEqual(sub, { name: 'serviceaccounts/token', singularName: '', namespaced: true, group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] });
+    assert.deepEqual(sub, {
+      name: 'serviceaccounts/token',
+      singularName: '',
+      namespaced: true,
+      group: 'authentication.k8s.io',
+      version: 'v1',
+      kind: 'TokenRequest',
+      verbs: ['create'],
+    });
   });
 
   test('OIDC discovery names the issuer and its JWKS, which holds one RS256 signing key', async () => {
@@ -72,14 +83,21 @@ describe('serviceaccounts/token against kscale server', () => {
     assert.equal(jwks.keys[0].alg, 'RS256');
   });
 
-  const binaries: [string, () => string][] = [['PATH', kubectlPath], ['1.27', () => versionedKubectl(27)], ['1.33', () => versionedKubectl(33)]];
+  const binaries: [string, () => string][] = [
+    ['PATH', kubectlPath],
+    ['1.27', () => versionedKubectl(27)],
+    ['1.33', () => versionedKubectl(33)],
+  ];
   for (const [label, bin] of binaries) {
     test(`kubectl (${label}) create token: default claims, --audience, --duration, a bound pod, and the errors`, async () => {
       const k = new Kubectl(bin(), server.kubeconfig);
       kubectls.push(k);
       const ns = `tok-${label.replace('.', '')}`.toLowerCase();
       await k.ok(['create', 'namespace', ns]);
-      await until(`default ServiceAccount in ${ns}`, async () => (await k.run(['get', 'serviceaccount', 'default', '-n', ns])).code === 0);
+      await until(
+        `default ServiceAccount in ${ns}`,
+        async () => (await k.run(['get', 'serviceaccount', 'default', '-n', ns])).code === 0,
+      );
       const sa = await k.getJSON(['serviceaccount', 'default', '-n', ns]);
 
       const before = Math.floor(Date.now() / 1000);
@@ -90,24 +108,75 @@ describe('serviceaccounts/token against kscale server', () => {
       assert.equal(claims.sub, `system:serviceaccount:${ns}:default`);
       assert.equal(claims.exp - claims.iat, 3600);
       assert.equal(claims.nbf, claims.iat);
-      assert.ok(claims.iat >= before - 1 && claims.iat <= Math.floor(Date.now() / 1000) + 1, `iat ${claims.iat} is not now`);
+      assert.ok(
+        claims.iat >= before - 1 && claims.iat <= Math.floor(Date.now() / 1000) + 1,
+        `iat ${claims.iat} is not now`,
+      );
       assert.match(claims.jti, /^[0-9a-f-]{36}$/);
-      assert.deepEqual(claims['kubernetes.io'], { namespace: ns, serviceaccount: { name: 'default', uid: sa.metadata.uid } });
+      assert.deepEqual(claims['kubernetes.io'], {
+        namespace: ns,
+        serviceaccount: { name: 'default', uid: sa.metadata.uid },
+      });
 
-      const aud = await verifyToken(server.url, await k.ok(['create', 'token', 'default', '-n', ns, '--audience', 'vault', '--audience', 'https://example.test']));
+      const aud = await verifyToken(
+        server.url,
+        await k.ok([
+          'create',
+          'token',
+          'default',
+          '-n',
+          ns,
+          '--audience',
+          'vault',
+          '--audience',
+          'https://example.test',
+        ]),
+      );
       assert.deepEqual(aud.claims.aud, ['vault', 'https://example.test']);
-      const dur = await verifyToken(server.url, await k.ok(['create', 'token', 'default', '-n', ns, '--duration', '2h']));
+      const dur = await verifyToken(
+        server.url,
+        await k.ok(['create', 'token', 'default', '-n', ns, '--duration', '2h']),
+      );
       assert.equal(dur.claims.exp - dur.claims.iat, 7200);
 
       await k.ok(['create', '-f', '-'], { input: podManifest('web', { namespace: ns }) });
       const pod = await k.getJSON(['pod', 'web', '-n', ns]);
-      const bound = await verifyToken(server.url, await k.ok(['create', 'token', 'default', '-n', ns, '--bound-object-kind', 'Pod', '--bound-object-name', 'web']));
+      const bound = await verifyToken(
+        server.url,
+        await k.ok([
+          'create',
+          'token',
+          'default',
+          '-n',
+          ns,
+          '--bound-object-kind',
+          'Pod',
+          '--bound-object-name',
+          'web',
+        ]),
+      );
       assert.deepEqual(bound.claims['kubernetes.io'].pod, { name: 'web', uid: pod.metadata.uid });
       assert.equal(bound.claims['kubernetes.io'].node, undefined);
 
-      assert.match(await k.fails(['create', 'token', 'default', '-n', ns, '--duration', '5m']), /TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 300: may not specify a duration less than 10 minutes/);
+      assert.match(
+        await k.fails(['create', 'token', 'default', '-n', ns, '--duration', '5m']),
+        /TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 300: may not specify a duration less than 10 minutes/,
+      );
       assert.match(await k.fails(['create', 'token', 'ghost', '-n', ns]), /serviceaccounts "ghost" not found/);
-      assert.match(await k.fails(['create', 'token', 'default', '-n', ns, '--bound-object-kind', 'Pod', '--bound-object-name', 'nopod']), /pods "nopod" not found/);
+      assert.match(
+        await k.fails([
+          'create',
+          'token',
+          'default',
+          '-n',
+          ns,
+          '--bound-object-kind',
+          'Pod',
+          '--bound-object-name',
+          'nopod',
+        ]),
+        /pods "nopod" not found/,
+      );
     });
   }
 
@@ -116,18 +185,52 @@ describe('serviceaccounts/token against kscale server', () => {
     kubectls.push(k);
     const ns = 'tok-bound';
     await k.ok(['create', 'namespace', ns]);
-    await until(`default ServiceAccount in ${ns}`, async () => (await k.run(['get', 'serviceaccount', 'default', '-n', ns])).code === 0);
+    await until(
+      `default ServiceAccount in ${ns}`,
+      async () => (await k.run(['get', 'serviceaccount', 'default', '-n', ns])).code === 0,
+    );
     await k.ok(['create', 'serviceaccount', 'robot', '-n', ns]);
-    await k.ok(['create', '-f', '-'], { input: manifest({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'tok-node' } }) });
+    await k.ok(['create', '-f', '-'], {
+      input: manifest({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'tok-node' } }),
+    });
     await k.ok(['create', '-f', '-'], { input: podManifest('api', { namespace: ns }) });
-    await k.ok(['create', '--raw', `/api/v1/namespaces/${ns}/pods/api/binding`, '-f', '-'], { input: binding('api', 'tok-node') });
+    await k.ok(['create', '--raw', `/api/v1/namespaces/${ns}/pods/api/binding`, '-f', '-'], {
+      input: binding('api', 'tok-node'),
+    });
     const node = await k.getJSON(['node', 'tok-node']);
     const pod = await k.getJSON(['pod', 'api', '-n', ns]);
-    const { claims } = await verifyToken(server.url, await k.ok(['create', 'token', 'default', '-n', ns, '--bound-object-kind', 'Pod', '--bound-object-name', 'api', '--bound-object-uid', pod.metadata.uid]));
+    const { claims } = await verifyToken(
+      server.url,
+      await k.ok([
+        'create',
+        'token',
+        'default',
+        '-n',
+        ns,
+        '--bound-object-kind',
+        'Pod',
+        '--bound-object-name',
+        'api',
+        '--bound-object-uid',
+        pod.metadata.uid,
+      ]),
+    );
     assert.deepEqual(claims['kubernetes.io'].pod, { name: 'api', uid: pod.metadata.uid });
     assert.deepEqual(claims['kubernetes.io'].node, { name: 'tok-node', uid: node.metadata.uid });
     assert.match(
-      await k.fails(['create', 'token', 'default', '-n', ns, '--bound-object-kind', 'Pod', '--bound-object-name', 'api', '--bound-object-uid', '00000000-0000-0000-0000-000000000000']),
+      await k.fails([
+        'create',
+        'token',
+        'default',
+        '-n',
+        ns,
+        '--bound-object-kind',
+        'Pod',
+        '--bound-object-name',
+        'api',
+        '--bound-object-uid',
+        '00000000-0000-0000-0000-000000000000',
+      ]),
       /the UID in the bound object reference \(00000000-0000-0000-0000-000000000000\) does not match/,
     );
     assert.match(
@@ -135,12 +238,30 @@ describe('serviceaccounts/token against kscale server', () => {
       /cannot bind token for serviceaccount "robot" to pod running with different serviceaccount name/,
     );
     await k.ok(['create', '-f', '-'], { input: podManifest('orphan', { namespace: ns }) });
-    await k.ok(['create', '--raw', `/api/v1/namespaces/${ns}/pods/orphan/binding`, '-f', '-'], { input: binding('orphan', 'no-such-node') });
-    const orphan = await verifyToken(server.url, await k.ok(['create', 'token', 'default', '-n', ns, '--bound-object-kind', 'Pod', '--bound-object-name', 'orphan']));
+    await k.ok(['create', '--raw', `/api/v1/namespaces/${ns}/pods/orphan/binding`, '-f', '-'], {
+      input: binding('orphan', 'no-such-node'),
+    });
+    const orphan = await verifyToken(
+      server.url,
+      await k.ok([
+        'create',
+        'token',
+        'default',
+        '-n',
+        ns,
+        '--bound-object-kind',
+        'Pod',
+        '--bound-object-name',
+        'orphan',
+      ]),
+    );
     assert.deepEqual(orphan.claims['kubernetes.io'].node, { name: 'no-such-node' });
     await k.ok(['create', 'secret', 'generic', 's1', '-n', ns, '--from-literal=a=b']);
     const secret = await k.getJSON(['secret', 's1', '-n', ns]);
-    const sec = await verifyToken(server.url, await k.ok(['create', 'token', 'robot', '-n', ns, '--bound-object-kind', 'Secret', '--bound-object-name', 's1']));
+    const sec = await verifyToken(
+      server.url,
+      await k.ok(['create', 'token', 'robot', '-n', ns, '--bound-object-kind', 'Secret', '--bound-object-name', 's1']),
+    );
     assert.deepEqual(sec.claims['kubernetes.io'].secret, { name: 's1', uid: secret.metadata.uid });
     assert.equal(sec.claims.sub, `system:serviceaccount:${ns}:robot`);
   });
@@ -153,7 +274,11 @@ describe('serviceaccounts/token against kscale server', () => {
     const tr = await core.createNamespacedServiceAccountToken({
       name: 'default',
       namespace: 'default',
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['client-node'], expirationSeconds: 900 } },
+      body: {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        spec: { audiences: ['client-node'], expirationSeconds: 900 },
+      },
     });
     assert.equal(tr.kind, 'TokenRequest');
     assert.equal(tr.metadata?.name, 'default');
@@ -166,7 +291,12 @@ describe('serviceaccounts/token against kscale server', () => {
     assert.equal(tr.status!.expirationTimestamp.getTime(), claims.exp * 1000);
     assert.ok(Math.abs(claims.exp * 1000 - (t0 + 900_000)) < 5_000);
 
-    const dry = await core.createNamespacedServiceAccountToken({ name: 'default', namespace: 'default', dryRun: 'All', body: { spec: {} } as never });
+    const dry = await core.createNamespacedServiceAccountToken({
+      name: 'default',
+      namespace: 'default',
+      dryRun: 'All',
+      body: { spec: {} } as never,
+    });
     assert.equal(dry.spec.expirationSeconds, 3600);
     assert.deepEqual(dry.spec.audiences, [ISSUER]);
 
@@ -179,19 +309,40 @@ describe('serviceaccounts/token against kscale server', () => {
       }
       assert.fail('expected an error');
     };
-    const missing = await status(core.createNamespacedServiceAccountToken({ name: 'ghost', namespace: 'default', body: { spec: {} } as never }));
+    const missing = await status(
+      core.createNamespacedServiceAccountToken({ name: 'ghost', namespace: 'default', body: { spec: {} } as never }),
+    );
     assert.equal(missing.code, 404);
     assert.equal(missing.kind, 'Status');
     assert.equal(missing.reason, 'NotFound');
     assert.deepEqual(missing.details, { name: 'ghost', kind: 'serviceaccounts' });
-    const short = await status(core.createNamespacedServiceAccountToken({ name: 'default', namespace: 'default', body: { spec: { expirationSeconds: 60 } } as never }));
+    const short = await status(
+      core.createNamespacedServiceAccountToken({
+        name: 'default',
+        namespace: 'default',
+        body: { spec: { expirationSeconds: 60 } } as never,
+      }),
+    );
     assert.equal(short.code, 422);
     assert.equal(short.reason, 'Invalid');
     assert.equal(short.details.causes[0].field, 'spec.expirationSeconds');
-    const misnamed = await status(core.createNamespacedServiceAccountToken({ name: 'default', namespace: 'default', body: { metadata: { name: 'other' }, spec: {} } as never }));
+    const misnamed = await status(
+      core.createNamespacedServiceAccountToken({
+        name: 'default',
+        namespace: 'default',
+        body: { metadata: { name: 'other' }, spec: {} } as never,
+      }),
+    );
     assert.equal(misnamed.code, 422);
     assert.equal(misnamed.details.causes[0].field, 'metadata.name');
-    const badDry = await status(core.createNamespacedServiceAccountToken({ name: 'default', namespace: 'default', dryRun: 'Some', body: { spec: {} } as never }));
+    const badDry = await status(
+      core.createNamespacedServiceAccountToken({
+        name: 'default',
+        namespace: 'default',
+        dryRun: 'Some',
+        body: { spec: {} } as never,
+      }),
+    );
     assert.equal(badDry.code, 400);
   });
 });
@@ -199,7 +350,14 @@ describe('serviceaccounts/token against kscale server', () => {
 describe('the signing key survives a restart (--service-account-signing-key-file)', () => {
   const keyDir = mkdtempSync(join(tmpdir(), 'kscale-sakey-e2e-'));
   const keyFile = join(keyDir, 'sa.key');
-  const flags = ['--service-account-signing-key-file', keyFile, '--service-account-issuer', 'https://issuer.kscale.test', '--service-account-max-token-expiration', '2h'];
+  const flags = [
+    '--service-account-signing-key-file',
+    keyFile,
+    '--service-account-issuer',
+    'https://issuer.kscale.test',
+    '--service-account-max-token-expiration',
+    '2h',
+  ];
   const servers: TestServer[] = [];
 
   after(async () => {
@@ -207,7 +365,7 @@ describe('the signing key survives a restart (--service-account-signing-key-file
     rmSync(keyDir, { recursive: true, force: true });
   });
 
-  test('a token from the first server verifies against the second one\'s JWKS; the issuer and maximum lifetime are the flags\'', async () => {
+  test("a token from the first server verifies against the second one's JWKS; the issuer and maximum lifetime are the flags'", async () => {
     const first = await startServer(flags);
     servers.push(first);
     const k1 = new Kubectl(kubectlPath(), first.kubeconfig);

@@ -26,7 +26,8 @@ after(async () => {
 
 async function createPod(name: string): Promise<Obj> {
   const body = {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name, labels: { app: 'a' } },
     spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'img:1', env: [{ name: 'A', value: '1' }] }] },
   };
@@ -36,7 +37,9 @@ async function createPod(name: string): Promise<Obj> {
 }
 
 function patchStatus(name: string, type: string, patch: unknown, manager = 'kubelet'): ReturnType<typeof send> {
-  return send(server.url, 'PATCH', `${PODS}/${name}/status?fieldManager=${manager}`, JSON.stringify(patch), { 'Content-Type': type });
+  return send(server.url, 'PATCH', `${PODS}/${name}/status?fieldManager=${manager}`, JSON.stringify(patch), {
+    'Content-Type': type,
+  });
 }
 
 const readyCondition = { type: 'Ready', status: 'True', lastTransitionTime: '2026-12-04T00:00:00Z' };
@@ -56,7 +59,10 @@ test('a kubelet-style strategic status patch (metadata uid + status) changes onl
   const got = r.body!;
   assert.equal(got.status.phase, 'Running');
   assert.equal(got.status.podIP, '10.0.0.7');
-  assert.deepEqual(got.status.conditions.map((c: Obj) => c.type), ['Ready']);
+  assert.deepEqual(
+    got.status.conditions.map((c: Obj) => c.type),
+    ['Ready'],
+  );
   assert.deepEqual(got.spec, pod.spec, 'spec is untouched');
   assert.deepEqual(got.metadata.labels, pod.metadata.labels);
   assert.equal(got.metadata.generation, pod.metadata.generation, 'a status write does not bump generation');
@@ -91,7 +97,23 @@ test('a status patch that also names spec or labels ignores all but the status, 
 });
 
 test('merge and strategic status patches of metadata and status give the same stored status', async () => {
-  const status = { phase: 'Running', hostIP: '192.168.0.1', conditions: [readyCondition], containerStatuses: [{ name: 'c', ready: true, restartCount: 0, image: 'img:1', imageID: '', started: true, state: { running: { startedAt: '2026-12-04T00:00:00Z' } }, lastState: {} }] };
+  const status = {
+    phase: 'Running',
+    hostIP: '192.168.0.1',
+    conditions: [readyCondition],
+    containerStatuses: [
+      {
+        name: 'c',
+        ready: true,
+        restartCount: 0,
+        image: 'img:1',
+        imageID: '',
+        started: true,
+        state: { running: { startedAt: '2026-12-04T00:00:00Z' } },
+        lastState: {},
+      },
+    ],
+  };
   const a = await createPod('st-merge');
   const b = await createPod('st-strategic');
   const ra = await patchStatus('st-merge', MERGE, { metadata: { uid: a.metadata.uid }, status });
@@ -103,16 +125,28 @@ test('merge and strategic status patches of metadata and status give the same st
   // Strategic merge merges conditions by type; merge patch replaces the list.
   const probe = { type: 'ContainersReady', status: 'True', lastTransitionTime: '2026-12-04T00:00:01Z' };
   const sa = await patchStatus('st-strategic', STRATEGIC, { status: { conditions: [probe] } });
-  assert.deepEqual(sa.body!.status.conditions.map((c: Obj) => c.type), ['ContainersReady', 'Ready']);
+  assert.deepEqual(
+    sa.body!.status.conditions.map((c: Obj) => c.type),
+    ['ContainersReady', 'Ready'],
+  );
   const ma = await patchStatus('st-merge', MERGE, { status: { conditions: [probe] } });
-  assert.deepEqual(ma.body!.status.conditions.map((c: Obj) => c.type), ['ContainersReady']);
+  assert.deepEqual(
+    ma.body!.status.conditions.map((c: Obj) => c.type),
+    ['ContainersReady'],
+  );
 });
 
 test('a stale resourceVersion in a status patch is a 409, and a JSON patch may test spec fields on the status subresource', async () => {
   const pod = await createPod('st-precondition');
-  const ok = await patchStatus('st-precondition', MERGE, { metadata: { resourceVersion: pod.metadata.resourceVersion }, status: { phase: 'Running' } });
+  const ok = await patchStatus('st-precondition', MERGE, {
+    metadata: { resourceVersion: pod.metadata.resourceVersion },
+    status: { phase: 'Running' },
+  });
   assert.equal(ok.code, 200, ok.text);
-  const stale = await patchStatus('st-precondition', MERGE, { metadata: { resourceVersion: pod.metadata.resourceVersion }, status: { phase: 'Failed' } });
+  const stale = await patchStatus('st-precondition', MERGE, {
+    metadata: { resourceVersion: pod.metadata.resourceVersion },
+    status: { phase: 'Failed' },
+  });
   assert.equal(stale.code, 409, stale.text);
   assert.equal(stale.body!.reason, 'Conflict');
   const tested = await patchStatus('st-precondition', JSON_PATCH, [
@@ -132,12 +166,20 @@ test('PUT of the status replaces the status only, and a later spec update still 
   await createPod('st-put');
   const cur = (await send(server.url, 'GET', `${PODS}/st-put`)).body!;
   const body = { ...cur, spec: { ...cur.spec, nodeName: 'other' }, status: { phase: 'Running', podIP: '10.0.0.3' } };
-  const r = await send(server.url, 'PUT', `${PODS}/st-put/status`, JSON.stringify(body), { 'Content-Type': 'application/json' });
+  const r = await send(server.url, 'PUT', `${PODS}/st-put/status`, JSON.stringify(body), {
+    'Content-Type': 'application/json',
+  });
   assert.equal(r.code, 200, r.text);
   assert.deepEqual(r.body!.status, { phase: 'Running', podIP: '10.0.0.3' });
   assert.equal(r.body!.spec.nodeName, 'node-1');
   // The stored spec is the pod's own (not shared with anything the status write touched): an ordinary update changes it.
-  const upd = await send(server.url, 'PATCH', `${PODS}/st-put`, JSON.stringify({ spec: { activeDeadlineSeconds: 30 } }), { 'Content-Type': MERGE });
+  const upd = await send(
+    server.url,
+    'PATCH',
+    `${PODS}/st-put`,
+    JSON.stringify({ spec: { activeDeadlineSeconds: 30 } }),
+    { 'Content-Type': MERGE },
+  );
   assert.equal(upd.code, 200, upd.text);
   assert.equal(upd.body!.spec.activeDeadlineSeconds, 30);
   assert.deepEqual(upd.body!.status, { phase: 'Running', podIP: '10.0.0.3' });
@@ -146,8 +188,13 @@ test('PUT of the status replaces the status only, and a later spec update still 
 test('server-side apply to the status subresource records its manager on status, with conflicts and force', async () => {
   await createPod('st-apply');
   const apply = (manager: string, phase: string, force: boolean): ReturnType<typeof send> =>
-    send(server.url, 'PATCH', `${PODS}/st-apply/status?fieldManager=${manager}${force ? '&force=true' : ''}`,
-      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: st-apply\nstatus:\n  phase: ${phase}\n`, { 'Content-Type': 'application/apply-patch+yaml' });
+    send(
+      server.url,
+      'PATCH',
+      `${PODS}/st-apply/status?fieldManager=${manager}${force ? '&force=true' : ''}`,
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: st-apply\nstatus:\n  phase: ${phase}\n`,
+      { 'Content-Type': 'application/apply-patch+yaml' },
+    );
   const r = await apply('applier', 'Running', false);
   assert.equal(r.code, 200, r.text);
   assert.equal(r.body!.status.phase, 'Running');
@@ -156,7 +203,13 @@ test('server-side apply to the status subresource records its manager on status,
   assert.equal(entry.operation, 'Apply');
   assert.equal(entry.subresource, 'status');
   assert.deepEqual(entry.fieldsV1, { 'f:status': { 'f:phase': {} } });
-  assert.equal((await send(server.url, 'GET', `${PODS}/st-apply`)).body!.metadata.managedFields.some((e: Obj) => e.manager === 'applier'), true, 'and stored');
+  assert.equal(
+    (await send(server.url, 'GET', `${PODS}/st-apply`)).body!.metadata.managedFields.some(
+      (e: Obj) => e.manager === 'applier',
+    ),
+    true,
+    'and stored',
+  );
   const conflict = await apply('other', 'Failed', false);
   assert.equal(conflict.code, 409, conflict.text);
   const forced = await apply('other', 'Failed', true);

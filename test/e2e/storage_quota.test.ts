@@ -9,7 +9,12 @@ before(async () => {
 after(async () => server.stop());
 
 async function put(name: string, size: number, i: number): Promise<Response> {
-  const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { blob: String(i).padEnd(size, 'x') } };
+  const body = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'default' },
+    data: { blob: String(i).padEnd(size, 'x') },
+  };
   return fetch(`${server.url}/api/v1/namespaces/default/configmaps/${name}?fieldManager=quota-test`, {
     method: 'PATCH',
     headers: { 'Content-Type': 'application/apply-patch+yaml' },
@@ -17,7 +22,7 @@ async function put(name: string, size: number, i: number): Promise<Response> {
   });
 }
 
-test('a full storage quota fails writes with etcd\'s message, shows in /healthz and /metrics, and recovers by compaction and defragmentation', async () => {
+test("a full storage quota fails writes with etcd's message, shows in /healthz and /metrics, and recovers by compaction and defragmentation", async () => {
   let failure: { code?: number; message?: string } | null = null;
   // Rewrite five 200 KB ConfigMaps until the quota is hit (bounded: 200 writes).
   for (let i = 0; i < 200 && failure === null; i++) {

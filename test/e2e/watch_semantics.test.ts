@@ -35,7 +35,12 @@ interface OpenWatch {
 }
 
 /** Opens a watch with raw HTTP; resolves once the response headers arrive (or rejects after `headerMs`). */
-function openWatch(base: string, path: string, headers: Record<string, string> = {}, headerMs = 5_000): Promise<OpenWatch> {
+function openWatch(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+  headerMs = 5_000,
+): Promise<OpenWatch> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, base), { headers });
     const timer = setTimeout(() => {
@@ -90,11 +95,22 @@ function openWatch(base: string, path: string, headers: Record<string, string> =
           const seen = events.find(pred);
           if (seen !== undefined) return Promise.resolve(seen);
           return new Promise((res2, rej) => {
-            const t = setTimeout(() => rej(new Error(`no matching watch event within ${ms} ms; got ${JSON.stringify(events.map((e) => e.type))}`)), ms);
-            waiters.push({ pred, resolve: (e) => {
-              clearTimeout(t);
-              res2(e);
-            } });
+            const t = setTimeout(
+              () =>
+                rej(
+                  new Error(
+                    `no matching watch event within ${ms} ms; got ${JSON.stringify(events.map((e) => e.type))}`,
+                  ),
+                ),
+              ms,
+            );
+            waiters.push({
+              pred,
+              resolve: (e) => {
+                clearTimeout(t);
+                res2(e);
+              },
+            });
           });
         },
         close: () => req.destroy(),
@@ -105,7 +121,13 @@ function openWatch(base: string, path: string, headers: Record<string, string> =
 }
 
 /** One plain JSON request; resolves with the status code and parsed body. */
-function call(base: string, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ code: number; body: Obj }> {
+function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<{ code: number; body: Obj }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = request(new URL(path, base), {
@@ -157,7 +179,12 @@ describe('watch semantics', () => {
     const rv = await listRV(srv.url, '/api/v1/namespaces/default/configmaps');
     const started = Date.now();
     // Nothing changes in this namespace: the headers must still arrive at once.
-    const w = await openWatch(srv.url, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}&fieldSelector=metadata.name%3Dnever`, {}, 2_000);
+    const w = await openWatch(
+      srv.url,
+      `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}&fieldSelector=metadata.name%3Dnever`,
+      {},
+      2_000,
+    );
     assert.ok(Date.now() - started < 2_000);
     assert.equal(w.res.statusCode, 200);
     assert.match(String(w.res.headers['content-type']), /^application\/json/);
@@ -168,7 +195,8 @@ describe('watch semantics', () => {
   test('every event is one compact JSON object on its own line', async () => {
     const rv = await listRV(srv.url, '/api/v1/namespaces/default/pods');
     const w = await openWatch(srv.url, `/api/v1/namespaces/default/pods?watch=true&resourceVersion=${rv}`);
-    for (const n of ['frame-1', 'frame-2', 'frame-3']) assert.equal((await call(srv.url, 'POST', '/api/v1/namespaces/default/pods', pod(n, { t: 'frame' }))).code, 201);
+    for (const n of ['frame-1', 'frame-2', 'frame-3'])
+      assert.equal((await call(srv.url, 'POST', '/api/v1/namespaces/default/pods', pod(n, { t: 'frame' }))).code, 201);
     await call(srv.url, 'DELETE', '/api/v1/namespaces/default/pods/frame-2?gracePeriodSeconds=0');
     await w.waitFor((e) => e.type === 'DELETED' && e.object.metadata?.name === 'frame-2');
     w.close();
@@ -186,7 +214,10 @@ describe('watch semantics', () => {
     assert.deepEqual(added, ['frame-1', 'frame-2', 'frame-3']);
     // Resource versions increase along the stream.
     const rvs = w.events.map((e) => Number(e.object.metadata.resourceVersion));
-    assert.deepEqual([...rvs].sort((a, b) => a - b), rvs);
+    assert.deepEqual(
+      [...rvs].sort((a, b) => a - b),
+      rvs,
+    );
     assert.ok(rvs[0]! > Number(rv));
   });
 
@@ -194,8 +225,14 @@ describe('watch semantics', () => {
     const rv = await listRV(srv.url, '/api/v1/namespaces/default/secrets');
     const plainStart = Date.now();
     // 3 s: upstream's cacher sends its pre-timeout bookmark 2 s before the deadline, so a 1 s watch may get none.
-    const plain = await openWatch(srv.url, `/api/v1/namespaces/default/secrets?watch=true&resourceVersion=${rv}&timeoutSeconds=3`);
-    const withBm = await openWatch(srv.url, `/api/v1/namespaces/default/secrets?watch=true&resourceVersion=${rv}&timeoutSeconds=3&allowWatchBookmarks=true`);
+    const plain = await openWatch(
+      srv.url,
+      `/api/v1/namespaces/default/secrets?watch=true&resourceVersion=${rv}&timeoutSeconds=3`,
+    );
+    const withBm = await openWatch(
+      srv.url,
+      `/api/v1/namespaces/default/secrets?watch=true&resourceVersion=${rv}&timeoutSeconds=3&allowWatchBookmarks=true`,
+    );
     assert.equal(await plain.ended, 'end');
     const took = Date.now() - plainStart;
     assert.ok(took >= 2_900 && took < 6_000, `timeoutSeconds=3 closed after ${took} ms`);
@@ -214,58 +251,113 @@ describe('watch semantics', () => {
 
   test('a watch without allowWatchBookmarks never gets a BOOKMARK while changes flow', async () => {
     const rv = await listRV(srv.url, '/api/v1/namespaces/default/configmaps');
-    const w = await openWatch(srv.url, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}&timeoutSeconds=2`);
+    const w = await openWatch(
+      srv.url,
+      `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}&timeoutSeconds=2`,
+    );
     for (let i = 0; i < 3; i++) {
-      await call(srv.url, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `nobm-${i}` } });
+      await call(srv.url, 'POST', '/api/v1/namespaces/default/configmaps', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `nobm-${i}` },
+      });
       await sleep(200);
     }
     assert.equal(await w.ended, 'end');
-    assert.deepEqual(w.events.map((e) => e.type), ['ADDED', 'ADDED', 'ADDED']);
+    assert.deepEqual(
+      w.events.map((e) => e.type),
+      ['ADDED', 'ADDED', 'ADDED'],
+    );
   });
 
   test('labelSelector on a watch: an object that stops matching arrives as DELETED, one that starts matching as ADDED', async () => {
     const rv = await listRV(srv.url, '/api/v1/namespaces/default/pods');
-    const w = await openWatch(srv.url, `/api/v1/namespaces/default/pods?watch=true&resourceVersion=${rv}&labelSelector=app%3Dweb`);
-    assert.equal((await call(srv.url, 'POST', '/api/v1/namespaces/default/pods', pod('sel-db', { app: 'db' }))).code, 201);
-    assert.equal((await call(srv.url, 'POST', '/api/v1/namespaces/default/pods', pod('sel-web', { app: 'web' }))).code, 201);
+    const w = await openWatch(
+      srv.url,
+      `/api/v1/namespaces/default/pods?watch=true&resourceVersion=${rv}&labelSelector=app%3Dweb`,
+    );
+    assert.equal(
+      (await call(srv.url, 'POST', '/api/v1/namespaces/default/pods', pod('sel-db', { app: 'db' }))).code,
+      201,
+    );
+    assert.equal(
+      (await call(srv.url, 'POST', '/api/v1/namespaces/default/pods', pod('sel-web', { app: 'web' }))).code,
+      201,
+    );
     const added = await w.waitFor((e) => e.type === 'ADDED');
     assert.equal(added.object.metadata.name, 'sel-web');
-    const moved = await call(srv.url, 'PATCH', '/api/v1/namespaces/default/pods/sel-web', { metadata: { labels: { app: 'db' } } }, 'application/merge-patch+json');
+    const moved = await call(
+      srv.url,
+      'PATCH',
+      '/api/v1/namespaces/default/pods/sel-web',
+      { metadata: { labels: { app: 'db' } } },
+      'application/merge-patch+json',
+    );
     assert.equal(moved.code, 200);
     const del = await w.waitFor((e) => e.type === 'DELETED');
     // Like upstream's cacheWatcher: the previous object's content, at the event's resourceVersion.
     assert.equal(del.object.metadata.name, 'sel-web');
     assert.equal(del.object.metadata.labels.app, 'web');
     assert.equal(del.object.metadata.resourceVersion, moved.body.metadata.resourceVersion);
-    const back = await call(srv.url, 'PATCH', '/api/v1/namespaces/default/pods/sel-db', { metadata: { labels: { app: 'web' } } }, 'application/merge-patch+json');
+    const back = await call(
+      srv.url,
+      'PATCH',
+      '/api/v1/namespaces/default/pods/sel-db',
+      { metadata: { labels: { app: 'web' } } },
+      'application/merge-patch+json',
+    );
     assert.equal(back.code, 200);
     const readded = await w.waitFor((e) => e.type === 'ADDED' && e.object.metadata.name === 'sel-db');
     assert.equal(readded.object.metadata.resourceVersion, back.body.metadata.resourceVersion);
-    await call(srv.url, 'PATCH', '/api/v1/namespaces/default/pods/sel-db', { metadata: { annotations: { touched: 'yes' } } }, 'application/merge-patch+json');
+    await call(
+      srv.url,
+      'PATCH',
+      '/api/v1/namespaces/default/pods/sel-db',
+      { metadata: { annotations: { touched: 'yes' } } },
+      'application/merge-patch+json',
+    );
     const mod = await w.waitFor((e) => e.type === 'MODIFIED');
     assert.equal(mod.object.metadata.name, 'sel-db');
     await sleep(200);
     w.close();
-    assert.deepEqual(w.events.map((e) => `${e.type}:${e.object.metadata.name}`), ['ADDED:sel-web', 'DELETED:sel-web', 'ADDED:sel-db', 'MODIFIED:sel-db']);
+    assert.deepEqual(
+      w.events.map((e) => `${e.type}:${e.object.metadata.name}`),
+      ['ADDED:sel-web', 'DELETED:sel-web', 'ADDED:sel-db', 'MODIFIED:sel-db'],
+    );
   });
 
   test('fieldSelector on a watch filters server-side, with DELETED when a field stops matching', async () => {
     const node = (name: string): Obj => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {} });
     for (const n of ['fs-a', 'fs-b']) assert.equal((await call(srv.url, 'POST', '/api/v1/nodes', node(n))).code, 201);
     const rv = await listRV(srv.url, '/api/v1/nodes');
-    const w = await openWatch(srv.url, `/api/v1/nodes?watch=true&resourceVersion=${rv}&fieldSelector=spec.unschedulable%3Dtrue`);
+    const w = await openWatch(
+      srv.url,
+      `/api/v1/nodes?watch=true&resourceVersion=${rv}&fieldSelector=spec.unschedulable%3Dtrue`,
+    );
     const smp = 'application/strategic-merge-patch+json';
-    assert.equal((await call(srv.url, 'PATCH', '/api/v1/nodes/fs-a', { spec: { unschedulable: true } }, smp)).code, 200);
+    assert.equal(
+      (await call(srv.url, 'PATCH', '/api/v1/nodes/fs-a', { spec: { unschedulable: true } }, smp)).code,
+      200,
+    );
     const a = await w.waitFor((e) => e.type === 'ADDED');
     assert.equal(a.object.metadata.name, 'fs-a');
-    assert.equal((await call(srv.url, 'PATCH', '/api/v1/nodes/fs-b', { metadata: { labels: { x: 'y' } } }, smp)).code, 200);
-    assert.equal((await call(srv.url, 'PATCH', '/api/v1/nodes/fs-a', { spec: { unschedulable: null } }, smp)).code, 200);
+    assert.equal(
+      (await call(srv.url, 'PATCH', '/api/v1/nodes/fs-b', { metadata: { labels: { x: 'y' } } }, smp)).code,
+      200,
+    );
+    assert.equal(
+      (await call(srv.url, 'PATCH', '/api/v1/nodes/fs-a', { spec: { unschedulable: null } }, smp)).code,
+      200,
+    );
     const d = await w.waitFor((e) => e.type === 'DELETED');
     assert.equal(d.object.metadata.name, 'fs-a');
     assert.equal(d.object.spec.unschedulable, true);
     await sleep(200);
     w.close();
-    assert.deepEqual(w.events.map((e) => `${e.type}:${e.object.metadata.name}`), ['ADDED:fs-a', 'DELETED:fs-a']);
+    assert.deepEqual(
+      w.events.map((e) => `${e.type}:${e.object.metadata.name}`),
+      ['ADDED:fs-a', 'DELETED:fs-a'],
+    );
   });
 
   test('a watch with a Table Accept header gets one-row Table events', async () => {
@@ -292,7 +384,9 @@ describe('watch semantics', () => {
 
   test('a plain watch (Accept: */*, like client-node) gets JSON objects', async () => {
     const rv = await listRV(srv.url, '/api/v1/namespaces/default/pods');
-    const w = await openWatch(srv.url, `/api/v1/namespaces/default/pods?watch=true&resourceVersion=${rv}`, { Accept: '*/*' });
+    const w = await openWatch(srv.url, `/api/v1/namespaces/default/pods?watch=true&resourceVersion=${rv}`, {
+      Accept: '*/*',
+    });
     await call(srv.url, 'POST', '/api/v1/namespaces/default/pods', pod('star-1'));
     const e = await w.waitFor(() => true);
     w.close();
@@ -314,7 +408,12 @@ describe('watch from a compacted resourceVersion', () => {
     const old = await listRV(srv.url, '/api/v1/namespaces/default/configmaps');
     // Write, wait past two compaction ticks so the old revision is compacted away, then restart on the
     // same data: a watch cache starts its window at the current revision, so the old one is too old there too.
-    for (let i = 0; i < 5; i++) await call(srv.url, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `old-${i}` } });
+    for (let i = 0; i < 5; i++)
+      await call(srv.url, 'POST', '/api/v1/namespaces/default/configmaps', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `old-${i}` },
+      });
     await sleep(2_500);
     const exited = new Promise((r) => srv.process.once('exit', r));
     srv.process.kill('SIGTERM');

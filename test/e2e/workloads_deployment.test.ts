@@ -18,7 +18,10 @@ let controllers: Awaited<ReturnType<typeof startInProcessControllers>>;
 
 before(async () => {
   cluster = await startWorkloadCluster(20);
-  controllers = await startInProcessControllers(cluster.server.kubeconfig, ['replicaset-controller', 'deployment-controller']);
+  controllers = await startInProcessControllers(cluster.server.kubeconfig, [
+    'replicaset-controller',
+    'deployment-controller',
+  ]);
 });
 after(async () => {
   await controllers?.stop();
@@ -43,26 +46,42 @@ function deployment(name: string, replicas: number, spec: Partial<NonNullable<De
 
 async function waitComplete(name: string, replicas: number, ms = 120_000): Promise<Deployment> {
   const client = cluster.client.resource<Deployment>(RESOURCES.deployments);
-  return waitFor(`${name} complete with ${replicas}`, async () => {
-    const d = await client.get(name, { namespace: NS });
-    const s = d.status ?? {};
-    const progressing = s.conditions?.find((c) => c.type === 'Progressing');
-    const ok = (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0) && (s.updatedReplicas ?? 0) === replicas && (s.replicas ?? 0) === replicas && (s.availableReplicas ?? 0) === replicas;
-    return ok && (replicas === 0 || progressing?.reason === 'NewReplicaSetAvailable') ? d : undefined;
-  }, ms);
+  return waitFor(
+    `${name} complete with ${replicas}`,
+    async () => {
+      const d = await client.get(name, { namespace: NS });
+      const s = d.status ?? {};
+      const progressing = s.conditions?.find((c) => c.type === 'Progressing');
+      const ok =
+        (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0) &&
+        (s.updatedReplicas ?? 0) === replicas &&
+        (s.replicas ?? 0) === replicas &&
+        (s.availableReplicas ?? 0) === replicas;
+      return ok && (replicas === 0 || progressing?.reason === 'NewReplicaSetAvailable') ? d : undefined;
+    },
+    ms,
+  );
 }
 
 const livePods = async (app: string): Promise<Pod[]> =>
-  (await cluster.client.resource<Pod>(RESOURCES.pods).list({ namespace: NS, labelSelector: `app=${app}` })).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
+  (
+    await cluster.client.resource<Pod>(RESOURCES.pods).list({ namespace: NS, labelSelector: `app=${app}` })
+  ).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
 
 test('a Deployment of 100 replicas becomes available, and a rolling update keeps maxUnavailable and maxSurge at every step', async () => {
   const client = cluster.client.resource<Deployment>(RESOURCES.deployments);
   const pods = cluster.client.resource<Pod>(RESOURCES.pods);
-  await client.create(deployment('web', 100, { strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 10, maxSurge: 20 } } }));
+  await client.create(
+    deployment('web', 100, {
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 10, maxSurge: 20 } },
+    }),
+  );
   const done = await waitComplete('web', 100);
   assert.equal(done.status?.conditions?.find((c) => c.type === 'Available')?.status, 'True');
   assert.equal(done.metadata?.annotations?.['deployment.kubernetes.io/revision'], '1');
-  const rs1 = (await cluster.client.resource<ReplicaSet>(RESOURCES.replicasets).list({ namespace: NS, labelSelector: 'app=web' })).items;
+  const rs1 = (
+    await cluster.client.resource<ReplicaSet>(RESOURCES.replicasets).list({ namespace: NS, labelSelector: 'app=web' })
+  ).items;
   assert.equal(rs1.length, 1);
   const hash = rs1[0]!.metadata!.labels!['pod-template-hash']!;
   assert.equal(rs1[0]!.metadata!.name, `web-${hash}`);
@@ -72,11 +91,17 @@ test('a Deployment of 100 replicas becomes available, and a rolling update keeps
   // Watch every pod change through the update; check the invariants at each event.
   const list = await pods.list({ namespace: NS, labelSelector: 'app=web' });
   const state = new Map<string, Pod>(list.items.map((p) => [p.metadata!.name!, p]));
-  const watch = await pods.watch({ namespace: NS, labelSelector: 'app=web', resourceVersion: list.metadata.resourceVersion });
+  const watch = await pods.watch({
+    namespace: NS,
+    labelSelector: 'app=web',
+    resourceVersion: list.metadata.resourceVersion,
+  });
   let minAvailable = Infinity;
   let maxTotal = 0;
   let events = 0;
-  const ready = (p: Pod): boolean => p.metadata?.deletionTimestamp === undefined && (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  const ready = (p: Pod): boolean =>
+    p.metadata?.deletionTimestamp === undefined &&
+    (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
   const watching = (async () => {
     for await (const ev of watch) {
       if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') continue;
@@ -89,7 +114,12 @@ test('a Deployment of 100 replicas becomes available, and a rolling update keeps
       maxTotal = Math.max(maxTotal, all.filter((p) => p.metadata?.deletionTimestamp === undefined).length);
     }
   })();
-  await client.patch('web', 'strategic', { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } }, { namespace: NS });
+  await client.patch(
+    'web',
+    'strategic',
+    { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } },
+    { namespace: NS },
+  );
   const updated = await waitComplete('web', 100, 180_000);
   watch.stop();
   await watching;
@@ -100,7 +130,9 @@ test('a Deployment of 100 replicas becomes available, and a rolling update keeps
   const live = await livePods('web');
   assert.equal(live.length, 100);
   assert.ok(live.every((p) => (p.spec as { containers: { image: string }[] }).containers[0]!.image === 'nginx:2'));
-  const rss = (await cluster.client.resource<ReplicaSet>(RESOURCES.replicasets).list({ namespace: NS, labelSelector: 'app=web' })).items;
+  const rss = (
+    await cluster.client.resource<ReplicaSet>(RESOURCES.replicasets).list({ namespace: NS, labelSelector: 'app=web' })
+  ).items;
   assert.equal(rss.length, 2, 'the old ReplicaSet stays as revision history');
   assert.equal(rss.find((rs) => rs.metadata?.name === `web-${hash}`)?.spec?.replicas, 0);
 
@@ -111,7 +143,11 @@ test('a Deployment of 100 replicas becomes available, and a rolling update keeps
   await client.patch('web', 'merge', { spec: { replicas: 50 } }, { namespace: NS, subresource: 'scale' });
   await waitComplete('web', 50);
   assert.equal((await livePods('web')).length, 50);
-  const scale = await client.getSubresource<KubeObject & { spec: { replicas: number }; status: { replicas: number } }>('web', 'scale', { namespace: NS });
+  const scale = await client.getSubresource<KubeObject & { spec: { replicas: number }; status: { replicas: number } }>(
+    'web',
+    'scale',
+    { namespace: NS },
+  );
   assert.equal(scale.spec.replicas, 50);
   assert.equal(scale.status.replicas, 50);
 });
@@ -124,7 +160,11 @@ test('Recreate scales the old ReplicaSet to zero and waits for its pods before s
   const list = await pods.list({ namespace: NS, labelSelector: 'app=rec' });
   const oldHash = list.items[0]!.metadata!.labels!['pod-template-hash'];
   const state = new Map<string, Pod>(list.items.map((p) => [p.metadata!.name!, p]));
-  const watch = await pods.watch({ namespace: NS, labelSelector: 'app=rec', resourceVersion: list.metadata.resourceVersion });
+  const watch = await pods.watch({
+    namespace: NS,
+    labelSelector: 'app=rec',
+    resourceVersion: list.metadata.resourceVersion,
+  });
   let overlap = 0;
   const watching = (async () => {
     for await (const ev of watch) {
@@ -136,12 +176,22 @@ test('Recreate scales the old ReplicaSet to zero and waits for its pods before s
       // exited (the kubelet reports Succeeded/Failed before the final DELETE)
       // no longer runs, so a new pod may start beside it.
       const pods = [...state.values()];
-      const oldRunning = pods.some((p) => p.metadata?.labels?.['pod-template-hash'] === oldHash && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+      const oldRunning = pods.some(
+        (p) =>
+          p.metadata?.labels?.['pod-template-hash'] === oldHash &&
+          p.status?.phase !== 'Succeeded' &&
+          p.status?.phase !== 'Failed',
+      );
       const anyNew = pods.some((p) => p.metadata?.labels?.['pod-template-hash'] !== oldHash);
       if (oldRunning && anyNew) overlap++;
     }
   })();
-  await client.patch('rec', 'strategic', { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } }, { namespace: NS });
+  await client.patch(
+    'rec',
+    'strategic',
+    { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } },
+    { namespace: NS },
+  );
   await waitComplete('rec', 10);
   watch.stop();
   await watching;
@@ -153,11 +203,20 @@ test('revisionHistoryLimit keeps only that many old ReplicaSets', async () => {
   await client.create(deployment('hist', 2, { revisionHistoryLimit: 1 }));
   await waitComplete('hist', 2);
   for (const image of ['nginx:2', 'nginx:3', 'nginx:4']) {
-    await client.patch('hist', 'strategic', { spec: { template: { spec: { containers: [{ name: 'c', image }] } } } }, { namespace: NS });
+    await client.patch(
+      'hist',
+      'strategic',
+      { spec: { template: { spec: { containers: [{ name: 'c', image }] } } } },
+      { namespace: NS },
+    );
     await waitComplete('hist', 2);
   }
   const rss = await waitFor('old revisions pruned', async () => {
-    const items = (await cluster.client.resource<ReplicaSet>(RESOURCES.replicasets).list({ namespace: NS, labelSelector: 'app=hist' })).items.filter((rs) => rs.metadata?.deletionTimestamp === undefined);
+    const items = (
+      await cluster.client
+        .resource<ReplicaSet>(RESOURCES.replicasets)
+        .list({ namespace: NS, labelSelector: 'app=hist' })
+    ).items.filter((rs) => rs.metadata?.deletionTimestamp === undefined);
     return items.length === 2 ? items : undefined;
   });
   assert.deepEqual(rss.map((rs) => rs.metadata?.annotations?.['deployment.kubernetes.io/revision']).sort(), ['3', '4']);
@@ -169,11 +228,15 @@ test('a rollout whose pods never become ready reports ProgressDeadlineExceeded',
   // Pods pinned to a node no kubelet runs: they never start.
   d.spec!.template!.spec!.nodeName = 'no-such-node';
   await client.create(d);
-  const cond = await waitFor('ProgressDeadlineExceeded', async () => {
-    const cur = await client.get('stuck', { namespace: NS });
-    const c = cur.status?.conditions?.find((x) => x.type === 'Progressing');
-    return c?.reason === 'ProgressDeadlineExceeded' ? c : undefined;
-  }, 20_000);
+  const cond = await waitFor(
+    'ProgressDeadlineExceeded',
+    async () => {
+      const cur = await client.get('stuck', { namespace: NS });
+      const c = cur.status?.conditions?.find((x) => x.type === 'Progressing');
+      return c?.reason === 'ProgressDeadlineExceeded' ? c : undefined;
+    },
+    20_000,
+  );
   assert.equal(cond.status, 'False');
   assert.match(cond.message ?? '', /has timed out progressing/);
 });

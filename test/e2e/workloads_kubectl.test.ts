@@ -27,29 +27,43 @@ after(async () => {
 });
 
 const livePods = async (app: string): Promise<Pod[]> =>
-  (await cluster.client.resource<Pod>(RESOURCES.pods).list({ namespace: 'default', labelSelector: `app=${app}` })).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
+  (
+    await cluster.client.resource<Pod>(RESOURCES.pods).list({ namespace: 'default', labelSelector: `app=${app}` })
+  ).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
 
-function deploymentJSON(name: string, replicas: number, podSpec: Record<string, unknown>): { spec: Record<string, unknown> } & Record<string, unknown> {
+function deploymentJSON(
+  name: string,
+  replicas: number,
+  podSpec: Record<string, unknown>,
+): { spec: Record<string, unknown> } & Record<string, unknown> {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: 'default' },
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: podSpec },
+    },
   };
 }
 
 /** The CHANGE-CAUSE column of `rollout history`, by revision. */
 function history(out: string): Map<string, string> {
   const rows = out.split('\n').filter((l) => /^\d+\s/.test(l));
-  return new Map(rows.map((l) => {
-    const [rev, ...cause] = l.trim().split(/\s+/);
-    return [rev!, cause.join(' ')];
-  }));
+  return new Map(
+    rows.map((l) => {
+      const [rev, ...cause] = l.trim().split(/\s+/);
+      return [rev!, cause.join(' ')];
+    }),
+  );
 }
 
 test('kubectl rollout status, history and undo, and kubectl scale, work against the controller-manager', async () => {
   // Created from JSON (create -f); `kubectl create deployment` (protobuf) is covered in kubectl_protobuf.test.ts.
-  await k.ok(['create', '-f', '-'], { input: JSON.stringify(deploymentJSON('web', 20, { containers: [{ name: 'nginx', image: 'nginx:1' }] })) });
+  await k.ok(['create', '-f', '-'], {
+    input: JSON.stringify(deploymentJSON('web', 20, { containers: [{ name: 'nginx', image: 'nginx:1' }] })),
+  });
   await k.ok(['annotate', 'deployment', 'web', 'kubernetes.io/change-cause=first']);
   const status1 = await k.ok(['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 });
   assert.match(status1, /deployment "web" successfully rolled out/);
@@ -65,7 +79,10 @@ test('kubectl rollout status, history and undo, and kubectl scale, work against 
   });
 
   assert.match(await k.ok(['rollout', 'undo', 'deployment/web']), /deployment.apps\/web rolled back/);
-  assert.match(await k.ok(['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 }), /successfully rolled out/);
+  assert.match(
+    await k.ok(['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 }),
+    /successfully rolled out/,
+  );
   const d = await k.getJSON(['deployment', 'web']);
   assert.equal(d.spec.template.spec.containers[0].image, 'nginx:1');
   assert.equal(d.metadata.annotations['deployment.kubernetes.io/revision'], '3');
@@ -78,7 +95,10 @@ test('kubectl rollout status, history and undo, and kubectl scale, work against 
   assert.ok(pods.every((p) => (p.spec as { containers: { image: string }[] }).containers[0]!.image === 'nginx:1'));
 
   await k.ok(['scale', 'deployment', 'web', '--replicas=5']);
-  assert.match(await k.ok(['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 }), /successfully rolled out/);
+  assert.match(
+    await k.ok(['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 }),
+    /successfully rolled out/,
+  );
   await waitFor('5 pods', async () => ((await livePods('web')).length === 5 ? true : undefined));
 });
 
@@ -94,18 +114,38 @@ test('kubectl rollout status fails once a rollout passes its progress deadline',
 
 test('no controller hot-loops: an idle cluster sees no workload, pod or Event requests', async () => {
   await k.ok(['delete', 'deployment', 'stuck', '--ignore-not-found']);
-  await k.ok(['create', '-f', '-'], { input: JSON.stringify(deploymentJSON('idle', 10, { containers: [{ name: 'c', image: 'nginx:1' }] })) });
-  assert.match(await k.ok(['rollout', 'status', 'deployment/idle', '--timeout=60s'], { timeoutMs: 70_000 }), /successfully rolled out/);
-  await waitFor('the stuck Deployment collected', async () => ((await livePods('stuck')).length === 0 ? true : undefined), 20_000);
+  await k.ok(['create', '-f', '-'], {
+    input: JSON.stringify(deploymentJSON('idle', 10, { containers: [{ name: 'c', image: 'nginx:1' }] })),
+  });
+  assert.match(
+    await k.ok(['rollout', 'status', 'deployment/idle', '--timeout=60s'], { timeoutMs: 70_000 }),
+    /successfully rolled out/,
+  );
+  await waitFor(
+    'the stuck Deployment collected',
+    async () => ((await livePods('stuck')).length === 0 ? true : undefined),
+    20_000,
+  );
   // Let the last status writes and Events land.
   await new Promise((r) => setTimeout(r, 3000));
   const before = await requestCounts(cluster.server.url);
   await new Promise((r) => setTimeout(r, 10_000));
   const after = await requestCounts(cluster.server.url);
-  const delta = new Map([...after].map(([key, n]) => [key, n - (before.get(key) ?? 0)]).filter(([, n]) => (n as number) > 0) as [string, number][]);
+  const delta = new Map(
+    [...after].map(([key, n]) => [key, n - (before.get(key) ?? 0)]).filter(([, n]) => (n as number) > 0) as [
+      string,
+      number,
+    ][],
+  );
   // The fleet's heartbeats (node status, leases) and this test's own /metrics reads are expected; nothing else.
-  const controllerTraffic = [...delta].filter(([key]) => /\b(deployments|replicasets|events|pods|endpointslices|services|jobs)\b/.test(key) && !key.startsWith('WATCH'));
+  const controllerTraffic = [...delta].filter(
+    ([key]) =>
+      /\b(deployments|replicasets|events|pods|endpointslices|services|jobs)\b/.test(key) && !key.startsWith('WATCH'),
+  );
   if (process.env.DBG) process.stderr.write(`IDLE ${JSON.stringify([...delta])}\n`);
   assert.deepEqual(controllerTraffic, [], `requests while idle: ${JSON.stringify([...delta])}`);
-  assert.ok([...delta.keys()].some((key) => key.includes('leases') || key.includes('nodes')), `the fleet's heartbeats are counted: ${JSON.stringify([...delta])}`);
+  assert.ok(
+    [...delta.keys()].some((key) => key.includes('leases') || key.includes('nodes')),
+    `the fleet's heartbeats are counted: ${JSON.stringify([...delta])}`,
+  );
 });

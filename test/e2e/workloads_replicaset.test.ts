@@ -40,17 +40,29 @@ test('a ReplicaSet reaches its replicas without over-creating, adopts and releas
   const rss = client.resource<ReplicaSet>(RESOURCES.replicasets);
   const pods = client.resource<Pod>(RESOURCES.pods);
   const list = await pods.list({ namespace: 'default', labelSelector: 'app=web' });
-  const watch = await pods.watch({ namespace: 'default', labelSelector: 'app=web', resourceVersion: list.metadata.resourceVersion });
+  const watch = await pods.watch({
+    namespace: 'default',
+    labelSelector: 'app=web',
+    resourceVersion: list.metadata.resourceVersion,
+  });
   let added = 0;
   const counting = (async () => {
     for await (const ev of watch) if (ev.type === 'ADDED') added++;
   })();
 
   const rs = await rss.create(rsSpec('web', 30));
-  const ready = await waitFor('30 available replicas', async () => {
-    const cur = await rss.get('web', { namespace: 'default' });
-    return cur.status?.availableReplicas === 30 && cur.status.readyReplicas === 30 && cur.status.observedGeneration === cur.metadata?.generation ? cur : undefined;
-  }, 30_000);
+  const ready = await waitFor(
+    '30 available replicas',
+    async () => {
+      const cur = await rss.get('web', { namespace: 'default' });
+      return cur.status?.availableReplicas === 30 &&
+        cur.status.readyReplicas === 30 &&
+        cur.status.observedGeneration === cur.metadata?.generation
+        ? cur
+        : undefined;
+    },
+    30_000,
+  );
   assert.equal(ready.status?.replicas, 30);
   const owned = (await pods.list({ namespace: 'default', labelSelector: 'app=web' })).items;
   assert.equal(owned.length, 30);
@@ -70,7 +82,12 @@ test('a ReplicaSet reaches its replicas without over-creating, adopts and releas
   await waitFor('a replacement pod', async () => (added === 31 ? true : undefined));
 
   // An orphan matching the selector is adopted; with 31 pods the surplus goes.
-  const orphan = await pods.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stray', namespace: 'default', labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } as KubeObject);
+  const orphan = await pods.create({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'stray', namespace: 'default', labels: { app: 'web' } },
+    spec: { containers: [{ name: 'c', image: 'x' }] },
+  } as KubeObject);
   await waitFor('the orphan adopted or deleted', async () => {
     const cur = await pods.get('stray', { namespace: 'default' }).catch(() => undefined);
     if (cur === undefined || cur.metadata?.deletionTimestamp !== undefined) return true;
@@ -83,8 +100,15 @@ test('a ReplicaSet reaches its replicas without over-creating, adopts and releas
   });
 
   // A pod relabelled out of the selector is released (its ownerReference removed) and replaced.
-  const victim = (await pods.list({ namespace: 'default', labelSelector: 'app=web' })).items.find((p) => p.metadata?.deletionTimestamp === undefined)!;
-  await pods.patch(victim.metadata!.name!, 'merge', { metadata: { labels: { app: 'other' } } }, { namespace: 'default' });
+  const victim = (await pods.list({ namespace: 'default', labelSelector: 'app=web' })).items.find(
+    (p) => p.metadata?.deletionTimestamp === undefined,
+  )!;
+  await pods.patch(
+    victim.metadata!.name!,
+    'merge',
+    { metadata: { labels: { app: 'other' } } },
+    { namespace: 'default' },
+  );
   await waitFor('the relabelled pod released', async () => {
     const cur = await pods.get(victim.metadata!.name!, { namespace: 'default' });
     return (cur.metadata?.ownerReferences ?? []).length === 0 ? true : undefined;
@@ -92,35 +116,52 @@ test('a ReplicaSet reaches its replicas without over-creating, adopts and releas
 
   // Scale down.
   await rss.patch('web', 'merge', { spec: { replicas: 5 } }, { namespace: 'default' });
-  await waitFor('5 replicas', async () => {
-    const cur = await rss.get('web', { namespace: 'default' });
-    const live = (await pods.list({ namespace: 'default', labelSelector: 'app=web' })).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
-    return cur.status?.replicas === 5 && live.length === 5 ? true : undefined;
-  }, 20_000);
+  await waitFor(
+    '5 replicas',
+    async () => {
+      const cur = await rss.get('web', { namespace: 'default' });
+      const live = (await pods.list({ namespace: 'default', labelSelector: 'app=web' })).items.filter(
+        (p) => p.metadata?.deletionTimestamp === undefined,
+      );
+      return cur.status?.replicas === 5 && live.length === 5 ? true : undefined;
+    },
+    20_000,
+  );
 
   watch.stop();
   await counting;
   await controllers.events.flush();
-  const events = client.resource<KubeObject & { reason?: string; count?: number; source?: { component?: string } }>(RESOURCES.events);
-  const about = (name: string) => async () => (await events.list({ namespace: 'default' })).items.filter((e) => (e.involvedObject as { name?: string }).name === name);
+  const events = client.resource<KubeObject & { reason?: string; count?: number; source?: { component?: string } }>(
+    RESOURCES.events,
+  );
+  const about = (name: string) => async () =>
+    (await events.list({ namespace: 'default' })).items.filter(
+      (e) => (e.involvedObject as { name?: string }).name === name,
+    );
   const created = (await about('web')()).filter((e) => e.reason === 'SuccessfulCreate');
   assert.ok(created.length > 0, 'SuccessfulCreate recorded');
   assert.equal(created[0]!.source?.component, 'replicaset-controller');
   // Aggregation: similar Events fold into one "combined" Event, and the spam filter caps one object's Events at 25.
   assert.ok(created.length <= 11, `${created.length} SuccessfulCreate objects for 30+ creations`);
-  assert.ok(created.some((e) => (e.message as string).startsWith('(combined from similar events)') && (e.count ?? 0) > 1));
+  assert.ok(
+    created.some((e) => (e.message as string).startsWith('(combined from similar events)') && (e.count ?? 0) > 1),
+  );
 });
 
 test('a ReplicaSet scaled down records SuccessfulDelete for each pod it deletes', async () => {
   const { client } = cluster;
   const rss = client.resource<ReplicaSet>(RESOURCES.replicasets);
   await rss.create(rsSpec('small', 3));
-  await waitFor('3 ready', async () => ((await rss.get('small', { namespace: 'default' })).status?.readyReplicas === 3 ? true : undefined));
+  await waitFor('3 ready', async () =>
+    (await rss.get('small', { namespace: 'default' })).status?.readyReplicas === 3 ? true : undefined,
+  );
   await rss.patch('small', 'merge', { spec: { replicas: 1 } }, { namespace: 'default' });
   const events = client.resource<KubeObject & { reason?: string; message?: string }>(RESOURCES.events);
   const deleted = await waitFor('two SuccessfulDelete Events', async () => {
     await controllers.events.flush();
-    const got = (await events.list({ namespace: 'default' })).items.filter((e) => (e.involvedObject as { name?: string }).name === 'small' && e.reason === 'SuccessfulDelete');
+    const got = (await events.list({ namespace: 'default' })).items.filter(
+      (e) => (e.involvedObject as { name?: string }).name === 'small' && e.reason === 'SuccessfulDelete',
+    );
     return got.length === 2 ? got : undefined;
   });
   for (const e of deleted) assert.match(e.message!, /^Deleted pod: small-[a-z0-9]{5}$/);

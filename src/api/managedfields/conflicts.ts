@@ -45,7 +45,13 @@ export class ApplyConflictError extends Error {
       status: 'Failure',
       message,
       reason: 'Conflict',
-      details: { causes: conflicts.map((c) => ({ type: 'FieldManagerConflict', message: `conflict with ${c.manager}`, field: c.field })) },
+      details: {
+        causes: conflicts.map((c) => ({
+          type: 'FieldManagerConflict',
+          message: `conflict with ${c.manager}`,
+          field: c.field,
+        })),
+      },
       code: 409,
     };
   }
@@ -61,7 +67,8 @@ export function collectConflicts(byManager: readonly { manager: ManagerState; pa
 }
 
 function conflictMessage(conflicts: readonly FieldConflict[]): string {
-  if (conflicts.length === 1) return `Apply failed with 1 conflict: conflict with ${conflicts[0].manager}: ${conflicts[0].field}`;
+  if (conflicts.length === 1)
+    return `Apply failed with 1 conflict: conflict with ${conflicts[0].manager}: ${conflicts[0].field}`;
   const byManager = new Map<string, string[]>();
   for (const c of conflicts) byManager.set(c.manager, [...(byManager.get(c.manager) ?? []), c.field]);
   const lines: string[] = [];

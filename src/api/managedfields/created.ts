@@ -3,7 +3,15 @@
 // less the fields nobody owns. This skips the comparison and the FieldSet round trip.
 import { fieldPathElement, sortPathElements } from './fieldset.js';
 import { STRIPPED_METADATA, STRIPPED_ROOT } from './managers.js';
-import { elementContext, fieldContext, isAtomicObject, isObj, itemPathElement, listSemantics, type TypeContext } from './typed.js';
+import {
+  elementContext,
+  fieldContext,
+  isAtomicObject,
+  isObj,
+  itemPathElement,
+  listSemantics,
+  type TypeContext,
+} from './typed.js';
 
 type Obj = Record<string, unknown>;
 
@@ -18,13 +26,20 @@ interface OwnershipFilter {
  * The FieldsV1 an Update manager creating `obj` owns, or undefined when it owns nothing; exactly
  * what the general path (compare with an empty object, then filterOwned) encodes.
  */
-export function createdFieldsV1(obj: Obj, ctx: TypeContext, resetFields: readonly (readonly string[])[] | undefined): Obj | undefined {
+export function createdFieldsV1(
+  obj: Obj,
+  ctx: TypeContext,
+  resetFields: readonly (readonly string[])[] | undefined,
+): Obj | undefined {
   const out: Obj = {};
   return objectFields(obj, ctx, rootFilter(resetFields), out) ? out : undefined;
 }
 
 function rootFilter(resetFields: readonly (readonly string[])[] | undefined): OwnershipFilter {
-  const root: OwnershipFilter = { notMember: STRIPPED_ROOT, sub: new Map([['metadata', { notMember: STRIPPED_METADATA }]]) };
+  const root: OwnershipFilter = {
+    notMember: STRIPPED_ROOT,
+    sub: new Map([['metadata', { notMember: STRIPPED_METADATA }]]),
+  };
   for (const path of resetFields ?? []) {
     let f = root;
     for (let i = 0; i < path.length - 1; i++) {
@@ -57,9 +72,16 @@ function objectFields(obj: Obj, ctx: TypeContext, filter: OwnershipFilter | unde
 }
 
 // The FieldsV1 value at one path: `{}` for a member leaf, children (with "." when also a member), or undefined.
-function valueFields(v: unknown, ctx: TypeContext, filter: OwnershipFilter | undefined, member: boolean): Obj | undefined {
+function valueFields(
+  v: unknown,
+  ctx: TypeContext,
+  filter: OwnershipFilter | undefined,
+  member: boolean,
+): Obj | undefined {
   const list = Array.isArray(v);
-  if (list ? v.length === 0 || listSemantics(ctx).listType === 'atomic' : !isObj(v) || isAtomicObject(ctx) || isEmpty(v)) {
+  if (
+    list ? v.length === 0 || listSemantics(ctx).listType === 'atomic' : !isObj(v) || isAtomicObject(ctx) || isEmpty(v)
+  ) {
     return member ? {} : undefined;
   }
   // Like compare, a container that appears is added itself unless upstream always serializes it.

@@ -7,8 +7,16 @@ import { createdFieldsV1 } from './created.js';
 import { jsonEqual } from './json.js';
 import { conflictsAllowedByLastApplied, KUBECTL_APPLY_MANAGER, syncLastApplied } from './lastapplied.js';
 import {
-  decodeManagedFields, disown, encodeManagedFields, formatTime, managerKey, ownsAny, ownsNothing, STRIPPED_FIELDS,
-  type ManagedFieldsEntry, type ManagerState,
+  decodeManagedFields,
+  disown,
+  encodeManagedFields,
+  formatTime,
+  managerKey,
+  ownsAny,
+  ownsNothing,
+  STRIPPED_FIELDS,
+  type ManagedFieldsEntry,
+  type ManagerState,
 } from './managers.js';
 import { mergeValues, removeFields } from './merge.js';
 import { compare, compareValues, rootContext, toFieldSet, type Comparison, type TypeContext } from './typed.js';
@@ -57,7 +65,11 @@ export function serverSideApply(opts: FieldManagerOptions & { applied: object; f
   const last = managers.get(key);
 
   let merged = mergeValues(live, config, ctx) as Obj;
-  const entry: ManagerState = { ...self, time: last?.time, set: filterOwned(toFieldSet(config, ctx), opts.resetFields) };
+  const entry: ManagerState = {
+    ...self,
+    time: last?.time,
+    set: filterOwned(toFieldSet(config, ctx), opts.resetFields),
+  };
   managers.set(key, entry);
   if (last && !last.set.empty()) merged = prune(merged, last.set, entry.set, managers, ctx);
 
@@ -81,7 +93,9 @@ export function serverSideApply(opts: FieldManagerOptions & { applied: object; f
  * write added or changed move to it from other managers, removed fields leave every manager.
  * The result's object shares its values (all but metadata) with `updated`.
  */
-export function updateManagedFields(opts: FieldManagerOptions & { updated: object; apiVersion?: string }): FieldManagerResult {
+export function updateManagedFields(
+  opts: FieldManagerOptions & { updated: object; apiVersion?: string },
+): FieldManagerResult {
   const ctx = rootContext(opts.schema);
   const updated = withoutManagedFields(opts.updated);
   const sent = managedFieldsOf(opts.updated);
@@ -108,7 +122,11 @@ export function updateManagedFields(opts: FieldManagerOptions & { updated: objec
 
 // A create without client-sent managedFields: the creator owns every field it set. Same result as
 // the general path with an empty live object, without comparing or decoding anything.
-function created(opts: FieldManagerOptions & { apiVersion?: string }, updated: Obj, ctx: TypeContext): FieldManagerResult {
+function created(
+  opts: FieldManagerOptions & { apiVersion?: string },
+  updated: Obj,
+  ctx: TypeContext,
+): FieldManagerResult {
   const fieldsV1 = createdFieldsV1(updated, ctx, opts.resetFields);
   const managedFields: ManagedFieldsEntry[] = [];
   if (fieldsV1 !== undefined) {
@@ -135,16 +153,33 @@ function created(opts: FieldManagerOptions & { apiVersion?: string }, updated: O
  * Like upstream, the first apply to an object without managedFields credits its existing fields to
  * a "before-first-apply" Update manager, so the apply conflicts with them instead of silently taking them.
  */
-function adoptUnmanaged(managers: Map<string, ManagerState>, live: Obj, ctx: TypeContext, opts: FieldManagerOptions): void {
+function adoptUnmanaged(
+  managers: Map<string, ManagerState>,
+  live: Obj,
+  ctx: TypeContext,
+  opts: FieldManagerOptions,
+): void {
   const cmp = filterComparison(compare({}, live, ctx), opts.resetFields);
   const set = cmp.added.union(cmp.modified);
   if (set.empty()) return;
-  const m: ManagerState = { manager: 'before-first-apply', operation: 'Update', apiVersion: apiVersionOf(live), time: formatTime(opts.now), set };
+  const m: ManagerState = {
+    manager: 'before-first-apply',
+    operation: 'Update',
+    apiVersion: apiVersionOf(live),
+    time: formatTime(opts.now),
+    set,
+  };
   managers.set(managerKey(m), m);
 }
 
 // Removes fields the applier owned last time but no longer applies, unless any manager still owns them.
-function prune(merged: Obj, last: FieldSet, applied: FieldSet, managers: Map<string, ManagerState>, ctx: TypeContext): Obj {
+function prune(
+  merged: Obj,
+  last: FieldSet,
+  applied: FieldSet,
+  managers: Map<string, ManagerState>,
+  ctx: TypeContext,
+): Obj {
   // Everything still applied stays, so without fields dropped from the config there is nothing to do.
   if (last.difference(applied.withNamedFieldsAsMembers()).empty()) return merged;
   let owned = new FieldSet();
@@ -175,7 +210,9 @@ function transferOwnership(
     let conflicts = owners.map((m) => ({ manager: m, paths: m.set.intersection(changed).paths() }));
     const free = allowed?.();
     if (free !== undefined) {
-      conflicts = conflicts.map((c) => ({ ...c, paths: c.paths.filter((p) => !free.has(p)) })).filter((c) => c.paths.length > 0);
+      conflicts = conflicts
+        .map((c) => ({ ...c, paths: c.paths.filter((p) => !free.has(p)) }))
+        .filter((c) => c.paths.length > 0);
     }
     if (conflicts.length > 0) throw new ApplyConflictError(collectConflicts(conflicts));
   }
@@ -201,7 +238,11 @@ function filterOwned(set: FieldSet, resetFields: FieldManagerOptions['resetField
 }
 
 function filterComparison(c: Comparison, resetFields: FieldManagerOptions['resetFields']): Comparison {
-  return { added: filterOwned(c.added, resetFields), modified: filterOwned(c.modified, resetFields), removed: filterOwned(c.removed, resetFields) };
+  return {
+    added: filterOwned(c.added, resetFields),
+    modified: filterOwned(c.modified, resetFields),
+    removed: filterOwned(c.removed, resetFields),
+  };
 }
 
 function finish(object: Obj, managers: Map<string, ManagerState>, changed: boolean): FieldManagerResult {
@@ -215,7 +256,7 @@ function withManagedFields(object: Obj, managedFields: ManagedFieldsEntry[], cha
 }
 
 function managedFieldsOf(obj: object | null): unknown {
-  return ((obj as { metadata?: { managedFields?: unknown } } | null)?.metadata)?.managedFields;
+  return (obj as { metadata?: { managedFields?: unknown } } | null)?.metadata?.managedFields;
 }
 
 // A shallow copy without metadata.managedFields, which never takes part in merges or comparisons;

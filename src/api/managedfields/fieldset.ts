@@ -29,7 +29,8 @@ const RANK: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 };
 export function sortPathElements(pes: PathElement[]): PathElement[] {
   const c = pes.length > 0 ? pes[0].charCodeAt(0) : 0;
   // 'f' and 'k' rank in their string order, and within one kind string order is the rank order.
-  if ((c === 102 || c === 107) && pes.every((pe) => pe.charCodeAt(0) === c && pe.charCodeAt(1) === 58)) return pes.sort();
+  if ((c === 102 || c === 107) && pes.every((pe) => pe.charCodeAt(0) === c && pe.charCodeAt(1) === 58))
+    return pes.sort();
   return pes.sort(comparePathElements);
 }
 
@@ -44,18 +45,26 @@ export function comparePathElements(a: PathElement, b: PathElement): number {
 
 /** Renders a path the way upstream prints it in conflicts: `.spec.containers[name="c"].image`. */
 export function pathToString(path: FieldPath): string {
-  return path.map((pe) => {
-    const body = pe.slice(2);
-    switch (pe[0]) {
-      case 'f': return `.${body}`;
-      case 'k': {
-        const key = JSON.parse(body) as Record<string, unknown>;
-        return `[${Object.keys(key).sort().map((k) => `${k}=${JSON.stringify(key[k])}`).join(',')}]`;
+  return path
+    .map((pe) => {
+      const body = pe.slice(2);
+      switch (pe[0]) {
+        case 'f':
+          return `.${body}`;
+        case 'k': {
+          const key = JSON.parse(body) as Record<string, unknown>;
+          return `[${Object.keys(key)
+            .sort()
+            .map((k) => `${k}=${JSON.stringify(key[k])}`)
+            .join(',')}]`;
+        }
+        case 'v':
+          return `[=${body}]`;
+        default:
+          return `[${body}]`;
       }
-      case 'v': return `[=${body}]`;
-      default: return `[${body}]`;
-    }
-  }).join('');
+    })
+    .join('');
 }
 
 /** A set of field paths (SMD's fieldpath.Set): members end here, children continue deeper. */
@@ -158,7 +167,8 @@ export class FieldSet {
   /** Serializes to upstream's FieldsV1 JSON object (`"."` marks a member that also has children). */
   toFieldsV1(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    const keys = this.children.size === 0 ? [...this.members] : [...new Set([...this.members, ...this.children.keys()])];
+    const keys =
+      this.children.size === 0 ? [...this.members] : [...new Set([...this.members, ...this.children.keys()])];
     sortPathElements(keys);
     for (const pe of keys) {
       const c = this.children.get(pe);

@@ -5,7 +5,10 @@ export function canonicalJSON(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(',')}]`;
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }

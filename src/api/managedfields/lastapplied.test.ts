@@ -11,19 +11,37 @@ const T1 = '2025-01-01T00:01:00Z';
 type Obj = Record<string, any>;
 
 function cm(data: Record<string, string>, annotations?: Record<string, string>): Obj {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default', ...(annotations ? { annotations } : {}) }, data };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'c', namespace: 'default', ...(annotations ? { annotations } : {}) },
+    data,
+  };
 }
 
 /** What kubectl's client-side apply stores: the config plus its JSON in the annotation, as manager kubectl-client-side-apply. */
 function clientSideApplied(data: Record<string, string>): Obj {
   const cfg = cm(data);
   const withAnnotation = cm(data, { [LAST_APPLIED_ANNOTATION]: `${JSON.stringify(cfg)}\n` });
-  return updateManagedFields({ live: null, updated: withAnnotation, manager: 'kubectl-client-side-apply', schema, now: T0 }).object;
+  return updateManagedFields({
+    live: null,
+    updated: withAnnotation,
+    manager: 'kubectl-client-side-apply',
+    schema,
+    now: T0,
+  }).object;
 }
 
 test('kubectl server-side apply takes over fields its client-side apply set, and updates the annotation', () => {
   const live = clientSideApplied({ a: '1', b: '2' });
-  const r = serverSideApply({ live, applied: cm({ a: '10', b: '2' }), manager: 'kubectl', force: false, schema, now: T1 });
+  const r = serverSideApply({
+    live,
+    applied: cm({ a: '10', b: '2' }),
+    manager: 'kubectl',
+    force: false,
+    schema,
+    now: T1,
+  });
   assert.deepEqual(r.object.data, { a: '10', b: '2' });
   const kubectl = r.managedFields.find((e) => e.manager === 'kubectl');
   assert.deepEqual(kubectl?.fieldsV1, { 'f:data': { 'f:a': {}, 'f:b': {} } });
@@ -35,10 +53,16 @@ test('kubectl server-side apply takes over fields its client-side apply set, and
   assert.deepEqual(JSON.parse(annotation), cm({ a: '10', b: '2' }));
 });
 
-test('a field changed since the client-side apply is not the applier\'s: it still conflicts', () => {
+test("a field changed since the client-side apply is not the applier's: it still conflicts", () => {
   const csa = clientSideApplied({ a: '1' });
   // Someone else changed data.a after the client-side apply.
-  const live = updateManagedFields({ live: csa, updated: { ...csa, data: { a: '5' } }, manager: 'editor', schema, now: T1 }).object;
+  const live = updateManagedFields({
+    live: csa,
+    updated: { ...csa, data: { a: '5' } },
+    manager: 'editor',
+    schema,
+    now: T1,
+  }).object;
   assert.throws(
     () => serverSideApply({ live, applied: cm({ a: '10' }), manager: 'kubectl', force: false, schema, now: T1 }),
     (err: unknown) => err instanceof ApplyConflictError && /conflict with "editor"/.test(err.message),

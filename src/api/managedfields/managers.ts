@@ -1,6 +1,12 @@
 // metadata.managedFields entries: decoding into field sets, encoding back in upstream's order.
 import { FieldSet } from './fieldset.js';
-import { canonicalFieldsV1Copy, copyFieldsV1, fieldsV1Difference, fieldsV1Intersects, isEmptyFieldsV1 } from './fieldsv1.js';
+import {
+  canonicalFieldsV1Copy,
+  copyFieldsV1,
+  fieldsV1Difference,
+  fieldsV1Intersects,
+  isEmptyFieldsV1,
+} from './fieldsv1.js';
 
 /** One metadata.managedFields entry (metav1.ManagedFieldsEntry). */
 export interface ManagedFieldsEntry {
@@ -45,7 +51,10 @@ class LazyManagerState implements ManagerState {
   private decoded: FieldSet | undefined;
   private handedOut = false;
 
-  constructor(e: ManagedFieldsEntry, private raw: Record<string, unknown>) {
+  constructor(
+    e: ManagedFieldsEntry,
+    private raw: Record<string, unknown>,
+  ) {
     this.manager = e.manager;
     this.operation = e.operation;
     this.apiVersion = e.apiVersion ?? '';
@@ -97,13 +106,13 @@ export function decodeManagedFields(entries: unknown): Map<string, ManagerState>
     const state: ManagerState = raw
       ? new LazyManagerState(e as ManagedFieldsEntry, raw)
       : {
-        manager: e.manager,
-        operation: e.operation,
-        apiVersion: e.apiVersion ?? '',
-        set: FieldSet.fromFieldsV1(e.fieldsV1),
-        ...(e.subresource ? { subresource: e.subresource } : {}),
-        ...(e.time ? { time: e.time } : {}),
-      };
+          manager: e.manager,
+          operation: e.operation,
+          apiVersion: e.apiVersion ?? '',
+          set: FieldSet.fromFieldsV1(e.fieldsV1),
+          ...(e.subresource ? { subresource: e.subresource } : {}),
+          ...(e.time ? { time: e.time } : {}),
+        };
     const key = managerKey(state);
     const prev = out.get(key);
     // Duplicate entries for one identity are merged, as upstream does when decoding.
@@ -142,8 +151,14 @@ export function encodeManagedFields(managers: Map<string, ManagerState>): Manage
   const seconds = (t?: string): number => (t ? Math.floor(Date.parse(t) / 1000) : 0);
   const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   if (list.length > 1) {
-    list.sort((p, q) => cmp(p.operation, q.operation) || seconds(p.time) - seconds(q.time) || cmp(p.manager, q.manager)
-      || cmp(p.apiVersion, q.apiVersion) || cmp(p.subresource ?? '', q.subresource ?? ''));
+    list.sort(
+      (p, q) =>
+        cmp(p.operation, q.operation) ||
+        seconds(p.time) - seconds(q.time) ||
+        cmp(p.manager, q.manager) ||
+        cmp(p.apiVersion, q.apiVersion) ||
+        cmp(p.subresource ?? '', q.subresource ?? ''),
+    );
   }
   return list.map((m) => ({
     manager: m.manager,
@@ -167,14 +182,20 @@ export function formatTime(now: Date | string | number): string {
   return formatted;
 }
 
-
-
 /** Top-level fields the API server sets itself, never owned (upstream's stripMetaManager). */
 export const STRIPPED_ROOT: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);
 
 /** Metadata fields the API server sets itself, never owned (upstream's stripMetaManager). */
 export const STRIPPED_METADATA: ReadonlySet<string> = new Set([
-  'name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion',
+  'name',
+  'namespace',
+  'creationTimestamp',
+  'selfLink',
+  'uid',
+  'clusterName',
+  'generation',
+  'managedFields',
+  'resourceVersion',
 ]);
 
 /** Fields the API server sets itself, never owned by a manager (upstream's stripMetaManager). */

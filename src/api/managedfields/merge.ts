@@ -1,7 +1,15 @@
 // Merging an applied configuration into a live object, and removing fields from an object, like
 // structured-merge-diff's typed Merge and RemoveItems.
 import type { FieldSet, PathElement } from './fieldset.js';
-import { elementContext, fieldContext, isAtomicObject, isObj, itemPathElement, listSemantics, type TypeContext } from './typed.js';
+import {
+  elementContext,
+  fieldContext,
+  isAtomicObject,
+  isObj,
+  itemPathElement,
+  listSemantics,
+  type TypeContext,
+} from './typed.js';
 
 /** Merges `rhs` (applied config) over `lhs` (live); rhs wins on leaves, associative lists merge by key. */
 export function mergeValues(lhs: unknown, rhs: unknown, ctx: TypeContext): unknown {
@@ -31,7 +39,9 @@ function mergeLists(lhs: unknown[], rhs: unknown[], ctx: TypeContext): unknown[]
   const lByPE = new Map<PathElement, unknown>();
   lPEs.forEach((pe, i) => lByPE.set(pe, lByPE.has(pe) ? undefined : lhs[i]));
   const rByPE = new Map<PathElement, unknown>();
-  rPEs.forEach((pe, i) => { if (!rByPE.has(pe)) rByPE.set(pe, rhs[i]); });
+  rPEs.forEach((pe, i) => {
+    if (!rByPE.has(pe)) rByPE.set(pe, rhs[i]);
+  });
 
   const shared = rPEs.filter((pe) => lByPE.has(pe));
   let nextShared: PathElement | undefined = shared.shift();

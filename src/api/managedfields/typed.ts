@@ -1,7 +1,13 @@
 // Schema-aware walks over plain JSON objects, like structured-merge-diff's typed package: field sets
 // (ToFieldSet) and comparisons (Compare). List semantics come from the strategic patch metadata:
 // associative lists are keyed `k:{…}`, sets `v:…`, everything else is atomic.
-import { applyListType, EMPTY_SCHEMA, TypeTableSchema, type FieldMeta, type PatchSchemaLookup } from '../strategicpatch/index.js';
+import {
+  applyListType,
+  EMPTY_SCHEMA,
+  TypeTableSchema,
+  type FieldMeta,
+  type PatchSchemaLookup,
+} from '../strategicpatch/index.js';
 import { fieldPathElement, FieldSet, type PathElement } from './fieldset.js';
 import { canonicalJSON, jsonEqual } from './json.js';
 
@@ -26,7 +32,10 @@ class TypeNode implements TypeContext {
   /** True for `+structType=atomic` / `+mapType=atomic`. */
   readonly atomicObject: boolean;
 
-  constructor(readonly schema: PatchSchemaLookup, readonly meta: FieldMeta) {
+  constructor(
+    readonly schema: PatchSchemaLookup,
+    readonly meta: FieldMeta,
+  ) {
     this.list = applyListType(meta);
     this.atomicObject = schema.atomic || meta.mapType === 'atomic';
   }
@@ -118,7 +127,8 @@ export function itemPathElement(ctx: TypeContext, item: unknown, index: number):
     if (keys.length === 1) {
       const k = keys[0];
       const v = item[k] ?? defaults?.[k];
-      if (v !== undefined) return `k:{${JSON.stringify(k)}:${typeof v === 'string' ? JSON.stringify(v) : canonicalJSON(v)}}`;
+      if (v !== undefined)
+        return `k:{${JSON.stringify(k)}:${typeof v === 'string' ? JSON.stringify(v) : canonicalJSON(v)}}`;
     } else {
       const key: Obj = {};
       let any = false;
@@ -346,5 +356,8 @@ function indexByPE(list: readonly unknown[], pes: readonly PathElement[]): Map<P
 
 /** List items by path element; the first of duplicated items wins. */
 export function indexItems(list: readonly unknown[], ctx: TypeContext): Map<PathElement, unknown> {
-  return indexByPE(list, list.map((item, i) => itemPathElement(ctx, item, i)));
+  return indexByPE(
+    list,
+    list.map((item, i) => itemPathElement(ctx, item, i)),
+  );
 }

@@ -8,7 +8,18 @@ const ago = (ms: number) => new Date(now - ms).toISOString();
 test('event columns: LAST SEEN TYPE REASON OBJECT MESSAGE, the rest wide', () => {
   assert.deepEqual(
     columnDefinitions('events').map((c) => `${c.name}:${c.priority}`),
-    ['Last Seen:0', 'Type:0', 'Reason:0', 'Object:0', 'Subobject:1', 'Source:1', 'Message:0', 'First Seen:1', 'Count:1', 'Name:1'],
+    [
+      'Last Seen:0',
+      'Type:0',
+      'Reason:0',
+      'Object:0',
+      'Subobject:1',
+      'Source:1',
+      'Message:0',
+      'First Seen:1',
+      'Count:1',
+      'Name:1',
+    ],
   );
 });
 
@@ -50,7 +61,10 @@ test('an events.k8s.io style event uses eventTime, series and reporting fields',
     reportingInstance: 'sched-1',
   };
   const cells = printRow('events', e, now).cells;
-  assert.deepEqual([cells[0], cells[3], cells[5], cells[7], cells[8]], ['10m', 'node', 'default-scheduler, sched-1', '10m', 1]);
+  assert.deepEqual(
+    [cells[0], cells[3], cells[5], cells[7], cells[8]],
+    ['10m', 'node', 'default-scheduler, sched-1', '10m', 1],
+  );
   const series = { ...e, series: { count: 7, lastObservedTime: ago(30_000) } };
   assert.deepEqual([printRow('events', series, now).cells[0], printRow('events', series, now).cells[8]], ['30s', 7]);
 });

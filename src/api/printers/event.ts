@@ -34,7 +34,9 @@ function printEvent(obj: KubeObject, now: number): PrintedRow {
   const e = obj as CoreEvent;
   // Events from the events.k8s.io API carry eventTime and series instead of the core timestamps.
   const first =
-    parseTime(e.firstTimestamp) !== undefined ? timestampSince(e.firstTimestamp, now) : timestampSince(e.eventTime, now);
+    parseTime(e.firstTimestamp) !== undefined
+      ? timestampSince(e.firstTimestamp, now)
+      : timestampSince(e.eventTime, now);
   let last = parseTime(e.lastTimestamp) !== undefined ? timestampSince(e.lastTimestamp, now) : first;
   let count = int(e.count);
   if (e.series) {

@@ -4,7 +4,12 @@ import { columnDefinitions, printRow } from './index.js';
 
 const now = Date.parse('2025-06-01T12:00:00Z');
 
-function node(over: { labels?: Record<string, string>; unschedulable?: boolean; conditions?: object[]; addresses?: object[] }) {
+function node(over: {
+  labels?: Record<string, string>;
+  unschedulable?: boolean;
+  conditions?: object[];
+  addresses?: object[];
+}) {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -29,7 +34,18 @@ function node(over: { labels?: Record<string, string>; unschedulable?: boolean; 
 test('node columns match upstream, wide ones at priority 1', () => {
   assert.deepEqual(
     columnDefinitions('nodes').map((c) => `${c.name}:${c.priority}`),
-    ['Name:0', 'Status:0', 'Roles:0', 'Age:0', 'Version:0', 'Internal-IP:1', 'External-IP:1', 'OS-Image:1', 'Kernel-Version:1', 'Container-Runtime:1'],
+    [
+      'Name:0',
+      'Status:0',
+      'Roles:0',
+      'Age:0',
+      'Version:0',
+      'Internal-IP:1',
+      'External-IP:1',
+      'OS-Image:1',
+      'Kernel-Version:1',
+      'Container-Runtime:1',
+    ],
   );
 });
 
@@ -72,5 +88,12 @@ test('roles come from node-role labels and the legacy role label, sorted', () =>
 test('missing node info prints <unknown> in the wide columns', () => {
   const n = node({ addresses: [{ type: 'ExternalIP', address: '203.0.113.7' }] });
   n.status.nodeInfo = {} as typeof n.status.nodeInfo;
-  assert.deepEqual(printRow('nodes', n, now).cells.slice(4), ['', '<none>', '203.0.113.7', '<unknown>', '<unknown>', '<unknown>']);
+  assert.deepEqual(printRow('nodes', n, now).cells.slice(4), [
+    '',
+    '<none>',
+    '203.0.113.7',
+    '<unknown>',
+    '<unknown>',
+    '<unknown>',
+  ]);
 });

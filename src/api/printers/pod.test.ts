@@ -38,19 +38,38 @@ test('pod columns match upstream names, types and priorities', () => {
 });
 
 test('a running pod shows READY 1/1, Running, and every wide cell', () => {
-  const row = printRow('pods', pod({ status: { containerStatuses: [{ name: 'app', ready: true, restartCount: 0, state: running }] } }), now);
+  const row = printRow(
+    'pods',
+    pod({ status: { containerStatuses: [{ name: 'app', ready: true, restartCount: 0, state: running }] } }),
+    now,
+  );
   assert.deepEqual(row.cells, ['web-0', '1/1', 'Running', '0', '10m', '10.0.0.5', 'node-a', '<none>', '<none>']);
   assert.equal(row.conditions, undefined);
 });
 
 test('a pending unscheduled pod shows Pending and <none> placeholders', () => {
   const p = pod({ spec: { nodeName: undefined }, status: { phase: 'Pending', podIP: undefined, podIPs: undefined } });
-  assert.deepEqual(printRow('pods', p, now).cells, ['web-0', '0/1', 'Pending', '0', '10m', '<none>', '<none>', '<none>', '<none>']);
+  assert.deepEqual(printRow('pods', p, now).cells, [
+    'web-0',
+    '0/1',
+    'Pending',
+    '0',
+    '10m',
+    '<none>',
+    '<none>',
+    '<none>',
+    '<none>',
+  ]);
 });
 
 test('a pending pod pulling its image shows the waiting reason', () => {
   const p = pod({
-    status: { phase: 'Pending', containerStatuses: [{ name: 'app', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }] },
+    status: {
+      phase: 'Pending',
+      containerStatuses: [
+        { name: 'app', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } },
+      ],
+    },
   });
   assert.equal(printRow('pods', p, now).cells[2], 'ContainerCreating');
 });
@@ -130,7 +149,10 @@ test('a running sidecar counts toward READY and the total', () => {
 
 test('a completed pod carries the Completed row condition', () => {
   const p = pod({
-    status: { phase: 'Succeeded', containerStatuses: [{ name: 'app', state: { terminated: { exitCode: 0, reason: 'Completed' } } }] },
+    status: {
+      phase: 'Succeeded',
+      containerStatuses: [{ name: 'app', state: { terminated: { exitCode: 0, reason: 'Completed' } } }],
+    },
   });
   const row = printRow('pods', p, now);
   assert.equal(row.cells[2], 'Completed');

@@ -28,18 +28,28 @@ export const roleBindingPrinter: ResourcePrinter = {
     const ref = (obj.roleRef ?? {}) as { kind?: string; name?: string };
     const { users, groups, serviceAccounts } = subjects(obj);
     return {
-      cells: [str(obj.metadata?.name), `${str(ref.kind)}/${str(ref.name)}`, timestampSince(obj.metadata?.creationTimestamp, now), users.join(', '), groups.join(', '), serviceAccounts.join(', ')],
+      cells: [
+        str(obj.metadata?.name),
+        `${str(ref.kind)}/${str(ref.name)}`,
+        timestampSince(obj.metadata?.creationTimestamp, now),
+        users.join(', '),
+        groups.join(', '),
+        serviceAccounts.join(', '),
+      ],
     };
   },
 };
 
 function subjects(obj: KubeObject): { users: string[]; groups: string[]; serviceAccounts: string[] } {
   const out = { users: [] as string[], groups: [] as string[], serviceAccounts: [] as string[] };
-  const list = Array.isArray(obj.subjects) ? (obj.subjects as { kind?: string; name?: string; namespace?: string }[]) : [];
+  const list = Array.isArray(obj.subjects)
+    ? (obj.subjects as { kind?: string; name?: string; namespace?: string }[])
+    : [];
   for (const s of list) {
     if (s.kind === 'User') out.users.push(str(s.name));
     else if (s.kind === 'Group') out.groups.push(str(s.name));
-    else if (s.kind === 'ServiceAccount') out.serviceAccounts.push(s.namespace ? `${s.namespace}/${str(s.name)}` : str(s.name));
+    else if (s.kind === 'ServiceAccount')
+      out.serviceAccounts.push(s.namespace ? `${s.namespace}/${str(s.name)}` : str(s.name));
   }
   return out;
 }

@@ -19,11 +19,22 @@ test('a ClusterIP service', () => {
       type: 'ClusterIP',
       clusterIP: '10.96.0.10',
       clusterIPs: ['10.96.0.10'],
-      ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }],
+      ports: [
+        { port: 53, protocol: 'UDP' },
+        { port: 53, protocol: 'TCP' },
+      ],
       selector: { 'k8s-app': 'kube-dns' },
     },
   };
-  assert.deepEqual(printRow('services', svc, now).cells, ['web', 'ClusterIP', '10.96.0.10', '<none>', '53/UDP,53/TCP', '5h', 'k8s-app=kube-dns']);
+  assert.deepEqual(printRow('services', svc, now).cells, [
+    'web',
+    'ClusterIP',
+    '10.96.0.10',
+    '<none>',
+    '53/UDP,53/TCP',
+    '5h',
+    'k8s-app=kube-dns',
+  ]);
 });
 
 test('a NodePort service shows port:nodePort', () => {
@@ -32,22 +43,46 @@ test('a NodePort service shows port:nodePort', () => {
     spec: {
       type: 'NodePort',
       clusterIPs: ['10.96.4.2'],
-      ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }, { port: 443, nodePort: 30443 }],
+      ports: [
+        { port: 80, nodePort: 30080, protocol: 'TCP' },
+        { port: 443, nodePort: 30443 },
+      ],
       externalIPs: ['198.51.100.9'],
     },
   };
-  assert.deepEqual(printRow('services', svc, now).cells, ['web', 'NodePort', '10.96.4.2', '198.51.100.9', '80:30080/TCP,443:30443/TCP', '5h', '<none>']);
+  assert.deepEqual(printRow('services', svc, now).cells, [
+    'web',
+    'NodePort',
+    '10.96.4.2',
+    '198.51.100.9',
+    '80:30080/TCP,443:30443/TCP',
+    '5h',
+    '<none>',
+  ]);
 });
 
 test('headless, LoadBalancer and ExternalName services', () => {
   const headless = { metadata: meta, spec: { clusterIP: 'None', clusterIPs: ['None'] } };
   assert.deepEqual(printRow('services', headless, now).cells.slice(1, 5), ['ClusterIP', 'None', '<none>', '<none>']);
-  const pending = { metadata: meta, spec: { type: 'LoadBalancer', clusterIPs: ['10.96.1.1'], ports: [{ port: 80, nodePort: 31000 }] } };
+  const pending = {
+    metadata: meta,
+    spec: { type: 'LoadBalancer', clusterIPs: ['10.96.1.1'], ports: [{ port: 80, nodePort: 31000 }] },
+  };
   assert.equal(printRow('services', pending, now).cells[3], '<pending>');
-  const lb = { ...pending, status: { loadBalancer: { ingress: [{ ip: '203.0.113.20' }, { hostname: 'a-very-long-hostname.elb.example.com' }] } } };
+  const lb = {
+    ...pending,
+    status: {
+      loadBalancer: { ingress: [{ ip: '203.0.113.20' }, { hostname: 'a-very-long-hostname.elb.example.com' }] },
+    },
+  };
   assert.equal(printRow('services', lb, now).cells[3], '203.0.113.20,a-very-long-hostname.elb.example.com');
   const ext = { metadata: meta, spec: { type: 'ExternalName', externalName: 'db.example.com' } };
-  assert.deepEqual(printRow('services', ext, now).cells.slice(1, 5), ['ExternalName', '<none>', 'db.example.com', '<none>']);
+  assert.deepEqual(printRow('services', ext, now).cells.slice(1, 5), [
+    'ExternalName',
+    '<none>',
+    'db.example.com',
+    '<none>',
+  ]);
 });
 
 test('endpoints list up to three addresses then "+ N more..."', () => {
@@ -60,7 +95,11 @@ test('endpoints list up to three addresses then "+ N more..."', () => {
       },
     ],
   };
-  assert.deepEqual(printRow('endpoints', ep, now).cells, ['web', '10.1.0.1:8080,10.1.0.2:8080,[fd00::3]:8080 + 1 more...', '5h']);
+  assert.deepEqual(printRow('endpoints', ep, now).cells, [
+    'web',
+    '10.1.0.1:8080,10.1.0.2:8080,[fd00::3]:8080 + 1 more...',
+    '5h',
+  ]);
   assert.equal(printRow('endpoints', { metadata: meta }, now).cells[1], '<none>');
 });
 
@@ -72,10 +111,19 @@ test('endpointslices show address type, ports and endpoints', () => {
   const slice = {
     metadata: { ...meta, name: 'web-abc12' },
     addressType: 'IPv4',
-    ports: [{ name: 'http', port: 8080 }, { name: 'any', port: null }],
+    ports: [
+      { name: 'http', port: 8080 },
+      { name: 'any', port: null },
+    ],
     endpoints: [{ addresses: ['10.1.0.1'] }, { addresses: ['10.1.0.2'] }],
   };
-  assert.deepEqual(printRow('endpointslices', slice, now).cells, ['web-abc12', 'IPv4', '8080,any', '10.1.0.1,10.1.0.2', '5h']);
+  assert.deepEqual(printRow('endpointslices', slice, now).cells, [
+    'web-abc12',
+    'IPv4',
+    '8080,any',
+    '10.1.0.1,10.1.0.2',
+    '5h',
+  ]);
   const empty = { metadata: meta, addressType: 'IPv4', ports: null, endpoints: [] };
   assert.deepEqual(printRow('endpointslices', empty, now).cells.slice(2, 4), ['<unset>', '<unset>']);
 });

@@ -65,7 +65,11 @@ function printService(obj: KubeObject, now: number): PrintedRow {
   const svc = obj as Service;
   // type defaults to ClusterIP; clusterIPs is filled from clusterIP, as defaulting does.
   const type = svc.spec?.type || 'ClusterIP';
-  const clusterIPs = svc.spec?.clusterIPs?.length ? svc.spec.clusterIPs : svc.spec?.clusterIP ? [svc.spec.clusterIP] : [];
+  const clusterIPs = svc.spec?.clusterIPs?.length
+    ? svc.spec.clusterIPs
+    : svc.spec?.clusterIP
+      ? [svc.spec.clusterIP]
+      : [];
   return {
     cells: [
       str(svc.metadata?.name),
@@ -121,7 +125,8 @@ function formatSlicePorts(ports: EndpointSlice['ports']): string {
   const list: string[] = [];
   let count = 0;
   for (const p of ports ?? []) {
-    if (list.length < max) list.push(typeof p.port === 'number' ? String(p.port) : typeof p.name === 'string' ? p.name : '*');
+    if (list.length < max)
+      list.push(typeof p.port === 'number' ? String(p.port) : typeof p.name === 'string' ? p.name : '*');
     count++;
   }
   return listWithMore(list, count > max, count, max);

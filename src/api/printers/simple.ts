@@ -29,7 +29,9 @@ function intOrString(v: unknown): string {
 /** Namespaces: NAME STATUS AGE. */
 export const namespacePrinter: ResourcePrinter = {
   columns: [nameColumn(), column('Status', 'string', 'The status of the namespace'), ageColumn()],
-  print: (obj, now) => ({ cells: [name(obj), str((obj.status as { phase?: string } | undefined)?.phase), age(obj, now)] }),
+  print: (obj, now) => ({
+    cells: [name(obj), str((obj.status as { phase?: string } | undefined)?.phase), age(obj, now)],
+  }),
 };
 
 /** ConfigMaps: NAME DATA AGE; DATA counts data and binaryData keys. */

@@ -4,7 +4,12 @@ import { columnDefinitions, printRow, printTable, printedResources } from './ind
 
 const now = Date.parse('2025-06-01T12:00:00Z');
 const created = new Date(now - 45_000).toISOString();
-const meta = (name: string, namespace?: string) => ({ name, namespace, uid: `uid-${name}`, creationTimestamp: created });
+const meta = (name: string, namespace?: string) => ({
+  name,
+  namespace,
+  uid: `uid-${name}`,
+  creationTimestamp: created,
+});
 
 test('printTable produces the meta.k8s.io/v1 Table wire shape', () => {
   const table = printTable('namespaces', [{ metadata: meta('default'), status: { phase: 'Active' } }], {
@@ -21,11 +26,16 @@ test('printTable produces the meta.k8s.io/v1 Table wire shape', () => {
     rows: [
       {
         cells: ['default', 'Active', '45s'],
-        object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'default', uid: 'uid-default', creationTimestamp: created } },
+        object: {
+          kind: 'PartialObjectMetadata',
+          apiVersion: 'meta.k8s.io/v1',
+          metadata: { name: 'default', uid: 'uid-default', creationTimestamp: created },
+        },
       },
     ],
   });
-  for (const c of table.columnDefinitions) assert.deepEqual(Object.keys(c), ['name', 'type', 'format', 'description', 'priority']);
+  for (const c of table.columnDefinitions)
+    assert.deepEqual(Object.keys(c), ['name', 'type', 'format', 'description', 'priority']);
 });
 
 test('includeObject selects the row object; metadata keeps the namespace for -A', () => {
@@ -50,7 +60,10 @@ test('every row has one cell per column for every printed resource', () => {
 });
 
 test('unknown resources fall back to Name and Age', () => {
-  assert.deepEqual(columnDefinitions('widgets').map((c) => c.name), ['Name', 'Age']);
+  assert.deepEqual(
+    columnDefinitions('widgets').map((c) => c.name),
+    ['Name', 'Age'],
+  );
   assert.deepEqual(printRow('widgets', { metadata: meta('w') }, now).cells, ['w', '45s']);
 });
 
@@ -64,18 +77,29 @@ test('configmaps, secrets and serviceaccounts count their entries', () => {
     printRow('configmaps', { metadata: meta('c'), data: { a: '1', b: '2' }, binaryData: { c: 'AA==' } }, now).cells,
     ['c', 3, '45s'],
   );
-  const secret = { metadata: meta('s'), type: 'kubernetes.io/tls', data: { 'tls.crt': 'x', 'tls.key': 'y' }, stringData: { 'tls.key': 'z', ca: 'q' } };
+  const secret = {
+    metadata: meta('s'),
+    type: 'kubernetes.io/tls',
+    data: { 'tls.crt': 'x', 'tls.key': 'y' },
+    stringData: { 'tls.key': 'z', ca: 'q' },
+  };
   assert.deepEqual(printRow('secrets', secret, now).cells, ['s', 'kubernetes.io/tls', 3, '45s']);
-  assert.deepEqual(printRow('serviceaccounts', { metadata: meta('default'), secrets: [{ name: 't' }] }, now).cells, ['default', 1, '45s']);
+  assert.deepEqual(printRow('serviceaccounts', { metadata: meta('default'), secrets: [{ name: 't' }] }, now).cells, [
+    'default',
+    1,
+    '45s',
+  ]);
 });
 
 test('leases show the holder', () => {
-  assert.deepEqual(columnDefinitions('leases').map((c) => c.name), ['Name', 'Holder', 'Age']);
-  assert.deepEqual(printRow('leases', { metadata: meta('node-a', 'kube-node-lease'), spec: { holderIdentity: 'node-a' } }, now).cells, [
-    'node-a',
-    'node-a',
-    '45s',
-  ]);
+  assert.deepEqual(
+    columnDefinitions('leases').map((c) => c.name),
+    ['Name', 'Holder', 'Age'],
+  );
+  assert.deepEqual(
+    printRow('leases', { metadata: meta('node-a', 'kube-node-lease'), spec: { holderIdentity: 'node-a' } }, now).cells,
+    ['node-a', 'node-a', '45s'],
+  );
   assert.equal(printRow('leases', { metadata: meta('l'), spec: {} }, now).cells[1], '');
 });
 
@@ -91,7 +115,13 @@ test('priorityclasses and poddisruptionbudgets', () => {
     ],
   );
   const pc = { metadata: meta('system-node-critical'), value: 2000001000, preemptionPolicy: 'PreemptLowerPriority' };
-  assert.deepEqual(printRow('priorityclasses', pc, now).cells, ['system-node-critical', 2000001000, false, '45s', 'PreemptLowerPriority']);
+  assert.deepEqual(printRow('priorityclasses', pc, now).cells, [
+    'system-node-critical',
+    2000001000,
+    false,
+    '45s',
+    'PreemptLowerPriority',
+  ]);
   const pdb = { metadata: meta('web'), spec: { minAvailable: '50%' }, status: { disruptionsAllowed: 1 } };
   assert.deepEqual(printRow('poddisruptionbudgets', pdb, now).cells, ['web', '50%', 'N/A', 1, '45s']);
   const pdb2 = { metadata: meta('db'), spec: { maxUnavailable: 1 } };

@@ -92,7 +92,12 @@ function rowObject(obj: KubeObject, includeObject: IncludeObject): unknown {
 }
 
 /** One row for one object, with cells for every column; a watch sends it as a one-row Table. */
-export function printRow(resource: string, obj: object, now: number, includeObject: IncludeObject = 'Metadata'): TableRow {
+export function printRow(
+  resource: string,
+  obj: object,
+  now: number,
+  includeObject: IncludeObject = 'Metadata',
+): TableRow {
   const printed = printerFor(resource).print(obj as KubeObject, now);
   const row: TableRow = { cells: printed.cells, object: rowObject(obj as KubeObject, includeObject) };
   if (printed.conditions) row.conditions = printed.conditions.map((c) => ({ ...c }));

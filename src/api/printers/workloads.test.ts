@@ -6,7 +6,12 @@ const now = Date.parse('2025-06-01T12:00:00Z');
 const ago = (ms: number) => new Date(now - ms).toISOString();
 const template = {
   metadata: { labels: { app: 'web' } },
-  spec: { containers: [{ name: 'app', image: 'nginx:1.27' }, { name: 'log', image: 'fluent-bit:3' }] },
+  spec: {
+    containers: [
+      { name: 'app', image: 'nginx:1.27' },
+      { name: 'log', image: 'fluent-bit:3' },
+    ],
+  },
 };
 
 test('deployment columns and cells', () => {
@@ -27,7 +32,10 @@ test('deployment columns and cells', () => {
     metadata: { name: 'web', namespace: 'default', creationTimestamp: ago(3 * 86_400_000) },
     spec: {
       replicas: 3,
-      selector: { matchLabels: { app: 'web', tier: 'fe' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'dev'] }] },
+      selector: {
+        matchLabels: { app: 'web', tier: 'fe' },
+        matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'dev'] }],
+      },
       template,
     },
     status: { replicas: 3, readyReplicas: 2, updatedReplicas: 3, availableReplicas: 2 },
@@ -56,7 +64,16 @@ test('replicaset cells are integers and the selector uses FormatLabelSelector', 
     spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template },
     status: { replicas: 3, readyReplicas: 1 },
   };
-  assert.deepEqual(printRow('replicasets', rs, now).cells, ['web-7d9c', 3, 3, 1, '90s', 'app,log', 'nginx:1.27,fluent-bit:3', 'app=web']);
+  assert.deepEqual(printRow('replicasets', rs, now).cells, [
+    'web-7d9c',
+    3,
+    3,
+    1,
+    '90s',
+    'app,log',
+    'nginx:1.27,fluent-bit:3',
+    'app=web',
+  ]);
   const empty = { ...rs, spec: { ...rs.spec, selector: {} } };
   assert.equal(printRow('replicasets', empty, now).cells[7], '<none>');
 });
@@ -68,12 +85,20 @@ test('job columns and a completed job', () => {
   );
   const job = {
     metadata: { name: 'echo-job', creationTimestamp: ago(7000) },
-    spec: { completions: 1, parallelism: 1, selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'abc' } }, template },
+    spec: {
+      completions: 1,
+      parallelism: 1,
+      selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'abc' } },
+      template,
+    },
     status: {
       succeeded: 1,
       startTime: ago(7000),
       completionTime: ago(3000),
-      conditions: [{ type: 'SuccessCriteriaMet', status: 'True' }, { type: 'Complete', status: 'True' }],
+      conditions: [
+        { type: 'SuccessCriteriaMet', status: 'True' },
+        { type: 'Complete', status: 'True' },
+      ],
     },
   };
   assert.deepEqual(printRow('jobs', job, now).cells.slice(0, 5), ['echo-job', 'Complete', '1/1', '4s', '7s']);
@@ -81,7 +106,10 @@ test('job columns and a completed job', () => {
 });
 
 test('running, failed, suspended and terminating jobs', () => {
-  const base = { metadata: { name: 'j', creationTimestamp: ago(600_000) }, spec: { completions: 4, parallelism: 2, template } };
+  const base = {
+    metadata: { name: 'j', creationTimestamp: ago(600_000) },
+    spec: { completions: 4, parallelism: 2, template },
+  };
   const runningJob = { ...base, status: { succeeded: 1, startTime: ago(300_000) } };
   assert.deepEqual(printRow('jobs', runningJob, now).cells.slice(1, 4), ['Running', '1/4', '5m']);
   const failed = { ...base, status: { conditions: [{ type: 'Failed', status: 'True' }] } };

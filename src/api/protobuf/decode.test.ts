@@ -10,10 +10,24 @@ const golden = (name: string): Buffer => readFileSync(`${TESTDATA}${name}.pb`);
 const expected = (name: string): unknown => JSON.parse(readFileSync(`${TESTDATA}${name}.json`, 'utf8'));
 
 describe('decodeProtobufObject on bodies the real kubectl sent', () => {
-  const names = readdirSync(TESTDATA).filter((f) => f.endsWith('.pb')).map((f) => f.slice(0, -3));
+  const names = readdirSync(TESTDATA)
+    .filter((f) => f.endsWith('.pb'))
+    .map((f) => f.slice(0, -3));
 
   test('there are goldens for every kubectl create generator kscale serves', () => {
-    for (const n of ['namespace', 'deployment', 'job', 'configmap', 'secret', 'service-clusterip', 'service-nodeport', 'serviceaccount', 'priorityclass', 'pdb-minavailable', 'pdb-maxunavailable']) {
+    for (const n of [
+      'namespace',
+      'deployment',
+      'job',
+      'configmap',
+      'secret',
+      'service-clusterip',
+      'service-nodeport',
+      'serviceaccount',
+      'priorityclass',
+      'pdb-minavailable',
+      'pdb-maxunavailable',
+    ]) {
       assert.ok(names.includes(`create-${n}`), `create-${n}.pb missing`);
     }
   });
@@ -38,14 +52,23 @@ describe('decodeProtobufObject on bodies the real kubectl sent', () => {
 
   test('a kind kscale has no message for (TokenReview) is an error naming kind and version', () => {
     // A runtime.Unknown envelope by hand: typeMeta {apiVersion, kind} (field 1), then an empty raw object (field 2).
-    const str = (field: number, v: string): Buffer => Buffer.concat([Buffer.of((field << 3) | 2, v.length), Buffer.from(v)]);
+    const str = (field: number, v: string): Buffer =>
+      Buffer.concat([Buffer.of((field << 3) | 2, v.length), Buffer.from(v)]);
     const typeMeta = Buffer.concat([str(1, 'authentication.k8s.io/v1'), str(2, 'TokenReview')]);
-    const body = Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.of(0x0a, typeMeta.length), typeMeta, Buffer.of(0x12, 0)]);
-    assert.throws(() => decodeProtobufObject(body), (err: Error) => {
-      assert.ok(err instanceof ProtobufError);
-      assert.match(err.message, /no kind "TokenReview" is registered for version "authentication.k8s.io\/v1"/);
-      return true;
-    });
+    const body = Buffer.concat([
+      Buffer.from('k8s\0', 'latin1'),
+      Buffer.of(0x0a, typeMeta.length),
+      typeMeta,
+      Buffer.of(0x12, 0),
+    ]);
+    assert.throws(
+      () => decodeProtobufObject(body),
+      (err: Error) => {
+        assert.ok(err instanceof ProtobufError);
+        assert.match(err.message, /no kind "TokenReview" is registered for version "authentication.k8s.io\/v1"/);
+        return true;
+      },
+    );
   });
 
   test('the special types come out in their JSON form', () => {
@@ -73,7 +96,10 @@ describe('decodeProtobufObject on malformed bodies', () => {
   const deployment = golden('create-deployment');
 
   test('a body without the k8s\\0 magic is refused', () => {
-    assert.throws(() => decodeProtobufObject(Buffer.from('{"kind":"Deployment"}')), /does not appear to be a protobuf message/);
+    assert.throws(
+      () => decodeProtobufObject(Buffer.from('{"kind":"Deployment"}')),
+      /does not appear to be a protobuf message/,
+    );
     assert.throws(() => decodeProtobufObject(Buffer.from([0x6b, 0x38])), /does not appear to be a protobuf message/);
   });
 
@@ -83,7 +109,11 @@ describe('decodeProtobufObject on malformed bodies', () => {
     const typeMetaEnd = 4 + 2 + deployment[5]!;
     const rawEnd = deployment.length - 4;
     const full = expected('create-deployment');
-    const valid = new Map<number, unknown>([[typeMetaEnd, { kind: 'Deployment', apiVersion: 'apps/v1' }], [rawEnd, full], [rawEnd + 2, full]]);
+    const valid = new Map<number, unknown>([
+      [typeMetaEnd, { kind: 'Deployment', apiVersion: 'apps/v1' }],
+      [rawEnd, full],
+      [rawEnd + 2, full],
+    ]);
     for (let n = 4; n < deployment.length; n++) {
       let decoded: unknown;
       try {
@@ -106,28 +136,47 @@ describe('decodeProtobufObject on malformed bodies', () => {
   });
 
   test('a truncated varint and an illegal wire type are refused', () => {
-    assert.throws(() => decodeProtobufObject(envelope('v1', 'Namespace', Buffer.from([0x0a, 0x02, 0x38, 0xff]))), /unexpected EOF in a varint/);
+    assert.throws(
+      () => decodeProtobufObject(envelope('v1', 'Namespace', Buffer.from([0x0a, 0x02, 0x38, 0xff]))),
+      /unexpected EOF in a varint/,
+    );
     assert.throws(() => decodeProtobufObject(envelope('v1', 'Namespace', Buffer.from([0x2f]))), /illegal wireType 7/);
-    assert.throws(() => decodeProtobufObject(envelope('v1', 'Namespace', Buffer.from([0x0a, 0x7f]))), /runs past the end/);
+    assert.throws(
+      () => decodeProtobufObject(envelope('v1', 'Namespace', Buffer.from([0x0a, 0x7f]))),
+      /runs past the end/,
+    );
   });
 
   test('unknown field numbers are skipped, as gogo-generated Unmarshal does', () => {
     // Namespace{metadata{name:"a", field 99: varint 1}, field 50: bytes "zz"}
     const raw = Buffer.from([0x0a, 0x06, 0x0a, 0x01, 0x61, 0x98, 0x06, 0x01, 0x92, 0x03, 0x02, 0x7a, 0x7a]);
-    assert.deepEqual(decodeProtobufObject(envelope('v1', 'Namespace', raw)), { kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'a' } });
+    assert.deepEqual(decodeProtobufObject(envelope('v1', 'Namespace', raw)), {
+      kind: 'Namespace',
+      apiVersion: 'v1',
+      metadata: { name: 'a' },
+    });
   });
 
   test('an unknown kind, a missing kind and a content encoding are refused', () => {
-    assert.throws(() => decodeProtobufObject(envelope('apps/v1', 'Pod', Buffer.alloc(0))), /no kind "Pod" is registered for version "apps\/v1"/);
+    assert.throws(
+      () => decodeProtobufObject(envelope('apps/v1', 'Pod', Buffer.alloc(0))),
+      /no kind "Pod" is registered for version "apps\/v1"/,
+    );
     assert.throws(() => decodeProtobufObject(envelope('v1', '', Buffer.alloc(0))), /Kind' is missing/);
-    const gz = Buffer.concat([envelope('v1', 'Namespace', Buffer.alloc(0)), Buffer.from([0x1a, 0x04]), Buffer.from('gzip')]);
+    const gz = Buffer.concat([
+      envelope('v1', 'Namespace', Buffer.alloc(0)),
+      Buffer.from([0x1a, 0x04]),
+      Buffer.from('gzip'),
+    ]);
     assert.throws(() => decodeProtobufObject(gz), /content encoding "gzip"/);
   });
 
   test('a map key "__proto__" is an own key, as JSON.parse makes it, and pollutes nothing', () => {
     // ConfigMap{data: {"__proto__": "x"}}: field 2, a map entry {key 1, value 2}.
     const entry = Buffer.concat([Buffer.from([0x0a, 0x09]), Buffer.from('__proto__'), Buffer.from([0x12, 0x01, 0x78])]);
-    const cm = decodeProtobufObject(envelope('v1', 'ConfigMap', Buffer.concat([Buffer.from([0x12, entry.length]), entry]))) as { data: object };
+    const cm = decodeProtobufObject(
+      envelope('v1', 'ConfigMap', Buffer.concat([Buffer.from([0x12, entry.length]), entry])),
+    ) as { data: object };
     assert.deepEqual(Object.keys(cm.data), ['__proto__']);
     assert.equal(Object.getPrototypeOf(cm.data), Object.prototype);
     assert.deepEqual(cm, JSON.parse('{"kind":"ConfigMap","apiVersion":"v1","data":{"__proto__":"x"}}'));
@@ -136,7 +185,12 @@ describe('decodeProtobufObject on malformed bodies', () => {
   test('DeleteOptions decodes under any group version, as upstream registers it in each', () => {
     // DeleteOptions{gracePeriodSeconds: 0 (field 1), propagationPolicy: "Background" (field 4)}
     const raw = Buffer.concat([Buffer.from([0x08, 0x00, 0x22, 0x0a]), Buffer.from('Background')]);
-    assert.deepEqual(decodeProtobufObject(envelope('apps/v1', 'DeleteOptions', raw)), { kind: 'DeleteOptions', apiVersion: 'apps/v1', gracePeriodSeconds: 0, propagationPolicy: 'Background' });
+    assert.deepEqual(decodeProtobufObject(envelope('apps/v1', 'DeleteOptions', raw)), {
+      kind: 'DeleteOptions',
+      apiVersion: 'apps/v1',
+      gracePeriodSeconds: 0,
+      propagationPolicy: 'Background',
+    });
   });
 });
 
@@ -147,8 +201,14 @@ describe('MicroTime', () => {
     const seconds = Date.UTC(2026, 11, 3, 7, 20, 1) / 1000;
     const ts = Buffer.concat([Buffer.from([0x08]), varint(seconds), Buffer.from([0x10]), varint(123_456_789)]);
     const spec = Buffer.concat([Buffer.from([0x0a, 0x06]), Buffer.from('node-a'), Buffer.from([0x22, ts.length]), ts]);
-    const lease = decodeProtobufObject(envelope('coordination.k8s.io/v1', 'Lease', Buffer.concat([Buffer.from([0x12, spec.length]), spec])));
-    assert.deepEqual(lease, { kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', spec: { holderIdentity: 'node-a', renewTime: '2026-12-03T07:20:01.123456Z' } });
+    const lease = decodeProtobufObject(
+      envelope('coordination.k8s.io/v1', 'Lease', Buffer.concat([Buffer.from([0x12, spec.length]), spec])),
+    );
+    assert.deepEqual(lease, {
+      kind: 'Lease',
+      apiVersion: 'coordination.k8s.io/v1',
+      spec: { holderIdentity: 'node-a', renewTime: '2026-12-03T07:20:01.123456Z' },
+    });
   });
 });
 

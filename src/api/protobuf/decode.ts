@@ -52,7 +52,12 @@ export function decodeMessage(type: string, buf: Uint8Array, start = 0, end = bu
       const [s, e] = r.lengthDelimited();
       const [k, v] = decodeMapEntry(ftype.slice(4), buf, s, e, depth, type, name);
       // An own property even for "__proto__", as JSON.parse makes it (a plain assignment would set the prototype).
-      Object.defineProperty((values[i] ??= {}) as Obj, k, { value: v, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty((values[i] ??= {}) as Obj, k, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     } else if ((flags & FLAG.repeated) !== 0) {
       const list = (values[i] ??= []) as unknown[];
       if (wire === WIRE.bytes && isPackable(ftype)) {
@@ -80,13 +85,26 @@ function toJSON(fields: readonly FieldDescriptor[], values: unknown[]): Obj {
       Object.assign(out, v);
       continue;
     }
-    if ((flags & FLAG.omitempty) !== 0 && (flags & FLAG.pointer) === 0 && (v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0))) continue;
+    if (
+      (flags & FLAG.omitempty) !== 0 &&
+      (flags & FLAG.pointer) === 0 &&
+      (v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0))
+    )
+      continue;
     out[name] = v;
   }
   return out;
 }
 
-function decodeMapEntry(valueType: string, buf: Uint8Array, start: number, end: number, depth: number, msg: string, name: string): [string, unknown] {
+function decodeMapEntry(
+  valueType: string,
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  depth: number,
+  msg: string,
+  name: string,
+): [string, unknown] {
   const r = new WireReader(buf, start, end);
   let key = '';
   let value: unknown;
@@ -118,10 +136,19 @@ function zeroOf(type: string, buf: Uint8Array, depth: number): unknown {
 }
 
 const SCALAR_WIRE: Readonly<Record<string, number>> = {
-  int32: WIRE.varint, int64: WIRE.varint, uint32: WIRE.varint, uint64: WIRE.varint, bool: WIRE.varint,
-  double: WIRE.fixed64, fixed64: WIRE.fixed64, sfixed64: WIRE.fixed64,
-  float: WIRE.fixed32, fixed32: WIRE.fixed32, sfixed32: WIRE.fixed32,
-  string: WIRE.bytes, bytes: WIRE.bytes,
+  int32: WIRE.varint,
+  int64: WIRE.varint,
+  uint32: WIRE.varint,
+  uint64: WIRE.varint,
+  bool: WIRE.varint,
+  double: WIRE.fixed64,
+  fixed64: WIRE.fixed64,
+  sfixed64: WIRE.fixed64,
+  float: WIRE.fixed32,
+  fixed32: WIRE.fixed32,
+  sfixed32: WIRE.fixed32,
+  string: WIRE.bytes,
+  bytes: WIRE.bytes,
 };
 
 function isPackable(type: string): boolean {
@@ -137,7 +164,15 @@ function shortName(type: string): string {
   return type.slice(type.lastIndexOf('.') + 1);
 }
 
-function readValue(r: WireReader, wire: number, type: string, buf: Uint8Array, depth: number, msg: string, name: string): unknown {
+function readValue(
+  r: WireReader,
+  wire: number,
+  type: string,
+  buf: Uint8Array,
+  depth: number,
+  msg: string,
+  name: string,
+): unknown {
   const scalarWire = SCALAR_WIRE[type];
   if (scalarWire !== undefined) {
     expectWire(wire, scalarWire, msg, name);
@@ -197,7 +232,7 @@ function decodeAny(type: string, buf: Uint8Array, start: number, end: number, de
     case SPECIAL.microTime:
       return decodeTimestamp(buf, start, end, true);
     case SPECIAL.duration:
-      return formatDuration(readFields(buf, start, end, { 1: 'int64' })[1] as number | undefined ?? 0);
+      return formatDuration((readFields(buf, start, end, { 1: 'int64' })[1] as number | undefined) ?? 0);
     case SPECIAL.quantity:
       // An empty Quantity is zero, which upstream's MarshalJSON writes as "0".
       return (readFields(buf, start, end, { 1: 'string' })[1] as string | undefined) || '0';
@@ -215,7 +250,12 @@ function decodeAny(type: string, buf: Uint8Array, start: number, end: number, de
 }
 
 /** Reads the listed scalar fields of a small message, skipping the rest. */
-function readFields(buf: Uint8Array, start: number, end: number, types: Record<number, string>): Record<number, unknown> {
+function readFields(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  types: Record<number, string>,
+): Record<number, unknown> {
   const out: Record<number, unknown> = {};
   const r = new WireReader(buf, start, end);
   while (!r.done()) {
@@ -247,7 +287,14 @@ function readRaw(buf: Uint8Array, start: number, end: number): Uint8Array | unde
 /** Raw bytes that hold JSON (FieldsV1, RawExtension), or a nested protobuf object; empty is null, as upstream's MarshalJSON. */
 function rawJSON(raw: Uint8Array | undefined, depth: number): unknown {
   if (raw === undefined || raw.length === 0) return null;
-  if (raw.length >= 4 && raw[0] === 0x6b && raw[1] === 0x38 && raw[2] === 0x73 && raw[3] === 0 && nested.decodeEnvelope !== undefined) {
+  if (
+    raw.length >= 4 &&
+    raw[0] === 0x6b &&
+    raw[1] === 0x38 &&
+    raw[2] === 0x73 &&
+    raw[3] === 0 &&
+    nested.decodeEnvelope !== undefined
+  ) {
     return nested.decodeEnvelope(raw, depth + 1);
   }
   try {

@@ -48,7 +48,10 @@ export function protoPackage(apiVersion: string): string {
 /** The kinds a request body may carry ("apiVersion Kind" to message), and the roots of the generated table. */
 export const ROOT_KINDS: Readonly<Record<string, string>> = Object.fromEntries(
   [
-    ['v1', ['Namespace', 'Node', 'Pod', 'Service', 'Endpoints', 'Event', 'ConfigMap', 'Secret', 'ServiceAccount', 'Binding']],
+    [
+      'v1',
+      ['Namespace', 'Node', 'Pod', 'Service', 'Endpoints', 'Event', 'ConfigMap', 'Secret', 'ServiceAccount', 'Binding'],
+    ],
     ['coordination.k8s.io/v1', ['Lease']],
     ['discovery.k8s.io/v1', ['EndpointSlice']],
     ['apps/v1', ['Deployment', 'ReplicaSet']],
@@ -60,5 +63,7 @@ export const ROOT_KINDS: Readonly<Record<string, string>> = Object.fromEntries(
     ['authorization.k8s.io/v1', ['SelfSubjectAccessReview']],
     ['rbac.authorization.k8s.io/v1', ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']],
     ['meta.k8s.io/v1', ['DeleteOptions']],
-  ].flatMap(([gv, kinds]) => (kinds as string[]).map((k) => [`${gv as string} ${k}`, `${protoPackage(gv as string)}.${k}`])),
+  ].flatMap(([gv, kinds]) =>
+    (kinds as string[]).map((k) => [`${gv as string} ${k}`, `${protoPackage(gv as string)}.${k}`]),
+  ),
 );

@@ -32,7 +32,8 @@ export function readEnvelope(bytes: Uint8Array): Unknown {
   }
   const out: Unknown = { apiVersion: '', kind: '', raw: new Uint8Array(0), contentEncoding: '', contentType: '' };
   const r = new WireReader(bytes, 4);
-  const text = (s: number, e: number): string => Buffer.from(bytes.buffer, bytes.byteOffset + s, e - s).toString('utf8');
+  const text = (s: number, e: number): string =>
+    Buffer.from(bytes.buffer, bytes.byteOffset + s, e - s).toString('utf8');
   while (!r.done()) {
     const { field, wire } = r.key();
     if (field < 1 || field > 4) {
@@ -71,7 +72,9 @@ export function decodeProtobufObject(bytes: Uint8Array, depth = 0): Obj {
     throw new ProtobufError(`unsupported content type "${u.contentType}" inside the protobuf envelope`);
   }
   // Like upstream's AddToGroupVersion, DeleteOptions is registered in every group version.
-  const type = ROOT_KINDS[`${u.apiVersion} ${u.kind}`] ?? (u.kind === 'DeleteOptions' && u.apiVersion !== '' ? ROOT_KINDS['meta.k8s.io/v1 DeleteOptions'] : undefined);
+  const type =
+    ROOT_KINDS[`${u.apiVersion} ${u.kind}`] ??
+    (u.kind === 'DeleteOptions' && u.apiVersion !== '' ? ROOT_KINDS['meta.k8s.io/v1 DeleteOptions'] : undefined);
   if (type === undefined) {
     throw new ProtobufError(`no kind "${u.kind}" is registered for version "${u.apiVersion}" in scheme`);
   }

@@ -42,8 +42,18 @@ test('the generator joins generated.proto with types.go into field descriptors',
     { number: 4, name: 'values', type: 'int32', repeated: true },
     { number: 5, name: 'data', type: 'string', repeated: false, mapValue: 'bytes' },
   ]);
-  assert.deepEqual(go.get('k8s.io.api.core.v1')!.get('Volume')!.get(2), { json: '', omitempty: false, pointer: false, inline: true });
-  assert.deepEqual(go.get('k8s.io.api.core.v1')!.get('VolumeSource')!.get(3), { json: 'sizeLimit', omitempty: true, pointer: true, inline: false });
+  assert.deepEqual(go.get('k8s.io.api.core.v1')!.get('Volume')!.get(2), {
+    json: '',
+    omitempty: false,
+    pointer: false,
+    inline: true,
+  });
+  assert.deepEqual(go.get('k8s.io.api.core.v1')!.get('VolumeSource')!.get(3), {
+    json: 'sizeLimit',
+    omitempty: true,
+    pointer: true,
+    inline: false,
+  });
   assert.throws(() => buildTable(protos, go), /is referenced but not in any generated.proto/);
 });
 
@@ -55,5 +65,8 @@ test('the committed table has the facts the JSON form depends on', () => {
   assert.equal(field('k8s.io.api.apps.v1.DeploymentSpec', 'replicas')[3] & FLAG.pointer, FLAG.pointer);
   assert.equal(field(`${core}.ServicePort`, 'port')[3] & FLAG.omitempty, 0);
   assert.equal(field(`${core}.PodSpec`, 'containers')[3] & FLAG.repeated, FLAG.repeated);
-  assert.equal(field('k8s.io.api.coordination.v1.LeaseSpec', 'renewTime')[2], 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime');
+  assert.equal(
+    field('k8s.io.api.coordination.v1.LeaseSpec', 'renewTime')[2],
+    'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime',
+  );
 });

@@ -14,11 +14,34 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FLAG, ROOT_KINDS, SPECIAL_MESSAGES, type FieldDescriptor } from './descriptor.js';
 
-interface ProtoField { number: number; name: string; type: string; repeated: boolean; mapValue?: string }
-interface GoField { json: string; omitempty: boolean; pointer: boolean; inline: boolean }
+interface ProtoField {
+  number: number;
+  name: string;
+  type: string;
+  repeated: boolean;
+  mapValue?: string;
+}
+interface GoField {
+  json: string;
+  omitempty: boolean;
+  pointer: boolean;
+  inline: boolean;
+}
 
 /** The k8s.io/api group folders kscale serves, and the apimachinery packages they reference. */
-const API_GROUPS = ['core', 'apps', 'batch', 'coordination', 'discovery', 'scheduling', 'policy', 'autoscaling', 'authentication', 'authorization', 'rbac'];
+const API_GROUPS = [
+  'core',
+  'apps',
+  'batch',
+  'coordination',
+  'discovery',
+  'scheduling',
+  'policy',
+  'autoscaling',
+  'authentication',
+  'authorization',
+  'rbac',
+];
 const APIMACHINERY = ['pkg/apis/meta/v1', 'pkg/api/resource', 'pkg/util/intstr', 'pkg/runtime'];
 
 /** Parses the messages of one generated.proto (flat: go-to-protobuf never nests messages). */
@@ -26,7 +49,8 @@ export function parseProto(text: string): Map<string, ProtoField[]> {
   const pkg = /^package\s+([\w.]+);/m.exec(text)?.[1];
   if (pkg === undefined) throw new Error('generated.proto without a package');
   const out = new Map<string, ProtoField[]>();
-  const qualify = (t: string): string => (SCALARS.has(t) ? t : t.startsWith('.') ? t.slice(1) : t.includes('.') ? t : `${pkg}.${t}`);
+  const qualify = (t: string): string =>
+    SCALARS.has(t) ? t : t.startsWith('.') ? t.slice(1) : t.includes('.') ? t : `${pkg}.${t}`;
   let current: ProtoField[] | undefined;
   for (const raw of text.split('\n')) {
     const line = raw.replace(/\/\/.*$/, '').trim();
@@ -44,7 +68,13 @@ export function parseProto(text: string): Map<string, ProtoField[]> {
     if (current === undefined) continue;
     const map = /^map<\s*(\w+)\s*,\s*([\w.]+)\s*>\s+(\w+)\s*=\s*(\d+)/.exec(line);
     if (map !== null) {
-      current.push({ number: Number(map[4]), name: map[3], type: qualify(map[1]), repeated: false, mapValue: qualify(map[2]) });
+      current.push({
+        number: Number(map[4]),
+        name: map[3],
+        type: qualify(map[1]),
+        repeated: false,
+        mapValue: qualify(map[2]),
+      });
       continue;
     }
     const f = /^(optional|repeated)\s+([\w.]+)\s+(\w+)\s*=\s*(\d+)/.exec(line);
@@ -54,7 +84,21 @@ export function parseProto(text: string): Map<string, ProtoField[]> {
   return out;
 }
 
-const SCALARS = new Set(['string', 'bytes', 'bool', 'int32', 'int64', 'uint32', 'uint64', 'double', 'float', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64']);
+const SCALARS = new Set([
+  'string',
+  'bytes',
+  'bool',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'double',
+  'float',
+  'fixed32',
+  'fixed64',
+  'sfixed32',
+  'sfixed64',
+]);
 
 /** Parses the top-level structs of a types.go: per struct, per protobuf field number, the JSON facts. */
 export function parseGoTypes(text: string): Map<string, Map<number, GoField>> {
@@ -79,13 +123,21 @@ export function parseGoTypes(text: string): Map<string, Map<number, GoField>> {
     const number = Number(pb[1].split(',')[1]);
     const json = /json:"([^"]*)"/.exec(f[2])?.[1] ?? '';
     const [name, ...opts] = json.split(',');
-    current.set(number, { json: name, omitempty: opts.includes('omitempty'), pointer: f[1].startsWith('*'), inline: opts.includes('inline') });
+    current.set(number, {
+      json: name,
+      omitempty: opts.includes('omitempty'),
+      pointer: f[1].startsWith('*'),
+      inline: opts.includes('inline'),
+    });
   }
   return out;
 }
 
 /** Builds the table of every message reachable from the root kinds. */
-export function buildTable(protos: Map<string, ProtoField[]>, goTypes: Map<string, Map<string, Map<number, GoField>>>): Record<string, FieldDescriptor[]> {
+export function buildTable(
+  protos: Map<string, ProtoField[]>,
+  goTypes: Map<string, Map<string, Map<number, GoField>>>,
+): Record<string, FieldDescriptor[]> {
   const table: Record<string, FieldDescriptor[]> = {};
   const pending = [...Object.values(ROOT_KINDS)];
   while (pending.length > 0) {
@@ -95,7 +147,8 @@ export function buildTable(protos: Map<string, ProtoField[]>, goTypes: Map<strin
     if (fields === undefined) throw new Error(`message ${name} is referenced but not in any generated.proto`);
     const pkg = name.slice(0, name.lastIndexOf('.'));
     const go = goTypes.get(pkg)?.get(name.slice(pkg.length + 1));
-    if (go === undefined) process.stderr.write(`warning: no Go struct for ${name}; its fields keep their zero values in JSON\n`);
+    if (go === undefined)
+      process.stderr.write(`warning: no Go struct for ${name}; its fields keep their zero values in JSON\n`);
     table[name] = fields.map((f) => {
       const g = go?.get(f.number);
       let flags = 0;

@@ -16,7 +16,11 @@ export class ProtobufError extends Error {
 export class WireReader {
   pos: number;
 
-  constructor(readonly buf: Uint8Array, start = 0, readonly end = buf.length) {
+  constructor(
+    readonly buf: Uint8Array,
+    start = 0,
+    readonly end = buf.length,
+  ) {
     this.pos = start;
   }
 

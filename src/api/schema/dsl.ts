@@ -76,7 +76,8 @@ export function compileType(expr: string): Schema {
     }
     return out;
   }
-  if (expr.startsWith('map[') && expr.endsWith(']')) return { type: 'object', additionalProperties: compileType(expr.slice(4, -1)) };
+  if (expr.startsWith('map[') && expr.endsWith(']'))
+    return { type: 'object', additionalProperties: compileType(expr.slice(4, -1)) };
   if (SCALARS[expr]) return { ...SCALARS[expr] };
   if (SCALAR_REFS[expr]) return { $ref: `#/definitions/${SCALAR_REFS[expr]}` };
   return { $ref: `#/definitions/${fullName(expr)}` };

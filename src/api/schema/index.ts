@@ -35,10 +35,17 @@ export function definitionName(group: string, kind: string): string | undefined 
 
 function build(): Record<string, Schema> {
   const defs: Record<string, Schema> = { ...structuredClone(SCALAR_DEFS) };
-  for (const src of [META_DEFS, POD_DEFS, CORE_DEFS, WORKLOAD_DEFS, RBAC_DEFS]) for (const [short, desc] of Object.entries(src)) defs[fullName(short)] = compileStruct(desc);
+  for (const src of [META_DEFS, POD_DEFS, CORE_DEFS, WORKLOAD_DEFS, RBAC_DEFS])
+    for (const [short, desc] of Object.entries(src)) defs[fullName(short)] = compileStruct(desc);
   // Top-level kinds, plus the subresource bodies (Binding, Eviction, Scale), carry their GVK.
-  const kinds: { group: string; version: string; kind: string }[] = RESOURCES.map((r) => ({ group: r.group, version: r.version, kind: r.kind }));
-  for (const r of RESOURCES) for (const s of r.subresources) if (s.kind !== r.kind) kinds.push({ group: s.group, version: s.version, kind: s.kind });
+  const kinds: { group: string; version: string; kind: string }[] = RESOURCES.map((r) => ({
+    group: r.group,
+    version: r.version,
+    kind: r.kind,
+  }));
+  for (const r of RESOURCES)
+    for (const s of r.subresources)
+      if (s.kind !== r.kind) kinds.push({ group: s.group, version: s.version, kind: s.kind });
   for (const k of kinds) {
     const prefix = GROUP_PREFIX[k.group];
     const def = prefix !== undefined ? defs[fullName(`${prefix}.${k.kind}`)] : undefined;
@@ -50,7 +57,8 @@ function build(): Record<string, Schema> {
 /** Every definition, keyed by OpenAPI name (io.k8s.api.core.v1.Pod), in OpenAPI v2 form. */
 export const DEFINITIONS: Readonly<Record<string, Schema>> = build();
 
-const refName = (s: Schema): string | undefined => (typeof s.$ref === 'string' ? s.$ref.slice(s.$ref.lastIndexOf('/') + 1) : undefined);
+const refName = (s: Schema): string | undefined =>
+  typeof s.$ref === 'string' ? s.$ref.slice(s.$ref.lastIndexOf('/') + 1) : undefined;
 
 /** Each schema with its $ref followed (null: a scalar or unknown definition), so a walk slices no $ref strings. */
 const resolved = new WeakMap<Schema, Schema | null>();
@@ -135,7 +143,8 @@ function toV3(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(toV3);
   if (!isObject(s)) return s;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(s)) out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/definitions/', '#/components/schemas/') : toV3(v);
+  for (const [k, v] of Object.entries(s))
+    out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/definitions/', '#/components/schemas/') : toV3(v);
   return out;
 }
 
@@ -160,7 +169,10 @@ function resourcePaths(r: ResourceInfo, ref: string): Record<string, unknown> {
   const coll = r.namespaced ? `${base}/namespaces/{namespace}/${r.resource}` : `${base}/${r.resource}`;
   const gvk = { group: r.group, kind: r.kind, version: r.version };
   const body = { content: { 'application/json': { schema: { $ref: ref } } } };
-  const params = [{ name: 'fieldValidation', in: 'query', schema: { type: 'string', uniqueItems: true } }, { name: 'dryRun', in: 'query', schema: { type: 'string' } }];
+  const params = [
+    { name: 'fieldValidation', in: 'query', schema: { type: 'string', uniqueItems: true } },
+    { name: 'dryRun', in: 'query', schema: { type: 'string' } },
+  ];
   const op = (action: string, id: string): Record<string, unknown> => ({
     operationId: `${id}${r.kind}`,
     'x-kubernetes-action': action,
@@ -171,7 +183,11 @@ function resourcePaths(r: ResourceInfo, ref: string): Record<string, unknown> {
   });
   return {
     [coll]: { post: op('post', 'create') },
-    [`${coll}/{name}`]: { get: { ...op('get', 'read'), parameters: [], requestBody: undefined }, put: op('put', 'replace'), patch: op('patch', 'patch') },
+    [`${coll}/{name}`]: {
+      get: { ...op('get', 'read'), parameters: [], requestBody: undefined },
+      put: op('put', 'replace'),
+      patch: op('patch', 'patch'),
+    },
   };
 }
 

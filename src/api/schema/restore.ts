@@ -32,7 +32,10 @@ function check(schema: Schema, value: unknown): string | undefined {
   const props = s.properties as Record<string, Schema> | undefined;
   const extra = isObject(s.additionalProperties) ? (s.additionalProperties as Schema) : undefined;
   if (props === undefined && extra === undefined) return undefined; // free-form JSON
-  if (!isObject(value)) return props !== undefined ? `cannot restore struct from: ${goKind(value)}` : `cannot restore map from ${goKind(value)}`;
+  if (!isObject(value))
+    return props !== undefined
+      ? `cannot restore struct from: ${goKind(value)}`
+      : `cannot restore map from ${goKind(value)}`;
   for (const k in value) {
     const sub = props !== undefined ? (Object.prototype.hasOwnProperty.call(props, k) ? props[k] : undefined) : extra;
     if (sub === undefined) continue;
@@ -62,6 +65,10 @@ function goKind(v: unknown): string {
 export function goFormat(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
   if (Array.isArray(v)) return `[${v.map(goFormat).join(' ')}]`;
-  if (isObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goFormat(v[k])}`).join(' ')}]`;
+  if (isObject(v))
+    return `map[${Object.keys(v)
+      .sort()
+      .map((k) => `${k}:${goFormat(v[k])}`)
+      .join(' ')}]`;
   return String(v as string | number | boolean);
 }

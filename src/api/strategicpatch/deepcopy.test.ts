@@ -3,14 +3,19 @@ import assert from 'node:assert/strict';
 import { deepCopy } from './index.js';
 
 test('deepCopy copies a decoded object: equal, sharing nothing, key order kept', () => {
-  const src = JSON.parse('{"kind":"Pod","metadata":{"name":"p","labels":{"b":"2","a":"1"}},"spec":{"containers":[{"name":"c","ports":[{"containerPort":80}]}]},"status":{}}') as Record<string, unknown>;
+  const src = JSON.parse(
+    '{"kind":"Pod","metadata":{"name":"p","labels":{"b":"2","a":"1"}},"spec":{"containers":[{"name":"c","ports":[{"containerPort":80}]}]},"status":{}}',
+  ) as Record<string, unknown>;
   const copy = deepCopy(src);
   assert.deepEqual(copy, src);
   assert.equal(JSON.stringify(copy), JSON.stringify(src));
   (copy.metadata as { labels: Record<string, string> }).labels.a = 'changed';
-  ((copy.spec as { containers: { ports: { containerPort: number }[] }[] }).containers[0].ports[0]).containerPort = 81;
+  (copy.spec as { containers: { ports: { containerPort: number }[] }[] }).containers[0].ports[0].containerPort = 81;
   assert.equal((src.metadata as { labels: Record<string, string> }).labels.a, '1');
-  assert.equal((src.spec as { containers: { ports: { containerPort: number }[] }[] }).containers[0].ports[0].containerPort, 80);
+  assert.equal(
+    (src.spec as { containers: { ports: { containerPort: number }[] }[] }).containers[0].ports[0].containerPort,
+    80,
+  );
 });
 
 test('deepCopy keeps a "__proto__" key from JSON as a plain key, without changing the prototype', () => {

@@ -7,7 +7,12 @@ import { elementKind, normalizeElementOrder, partitionByPresence } from './order
 import { mergeMap } from './patch.js';
 
 /** Merges a patch list into an original list of a field with the merge strategy. */
-export function mergeList(original: unknown[], patch: unknown[], schema: PatchSchemaLookup, mergeKey: string): unknown[] {
+export function mergeList(
+  original: unknown[],
+  patch: unknown[],
+  schema: PatchSchemaLookup,
+  mergeKey: string,
+): unknown[] {
   return mergeListWithView(original, patch, schema, mergeKey).merged;
 }
 
@@ -34,7 +39,8 @@ export function mergeListWithView(
     merged = [];
     for (const v of [...original, ...patch]) if (!merged.includes(v)) merged.push(v);
   } else {
-    if (mergeKey === '') throw new StrategicMergePatchError(`cannot merge lists without merge key for ${schema.name || 'unknown type'}`);
+    if (mergeKey === '')
+      throw new StrategicMergePatchError(`cannot merge lists without merge key for ${schema.name || 'unknown type'}`);
     let replaced: boolean;
     [live, items, replaced] = applyElementDirectives(original, patch, mergeKey);
     merged = mergeByKey(live, items, mergeKey, schema);
@@ -48,7 +54,11 @@ export function mergeListWithView(
  * Handles `{"$patch":"delete", key: v}` (drop matching live elements) and `{"$patch":"replace"}`
  * (the remaining patch elements become the list). Returns the live list and the plain patch elements.
  */
-function applyElementDirectives(original: unknown[], patch: unknown[], mergeKey: string): [unknown[], unknown[], boolean] {
+function applyElementDirectives(
+  original: unknown[],
+  patch: unknown[],
+  mergeKey: string,
+): [unknown[], unknown[], boolean] {
   let live = original;
   const plain: unknown[] = [];
   let replace = false;
@@ -60,7 +70,10 @@ function applyElementDirectives(original: unknown[], patch: unknown[], mergeKey:
     }
     switch (v.$patch) {
       case 'delete':
-        if (!(mergeKey in v)) throw new StrategicMergePatchError(`map: ${JSON.stringify(v)} does not contain declared merge key: ${mergeKey}`);
+        if (!(mergeKey in v))
+          throw new StrategicMergePatchError(
+            `map: ${JSON.stringify(v)} does not contain declared merge key: ${mergeKey}`,
+          );
         live = live.filter((o) => !(isObject(o) && o[mergeKey] === v[mergeKey]));
         break;
       case 'replace':
@@ -80,7 +93,10 @@ function mergeByKey(live: unknown[], patch: unknown[], mergeKey: string, schema:
   const out = live.slice();
   for (const v of patch) {
     const item = v as JSONObject;
-    if (!(mergeKey in item)) throw new StrategicMergePatchError(`map: ${JSON.stringify(item)} does not contain declared merge key: ${mergeKey}`);
+    if (!(mergeKey in item))
+      throw new StrategicMergePatchError(
+        `map: ${JSON.stringify(item)} does not contain declared merge key: ${mergeKey}`,
+      );
     const i = out.findIndex((o) => isObject(o) && o[mergeKey] === item[mergeKey]);
     // A new element goes through mergeMap too, so its nulls and nested directives resolve
     // the way upstream's typed round trip would leave them.

@@ -37,7 +37,8 @@ function copyValue(v: object): unknown {
   for (const k of Object.keys(src)) {
     const x = src[k];
     const c = typeof x === 'object' && x !== null ? copyValue(x) : x;
-    if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
     else out[k] = c;
   }
   return out;

@@ -14,7 +14,8 @@ export function elementKind(...lists: (readonly unknown[])[]): ElementKind | und
     for (const v of list) {
       if (Array.isArray(v)) throw new StrategicMergePatchError('lists of lists are not supported');
       const k: ElementKind = v === null ? 'null' : isObject(v) ? 'object' : (typeof v as ElementKind);
-      if (kind !== undefined && kind !== k) throw new StrategicMergePatchError(`list element types are not identical: ${JSON.stringify(lists)}`);
+      if (kind !== undefined && kind !== k)
+        throw new StrategicMergePatchError(`list element types are not identical: ${JSON.stringify(lists)}`);
       kind = k;
     }
   }
@@ -38,14 +39,21 @@ export function requireMergeKey(mergeKey: string, ...lists: (readonly unknown[])
   for (const list of lists) {
     for (const v of list) {
       if (!isObject(v) || !(mergeKey in v)) {
-        throw new StrategicMergePatchError(`map: ${JSON.stringify(v)} does not contain declared merge key: ${mergeKey}`);
+        throw new StrategicMergePatchError(
+          `map: ${JSON.stringify(v)} does not contain declared merge key: ${mergeKey}`,
+        );
       }
     }
   }
 }
 
 /** Splits `items` into those present in `by` (by identity) and those that are not. */
-export function partitionByPresence(items: readonly unknown[], by: readonly unknown[], mergeKey: string, kind: ElementKind): [unknown[], unknown[]] {
+export function partitionByPresence(
+  items: readonly unknown[],
+  by: readonly unknown[],
+  mergeKey: string,
+  kind: ElementKind,
+): [unknown[], unknown[]] {
   if (kind === 'object') requireMergeKey(mergeKey, items);
   const present: unknown[] = [];
   const absent: unknown[] = [];

@@ -15,7 +15,11 @@ const ORDER_PREFIX = '$setElementOrder/';
  * Applies a strategic merge patch (application/strategic-merge-patch+json) to `original`.
  * Without a schema (kinds with no patch metadata) it is an RFC 7386 merge patch. Inputs are not modified.
  */
-export function applyStrategicMergePatch(original: object, patch: object, schema: PatchSchemaLookup | undefined): JSONObject {
+export function applyStrategicMergePatch(
+  original: object,
+  patch: object,
+  schema: PatchSchemaLookup | undefined,
+): JSONObject {
   if (!isObject(original)) throw new StrategicMergePatchError('original must be a JSON object');
   if (!isObject(patch)) throw new StrategicMergePatchError('patch must be a JSON object');
   if (schema === undefined) return applyMergePatch(original, patch) as JSONObject;
@@ -31,7 +35,8 @@ export function mergeMap(original: JSONObject, patch: JSONObject, schema: PatchS
     if (directive === 'replace') return patch;
     if (directive === 'delete') return {};
     // Upstream rejects `$patch: merge` on maps; it already is the default, so we accept it as a no-op.
-    if (directive !== 'merge') throw new StrategicMergePatchError(`unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
+    if (directive !== 'merge')
+      throw new StrategicMergePatchError(`unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
   }
   applyRetainKeys(original, patch);
   applySetElementOrder(original, patch, schema);
@@ -115,10 +120,12 @@ function applyRetainKeys(original: JSONObject, patch: JSONObject): void {
   if (!(RETAIN_KEYS in patch)) return;
   const keys = patch[RETAIN_KEYS];
   delete patch[RETAIN_KEYS];
-  if (!Array.isArray(keys)) throw new StrategicMergePatchError('invalid patch: $retainKeys must be a list of field names');
+  if (!Array.isArray(keys))
+    throw new StrategicMergePatchError('invalid patch: $retainKeys must be a list of field names');
   for (const [k, v] of Object.entries(patch)) {
     if (v === null || k.startsWith(DELETE_PREFIX) || k.startsWith(ORDER_PREFIX)) continue;
-    if (!keys.includes(k)) throw new StrategicMergePatchError(`invalid patch: field ${k} is not in the $retainKeys list`);
+    if (!keys.includes(k))
+      throw new StrategicMergePatchError(`invalid patch: field ${k} is not in the $retainKeys list`);
   }
   for (const k of Object.keys(original)) {
     if (!keys.includes(k)) delete original[k];

@@ -5,7 +5,12 @@ import { PATCH_KINDS, patchMetaByPath, patchSchemaForObject } from './index.js';
 test('patch metadata reaches nested types through pod templates', () => {
   const meta = patchMetaByPath('apps/v1/Deployment');
   assert.deepEqual(meta['spec.template.spec.containers'], {
-    type: 'Container', patchStrategy: 'merge', patchMergeKey: 'name', listType: 'map', listMapKeys: ['name'], alwaysSerialized: true,
+    type: 'Container',
+    patchStrategy: 'merge',
+    patchMergeKey: 'name',
+    listType: 'map',
+    listMapKeys: ['name'],
+    alwaysSerialized: true,
   });
   assert.equal(meta['spec.template.spec.containers[].env']?.patchMergeKey, 'name');
   assert.equal(meta['spec.template.spec.containers[].ports']?.patchMergeKey, 'containerPort');

@@ -67,7 +67,10 @@ export class TypeTableSchema implements PatchSchemaLookup {
   private readonly meta: TypeMeta | undefined;
 
   /** Creates the schema node for `name` in `types`. */
-  constructor(private readonly types: TypeTable, readonly name: string) {
+  constructor(
+    private readonly types: TypeTable,
+    readonly name: string,
+  ) {
     this.meta = types[name];
     this.atomic = this.meta?.structType === 'atomic';
   }
@@ -93,9 +96,11 @@ export function splitPatchStrategy(tag: string | undefined): { retainKeys: boole
  * schemaconv) a merge patchStrategy with a key is a map and without one a set; otherwise atomic.
  */
 export function applyListType(meta: FieldMeta): { listType: 'atomic' | 'set' | 'map'; keys: readonly string[] } {
-  if (meta.listType === 'map') return { listType: 'map', keys: meta.listMapKeys ?? (meta.patchMergeKey ? [meta.patchMergeKey] : []) };
+  if (meta.listType === 'map')
+    return { listType: 'map', keys: meta.listMapKeys ?? (meta.patchMergeKey ? [meta.patchMergeKey] : []) };
   if (meta.listType !== undefined) return { listType: meta.listType, keys: [] };
   const { strategy } = splitPatchStrategy(meta.patchStrategy);
-  if (strategy === 'merge') return meta.patchMergeKey ? { listType: 'map', keys: [meta.patchMergeKey] } : { listType: 'set', keys: [] };
+  if (strategy === 'merge')
+    return meta.patchMergeKey ? { listType: 'map', keys: [meta.patchMergeKey] } : { listType: 'set', keys: [] };
   return { listType: 'atomic', keys: [] };
 }

@@ -32,7 +32,8 @@ export function applySetElementOrder(original: JSONObject, patch: JSONObject, sc
     let merged: unknown[];
     if (live && !patched) merged = live;
     else if (!live && patched) merged = sanitizeNewValue(patched)[0] as unknown[];
-    else if (strategy === 'merge') ({ merged, liveView: liveOrder } = mergeListWithView(live!, patched!, sub, mergeKey));
+    else if (strategy === 'merge')
+      ({ merged, liveView: liveOrder } = mergeListWithView(live!, patched!, sub, mergeKey));
     else merged = patched!;
 
     const found = elementKind(liveOrder, patched ?? []) ?? elementKind(merged);
@@ -57,7 +58,9 @@ function validateOrder(patchList: unknown[], order: unknown[], mergeKey: string)
   const same = (a: unknown, b: unknown): boolean => {
     if (mergeKey === '') return a === b;
     if (!isObject(a) || !(mergeKey in a) || !isObject(b) || !(mergeKey in b)) {
-      throw new StrategicMergePatchError(`map: ${JSON.stringify(isObject(a) && mergeKey in a ? b : a)} does not contain declared merge key: ${mergeKey}`);
+      throw new StrategicMergePatchError(
+        `map: ${JSON.stringify(isObject(a) && mergeKey in a ? b : a)} does not contain declared merge key: ${mergeKey}`,
+      );
     }
     return a[mergeKey] === b[mergeKey];
   };
@@ -72,6 +75,8 @@ function validateOrder(patchList: unknown[], order: unknown[], mergeKey: string)
     o++;
   }
   if (p < items.length) {
-    throw new StrategicMergePatchError(`The order in patch list:\n${JSON.stringify(patchList)}\n doesn't match $setElementOrder list:\n${JSON.stringify(order)}`);
+    throw new StrategicMergePatchError(
+      `The order in patch list:\n${JSON.stringify(patchList)}\n doesn't match $setElementOrder list:\n${JSON.stringify(order)}`,
+    );
   }
 }

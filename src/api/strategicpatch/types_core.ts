@@ -5,8 +5,19 @@
 import type { FieldMeta, TypeMeta } from './schema.js';
 
 /** A merge-keyed list: patchStrategy=merge, patchMergeKey=key, listType=map keyed by listMapKeys. */
-export function keyedList(type: string, key: string, listMapKeys: readonly string[] = [key], retainKeys = false): FieldMeta {
-  return { type, patchStrategy: retainKeys ? 'merge,retainKeys' : 'merge', patchMergeKey: key, listType: 'map', listMapKeys };
+export function keyedList(
+  type: string,
+  key: string,
+  listMapKeys: readonly string[] = [key],
+  retainKeys = false,
+): FieldMeta {
+  return {
+    type,
+    patchStrategy: retainKeys ? 'merge,retainKeys' : 'merge',
+    patchMergeKey: key,
+    listType: 'map',
+    listMapKeys,
+  };
 }
 
 /** A primitive list with patchStrategy=merge (unioned by strategic merge, a set for apply). */
@@ -32,7 +43,10 @@ export const CORE_TYPES: Record<string, TypeMeta> = {
   Condition: { fields: {} },
 
   PodTemplateSpec: {
-    fields: { metadata: { type: 'ObjectMeta', alwaysSerialized: true }, spec: { type: 'PodSpec', alwaysSerialized: true } },
+    fields: {
+      metadata: { type: 'ObjectMeta', alwaysSerialized: true },
+      spec: { type: 'PodSpec', alwaysSerialized: true },
+    },
   },
   PodSpec: {
     fields: {
@@ -42,7 +56,10 @@ export const CORE_TYPES: Record<string, TypeMeta> = {
       ephemeralContainers: keyedList('Container', 'name'),
       imagePullSecrets: keyedList('LocalObjectReference', 'name'),
       hostAliases: keyedList('HostAlias', 'ip'),
-      topologySpreadConstraints: keyedList('TopologySpreadConstraint', 'topologyKey', ['topologyKey', 'whenUnsatisfiable']),
+      topologySpreadConstraints: keyedList('TopologySpreadConstraint', 'topologyKey', [
+        'topologyKey',
+        'whenUnsatisfiable',
+      ]),
       schedulingGates: keyedList('PodSchedulingGate', 'name'),
       resourceClaims: keyedList('PodResourceClaim', 'name', ['name'], true),
       evictionResponders: keyedList('EvictionResponder', 'name'),
@@ -59,7 +76,10 @@ export const CORE_TYPES: Record<string, TypeMeta> = {
   Container: {
     fields: {
       // protocol carries +default="TCP", so apply keys an item without it as protocol TCP.
-      ports: { ...keyedList('ContainerPort', 'containerPort', ['containerPort', 'protocol']), listMapKeyDefaults: { protocol: 'TCP' } },
+      ports: {
+        ...keyedList('ContainerPort', 'containerPort', ['containerPort', 'protocol']),
+        listMapKeyDefaults: { protocol: 'TCP' },
+      },
       env: keyedList('EnvVar', 'name'),
       volumeMounts: keyedList('VolumeMount', 'mountPath'),
       volumeDevices: keyedList('VolumeDevice', 'devicePath'),

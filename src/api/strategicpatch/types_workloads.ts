@@ -35,7 +35,10 @@ export const WORKLOAD_TYPES: Record<string, TypeMeta> = {
   },
   UncountedTerminatedPods: { fields: { succeeded: { listType: 'set' }, failed: { listType: 'set' } } },
   JobTemplateSpec: {
-    fields: { metadata: { type: 'ObjectMeta', alwaysSerialized: true }, spec: { type: 'JobSpec', alwaysSerialized: true } },
+    fields: {
+      metadata: { type: 'ObjectMeta', alwaysSerialized: true },
+      spec: { type: 'JobSpec', alwaysSerialized: true },
+    },
   },
   CronJobSpec: { fields: { jobTemplate: { type: 'JobTemplateSpec', alwaysSerialized: true } } },
   CronJobStatus: { fields: { active: ATOMIC_LIST } },
@@ -46,7 +49,10 @@ export const WORKLOAD_TYPES: Record<string, TypeMeta> = {
 
 /** Root object type: ObjectMeta plus the given spec/status types (non-pointer, like upstream). */
 function root(spec?: string, status?: string, extra: TypeMeta['fields'] = {}): TypeMeta {
-  const fields: Record<string, TypeMeta['fields'][string]> = { metadata: { type: 'ObjectMeta', alwaysSerialized: true }, ...extra };
+  const fields: Record<string, TypeMeta['fields'][string]> = {
+    metadata: { type: 'ObjectMeta', alwaysSerialized: true },
+    ...extra,
+  };
   if (spec) fields.spec = { type: spec, alwaysSerialized: true };
   if (status) fields.status = { type: status, alwaysSerialized: true };
   return { fields };
@@ -77,7 +83,10 @@ export const KIND_ROOT_TYPES: Record<string, TypeMeta> = {
   'apps/v1/DaemonSet': root('DaemonSetSpec', 'DaemonSetStatus'),
   'batch/v1/Job': root('JobSpec', 'JobStatus'),
   'batch/v1/CronJob': root('CronJobSpec', 'CronJobStatus'),
-  'discovery.k8s.io/v1/EndpointSlice': root(undefined, undefined, { endpoints: { ...ATOMIC_LIST, alwaysSerialized: true }, ports: ATOMIC_LIST }),
+  'discovery.k8s.io/v1/EndpointSlice': root(undefined, undefined, {
+    endpoints: { ...ATOMIC_LIST, alwaysSerialized: true },
+    ports: ATOMIC_LIST,
+  }),
   'coordination.k8s.io/v1/Lease': root('LeaseSpec'),
   'policy/v1/PodDisruptionBudget': root('PodDisruptionBudgetSpec', 'PodDisruptionBudgetStatus'),
   'events.k8s.io/v1/Event': root(),

@@ -5,7 +5,16 @@
 import { fromLabelSelector } from '../labels.js';
 import { nameIsDNSSubdomain } from '../meta.js';
 import { isObject, type KubeObject } from '../types.js';
-import { child, forbidden, immutable, invalidValue, notSupported, required, validateNonnegative, type ErrorList } from './field.js';
+import {
+  child,
+  forbidden,
+  immutable,
+  invalidValue,
+  notSupported,
+  required,
+  validateNonnegative,
+  type ErrorList,
+} from './field.js';
 import { isEmptySelector, scaledIntOrPercent, validateIntOrPercent, validateLabelSelector } from './common.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validatePodTemplateSpec } from './pod.js';
@@ -20,7 +29,8 @@ export function validateSelectorAndTemplate(spec: Obj, kind: string, restartPoli
   if (spec.selector === undefined || spec.selector === null) errs.push(required('spec.selector'));
   else {
     errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
-    if (isEmptySelector(spec.selector)) errs.push(invalidValue('spec.selector', spec.selector, `empty selector is invalid for ${kind}`));
+    if (isEmptySelector(spec.selector))
+      errs.push(invalidValue('spec.selector', spec.selector, `empty selector is invalid for ${kind}`));
   }
   const template = obj(spec.template);
   const labels = obj(template.metadata).labels as Record<string, string> | undefined;
@@ -32,29 +42,41 @@ export function validateSelectorAndTemplate(spec: Obj, kind: string, restartPoli
     } catch {
       errs.push(invalidValue('spec.selector', spec.selector, 'invalid label selector'));
     }
-    if (!matches) errs.push(invalidValue('spec.template.metadata.labels', labels ?? {}, '`selector` does not match template `labels`'));
+    if (!matches)
+      errs.push(
+        invalidValue('spec.template.metadata.labels', labels ?? {}, '`selector` does not match template `labels`'),
+      );
   }
   errs.push(...validatePodTemplateSpec(spec.template, 'spec.template', { restartPolicies }));
   return errs;
 }
 
 function validateReplicaSetLikeSpec(spec: Obj, kind: string): ErrorList {
-  const errs = [...validateNonnegative(spec.replicas, 'spec.replicas'), ...validateNonnegative(spec.minReadySeconds, 'spec.minReadySeconds')];
+  const errs = [
+    ...validateNonnegative(spec.replicas, 'spec.replicas'),
+    ...validateNonnegative(spec.minReadySeconds, 'spec.minReadySeconds'),
+  ];
   errs.push(...validateSelectorAndTemplate(spec, kind, ['Always']));
   const tspec = obj(obj(spec.template).spec);
   if (tspec.activeDeadlineSeconds !== undefined && tspec.activeDeadlineSeconds !== null)
-    errs.push(forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in ReplicaSet is not Supported'));
+    errs.push(
+      forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in ReplicaSet is not Supported'),
+    );
   return errs;
 }
 
 /** Validates a Deployment on create. */
 export function validateDeployment(d: KubeObject): ErrorList {
   const spec = obj(d.spec);
-  const errs = [...validateObjectMeta(d.metadata, true, nameIsDNSSubdomain), ...validateReplicaSetLikeSpec(spec, 'deployment')];
+  const errs = [
+    ...validateObjectMeta(d.metadata, true, nameIsDNSSubdomain),
+    ...validateReplicaSetLikeSpec(spec, 'deployment'),
+  ];
   const strategy = obj(spec.strategy);
   const ru = strategy.rollingUpdate;
   if (strategy.type === 'Recreate') {
-    if (ru !== undefined && ru !== null) errs.push(forbidden('spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'"));
+    if (ru !== undefined && ru !== null)
+      errs.push(forbidden('spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'"));
   } else if (strategy.type === 'RollingUpdate') {
     if (!isObject(ru)) errs.push(required('spec.strategy.rollingUpdate', 'this should be defaulted and never be nil'));
     else {
@@ -62,7 +84,13 @@ export function validateDeployment(d: KubeObject): ErrorList {
       errs.push(...validateIntOrPercent(ru.maxSurge, 'spec.strategy.rollingUpdate.maxSurge'));
       // Both zero would let a rollout make no progress at all.
       if (scaledIntOrPercent(ru.maxSurge, 100, true) === 0 && scaledIntOrPercent(ru.maxUnavailable, 100, false) === 0)
-        errs.push(invalidValue('spec.strategy.rollingUpdate.maxUnavailable', ru.maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
+        errs.push(
+          invalidValue(
+            'spec.strategy.rollingUpdate.maxUnavailable',
+            ru.maxUnavailable,
+            'may not be 0 when `maxSurge` is 0',
+          ),
+        );
     }
   } else errs.push(notSupported('spec.strategy.type', strategy.type ?? '', ['Recreate', 'RollingUpdate']));
   errs.push(...validateNonnegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
@@ -104,7 +132,15 @@ export const validateReplicaSetUpdate = (rs: KubeObject, old: KubeObject): Error
 export function validateReplicaStatus(o: KubeObject): ErrorList {
   const s = obj(o.status);
   const errs: ErrorList = [];
-  for (const f of ['replicas', 'readyReplicas', 'availableReplicas', 'updatedReplicas', 'fullyLabeledReplicas', 'unavailableReplicas', 'observedGeneration'])
+  for (const f of [
+    'replicas',
+    'readyReplicas',
+    'availableReplicas',
+    'updatedReplicas',
+    'fullyLabeledReplicas',
+    'unavailableReplicas',
+    'observedGeneration',
+  ])
     errs.push(...validateNonnegative(s[f], child('status', f)));
   return errs;
 }

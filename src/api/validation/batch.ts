@@ -19,7 +19,8 @@ function validateJobSpec(spec: Obj): ErrorList {
     errs.push(...validateNonnegative(spec[f], `spec.${f}`));
   errs.push(...validatePositive(spec.activeDeadlineSeconds, 'spec.activeDeadlineSeconds'));
   const mode = spec.completionMode as string | undefined;
-  if (mode !== undefined && mode !== 'NonIndexed' && mode !== 'Indexed') errs.push(notSupported('spec.completionMode', mode, ['NonIndexed', 'Indexed']));
+  if (mode !== undefined && mode !== 'NonIndexed' && mode !== 'Indexed')
+    errs.push(notSupported('spec.completionMode', mode, ['NonIndexed', 'Indexed']));
   if (mode === 'Indexed' && (spec.completions === undefined || spec.completions === null))
     errs.push(required('spec.completions', 'when completion mode is Indexed'));
   // The strategy generates the selector before validation unless manualSelector is true.
@@ -28,7 +29,10 @@ function validateJobSpec(spec: Obj): ErrorList {
 }
 
 /** Validates a Job on create. */
-export const validateJob = (job: KubeObject): ErrorList => [...validateObjectMeta(job.metadata, true, nameIsDNSSubdomain), ...validateJobSpec(obj(job.spec))];
+export const validateJob = (job: KubeObject): ErrorList => [
+  ...validateObjectMeta(job.metadata, true, nameIsDNSSubdomain),
+  ...validateJobSpec(obj(job.spec)),
+];
 
 /** Validates a Job update: selector, template and completionMode are immutable. */
 export function validateJobUpdate(job: KubeObject, old: KubeObject): ErrorList {
@@ -37,6 +41,7 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject): ErrorList {
   const errs = [...validateObjectMetaUpdate(job.metadata, old.metadata), ...validateJobSpec(spec)];
   if (!semanticEqual(spec.selector, oldSpec.selector)) errs.push(immutable('spec.selector', spec.selector));
   if (!semanticEqual(spec.template, oldSpec.template)) errs.push(immutable('spec.template', spec.template));
-  if ((spec.completionMode ?? 'NonIndexed') !== (oldSpec.completionMode ?? 'NonIndexed')) errs.push(immutable('spec.completionMode', spec.completionMode));
+  if ((spec.completionMode ?? 'NonIndexed') !== (oldSpec.completionMode ?? 'NonIndexed'))
+    errs.push(immutable('spec.completionMode', spec.completionMode));
   return errs;
 }

@@ -19,12 +19,20 @@ export function validateLabelSelector(sel: unknown, path: string): ErrorList {
     const values = Array.isArray(e.values) ? (e.values as string[]) : [];
     const op = e.operator as string;
     if (op === 'In' || op === 'NotIn') {
-      if (!values.length) errs.push(required(child(p, 'values'), 'must be specified when `operator` is \'In\' or \'NotIn\''));
+      if (!values.length)
+        errs.push(required(child(p, 'values'), "must be specified when `operator` is 'In' or 'NotIn'"));
     } else if (op === 'Exists' || op === 'DoesNotExist') {
-      if (values.length) errs.push({ type: 'FieldValueForbidden', field: child(p, 'values'), detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" });
+      if (values.length)
+        errs.push({
+          type: 'FieldValueForbidden',
+          field: child(p, 'values'),
+          detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        });
     } else errs.push(notSupported(child(p, 'operator'), op, OPERATORS));
     errs.push(...fromMessages(child(p, 'key'), e.key, isQualifiedName(asString(e.key))));
-    values.forEach((v, j) => errs.push(...fromMessages(index(child(p, 'values'), j), v, isValidLabelValue(asString(v)))));
+    values.forEach((v, j) =>
+      errs.push(...fromMessages(index(child(p, 'values'), j), v, isValidLabelValue(asString(v)))),
+    );
   });
   const ml = isObject(sel.matchLabels) ? sel.matchLabels : {};
   for (const [k, v] of Object.entries(ml)) {
@@ -46,11 +54,22 @@ export function validateIntOrPercent(v: unknown, path: string): ErrorList {
   if (typeof v === 'number') return v < 0 ? [invalidValue(path, v, 'must be greater than or equal to 0')] : [];
   if (typeof v === 'string') {
     if (!/^[0-9]+%$/.test(v))
-      return [invalidValue(path, v, regexError("a valid percent string must be a numeric string followed by an ending '%'", '[0-9]+%', '1%', '93%'))];
+      return [
+        invalidValue(
+          path,
+          v,
+          regexError(
+            "a valid percent string must be a numeric string followed by an ending '%'",
+            '[0-9]+%',
+            '1%',
+            '93%',
+          ),
+        ),
+      ];
     if (Number(v.slice(0, -1)) > 100) return [invalidValue(path, v, 'must not be greater than 100%')];
     return [];
   }
-  return [invalidValue(path, v, 'must be an integer or percentage (e.g \'5%\')')];
+  return [invalidValue(path, v, "must be an integer or percentage (e.g '5%')")];
 }
 
 /** The integer or percent value scaled against `total`, rounding percentages up or down like GetScaledValueFromIntOrPercent. */

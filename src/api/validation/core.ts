@@ -2,9 +2,31 @@
  * Validation for the core/v1 kinds other than Pod: Service, Node, Namespace,
  * ConfigMap, Secret, ServiceAccount, Event and Endpoints.
  */
-import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortName, isValidPortNum, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain } from '../meta.js';
+import {
+  isConfigMapKey,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidPortName,
+  isValidPortNum,
+  nameIsDNS1035Label,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+} from '../meta.js';
 import { asString, isObject, type KubeObject } from '../types.js';
-import { child, duplicate, forbidden, fromMessages, immutable, index, invalidValue, notSupported, required, tooLong, type ErrorList } from './field.js';
+import {
+  child,
+  duplicate,
+  forbidden,
+  fromMessages,
+  immutable,
+  index,
+  invalidValue,
+  notSupported,
+  required,
+  tooLong,
+  type ErrorList,
+} from './field.js';
 import { validateObjectMeta } from './objectmeta.js';
 
 type Obj = Record<string, unknown>;
@@ -23,7 +45,14 @@ export function validateService(svc: KubeObject): ErrorList {
   const headless = spec.clusterIP === 'None';
   if (type === 'ExternalName') {
     if (!spec.externalName) errs.push(required('spec.externalName'));
-    else errs.push(...fromMessages('spec.externalName', spec.externalName, isDNS1123Subdomain(asString(spec.externalName).replace(/\.$/, ''))));
+    else
+      errs.push(
+        ...fromMessages(
+          'spec.externalName',
+          spec.externalName,
+          isDNS1123Subdomain(asString(spec.externalName).replace(/\.$/, '')),
+        ),
+      );
   } else if (!ports.length && !headless) {
     errs.push(required('spec.ports'));
   }
@@ -38,16 +67,21 @@ export function validateService(svc: KubeObject): ErrorList {
     }
     errs.push(...fromMessages(child(pp, 'port'), p.port ?? 0, isValidPortNum(p.port as number)));
     if (!p.protocol) errs.push(required(child(pp, 'protocol')));
-    else if (!PROTOCOLS.includes(p.protocol as string)) errs.push(notSupported(child(pp, 'protocol'), p.protocol, PROTOCOLS));
-    if (typeof p.targetPort === 'number' && p.targetPort !== 0) errs.push(...fromMessages(child(pp, 'targetPort'), p.targetPort, isValidPortNum(p.targetPort)));
-    else if (typeof p.targetPort === 'string') errs.push(...fromMessages(child(pp, 'targetPort'), p.targetPort, isValidPortName(p.targetPort)));
+    else if (!PROTOCOLS.includes(p.protocol as string))
+      errs.push(notSupported(child(pp, 'protocol'), p.protocol, PROTOCOLS));
+    if (typeof p.targetPort === 'number' && p.targetPort !== 0)
+      errs.push(...fromMessages(child(pp, 'targetPort'), p.targetPort, isValidPortNum(p.targetPort)));
+    else if (typeof p.targetPort === 'string')
+      errs.push(...fromMessages(child(pp, 'targetPort'), p.targetPort, isValidPortName(p.targetPort)));
     if (p.nodePort !== undefined && p.nodePort !== 0) {
-      if (type === 'ClusterIP') errs.push(forbidden(child(pp, 'nodePort'), 'may not be used when `type` is \'ClusterIP\''));
+      if (type === 'ClusterIP')
+        errs.push(forbidden(child(pp, 'nodePort'), "may not be used when `type` is 'ClusterIP'"));
       else errs.push(...fromMessages(child(pp, 'nodePort'), p.nodePort, isValidPortNum(p.nodePort as number)));
     }
   });
   const affinity = spec.sessionAffinity as string | undefined;
-  if (affinity !== undefined && !['ClientIP', 'None'].includes(affinity)) errs.push(notSupported('spec.sessionAffinity', affinity, ['ClientIP', 'None']));
+  if (affinity !== undefined && !['ClientIP', 'None'].includes(affinity))
+    errs.push(notSupported('spec.sessionAffinity', affinity, ['ClientIP', 'None']));
   if (spec.selector !== undefined) {
     for (const k of Object.keys(obj(spec.selector))) errs.push(...fromMessages('spec.selector', k, isQualifiedName(k)));
   }
@@ -67,9 +101,16 @@ export function validateServiceUpdate(svc: KubeObject, old: KubeObject): ErrorLi
   const oldIPs = clusterIPsOf(oldSpec);
   let ips = clusterIPsOf(spec);
   // Like upstream's normalizeClusterIPs: a changed clusterIP with clusterIPs left as they were stands for both.
-  if (typeof spec.clusterIP === 'string' && spec.clusterIP !== '' && spec.clusterIP !== oldSpec.clusterIP && sameList(ips, oldIPs)) ips = [spec.clusterIP];
+  if (
+    typeof spec.clusterIP === 'string' &&
+    spec.clusterIP !== '' &&
+    spec.clusterIP !== oldSpec.clusterIP &&
+    sameList(ips, oldIPs)
+  )
+    ips = [spec.clusterIP];
   for (const i of [0, 1]) {
-    if (oldIPs.length > i && ips.length > i && oldIPs[i] !== ips[i]) errs.push(invalidValue(index('spec.clusterIPs', i), ips, 'may not change once set'));
+    if (oldIPs.length > i && ips.length > i && oldIPs[i] !== ips[i])
+      errs.push(invalidValue(index('spec.clusterIPs', i), ips, 'may not change once set'));
   }
   return errs;
 }
@@ -79,7 +120,8 @@ function clusterIPsOf(spec: Record<string, unknown>): string[] {
   return typeof spec.clusterIP === 'string' && spec.clusterIP !== '' ? [spec.clusterIP] : [];
 }
 
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Validates a Node on create or update. */
 export function validateNode(node: KubeObject): ErrorList {
@@ -94,14 +136,17 @@ export function validateNode(node: KubeObject): ErrorList {
     else if (!effects.includes(t.effect as string)) errs.push(notSupported(child(p, 'effect'), t.effect, effects));
   });
   if (spec.podCIDR && !/^[0-9a-fA-F.:]+\/\d{1,3}$/.test(spec.podCIDR as string))
-    errs.push(invalidValue('spec.podCIDR', spec.podCIDR, 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)'));
+    errs.push(
+      invalidValue('spec.podCIDR', spec.podCIDR, 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)'),
+    );
   return errs;
 }
 
 /** Validates a Namespace: a DNS-1123 label name and qualified finalizers. */
 export function validateNamespace(ns: KubeObject): ErrorList {
   const errs = validateObjectMeta(ns.metadata, false, nameIsDNSLabel);
-  for (const f of (obj(ns.spec).finalizers as string[] | undefined) ?? []) errs.push(...fromMessages('spec.finalizers', f, isQualifiedName(f)));
+  for (const f of (obj(ns.spec).finalizers as string[] | undefined) ?? [])
+    errs.push(...fromMessages('spec.finalizers', f, isQualifiedName(f)));
   return errs;
 }
 
@@ -114,7 +159,10 @@ function validateDataKeys(o: KubeObject, fields: string[]): ErrorList {
   for (const f of fields) {
     for (const [k, v] of Object.entries(obj(o[f]))) {
       errs.push(...fromMessages(`${f}[${k}]`, k, isConfigMapKey(k)));
-      if (seen.has(k)) errs.push(invalidValue(`${f}[${k}]`, k, 'duplicate of key present in ' + fields.filter((x) => x !== f).join(', ')));
+      if (seen.has(k))
+        errs.push(
+          invalidValue(`${f}[${k}]`, k, 'duplicate of key present in ' + fields.filter((x) => x !== f).join(', ')),
+        );
       seen.add(k);
       total += typeof v === 'string' ? Buffer.byteLength(v) : 0;
     }
@@ -131,11 +179,15 @@ export const validateConfigMap = (cm: KubeObject): ErrorList => [
 
 /** Validates a Secret on create. */
 export const validateSecret = (s: KubeObject): ErrorList => {
-  const errs = [...validateObjectMeta(s.metadata, true, nameIsDNSSubdomain), ...validateDataKeys(s, ['data', 'stringData'])];
+  const errs = [
+    ...validateObjectMeta(s.metadata, true, nameIsDNSSubdomain),
+    ...validateDataKeys(s, ['data', 'stringData']),
+  ];
   const data = obj(s.data);
   if (s.type === 'kubernetes.io/service-account-token') {
     const ann = s.metadata?.annotations ?? {};
-    if (!ann['kubernetes.io/service-account.name']) errs.push(required('metadata.annotations[kubernetes.io/service-account.name]'));
+    if (!ann['kubernetes.io/service-account.name'])
+      errs.push(required('metadata.annotations[kubernetes.io/service-account.name]'));
   } else if (s.type === 'kubernetes.io/dockerconfigjson' && data['.dockerconfigjson'] === undefined) {
     errs.push(required('data[.dockerconfigjson]'));
   } else if (s.type === 'kubernetes.io/tls') {
@@ -151,7 +203,8 @@ export function validateImmutableDataUpdate(o: KubeObject, old: KubeObject, data
   if (old.immutable === true) {
     if (o.immutable !== true) errs.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
     for (const f of dataFields)
-      if (JSON.stringify(o[f] ?? {}) !== JSON.stringify(old[f] ?? {})) errs.push(forbidden(f, 'field is immutable when `immutable` is set'));
+      if (JSON.stringify(o[f] ?? {}) !== JSON.stringify(old[f] ?? {}))
+        errs.push(forbidden(f, 'field is immutable when `immutable` is set'));
   }
   if (old.kind === 'Secret' || o.kind === 'Secret')
     if ((o.type ?? 'Opaque') !== (old.type ?? 'Opaque')) errs.push(immutable('type', o.type ?? ''));
@@ -159,7 +212,8 @@ export function validateImmutableDataUpdate(o: KubeObject, old: KubeObject, data
 }
 
 /** Validates a ServiceAccount. */
-export const validateServiceAccount = (sa: KubeObject): ErrorList => validateObjectMeta(sa.metadata, true, nameIsDNSSubdomain);
+export const validateServiceAccount = (sa: KubeObject): ErrorList =>
+  validateObjectMeta(sa.metadata, true, nameIsDNSSubdomain);
 
 /** Validates a core/v1 Event: it must name the object it is about. */
 export function validateEvent(ev: KubeObject): ErrorList {
@@ -184,7 +238,8 @@ export function validateEndpoints(ep: KubeObject): ErrorList {
     arr(s.ports).forEach((port, j) => {
       const pp = index(child(p, 'ports'), j);
       errs.push(...fromMessages(child(pp, 'port'), port.port ?? 0, isValidPortNum(port.port as number)));
-      if (port.protocol && !PROTOCOLS.includes(port.protocol as string)) errs.push(notSupported(child(pp, 'protocol'), port.protocol, PROTOCOLS));
+      if (port.protocol && !PROTOCOLS.includes(port.protocol as string))
+        errs.push(notSupported(child(pp, 'protocol'), port.protocol, PROTOCOLS));
     });
   });
   return errs;

@@ -66,7 +66,11 @@ function formatValue(v: unknown): string {
 /** The error text without the field, like Error.ErrorBody(). */
 export function errorBody(e: FieldError): string {
   let s = TYPE_TEXT[e.type];
-  const omit = e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' || e.type === 'FieldValueTooLong' || e.type === 'InternalError';
+  const omit =
+    e.type === 'FieldValueRequired' ||
+    e.type === 'FieldValueForbidden' ||
+    e.type === 'FieldValueTooLong' ||
+    e.type === 'InternalError';
   if (!omit && e.badValue !== undefined) s += `: ${formatValue(e.badValue)}`;
   if (e.detail) s += `: ${e.detail}`;
   return s;
@@ -78,7 +82,12 @@ export const errorString = (e: FieldError): string => `${e.field}: ${errorBody(e
 /** Value required (empty string, null or empty list). */
 export const required = (field: string, detail = ''): FieldError => ({ type: 'FieldValueRequired', field, detail });
 /** Malformed value. */
-export const invalidValue = (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail });
+export const invalidValue = (field: string, badValue: unknown, detail: string): FieldError => ({
+  type: 'FieldValueInvalid',
+  field,
+  badValue,
+  detail,
+});
 /** Value not in an enumeration: `supported values: "A", "B"`. */
 export const notSupported = (field: string, badValue: unknown, valid: string[]): FieldError => ({
   type: 'FieldValueNotSupported',
@@ -87,11 +96,24 @@ export const notSupported = (field: string, badValue: unknown, valid: string[]):
   detail: valid.length ? `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}` : '',
 });
 /** Value must be unique. */
-export const duplicate = (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, badValue, detail: '' });
+export const duplicate = (field: string, badValue: unknown): FieldError => ({
+  type: 'FieldValueDuplicate',
+  field,
+  badValue,
+  detail: '',
+});
 /** Valid but not allowed here. */
-export const forbidden = (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, detail });
+export const forbidden = (field: string, detail: string): FieldError => ({
+  type: 'FieldValueForbidden',
+  field,
+  detail,
+});
 /** Value too long: `may not be more than N bytes`. */
-export const tooLong = (field: string, max: number): FieldError => ({ type: 'FieldValueTooLong', field, detail: `may not be more than ${max} bytes` });
+export const tooLong = (field: string, max: number): FieldError => ({
+  type: 'FieldValueTooLong',
+  field,
+  detail: `may not be more than ${max} bytes`,
+});
 /** List too long. */
 export const tooMany = (field: string, actual: number, max: number): FieldError => ({
   type: 'FieldValueTooMany',
@@ -100,7 +122,8 @@ export const tooMany = (field: string, actual: number, max: number): FieldError 
   detail: `must have at most ${max} items`,
 });
 /** A value that may not change on update: `field is immutable`. */
-export const immutable = (field: string, badValue: unknown): FieldError => invalidValue(field, badValue, 'field is immutable');
+export const immutable = (field: string, badValue: unknown): FieldError =>
+  invalidValue(field, badValue, 'field is immutable');
 
 /** Turns errors into the 422 StatusError, deduplicated like ErrorList.ToAggregate. */
 export function toInvalidError(kind: GroupKind | string, name: string, errs: ErrorList): StatusError {
@@ -118,7 +141,8 @@ export function toInvalidError(kind: GroupKind | string, name: string, errs: Err
 }
 
 /** Maps string messages from a validator (like isDNS1123Label) to Invalid errors at `field`. */
-export const fromMessages = (field: string, value: unknown, msgs: string[]): ErrorList => msgs.map((m) => invalidValue(field, value, m));
+export const fromMessages = (field: string, value: unknown, msgs: string[]): ErrorList =>
+  msgs.map((m) => invalidValue(field, value, m));
 
 /** Integer >= 0 check with upstream's message. */
 export function validateNonnegative(v: unknown, field: string): ErrorList {

@@ -4,7 +4,13 @@
  */
 import type { ResourceInfo } from '../registry.js';
 import type { KubeObject } from '../types.js';
-import { validateDeployment, validateDeploymentUpdate, validateReplicaSet, validateReplicaSetUpdate, validateReplicaStatus } from './apps.js';
+import {
+  validateDeployment,
+  validateDeploymentUpdate,
+  validateReplicaSet,
+  validateReplicaSetUpdate,
+  validateReplicaStatus,
+} from './apps.js';
 import { validateJob, validateJobUpdate } from './batch.js';
 import {
   validateConfigMap,
@@ -20,7 +26,15 @@ import {
 } from './core.js';
 import { toInvalidError, type ErrorList } from './field.js';
 import { validateObjectMetaUpdate } from './objectmeta.js';
-import { validateEndpointSlice, validateEndpointSliceUpdate, validateLease, validatePodDisruptionBudget, validatePriorityClass, validatePriorityClassUpdate, validatePodGroup } from './other.js';
+import {
+  validateEndpointSlice,
+  validateEndpointSliceUpdate,
+  validateLease,
+  validatePodDisruptionBudget,
+  validatePriorityClass,
+  validatePriorityClassUpdate,
+  validatePodGroup,
+} from './other.js';
 import { validatePod, validatePodStatusUpdate, validatePodUpdate } from './pod.js';
 import {
   validateClusterRole,
@@ -40,8 +54,14 @@ const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?
   services: { create: validateService, extraUpdate: validateServiceUpdate },
   nodes: { create: validateNode },
   namespaces: { create: validateNamespace },
-  configmaps: { create: validateConfigMap, extraUpdate: (c, o) => validateImmutableDataUpdate(c, o, ['data', 'binaryData']) },
-  secrets: { create: validateSecret, extraUpdate: (s, o) => validateImmutableDataUpdate({ ...s, kind: 'Secret' }, o, ['data']) },
+  configmaps: {
+    create: validateConfigMap,
+    extraUpdate: (c, o) => validateImmutableDataUpdate(c, o, ['data', 'binaryData']),
+  },
+  secrets: {
+    create: validateSecret,
+    extraUpdate: (s, o) => validateImmutableDataUpdate({ ...s, kind: 'Secret' }, o, ['data']),
+  },
   serviceaccounts: { create: validateServiceAccount },
   events: { create: validateEvent },
   endpoints: { create: validateEndpoints },
@@ -72,7 +92,9 @@ export function validateUpdate(resource: ResourceInfo | string, obj: KubeObject,
   if (!v) return validateObjectMetaUpdate(obj.metadata, old.metadata);
   if (v.update) return v.update(obj, old);
   // Create rules re-run on update, but their metadata part is replaced by the update rules.
-  const errs = v.create(obj).filter((e) => !e.field.startsWith('metadata.name') && !e.field.startsWith('metadata.generateName'));
+  const errs = v
+    .create(obj)
+    .filter((e) => !e.field.startsWith('metadata.name') && !e.field.startsWith('metadata.generateName'));
   errs.push(...validateObjectMetaUpdate(obj.metadata, old.metadata));
   if (v.extraUpdate) errs.push(...v.extraUpdate(obj, old));
   return errs;
@@ -83,7 +105,9 @@ export function validateStatusUpdate(resource: ResourceInfo | string, obj: KubeO
   const v = VALIDATORS[resourceName(resource)];
   if (v?.status) {
     const errs = v.status(obj, old);
-    return v.status === validatePodStatusUpdate ? errs : [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...errs];
+    return v.status === validatePodStatusUpdate
+      ? errs
+      : [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...errs];
   }
   return validateObjectMetaUpdate(obj.metadata, old.metadata);
 }

@@ -3,9 +3,26 @@
  * ValidateObjectMeta / ValidateObjectMetaUpdate: names, namespace scope,
  * labels, annotations, owner references and finalizers.
  */
-import { isDNS1123Label, isQualifiedName, isValidLabelValue, TOTAL_ANNOTATION_SIZE_LIMIT, type NameValidator } from '../meta.js';
+import {
+  isDNS1123Label,
+  isQualifiedName,
+  isValidLabelValue,
+  TOTAL_ANNOTATION_SIZE_LIMIT,
+  type NameValidator,
+} from '../meta.js';
 import { asString, isObject, type ObjectMeta } from '../types.js';
-import { child, forbidden, fromMessages, immutable, index, invalidValue, required, tooLong, validateNonnegative, type ErrorList } from './field.js';
+import {
+  child,
+  forbidden,
+  fromMessages,
+  immutable,
+  index,
+  invalidValue,
+  required,
+  tooLong,
+  validateNonnegative,
+  type ErrorList,
+} from './field.js';
 
 /** Label keys and values: keys are qualified names, values are 63-char label values (path is the map, as upstream). */
 export function validateLabels(labels: unknown, path: string): ErrorList {
@@ -47,7 +64,13 @@ function validateOwnerReferences(refs: unknown, path: string): ErrorList {
     if (r.controller === true) controllers.push(`${asString(r.kind)}/${asString(r.name)}`);
   });
   if (controllers.length > 1)
-    errs.push(invalidValue(path, refs, `Only one reference can have Controller set to true. Found "true" in references for ${controllers.join(' and ')}`));
+    errs.push(
+      invalidValue(
+        path,
+        refs,
+        `Only one reference can have Controller set to true. Found "true" in references for ${controllers.join(' and ')}`,
+      ),
+    );
   return errs;
 }
 
@@ -69,10 +92,16 @@ function validateFinalizers(finalizers: unknown, path: string): ErrorList {
 }
 
 /** Validates metadata on create: name or generateName, namespace scope, and everything else. */
-export function validateObjectMeta(meta: ObjectMeta | undefined, namespaced: boolean, nameFn: NameValidator, path = 'metadata'): ErrorList {
+export function validateObjectMeta(
+  meta: ObjectMeta | undefined,
+  namespaced: boolean,
+  nameFn: NameValidator,
+  path = 'metadata',
+): ErrorList {
   const m = meta ?? {};
   const errs: ErrorList = [];
-  if (m.generateName) errs.push(...fromMessages(child(path, 'generateName'), m.generateName, nameFn(m.generateName, true)));
+  if (m.generateName)
+    errs.push(...fromMessages(child(path, 'generateName'), m.generateName, nameFn(m.generateName, true)));
   if (!m.name) errs.push(required(child(path, 'name'), 'name or generateName is required'));
   else errs.push(...fromMessages(child(path, 'name'), m.name, nameFn(m.name, false)));
   if (namespaced) {
@@ -90,7 +119,11 @@ export function validateObjectMeta(meta: ObjectMeta | undefined, namespaced: boo
 }
 
 /** Validates metadata on update: identity fields may not change; the rest is checked as on create. */
-export function validateObjectMetaUpdate(meta: ObjectMeta | undefined, old: ObjectMeta | undefined, path = 'metadata'): ErrorList {
+export function validateObjectMetaUpdate(
+  meta: ObjectMeta | undefined,
+  old: ObjectMeta | undefined,
+  path = 'metadata',
+): ErrorList {
   const m = meta ?? {};
   const o = old ?? {};
   const errs: ErrorList = [];
@@ -98,9 +131,11 @@ export function validateObjectMetaUpdate(meta: ObjectMeta | undefined, old: Obje
   if (!same(m.name, o.name)) errs.push(immutable(child(path, 'name'), m.name ?? ''));
   if (!same(m.namespace, o.namespace)) errs.push(immutable(child(path, 'namespace'), m.namespace ?? ''));
   if (!same(m.uid, o.uid)) errs.push(immutable(child(path, 'uid'), m.uid ?? ''));
-  if (!same(m.creationTimestamp, o.creationTimestamp)) errs.push(immutable(child(path, 'creationTimestamp'), m.creationTimestamp ?? ''));
+  if (!same(m.creationTimestamp, o.creationTimestamp))
+    errs.push(immutable(child(path, 'creationTimestamp'), m.creationTimestamp ?? ''));
   // Once set, deletion fields only move through the graceful-deletion path, never by update.
-  if (o.deletionTimestamp && !same(m.deletionTimestamp, o.deletionTimestamp)) errs.push(immutable(child(path, 'deletionTimestamp'), m.deletionTimestamp ?? ''));
+  if (o.deletionTimestamp && !same(m.deletionTimestamp, o.deletionTimestamp))
+    errs.push(immutable(child(path, 'deletionTimestamp'), m.deletionTimestamp ?? ''));
   if (o.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds !== o.deletionGracePeriodSeconds)
     errs.push(immutable(child(path, 'deletionGracePeriodSeconds'), m.deletionGracePeriodSeconds ?? null));
   errs.push(...validateNonnegative(m.generation, child(path, 'generation')));

@@ -4,7 +4,19 @@
  */
 import { isDNS1123Label, isDNS1123Subdomain, isValidPortNum, nameIsDNSSubdomain } from '../meta.js';
 import { asString, isObject, type KubeObject } from '../types.js';
-import { child, forbidden, fromMessages, immutable, index, invalidValue, notSupported, required, tooMany, validateNonnegative, type ErrorList } from './field.js';
+import {
+  child,
+  forbidden,
+  fromMessages,
+  immutable,
+  index,
+  invalidValue,
+  notSupported,
+  required,
+  tooMany,
+  validateNonnegative,
+  type ErrorList,
+} from './field.js';
 import { validateIntOrPercent, validateLabelSelector } from './common.js';
 import { validateObjectMeta } from './objectmeta.js';
 
@@ -17,7 +29,8 @@ export function validateLease(lease: KubeObject): ErrorList {
   const errs = validateObjectMeta(lease.metadata, true, nameIsDNSSubdomain);
   const spec = obj(lease.spec);
   const d = spec.leaseDurationSeconds;
-  if (typeof d === 'number' && d <= 0) errs.push(invalidValue('spec.leaseDurationSeconds', d, 'must be greater than 0'));
+  if (typeof d === 'number' && d <= 0)
+    errs.push(invalidValue('spec.leaseDurationSeconds', d, 'must be greater than 0'));
   errs.push(...validateNonnegative(spec.leaseTransitions, 'spec.leaseTransitions'));
   return errs;
 }
@@ -29,7 +42,8 @@ const IPV6 = /^[0-9a-fA-F:]+(:(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4
 function validateAddress(type: string, a: unknown, path: string): ErrorList {
   const s = asString(a);
   if (type === 'IPv4' && !IPV4.test(s)) return [invalidValue(path, a, 'must be a valid IPv4 address')];
-  if (type === 'IPv6' && (!IPV6.test(s) || !s.includes(':'))) return [invalidValue(path, a, 'must be a valid IPv6 address')];
+  if (type === 'IPv6' && (!IPV6.test(s) || !s.includes(':')))
+    return [invalidValue(path, a, 'must be a valid IPv6 address')];
   if (type === 'FQDN') return fromMessages(path, a, isDNS1123Subdomain(s));
   return [];
 }
@@ -55,8 +69,10 @@ export function validateEndpointSlice(es: KubeObject): ErrorList {
   ports.forEach((port, i) => {
     const p = index('ports', i);
     if (port.name) errs.push(...fromMessages(child(p, 'name'), port.name, isDNS1123Label(port.name as string)));
-    if (port.port !== undefined && port.port !== null) errs.push(...fromMessages(child(p, 'port'), port.port, isValidPortNum(port.port as number)));
-    if (port.protocol && !['SCTP', 'TCP', 'UDP'].includes(port.protocol as string)) errs.push(notSupported(child(p, 'protocol'), port.protocol, ['SCTP', 'TCP', 'UDP']));
+    if (port.port !== undefined && port.port !== null)
+      errs.push(...fromMessages(child(p, 'port'), port.port, isValidPortNum(port.port as number)));
+    if (port.protocol && !['SCTP', 'TCP', 'UDP'].includes(port.protocol as string))
+      errs.push(notSupported(child(p, 'protocol'), port.protocol, ['SCTP', 'TCP', 'UDP']));
   });
   return errs;
 }
@@ -68,7 +84,10 @@ export const validateEndpointSliceUpdate = (es: KubeObject, old: KubeObject): Er
 /** The largest priority a user-defined PriorityClass may have; above it is reserved for system- classes. */
 export const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
 /** The built-in system priority classes and their values. */
-export const SYSTEM_PRIORITY_CLASSES: Record<string, number> = { 'system-node-critical': 2_000_001_000, 'system-cluster-critical': 2_000_000_000 };
+export const SYSTEM_PRIORITY_CLASSES: Record<string, number> = {
+  'system-node-critical': 2_000_001_000,
+  'system-cluster-critical': 2_000_000_000,
+};
 
 /** Validates a PriorityClass: user values up to 1e9, "system-" names reserved. */
 export function validatePriorityClass(pc: KubeObject): ErrorList {
@@ -76,13 +95,17 @@ export function validatePriorityClass(pc: KubeObject): ErrorList {
   const name = pc.metadata?.name ?? '';
   const value = pc.value as number | undefined;
   if (name.startsWith('system-')) {
-    if (SYSTEM_PRIORITY_CLASSES[name] === undefined) errs.push(forbidden('metadata.name', "priority class names with 'system-' prefix are reserved"));
+    if (SYSTEM_PRIORITY_CLASSES[name] === undefined)
+      errs.push(forbidden('metadata.name', "priority class names with 'system-' prefix are reserved"));
   } else if (typeof value === 'number' && value > HIGHEST_USER_DEFINABLE_PRIORITY) {
-    errs.push(forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`));
+    errs.push(
+      forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`),
+    );
   }
   if (typeof value !== 'number') errs.push(required('value'));
   const pp = pc.preemptionPolicy as string | undefined;
-  if (pp !== undefined && pp !== 'Never' && pp !== 'PreemptLowerPriority') errs.push(notSupported('preemptionPolicy', pp, ['Never', 'PreemptLowerPriority']));
+  if (pp !== undefined && pp !== 'Never' && pp !== 'PreemptLowerPriority')
+    errs.push(notSupported('preemptionPolicy', pp, ['Never', 'PreemptLowerPriority']));
   return errs;
 }
 
@@ -90,7 +113,8 @@ export function validatePriorityClass(pc: KubeObject): ErrorList {
 export function validatePriorityClassUpdate(pc: KubeObject, old: KubeObject): ErrorList {
   const errs: ErrorList = [];
   if (pc.value !== old.value) errs.push(forbidden('value', 'may not be changed in an update.'));
-  if ((pc.preemptionPolicy ?? '') !== (old.preemptionPolicy ?? '')) errs.push(immutable('preemptionPolicy', pc.preemptionPolicy));
+  if ((pc.preemptionPolicy ?? '') !== (old.preemptionPolicy ?? ''))
+    errs.push(immutable('preemptionPolicy', pc.preemptionPolicy));
   return errs;
 }
 
@@ -99,7 +123,8 @@ export function validatePodDisruptionBudget(pdb: KubeObject): ErrorList {
   const errs = validateObjectMeta(pdb.metadata, true, nameIsDNSSubdomain);
   const spec = obj(pdb.spec);
   const has = (v: unknown): boolean => v !== undefined && v !== null;
-  if (has(spec.minAvailable) && has(spec.maxUnavailable)) errs.push(invalidValue('spec', spec, 'minAvailable and maxUnavailable cannot be both set'));
+  if (has(spec.minAvailable) && has(spec.maxUnavailable))
+    errs.push(invalidValue('spec', spec, 'minAvailable and maxUnavailable cannot be both set'));
   errs.push(...validateIntOrPercent(spec.minAvailable, 'spec.minAvailable'));
   errs.push(...validateIntOrPercent(spec.maxUnavailable, 'spec.maxUnavailable'));
   errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));

@@ -3,9 +3,27 @@
  * ports, volumes, tolerations and enums on create; on update only images,
  * activeDeadlineSeconds, added tolerations and removed scheduling gates may change.
  */
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortName, isValidPortNum, nameIsDNSSubdomain } from '../meta.js';
+import {
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidPortName,
+  isValidPortNum,
+  nameIsDNSSubdomain,
+} from '../meta.js';
 import { asString, isObject, type KubeObject } from '../types.js';
-import { child, duplicate, forbidden, fromMessages, index, invalidValue, notSupported, required, validateNonnegative, type ErrorList } from './field.js';
+import {
+  child,
+  duplicate,
+  forbidden,
+  fromMessages,
+  index,
+  invalidValue,
+  notSupported,
+  required,
+  validateNonnegative,
+  type ErrorList,
+} from './field.js';
 import { validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validateResourceRequirements } from './resources.js';
 import { semanticEqual } from './semantic.js';
@@ -17,10 +35,36 @@ const MAX_INT32 = 2147483647;
 
 /** Volume source field names; a volume must set exactly one. */
 export const VOLUME_SOURCES = [
-  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
-  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'configMap',
-  'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO', 'storageos', 'csi',
-  'ephemeral', 'image',
+  'hostPath',
+  'emptyDir',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'persistentVolumeClaim',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'configMap',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'projected',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
+  'csi',
+  'ephemeral',
+  'image',
 ];
 
 function validateVolumes(volumes: Obj[], path: string): { errs: ErrorList; names: Set<string> } {
@@ -53,11 +97,15 @@ function validatePorts(ports: Obj[], path: string): ErrorList {
       names.add(port.name);
     }
     if (port.containerPort === undefined || port.containerPort === 0) errs.push(required(child(p, 'containerPort')));
-    else errs.push(...fromMessages(child(p, 'containerPort'), port.containerPort, isValidPortNum(port.containerPort as number)));
+    else
+      errs.push(
+        ...fromMessages(child(p, 'containerPort'), port.containerPort, isValidPortNum(port.containerPort as number)),
+      );
     if (port.hostPort !== undefined && port.hostPort !== 0)
       errs.push(...fromMessages(child(p, 'hostPort'), port.hostPort, isValidPortNum(port.hostPort as number)));
     if (!port.protocol) errs.push(required(child(p, 'protocol')));
-    else if (!['SCTP', 'TCP', 'UDP'].includes(port.protocol as string)) errs.push(notSupported(child(p, 'protocol'), port.protocol, ['SCTP', 'TCP', 'UDP']));
+    else if (!['SCTP', 'TCP', 'UDP'].includes(port.protocol as string))
+      errs.push(notSupported(child(p, 'protocol'), port.protocol, ['SCTP', 'TCP', 'UDP']));
   });
   return errs;
 }
@@ -69,19 +117,32 @@ function validateContainer(c: Obj, p: string, volumes: Set<string>, requireImage
   arr(c.env).forEach((e, j) => {
     const ep = index(child(p, 'env'), j);
     if (!e.name) errs.push(required(child(ep, 'name')));
-    else if (asString(e.name).includes('=')) errs.push(invalidValue(child(ep, 'name'), e.name, "a valid environment variable name must consist only of printable ASCII characters other than '='"));
+    else if (asString(e.name).includes('='))
+      errs.push(
+        invalidValue(
+          child(ep, 'name'),
+          e.name,
+          "a valid environment variable name must consist only of printable ASCII characters other than '='",
+        ),
+      );
   });
   arr(c.volumeMounts).forEach((m, j) => {
     const mp = index(child(p, 'volumeMounts'), j);
     if (!m.name) errs.push(required(child(mp, 'name')));
-    else if (!volumes.has(m.name as string)) errs.push({ type: 'FieldValueNotFound', field: child(mp, 'name'), badValue: m.name, detail: '' });
+    else if (!volumes.has(m.name as string))
+      errs.push({ type: 'FieldValueNotFound', field: child(mp, 'name'), badValue: m.name, detail: '' });
     if (!m.mountPath) errs.push(required(child(mp, 'mountPath')));
   });
   errs.push(...validateResourceRequirements(c.resources, child(p, 'resources')));
   if (c.imagePullPolicy !== undefined && !['Always', 'IfNotPresent', 'Never'].includes(c.imagePullPolicy as string))
     errs.push(notSupported(child(p, 'imagePullPolicy'), c.imagePullPolicy, ['Always', 'IfNotPresent', 'Never']));
-  if (c.terminationMessagePolicy !== undefined && !['File', 'FallbackToLogsOnError'].includes(c.terminationMessagePolicy as string))
-    errs.push(notSupported(child(p, 'terminationMessagePolicy'), c.terminationMessagePolicy, ['File', 'FallbackToLogsOnError']));
+  if (
+    c.terminationMessagePolicy !== undefined &&
+    !['File', 'FallbackToLogsOnError'].includes(c.terminationMessagePolicy as string)
+  )
+    errs.push(
+      notSupported(child(p, 'terminationMessagePolicy'), c.terminationMessagePolicy, ['File', 'FallbackToLogsOnError']),
+    );
   return errs;
 }
 
@@ -111,10 +172,20 @@ export function validateTolerations(tolerations: Obj[], path: string): ErrorList
     const p = index(path, i);
     const op = (t.operator as string | undefined) ?? 'Equal';
     if (t.key) errs.push(...fromMessages(child(p, 'key'), t.key, isQualifiedName(t.key as string)));
-    else if (op !== 'Exists') errs.push(invalidValue(child(p, 'operator'), op, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    else if (op !== 'Exists')
+      errs.push(
+        invalidValue(
+          child(p, 'operator'),
+          op,
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+        ),
+      );
     if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute')
-      errs.push(invalidValue(child(p, 'effect'), t.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"));
-    if (op === 'Exists' && t.value) errs.push(invalidValue(child(p, 'operator'), t.value, "value must be empty when `operator` is 'Exists'"));
+      errs.push(
+        invalidValue(child(p, 'effect'), t.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"),
+      );
+    if (op === 'Exists' && t.value)
+      errs.push(invalidValue(child(p, 'operator'), t.value, "value must be empty when `operator` is 'Exists'"));
     else if (op !== 'Equal' && op !== 'Exists') errs.push(notSupported(child(p, 'operator'), op, ['Equal', 'Exists']));
     if (t.effect && !['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect as string))
       errs.push(notSupported(child(p, 'effect'), t.effect, ['NoExecute', 'NoSchedule', 'PreferNoSchedule']));
@@ -145,13 +216,28 @@ export function validatePodSpec(spec: unknown, path: string, opts: PodSpecOption
   if (!dns) errs.push(required(child(path, 'dnsPolicy')));
   else if (!dnsPolicies.includes(dns)) errs.push(notSupported(child(path, 'dnsPolicy'), dns, dnsPolicies));
   errs.push(...validateLabels(spec.nodeSelector, child(path, 'nodeSelector')));
-  if (spec.nodeName) errs.push(...fromMessages(child(path, 'nodeName'), spec.nodeName, isDNS1123Subdomain(spec.nodeName as string)));
+  if (spec.nodeName)
+    errs.push(...fromMessages(child(path, 'nodeName'), spec.nodeName, isDNS1123Subdomain(spec.nodeName as string)));
   if (spec.serviceAccountName)
-    errs.push(...fromMessages(child(path, 'serviceAccountName'), spec.serviceAccountName, isDNS1123Subdomain(spec.serviceAccountName as string)));
+    errs.push(
+      ...fromMessages(
+        child(path, 'serviceAccountName'),
+        spec.serviceAccountName,
+        isDNS1123Subdomain(spec.serviceAccountName as string),
+      ),
+    );
   if (spec.priorityClassName)
-    errs.push(...fromMessages(child(path, 'priorityClassName'), spec.priorityClassName, isDNS1123Subdomain(spec.priorityClassName as string)));
-  if (spec.hostname) errs.push(...fromMessages(child(path, 'hostname'), spec.hostname, isDNS1123Label(spec.hostname as string)));
-  if (spec.subdomain) errs.push(...fromMessages(child(path, 'subdomain'), spec.subdomain, isDNS1123Label(spec.subdomain as string)));
+    errs.push(
+      ...fromMessages(
+        child(path, 'priorityClassName'),
+        spec.priorityClassName,
+        isDNS1123Subdomain(spec.priorityClassName as string),
+      ),
+    );
+  if (spec.hostname)
+    errs.push(...fromMessages(child(path, 'hostname'), spec.hostname, isDNS1123Label(spec.hostname as string)));
+  if (spec.subdomain)
+    errs.push(...fromMessages(child(path, 'subdomain'), spec.subdomain, isDNS1123Label(spec.subdomain as string)));
   const ads = spec.activeDeadlineSeconds;
   if (ads !== undefined && ads !== null && (typeof ads !== 'number' || ads < 1 || ads > MAX_INT32))
     errs.push(invalidValue(child(path, 'activeDeadlineSeconds'), ads, `must be between 1 and ${MAX_INT32}, inclusive`));
@@ -196,27 +282,45 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): ErrorList {
   const newAds = spec.activeDeadlineSeconds as number | undefined;
   const oldAds = oldSpec.activeDeadlineSeconds as number | undefined;
   if (oldAds !== undefined && oldAds !== null) {
-    if (newAds === undefined || newAds === null) errs.push(invalidValue('spec.activeDeadlineSeconds', null, 'must not update from a positive integer to nil value'));
-    else if (newAds > oldAds) errs.push(invalidValue('spec.activeDeadlineSeconds', newAds, 'must be less than or equal to previous value'));
+    if (newAds === undefined || newAds === null)
+      errs.push(
+        invalidValue('spec.activeDeadlineSeconds', null, 'must not update from a positive integer to nil value'),
+      );
+    else if (newAds > oldAds)
+      errs.push(invalidValue('spec.activeDeadlineSeconds', newAds, 'must be less than or equal to previous value'));
   }
   // Existing tolerations must stay; only their tolerationSeconds may change.
   const newTols = arr(spec.tolerations);
   arr(oldSpec.tolerations).forEach((t, i) => {
     const { tolerationSeconds: _a, ...rest } = t;
     if (!newTols.some(({ tolerationSeconds: _b, ...n }) => semanticEqual(n, rest)))
-      errs.push(forbidden(index('spec.tolerations', i), 'existing toleration can not be modified except its tolerationSeconds'));
+      errs.push(
+        forbidden(index('spec.tolerations', i), 'existing toleration can not be modified except its tolerationSeconds'),
+      );
   });
   const oldGates = new Set(arr(oldSpec.schedulingGates).map((g) => g.name));
   for (const g of arr(spec.schedulingGates))
-    if (!oldGates.has(g.name)) errs.push(forbidden('spec.schedulingGates', `only deletion is allowed, but found new scheduling gate '${asString(g.name)}'`));
+    if (!oldGates.has(g.name))
+      errs.push(
+        forbidden(
+          'spec.schedulingGates',
+          `only deletion is allowed, but found new scheduling gate '${asString(g.name)}'`,
+        ),
+      );
   // Mask the mutable fields with the old values, then anything left that differs is forbidden.
-  const munged: Obj = { ...spec, activeDeadlineSeconds: oldSpec.activeDeadlineSeconds, tolerations: oldSpec.tolerations, schedulingGates: oldSpec.schedulingGates };
+  const munged: Obj = {
+    ...spec,
+    activeDeadlineSeconds: oldSpec.activeDeadlineSeconds,
+    tolerations: oldSpec.tolerations,
+    schedulingGates: oldSpec.schedulingGates,
+  };
   for (const f of ['containers', 'initContainers', 'ephemeralContainers']) {
     const olds = arr(oldSpec[f]);
     if (Array.isArray(spec[f])) munged[f] = arr(spec[f]).map((c, i) => (olds[i] ? { ...c, image: olds[i].image } : c));
   }
   const oldTgp = oldSpec.terminationGracePeriodSeconds as number | undefined;
-  if (oldTgp !== undefined && oldTgp < 0 && spec.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = oldTgp;
+  if (oldTgp !== undefined && oldTgp < 0 && spec.terminationGracePeriodSeconds === 1)
+    munged.terminationGracePeriodSeconds = oldTgp;
   if (!semanticEqual(munged, oldSpec)) errs.push(forbidden('spec', MUTABLE_FIELDS_MSG));
   return errs;
 }
@@ -225,6 +329,13 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): ErrorList {
 export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject): ErrorList {
   const errs = validateObjectMetaUpdate(pod.metadata, old.metadata);
   const status = isObject(pod.status) ? pod.status : {};
-  if (status.nominatedNodeName) errs.push(...fromMessages('status.nominatedNodeName', status.nominatedNodeName, isDNS1123Subdomain(status.nominatedNodeName as string)));
+  if (status.nominatedNodeName)
+    errs.push(
+      ...fromMessages(
+        'status.nominatedNodeName',
+        status.nominatedNodeName,
+        isDNS1123Subdomain(status.nominatedNodeName as string),
+      ),
+    );
   return errs;
 }

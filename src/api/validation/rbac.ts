@@ -23,21 +23,38 @@ export function validateRBACName(name: string): string[] {
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(asString) : []);
-const objects = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? (v.filter(isObject) as Record<string, unknown>[]) : []);
+const objects = (v: unknown): Record<string, unknown>[] =>
+  Array.isArray(v) ? (v.filter(isObject) as Record<string, unknown>[]) : [];
 
 function validatePolicyRule(rule: Record<string, unknown>, namespaced: boolean, path: string): ErrorList {
   const errs: ErrorList = [];
-  if (strings(rule.verbs).length === 0) errs.push(required(child(path, 'verbs'), 'verbs must contain at least one value'));
+  if (strings(rule.verbs).length === 0)
+    errs.push(required(child(path, 'verbs'), 'verbs must contain at least one value'));
   const urls = strings(rule.nonResourceURLs);
   if (urls.length > 0) {
-    if (namespaced) errs.push(invalidValue(child(path, 'nonResourceURLs'), urls, 'namespaced rules cannot apply to non-resource URLs'));
-    if (strings(rule.apiGroups).length > 0 || strings(rule.resources).length > 0 || strings(rule.resourceNames).length > 0) {
-      errs.push(invalidValue(child(path, 'nonResourceURLs'), urls, 'rules cannot apply to both regular resources and non-resource URLs'));
+    if (namespaced)
+      errs.push(
+        invalidValue(child(path, 'nonResourceURLs'), urls, 'namespaced rules cannot apply to non-resource URLs'),
+      );
+    if (
+      strings(rule.apiGroups).length > 0 ||
+      strings(rule.resources).length > 0 ||
+      strings(rule.resourceNames).length > 0
+    ) {
+      errs.push(
+        invalidValue(
+          child(path, 'nonResourceURLs'),
+          urls,
+          'rules cannot apply to both regular resources and non-resource URLs',
+        ),
+      );
     }
     return errs;
   }
-  if (strings(rule.apiGroups).length === 0) errs.push(required(child(path, 'apiGroups'), 'resource rules must supply at least one api group'));
-  if (strings(rule.resources).length === 0) errs.push(required(child(path, 'resources'), 'resource rules must supply at least one resource'));
+  if (strings(rule.apiGroups).length === 0)
+    errs.push(required(child(path, 'apiGroups'), 'resource rules must supply at least one api group'));
+  if (strings(rule.resources).length === 0)
+    errs.push(required(child(path, 'resources'), 'resource rules must supply at least one resource'));
   return errs;
 }
 
@@ -46,7 +63,10 @@ function validateRules(o: KubeObject, namespaced: boolean): ErrorList {
 }
 
 /** Validates a Role. */
-export const validateRole = (role: KubeObject): ErrorList => [...validateObjectMeta(role.metadata, true, validateRBACName), ...validateRules(role, true)];
+export const validateRole = (role: KubeObject): ErrorList => [
+  ...validateObjectMeta(role.metadata, true, validateRBACName),
+  ...validateRules(role, true),
+];
 
 /** Validates a ClusterRole, with its aggregation rule. */
 export function validateClusterRole(role: KubeObject): ErrorList {
@@ -55,7 +75,8 @@ export function validateClusterRole(role: KubeObject): ErrorList {
   if (isObject(agg)) {
     const selectors = objects(agg.clusterRoleSelectors);
     const path = 'aggregationRule.clusterRoleSelectors';
-    if (selectors.length === 0) errs.push(required(path, 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
+    if (selectors.length === 0)
+      errs.push(required(path, 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
     selectors.forEach((s, i) => errs.push(...validateLabelSelector(s, index(path, i))));
   }
   return errs;
@@ -85,7 +106,8 @@ function validateSubject(s: Record<string, unknown>, namespaced: boolean, path: 
 function validateBinding(b: KubeObject, namespaced: boolean): ErrorList {
   const errs = validateObjectMeta(b.metadata, namespaced, validateRBACName);
   const ref = isObject(b.roleRef) ? b.roleRef : {};
-  if (asString(ref.apiGroup) !== RBAC_GROUP) errs.push(notSupported('roleRef.apiGroup', asString(ref.apiGroup), [RBAC_GROUP]));
+  if (asString(ref.apiGroup) !== RBAC_GROUP)
+    errs.push(notSupported('roleRef.apiGroup', asString(ref.apiGroup), [RBAC_GROUP]));
   const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
   if (!kinds.includes(asString(ref.kind))) errs.push(notSupported('roleRef.kind', asString(ref.kind), kinds));
   const refName = asString(ref.name);
@@ -101,16 +123,31 @@ export const validateRoleBinding = (b: KubeObject): ErrorList => validateBinding
 export const validateClusterRoleBinding = (b: KubeObject): ErrorList => validateBinding(b, false);
 
 function validateBindingUpdate(b: KubeObject, old: KubeObject, namespaced: boolean): ErrorList {
-  const errs = [...validateObjectMetaUpdate(b.metadata, old.metadata), ...validateBinding(b, namespaced).filter((e) => !e.field.startsWith('metadata.'))];
+  const errs = [
+    ...validateObjectMetaUpdate(b.metadata, old.metadata),
+    ...validateBinding(b, namespaced).filter((e) => !e.field.startsWith('metadata.')),
+  ];
   const ref = isObject(b.roleRef) ? b.roleRef : {};
   const oldRef = isObject(old.roleRef) ? old.roleRef : {};
-  if (asString(ref.apiGroup) !== asString(oldRef.apiGroup) || asString(ref.kind) !== asString(oldRef.kind) || asString(ref.name) !== asString(oldRef.name)) {
-    errs.push(invalidValue('roleRef', { apiGroup: asString(ref.apiGroup), kind: asString(ref.kind), name: asString(ref.name) }, 'cannot change roleRef'));
+  if (
+    asString(ref.apiGroup) !== asString(oldRef.apiGroup) ||
+    asString(ref.kind) !== asString(oldRef.kind) ||
+    asString(ref.name) !== asString(oldRef.name)
+  ) {
+    errs.push(
+      invalidValue(
+        'roleRef',
+        { apiGroup: asString(ref.apiGroup), kind: asString(ref.kind), name: asString(ref.name) },
+        'cannot change roleRef',
+      ),
+    );
   }
   return errs;
 }
 
 /** A RoleBinding update: as on create, and the roleRef may not change (upstream: "cannot change roleRef"). */
-export const validateRoleBindingUpdate = (b: KubeObject, old: KubeObject): ErrorList => validateBindingUpdate(b, old, true);
+export const validateRoleBindingUpdate = (b: KubeObject, old: KubeObject): ErrorList =>
+  validateBindingUpdate(b, old, true);
 /** A ClusterRoleBinding update: as on create, and the roleRef may not change. */
-export const validateClusterRoleBindingUpdate = (b: KubeObject, old: KubeObject): ErrorList => validateBindingUpdate(b, old, false);
+export const validateClusterRoleBindingUpdate = (b: KubeObject, old: KubeObject): ErrorList =>
+  validateBindingUpdate(b, old, false);

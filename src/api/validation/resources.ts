@@ -10,12 +10,19 @@ import { child, fromMessages, invalidValue, key, type ErrorList } from './field.
 const NATIVE = new Set(['cpu', 'memory', 'ephemeral-storage', 'storage', 'pods']);
 
 // Native and kubernetes.io-prefixed resources may be overcommitted; extended ones (example.com/gpu) may not.
-const isNative = (name: string): boolean => NATIVE.has(name) || name.startsWith('hugepages-') || !name.includes('/') || name.includes('kubernetes.io/');
+const isNative = (name: string): boolean =>
+  NATIVE.has(name) || name.startsWith('hugepages-') || !name.includes('/') || name.includes('kubernetes.io/');
 
 function validateResourceName(name: string, path: string): ErrorList {
   const msgs = isQualifiedName(name);
   if (msgs.length) return fromMessages(path, name, msgs);
-  if (!name.includes('/') && !NATIVE.has(name) && !name.startsWith('hugepages-') && !name.startsWith('requests.') && !name.startsWith('limits.'))
+  if (
+    !name.includes('/') &&
+    !NATIVE.has(name) &&
+    !name.startsWith('hugepages-') &&
+    !name.startsWith('requests.') &&
+    !name.startsWith('limits.')
+  )
     return [invalidValue(path, name, 'must be a standard resource type or fully qualified')];
   return [];
 }
@@ -50,8 +57,18 @@ export function validateResourceRequirements(res: unknown, path: string): ErrorL
     }
     if (!isQuantity(lim)) continue;
     const cmp = compareQuantities(req as string, lim as string);
-    if (!isNative(name) && cmp !== 0) errs.push(invalidValue(key(requestsPath, name), asString(req), `must be equal to ${name} limit of ${asString(lim)}`));
-    else if (cmp > 0) errs.push(invalidValue(key(requestsPath, name), asString(req), `must be less than or equal to ${name} limit of ${asString(lim)}`));
+    if (!isNative(name) && cmp !== 0)
+      errs.push(
+        invalidValue(key(requestsPath, name), asString(req), `must be equal to ${name} limit of ${asString(lim)}`),
+      );
+    else if (cmp > 0)
+      errs.push(
+        invalidValue(
+          key(requestsPath, name),
+          asString(req),
+          `must be less than or equal to ${name} limit of ${asString(lim)}`,
+        ),
+      );
   }
   return errs;
 }

@@ -34,7 +34,12 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
   // Every key of either side, without building the union.
   for (const k in ao) if (Object.prototype.hasOwnProperty.call(ao, k) && !semanticEqual(ao[k], bo[k])) return false;
   for (const k in bo) {
-    if (Object.prototype.hasOwnProperty.call(bo, k) && !Object.prototype.hasOwnProperty.call(ao, k) && !semanticEqual(ao[k], bo[k])) return false;
+    if (
+      Object.prototype.hasOwnProperty.call(bo, k) &&
+      !Object.prototype.hasOwnProperty.call(ao, k) &&
+      !semanticEqual(ao[k], bo[k])
+    )
+      return false;
   }
   return true;
 }

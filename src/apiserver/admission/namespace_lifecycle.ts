@@ -12,7 +12,10 @@ import type { AdmissionPlugin, Attributes } from './chain.js';
 export const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
 /** Builds the plugin over the namespaces store. */
-export function namespaceLifecycle(namespaces: () => GenericStore, clusterScoped: (resource: string) => boolean): AdmissionPlugin {
+export function namespaceLifecycle(
+  namespaces: () => GenericStore,
+  clusterScoped: (resource: string) => boolean,
+): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
     async validate(a: Attributes): Promise<void> {
@@ -36,7 +39,10 @@ export function namespaceLifecycle(namespaces: () => GenericStore, clusterScoped
           throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
         }
       }
-      if ((ns.status as { phase?: string } | undefined)?.phase === 'Terminating' || ns.metadata?.deletionTimestamp !== undefined) {
+      if (
+        (ns.status as { phase?: string } | undefined)?.phase === 'Terminating' ||
+        ns.metadata?.deletionTimestamp !== undefined
+      ) {
         // Upstream lets Events through so the namespace controller can report progress.
         if (a.resource === 'events') return;
         throw forbidden(

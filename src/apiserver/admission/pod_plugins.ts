@@ -14,7 +14,8 @@ export const serviceAccountAdmission: AdmissionPlugin = {
   admit(a) {
     if (a.resource !== 'pods' || a.operation !== 'CREATE' || a.object === null) return;
     const spec = (a.object.spec ?? (a.object.spec = {})) as Obj;
-    if (spec.serviceAccountName === undefined || spec.serviceAccountName === '') spec.serviceAccountName = (spec.serviceAccount as string | undefined) ?? 'default';
+    if (spec.serviceAccountName === undefined || spec.serviceAccountName === '')
+      spec.serviceAccountName = (spec.serviceAccount as string | undefined) ?? 'default';
     spec.serviceAccount = spec.serviceAccountName;
   },
 };
@@ -28,7 +29,13 @@ export function defaultTolerationSeconds(notReady = 300, unreachable = 300): Adm
   return {
     name: 'DefaultTolerationSeconds',
     admit(a) {
-      if (a.resource !== 'pods' || (a.operation !== 'CREATE' && a.operation !== 'UPDATE') || a.subresource !== '' || a.object === null) return;
+      if (
+        a.resource !== 'pods' ||
+        (a.operation !== 'CREATE' && a.operation !== 'UPDATE') ||
+        a.subresource !== '' ||
+        a.object === null
+      )
+        return;
       addDefaultTolerations(a.object, notReady, unreachable);
     },
   };
@@ -42,18 +49,25 @@ export function priorityAdmission(classes: () => GenericStore): AdmissionPlugin 
       if (a.resource !== 'pods' || a.operation !== 'CREATE' || a.object === null) return;
       // From the watch cache, like upstream's plugin reads its PriorityClass lister.
       const listed = await classes().objects.listObjects({ minRevision: 0 });
-      const all: PriorityClassInfo[] = listed.items.map((o) => o.decode() as Obj).map((obj) => ({
-        name: (obj.metadata as Obj).name as string,
-        value: obj.value as number,
-        ...(obj.preemptionPolicy === undefined ? {} : { preemptionPolicy: obj.preemptionPolicy as string }),
-        ...(obj.globalDefault === true ? { globalDefault: true } : {}),
-      }));
+      const all: PriorityClassInfo[] = listed.items
+        .map((o) => o.decode() as Obj)
+        .map((obj) => ({
+          name: (obj.metadata as Obj).name as string,
+          value: obj.value as number,
+          ...(obj.preemptionPolicy === undefined ? {} : { preemptionPolicy: obj.preemptionPolicy as string }),
+          ...(obj.globalDefault === true ? { globalDefault: true } : {}),
+        }));
       const builtin: PriorityClassInfo[] = [
         { name: 'system-cluster-critical', value: 2000000000 },
         { name: 'system-node-critical', value: 2000001000 },
       ];
-      const lookup = (n: string): PriorityClassInfo | undefined => all.find((c) => c.name === n) ?? builtin.find((c) => c.name === n);
-      admitPodPriority(a.object, lookup, all.find((c) => c.globalDefault === true));
+      const lookup = (n: string): PriorityClassInfo | undefined =>
+        all.find((c) => c.name === n) ?? builtin.find((c) => c.name === n);
+      admitPodPriority(
+        a.object,
+        lookup,
+        all.find((c) => c.globalDefault === true),
+      );
     },
   };
 }

@@ -30,7 +30,15 @@ function setup() {
       return o;
     },
   });
-  const token = (over: { audiences?: string[]; issuer?: string; saUID?: string; pod?: { name: string; uid: string }; expirationSeconds?: number } = {}): string =>
+  const token = (
+    over: {
+      audiences?: string[];
+      issuer?: string;
+      saUID?: string;
+      pod?: { name: string; uid: string };
+      expirationSeconds?: number;
+    } = {},
+  ): string =>
     signJWT(
       serviceAccountClaims({
         issuer: over.issuer ?? ISS,
@@ -58,7 +66,7 @@ test('a valid token is its ServiceAccount, in the service-account groups, with t
   });
 });
 
-test('another issuer, another audience, a forged signature, alg none or garbage: not this authenticator\'s user', async () => {
+test("another issuer, another audience, a forged signature, alg none or garbage: not this authenticator's user", async () => {
   const s = setup();
   assert.equal(await s.auth(s.token({ issuer: 'https://elsewhere' })), undefined);
   assert.equal(await s.auth(s.token({ audiences: ['vault'] })), undefined);
@@ -72,7 +80,7 @@ test('another issuer, another audience, a forged signature, alg none or garbage:
   assert.equal(await s.auth(''), undefined);
 });
 
-test('expiry allows upstream\'s one-minute leeway, and no more', async () => {
+test("expiry allows upstream's one-minute leeway, and no more", async () => {
   const s = setup();
   const t = s.token({ expirationSeconds: 600 });
   s.clock.step(600_000 + 59_000);

@@ -22,7 +22,11 @@ export interface ServiceAccountTokenOptions {
   publicKey: KeyObject;
   clock: Clock;
   /** A quorum read of one object; rejects with a NotFound StatusError when it is gone. */
-  getObject(resource: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes', namespace: string | undefined, name: string): Promise<Obj>;
+  getObject(
+    resource: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes',
+    namespace: string | undefined,
+    name: string,
+  ): Promise<Obj>;
 }
 
 const LEEWAY_S = 60;
@@ -72,7 +76,9 @@ function verifiedClaims(token: string, key: KeyObject): Claims | undefined {
   try {
     const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString()) as { alg?: string };
     if (header.alg !== 'RS256') return undefined;
-    const ok = createVerify('RSA-SHA256').update(`${parts[0]}.${parts[1]}`).verify(key, Buffer.from(parts[2], 'base64url'));
+    const ok = createVerify('RSA-SHA256')
+      .update(`${parts[0]}.${parts[1]}`)
+      .verify(key, Buffer.from(parts[2], 'base64url'));
     if (!ok) return undefined;
     const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString()) as unknown;
     return claims !== null && typeof claims === 'object' ? (claims as Claims) : undefined;
@@ -113,7 +119,12 @@ async function userOf(c: Claims, o: ServiceAccountTokenOptions): Promise<UserInf
 
 // The object a reference names, when it exists with that uid and is not being deleted; like upstream,
 // a pod or secret marked for deletion no longer backs a token.
-async function live(o: ServiceAccountTokenOptions, resource: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes', ns: string | undefined, ref: Ref): Promise<Obj | undefined> {
+async function live(
+  o: ServiceAccountTokenOptions,
+  resource: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes',
+  ns: string | undefined,
+  ref: Ref,
+): Promise<Obj | undefined> {
   if (ref.name === undefined || ref.name === '') return undefined;
   let obj: Obj;
   try {

@@ -21,4 +21,7 @@ export const ANONYMOUS_USER: Readonly<UserInfo> = { username: 'system:anonymous'
  * Requests on the lab's plain-HTTP port: no authentication, all-powerful, as upstream's removed
  * insecure port treated them (`system:unsecured` in `system:masters`).
  */
-export const UNSECURED_USER: Readonly<UserInfo> = { username: 'system:unsecured', groups: ['system:masters', AUTHENTICATED_GROUP] };
+export const UNSECURED_USER: Readonly<UserInfo> = {
+  username: 'system:unsecured',
+  groups: ['system:masters', AUTHENTICATED_GROUP],
+};

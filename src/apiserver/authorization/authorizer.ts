@@ -59,7 +59,8 @@ export function union(authorizers: readonly Authorizer[]): Authorizer {
  * group "" in the namespace "n"`, `... at the cluster scope`, or `... cannot get path "/x"`.
  */
 export function forbiddenMessage(a: Attributes): string {
-  if (!a.isResourceRequest) return `User ${JSON.stringify(a.user.username)} cannot ${a.verb} path ${JSON.stringify(a.path)}`;
+  if (!a.isResourceRequest)
+    return `User ${JSON.stringify(a.user.username)} cannot ${a.verb} path ${JSON.stringify(a.path)}`;
   const resource = a.subresource === '' ? a.resource : `${a.resource}/${a.subresource}`;
   const where = a.namespace !== '' ? `in the namespace ${JSON.stringify(a.namespace)}` : 'at the cluster scope';
   return `User ${JSON.stringify(a.user.username)} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.apiGroup)} ${where}`;

@@ -37,8 +37,17 @@ export async function bootstrap(stores: Map<string, GenericStore>, cfg: Strategy
     {
       kind: 'Service',
       apiVersion: 'v1',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-      spec: { type: 'ClusterIP', clusterIP: cfg.serviceIPs.first(), ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None' },
+      metadata: {
+        name: 'kubernetes',
+        namespace: 'default',
+        labels: { component: 'apiserver', provider: 'kubernetes' },
+      },
+      spec: {
+        type: 'ClusterIP',
+        clusterIP: cfg.serviceIPs.first(),
+        ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+        sessionAffinity: 'None',
+      },
     },
     clock,
   );

@@ -146,16 +146,24 @@ export class NamespaceController {
     if (remaining > 0) {
       // Count what is still there after the deletes (graceful ones remain until their grace passes).
       let left = 0;
-      for (const store of this.stores.values()) if (store.info.namespaced) left += (await store.list({ namespace: name, limit: 1 })).items.length;
+      for (const store of this.stores.values())
+        if (store.info.namespaced) left += (await store.list({ namespace: name, limit: 1 })).items.length;
       if (left > 0) return false;
     }
-    const { obj } = await this.namespaces.guaranteedUpdate(undefined, name, (cur) => {
-      if (cur === null || meta(cur).uid !== uid) return Promise.reject(new Error('gone'));
-      const next = deepCopy(cur);
-      const fin = (((next.spec as Obj | undefined)?.finalizers as string[] | undefined) ?? []).filter((f) => f !== 'kubernetes');
-      next.spec = { ...(next.spec as Obj | undefined), finalizers: fin };
-      return next;
-    }, { allowCreate: false, dryRun: false });
+    const { obj } = await this.namespaces.guaranteedUpdate(
+      undefined,
+      name,
+      (cur) => {
+        if (cur === null || meta(cur).uid !== uid) return Promise.reject(new Error('gone'));
+        const next = deepCopy(cur);
+        const fin = (((next.spec as Obj | undefined)?.finalizers as string[] | undefined) ?? []).filter(
+          (f) => f !== 'kubernetes',
+        );
+        next.spec = { ...(next.spec as Obj | undefined), finalizers: fin };
+        return next;
+      },
+      { allowCreate: false, dryRun: false },
+    );
     await this.namespaces.finalizeIfDone(obj);
     return true;
   }

@@ -12,7 +12,10 @@ import type { GenericStore } from '../registry/store.js';
 
 /** Creates or reconciles every bootstrap ClusterRole and ClusterRoleBinding. */
 export async function reconcileBootstrapPolicy(stores: Map<string, GenericStore>, clock: Clock): Promise<void> {
-  for (const [resource, objs] of [['clusterroles', BOOTSTRAP_CLUSTER_ROLES], ['clusterrolebindings', BOOTSTRAP_CLUSTER_ROLE_BINDINGS]] as const) {
+  for (const [resource, objs] of [
+    ['clusterroles', BOOTSTRAP_CLUSTER_ROLES],
+    ['clusterrolebindings', BOOTSTRAP_CLUSTER_ROLE_BINDINGS],
+  ] as const) {
     const store = stores.get(resource)!;
     for (const want of objs) await ensure(store, want, clock);
   }
@@ -23,10 +26,15 @@ async function ensure(store: GenericStore, want: Obj, clock: Clock): Promise<voi
   try {
     const current = await store.get(undefined, name);
     if (reconcile(current, want) === null) return;
-    await store.guaranteedUpdate(undefined, name, (cur) => {
-      if (cur === null) return Promise.reject(new Error('gone'));
-      return reconcile(cur, want) ?? cur;
-    }, { allowCreate: false, dryRun: false });
+    await store.guaranteedUpdate(
+      undefined,
+      name,
+      (cur) => {
+        if (cur === null) return Promise.reject(new Error('gone'));
+        return reconcile(cur, want) ?? cur;
+      },
+      { allowCreate: false, dryRun: false },
+    );
   } catch (err) {
     if (!isNotFoundError(err)) throw err;
     try {

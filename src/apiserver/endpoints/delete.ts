@@ -24,13 +24,15 @@ async function deleteOptions(ctx: RestContext): Promise<DeleteParams> {
   const raw = await readBody(ctx.req);
   if (raw.length > 0) {
     const decoded = decodeBody(raw, ctx.req.headers['content-type'] ?? 'application/json');
-    if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) throw badRequest('DeleteOptions must be a JSON object');
+    if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded))
+      throw badRequest('DeleteOptions must be a JSON object');
     body = decoded;
   }
   const graceQ = q.get('gracePeriodSeconds');
   const grace = graceQ !== null ? Number(graceQ) : (body.gracePeriodSeconds as number | undefined);
   // Upstream adds the grace to now as a Go Duration (int64 nanoseconds); past that a deletionTimestamp is not a time (here: a 500).
-  if (grace !== undefined && (!Number.isSafeInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS)) throw badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
+  if (grace !== undefined && (!Number.isSafeInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS))
+    throw badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
   let policy = (q.get('propagationPolicy') ?? body.propagationPolicy) as string | undefined;
   if (policy === undefined && (queryBool(q, 'orphanDependents') || body.orphanDependents === true)) policy = 'Orphan';
   if (policy !== undefined && policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
@@ -59,7 +61,10 @@ export async function handleDelete(ctx: RestContext): Promise<void> {
 export async function handleDeleteCollection(ctx: RestContext): Promise<void> {
   const opts = await deleteOptions(ctx);
   const predicate = selectorPredicate(ctx);
-  const page = await ctx.store.list({ namespace: ctx.info.namespace, ...(predicate === undefined ? {} : { predicate }) });
+  const page = await ctx.store.list({
+    namespace: ctx.info.namespace,
+    ...(predicate === undefined ? {} : { predicate }),
+  });
   const items: Obj[] = [];
   for (const { obj } of page.items) {
     const m = obj.metadata as Obj;

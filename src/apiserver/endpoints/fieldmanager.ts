@@ -16,7 +16,8 @@ export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 /** Reads ?fieldValidation; kubectl sends Strict by default. Unset means Warn, as upstream. */
 export function parseFieldValidation(q: URLSearchParams): FieldValidation {
   const v = q.get('fieldValidation') ?? 'Warn';
-  if (v !== 'Strict' && v !== 'Warn' && v !== 'Ignore') throw badRequest(`fieldValidation: Unsupported value: "${v}": supported values: "Ignore", "Strict", "Warn"`);
+  if (v !== 'Strict' && v !== 'Warn' && v !== 'Ignore')
+    throw badRequest(`fieldValidation: Unsupported value: "${v}": supported values: "Ignore", "Strict", "Warn"`);
   return v;
 }
 
@@ -40,7 +41,10 @@ export function applyFieldValidation(ctx: RestContext, obj: Obj, v: FieldValidat
   }
   if (v === 'Warn') {
     const prev = ctx.res.getHeader('Warning');
-    const list = [...(Array.isArray(prev) ? prev : prev === undefined ? [] : [String(prev)]), ...unknownFieldWarnings(unknown).map((w) => `299 - ${quoteWarning(w)}`)];
+    const list = [
+      ...(Array.isArray(prev) ? prev : prev === undefined ? [] : [String(prev)]),
+      ...unknownFieldWarnings(unknown).map((w) => `299 - ${quoteWarning(w)}`),
+    ];
     ctx.res.setHeader('Warning', list);
   }
   for (const path of unknown) prune(obj, path);
@@ -103,7 +107,14 @@ export function recordUpdateManager(ctx: RestContext, obj: Obj, old: Obj | null,
 }
 
 /** Server-side apply of `applied` onto `live` by `manager`; a conflict without force is a 409 listing the fields. */
-export function serverSideApply(ctx: RestContext, live: Obj | null, applied: Obj, manager: string, force: boolean, now: number): Obj {
+export function serverSideApply(
+  ctx: RestContext,
+  live: Obj | null,
+  applied: Obj,
+  manager: string,
+  force: boolean,
+  now: number,
+): Obj {
   try {
     const r = ssa({
       live,

@@ -17,7 +17,9 @@ export const JSON_PATCH_MAX_COPY_BYTES = 3 * 1024 * 1024;
 /** Applies `ops` to a copy of `current`; a failed operation is upstream's 422 with the patch library's reason. */
 export function applyJSONPatch(current: Obj, ops: unknown[], maxCopyBytes = JSON_PATCH_MAX_COPY_BYTES): Obj {
   if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
-    throw requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
+    throw requestEntityTooLarge(
+      `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`,
+    );
   }
   let doc: unknown = deepCopy(current);
   let copied = 0;
@@ -29,13 +31,19 @@ export function applyJSONPatch(current: Obj, ops: unknown[], maxCopyBytes = JSON
         const value = fastJsonPatch.getValueByPointer(doc, op.from) as unknown;
         copied += value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value));
         if (copied > maxCopyBytes) {
-          throw new Error(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${maxCopyBytes}`);
+          throw new Error(
+            `Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${maxCopyBytes}`,
+          );
         }
       }
       doc = fastJsonPatch.applyOperation(doc, op, true, true).newDocument;
     }
   } catch (err) {
-    throw newStatusError(422, 'Invalid', `the server rejected our request due to an error in our request: ${(err as Error).message.split('\n')[0]}`);
+    throw newStatusError(
+      422,
+      'Invalid',
+      `the server rejected our request due to an error in our request: ${(err as Error).message.split('\n')[0]}`,
+    );
   }
   return doc as Obj;
 }

@@ -78,4 +78,3 @@ export class ChunkedBody {
     this.len = 0;
   }
 }
-

@@ -34,8 +34,14 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
   const isApply = type === 'application/apply-patch+yaml';
   const force = queryBool(q, 'force');
   const manager = q.get('fieldManager') ?? '';
-  if (isApply && manager === '') throw badRequest('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
-  if (!isApply && force) throw badRequest('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+  if (isApply && manager === '')
+    throw badRequest(
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    );
+  if (!isApply && force)
+    throw badRequest(
+      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+    );
   let applied: Obj | null = null;
   if (isApply) {
     applied = checkBodyKind(ctx, patch);
@@ -57,9 +63,11 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
       else next = applyPatch(type, sub === 'status' ? statusPatchBase(type, current, patch) : current, patch);
       checkBodyKind(ctx, next);
       const nm = meta(next);
-      if (nm.name !== current.metadata.name) throw badRequest('metadata.name: the name of an object cannot be changed by a patch');
+      if (nm.name !== current.metadata.name)
+        throw badRequest('metadata.name: the name of an object cannot be changed by a patch');
       // A patch carrying a resourceVersion is a precondition (optimistic concurrency).
-      if (nm.resourceVersion !== undefined && nm.resourceVersion !== current.metadata.resourceVersion) throw conflict(gr, ctx.info.name);
+      if (nm.resourceVersion !== undefined && nm.resourceVersion !== current.metadata.resourceVersion)
+        throw conflict(gr, ctx.info.name);
       if (!isApply) applyFieldValidation(ctx, next, validation);
       const merged = sub === 'status' ? withStatusFrom(current, next) : next;
       // An apply records its manager in the result's managedFields, which withStatusFrom took from `current`.
@@ -107,15 +115,21 @@ export function applyPatch(type: string, current: Obj, patch: unknown): Obj {
       return applyJSONPatch(current, patch);
     }
     case 'application/merge-patch+json':
-      if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw badRequest('merge patch must be a JSON object');
+      if (patch === null || typeof patch !== 'object' || Array.isArray(patch))
+        throw badRequest('merge patch must be a JSON object');
       return applyMergePatch(current, patch) as Obj;
     case 'application/strategic-merge-patch+json':
-      if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw badRequest('strategic merge patch must be a JSON object');
+      if (patch === null || typeof patch !== 'object' || Array.isArray(patch))
+        throw badRequest('strategic merge patch must be a JSON object');
       let patched: Obj;
       try {
         patched = applyStrategicMergePatch(current, patch, patchSchemaForObject(current));
       } catch (err) {
-        throw newStatusError(422, 'Invalid', `the server rejected our request due to an error in our request: ${(err as Error).message}`);
+        throw newStatusError(
+          422,
+          'Invalid',
+          `the server rejected our request due to an error in our request: ${(err as Error).message}`,
+        );
       }
       checkPatchedShape(patched, patch);
       return patched;
@@ -133,7 +147,12 @@ function checkPatchedShape(patched: Obj, patch: object): void {
   const why = findRestoreError(group, String(patched.kind), patched);
   if (why === undefined) return;
   const value = goFormat(patch);
-  throw invalid('', '', [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${why}`, field: 'patch' }], [`patch: Invalid value: ${JSON.stringify(value)}: ${why}`]);
+  throw invalid(
+    '',
+    '',
+    [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${why}`, field: 'patch' }],
+    [`patch: Invalid value: ${JSON.stringify(value)}: ${why}`],
+  );
 }
 
 function splitAPIVersion(v: unknown): [string, string] {

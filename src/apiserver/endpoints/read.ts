@@ -22,7 +22,8 @@ export function selectorPredicate(ctx: RestContext): Predicate | undefined {
   const ls = parseLabelSelector(q.get('labelSelector') ?? '');
   const fs = compileFieldSelector(ctx.resource.resource, q.get('fieldSelector') ?? '', ctx.resource.namespaced);
   if (ls.empty && fs.empty) return undefined;
-  return (obj: Obj) => ls.matches((obj.metadata as Obj | undefined)?.labels as Record<string, string> | undefined) && fs.matches(obj);
+  return (obj: Obj) =>
+    ls.matches((obj.metadata as Obj | undefined)?.labels as Record<string, string> | undefined) && fs.matches(obj);
 }
 
 /** Parses a resourceVersion parameter: undefined for "", else a non-negative integer (400 otherwise). */
@@ -55,10 +56,18 @@ export function indexFromSelector(ctx: RestContext): { name: string; value: stri
  * selector is exactly that one indexed term (a kubelet's spec.nodeName=x), so
  * the cache never decodes objects for it.
  */
-export function residualPredicate(ctx: RestContext, index: { name: string; value: string } | undefined, predicate: Predicate | undefined): Predicate | undefined {
+export function residualPredicate(
+  ctx: RestContext,
+  index: { name: string; value: string } | undefined,
+  predicate: Predicate | undefined,
+): Predicate | undefined {
   if (index === undefined || predicate === undefined) return predicate;
   if ((ctx.info.query.get('labelSelector') ?? '') !== '') return predicate;
-  const reqs = compileFieldSelector(ctx.resource.resource, ctx.info.query.get('fieldSelector') ?? '', ctx.resource.namespaced).selector.requirements;
+  const reqs = compileFieldSelector(
+    ctx.resource.resource,
+    ctx.info.query.get('fieldSelector') ?? '',
+    ctx.resource.namespaced,
+  ).selector.requirements;
   return reqs.length === 1 && reqs[0]!.field === index.name && reqs[0]!.operator === '=' ? undefined : predicate;
 }
 
@@ -70,13 +79,24 @@ export async function handleGet(ctx: RestContext): Promise<void> {
   const rv = parseRV(ctx.info.query.get('resourceVersion'));
   let obj;
   try {
-    obj = await ctx.store.objects.getObject(ctx.store.key(ctx.info.namespace, ctx.info.name), rv === undefined ? {} : { minRevision: rv });
+    obj = await ctx.store.objects.getObject(
+      ctx.store.key(ctx.info.namespace, ctx.info.name),
+      rv === undefined ? {} : { minRevision: rv },
+    );
   } catch (err) {
     throw toStatusError(err, ctx.store.gr, ctx.info.name);
   }
   const out = negotiateOutput(ctx.req, ctx.info.query);
   if (out.table) {
-    writeJSON(ctx.res, 200, printTable(ctx.resource.resource, [obj.decode() as Obj], { now: ctx.services.clock.now(), includeObject: out.includeObject, resourceVersion: String(obj.revision) }));
+    writeJSON(
+      ctx.res,
+      200,
+      printTable(ctx.resource.resource, [obj.decode() as Obj], {
+        now: ctx.services.clock.now(),
+        includeObject: out.includeObject,
+        resourceVersion: String(obj.revision),
+      }),
+    );
     return;
   }
   // Slices of the stored bytes around the resourceVersion: no copy kept per object, one writev per response.
@@ -96,10 +116,14 @@ export async function handleList(ctx: RestContext): Promise<void> {
   const limitParam = q.get('limit');
   const limit = limitParam === null || limitParam === '' ? 0 : Number(limitParam);
   if (!Number.isSafeInteger(limit) || limit < 0) throw badRequest(`invalid limit: ${limitParam}`);
-  if (cont !== '' && rv !== undefined && rv !== 0) throw badRequest('specifying resource version is not allowed when using continue');
-  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') throw badRequest(`invalid resourceVersionMatch: ${match}`);
-  if (match !== '' && rv === undefined) throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
-  if (match === 'Exact' && rv === 0) throw badRequest('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  if (cont !== '' && rv !== undefined && rv !== 0)
+    throw badRequest('specifying resource version is not allowed when using continue');
+  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan')
+    throw badRequest(`invalid resourceVersionMatch: ${match}`);
+  if (match !== '' && rv === undefined)
+    throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
+  if (match === 'Exact' && rv === 0)
+    throw badRequest('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
   const index = indexFromSelector(ctx);
   const predicate = residualPredicate(ctx, index, selectorPredicate(ctx));
   let list;
@@ -120,13 +144,21 @@ export async function handleList(ctx: RestContext): Promise<void> {
   if (list.remainingItemCount !== undefined) listMeta.remainingItemCount = list.remainingItemCount;
   const out = negotiateOutput(ctx.req, q);
   if (out.table) {
-    writeJSON(ctx.res, 200, printTable(ctx.resource.resource, list.items.map((o) => o.decode() as Obj), {
-      now: ctx.services.clock.now(),
-      includeObject: out.includeObject,
-      resourceVersion: listMeta.resourceVersion as string,
-      ...(list.continue === undefined ? {} : { continue: list.continue }),
-      ...(list.remainingItemCount === undefined ? {} : { remainingItemCount: list.remainingItemCount }),
-    }));
+    writeJSON(
+      ctx.res,
+      200,
+      printTable(
+        ctx.resource.resource,
+        list.items.map((o) => o.decode() as Obj),
+        {
+          now: ctx.services.clock.now(),
+          includeObject: out.includeObject,
+          resourceVersion: listMeta.resourceVersion as string,
+          ...(list.continue === undefined ? {} : { continue: list.continue }),
+          ...(list.remainingItemCount === undefined ? {} : { remainingItemCount: list.remainingItemCount }),
+        },
+      ),
+    );
     return;
   }
   // Stream the shared bytes through two reused chunks: one concat of 75k objects would copy ~150 MB

@@ -30,7 +30,12 @@ const MAIN: Record<string, RestHandler> = {
 };
 
 /** Dispatches one resource request; throws StatusErrors for the caller to write. */
-export async function serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, services: ServerServices): Promise<void> {
+export async function serveResource(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: RequestInfo,
+  services: ServerServices,
+): Promise<void> {
   const resource = lookupResource(info.apiGroup, info.apiVersion, info.resource);
   if (resource === undefined) throw routeNotFound();
   const store = services.stores.get(resource.resource);
@@ -61,7 +66,8 @@ export async function serveResource(req: IncomingMessage, res: ServerResponse, i
   const subInfo = resource.subresources.find((s) => s.name === sub);
   if (subInfo === undefined || info.name === '') throw routeNotFound();
   const verb = info.verb;
-  if (!subInfo.verbs.includes(verb)) throw methodNotSupported({ group: resource.group, resource: `${resource.resource}/${sub}` }, verb);
+  if (!subInfo.verbs.includes(verb))
+    throw methodNotSupported({ group: resource.group, resource: `${resource.resource}/${sub}` }, verb);
   if (sub === 'status') {
     if (verb === 'get') return handleGet(ctx);
     if (verb === 'update') return handleUpdate(ctx);

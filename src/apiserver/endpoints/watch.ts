@@ -40,20 +40,25 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
 
   const write = async (line: string | Buffer): Promise<void> => {
     if (closed) return;
-    if (!res.write(line)) await new Promise<void>((resolve) => {
-      const done = (): void => {
-        res.off('drain', done);
-        res.off('close', done);
-        resolve();
-      };
-      res.on('drain', done);
-      res.on('close', done);
-    });
+    if (!res.write(line))
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
   };
   const frame = async (type: EventType, obj: Obj | null): Promise<void> => {
     if (out.table && (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') && obj !== null) {
       // Column definitions go with the first event only, as upstream's watch of Tables does.
-      const table = printTable(resource.resource, [obj], { now: services.clock.now(), includeObject: out.includeObject, noHeaders: headersSent });
+      const table = printTable(resource.resource, [obj], {
+        now: services.clock.now(),
+        includeObject: out.includeObject,
+        noHeaders: headersSent,
+      });
       headersSent = true;
       await write(`{"type":"${type}","object":${JSON.stringify(table)}}\n`);
       return;
@@ -94,9 +99,18 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
     }
   } catch (err) {
     if (isStorageError(err, 'Expired')) await frame('ERROR', expiredStatus(err.message).status as unknown as Obj);
-    else if (isStorageError(err, 'TooLargeResourceVersion')) await frame('ERROR', timeoutStatus(err.message, 1).status as unknown as Obj);
+    else if (isStorageError(err, 'TooLargeResourceVersion'))
+      await frame('ERROR', timeoutStatus(err.message, 1).status as unknown as Obj);
     else if (!isStorageError(err, 'TooSlow') && !closed) {
-      await frame('ERROR', { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: (err as Error).message, reason: 'InternalError', code: 500 });
+      await frame('ERROR', {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: (err as Error).message,
+        reason: 'InternalError',
+        code: 500,
+      });
     }
     // TooSlow: end the stream; the client re-watches.
   } finally {

@@ -16,7 +16,10 @@ test('watchers of one event in one turn share its frame; another type or a later
   const o = new EncodedObject('/registry/pods/ns/p', stored, 42, jsonCodec);
   const a = sharedFrame('MODIFIED', o);
   assert.equal(sharedFrame('MODIFIED', o), a);
-  assert.deepEqual(JSON.parse(a.toString()), { type: 'MODIFIED', object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '42', name: 'p' } } });
+  assert.deepEqual(JSON.parse(a.toString()), {
+    type: 'MODIFIED',
+    object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '42', name: 'p' } },
+  });
   const added = sharedFrame('ADDED', o);
   assert.equal(JSON.parse(added.toString()).type, 'ADDED');
   await nextTurn();
@@ -26,12 +29,19 @@ test('watchers of one event in one turn share its frame; another type or a later
 });
 
 test('a frame splices the resourceVersion into any stored object, and equals the frame of its response bytes', () => {
-  for (const json of ['{"kind":"Pod","apiVersion":"v1","metadata":{}}', '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"é"},"spec":{"x":[1,2]}}', '{"kind":"Status"}']) {
+  for (const json of [
+    '{"kind":"Pod","apiVersion":"v1","metadata":{}}',
+    '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"é"},"spec":{"x":[1,2]}}',
+    '{"kind":"Status"}',
+  ]) {
     const o = new EncodedObject('/k', Buffer.from(json), 9_007_199_254_740_991, jsonCodec);
     const frame = sharedFrame('DELETED', o);
     const fromBytes = frameOf('DELETED', new EncodedObject('/k', Buffer.from(json), o.revision, jsonCodec).bytes());
     assert.equal(frame.toString(), fromBytes.toString());
-    const parsed = JSON.parse(frame.toString()) as { type: string; object: { metadata?: { resourceVersion?: string } } };
+    const parsed = JSON.parse(frame.toString()) as {
+      type: string;
+      object: { metadata?: { resourceVersion?: string } };
+    };
     assert.equal(parsed.type, 'DELETED');
     if (json.includes('metadata')) assert.equal(parsed.object.metadata?.resourceVersion, '9007199254740991');
   }

@@ -12,7 +12,12 @@ import { writeJSON, writeJSONParts } from '../responsewriters.js';
 import { resourceVersionParts } from '../codec.js';
 import type { KeyValue } from '../../storage/index.js';
 import type { RestContext } from './context.js';
-import { applyFieldValidation, parseFieldValidation, recordUpdateManager, type FieldValidation } from './fieldmanager.js';
+import {
+  applyFieldValidation,
+  parseFieldValidation,
+  recordUpdateManager,
+  type FieldValidation,
+} from './fieldmanager.js';
 
 /** Reads ?dryRun: only "All" is valid, as upstream. */
 export function parseDryRun(q: URLSearchParams): boolean {
@@ -23,15 +28,28 @@ export function parseDryRun(q: URLSearchParams): boolean {
 }
 
 /** Checks that a decoded body is an object of this resource's kind and version (400 otherwise). */
-export function checkBodyKind(ctx: RestContext, body: unknown, kind = ctx.resource.kind, gv = groupVersionString(ctx.resource.group, ctx.resource.version)): Obj {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body of the request was not a JSON object');
+export function checkBodyKind(
+  ctx: RestContext,
+  body: unknown,
+  kind = ctx.resource.kind,
+  gv = groupVersionString(ctx.resource.group, ctx.resource.version),
+): Obj {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw badRequest('the body of the request was not a JSON object');
   const obj = body as Obj;
-  if (typeof obj.kind !== 'string' || obj.kind === '') throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(obj).slice(0, 200)}'`);
+  if (typeof obj.kind !== 'string' || obj.kind === '')
+    throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(obj).slice(0, 200)}'`);
   if (obj.apiVersion !== gv) {
-    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${gv})`);
+    throw badRequest(
+      `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${gv})`,
+    );
   }
-  if (obj.kind !== kind) throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${kind})`);
-  if (obj.metadata !== undefined && (obj.metadata === null || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))) {
+  if (obj.kind !== kind)
+    throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${kind})`);
+  if (
+    obj.metadata !== undefined &&
+    (obj.metadata === null || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))
+  ) {
     throw badRequest('metadata must be an object');
   }
   return obj;
@@ -45,7 +63,8 @@ export function withDefaultGVK(ctx: RestContext, body: unknown): unknown {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const obj = body as Obj;
   if (obj.kind === undefined || obj.kind === '') obj.kind = ctx.resource.kind;
-  if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = groupVersionString(ctx.resource.group, ctx.resource.version);
+  if (obj.apiVersion === undefined || obj.apiVersion === '')
+    obj.apiVersion = groupVersionString(ctx.resource.group, ctx.resource.version);
   return obj;
 }
 
@@ -56,7 +75,9 @@ export function withDefaultGVK(ctx: RestContext, body: unknown): unknown {
 export function checkBodyTarget(ctx: RestContext, obj: Obj, validation: FieldValidation): Obj {
   const m = meta(obj);
   if (m.name !== undefined && m.name !== ctx.info.name) {
-    throw badRequest(`the name of the object (${String(m.name)}) does not match the name on the URL (${ctx.info.name})`);
+    throw badRequest(
+      `the name of the object (${String(m.name)}) does not match the name on the URL (${ctx.info.name})`,
+    );
   }
   m.name = ctx.info.name;
   checkNamespace(ctx, obj);
@@ -91,7 +112,10 @@ export async function handleCreate(ctx: RestContext): Promise<void> {
   const q = ctx.info.query;
   const dryRun = parseDryRun(q);
   const validation = bodyFieldValidation(ctx);
-  const obj = checkBodyKind(ctx, withDefaultGVK(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'])));
+  const obj = checkBodyKind(
+    ctx,
+    withDefaultGVK(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'])),
+  );
   checkNamespace(ctx, obj);
   applyFieldValidation(ctx, obj, validation);
   const created = await ctx.store.create(obj, {

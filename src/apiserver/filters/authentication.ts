@@ -4,7 +4,12 @@
  * plain-HTTP port skip it (system:unsecured) without a promise of their own.
  */
 import type { IncomingMessage } from 'node:http';
-import { authenticateRequest, isSecureRequest, UNSECURED_USER, type AuthenticatorOptions } from '../authentication/index.js';
+import {
+  authenticateRequest,
+  isSecureRequest,
+  UNSECURED_USER,
+  type AuthenticatorOptions,
+} from '../authentication/index.js';
 import type { Filter } from '../handler_chain.js';
 
 /** Authenticates every request that arrived over TLS. */

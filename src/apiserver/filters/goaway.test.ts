@@ -34,7 +34,11 @@ test('GOAWAY follows an HTTP/2 request when the draw is under the chance, never 
 test('GOAWAY waits for the response to finish', async () => {
   const res = Object.assign(new EventEmitter(), { writableFinished: false }) as unknown as ServerResponse;
   const r = h2Request();
-  await withProbabilisticGoaway(0.02, () => 0)(async () => undefined)(r.req, res, parseRequestInfo('GET', '/api/v1/namespaces'));
+  await withProbabilisticGoaway(0.02, () => 0)(async () => undefined)(
+    r.req,
+    res,
+    parseRequestInfo('GET', '/api/v1/namespaces'),
+  );
   assert.equal(r.closes(), 0);
   res.emit('finish');
   assert.equal(r.closes(), 1);

@@ -10,8 +10,15 @@ test('mutating and read-only requests have separate limits, watches are exempt, 
   const watch = parseRequestInfo('GET', '/api/v1/pods?watch=true');
   const r1 = m.acquire(get);
   const w1 = m.acquire(post);
-  assert.throws(() => m.acquire(get), (e: { code?: number; status?: { details?: { retryAfterSeconds?: number } } }) => e.code === 429 && e.status?.details?.retryAfterSeconds === 1);
-  assert.throws(() => m.acquire(post), (e: { code?: number }) => e.code === 429);
+  assert.throws(
+    () => m.acquire(get),
+    (e: { code?: number; status?: { details?: { retryAfterSeconds?: number } } }) =>
+      e.code === 429 && e.status?.details?.retryAfterSeconds === 1,
+  );
+  assert.throws(
+    () => m.acquire(post),
+    (e: { code?: number }) => e.code === 429,
+  );
   for (let i = 0; i < 10; i++) m.acquire(watch);
   r1();
   r1();

@@ -26,7 +26,9 @@ export class MaxInFlight {
 
   /** Whether a request is long-running (exempt), like upstream's BasicLongRunningRequestCheck. */
   static isLongRunning(info: RequestInfo): boolean {
-    return info.verb === 'watch' || info.subresource === 'proxy' || info.subresource === 'log' || info.subresource === 'exec';
+    return (
+      info.verb === 'watch' || info.subresource === 'proxy' || info.subresource === 'log' || info.subresource === 'exec'
+    );
   }
 
   /** Takes a slot, or throws 429 when the pool is full. A limit of 0 means no limit. */

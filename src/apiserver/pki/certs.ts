@@ -51,7 +51,10 @@ export async function generateCA(name: string, validityDays = 3650): Promise<Cer
     keys,
     extensions: [
       new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+        true,
+      ),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
@@ -69,11 +72,17 @@ export async function issueCert(ca: CertKeyPair, spec: LeafSpec): Promise<CertKe
   const extensions: x509.Extension[] = [
     new x509.BasicConstraintsExtension(false, undefined, true),
     new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-    new x509.ExtendedKeyUsageExtension(spec.usages.map((u) => (u === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth))),
+    new x509.ExtendedKeyUsageExtension(
+      spec.usages.map((u) => (u === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth)),
+    ),
     await x509.AuthorityKeyIdentifierExtension.create(caCert),
   ];
   if (spec.altNames !== undefined && spec.altNames.length > 0) {
-    extensions.push(new x509.SubjectAlternativeNameExtension(spec.altNames.map((n) => (isIP(n) ? { type: 'ip' as const, value: n } : { type: 'dns' as const, value: n }))));
+    extensions.push(
+      new x509.SubjectAlternativeNameExtension(
+        spec.altNames.map((n) => (isIP(n) ? { type: 'ip' as const, value: n } : { type: 'dns' as const, value: n })),
+      ),
+    );
   }
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),

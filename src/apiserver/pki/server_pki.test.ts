@@ -12,7 +12,8 @@ test('the server PKI is generated once, private, and reused; a new SAN reissues 
     const first = await loadOrCreateServerPKI(dir, ['10.96.0.1']);
     assert.equal(statSync(dir).mode & 0o777, 0o700);
     for (const f of ['server-ca', 'client-ca', 'serving-kube-apiserver', 'client-admin']) {
-      for (const ext of ['crt', 'key']) assert.equal(statSync(join(dir, `${f}.${ext}`)).mode & 0o777, 0o600, `${f}.${ext}`);
+      for (const ext of ['crt', 'key'])
+        assert.equal(statSync(join(dir, `${f}.${ext}`)).mode & 0o777, 0o600, `${f}.${ext}`);
     }
     const serving = new X509Certificate(first.serving.certPEM);
     const serverCA = new X509Certificate(first.serverCA.certPEM);
@@ -21,7 +22,10 @@ test('the server PKI is generated once, private, and reused; a new SAN reissues 
     assert.ok(serving.checkIP('127.0.0.1'));
     assert.ok(serving.checkIP('10.96.0.1'));
     const admin = new X509Certificate(first.admin.certPEM);
-    assert.ok(admin.verify(new X509Certificate(first.clientCA.certPEM).publicKey), 'the admin certificate is signed by the client CA');
+    assert.ok(
+      admin.verify(new X509Certificate(first.clientCA.certPEM).publicKey),
+      'the admin certificate is signed by the client CA',
+    );
     assert.match(admin.subject, /CN=system:admin/);
     assert.match(admin.subject, /O=system:masters/);
     assert.equal(admin.keyUsage?.includes('1.3.6.1.5.5.7.3.2'), true, 'clientAuth');

@@ -48,16 +48,32 @@ export async function loadOrCreateServerPKI(dir: string, altNames: readonly stri
   const serving = await loadOrCreate(
     dir,
     'serving-kube-apiserver',
-    () => issueCert(serverCA, { commonName: 'kube-apiserver', altNames: names, usages: ['server'], validityDays: LEAF_DAYS }),
+    () =>
+      issueCert(serverCA, {
+        commonName: 'kube-apiserver',
+        altNames: names,
+        usages: ['server'],
+        validityDays: LEAF_DAYS,
+      }),
     (pair) => names.every((n) => altNamesOf(pair.certPEM).includes(n)),
   );
   const admin = await loadOrCreate(dir, 'client-admin', () =>
-    issueCert(clientCA, { commonName: 'system:admin', organizations: ['system:masters'], usages: ['client'], validityDays: LEAF_DAYS }),
+    issueCert(clientCA, {
+      commonName: 'system:admin',
+      organizations: ['system:masters'],
+      usages: ['client'],
+      validityDays: LEAF_DAYS,
+    }),
   );
   return { serverCA, clientCA, serving, admin };
 }
 
-async function loadOrCreate(dir: string, name: string, make: () => Promise<CertKeyPair>, stillGood: (p: CertKeyPair) => boolean = () => true): Promise<CertKeyPair> {
+async function loadOrCreate(
+  dir: string,
+  name: string,
+  make: () => Promise<CertKeyPair>,
+  stillGood: (p: CertKeyPair) => boolean = () => true,
+): Promise<CertKeyPair> {
   const certFile = join(dir, `${name}.crt`);
   const keyFile = join(dir, `${name}.key`);
   if (existsSync(certFile) && existsSync(keyFile)) {

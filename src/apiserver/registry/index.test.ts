@@ -4,7 +4,11 @@ import { RESOURCES } from '../../api/index.js';
 import { IPAllocator, PortAllocator } from './ipallocator.js';
 import { DEFINITIONS, definitionFor } from './index.js';
 
-const cfg = { eventTTLSeconds: 3600, serviceIPs: new IPAllocator('10.96.0.0/12'), nodePorts: new PortAllocator('30000-32767') };
+const cfg = {
+  eventTTLSeconds: 3600,
+  serviceIPs: new IPAllocator('10.96.0.0/12'),
+  nodePorts: new PortAllocator('30000-32767'),
+};
 
 test('every scheme entry has exactly one registry folder, and every folder serves a scheme entry', () => {
   for (const info of RESOURCES) assert.equal(definitionFor(info).resource, info.resource);
@@ -14,14 +18,20 @@ test('every scheme entry has exactly one registry folder, and every folder serve
 });
 
 test('a resource without a folder is refused', () => {
-  assert.throws(() => definitionFor({ group: 'example.com', resource: 'widgets' }), /no registry folder serves widgets.example.com/);
+  assert.throws(
+    () => definitionFor({ group: 'example.com', resource: 'widgets' }),
+    /no registry folder serves widgets.example.com/,
+  );
 });
 
 test('each folder handles only subresources its scheme entry serves, and never status', () => {
   for (const info of RESOURCES) {
     for (const name of Object.keys(definitionFor(info).subresources ?? {})) {
       assert.notEqual(name, 'status');
-      assert.ok(info.subresources.some((s) => s.name === name), `${info.resource}/${name} is not in the scheme`);
+      assert.ok(
+        info.subresources.some((s) => s.name === name),
+        `${info.resource}/${name} is not in the scheme`,
+      );
     }
   }
 });
@@ -30,7 +40,12 @@ test('the strategies carry upstream’s per-resource rules', () => {
   const rules = (resource: string) => {
     const info = RESOURCES.find((r) => r.resource === resource)!;
     const s = definitionFor(info).strategy(info, cfg);
-    return { gen: s.tracksGeneration, createOnUpdate: s.allowCreateOnUpdate, keepsStatus: s.keepsStatusOnCreate, status: s.hasStatusSubresource };
+    return {
+      gen: s.tracksGeneration,
+      createOnUpdate: s.allowCreateOnUpdate,
+      keepsStatus: s.keepsStatusOnCreate,
+      status: s.hasStatusSubresource,
+    };
   };
   assert.deepEqual(rules('deployments'), { gen: true, createOnUpdate: false, keepsStatus: false, status: true });
   assert.deepEqual(rules('leases'), { gen: false, createOnUpdate: true, keepsStatus: false, status: false });
@@ -41,11 +56,15 @@ test('the strategies carry upstream’s per-resource rules', () => {
 test('defaulting gives Go-struct specs and statuses as {}', () => {
   const info = RESOURCES.find((r) => r.resource === 'poddisruptionbudgets')!;
   const obj: Record<string, unknown> = { metadata: { name: 'x' } };
-  definitionFor(info).strategy(info, cfg).applyDefaults?.(obj as never);
+  definitionFor(info)
+    .strategy(info, cfg)
+    .applyDefaults?.(obj as never);
   assert.deepEqual(obj.status, {});
   assert.ok(obj.spec !== undefined);
   const cm = RESOURCES.find((r) => r.resource === 'configmaps')!;
   const o2: Record<string, unknown> = { metadata: { name: 'x' } };
-  definitionFor(cm).strategy(cm, cfg).applyDefaults?.(o2 as never);
+  definitionFor(cm)
+    .strategy(cm, cfg)
+    .applyDefaults?.(o2 as never);
   assert.equal(o2.spec, undefined);
 });

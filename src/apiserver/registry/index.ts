@@ -58,6 +58,7 @@ const byGroupResource = new Map(DEFINITIONS.map((d) => [`${d.group}/${d.resource
 /** The definition of a scheme entry; throws when the resource has no folder. */
 export function definitionFor(info: Pick<ResourceInfo, 'group' | 'resource'>): ResourceDefinition {
   const d = byGroupResource.get(`${info.group}/${info.resource}`);
-  if (d === undefined) throw new Error(`no registry folder serves ${info.resource}${info.group === '' ? '' : `.${info.group}`}`);
+  if (d === undefined)
+    throw new Error(`no registry folder serves ${info.resource}${info.group === '' ? '' : `.${info.group}`}`);
   return d;
 }

@@ -8,7 +8,8 @@ import { newStatusError } from '../../api/index.js';
 
 function toInt(ip: string): number {
   const parts = ip.split('.').map(Number);
-  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) throw new Error(`invalid IPv4 address: ${ip}`);
+  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255))
+    throw new Error(`invalid IPv4 address: ${ip}`);
   return ((parts[0] << 24) >>> 0) + (parts[1] << 16) + (parts[2] << 8) + parts[3];
 }
 
@@ -26,7 +27,8 @@ export class IPAllocator {
   constructor(readonly cidr: string) {
     const [ip, bits] = cidr.split('/');
     const prefix = Number(bits);
-    if (!Number.isInteger(prefix) || prefix < 8 || prefix > 30) throw new Error(`invalid --service-cluster-ip-range: ${cidr}`);
+    if (!Number.isInteger(prefix) || prefix < 8 || prefix > 30)
+      throw new Error(`invalid --service-cluster-ip-range: ${cidr}`);
     const mask = prefix === 0 ? 0 : (~0 << (32 - prefix)) >>> 0;
     this.base = (toInt(ip) & mask) >>> 0;
     this.size = 2 ** (32 - prefix);
@@ -46,10 +48,19 @@ export class IPAllocator {
   /** Marks a specific address used; 422 when it is outside the range, 409-like Invalid when taken. */
   allocate(ip: string, field = 'spec.clusterIPs[0]'): void {
     if (!this.contains(ip)) {
-      throw newStatusError(422, 'Invalid', `Service "" is invalid: ${field}: Invalid value: "${ip}": provided IP is not in the valid range. The range of valid IPs is ${this.cidr}`);
+      throw newStatusError(
+        422,
+        'Invalid',
+        `Service "" is invalid: ${field}: Invalid value: "${ip}": provided IP is not in the valid range. The range of valid IPs is ${this.cidr}`,
+      );
     }
     const n = toInt(ip);
-    if (this.used.has(n)) throw newStatusError(422, 'Invalid', `Service "" is invalid: ${field}: Invalid value: "${ip}": provided IP is already allocated`);
+    if (this.used.has(n))
+      throw newStatusError(
+        422,
+        'Invalid',
+        `Service "" is invalid: ${field}: Invalid value: "${ip}": provided IP is already allocated`,
+      );
     this.used.add(n);
   }
 
@@ -69,7 +80,11 @@ export class IPAllocator {
         return toIP(n);
       }
     }
-    throw newStatusError(500, 'InternalError', `Internal error occurred: failed to allocate a serviceIP: range is full`);
+    throw newStatusError(
+      500,
+      'InternalError',
+      `Internal error occurred: failed to allocate a serviceIP: range is full`,
+    );
   }
 
   /** Returns an address to the pool. */
@@ -96,9 +111,18 @@ export class PortAllocator {
   /** Marks a specific port used; 422 when outside the range or taken. */
   allocate(port: number, field: string): void {
     if (port < this.min || port > this.max) {
-      throw newStatusError(422, 'Invalid', `Service "" is invalid: ${field}: Invalid value: ${port}: provided port is not in the valid range. The range of valid ports is ${this.range}`);
+      throw newStatusError(
+        422,
+        'Invalid',
+        `Service "" is invalid: ${field}: Invalid value: ${port}: provided port is not in the valid range. The range of valid ports is ${this.range}`,
+      );
     }
-    if (this.used.has(port)) throw newStatusError(422, 'Invalid', `Service "" is invalid: ${field}: Invalid value: ${port}: provided port is already allocated`);
+    if (this.used.has(port))
+      throw newStatusError(
+        422,
+        'Invalid',
+        `Service "" is invalid: ${field}: Invalid value: ${port}: provided port is already allocated`,
+      );
     this.used.add(port);
   }
 

@@ -19,11 +19,19 @@ export function scaleOf(obj: Obj): Obj {
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: { replicas: ((obj.spec as Obj | undefined)?.replicas as number | undefined) ?? 0 },
     status: {
       replicas: ((obj.status as Obj | undefined)?.replicas as number | undefined) ?? 0,
-      selector: Object.entries(matchLabels).map(([k, v]) => `${k}=${v}`).join(','),
+      selector: Object.entries(matchLabels)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(','),
     },
   };
 }
@@ -47,12 +55,18 @@ export async function handleScale(ctx: RestContext): Promise<void> {
     (cur) => {
       if (cur === null) throw notFound({ group: ctx.resource.group, resource: ctx.resource.resource }, ctx.info.name);
       const current = scaleOf(cur);
-      const scale = method === 'PATCH' ? applyPatch(type, current, body) : checkBodyKind(ctx, body, 'Scale', 'autoscaling/v1');
+      const scale =
+        method === 'PATCH' ? applyPatch(type, current, body) : checkBodyKind(ctx, body, 'Scale', 'autoscaling/v1');
       const want = meta(scale).resourceVersion as string | undefined;
-      if (want !== undefined && want !== '' && want !== meta(cur).resourceVersion) throw conflict({ group: ctx.resource.group, resource: ctx.resource.resource }, ctx.info.name);
+      if (want !== undefined && want !== '' && want !== meta(cur).resourceVersion)
+        throw conflict({ group: ctx.resource.group, resource: ctx.resource.resource }, ctx.info.name);
       const replicas = (scale.spec as Obj | undefined)?.replicas;
       if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
-        throw newStatusError(422, 'Invalid', `Scale.autoscaling "${ctx.info.name}" is invalid: spec.replicas: Invalid value: ${String(replicas)}: must be greater than or equal to 0`);
+        throw newStatusError(
+          422,
+          'Invalid',
+          `Scale.autoscaling "${ctx.info.name}" is invalid: spec.replicas: Invalid value: ${String(replicas)}: must be greater than or equal to 0`,
+        );
       }
       const next = deepCopy(cur);
       next.spec = { ...(next.spec as Obj), replicas };

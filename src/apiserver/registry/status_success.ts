@@ -2,4 +2,10 @@
 import type { Obj } from '../object.js';
 
 /** A metav1.Status of Success with `code`. */
-export const statusSuccess = (code: number): Obj => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code });
+export const statusSuccess = (code: number): Obj => ({
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Success',
+  code,
+});

@@ -19,7 +19,11 @@ const NOW = Date.UTC(2026, 0, 1);
 async function withStores(fn: (storeFor: (resource: string) => GenericStore) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kscale-registry-'));
   const storage: Storage = await openSqliteStorage({ dataDir: dir, clock: new FakeClock() });
-  const cfg = { eventTTLSeconds: 3600, serviceIPs: new IPAllocator('10.96.0.0/24'), nodePorts: new PortAllocator('30000-30010') };
+  const cfg = {
+    eventTTLSeconds: 3600,
+    serviceIPs: new IPAllocator('10.96.0.0/24'),
+    nodePorts: new PortAllocator('30000-30010'),
+  };
   const storeFor = (resource: string): GenericStore => {
     const info = RESOURCES.find((r) => r.resource === resource)!;
     return new GenericStore(info, definitionFor(info).strategy(info, cfg), { storage });
@@ -46,14 +50,24 @@ function recorder(refuse: (a: Attributes) => boolean = () => false): Admission &
 }
 
 const deployment = (name: string, replicas: number): Obj => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'ns' },
-  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace: 'ns' },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+  },
 });
 
 test('create runs metadata, defaults and preparation before admission, validates after it, and stores', async () => {
   await withStores(async (storeFor) => {
     const adm = recorder();
-    const { obj, stored } = await storeFor('deployments').create(deployment('web', 2), { now: NOW, dryRun: false, admission: adm });
+    const { obj, stored } = await storeFor('deployments').create(deployment('web', 2), {
+      now: NOW,
+      dryRun: false,
+      admission: adm,
+    });
     assert.equal(adm.seen.length, 1);
     const seen = adm.seen[0];
     assert.equal(seen.operation, 'CREATE');
@@ -62,33 +76,72 @@ test('create runs metadata, defaults and preparation before admission, validates
     assert.equal((seen.object!.metadata as Obj).generation, 1);
     assert.ok(stored !== undefined);
     assert.equal((obj.metadata as Obj).resourceVersion, String(stored.modRevision));
-    await assert.rejects(storeFor('deployments').create(deployment('bad', -1), { now: NOW, dryRun: false }), { reason: 'Invalid' });
+    await assert.rejects(storeFor('deployments').create(deployment('bad', -1), { now: NOW, dryRun: false }), {
+      reason: 'Invalid',
+    });
   });
 });
 
 test('a create refused by admission or validation gives back what the strategy allocated', async () => {
   await withStores(async (storeFor) => {
     const ip = '10.96.0.5';
-    const svc = (name: string, port: number): Obj => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'ns' }, spec: { clusterIP: ip, ports: [{ port }] } });
+    const svc = (name: string, port: number): Obj => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name, namespace: 'ns' },
+      spec: { clusterIP: ip, ports: [{ port }] },
+    });
     const adm = recorder((a) => a.name === 'no');
-    await assert.rejects(storeFor('services').create(svc('no', 80), { now: NOW, dryRun: false, admission: adm }), /refused/);
-    await assert.rejects(storeFor('services').create(svc('invalid', 0), { now: NOW, dryRun: false }), { reason: 'Invalid' });
+    await assert.rejects(
+      storeFor('services').create(svc('no', 80), { now: NOW, dryRun: false, admission: adm }),
+      /refused/,
+    );
+    await assert.rejects(storeFor('services').create(svc('invalid', 0), { now: NOW, dryRun: false }), {
+      reason: 'Invalid',
+    });
     const { obj } = await storeFor('services').create(svc('yes', 80), { now: NOW, dryRun: false, admission: adm });
     assert.equal((obj.spec as Obj).clusterIP, ip, 'the failed creates released the address');
-    await assert.rejects(storeFor('services').create(svc('again', 80), { now: NOW, dryRun: false }), /already allocated/);
+    await assert.rejects(
+      storeFor('services').create(svc('again', 80), { now: NOW, dryRun: false }),
+      /already allocated/,
+    );
   });
 });
 
 test('update creates a missing object only where the strategy or the caller allows, and never through a subresource', async () => {
   await withStores(async (storeFor) => {
-    const lease: Obj = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: 'ns' }, spec: {} };
-    const r = await storeFor('leases').update('ns', 'l', () => structuredClone(lease), { now: NOW, dryRun: false, subresource: '' });
+    const lease: Obj = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l', namespace: 'ns' },
+      spec: {},
+    };
+    const r = await storeFor('leases').update('ns', 'l', () => structuredClone(lease), {
+      now: NOW,
+      dryRun: false,
+      subresource: '',
+    });
     assert.equal(r.created, true);
     const cm: Obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' } };
-    await assert.rejects(storeFor('configmaps').update('ns', 'c', () => structuredClone(cm), { now: NOW, dryRun: false, subresource: '' }), { reason: 'NotFound' });
-    const forced = await storeFor('configmaps').update('ns', 'c', () => structuredClone(cm), { now: NOW, dryRun: false, subresource: '', forceAllowCreate: true });
+    await assert.rejects(
+      storeFor('configmaps').update('ns', 'c', () => structuredClone(cm), { now: NOW, dryRun: false, subresource: '' }),
+      { reason: 'NotFound' },
+    );
+    const forced = await storeFor('configmaps').update('ns', 'c', () => structuredClone(cm), {
+      now: NOW,
+      dryRun: false,
+      subresource: '',
+      forceAllowCreate: true,
+    });
     assert.equal(forced.created, true);
-    await assert.rejects(storeFor('leases').update('ns', 'x', () => structuredClone(lease), { now: NOW, dryRun: false, subresource: 'status' }), { reason: 'NotFound' });
+    await assert.rejects(
+      storeFor('leases').update('ns', 'x', () => structuredClone(lease), {
+        now: NOW,
+        dryRun: false,
+        subresource: 'status',
+      }),
+      { reason: 'NotFound' },
+    );
   });
 });
 
@@ -97,26 +150,34 @@ test('update carries over what it may not change, bumps generation on spec chang
     const store = storeFor('deployments');
     const { obj: created } = await store.create(deployment('web', 1), { now: NOW, dryRun: false });
     const adm = recorder();
-    const { obj } = await store.update('ns', 'web', (cur) => {
-      const next = structuredClone(cur!);
-      (next.spec as Obj).replicas = 3;
-      next.status = { replicas: 99 };
-      delete (next.metadata as Obj).uid;
-      return next;
-    }, { now: NOW + 1000, dryRun: false, admission: adm, subresource: '' });
+    const { obj } = await store.update(
+      'ns',
+      'web',
+      (cur) => {
+        const next = structuredClone(cur!);
+        (next.spec as Obj).replicas = 3;
+        next.status = { replicas: 99 };
+        delete (next.metadata as Obj).uid;
+        return next;
+      },
+      { now: NOW + 1000, dryRun: false, admission: adm, subresource: '' },
+    );
     const m = obj.metadata as Obj;
     assert.equal(m.uid, (created.metadata as Obj).uid);
     assert.equal(m.generation, 2);
     assert.deepEqual(obj.status, {}, 'a spec write keeps the old status');
     assert.equal(adm.seen[0].operation, 'UPDATE');
-    assert.equal(((adm.seen[0].oldObject!.spec as Obj).replicas), 1);
+    assert.equal((adm.seen[0].oldObject!.spec as Obj).replicas, 1);
   });
 });
 
 test('delete runs admission first, so a refused delete leaves the object', async () => {
   await withStores(async (storeFor) => {
     const store = storeFor('configmaps');
-    await store.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' } }, { now: NOW, dryRun: false });
+    await store.create(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' } },
+      { now: NOW, dryRun: false },
+    );
     const adm = recorder(() => true);
     await assert.rejects(store.delete('ns', 'c', { now: NOW, dryRun: false, admission: adm }), /refused/);
     assert.equal(adm.seen[0].operation, 'DELETE');

@@ -107,7 +107,8 @@ export class GenericStore {
   ) {
     this.storage = backends.storage;
     this.quorum = backends.quorum ?? backends.storage;
-    this.objects = backends.objects ?? new DirectObjectStorage({ storage: this.quorum, resourcePrefix: info.storagePrefix });
+    this.objects =
+      backends.objects ?? new DirectObjectStorage({ storage: this.quorum, resourcePrefix: info.storagePrefix });
     this.gr = { group: info.group, resource: info.resource };
   }
 
@@ -163,7 +164,7 @@ export class GenericStore {
    */
   async create(obj: Obj, opts: CreateOptions): Promise<{ obj: Obj; stored?: KeyValue }> {
     try {
-      await this.prepareNew(obj, ((meta(obj).namespace as string | undefined) ?? ''), opts);
+      await this.prepareNew(obj, (meta(obj).namespace as string | undefined) ?? '', opts);
     } catch (err) {
       if (!opts.dryRun) this.strategy.abortCreate?.(obj);
       throw err;
@@ -193,7 +194,11 @@ export class GenericStore {
     }
     try {
       const ttl = this.strategy.ttlSeconds?.(obj);
-      const kv = await this.storage.create(this.key(m.namespace as string | undefined, name), value, ttl === undefined ? { object: obj } : { ttlSeconds: ttl, object: obj });
+      const kv = await this.storage.create(
+        this.key(m.namespace as string | undefined, name),
+        value,
+        ttl === undefined ? { object: obj } : { ttlSeconds: ttl, object: obj },
+      );
       // The stored bytes are exactly `obj` encoded: answer with it instead of decoding them again.
       m.resourceVersion = String(kv.modRevision);
       return { obj, stored: kv };
@@ -300,8 +305,14 @@ export class GenericStore {
    */
   async delete(namespace: string | undefined, name: string, p: DeleteParams): Promise<{ obj: Obj; deleted: boolean }> {
     await p.admission?.run({
-      operation: 'DELETE', resource: this.info.resource, subresource: '', namespace: namespace ?? '', name,
-      object: null, oldObject: null, dryRun: p.dryRun,
+      operation: 'DELETE',
+      resource: this.info.resource,
+      subresource: '',
+      namespace: namespace ?? '',
+      name,
+      object: null,
+      oldObject: null,
+      dryRun: p.dryRun,
     });
     const key = this.key(namespace, name);
     try {
@@ -309,13 +320,25 @@ export class GenericStore {
         const { obj: current, kv } = await this.getWithKV(namespace, name);
         const m = meta(current);
         if (p.preconditions?.uid !== undefined && p.preconditions.uid !== m.uid) {
-          throw errs.conflict(this.gr, name, `Precondition failed: UID in precondition: ${p.preconditions.uid}, UID in object meta: ${m.uid}`);
+          throw errs.conflict(
+            this.gr,
+            name,
+            `Precondition failed: UID in precondition: ${p.preconditions.uid}, UID in object meta: ${m.uid}`,
+          );
         }
-        if (p.preconditions?.resourceVersion !== undefined && p.preconditions.resourceVersion !== String(kv.modRevision)) {
-          throw errs.conflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${p.preconditions.resourceVersion}, ResourceVersion in object meta: ${kv.modRevision}`);
+        if (
+          p.preconditions?.resourceVersion !== undefined &&
+          p.preconditions.resourceVersion !== String(kv.modRevision)
+        ) {
+          throw errs.conflict(
+            this.gr,
+            name,
+            `Precondition failed: ResourceVersion in precondition: ${p.preconditions.resourceVersion}, ResourceVersion in object meta: ${kv.modRevision}`,
+          );
         }
         const finalizers = [...((m.finalizers as string[] | undefined) ?? [])];
-        if (p.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+        if (p.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion'))
+          finalizers.push('foregroundDeletion');
         if (p.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
         const grace = this.strategy.gracePeriod?.(current, p.gracePeriodSeconds) ?? 0;
         const already = m.deletionTimestamp !== undefined;
@@ -327,7 +350,7 @@ export class GenericStore {
           if (!already) {
             nm.deletionTimestamp = formatTimestamp(p.now + grace * 1000);
             nm.deletionGracePeriodSeconds = grace;
-          } else if (grace < (nm.deletionGracePeriodSeconds as number | undefined ?? 0)) {
+          } else if (grace < ((nm.deletionGracePeriodSeconds as number | undefined) ?? 0)) {
             nm.deletionGracePeriodSeconds = grace;
             nm.deletionTimestamp = formatTimestamp(p.now + grace * 1000);
           }
@@ -335,7 +358,9 @@ export class GenericStore {
           this.strategy.markDeleting?.(next);
           if (p.dryRun || deepEqual(next, current)) return { obj: next, deleted: false };
           try {
-            const written = await this.storage.guaranteedUpdate(key, () => ({ value: encodeForStorage(next) }), { precondition: { modRevision: kv.modRevision } });
+            const written = await this.storage.guaranteedUpdate(key, () => ({ value: encodeForStorage(next) }), {
+              precondition: { modRevision: kv.modRevision },
+            });
             return { obj: decode(written), deleted: false };
           } catch (err) {
             if (isStorageError(err, 'Conflict')) continue;
@@ -362,7 +387,8 @@ export class GenericStore {
   /** Deletes the object if an update left it with deletionTimestamp set and no finalizers (upstream's deleteWithoutFinalizers). */
   async finalizeIfDone(obj: Obj): Promise<{ obj: Obj; deleted: boolean }> {
     const m = meta(obj);
-    if (m.deletionTimestamp === undefined || ((m.finalizers as string[] | undefined) ?? []).length > 0) return { obj, deleted: false };
+    if (m.deletionTimestamp === undefined || ((m.finalizers as string[] | undefined) ?? []).length > 0)
+      return { obj, deleted: false };
     if ((this.strategy.pendingFinalizers?.(obj).length ?? 0) > 0) return { obj, deleted: false };
     const grace = (m.deletionGracePeriodSeconds as number | undefined) ?? 0;
     if (grace > 0) return { obj, deleted: false };
@@ -385,29 +411,59 @@ export class GenericStore {
     this.prepareCreate(obj, opts);
     const m = meta(obj);
     if (typeof m.name !== 'string' || m.name === '') {
-      const cause = { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' };
-      throw errs.invalid({ group: this.info.group, kind: this.info.kind }, '', [cause], ['metadata.name: Required value: name or generateName is required']);
+      const cause = {
+        reason: 'FieldValueRequired',
+        message: 'Required value: name or generateName is required',
+        field: 'metadata.name',
+      };
+      throw errs.invalid(
+        { group: this.info.group, kind: this.info.kind },
+        '',
+        [cause],
+        ['metadata.name: Required value: name or generateName is required'],
+      );
     }
     this.strategy.applyDefaults?.(obj);
     await this.strategy.prepareForCreate?.(obj, opts);
     await opts.admission?.run({
-      operation: 'CREATE', resource: this.info.resource, subresource: '', namespace, name: m.name,
-      object: obj, oldObject: null, dryRun: opts.dryRun,
+      operation: 'CREATE',
+      resource: this.info.resource,
+      subresource: '',
+      namespace,
+      name: m.name,
+      object: obj,
+      oldObject: null,
+      dryRun: opts.dryRun,
     });
     this.check(m.name, this.strategy.validate?.(obj) ?? []);
   }
 
   /** The update sequence before the write: metadata and status carried over, defaults, the strategy's preparation, admission, validation. */
-  private async prepareUpdated(next: Obj, current: Obj, namespace: string, name: string, opts: UpdateOptions): Promise<void> {
+  private async prepareUpdated(
+    next: Obj,
+    current: Obj,
+    namespace: string,
+    name: string,
+    opts: UpdateOptions,
+  ): Promise<void> {
     const sub = opts.subresource;
     this.prepareUpdate(next, current, sub);
     this.strategy.applyDefaults?.(next);
     this.strategy.prepareForUpdate?.(next, current, opts);
     await opts.admission?.run({
-      operation: 'UPDATE', resource: this.info.resource, subresource: sub, namespace, name,
-      object: next, oldObject: current, dryRun: opts.dryRun,
+      operation: 'UPDATE',
+      resource: this.info.resource,
+      subresource: sub,
+      namespace,
+      name,
+      object: next,
+      oldObject: current,
+      dryRun: opts.dryRun,
     });
-    const errors = sub === 'status' ? this.strategy.validateStatusUpdate?.(next, current) : this.strategy.validateUpdate?.(next, current);
+    const errors =
+      sub === 'status'
+        ? this.strategy.validateStatusUpdate?.(next, current)
+        : this.strategy.validateUpdate?.(next, current);
     this.check(name, errors ?? []);
   }
 
@@ -435,7 +491,13 @@ export class GenericStore {
   private prepareUpdate(obj: Obj, old: Obj, subresource: string): void {
     const m = meta(obj);
     const om = meta(old);
-    for (const k of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generateName'] as const) {
+    for (const k of [
+      'uid',
+      'creationTimestamp',
+      'deletionTimestamp',
+      'deletionGracePeriodSeconds',
+      'generateName',
+    ] as const) {
       if (om[k] === undefined) delete m[k];
       else m[k] = om[k];
     }

@@ -29,14 +29,23 @@ test('one audience is a string, several are an array (go-jose Audience)', () => 
 });
 
 test('the kubernetes.io claim names the namespace and service account, and only the bound objects given', () => {
-  assert.deepEqual(serviceAccountClaims(base)['kubernetes.io'], { namespace: 'team-a', serviceaccount: { name: 'robot', uid: 'sa-uid' } });
-  const bound = serviceAccountClaims({ ...base, bound: { pod: { name: 'p', uid: 'pu' }, node: { name: 'n', uid: 'nu' } } })['kubernetes.io'];
+  assert.deepEqual(serviceAccountClaims(base)['kubernetes.io'], {
+    namespace: 'team-a',
+    serviceaccount: { name: 'robot', uid: 'sa-uid' },
+  });
+  const bound = serviceAccountClaims({
+    ...base,
+    bound: { pod: { name: 'p', uid: 'pu' }, node: { name: 'n', uid: 'nu' } },
+  })['kubernetes.io'];
   assert.deepEqual(bound.pod, { name: 'p', uid: 'pu' });
   assert.deepEqual(bound.node, { name: 'n', uid: 'nu' });
   assert.equal(bound.secret, undefined);
 });
 
-test('an empty uid is left out, as upstream\'s omitempty (a pod\'s node that no longer exists)', () => {
-  const k8s = serviceAccountClaims({ ...base, bound: { pod: { name: 'p', uid: 'pu' }, node: { name: 'gone', uid: '' } } })['kubernetes.io'];
+test("an empty uid is left out, as upstream's omitempty (a pod's node that no longer exists)", () => {
+  const k8s = serviceAccountClaims({
+    ...base,
+    bound: { pod: { name: 'p', uid: 'pu' }, node: { name: 'gone', uid: '' } },
+  })['kubernetes.io'];
   assert.deepEqual(JSON.parse(JSON.stringify(k8s.node)), { name: 'gone' });
 });

@@ -58,7 +58,8 @@ function jsonRef(r: ObjectRef): ObjectRef {
 }
 
 /** The authenticated user name of a ServiceAccount, upstream's MakeUsername. */
-export const serviceAccountUsername = (namespace: string, name: string): string => `system:serviceaccount:${namespace}:${name}`;
+export const serviceAccountUsername = (namespace: string, name: string): string =>
+  `system:serviceaccount:${namespace}:${name}`;
 
 /**
  * Builds the claims. Like go-jose's Audience, one audience is written as a
@@ -66,7 +67,10 @@ export const serviceAccountUsername = (namespace: string, name: string): string 
  */
 export function serviceAccountClaims(c: ClaimsInput): ServiceAccountClaims {
   const now = Math.floor(c.nowMs / 1000);
-  const k8s: ServiceAccountClaims['kubernetes.io'] = { namespace: c.namespace, serviceaccount: jsonRef(c.serviceAccount) };
+  const k8s: ServiceAccountClaims['kubernetes.io'] = {
+    namespace: c.namespace,
+    serviceaccount: jsonRef(c.serviceAccount),
+  };
   if (c.bound.node !== undefined) k8s.node = jsonRef(c.bound.node);
   if (c.bound.pod !== undefined) k8s.pod = jsonRef(c.bound.pod);
   if (c.bound.secret !== undefined) k8s.secret = jsonRef(c.bound.secret);

@@ -43,7 +43,10 @@ test('a token signed with the key verifies against its published JWK, and its he
 });
 
 test('a non-RSA key is refused (kscale signs RS256 only)', () => {
-  assert.throws(() => signingKeyFrom(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey), /want an RSA private key/);
+  assert.throws(
+    () => signingKeyFrom(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey),
+    /want an RSA private key/,
+  );
 });
 
 test('the issuer defaults audiences to itself, cuts lifetimes to the maximum and publishes upstream discovery fields', () => {
@@ -60,6 +63,9 @@ test('the issuer defaults audiences to itself, cuts lifetimes to the maximum and
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
   });
-  assert.deepEqual(issuer.jwks().keys.map((k) => (k as { kid: string }).kid), [key.keyID]);
+  assert.deepEqual(
+    issuer.jwks().keys.map((k) => (k as { kid: string }).kid),
+    [key.keyID],
+  );
   assert.deepEqual(new ServiceAccountTokenIssuer({ key, audiences: ['api'] }).audiences, ['api']);
 });

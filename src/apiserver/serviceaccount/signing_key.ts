@@ -4,7 +4,14 @@
  * generates one on first start and reuses it after a restart, so tokens it
  * issued stay verifiable.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type JsonWebKey,
+  type KeyObject,
+} from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -18,12 +25,17 @@ export interface SigningKey {
 
 /** The key id of a public key, computed as upstream does, so a JWKS consumer sees the same `kid` in the token header. */
 export function keyIDOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64url');
 }
 
 /** A SigningKey from an RSA private key; any other key type is an error (kscale signs RS256 only). */
 export function signingKeyFrom(privateKey: KeyObject): SigningKey {
-  if (privateKey.asymmetricKeyType !== 'rsa') throw new Error(`service account signing key: want an RSA private key, got ${String(privateKey.asymmetricKeyType)}`);
+  if (privateKey.asymmetricKeyType !== 'rsa')
+    throw new Error(
+      `service account signing key: want an RSA private key, got ${String(privateKey.asymmetricKeyType)}`,
+    );
   const publicKey = createPublicKey(privateKey);
   return { privateKey, publicKey, keyID: keyIDOf(publicKey) };
 }

@@ -37,7 +37,9 @@ export class ServiceAccountTokenIssuer {
 
   /** The lifetime a request gets: what it asked for, cut to the maximum as upstream does (no error). */
   effectiveExpiration(requestedSeconds: number): number {
-    return this.maxExpirationSeconds > 0 && requestedSeconds > this.maxExpirationSeconds ? this.maxExpirationSeconds : requestedSeconds;
+    return this.maxExpirationSeconds > 0 && requestedSeconds > this.maxExpirationSeconds
+      ? this.maxExpirationSeconds
+      : requestedSeconds;
   }
 
   /** Builds, signs and returns a token with a fresh jti, and the expiry time in ms. */

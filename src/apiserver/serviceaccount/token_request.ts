@@ -42,25 +42,41 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
  * upstream does. A body of the wrong shape is 400.
  */
 export function parseTokenRequest(body: unknown): { obj: Obj; spec: TokenRequestSpec } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body of the request was not a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw badRequest('the body of the request was not a JSON object');
   const obj = body as Obj;
   if (obj.kind === undefined || obj.kind === '') obj.kind = TOKEN_REQUEST_KIND;
   if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = TOKEN_REQUEST_API_VERSION;
   if (obj.apiVersion !== TOKEN_REQUEST_API_VERSION) {
-    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${TOKEN_REQUEST_API_VERSION})`);
+    throw badRequest(
+      `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${TOKEN_REQUEST_API_VERSION})`,
+    );
   }
-  if (obj.kind !== TOKEN_REQUEST_KIND) throw badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${TOKEN_REQUEST_KIND})`);
-  if (obj.metadata !== undefined && (obj.metadata === null || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))) throw badRequest('metadata must be an object');
+  if (obj.kind !== TOKEN_REQUEST_KIND)
+    throw badRequest(
+      `the kind in the data (${String(obj.kind)}) does not match the expected kind (${TOKEN_REQUEST_KIND})`,
+    );
+  if (
+    obj.metadata !== undefined &&
+    (obj.metadata === null || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))
+  )
+    throw badRequest('metadata must be an object');
   const raw = (obj.spec ?? {}) as Obj;
   if (typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('spec must be an object');
   const audiences = raw.audiences ?? [];
-  if (!Array.isArray(audiences) || audiences.some((a) => typeof a !== 'string')) throw badRequest('spec.audiences must be a list of strings');
+  if (!Array.isArray(audiences) || audiences.some((a) => typeof a !== 'string'))
+    throw badRequest('spec.audiences must be a list of strings');
   const exp = raw.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS;
   if (typeof exp !== 'number' || !Number.isInteger(exp)) throw badRequest('spec.expirationSeconds must be an integer');
   const spec: TokenRequestSpec = { audiences: [...(audiences as string[])], expirationSeconds: exp };
   const ref = raw.boundObjectRef as Obj | undefined | null;
   if (ref !== undefined && ref !== null) {
-    spec.boundObjectRef = { kind: str(ref.kind), apiVersion: str(ref.apiVersion), name: str(ref.name), uid: str(ref.uid) };
+    spec.boundObjectRef = {
+      kind: str(ref.kind),
+      apiVersion: str(ref.apiVersion),
+      name: str(ref.name),
+      uid: str(ref.uid),
+    };
   }
   return { obj, spec };
 }
@@ -71,7 +87,11 @@ export function validateTokenRequest(spec: TokenRequestSpec): void {
   const causes: StatusCause[] = [];
   const texts: string[] = [];
   const fail = (why: string): void => {
-    causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${exp}: ${why}`, field: 'spec.expirationSeconds' });
+    causes.push({
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: ${exp}: ${why}`,
+      field: 'spec.expirationSeconds',
+    });
     texts.push(`spec.expirationSeconds: Invalid value: ${exp}: ${why}`);
   };
   if (exp < MIN_EXPIRATION_SECONDS) fail('may not specify a duration less than 10 minutes');
@@ -82,13 +102,19 @@ export function validateTokenRequest(spec: TokenRequestSpec): void {
 /** Like upstream's TokenREST: a metadata.name or metadata.namespace in the body must match the URL's (422 Invalid, named after the ServiceAccount). */
 export function checkTokenRequestTarget(obj: Obj, name: string, namespace: string): void {
   const m = (obj.metadata ?? {}) as Obj;
-  for (const [field, want, what] of [['name', name, 'name'], ['namespace', namespace, 'namespace']] as const) {
+  for (const [field, want, what] of [
+    ['name', name, 'name'],
+    ['namespace', namespace, 'namespace'],
+  ] as const) {
     const got = m[field];
     if (typeof got === 'string' && got !== '' && got !== want) {
       const why = `must match the service account ${what} if specified`;
-      throw invalid({ group: 'authentication.k8s.io', kind: TOKEN_REQUEST_KIND }, name, [
-        { reason: 'FieldValueInvalid', message: `Invalid value: "${got}": ${why}`, field: `metadata.${field}` },
-      ], [`metadata.${field}: Invalid value: "${got}": ${why}`]);
+      throw invalid(
+        { group: 'authentication.k8s.io', kind: TOKEN_REQUEST_KIND },
+        name,
+        [{ reason: 'FieldValueInvalid', message: `Invalid value: "${got}": ${why}`, field: `metadata.${field}` }],
+        [`metadata.${field}: Invalid value: "${got}": ${why}`],
+      );
     }
   }
 }

@@ -17,7 +17,10 @@ export interface ListWatchScope {
 }
 
 /** A ListerWatcher over a resource client, like cache.NewFilteredListWatchFromClient. */
-export function listWatchFor<T extends KubeObject>(client: ResourceClient<T>, scope: ListWatchScope = {}): ListerWatcher<T> {
+export function listWatchFor<T extends KubeObject>(
+  client: ResourceClient<T>,
+  scope: ListWatchScope = {},
+): ListerWatcher<T> {
   const fixed = (o: ListOptions): ListOptions => ({
     ...o,
     ...(scope.namespace !== undefined ? { namespace: scope.namespace } : {}),

@@ -42,7 +42,12 @@ class FakeWatch implements Watch {
 }
 
 const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-const list = (rv: string, items: KubeObject[] = []): KubeList => ({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: rv }, items });
+const list = (rv: string, items: KubeObject[] = []): KubeList => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMapList',
+  metadata: { resourceVersion: rv },
+  items,
+});
 
 function store(): Indexer & { replace(items: KubeObject[], rv?: string): void } {
   return new Indexer();
@@ -77,7 +82,10 @@ test('failed lists back off exponentially with jitter on the clock', async () =>
   assert.equal(calls.length, 2);
   clock.step(2400);
   await settle();
-  assert.deepEqual(calls.map((c) => c - t0), [0, 1200, 3600]);
+  assert.deepEqual(
+    calls.map((c) => c - t0),
+    [0, 1200, 3600],
+  );
   assert.equal(watches.length, 1);
   assert.equal(r.lastSyncResourceVersion(), '5');
   await h.stop();
@@ -130,7 +138,10 @@ test('an ERROR 410 event relists with a consistent read; a clean close re-watche
   const r = new Reflector(lw, store(), { clock, random: () => 0.5 });
   const h = r.run();
   await settle();
-  watches[0]!.push({ type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } });
+  watches[0]!.push({
+    type: 'ADDED',
+    object: { kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } },
+  });
   watches[0]!.push({ type: 'BOOKMARK', object: { kind: 'ConfigMap', metadata: { resourceVersion: '15' } } });
   clock.step(2000);
   watches[0]!.push('end');
@@ -138,7 +149,10 @@ test('an ERROR 410 event relists with a consistent read; a clean close re-watche
   clock.step(250);
   await settle();
   assert.deepEqual(watchRVs, ['10', '15'], 'resumed from the bookmark');
-  watches[1]!.push({ type: 'ERROR', object: newStatusError(410, 'Expired', 'too old resource version: 15 (20)').status });
+  watches[1]!.push({
+    type: 'ERROR',
+    object: newStatusError(410, 'Expired', 'too old resource version: 15 (20)').status,
+  });
   await settle();
   clock.step(1200);
   await settle();
@@ -153,14 +167,28 @@ test('a transform (stripManagedFields) applies to listed and watched objects bef
   const w = new FakeWatch();
   const mf = [{ manager: 'kubectl', operation: 'Update' }];
   const lw: ListerWatcher = {
-    list: async () => list('5', [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'd', resourceVersion: '4', managedFields: mf } }]),
+    list: async () =>
+      list('5', [
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'a', namespace: 'd', resourceVersion: '4', managedFields: mf },
+        },
+      ]),
     watch: async () => w,
   };
   const s = store();
   const r = new Reflector(lw, s, { clock, random: () => 0.5, transform: stripManagedFields }).run();
   try {
     await settle();
-    w.push({ type: 'ADDED', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'd', resourceVersion: '6', managedFields: mf } } });
+    w.push({
+      type: 'ADDED',
+      object: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'b', namespace: 'd', resourceVersion: '6', managedFields: mf },
+      },
+    });
     await settle();
     const stored = s.list();
     assert.deepEqual(stored.map((o) => o.metadata?.name).sort(), ['a', 'b']);

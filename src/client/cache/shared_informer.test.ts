@@ -40,7 +40,12 @@ async function eventually(what: string, cond: () => boolean | Promise<boolean>, 
   }
 }
 
-const cm = (ns: string, name: string, labels: Record<string, string> = {}, data: Record<string, string> = {}): KubeObject => ({
+const cm = (
+  ns: string,
+  name: string,
+  labels: Record<string, string> = {},
+  data: Record<string, string> = {},
+): KubeObject => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
   metadata: { name, namespace: ns, labels },
@@ -55,7 +60,10 @@ function recorder(): { log: string[]; handler: ResourceEventHandler<KubeObject> 
     handler: {
       onAdd: (o, initial) => log.push(`${initial ? 'initial' : 'add'}:${o.metadata?.name}`),
       onUpdate: (_o, n) => log.push(`update:${n.metadata?.name}`),
-      onDelete: (o) => log.push(o instanceof DeletedFinalStateUnknown ? `tombstone:${o.obj.metadata?.name}` : `delete:${o.metadata?.name}`),
+      onDelete: (o) =>
+        log.push(
+          o instanceof DeletedFinalStateUnknown ? `tombstone:${o.obj.metadata?.name}` : `delete:${o.metadata?.name}`,
+        ),
     },
   };
 }
@@ -69,7 +77,9 @@ test('initial list, then watch events; label selectors apply to both', async () 
   const cms = client.resource(RESOURCES.configmaps);
   await cms.create(cm('inf1', 'before', { app: 'x' }));
   await cms.create(cm('inf1', 'other', { app: 'y' }));
-  const inf = new SharedInformer(listWatchFor(cms, { namespace: 'inf1', labelSelector: 'app=x' }), { reflector: { minWatchTimeoutSeconds: 60 } });
+  const inf = new SharedInformer(listWatchFor(cms, { namespace: 'inf1', labelSelector: 'app=x' }), {
+    reflector: { minWatchTimeoutSeconds: 60 },
+  });
   const { log, handler } = recorder();
   inf.addEventHandler(handler);
   const run = inf.run();
@@ -82,7 +92,14 @@ test('initial list, then watch events; label selectors apply to both', async () 
     await cms.delete('after', { namespace: 'inf1' });
     await eventually('events', () => log.length >= 4);
     assert.deepEqual(log, ['initial:before', 'add:after', 'update:before', 'delete:after']);
-    assert.deepEqual(inf.lister().namespace('inf1').list().map((o) => o.metadata?.name), ['before']);
+    assert.deepEqual(
+      inf
+        .lister()
+        .namespace('inf1')
+        .list()
+        .map((o) => o.metadata?.name),
+      ['before'],
+    );
     assert.equal(inf.lister().namespace('inf1').get('before')?.data !== undefined, true);
     // A handler added after sync is replayed the current state.
     const late = recorder();
@@ -96,7 +113,12 @@ test('initial list, then watch events; label selectors apply to both', async () 
 
 test('a field selector filters list and watch', async () => {
   const pods = client.resource(RESOURCES.pods);
-  const pod = (name: string, node: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { nodeName: node, containers: [{ name: 'c', image: 'i' }] } });
+  const pod = (name: string, node: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default' },
+    spec: { nodeName: node, containers: [{ name: 'c', image: 'i' }] },
+  });
   await pods.create(pod('on-a-1', 'node-a'));
   await pods.create(pod('on-b-1', 'node-b'));
   const inf = new SharedInformer(listWatchFor(pods, { fieldSelector: 'spec.nodeName=node-a' }));
@@ -118,7 +140,9 @@ test('re-watches from the last RV when the server ends the stream, without relis
   const s = await startServer(['--min-request-timeout', '2']);
   const c = new RESTClient(loadKubeconfig({ path: s.kubeconfig }));
   const cms = c.resource(RESOURCES.configmaps);
-  const inf = new SharedInformer(listWatchFor(cms, { namespace: 'default' }), { reflector: { minWatchTimeoutSeconds: 1 } });
+  const inf = new SharedInformer(listWatchFor(cms, { namespace: 'default' }), {
+    reflector: { minWatchTimeoutSeconds: 1 },
+  });
   const { log, handler } = recorder();
   inf.addEventHandler(handler);
   const run = inf.run();
@@ -140,14 +164,17 @@ test('bookmarks advance the RV, so a re-watch after compaction resumes instead o
   await namespace('inf4');
   const cms = client.resource(RESOURCES.configmaps);
   await cms.create(cm('inf4', 'watched', { app: 'x' }));
-  const inf = new SharedInformer(listWatchFor(cms, { namespace: 'inf4', labelSelector: 'app=x' }), { reflector: { minWatchTimeoutSeconds: 2 } });
+  const inf = new SharedInformer(listWatchFor(cms, { namespace: 'inf4', labelSelector: 'app=x' }), {
+    reflector: { minWatchTimeoutSeconds: 2 },
+  });
   const run = inf.run();
   try {
     await inf.waitForSync();
     const synced = Number(inf.lastSyncResourceVersion());
     // Writes this informer never sees as events: only bookmarks tell it the RV moved on.
     let last = 0;
-    for (let i = 0; i < 5; i++) last = Number((await cms.create(cm('inf4', `unwatched-${i}`, { app: 'y' }))).metadata?.resourceVersion);
+    for (let i = 0; i < 5; i++)
+      last = Number((await cms.create(cm('inf4', `unwatched-${i}`, { app: 'y' }))).metadata?.resourceVersion);
     await eventually('a bookmark past the unwatched writes', () => Number(inf.lastSyncResourceVersion()) >= last);
     assert.ok(Number(inf.lastSyncResourceVersion()) > synced);
     // Let compaction pass the list's RV and the stream close a few times: resuming from the bookmark needs no relist.
@@ -168,7 +195,10 @@ test('bookmarks advance the RV, so a re-watch after compaction resumes instead o
 });
 
 /** Holds the first watch until `release`, so the test can make its RV expire first. */
-function gatedWatch(lw: ListerWatcher, opts: { httpGone?: boolean } = {}): { lw: ListerWatcher; release: () => void; listRVs: string[] } {
+function gatedWatch(
+  lw: ListerWatcher,
+  opts: { httpGone?: boolean } = {},
+): { lw: ListerWatcher; release: () => void; listRVs: string[] } {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   let first = true;
@@ -186,7 +216,8 @@ function gatedWatch(lw: ListerWatcher, opts: { httpGone?: boolean } = {}): { lw:
           first = false;
           await gate;
           // The server answers an expired RV with an ERROR event; this is how an HTTP 410 looks to the reflector.
-          if (opts.httpGone === true) throw newStatusError(410, 'Expired', `too old resource version: ${o.resourceVersion}`);
+          if (opts.httpGone === true)
+            throw newStatusError(410, 'Expired', `too old resource version: ${o.resourceVersion}`);
         }
         return lw.watch(o);
       },

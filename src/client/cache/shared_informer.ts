@@ -61,7 +61,12 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Reflec
     this.indexer = new Indexer<T>({ [NAMESPACE_INDEX]: byNamespace, ...opts.indexers });
     this.clock = opts.clock ?? new RealClock();
     this.log = opts.logger ?? silentLogger;
-    this.reflector = new Reflector(lw, this, { ...opts.reflector, clock: this.clock, random: opts.random ?? Math.random, logger: this.log });
+    this.reflector = new Reflector(lw, this, {
+      ...opts.reflector,
+      clock: this.clock,
+      random: opts.random ?? Math.random,
+      logger: this.log,
+    });
   }
 
   /** Registers handlers; when the cache is already synced, the current objects are replayed as adds. */
@@ -134,7 +139,8 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Reflec
       seen.add(key);
       const old = this.indexer.getByKey(key);
       if (old === undefined) changes.push(() => this.dispatch((h) => h.onAdd?.(obj, initial), 'onAdd'));
-      else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) changes.push(() => this.dispatch((h) => h.onUpdate?.(old, obj), 'onUpdate'));
+      else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion)
+        changes.push(() => this.dispatch((h) => h.onUpdate?.(old, obj), 'onUpdate'));
     }
     for (const key of this.indexer.listKeys()) {
       if (seen.has(key)) continue;
@@ -177,7 +183,8 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Reflec
   private call(_reg: Registration<T>, what: string, fn: () => unknown): void {
     try {
       const r = fn();
-      if (r instanceof Promise) r.catch((err: unknown) => this.log.warn({ handler: what, err: String(err) }, 'event handler failed'));
+      if (r instanceof Promise)
+        r.catch((err: unknown) => this.log.warn({ handler: what, err: String(err) }, 'event handler failed'));
     } catch (err) {
       this.log.warn({ handler: what, err: String(err) }, 'event handler failed');
     }

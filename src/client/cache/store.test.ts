@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject } from '../../api/index.js';
 import { Lister } from './listers.js';
-import { byNamespace, DeletedFinalStateUnknown, Indexer, metaNamespaceKeyFunc, NAMESPACE_INDEX, splitMetaNamespaceKey } from './store.js';
+import {
+  byNamespace,
+  DeletedFinalStateUnknown,
+  Indexer,
+  metaNamespaceKeyFunc,
+  NAMESPACE_INDEX,
+  splitMetaNamespaceKey,
+} from './store.js';
 
 const pod = (ns: string, name: string, node: string, labels: Record<string, string> = {}): KubeObject => ({
   kind: 'Pod',

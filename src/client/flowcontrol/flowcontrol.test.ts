@@ -61,7 +61,7 @@ test('backoff doubles to its cap with jitter and resets after calm', () => {
 test('backoff jitter spreads clients that fail together', () => {
   const clock = new FakeClock();
   let seed = 1;
-  const random = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
   const delays = Array.from({ length: 100 }, () => new Backoff({ clock, random }).next());
   const min = Math.min(...delays);
   const max = Math.max(...delays);

@@ -38,13 +38,22 @@ export class SharedInformerFactory {
 
   /** The shared informer of `gvr` within `scope`, created on first use. */
   informerFor<T extends KubeObject>(gvr: GroupVersionResource, scope: ListWatchScope = {}): SharedInformer<T> {
-    const key = JSON.stringify([gvr.group, gvr.resource, scope.namespace ?? '', scope.labelSelector ?? '', scope.fieldSelector ?? '']);
+    const key = JSON.stringify([
+      gvr.group,
+      gvr.resource,
+      scope.namespace ?? '',
+      scope.labelSelector ?? '',
+      scope.fieldSelector ?? '',
+    ]);
     let inf = this.informers.get(key);
     if (inf === undefined) {
       inf = new SharedInformer<KubeObject>(listWatchFor(this.client.resource<KubeObject>(gvr), scope), {
         ...(this.opts.clock !== undefined ? { clock: this.opts.clock } : {}),
         logger: this.opts.logger ?? silentLogger,
-        reflector: { name: gvr.resource, ...(this.opts.transform !== undefined ? { transform: this.opts.transform } : {}) },
+        reflector: {
+          name: gvr.resource,
+          ...(this.opts.transform !== undefined ? { transform: this.opts.transform } : {}),
+        },
       });
       this.informers.set(key, inf);
     }

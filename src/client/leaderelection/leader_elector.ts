@@ -6,7 +6,13 @@
  * compare-and-swap on the Lease's resourceVersion, so two candidates never
  * both hold it. Upstream's defaults: 15 s lease, 10 s deadline, 2 s retry.
  */
-import { formatMicroTimestamp, isAlreadyExistsError, isConflictError, isNotFoundError, type Lease } from '../../api/index.js';
+import {
+  formatMicroTimestamp,
+  isAlreadyExistsError,
+  isConflictError,
+  isNotFoundError,
+  type Lease,
+} from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
 import { silentLogger, type ClientLogger } from '../logger.js';
 import type { RESTClient } from '../rest/client.js';
@@ -32,7 +38,6 @@ export interface LeaderElectionConfig {
   onNewLeader?(identity: string): void;
 }
 
-
 /** Runs one candidate's election loop. */
 export class LeaderElector {
   private readonly leases: ResourceClient<Lease>;
@@ -51,7 +56,8 @@ export class LeaderElector {
     this.renewDeadlineMs = cfg.renewDeadlineMs ?? 10_000;
     this.retryPeriodMs = cfg.retryPeriodMs ?? 2_000;
     this.log = cfg.logger ?? silentLogger;
-    if (this.renewDeadlineMs >= this.leaseDurationMs) throw new Error('leaseDuration must be greater than renewDeadline');
+    if (this.renewDeadlineMs >= this.leaseDurationMs)
+      throw new Error('leaseDuration must be greater than renewDeadline');
   }
 
   /** True while this candidate holds the lease. */
@@ -91,7 +97,13 @@ export class LeaderElector {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
         metadata: { name, namespace },
-        spec: { holderIdentity: identity, leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000), acquireTime: formatMicroTimestamp(now), renewTime: formatMicroTimestamp(now), leaseTransitions: 0 },
+        spec: {
+          holderIdentity: identity,
+          leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000),
+          acquireTime: formatMicroTimestamp(now),
+          renewTime: formatMicroTimestamp(now),
+          leaseTransitions: 0,
+        },
       };
       try {
         this.observe(await this.leases.create(lease, { namespace }), now);
@@ -133,7 +145,10 @@ export class LeaderElector {
       const cur = await this.leases.get(name, { namespace });
       if (cur.spec?.holderIdentity !== identity) return;
       // Like ReleaseOnCancel: an empty holder with a 1 s duration lets the next candidate take over at once.
-      await this.leases.update({ ...cur, spec: { ...cur.spec, holderIdentity: '', leaseDurationSeconds: 1 } }, { namespace });
+      await this.leases.update(
+        { ...cur, spec: { ...cur.spec, holderIdentity: '', leaseDurationSeconds: 1 } },
+        { namespace },
+      );
     } catch (err) {
       this.log.debug({ err: String(err) }, 'lease not released');
     }
@@ -150,7 +165,10 @@ export class LeaderElector {
   }
 
   private failed(err: unknown): false {
-    this.log.warn({ lease: `${this.cfg.namespace}/${this.cfg.name}`, err: String(err) }, 'error retrieving or updating lease');
+    this.log.warn(
+      { lease: `${this.cfg.namespace}/${this.cfg.name}`, err: String(err) },
+      'error retrieving or updating lease',
+    );
     return false;
   }
 

@@ -125,7 +125,10 @@ export class EventBroadcaster {
         // Like client-go: a server that answered has judged the Event; only an unreachable one is retried.
         if (err instanceof StatusError || attempt >= this.maxTries || this.stopped) {
           this.stats.failed++;
-          this.log.warn({ reason: ev.reason, object: ev.involvedObject.name, err: (err as Error).message }, 'event not recorded');
+          this.log.warn(
+            { reason: ev.reason, object: ev.involvedObject.name, err: (err as Error).message },
+            'event not recorded',
+          );
           return;
         }
         await this.opts.clock.sleep(attempt === 1 ? Math.random() * this.retryIntervalMs : this.retryIntervalMs);

@@ -29,7 +29,10 @@ test('past 10 distinct messages for one object and reason, events are combined i
   const clock = new FakeClock();
   const c = new EventCorrelator(clock);
   const results = Array.from({ length: 14 }, (_, i) => c.correlate(ev(clock, `Created pod: p${i}`)));
-  assert.deepEqual(results.slice(0, 9).map((r) => r.action), Array(9).fill('create'));
+  assert.deepEqual(
+    results.slice(0, 9).map((r) => r.action),
+    Array(9).fill('create'),
+  );
   assert.equal(results[9]!.action, 'create');
   const combined = results[9]!;
   assert.ok(combined.action === 'create' && combined.event.message.startsWith(COMBINED_PREFIX));

@@ -48,7 +48,15 @@ class LruCache<V> {
 
 function objectKey(e: CoreEvent): string {
   const o = e.involvedObject;
-  return [e.source.component, e.source.host ?? '', o.kind, o.namespace ?? '', o.name, o.uid ?? '', o.apiVersion ?? ''].join('\u0000');
+  return [
+    e.source.component,
+    e.source.host ?? '',
+    o.kind,
+    o.namespace ?? '',
+    o.name,
+    o.uid ?? '',
+    o.apiVersion ?? '',
+  ].join('\u0000');
 }
 
 /** Everything but the message: events that differ only in message are "similar". */
@@ -112,7 +120,11 @@ export class EventCorrelator {
       count: prior.count,
       firstTimestamp: prior.firstTimestamp,
     };
-    return { action: 'patch', event: patched, patch: { count: prior.count, lastTimestamp: patched.lastTimestamp, message: patched.message } };
+    return {
+      action: 'patch',
+      event: patched,
+      patch: { count: prior.count, lastTimestamp: patched.lastTimestamp, message: patched.message },
+    };
   }
 
   /** Forgets a deduplicated event whose Event object is gone (a patch got NotFound). */
@@ -124,7 +136,9 @@ export class EventCorrelator {
   }
 
   private keyOf(event: CoreEvent): string {
-    return event.message.startsWith(COMBINED_PREFIX) ? aggregateKey(event) : `${aggregateKey(event)}\u0000${event.message}`;
+    return event.message.startsWith(COMBINED_PREFIX)
+      ? aggregateKey(event)
+      : `${aggregateKey(event)}\u0000${event.message}`;
   }
 
   private aggregate(event: CoreEvent, now: number): { event: CoreEvent; key: string } {

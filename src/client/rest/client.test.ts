@@ -46,18 +46,26 @@ async function withServer(handler: Handler, fn: (url: string, calls: () => numbe
   }
 }
 
-const status = (code: number, reason: string): string => JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: reason, reason, code });
+const status = (code: number, reason: string): string =>
+  JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: reason, reason, code });
 
 test('429 with Retry-After is retried after the given delay, for writes too', async () => {
   await withServer(
     (_req, res, n) => {
-      if (n < 2) res.writeHead(429, { 'Retry-After': '2', 'Content-Type': 'application/json' }).end(status(429, 'TooManyRequests'));
+      if (n < 2)
+        res
+          .writeHead(429, { 'Retry-After': '2', 'Content-Type': 'application/json' })
+          .end(status(429, 'TooManyRequests'));
       else res.writeHead(201, { 'Content-Type': 'application/json' }).end('{"kind":"Pod"}');
     },
     async (url, calls) => {
       const clock = new InstantClock();
       const c = new RESTClient({ host: url }, { clock, random: () => 0 });
-      const got = await c.request<{ kind: string }>({ method: 'POST', path: '/api/v1/namespaces/default/pods', body: {} });
+      const got = await c.request<{ kind: string }>({
+        method: 'POST',
+        path: '/api/v1/namespaces/default/pods',
+        body: {},
+      });
       assert.equal(got.kind, 'Pod');
       assert.equal(calls(), 3);
       assert.deepEqual(clock.slept, [2000, 2000]);
@@ -87,7 +95,10 @@ test('5xx without Retry-After is retried with backoff for GET but not for POST',
       await c.request({ method: 'GET', path: '/api/v1/pods' });
       assert.equal(calls(), 3);
       assert.deepEqual(clock.slept, [100, 200]);
-      await assert.rejects(c.request({ method: 'POST', path: '/api/v1/namespaces/default/pods', body: {} }), (e: unknown) => e instanceof StatusError && e.code === 500);
+      await assert.rejects(
+        c.request({ method: 'POST', path: '/api/v1/namespaces/default/pods', body: {} }),
+        (e: unknown) => e instanceof StatusError && e.code === 500,
+      );
       assert.equal(calls(), 4, 'the POST was sent once');
       c.close();
     },
@@ -122,11 +133,20 @@ test('connection refused is retried even for writes, up to maxRetries', async ()
 
 test('errors carry the server Status; non-Status bodies get a generic one', async () => {
   await withServer(
-    (req, res) => (req.url!.startsWith('/status') ? res.writeHead(404).end(status(404, 'NotFound')) : res.writeHead(404).end('404 page not found')),
+    (req, res) =>
+      req.url!.startsWith('/status')
+        ? res.writeHead(404).end(status(404, 'NotFound'))
+        : res.writeHead(404).end('404 page not found'),
     async (url) => {
       const c = new RESTClient({ host: url, bearerToken: 't' }, { clock: new InstantClock() });
-      await assert.rejects(c.request({ method: 'GET', path: '/status' }), (e: unknown) => e instanceof StatusError && e.reason === 'NotFound' && e.message === 'NotFound');
-      await assert.rejects(c.request({ method: 'GET', path: '/plain' }), (e: unknown) => e instanceof StatusError && e.code === 404 && /could not find/.test(e.message));
+      await assert.rejects(
+        c.request({ method: 'GET', path: '/status' }),
+        (e: unknown) => e instanceof StatusError && e.reason === 'NotFound' && e.message === 'NotFound',
+      );
+      await assert.rejects(
+        c.request({ method: 'GET', path: '/plain' }),
+        (e: unknown) => e instanceof StatusError && e.code === 404 && /could not find/.test(e.message),
+      );
       c.close();
     },
   );

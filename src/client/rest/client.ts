@@ -96,7 +96,8 @@ export class RESTClient {
         : new http.Agent({ keepAlive: true }));
     this.headers = { 'User-Agent': config.userAgent ?? 'kscale-client/v0.1.0' };
     if (config.bearerToken) this.headers.Authorization = `Bearer ${config.bearerToken}`;
-    else if (config.username !== undefined) this.headers.Authorization = `Basic ${Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64')}`;
+    else if (config.username !== undefined)
+      this.headers.Authorization = `Basic ${Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64')}`;
   }
 
   /** Sends a request and decodes the JSON body; failures throw StatusError. */
@@ -169,15 +170,24 @@ export class RESTClient {
     let payload: Buffer | undefined;
     const headers: Record<string, string> = { ...this.headers, Accept: opts.accept ?? 'application/json' };
     if (opts.body !== undefined) {
-      payload = Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
+      payload = Buffer.isBuffer(opts.body)
+        ? opts.body
+        : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
       headers['Content-Type'] = opts.contentType ?? 'application/json';
       headers['Content-Length'] = String(payload.length);
     }
     return new Promise<IncomingMessage>((resolve, reject) => {
-      const req = this.transport.request(url, { method: opts.method, headers, agent: this.agent, ...(opts.signal ? { signal: opts.signal } : {}) }, resolve);
+      const req = this.transport.request(
+        url,
+        { method: opts.method, headers, agent: this.agent, ...(opts.signal ? { signal: opts.signal } : {}) },
+        resolve,
+      );
       req.on('error', reject);
       const timeout = this.config.timeoutMs ?? 0;
-      if (!streaming && timeout > 0) req.setTimeout(timeout, () => req.destroy(Object.assign(new Error(`request timed out after ${timeout} ms`), { code: 'ETIMEDOUT' })));
+      if (!streaming && timeout > 0)
+        req.setTimeout(timeout, () =>
+          req.destroy(Object.assign(new Error(`request timed out after ${timeout} ms`), { code: 'ETIMEDOUT' })),
+        );
       req.end(payload);
     });
   }

@@ -32,7 +32,15 @@ test('loads server, token, CA data and client cert files relative to the kubecon
   try {
     writeFileSync(join(dir, 'client.crt'), 'CERT');
     writeFileSync(join(dir, 'client.key'), 'KEY');
-    writeFileSync(join(dir, 'config'), kc('one', 'https://10.0.0.1:6443', { token: 'abc', 'client-certificate': 'client.crt', 'client-key': 'client.key' }, 'current-context: one'));
+    writeFileSync(
+      join(dir, 'config'),
+      kc(
+        'one',
+        'https://10.0.0.1:6443',
+        { token: 'abc', 'client-certificate': 'client.crt', 'client-key': 'client.key' },
+        'current-context: one',
+      ),
+    );
     const cfg = loadKubeconfig({ path: join(dir, 'config') });
     assert.equal(cfg.host, 'https://10.0.0.1:6443');
     assert.equal(cfg.bearerToken, 'abc');

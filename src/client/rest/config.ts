@@ -88,7 +88,11 @@ export function loadKubeconfig(opts: LoadKubeconfigOptions = {}): RestConfig {
 export function parseKubeconfig(text: string, dir = '.'): KubeconfigFile {
   const doc = (parse(text) ?? {}) as Record<string, unknown>;
   const named = (key: string, inner: string): Named<Record<string, unknown>>[] =>
-    ((doc[key] as Record<string, unknown>[] | undefined) ?? []).map((e) => ({ name: String(e.name), value: (e[inner] ?? {}) as Record<string, unknown>, dir }));
+    ((doc[key] as Record<string, unknown>[] | undefined) ?? []).map((e) => ({
+      name: String(e.name),
+      value: (e[inner] ?? {}) as Record<string, unknown>,
+      dir,
+    }));
   const current = doc['current-context'];
   return {
     clusters: named('clusters', 'cluster'),
@@ -117,7 +121,10 @@ function resolveKubeconfig(files: KubeconfigFile[], contextName?: string): RestC
   const c = cluster.value;
   const u = user?.value ?? {};
   if (typeof c.server !== 'string' || c.server === '') throw new Error(`cluster "${cluster.name}" has no server`);
-  const cfg: RestConfig = { host: c.server.replace(/\/+$/, ''), namespace: typeof ctx.value.namespace === 'string' && ctx.value.namespace !== '' ? ctx.value.namespace : 'default' };
+  const cfg: RestConfig = {
+    host: c.server.replace(/\/+$/, ''),
+    namespace: typeof ctx.value.namespace === 'string' && ctx.value.namespace !== '' ? ctx.value.namespace : 'default',
+  };
   const ca = material(c, 'certificate-authority', cluster.dir);
   if (ca !== undefined) cfg.ca = ca;
   if (c['insecure-skip-tls-verify'] === true) cfg.insecureSkipTLSVerify = true;
@@ -127,7 +134,8 @@ function resolveKubeconfig(files: KubeconfigFile[], contextName?: string): RestC
   if (cert !== undefined) cfg.cert = cert;
   if (key !== undefined) cfg.key = key;
   if (typeof u.token === 'string' && u.token !== '') cfg.bearerToken = u.token;
-  else if (typeof u.tokenFile === 'string') cfg.bearerToken = readFileSync(resolvePath(u.tokenFile, user!.dir), 'utf8').trim();
+  else if (typeof u.tokenFile === 'string')
+    cfg.bearerToken = readFileSync(resolvePath(u.tokenFile, user!.dir), 'utf8').trim();
   if (typeof u.username === 'string') cfg.username = u.username;
   if (typeof u.password === 'string') cfg.password = u.password;
   return cfg;

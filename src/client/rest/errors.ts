@@ -28,13 +28,31 @@ export function statusErrorFromResponse(code: number, body: Buffer | string, ret
   try {
     const parsed = JSON.parse(text) as Partial<Status>;
     if (parsed !== null && parsed.kind === 'Status') {
-      return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', ...parsed, code: parsed.code ?? code } as Status);
+      return new StatusError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        ...parsed,
+        code: parsed.code ?? code,
+      } as Status);
     }
   } catch {
     // Not JSON: fall through to the generic Status, as client-go does.
   }
-  const [reason, message] = GENERIC[code] ?? [code >= 500 ? 'InternalError' : 'Unknown', `the server responded with the status code ${code}`];
-  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: text.trim() !== '' && text.length < 1024 ? `${message} (${text.trim()})` : message, reason, code };
+  const [reason, message] = GENERIC[code] ?? [
+    code >= 500 ? 'InternalError' : 'Unknown',
+    `the server responded with the status code ${code}`,
+  ];
+  const status: Status = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: text.trim() !== '' && text.length < 1024 ? `${message} (${text.trim()})` : message,
+    reason,
+    code,
+  };
   if (retryAfterSeconds !== undefined) status.details = { retryAfterSeconds };
   return new StatusError(status);
 }
@@ -55,7 +73,13 @@ export const isForbidden = (err: unknown): boolean => errorCode(err) === 403;
 /** Network errors that prove the request never reached the server. */
 export function isConnectionRefused(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH';
+  return (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'EAI_AGAIN' ||
+    code === 'EHOSTUNREACH' ||
+    code === 'ENETUNREACH'
+  );
 }
 
 /** Network errors after which the connection is gone, whether or not the server saw the request. */
@@ -63,6 +87,11 @@ export function isConnectionLost(err: unknown): boolean {
   if (isConnectionRefused(err)) return true;
   const e = err as { code?: string; message?: string } | null;
   return (
-    e?.code === 'ECONNRESET' || e?.code === 'EPIPE' || e?.code === 'ETIMEDOUT' || e?.code === 'ECONNABORTED' || e?.code === 'UND_ERR_SOCKET' || e?.message === 'socket hang up'
+    e?.code === 'ECONNRESET' ||
+    e?.code === 'EPIPE' ||
+    e?.code === 'ETIMEDOUT' ||
+    e?.code === 'ECONNABORTED' ||
+    e?.code === 'UND_ERR_SOCKET' ||
+    e?.message === 'socket hang up'
   );
 }

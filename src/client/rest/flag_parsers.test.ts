@@ -37,10 +37,16 @@ test('durationFlag parses Go durations into milliseconds', () => {
 });
 
 test('commander reports a rejected value as an invalid option argument', () => {
-  const cmd = new Command().exitOverride().configureOutput({ writeErr: () => {} }).option('--n <n>', 'a count', nonNegativeIntFlag);
+  const cmd = new Command()
+    .exitOverride()
+    .configureOutput({ writeErr: () => {} })
+    .option('--n <n>', 'a count', nonNegativeIntFlag);
   assert.throws(
     () => cmd.parse(['--n', 'x'], { from: 'user' }),
-    (err: unknown) => err instanceof Error && (err as { code?: string }).code === 'commander.invalidArgument' && /--n <n>.*not a non-negative integer: x/.test(err.message),
+    (err: unknown) =>
+      err instanceof Error &&
+      (err as { code?: string }).code === 'commander.invalidArgument' &&
+      /--n <n>.*not a non-negative integer: x/.test(err.message),
   );
   assert.equal(cmd.parse(['--n', '7'], { from: 'user' }).opts().n, 7);
 });

@@ -23,16 +23,29 @@ export function addClientFlags(cmd: Command, defaults: { qps: number; burst: num
     .addOption(new Option('--kubeconfig <file>', 'path to a kubeconfig (default: $KUBECONFIG, then ~/.kube/config)'))
     .addOption(new Option('--context <name>', 'kubeconfig context to use instead of current-context'))
     .addOption(new Option('--server <url>', 'API server URL; overrides the kubeconfig cluster'))
-    .addOption(new Option('--kube-api-qps <qps>', 'QPS to use while talking with the API server (<= 0 disables limiting)').argParser(numberFlag).default(defaults.qps))
-    .addOption(new Option('--kube-api-burst <n>', 'burst to use while talking with the API server').argParser(numberFlag).default(defaults.burst));
+    .addOption(
+      new Option('--kube-api-qps <qps>', 'QPS to use while talking with the API server (<= 0 disables limiting)')
+        .argParser(numberFlag)
+        .default(defaults.qps),
+    )
+    .addOption(
+      new Option('--kube-api-burst <n>', 'burst to use while talking with the API server')
+        .argParser(numberFlag)
+        .default(defaults.burst),
+    );
 }
 
 /** A RestConfig from parsed client flags; --server alone (no kubeconfig) is allowed for plain-HTTP labs. */
 export function restConfigFromFlags(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env): RestConfig {
   let cfg: RestConfig;
-  if (flags.server !== undefined && flags.kubeconfig === undefined && env.KUBECONFIG === undefined) cfg = { host: flags.server, namespace: 'default' };
+  if (flags.server !== undefined && flags.kubeconfig === undefined && env.KUBECONFIG === undefined)
+    cfg = { host: flags.server, namespace: 'default' };
   else {
-    cfg = loadKubeconfig({ ...(flags.kubeconfig !== undefined ? { path: flags.kubeconfig } : {}), ...(flags.context !== undefined ? { context: flags.context } : {}), env });
+    cfg = loadKubeconfig({
+      ...(flags.kubeconfig !== undefined ? { path: flags.kubeconfig } : {}),
+      ...(flags.context !== undefined ? { context: flags.context } : {}),
+      env,
+    });
     if (flags.server !== undefined) cfg.host = flags.server.replace(/\/+$/, '');
   }
   return { ...cfg, qps: flags.kubeApiQps, burst: flags.kubeApiBurst };

@@ -29,12 +29,20 @@ test('the kubeconfig the server writes is loaded as is', () => {
 
 test('create, get, list, update with a stale RV, and delete', async () => {
   const cms = client.resource(RESOURCES.configmaps);
-  const created = await cms.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'crud', namespace: 'default', labels: { a: 'b' } }, data: { k: 'v' } });
+  const created = await cms.create({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'crud', namespace: 'default', labels: { a: 'b' } },
+    data: { k: 'v' },
+  });
   assert.ok(created.metadata?.resourceVersion);
   const got = await cms.get('crud', { namespace: 'default' });
   assert.deepEqual(got.data, { k: 'v' });
   const list = await cms.list({ namespace: 'default', labelSelector: 'a=b' });
-  assert.deepEqual(list.items.map((i) => i.metadata?.name), ['crud']);
+  assert.deepEqual(
+    list.items.map((i) => i.metadata?.name),
+    ['crud'],
+  );
   assert.ok(list.metadata.resourceVersion);
   const updated = await cms.update({ ...got, data: { k: 'v2' } });
   assert.notEqual(updated.metadata?.resourceVersion, got.metadata?.resourceVersion);
@@ -52,15 +60,26 @@ test('json, merge, strategic and apply patches', async () => {
   assert.equal((n.spec as { unschedulable?: boolean }).unschedulable, undefined);
   n = await nodes.patch('patch-node', 'json', [{ op: 'add', path: '/metadata/labels', value: { zone: 'a' } }]);
   assert.equal(n.metadata?.labels?.zone, 'a');
-  n = await nodes.apply({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'patch-node', labels: { owner: 'me' } } }, { fieldManager: 'test', force: true });
+  n = await nodes.apply(
+    { apiVersion: 'v1', kind: 'Node', metadata: { name: 'patch-node', labels: { owner: 'me' } } },
+    { fieldManager: 'test', force: true },
+  );
   assert.equal(n.metadata?.labels?.owner, 'me');
-  const applied = await nodes.apply({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'applied-node' } }, { fieldManager: 'test' });
+  const applied = await nodes.apply(
+    { apiVersion: 'v1', kind: 'Node', metadata: { name: 'applied-node' } },
+    { fieldManager: 'test' },
+  );
   assert.equal(applied.metadata?.name, 'applied-node', 'apply creates a missing object');
 });
 
 test('status, binding and eviction subresources', async () => {
   const pods = client.resource(RESOURCES.pods);
-  const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sub', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
+  const pod: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'sub', namespace: 'default' },
+    spec: { containers: [{ name: 'c', image: 'busybox' }] },
+  };
   await pods.create(pod);
   await pods.bind('sub', 'default', 'patch-node');
   const bound = await pods.get('sub', { namespace: 'default' });
@@ -78,7 +97,11 @@ test('429 from --max-mutating-requests-inflight is retried until every write lan
   try {
     const cms = c.resource(RESOURCES.configmaps);
     const n = 40;
-    await Promise.all(Array.from({ length: n }, (_, i) => cms.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' } })));
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        cms.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' } }),
+      ),
+    );
     assert.equal((await cms.list({ namespace: 'default' })).items.length, n);
     assert.ok(c.stats.tooManyRequests > 0, 'the server pushed back at least once');
   } finally {

@@ -90,7 +90,8 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   path(namespace?: string, name?: string, subresource?: string): string {
     const g = this.gvr;
     let p = g.group === '' ? `/api/${g.version}` : `/apis/${g.group}/${g.version}`;
-    if (g.namespaced && namespace !== undefined && namespace !== '') p += `/namespaces/${encodeURIComponent(namespace)}`;
+    if (g.namespaced && namespace !== undefined && namespace !== '')
+      p += `/namespaces/${encodeURIComponent(namespace)}`;
     p += `/${g.resource}`;
     if (name !== undefined) p += `/${encodeURIComponent(name)}`;
     if (subresource !== undefined) p += `/${subresource}`;
@@ -103,33 +104,66 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   /** GET one object. */
   get(name: string, opts: GetOptions = {}): Promise<T> {
-    return this.rest.request<T>({ method: 'GET', path: this.path(opts.namespace, name), query: { resourceVersion: opts.resourceVersion }, signal: opts.signal });
+    return this.rest.request<T>({
+      method: 'GET',
+      path: this.path(opts.namespace, name),
+      query: { resourceVersion: opts.resourceVersion },
+      signal: opts.signal,
+    });
   }
 
   /** GET the collection (all namespaces when a namespaced resource has no namespace). */
   list(opts: ListOptions = {}): Promise<KubeList<T>> {
-    return this.rest.request<KubeList<T>>({ method: 'GET', path: this.path(opts.namespace), query: listQuery(opts), signal: opts.signal });
+    return this.rest.request<KubeList<T>>({
+      method: 'GET',
+      path: this.path(opts.namespace),
+      query: listQuery(opts),
+      signal: opts.signal,
+    });
   }
 
   /** Opens a watch; resolves once the server answers 200, throws StatusError (e.g. 410) otherwise. */
   async watch(opts: WatchOptions = {}): Promise<Watch<T>> {
-    const res = await this.rest.stream({ method: 'GET', path: this.path(opts.namespace), query: { ...listQuery(opts), watch: 'true' }, signal: opts.signal });
+    const res = await this.rest.stream({
+      method: 'GET',
+      path: this.path(opts.namespace),
+      query: { ...listQuery(opts), watch: 'true' },
+      signal: opts.signal,
+    });
     return new StreamWatch<T>(res, opts.bufferSize ?? DEFAULT_WATCH_BUFFER);
   }
 
   /** POST a new object. */
   create(obj: T, opts: WriteOptions = {}): Promise<T> {
-    return this.rest.request<T>({ method: 'POST', path: this.path(this.ns(obj, opts.namespace)), query: writeQuery(opts), body: obj, signal: opts.signal });
+    return this.rest.request<T>({
+      method: 'POST',
+      path: this.path(this.ns(obj, opts.namespace)),
+      query: writeQuery(opts),
+      body: obj,
+      signal: opts.signal,
+    });
   }
 
   /** PUT an object; its resourceVersion makes it a compare-and-swap (409 Conflict when stale). */
   update(obj: T, opts: WriteOptions = {}): Promise<T> {
-    return this.rest.request<T>({ method: 'PUT', path: this.path(this.ns(obj, opts.namespace), name(obj)), query: writeQuery(opts), body: obj, signal: opts.signal });
+    return this.rest.request<T>({
+      method: 'PUT',
+      path: this.path(this.ns(obj, opts.namespace), name(obj)),
+      query: writeQuery(opts),
+      body: obj,
+      signal: opts.signal,
+    });
   }
 
   /** PUT the status subresource. */
   updateStatus(obj: T, opts: WriteOptions = {}): Promise<T> {
-    return this.rest.request<T>({ method: 'PUT', path: this.path(this.ns(obj, opts.namespace), name(obj), 'status'), query: writeQuery(opts), body: obj, signal: opts.signal });
+    return this.rest.request<T>({
+      method: 'PUT',
+      path: this.path(this.ns(obj, opts.namespace), name(obj), 'status'),
+      query: writeQuery(opts),
+      body: obj,
+      signal: opts.signal,
+    });
   }
 
   /** PATCH an object or subresource with one of the four patch types. */
@@ -172,29 +206,71 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** POST to a subresource (pods/binding, pods/eviction). */
-  createSubresource<R = KubeObject>(objName: string, subresource: string, body: unknown, opts: WriteOptions = {}): Promise<R> {
-    return this.rest.request<R>({ method: 'POST', path: this.path(opts.namespace, objName, subresource), query: writeQuery(opts), body, signal: opts.signal });
+  createSubresource<R = KubeObject>(
+    objName: string,
+    subresource: string,
+    body: unknown,
+    opts: WriteOptions = {},
+  ): Promise<R> {
+    return this.rest.request<R>({
+      method: 'POST',
+      path: this.path(opts.namespace, objName, subresource),
+      query: writeQuery(opts),
+      body,
+      signal: opts.signal,
+    });
   }
 
   /** GET a subresource (scale, status). */
   getSubresource<R = KubeObject>(objName: string, subresource: string, opts: GetOptions = {}): Promise<R> {
-    return this.rest.request<R>({ method: 'GET', path: this.path(opts.namespace, objName, subresource), query: { resourceVersion: opts.resourceVersion }, signal: opts.signal });
+    return this.rest.request<R>({
+      method: 'GET',
+      path: this.path(opts.namespace, objName, subresource),
+      query: { resourceVersion: opts.resourceVersion },
+      signal: opts.signal,
+    });
   }
 
   /** PUT a subresource (scale). */
-  updateSubresource<R = KubeObject>(objName: string, subresource: string, body: unknown, opts: WriteOptions = {}): Promise<R> {
-    return this.rest.request<R>({ method: 'PUT', path: this.path(opts.namespace, objName, subresource), query: writeQuery(opts), body, signal: opts.signal });
+  updateSubresource<R = KubeObject>(
+    objName: string,
+    subresource: string,
+    body: unknown,
+    opts: WriteOptions = {},
+  ): Promise<R> {
+    return this.rest.request<R>({
+      method: 'PUT',
+      path: this.path(opts.namespace, objName, subresource),
+      query: writeQuery(opts),
+      body,
+      signal: opts.signal,
+    });
   }
 
   /** Binds a pod to a node through pods/binding, as the scheduler does. */
   bind(podName: string, namespace: string, nodeName: string, opts: WriteOptions = {}): Promise<Status> {
-    const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: podName, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } };
+    const binding = {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { name: podName, namespace },
+      target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+    };
     return this.createSubresource<Status>(podName, 'binding', binding, { ...opts, namespace });
   }
 
   /** Evicts a pod through pods/eviction (honours PodDisruptionBudgets where the server has them). */
-  evict(podName: string, namespace: string, deleteOptions: Record<string, unknown> = {}, opts: WriteOptions = {}): Promise<Status> {
-    const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: podName, namespace }, deleteOptions };
+  evict(
+    podName: string,
+    namespace: string,
+    deleteOptions: Record<string, unknown> = {},
+    opts: WriteOptions = {},
+  ): Promise<Status> {
+    const eviction = {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: podName, namespace },
+      deleteOptions,
+    };
     return this.createSubresource<Status>(podName, 'eviction', eviction, { ...opts, namespace });
   }
 }
@@ -219,5 +295,9 @@ function listQuery(o: ListOptions): Query {
 }
 
 function writeQuery(o: WriteOptions): Query {
-  return { fieldManager: o.fieldManager, fieldValidation: o.fieldValidation, dryRun: o.dryRun === true ? 'All' : undefined };
+  return {
+    fieldManager: o.fieldManager,
+    fieldValidation: o.fieldValidation,
+    dryRun: o.dryRun === true ? 'All' : undefined,
+  };
 }

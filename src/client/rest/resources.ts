@@ -1,8 +1,18 @@
 /** GroupVersionResources of the built-in types the control plane's components use. */
 import type { GroupVersionResource } from './resource.js';
 
-const core = (resource: string, namespaced = true): GroupVersionResource => ({ group: '', version: 'v1', resource, namespaced });
-const gv = (group: string, version: string, resource: string, namespaced = true): GroupVersionResource => ({ group, version, resource, namespaced });
+const core = (resource: string, namespaced = true): GroupVersionResource => ({
+  group: '',
+  version: 'v1',
+  resource,
+  namespaced,
+});
+const gv = (group: string, version: string, resource: string, namespaced = true): GroupVersionResource => ({
+  group,
+  version,
+  resource,
+  namespaced,
+});
 
 /** Well-known resources, keyed like `kubectl api-resources` names. */
 export const RESOURCES = {

@@ -17,7 +17,8 @@ async function serve(handler: http.RequestListener, fn: (url: string) => Promise
   }
 }
 
-const ev = (type: string, rv: number): string => JSON.stringify({ type, object: { kind: 'Pod', metadata: { name: `p${rv}`, resourceVersion: String(rv) } } });
+const ev = (type: string, rv: number): string =>
+  JSON.stringify({ type, object: { kind: 'Pod', metadata: { name: `p${rv}`, resourceVersion: String(rv) } } });
 
 test('events split across chunks are decoded line by line', async () => {
   let query = '';
@@ -31,9 +32,15 @@ test('events split across chunks are decoded line by line', async () => {
     },
     async (url) => {
       const pods = new ResourceClient(new RESTClient({ host: url }), RESOURCES.pods);
-      const w = await pods.watch({ namespace: 'ns', fieldSelector: 'spec.nodeName=n1', resourceVersion: '5', allowWatchBookmarks: true });
+      const w = await pods.watch({
+        namespace: 'ns',
+        fieldSelector: 'spec.nodeName=n1',
+        resourceVersion: '5',
+        allowWatchBookmarks: true,
+      });
       const got: string[] = [];
-      for await (const e of w) got.push(`${e.type}:${(e.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion}`);
+      for await (const e of w)
+        got.push(`${e.type}:${(e.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion}`);
       assert.deepEqual(got, ['ADDED:1', 'MODIFIED:2', 'BOOKMARK:3']);
       assert.match(query, /^\/api\/v1\/namespaces\/ns\/pods\?/);
       assert.match(query, /fieldSelector=spec.nodeName%3Dn1/);
@@ -54,7 +61,8 @@ test('a slow consumer pauses the socket instead of buffering without bound', asy
       const pump = (): void => {
         while (written < 100_000) {
           written++;
-          if (!res.write(`{"type":"ADDED","object":{"metadata":{"name":"${big}"}}}\n`)) return void res.once('drain', pump);
+          if (!res.write(`{"type":"ADDED","object":{"metadata":{"name":"${big}"}}}\n`))
+            return void res.once('drain', pump);
         }
         res.end();
       };
@@ -77,7 +85,12 @@ test('a slow consumer pauses the socket instead of buffering without bound', asy
 
 test('a non-200 watch rejects with the Status', async () => {
   await serve(
-    (_req, res) => res.writeHead(410).end(JSON.stringify({ kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 1 (5)' })),
+    (_req, res) =>
+      res
+        .writeHead(410)
+        .end(
+          JSON.stringify({ kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 1 (5)' }),
+        ),
     async (url) => {
       const pods = new ResourceClient(new RESTClient({ host: url }), RESOURCES.pods);
       await assert.rejects(pods.watch({ resourceVersion: '1' }), /too old resource version/);

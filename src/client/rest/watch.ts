@@ -12,7 +12,8 @@ import type { KubeObject, Status } from '../../api/index.js';
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 /** One decoded event; an ERROR carries a Status (410 Expired when the RV is too old). */
-export type WatchEvent<T = KubeObject> = { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T } | { type: 'ERROR'; object: Status };
+export type WatchEvent<T = KubeObject> =
+  { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T } | { type: 'ERROR'; object: Status };
 
 /** A running watch: iterate it with `for await`, end it with `stop()`. */
 export interface Watch<T = KubeObject> extends AsyncIterable<WatchEvent<T>> {
@@ -43,7 +44,11 @@ export class StreamWatch<T = KubeObject> implements Watch<T> {
     res.on('end', () => this.finish());
     res.on('error', (err) => this.finish(err));
     // 'close' without 'end' is a connection lost mid-stream.
-    res.on('close', () => this.finish(res.complete ? undefined : Object.assign(new Error('watch stream closed unexpectedly'), { code: 'ECONNRESET' })));
+    res.on('close', () =>
+      this.finish(
+        res.complete ? undefined : Object.assign(new Error('watch stream closed unexpectedly'), { code: 'ECONNRESET' }),
+      ),
+    );
   }
 
   private onData(chunk: string): void {

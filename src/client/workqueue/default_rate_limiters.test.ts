@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FakeClock } from '../../clock/index.js';
-import { BucketRateLimiter, defaultControllerRateLimiter, ItemExponentialFailureRateLimiter } from './default_rate_limiters.js';
+import {
+  BucketRateLimiter,
+  defaultControllerRateLimiter,
+  ItemExponentialFailureRateLimiter,
+} from './default_rate_limiters.js';
 
 test('per-item backoff doubles from 5 ms and caps at 1000 s', () => {
   const l = new ItemExponentialFailureRateLimiter<string>();

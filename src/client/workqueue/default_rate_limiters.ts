@@ -84,5 +84,8 @@ export class MaxOfRateLimiter<T> implements WorkqueueRateLimiter<T> {
 
 /** client-go's DefaultControllerRateLimiter: max(5 ms..1000 s per item, 10 qps / 100 burst overall). */
 export function defaultControllerRateLimiter<T>(clock: Clock = new RealClock()): WorkqueueRateLimiter<T> {
-  return new MaxOfRateLimiter<T>(new ItemExponentialFailureRateLimiter<T>(5, 1_000_000), new BucketRateLimiter<T>(10, 100, clock));
+  return new MaxOfRateLimiter<T>(
+    new ItemExponentialFailureRateLimiter<T>(5, 1_000_000),
+    new BucketRateLimiter<T>(10, 100, clock),
+  );
 }

@@ -137,10 +137,15 @@ test('runWorkers drops a key after maxRetries', async () => {
   const clock = new FakeClock();
   const q = new RateLimitingQueue<string>({ clock });
   let calls = 0;
-  const w = runWorkers(q, 1, async () => {
-    calls++;
-    throw new Error('always');
-  }, { maxRetries: 2 });
+  const w = runWorkers(
+    q,
+    1,
+    async () => {
+      calls++;
+      throw new Error('always');
+    },
+    { maxRetries: 2 },
+  );
   q.add('a');
   for (let i = 0; i < 10; i++) {
     await settle();

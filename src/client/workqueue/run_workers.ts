@@ -28,7 +28,12 @@ export interface Workers {
 }
 
 /** Starts `n` workers over `queue` calling `sync` for each key. */
-export function runWorkers<T>(queue: RateLimitingQueue<T>, n: number, sync: (item: T) => Promise<void>, opts: RunWorkersOptions = {}): Workers {
+export function runWorkers<T>(
+  queue: RateLimitingQueue<T>,
+  n: number,
+  sync: (item: T) => Promise<void>,
+  opts: RunWorkersOptions = {},
+): Workers {
   const log = opts.logger ?? silentLogger;
   const maxRetries = opts.maxRetries ?? Infinity;
   let inFlight = 0;

@@ -26,5 +26,8 @@ export function ensureControllerUIDIndex<T extends KubeObject>(informer: SharedI
 
 /** The objects `owner` controls plus the orphans of its namespace: everything a claim may keep or adopt. */
 export function ownedAndOrphans<T extends KubeObject>(indexer: Indexer<T>, owner: KubeObject): T[] {
-  return [...indexer.byIndex(CONTROLLER_UID_INDEX, owner.metadata?.uid ?? ''), ...indexer.byIndex(CONTROLLER_UID_INDEX, ORPHAN_PREFIX + (owner.metadata?.namespace ?? ''))];
+  return [
+    ...indexer.byIndex(CONTROLLER_UID_INDEX, owner.metadata?.uid ?? ''),
+    ...indexer.byIndex(CONTROLLER_UID_INDEX, ORPHAN_PREFIX + (owner.metadata?.namespace ?? '')),
+  ];
 }

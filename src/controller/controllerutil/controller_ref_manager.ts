@@ -19,7 +19,11 @@ export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
  * The cached owner that `obj`'s controller reference names, when it is of `kind` and still has the referenced uid
  * (a re-created owner of the same name is not the owner), like upstream controllers' resolveControllerRef.
  */
-export function resolveControllerRef<T extends KubeObject>(lister: Lister<T>, kind: string, obj: KubeObject): T | undefined {
+export function resolveControllerRef<T extends KubeObject>(
+  lister: Lister<T>,
+  kind: string,
+  obj: KubeObject,
+): T | undefined {
   const ref = getControllerOf(obj);
   if (ref?.kind !== kind) return undefined;
   const owner = lister.namespace(obj.metadata?.namespace ?? '').get(ref.name);
@@ -28,7 +32,14 @@ export function resolveControllerRef<T extends KubeObject>(lister: Lister<T>, ki
 
 /** A controller ownerReference to `owner`, with blockOwnerDeletion as upstream's controllers set it. */
 export function newControllerRef(owner: KubeObject, kind: { apiVersion: string; kind: string }): OwnerReference {
-  return { apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata!.name!, uid: owner.metadata!.uid!, controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: kind.apiVersion,
+    kind: kind.kind,
+    name: owner.metadata!.name!,
+    uid: owner.metadata!.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** Claims objects of one resource for one owner. */
@@ -45,7 +56,10 @@ export class ControllerRefManager<T extends KubeObject> {
   ) {}
 
   /** The objects the owner now controls: kept, adopted, never released ones. Errors of single objects are collected. */
-  async claim(objs: readonly T[], filter: (o: T) => boolean = () => true): Promise<{ claimed: T[]; errors: unknown[] }> {
+  async claim(
+    objs: readonly T[],
+    filter: (o: T) => boolean = () => true,
+  ): Promise<{ claimed: T[]; errors: unknown[] }> {
     const claimed: T[] = [];
     const errors: unknown[] = [];
     const ownerUID = this.owner.metadata?.uid;
@@ -73,20 +87,28 @@ export class ControllerRefManager<T extends KubeObject> {
 
   private async canAdopt(): Promise<void> {
     this.canAdoptResult ??= this.recheckOwner().then((fresh) => {
-      if (fresh.metadata?.uid !== this.owner.metadata?.uid) throw new Error(`original ${this.ownerKind.kind} ${this.owner.metadata?.name} is gone: got uid ${fresh.metadata?.uid}`);
-      if (fresh.metadata?.deletionTimestamp !== undefined) throw new Error(`${this.ownerKind.kind} ${this.owner.metadata?.name} has just been deleted`);
+      if (fresh.metadata?.uid !== this.owner.metadata?.uid)
+        throw new Error(
+          `original ${this.ownerKind.kind} ${this.owner.metadata?.name} is gone: got uid ${fresh.metadata?.uid}`,
+        );
+      if (fresh.metadata?.deletionTimestamp !== undefined)
+        throw new Error(`${this.ownerKind.kind} ${this.owner.metadata?.name} has just been deleted`);
     });
     await this.canAdoptResult;
   }
 
   private async adopt(obj: T): Promise<T> {
     await this.canAdopt();
-    const patch = { metadata: { ownerReferences: [newControllerRef(this.owner, this.ownerKind)], uid: obj.metadata?.uid } };
+    const patch = {
+      metadata: { ownerReferences: [newControllerRef(this.owner, this.ownerKind)], uid: obj.metadata?.uid },
+    };
     return this.client.patch(obj.metadata!.name!, 'strategic', patch, { namespace: obj.metadata!.namespace! });
   }
 
   private async release(obj: T): Promise<void> {
-    const patch = { metadata: { ownerReferences: [{ $patch: 'delete', uid: this.owner.metadata!.uid }], uid: obj.metadata?.uid } };
+    const patch = {
+      metadata: { ownerReferences: [{ $patch: 'delete', uid: this.owner.metadata!.uid }], uid: obj.metadata?.uid },
+    };
     await this.client.patch(obj.metadata!.name!, 'strategic', patch, { namespace: obj.metadata!.namespace! });
   }
 }

@@ -4,9 +4,32 @@
  * expectations, controller references and adoption, pod readiness.
  */
 export * from './kinds.js';
-export { ControllerExpectations, UIDTrackingControllerExpectations, EXPECTATIONS_TIMEOUT_MS, type ControlleeExpectations } from './expectations.js';
-export { ControllerRefManager, getControllerOf, newControllerRef, resolveControllerRef } from './controller_ref_manager.js';
-export { isPodReady, podReadyTime, isPodAvailable, isPodTerminal, isPodActive, filterActivePods, compareForDeletion } from './pod_util.js';
-export { CONTROLLER_UID_INDEX, controllerUIDIndexFunc, ensureControllerUIDIndex, ownedAndOrphans } from './controller_index.js';
+export {
+  ControllerExpectations,
+  UIDTrackingControllerExpectations,
+  EXPECTATIONS_TIMEOUT_MS,
+  type ControlleeExpectations,
+} from './expectations.js';
+export {
+  ControllerRefManager,
+  getControllerOf,
+  newControllerRef,
+  resolveControllerRef,
+} from './controller_ref_manager.js';
+export {
+  isPodReady,
+  podReadyTime,
+  isPodAvailable,
+  isPodTerminal,
+  isPodActive,
+  filterActivePods,
+  compareForDeletion,
+} from './pod_util.js';
+export {
+  CONTROLLER_UID_INDEX,
+  controllerUIDIndexFunc,
+  ensureControllerUIDIndex,
+  ownedAndOrphans,
+} from './controller_index.js';
 export { slowStartBatch } from './slow_start.js';
 export { enqueueOnChange } from './enqueue.js';

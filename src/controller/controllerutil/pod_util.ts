@@ -66,7 +66,8 @@ export function compareForDeletion(a: Pod, b: Pod, rankA: number, rankB: number)
     const tB = podReadyTime(b) ?? 0;
     if (tA !== tB) return tB - tA;
   }
-  const restarts = (p: Pod): number => (p.status?.containerStatuses ?? []).reduce((n, c) => Math.max(n, c.restartCount ?? 0), 0);
+  const restarts = (p: Pod): number =>
+    (p.status?.containerStatuses ?? []).reduce((n, c) => Math.max(n, c.restartCount ?? 0), 0);
   if (restarts(a) !== restarts(b)) return restarts(b) - restarts(a);
   const cA = parseTimestamp(a.metadata?.creationTimestamp) ?? 0;
   const cB = parseTimestamp(b.metadata?.creationTimestamp) ?? 0;

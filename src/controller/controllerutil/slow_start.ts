@@ -6,7 +6,11 @@
  */
 
 /** Runs `fn` `count` times in doubling batches; returns the successes and the first error. */
-export async function slowStartBatch(count: number, initialBatchSize: number, fn: () => Promise<void>): Promise<{ successes: number; error: unknown }> {
+export async function slowStartBatch(
+  count: number,
+  initialBatchSize: number,
+  fn: () => Promise<void>,
+): Promise<{ successes: number; error: unknown }> {
   let remaining = count;
   let successes = 0;
   for (let batch = Math.min(remaining, initialBatchSize); batch > 0; batch = Math.min(2 * batch, remaining)) {

@@ -4,7 +4,13 @@
  * DeploymentProgressing / DeploymentTimedOut, with upstream's reasons, which
  * kubectl rollout status reads.
  */
-import { formatTimestamp, parseTimestamp, type Deployment, type DeploymentCondition, type DeploymentStatus } from '../../api/index.js';
+import {
+  formatTimestamp,
+  parseTimestamp,
+  type Deployment,
+  type DeploymentCondition,
+  type DeploymentStatus,
+} from '../../api/index.js';
 
 /** Upstream's condition reasons. */
 export const REASONS = {
@@ -21,13 +27,22 @@ export const REASONS = {
 } as const;
 
 /** A condition stamped now. */
-export function newDeploymentCondition(type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string, nowMs: number): DeploymentCondition {
+export function newDeploymentCondition(
+  type: string,
+  status: 'True' | 'False' | 'Unknown',
+  reason: string,
+  message: string,
+  nowMs: number,
+): DeploymentCondition {
   const t = formatTimestamp(nowMs);
   return { type, status, lastUpdateTime: t, lastTransitionTime: t, reason, message };
 }
 
 /** The condition of `type`, if any. */
-export function getDeploymentCondition(status: DeploymentStatus | undefined, type: string): DeploymentCondition | undefined {
+export function getDeploymentCondition(
+  status: DeploymentStatus | undefined,
+  type: string,
+): DeploymentCondition | undefined {
   return status?.conditions?.find((c) => c.type === type);
 }
 
@@ -35,7 +50,10 @@ export function getDeploymentCondition(status: DeploymentStatus | undefined, typ
 export function setDeploymentCondition(status: DeploymentStatus, cond: DeploymentCondition): void {
   const current = getDeploymentCondition(status, cond.type);
   if (current !== undefined && current.status === cond.status && current.reason === cond.reason) return;
-  const next = current !== undefined && current.status === cond.status ? { ...cond, lastTransitionTime: current.lastTransitionTime } : cond;
+  const next =
+    current !== undefined && current.status === cond.status
+      ? { ...cond, lastTransitionTime: current.lastTransitionTime }
+      : cond;
   status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== cond.type), next];
 }
 
@@ -54,7 +72,12 @@ export function hasProgressDeadline(d: Deployment): boolean {
 /** Every replica updated and available, and the generation observed. */
 export function deploymentComplete(d: Deployment, s: DeploymentStatus): boolean {
   const want = d.spec?.replicas ?? 1;
-  return (s.updatedReplicas ?? 0) === want && (s.replicas ?? 0) === want && (s.availableReplicas ?? 0) === want && (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0);
+  return (
+    (s.updatedReplicas ?? 0) === want &&
+    (s.replicas ?? 0) === want &&
+    (s.availableReplicas ?? 0) === want &&
+    (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0)
+  );
 }
 
 /** Something moved since the last status: more updated, ready or available pods, or fewer old ones. */
@@ -62,7 +85,12 @@ export function deploymentProgressing(d: Deployment, s: DeploymentStatus): boole
   const old = d.status ?? {};
   const oldOld = (old.replicas ?? 0) - (old.updatedReplicas ?? 0);
   const newOld = (s.replicas ?? 0) - (s.updatedReplicas ?? 0);
-  return (s.updatedReplicas ?? 0) > (old.updatedReplicas ?? 0) || newOld < oldOld || (s.readyReplicas ?? 0) > (old.readyReplicas ?? 0) || (s.availableReplicas ?? 0) > (old.availableReplicas ?? 0);
+  return (
+    (s.updatedReplicas ?? 0) > (old.updatedReplicas ?? 0) ||
+    newOld < oldOld ||
+    (s.readyReplicas ?? 0) > (old.readyReplicas ?? 0) ||
+    (s.availableReplicas ?? 0) > (old.availableReplicas ?? 0)
+  );
 }
 
 /** The Progressing condition was last updated more than progressDeadlineSeconds ago. */
@@ -72,5 +100,5 @@ export function deploymentTimedOut(d: Deployment, s: DeploymentStatus, nowMs: nu
   if (c === undefined || c.reason === REASONS.newRSAvailable) return false;
   if (c.reason === REASONS.timedOut) return true;
   const from = parseTimestamp(c.lastUpdateTime);
-  return from !== undefined && from + (d.spec!.progressDeadlineSeconds! * 1000) < nowMs;
+  return from !== undefined && from + d.spec!.progressDeadlineSeconds! * 1000 < nowMs;
 }

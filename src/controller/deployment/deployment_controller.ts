@@ -21,7 +21,16 @@ import {
   type Workers,
 } from '../../client/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { CONTROLLER_UID_INDEX, ControllerRefManager, enqueueOnChange, ensureControllerUIDIndex, getControllerOf, KIND_DEPLOYMENT, ownedAndOrphans, resolveControllerRef } from '../controllerutil/index.js';
+import {
+  CONTROLLER_UID_INDEX,
+  ControllerRefManager,
+  enqueueOnChange,
+  ensureControllerUIDIndex,
+  getControllerOf,
+  KIND_DEPLOYMENT,
+  ownedAndOrphans,
+  resolveControllerRef,
+} from '../controllerutil/index.js';
 import { deepCopy } from '../nodeutil/index.js';
 import { getDeploymentCondition, newDeploymentCondition, REASONS, setDeploymentCondition } from './conditions.js';
 import type { DeploymentControllerOptions } from './config.js';
@@ -78,7 +87,11 @@ export class DeploymentController implements Controller {
 
   /** Starts the workers. */
   run(): void {
-    this.workers = runWorkers(this.queue, this.opts.concurrentDeploymentSyncs, (key) => this.syncDeployment(key), { logger: this.log, name: DEPLOYMENT_CONTROLLER, maxRetries: 15 });
+    this.workers = runWorkers(this.queue, this.opts.concurrentDeploymentSyncs, (key) => this.syncDeployment(key), {
+      logger: this.log,
+      name: DEPLOYMENT_CONTROLLER,
+      maxRetries: 15,
+    });
   }
 
   /** Stops the workers after in-flight syncs. */
@@ -128,14 +141,21 @@ export class DeploymentController implements Controller {
     const d = deepCopy(cached);
     const selector = safeSelector(d);
     if (selector.empty) {
-      this.syncer.event(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
+      this.syncer.event(
+        d,
+        'Warning',
+        'SelectingAll',
+        'This deployment is selecting all pods. A non-empty selector is required.',
+      );
       if ((d.status?.observedGeneration ?? 0) < (d.metadata?.generation ?? 0)) {
         d.status = { ...d.status, observedGeneration: d.metadata?.generation ?? 0 };
         await this.syncer.updateDeploymentStatus(d, original);
       }
       return;
     }
-    const manager = new ControllerRefManager<ReplicaSet>(d, KIND_DEPLOYMENT, selector, this.rsClient, async () => this.dClient.get(name, { namespace }));
+    const manager = new ControllerRefManager<ReplicaSet>(d, KIND_DEPLOYMENT, selector, this.rsClient, async () =>
+      this.dClient.get(name, { namespace }),
+    );
     const { claimed: rsList, errors } = await manager.claim(ownedAndOrphans(this.rsInformer.indexer, d));
     if (errors.length > 0) throw errors[0] instanceof Error ? errors[0] : new Error('claiming replica sets failed');
     if (d.metadata?.deletionTimestamp !== undefined) {
@@ -164,9 +184,15 @@ export class DeploymentController implements Controller {
     const now = this.syncer.deps.clock.now();
     const status = (d.status ??= {});
     if (d.spec.paused === true && !pausedCond) {
-      setDeploymentCondition(status, newDeploymentCondition('Progressing', 'Unknown', REASONS.paused, 'Deployment is paused', now));
+      setDeploymentCondition(
+        status,
+        newDeploymentCondition('Progressing', 'Unknown', REASONS.paused, 'Deployment is paused', now),
+      );
     } else if (d.spec.paused !== true && pausedCond) {
-      setDeploymentCondition(status, newDeploymentCondition('Progressing', 'Unknown', REASONS.resumed, 'Deployment is resumed', now));
+      setDeploymentCondition(
+        status,
+        newDeploymentCondition('Progressing', 'Unknown', REASONS.resumed, 'Deployment is resumed', now),
+      );
     } else {
       return;
     }
@@ -176,7 +202,8 @@ export class DeploymentController implements Controller {
   /** The Deployment's pods by their ReplicaSet's uid (getPodMapForDeployment). */
   private podMap(rsList: ReplicaSet[]): Map<string, Pod[]> {
     const map = new Map<string, Pod[]>();
-    for (const rs of rsList) map.set(rs.metadata!.uid!, this.podInformer.indexer.byIndex(CONTROLLER_UID_INDEX, rs.metadata!.uid!));
+    for (const rs of rsList)
+      map.set(rs.metadata!.uid!, this.podInformer.indexer.byIndex(CONTROLLER_UID_INDEX, rs.metadata!.uid!));
     return map;
   }
 }

@@ -1,11 +1,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { computeHash, equalIgnoreHash, maxSurge, maxUnavailable, newRSNewReplicas, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION, setNewReplicaSetAnnotations } from './deployment_util.js';
+import {
+  computeHash,
+  equalIgnoreHash,
+  maxSurge,
+  maxUnavailable,
+  newRSNewReplicas,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+  setNewReplicaSetAnnotations,
+} from './deployment_util.js';
 import type { Deployment, ReplicaSet } from '../../api/index.js';
 
 const d = (replicas: number, ru?: { maxSurge?: number | string; maxUnavailable?: number | string }): Deployment => ({
   metadata: { name: 'd', annotations: { 'kubernetes.io/change-cause': 'why' } },
-  spec: { replicas, strategy: { type: 'RollingUpdate', ...(ru ? { rollingUpdate: ru } : {}) }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+  spec: {
+    replicas,
+    strategy: { type: 'RollingUpdate', ...(ru ? { rollingUpdate: ru } : {}) },
+    template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+  },
 });
 
 test('pod-template-hash is stable, safe-encoded, and changes with the template and the collision count', () => {
@@ -18,7 +31,10 @@ test('pod-template-hash is stable, safe-encoded, and changes with the template a
 });
 
 test('templates equal but for pod-template-hash, nulls and empty structs are equal', () => {
-  const a = { metadata: { labels: { a: 'b', 'pod-template-hash': 'x' } }, spec: { containers: [{ name: 'c', resources: {} }] } };
+  const a = {
+    metadata: { labels: { a: 'b', 'pod-template-hash': 'x' } },
+    spec: { containers: [{ name: 'c', resources: {} }] },
+  };
   const b = { metadata: { creationTimestamp: null, labels: { a: 'b' } }, spec: { containers: [{ name: 'c' }] } };
   assert.equal(equalIgnoreHash(a, b as never), true);
   assert.equal(equalIgnoreHash(a, { metadata: { labels: { a: 'c' } }, spec: b.spec }), false);

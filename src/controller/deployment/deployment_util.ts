@@ -45,7 +45,11 @@ export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
@@ -120,7 +124,8 @@ export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSp
 
 const created = (rs: ReplicaSet): number => parseTimestamp(rs.metadata?.creationTimestamp) ?? 0;
 /** Oldest first, ties by name (ReplicaSetsByCreationTimestamp). */
-export const byCreation = (a: ReplicaSet, b: ReplicaSet): number => created(a) - created(b) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '');
+export const byCreation = (a: ReplicaSet, b: ReplicaSet): number =>
+  created(a) - created(b) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '');
 /** Lowest revision first, ties by creation (ReplicaSetsByRevision). */
 export const byRevision = (a: ReplicaSet, b: ReplicaSet): number => revision(a) - revision(b) || byCreation(a, b);
 
@@ -138,17 +143,23 @@ export function findOldReplicaSets(d: Deployment, rss: readonly ReplicaSet[]): R
 /** spec.replicas of a ReplicaSet. */
 export const replicasOf = (rs: ReplicaSet | undefined): number => rs?.spec?.replicas ?? 0;
 /** ReplicaSets that want pods (FilterActiveReplicaSets). */
-export const filterActiveReplicaSets = (rss: readonly (ReplicaSet | undefined)[]): ReplicaSet[] => rss.filter((rs): rs is ReplicaSet => rs !== undefined && replicasOf(rs) > 0);
+export const filterActiveReplicaSets = (rss: readonly (ReplicaSet | undefined)[]): ReplicaSet[] =>
+  rss.filter((rs): rs is ReplicaSet => rs !== undefined && replicasOf(rs) > 0);
 
-const sum = (rss: readonly (ReplicaSet | undefined)[], f: (rs: ReplicaSet) => number | undefined): number => rss.reduce((n, rs) => n + (rs === undefined ? 0 : (f(rs) ?? 0)), 0);
+const sum = (rss: readonly (ReplicaSet | undefined)[], f: (rs: ReplicaSet) => number | undefined): number =>
+  rss.reduce((n, rs) => n + (rs === undefined ? 0 : (f(rs) ?? 0)), 0);
 /** Sum of spec.replicas. */
-export const getReplicaCountForReplicaSets = (rss: readonly (ReplicaSet | undefined)[]): number => sum(rss, (rs) => rs.spec?.replicas);
+export const getReplicaCountForReplicaSets = (rss: readonly (ReplicaSet | undefined)[]): number =>
+  sum(rss, (rs) => rs.spec?.replicas);
 /** Sum of status.replicas. */
-export const getActualReplicaCountForReplicaSets = (rss: readonly (ReplicaSet | undefined)[]): number => sum(rss, (rs) => rs.status?.replicas);
+export const getActualReplicaCountForReplicaSets = (rss: readonly (ReplicaSet | undefined)[]): number =>
+  sum(rss, (rs) => rs.status?.replicas);
 /** Sum of status.readyReplicas. */
-export const getReadyReplicaCountForReplicaSets = (rss: readonly (ReplicaSet | undefined)[]): number => sum(rss, (rs) => rs.status?.readyReplicas);
+export const getReadyReplicaCountForReplicaSets = (rss: readonly (ReplicaSet | undefined)[]): number =>
+  sum(rss, (rs) => rs.status?.readyReplicas);
 /** Sum of status.availableReplicas. */
-export const getAvailableReplicaCountForReplicaSets = (rss: readonly (ReplicaSet | undefined)[]): number => sum(rss, (rs) => rs.status?.availableReplicas);
+export const getAvailableReplicaCountForReplicaSets = (rss: readonly (ReplicaSet | undefined)[]): number =>
+  sum(rss, (rs) => rs.status?.availableReplicas);
 
 /** An int-or-percent against `total`, like intstr.GetScaledValueFromIntOrPercent. */
 export function scaledValue(v: number | string | undefined, total: number, roundUp: boolean): number {
@@ -186,7 +197,11 @@ export function maxUnavailable(d: Deployment): number {
 }
 
 /** How many replicas the new ReplicaSet may have now (NewRSNewReplicas). */
-export function newRSNewReplicas(d: Deployment, allRSs: readonly (ReplicaSet | undefined)[], newRS: ReplicaSet): number {
+export function newRSNewReplicas(
+  d: Deployment,
+  allRSs: readonly (ReplicaSet | undefined)[],
+  newRS: ReplicaSet,
+): number {
   if (!isRollingUpdate(d)) return desired(d);
   const current = getReplicaCountForReplicaSets(allRSs);
   const maxTotal = desired(d) + maxSurge(d);
@@ -197,14 +212,20 @@ export function newRSNewReplicas(d: Deployment, allRSs: readonly (ReplicaSet | u
 /** Whether `rs` was last scaled for a different spec.replicas or surge (ReplicasAnnotationsNeedUpdate). */
 export function replicasAnnotationsNeedUpdate(rs: ReplicaSet, desiredReplicas: number, maxReplicas: number): boolean {
   const a = rs.metadata?.annotations ?? {};
-  return a[DESIRED_REPLICAS_ANNOTATION] !== String(desiredReplicas) || a[MAX_REPLICAS_ANNOTATION] !== String(maxReplicas);
+  return (
+    a[DESIRED_REPLICAS_ANNOTATION] !== String(desiredReplicas) || a[MAX_REPLICAS_ANNOTATION] !== String(maxReplicas)
+  );
 }
 
 /** Sets the desired/max replicas annotations; reports a change. */
 export function setReplicasAnnotations(rs: ReplicaSet, desiredReplicas: number, maxReplicas: number): boolean {
   if (!replicasAnnotationsNeedUpdate(rs, desiredReplicas, maxReplicas)) return false;
   const md = (rs.metadata ??= {});
-  md.annotations = { ...md.annotations, [DESIRED_REPLICAS_ANNOTATION]: String(desiredReplicas), [MAX_REPLICAS_ANNOTATION]: String(maxReplicas) };
+  md.annotations = {
+    ...md.annotations,
+    [DESIRED_REPLICAS_ANNOTATION]: String(desiredReplicas),
+    [MAX_REPLICAS_ANNOTATION]: String(maxReplicas),
+  };
   return true;
 }
 
@@ -221,7 +242,12 @@ export function intAnnotation(rs: ReplicaSet, key: string): number | undefined {
  * a ReplicaSet brought back by a rollback keeps its earlier revisions in the
  * history annotation (SetNewReplicaSetAnnotations). Reports a change.
  */
-export function setNewReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRevision: number, exists: boolean): boolean {
+export function setNewReplicaSetAnnotations(
+  d: Deployment,
+  rs: ReplicaSet,
+  newRevision: number,
+  exists: boolean,
+): boolean {
   const md = (rs.metadata ??= {});
   const a = (md.annotations = { ...md.annotations });
   let changed = false;

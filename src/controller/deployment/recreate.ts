@@ -10,11 +10,19 @@ import type { DeploymentSyncer } from './sync.js';
 import type { Deployment, Pod, ReplicaSet } from '../../api/index.js';
 
 /** One step of a Recreate rollout; `podMap` holds the Deployment's pods by their ReplicaSet's uid. */
-export async function rolloutRecreate(s: DeploymentSyncer, d: Deployment, original: Deployment, rsList: ReplicaSet[], podMap: Map<string, Pod[]>): Promise<number | undefined> {
+export async function rolloutRecreate(
+  s: DeploymentSyncer,
+  d: Deployment,
+  original: Deployment,
+  rsList: ReplicaSet[],
+  podMap: Map<string, Pod[]>,
+): Promise<number | undefined> {
   let { newRS, oldRSs } = await s.getAllReplicaSetsAndSyncRevision(d, original, rsList, false);
   let scaledDown = false;
-  for (const rs of filterActiveReplicaSets(oldRSs)) if ((await s.scaleReplicaSetAndRecordEvent(rs, 0, d)).scaled) scaledDown = true;
-  if (scaledDown || oldPodsRunning(newRS, oldRSs, podMap)) return syncRolloutStatus(s, [...oldRSs, newRS], newRS, d, original);
+  for (const rs of filterActiveReplicaSets(oldRSs))
+    if ((await s.scaleReplicaSetAndRecordEvent(rs, 0, d)).scaled) scaledDown = true;
+  if (scaledDown || oldPodsRunning(newRS, oldRSs, podMap))
+    return syncRolloutStatus(s, [...oldRSs, newRS], newRS, d, original);
   if (newRS === undefined) ({ newRS, oldRSs } = await s.getAllReplicaSetsAndSyncRevision(d, original, rsList, true));
   await s.scaleReplicaSetAndRecordEvent(newRS!, d.spec?.replicas ?? 1, d);
   if (deploymentComplete(d, d.status ?? {})) await s.cleanupDeployment(oldRSs, d);

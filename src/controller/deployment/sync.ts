@@ -5,11 +5,22 @@
  * (proportionally while a rollout is under way), cleaning old revisions past
  * revisionHistoryLimit, and computing and writing status.
  */
-import { isAlreadyExistsError, type EventRecorder, type NamespaceLister, type ResourceClient } from '../../client/index.js';
+import {
+  isAlreadyExistsError,
+  type EventRecorder,
+  type NamespaceLister,
+  type ResourceClient,
+} from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import { getControllerOf, KIND_DEPLOYMENT, newControllerRef } from '../controllerutil/index.js';
 import { deepCopy } from '../nodeutil/index.js';
-import { getDeploymentCondition, hasProgressDeadline, newDeploymentCondition, REASONS, setDeploymentCondition } from './conditions.js';
+import {
+  getDeploymentCondition,
+  hasProgressDeadline,
+  newDeploymentCondition,
+  REASONS,
+  setDeploymentCondition,
+} from './conditions.js';
 import {
   byCreation,
   byRevision,
@@ -68,9 +79,17 @@ export class DeploymentSyncer {
     const ns = d.metadata!.namespace!;
     const rev = d.metadata?.annotations?.[REVISION_ANNOTATION];
     if (rev !== undefined && rev !== original.metadata?.annotations?.[REVISION_ANNOTATION]) {
-      const patched = await this.deps.deployments.patch(d.metadata!.name!, 'merge', { metadata: { annotations: { [REVISION_ANNOTATION]: rev } } }, { namespace: ns });
+      const patched = await this.deps.deployments.patch(
+        d.metadata!.name!,
+        'merge',
+        { metadata: { annotations: { [REVISION_ANNOTATION]: rev } } },
+        { namespace: ns },
+      );
       d.metadata!.resourceVersion = patched.metadata?.resourceVersion;
-      original.metadata = { ...original.metadata, annotations: { ...original.metadata?.annotations, [REVISION_ANNOTATION]: rev } };
+      original.metadata = {
+        ...original.metadata,
+        annotations: { ...original.metadata?.annotations, [REVISION_ANNOTATION]: rev },
+      };
     }
     const written = await this.deps.deployments.updateStatus(d, { namespace: ns });
     d.metadata!.resourceVersion = written.metadata?.resourceVersion;
@@ -78,13 +97,24 @@ export class DeploymentSyncer {
   }
 
   /** The new ReplicaSet (created when asked and missing) and every old one; syncs revisions on the way. */
-  async getAllReplicaSetsAndSyncRevision(d: Deployment, original: Deployment, rsList: ReplicaSet[], create: boolean): Promise<{ newRS: ReplicaSet | undefined; oldRSs: ReplicaSet[] }> {
+  async getAllReplicaSetsAndSyncRevision(
+    d: Deployment,
+    original: Deployment,
+    rsList: ReplicaSet[],
+    create: boolean,
+  ): Promise<{ newRS: ReplicaSet | undefined; oldRSs: ReplicaSet[] }> {
     const oldRSs = findOldReplicaSets(d, rsList);
     const newRS = await this.getNewReplicaSet(d, original, rsList, oldRSs, create);
     return { newRS, oldRSs };
   }
 
-  private async getNewReplicaSet(d: Deployment, original: Deployment, rsList: ReplicaSet[], oldRSs: ReplicaSet[], create: boolean): Promise<ReplicaSet | undefined> {
+  private async getNewReplicaSet(
+    d: Deployment,
+    original: Deployment,
+    rsList: ReplicaSet[],
+    oldRSs: ReplicaSet[],
+    create: boolean,
+  ): Promise<ReplicaSet | undefined> {
     const existing = findNewReplicaSet(d, rsList);
     const newRevision = maxRevision(oldRSs) + 1;
     const ns = d.metadata!.namespace!;
@@ -100,7 +130,16 @@ export class DeploymentSyncer {
       }
       let needsUpdate = setDeploymentRevision(d, rsCopy.metadata?.annotations?.[REVISION_ANNOTATION] ?? '');
       if (hasProgressDeadline(d) && getDeploymentCondition(status, 'Progressing') === undefined) {
-        setDeploymentCondition(status, newDeploymentCondition('Progressing', 'True', REASONS.foundNewRS, `Found new replica set "${rsCopy.metadata!.name!}"`, this.deps.clock.now()));
+        setDeploymentCondition(
+          status,
+          newDeploymentCondition(
+            'Progressing',
+            'True',
+            REASONS.foundNewRS,
+            `Found new replica set "${rsCopy.metadata!.name!}"`,
+            this.deps.clock.now(),
+          ),
+        );
         needsUpdate = true;
       }
       if (needsUpdate) await this.updateDeploymentStatus(d, original);
@@ -110,13 +149,21 @@ export class DeploymentSyncer {
 
     const template = deepCopy(d.spec?.template ?? {});
     const hash = computeHash(template, status.collisionCount);
-    template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY]: hash } };
+    template.metadata = {
+      ...template.metadata,
+      labels: { ...template.metadata?.labels, [DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY]: hash },
+    };
     const selector = deepCopy(d.spec?.selector ?? {});
     selector.matchLabels = { ...selector.matchLabels, [DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY]: hash };
     const rs: ReplicaSet = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
-      metadata: { name: `${d.metadata!.name!}-${hash}`, namespace: ns, ownerReferences: [newControllerRef(d, KIND_DEPLOYMENT)], labels: { ...template.metadata.labels } },
+      metadata: {
+        name: `${d.metadata!.name!}-${hash}`,
+        namespace: ns,
+        ownerReferences: [newControllerRef(d, KIND_DEPLOYMENT)],
+        labels: { ...template.metadata.labels },
+      },
       spec: { replicas: 0, minReadySeconds: d.spec?.minReadySeconds ?? 0, selector, template },
     };
     const replicas = newRSNewReplicas(d, [...oldRSs, rs], rs);
@@ -128,8 +175,13 @@ export class DeploymentSyncer {
       created = await this.deps.replicaSets.create(rs, { namespace: ns });
     } catch (err) {
       if (isAlreadyExistsError(err)) {
-        const found = this.deps.rsLister(ns).get(rs.metadata!.name!) ?? (await this.deps.replicaSets.get(rs.metadata!.name!, { namespace: ns }));
-        if (getControllerOf(found)?.uid === d.metadata?.uid && equalIgnoreHash(d.spec?.template, found.spec?.template)) {
+        const found =
+          this.deps.rsLister(ns).get(rs.metadata!.name!) ??
+          (await this.deps.replicaSets.get(rs.metadata!.name!, { namespace: ns }));
+        if (
+          getControllerOf(found)?.uid === d.metadata?.uid &&
+          equalIgnoreHash(d.spec?.template, found.spec?.template)
+        ) {
           created = found;
           alreadyExists = true;
         } else {
@@ -141,17 +193,35 @@ export class DeploymentSyncer {
       } else {
         const msg = `Failed to create new replica set "${rs.metadata!.name!}": ${(err as Error).message}`;
         if (hasProgressDeadline(d)) {
-          setDeploymentCondition(status, newDeploymentCondition('Progressing', 'False', REASONS.failedRSCreate, msg, this.deps.clock.now()));
+          setDeploymentCondition(
+            status,
+            newDeploymentCondition('Progressing', 'False', REASONS.failedRSCreate, msg, this.deps.clock.now()),
+          );
           await this.updateDeploymentStatus(d, original).catch(() => undefined);
         }
         this.event(d, 'Warning', REASONS.failedRSCreate, msg);
         throw err;
       }
     }
-    if (!alreadyExists && replicas > 0) this.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata!.name!} from 0 to ${replicas}`);
+    if (!alreadyExists && replicas > 0)
+      this.event(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled up replica set ${created.metadata!.name!} from 0 to ${replicas}`,
+      );
     let needsUpdate = setDeploymentRevision(d, String(newRevision));
     if (!alreadyExists && hasProgressDeadline(d)) {
-      setDeploymentCondition(status, newDeploymentCondition('Progressing', 'True', REASONS.newRSCreated, `Created new replica set "${created.metadata!.name!}"`, this.deps.clock.now()));
+      setDeploymentCondition(
+        status,
+        newDeploymentCondition(
+          'Progressing',
+          'True',
+          REASONS.newRSCreated,
+          `Created new replica set "${created.metadata!.name!}"`,
+          this.deps.clock.now(),
+        ),
+      );
       needsUpdate = true;
     }
     if (needsUpdate) await this.updateDeploymentStatus(d, original);
@@ -159,13 +229,22 @@ export class DeploymentSyncer {
   }
 
   /** Scales `rs` to `newScale` and records ScalingReplicaSet; false when it already had that size. */
-  async scaleReplicaSetAndRecordEvent(rs: ReplicaSet, newScale: number, d: Deployment): Promise<{ scaled: boolean; rs: ReplicaSet }> {
+  async scaleReplicaSetAndRecordEvent(
+    rs: ReplicaSet,
+    newScale: number,
+    d: Deployment,
+  ): Promise<{ scaled: boolean; rs: ReplicaSet }> {
     if (replicasOf(rs) === newScale) return { scaled: false, rs };
     return this.scaleReplicaSet(rs, newScale, d, replicasOf(rs) < newScale ? 'up' : 'down');
   }
 
   /** Writes a ReplicaSet's size and its desired/max replicas annotations. */
-  async scaleReplicaSet(rs: ReplicaSet, newScale: number, d: Deployment, op: string): Promise<{ scaled: boolean; rs: ReplicaSet }> {
+  async scaleReplicaSet(
+    rs: ReplicaSet,
+    newScale: number,
+    d: Deployment,
+    op: string,
+  ): Promise<{ scaled: boolean; rs: ReplicaSet }> {
     const sizeNeedsUpdate = replicasOf(rs) !== newScale;
     const maxReplicas = want(d) + maxSurge(d);
     if (!sizeNeedsUpdate && !replicasAnnotationsNeedUpdate(rs, want(d), maxReplicas)) return { scaled: false, rs };
@@ -174,7 +253,13 @@ export class DeploymentSyncer {
     copy.spec = { ...copy.spec, replicas: newScale };
     setReplicasAnnotations(copy, want(d), maxReplicas);
     const updated = await this.deps.replicaSets.update(copy, { namespace: rs.metadata!.namespace! });
-    if (sizeNeedsUpdate) this.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${op} replica set ${rs.metadata!.name!} from ${oldScale} to ${newScale}`);
+    if (sizeNeedsUpdate)
+      this.event(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${op} replica set ${rs.metadata!.name!} from ${oldScale} to ${newScale}`,
+      );
     return { scaled: sizeNeedsUpdate, rs: updated };
   }
 
@@ -242,13 +327,25 @@ export class DeploymentSyncer {
     for (let i = 0; i < diff; i++) {
       const rs = cleanable[i]!;
       // Never delete a ReplicaSet that still has pods or an unobserved spec change.
-      if ((rs.status?.replicas ?? 0) !== 0 || replicasOf(rs) !== 0 || (rs.metadata?.generation ?? 0) > (rs.status?.observedGeneration ?? 0)) continue;
-      await this.deps.replicaSets.delete(rs.metadata!.name!, { namespace: rs.metadata!.namespace! }).catch(() => undefined);
+      if (
+        (rs.status?.replicas ?? 0) !== 0 ||
+        replicasOf(rs) !== 0 ||
+        (rs.metadata?.generation ?? 0) > (rs.status?.observedGeneration ?? 0)
+      )
+        continue;
+      await this.deps.replicaSets
+        .delete(rs.metadata!.name!, { namespace: rs.metadata!.namespace! })
+        .catch(() => undefined);
     }
   }
 
   /** Writes status when it changed (syncDeploymentStatus). */
-  async syncDeploymentStatus(allRSs: (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined, d: Deployment, original: Deployment): Promise<void> {
+  async syncDeploymentStatus(
+    allRSs: (ReplicaSet | undefined)[],
+    newRS: ReplicaSet | undefined,
+    d: Deployment,
+    original: Deployment,
+  ): Promise<void> {
     const status = this.calculateStatus(allRSs, newRS, d);
     if (semanticEqual(status, original.status)) return;
     d.status = status;
@@ -271,9 +368,27 @@ export class DeploymentSyncer {
     if (d.status?.collisionCount !== undefined) status.collisionCount = d.status.collisionCount;
     const now = this.deps.clock.now();
     if (available >= want(d) - maxUnavailable(d)) {
-      setDeploymentCondition(status, newDeploymentCondition('Available', 'True', REASONS.minimumReplicasAvailable, 'Deployment has minimum availability.', now));
+      setDeploymentCondition(
+        status,
+        newDeploymentCondition(
+          'Available',
+          'True',
+          REASONS.minimumReplicasAvailable,
+          'Deployment has minimum availability.',
+          now,
+        ),
+      );
     } else {
-      setDeploymentCondition(status, newDeploymentCondition('Available', 'False', REASONS.minimumReplicasUnavailable, 'Deployment does not have minimum availability.', now));
+      setDeploymentCondition(
+        status,
+        newDeploymentCondition(
+          'Available',
+          'False',
+          REASONS.minimumReplicasUnavailable,
+          'Deployment does not have minimum availability.',
+          now,
+        ),
+      );
     }
     return status;
   }
@@ -298,7 +413,11 @@ function findActiveOrLatest(newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[])
 /** The new ReplicaSet runs all replicas, available (IsSaturated). */
 function isSaturated(d: Deployment, rs: ReplicaSet | undefined): boolean {
   if (rs === undefined) return false;
-  return replicasOf(rs) === want(d) && intAnnotation(rs, DESIRED_REPLICAS_ANNOTATION) === want(d) && (rs.status?.availableReplicas ?? 0) === want(d);
+  return (
+    replicasOf(rs) === want(d) &&
+    intAnnotation(rs, DESIRED_REPLICAS_ANNOTATION) === want(d) &&
+    (rs.status?.availableReplicas ?? 0) === want(d)
+  );
 }
 
 /** This ReplicaSet's share of a proportional scale (GetProportion). */

@@ -111,7 +111,11 @@ export class EndpointsController implements Controller {
 
   /** Starts the workers; informers must have synced. */
   run(): void {
-    this.workers = runWorkers(this.queue, this.opts.concurrentEndpointSyncs, (key) => this.syncService(key), { logger: this.log, name: ENDPOINTS_CONTROLLER, maxRetries: MAX_RETRIES });
+    this.workers = runWorkers(this.queue, this.opts.concurrentEndpointSyncs, (key) => this.syncService(key), {
+      logger: this.log,
+      name: ENDPOINTS_CONTROLLER,
+      maxRetries: MAX_RETRIES,
+    });
   }
 
   /** Stops the workers after in-flight syncs. */
@@ -125,7 +129,8 @@ export class EndpointsController implements Controller {
   }
 
   private queuePod(pod: Pod, old: Pod | undefined): void {
-    for (const key of servicesToSyncForPod(this.serviceIndexer, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
+    for (const key of servicesToSyncForPod(this.serviceIndexer, pod, old))
+      this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
   }
 
   /** syncService: computes the Service's Endpoints and writes it when it differs. */
@@ -171,7 +176,8 @@ export class EndpointsController implements Controller {
     if (
       current !== undefined &&
       JSON.stringify(current.subsets ?? []) === JSON.stringify(subsets) &&
-      JSON.stringify(Object.entries(current.metadata?.labels ?? {}).sort()) === JSON.stringify(Object.entries(labels).sort()) &&
+      JSON.stringify(Object.entries(current.metadata?.labels ?? {}).sort()) ===
+        JSON.stringify(Object.entries(labels).sort()) &&
       withoutTriggerTime(current.metadata?.annotations) === withoutTriggerTime(annotations)
     )
       return;
@@ -188,7 +194,12 @@ export class EndpointsController implements Controller {
         await this.endpoints.create(next, { namespace });
         this.stats.creates++;
       } catch (err) {
-        this.recorder.event(ref, 'Warning', 'FailedToCreateEndpoint', `Failed to create endpoint for service ${key}: ${(err as Error).message}`);
+        this.recorder.event(
+          ref,
+          'Warning',
+          'FailedToCreateEndpoint',
+          `Failed to create endpoint for service ${key}: ${(err as Error).message}`,
+        );
         throw err;
       }
       return;
@@ -198,7 +209,12 @@ export class EndpointsController implements Controller {
       this.staleEndpoints.stale(key, current);
       this.stats.updates++;
     } catch (err) {
-      this.recorder.event(ref, 'Warning', 'FailedToUpdateEndpoint', `Failed to update endpoint ${key}: ${(err as Error).message}`);
+      this.recorder.event(
+        ref,
+        'Warning',
+        'FailedToUpdateEndpoint',
+        `Failed to update endpoint ${key}: ${(err as Error).message}`,
+      );
       throw err;
     }
   }

@@ -3,7 +3,12 @@ import { test } from 'node:test';
 import { StaleEndpointsTracker } from './stale_endpoints_tracker.js';
 import type { Endpoints } from '../../api/index.js';
 
-const ep = (rv: string): Endpoints => ({ apiVersion: 'v1', kind: 'Endpoints', metadata: { namespace: 'ns', name: 'svc', resourceVersion: rv }, subsets: [] });
+const ep = (rv: string): Endpoints => ({
+  apiVersion: 'v1',
+  kind: 'Endpoints',
+  metadata: { namespace: 'ns', name: 'svc', resourceVersion: rv },
+  subsets: [],
+});
 
 test('the version a write replaced is stale until the cache moves past it; delete forgets it', () => {
   const t = new StaleEndpointsTracker();

@@ -28,7 +28,15 @@ export function computeSubsets(svc: Service, pods: readonly Pod[]): EndpointSubs
     // Terminating pods leave Endpoints at once, unless the Service publishes not-ready addresses.
     if (!shouldPodBeInEndpoints(pod, tolerateUnready)) continue;
     const ip = podIPv4(pod)!;
-    const address: EndpointAddress = { ip, targetRef: { kind: 'Pod', namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' } };
+    const address: EndpointAddress = {
+      ip,
+      targetRef: {
+        kind: 'Pod',
+        namespace: pod.metadata?.namespace ?? '',
+        name: pod.metadata?.name ?? '',
+        uid: pod.metadata?.uid ?? '',
+      },
+    };
     const nodeName = pod.spec?.nodeName;
     if (nodeName !== undefined && nodeName !== '') address.nodeName = nodeName;
     const hostname = endpointHostname(pod, svc.metadata?.name ?? '');
@@ -57,7 +65,8 @@ function repack(entries: AddressEntry[]): EndpointSubset[] {
     if (group === undefined) byPorts.set(key, (group = { ports, ready: [], notReady: [] }));
     (e.ready ? group.ready : group.notReady).push(e.address);
   }
-  const byIP = (a: EndpointAddress, b: EndpointAddress): number => compareIP(a.ip, b.ip) || (a.targetRef?.name ?? '').localeCompare(b.targetRef?.name ?? '');
+  const byIP = (a: EndpointAddress, b: EndpointAddress): number =>
+    compareIP(a.ip, b.ip) || (a.targetRef?.name ?? '').localeCompare(b.targetRef?.name ?? '');
   const subsets = [...byPorts.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([, g]) => {

@@ -4,7 +4,14 @@
  * endpoint per pod with its IP, ready/serving/terminating conditions, node,
  * zone and target reference, grouped by the ports the pod resolves.
  */
-import { endpointHostname, findPort, isPodReady, LABEL_TOPOLOGY_ZONE, podIPv4, shouldPodBeInEndpoints } from '../endpointutil/index.js';
+import {
+  endpointHostname,
+  findPort,
+  isPodReady,
+  LABEL_TOPOLOGY_ZONE,
+  podIPv4,
+  shouldPodBeInEndpoints,
+} from '../endpointutil/index.js';
 import type { Endpoint, EndpointPort, Node, Pod, Service } from '../../api/index.js';
 
 /** The endpoints of one port mapping: the ports and the endpoints keyed by endpointKey. */
@@ -15,7 +22,12 @@ export interface DesiredPortMapping {
 
 /** The identity of an endpoint across syncs (upstream hashes addresses, hostname and target). */
 export function endpointKey(ep: Endpoint): string {
-  return JSON.stringify([[...ep.addresses].sort(), ep.hostname ?? '', ep.targetRef?.namespace ?? '', ep.targetRef?.name ?? '']);
+  return JSON.stringify([
+    [...ep.addresses].sort(),
+    ep.hostname ?? '',
+    ep.targetRef?.namespace ?? '',
+    ep.targetRef?.name ?? '',
+  ]);
 }
 
 /** A stable key of a port list, so slices are grouped by the ports they carry. */
@@ -62,7 +74,12 @@ export function podToEndpoint(pod: Pod, node: Node | undefined, svc: Service): E
   const ep: Endpoint = {
     addresses: [podIPv4(pod)!],
     conditions: { ready, serving, terminating },
-    targetRef: { kind: 'Pod', namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' },
+    targetRef: {
+      kind: 'Pod',
+      namespace: pod.metadata?.namespace ?? '',
+      name: pod.metadata?.name ?? '',
+      uid: pod.metadata?.uid ?? '',
+    },
   };
   const hostname = endpointHostname(pod, svc.metadata?.name ?? '');
   if (hostname !== undefined) ep.hostname = hostname;
@@ -74,7 +91,11 @@ export function podToEndpoint(pod: Pod, node: Node | undefined, svc: Service): E
 }
 
 /** The Service's desired endpoints by port mapping; terminating pods are included, as upstream's slices do. */
-export function desiredEndpoints(svc: Service, pods: readonly Pod[], nodeOf: (name: string) => Node | undefined): Map<string, DesiredPortMapping> {
+export function desiredEndpoints(
+  svc: Service,
+  pods: readonly Pod[],
+  nodeOf: (name: string) => Node | undefined,
+): Map<string, DesiredPortMapping> {
   const out = new Map<string, DesiredPortMapping>();
   const sorted = [...pods].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
   for (const pod of sorted) {

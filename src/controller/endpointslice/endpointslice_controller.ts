@@ -55,7 +55,8 @@ export const SLICE_SERVICE_INDEX = 'endpointslice.serviceKey';
 /** A Service that found the cache stale is looked at again after this long, if no slice event came first. */
 const STALE_CACHE_RECHECK_MS = 1_000;
 
-const managed = (s: EndpointSlice): boolean => s.metadata?.labels?.[LABEL_MANAGED_BY] === ENDPOINTSLICE_CONTROLLER_MANAGED_BY;
+const managed = (s: EndpointSlice): boolean =>
+  s.metadata?.labels?.[LABEL_MANAGED_BY] === ENDPOINTSLICE_CONTROLLER_MANAGED_BY;
 const serviceKeyOfSlice = (s: EndpointSlice): string | undefined => {
   const name = s.metadata?.labels?.[LABEL_SERVICE_NAME];
   return name === undefined || name === '' ? undefined : `${s.metadata?.namespace ?? ''}/${name}`;
@@ -93,7 +94,10 @@ export class EndpointSliceController implements Controller {
     this.recorder = ctx.events.newRecorder({ component: 'endpoint-slice-controller' });
     this.queue = new RateLimitingQueue<string>({
       clock: ctx.clock,
-      rateLimiter: new MaxOfRateLimiter(new ItemExponentialFailureRateLimiter<string>(SYNC_BACKOFF_MS.base, SYNC_BACKOFF_MS.max), new BucketRateLimiter<string>(10, 100, ctx.clock)),
+      rateLimiter: new MaxOfRateLimiter(
+        new ItemExponentialFailureRateLimiter<string>(SYNC_BACKOFF_MS.base, SYNC_BACKOFF_MS.max),
+        new BucketRateLimiter<string>(10, 100, ctx.clock),
+      ),
     });
     const services = ctx.informers.informerFor<Service>(RESOURCES.services);
     const pods = ctx.informers.informerFor<Pod>(RESOURCES.pods);
@@ -129,7 +133,11 @@ export class EndpointSliceController implements Controller {
   /** Starts the workers; informers must have synced. */
   run(): void {
     this.topology.setNodes(this.nodeLister.list());
-    this.workers = runWorkers(this.queue, this.opts.concurrentServiceEndpointSyncs, (key) => this.syncService(key), { logger: this.log, name: ENDPOINTSLICE_CONTROLLER, maxRetries: MAX_RETRIES });
+    this.workers = runWorkers(this.queue, this.opts.concurrentServiceEndpointSyncs, (key) => this.syncService(key), {
+      logger: this.log,
+      name: ENDPOINTSLICE_CONTROLLER,
+      maxRetries: MAX_RETRIES,
+    });
   }
 
   /** Stops the workers after in-flight syncs. */
@@ -143,12 +151,14 @@ export class EndpointSliceController implements Controller {
   }
 
   private queuePodServices(pod: Pod, old?: Pod): void {
-    for (const key of servicesToSyncForPod(this.serviceIndexer, pod, old)) this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
+    for (const key of servicesToSyncForPod(this.serviceIndexer, pod, old))
+      this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
   }
 
   private nodesChanged(): void {
     if (!this.topology.setNodes(this.nodeLister.list())) return;
-    for (const svc of this.serviceLister.list()) if (hintsMode(svc) === 'auto') this.queue.add(metaNamespaceKeyFunc(svc));
+    for (const svc of this.serviceLister.list())
+      if (hintsMode(svc) === 'auto') this.queue.add(metaNamespaceKeyFunc(svc));
   }
 
   private sliceChanged(slice: EndpointSlice, deleted: boolean): void {
@@ -183,7 +193,12 @@ export class EndpointSliceController implements Controller {
       return;
     }
     const pods = selectedPods(this.podIndexer, svc, selector);
-    const plan = reconcile(svc, existing, desiredEndpoints(svc, pods, (n) => this.nodeLister.get(n)), this.opts.maxEndpointsPerSlice);
+    const plan = reconcile(
+      svc,
+      existing,
+      desiredEndpoints(svc, pods, (n) => this.nodeLister.get(n)),
+      this.opts.maxEndpointsPerSlice,
+    );
     const hintsEvent = applyHints(plan, svc, key, this.topology);
     const triggerTime = this.triggerTimes.computeEndpointLastChangeTriggerTime(key, svc, pods);
     const ref = { ...svc, apiVersion: 'v1', kind: 'Service' };
@@ -191,7 +206,12 @@ export class EndpointSliceController implements Controller {
     try {
       await this.write(key, plan, triggerTime);
     } catch (err) {
-      this.recorder.event(ref, 'Warning', 'FailedToUpdateEndpointSlices', `Error updating Endpoint Slices for Service ${key}: ${(err as Error).message}`);
+      this.recorder.event(
+        ref,
+        'Warning',
+        'FailedToUpdateEndpointSlices',
+        `Error updating Endpoint Slices for Service ${key}: ${(err as Error).message}`,
+      );
       throw err;
     }
   }
@@ -213,9 +233,11 @@ export class EndpointSliceController implements Controller {
       this.stats.updates++;
     }
     for (const s of plan.toDelete) {
-      await this.slices.delete(s.metadata!.name!, { namespace: ns, preconditions: { uid: s.metadata?.uid } }).catch((err: unknown) => {
-        if (!isNotFoundError(err)) throw err;
-      });
+      await this.slices
+        .delete(s.metadata!.name!, { namespace: ns, preconditions: { uid: s.metadata?.uid } })
+        .catch((err: unknown) => {
+          if (!isNotFoundError(err)) throw err;
+        });
       this.tracker.deleted(key, s.metadata!.name!);
       this.stats.deletes++;
     }

@@ -32,7 +32,8 @@ export class EndpointSliceTracker {
     let stale: string | undefined;
     for (const [name, rv] of exp) {
       const c = byName.get(name);
-      if (rv === DELETED ? c !== undefined : c === undefined || rvOf(c) < rv) stale ??= `${name}: want ${rv === DELETED ? 'deleted' : `resourceVersion ${rv}`}, cached ${c?.metadata?.resourceVersion ?? 'none'}`;
+      if (rv === DELETED ? c !== undefined : c === undefined || rvOf(c) < rv)
+        stale ??= `${name}: want ${rv === DELETED ? 'deleted' : `resourceVersion ${rv}`}, cached ${c?.metadata?.resourceVersion ?? 'none'}`;
       else exp.delete(name);
     }
     if (exp.size === 0) this.expected.delete(serviceKey);

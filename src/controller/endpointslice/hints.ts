@@ -23,7 +23,12 @@ function setHint(e: Endpoint, zone: string | undefined): void {
 }
 
 /** Sets hints on every slice of the plan; returns the Event to record, if any. */
-export function applyHints(plan: ReconcilePlan, svc: Service, serviceKey: string, cache: TopologyCache): HintsEvent | undefined {
+export function applyHints(
+  plan: ReconcilePlan,
+  svc: Service,
+  serviceKey: string,
+  cache: TopologyCache,
+): HintsEvent | undefined {
   const mode = hintsMode(svc);
   const slices: EndpointSlice[] = [...plan.toCreate, ...plan.toUpdate, ...plan.unchanged];
   const all = slices.flatMap((s) => s.endpoints);
@@ -45,14 +50,28 @@ export function applyHints(plan: ReconcilePlan, svc: Service, serviceKey: string
   }
   plan.unchanged = unchanged;
   if (mode !== 'auto') {
-    if (cache.hintsPopulated.delete(serviceKey)) return { type: 'Normal', reason: 'TopologyAwareHintsDisabled', message: 'Topology Aware Hints has been disabled, addressType: IPv4' };
+    if (cache.hintsPopulated.delete(serviceKey))
+      return {
+        type: 'Normal',
+        reason: 'TopologyAwareHintsDisabled',
+        message: 'Topology Aware Hints has been disabled, addressType: IPv4',
+      };
     return undefined;
   }
   if (result.disabledReason !== undefined) {
-    if (cache.hintsPopulated.delete(serviceKey)) return { type: 'Warning', reason: 'TopologyAwareHintsDisabled', message: `${result.disabledReason}, addressType: IPv4` };
+    if (cache.hintsPopulated.delete(serviceKey))
+      return {
+        type: 'Warning',
+        reason: 'TopologyAwareHintsDisabled',
+        message: `${result.disabledReason}, addressType: IPv4`,
+      };
     return undefined;
   }
   if (cache.hintsPopulated.has(serviceKey)) return undefined;
   cache.hintsPopulated.add(serviceKey);
-  return { type: 'Normal', reason: 'TopologyAwareHintsEnabled', message: 'Topology Aware Hints has been enabled, addressType: IPv4' };
+  return {
+    type: 'Normal',
+    reason: 'TopologyAwareHintsEnabled',
+    message: 'Topology Aware Hints has been enabled, addressType: IPv4',
+  };
 }

@@ -13,7 +13,11 @@ function pod(i: number, ready = true): Pod {
   return {
     metadata: { name: `web-${i}`, namespace: 'ns', uid: `pod-${i}`, labels: { app: 'web' } },
     spec: { nodeName: `node-${i % 7}`, containers: [{ name: 'c' }] },
-    status: { phase: 'Running', podIP: `10.0.${i >> 8}.${i & 255}`, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+    status: {
+      phase: 'Running',
+      podIP: `10.0.${i >> 8}.${i & 255}`,
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+    },
   };
 }
 
@@ -31,11 +35,15 @@ function apply(existing: EndpointSlice[], plan: ReconcilePlan): EndpointSlice[] 
 }
 
 const zone = (): undefined => undefined;
-const sync = (existing: EndpointSlice[], pods: Pod[]): ReconcilePlan => reconcile(svc, existing, desiredEndpoints(svc, pods, zone), 100);
+const sync = (existing: EndpointSlice[], pods: Pod[]): ReconcilePlan =>
+  reconcile(svc, existing, desiredEndpoints(svc, pods, zone), 100);
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
 test('250 pods make 3 slices of at most 100 endpoints', () => {
-  const plan = sync([], range(250).map((i) => pod(i)));
+  const plan = sync(
+    [],
+    range(250).map((i) => pod(i)),
+  );
   assert.equal(plan.toCreate.length, 3);
   assert.deepEqual(plan.toCreate.map((s) => s.endpoints.length).sort(), [100, 100, 50]);
   assert.equal(plan.toCreate[0]!.metadata?.labels?.['kubernetes.io/service-name'], 'web');
@@ -46,7 +54,10 @@ test('removing one pod updates only the slice that held it; a resync of the same
   const pods = range(250).map((i) => pod(i));
   const slices = apply([], sync([], pods));
   assert.equal(sync(slices, pods).toUpdate.length + sync(slices, pods).toCreate.length, 0);
-  const plan = sync(slices, pods.filter((_, i) => i !== 123));
+  const plan = sync(
+    slices,
+    pods.filter((_, i) => i !== 123),
+  );
   assert.equal(plan.toUpdate.length, 1);
   assert.equal(plan.toCreate.length + plan.toDelete.length, 0);
   assert.equal(plan.unchanged.length, 2);
@@ -64,12 +75,24 @@ test('a pod turning unready changes one endpoint in one slice', () => {
 });
 
 test('new endpoints go to the fullest unchanged slice they fit in, then to new slices', () => {
-  const slices = apply([], sync([], range(250).map((i) => pod(i))));
-  const plan = sync(slices, range(260).map((i) => pod(i)));
+  const slices = apply(
+    [],
+    sync(
+      [],
+      range(250).map((i) => pod(i)),
+    ),
+  );
+  const plan = sync(
+    slices,
+    range(260).map((i) => pod(i)),
+  );
   assert.equal(plan.toCreate.length, 0);
   assert.equal(plan.toUpdate.length, 1);
   assert.equal(plan.toUpdate[0]!.endpoints.length, 60);
-  const big = sync(slices, range(400).map((i) => pod(i)));
+  const big = sync(
+    slices,
+    range(400).map((i) => pod(i)),
+  );
   assert.equal(big.toUpdate.length + big.toCreate.length, 2);
 });
 

@@ -17,7 +17,14 @@ test('PreferClose hints each endpoint to its own zone', () => {
 test('Auto keeps endpoints in their zones when the zones are balanced', () => {
   const c = new TopologyCache();
   c.setNodes([node('n1', 'a'), node('n2', 'b'), node('n3', 'c')]);
-  assert.deepEqual(c.hintsFor('auto', [ep('a'), ep('b'), ep('c'), ep('a'), ep('b'), ep('c')]).hints, ['a', 'b', 'c', 'a', 'b', 'c']);
+  assert.deepEqual(c.hintsFor('auto', [ep('a'), ep('b'), ep('c'), ep('a'), ep('b'), ep('c')]).hints, [
+    'a',
+    'b',
+    'c',
+    'a',
+    'b',
+    'c',
+  ]);
 });
 
 test('Auto hands surplus endpoints to zones short of them, in proportion to CPU', () => {

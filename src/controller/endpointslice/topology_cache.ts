@@ -68,7 +68,9 @@ export class TopologyCache {
     const ratios = new Map<string, number>();
     if (total > 0) for (const [z, c] of cpu) ratios.set(z, c / total);
     sufficient &&= ratios.size > 0;
-    const changed = sufficient !== this.sufficientNodeInfo || JSON.stringify([...ratios].sort()) !== JSON.stringify([...this.cpuRatiosByZone].sort());
+    const changed =
+      sufficient !== this.sufficientNodeInfo ||
+      JSON.stringify([...ratios].sort()) !== JSON.stringify([...this.cpuRatiosByZone].sort());
     this.cpuRatiosByZone = ratios;
     this.sufficientNodeInfo = sufficient;
     return changed;
@@ -77,18 +79,22 @@ export class TopologyCache {
   /** Hints for `endpoints` (all of a Service's endpoints, in slice order) under `mode`. */
   hintsFor(mode: HintsMode, endpoints: readonly Endpoint[]): HintsResult {
     if (mode === 'none') return { hints: endpoints.map(() => undefined) };
-    if (mode === 'preferClose') return { hints: endpoints.map((e) => (e.zone !== undefined && e.zone !== '' ? e.zone : undefined)) };
+    if (mode === 'preferClose')
+      return { hints: endpoints.map((e) => (e.zone !== undefined && e.zone !== '' ? e.zone : undefined)) };
     return this.autoHints(endpoints);
   }
 
   private autoHints(endpoints: readonly Endpoint[]): HintsResult {
     const none = (reason: string): HintsResult => ({ hints: endpoints.map(() => undefined), disabledReason: reason });
-    if (!this.sufficientNodeInfo) return none('Insufficient Node information: allocatable CPU or zone not specified on one or more nodes');
+    if (!this.sufficientNodeInfo)
+      return none('Insufficient Node information: allocatable CPU or zone not specified on one or more nodes');
     const ready = endpoints.map((e, i) => ({ e, i })).filter(({ e }) => e.conditions?.ready === true);
-    if (ready.some(({ e }) => e.zone === undefined || e.zone === '')) return none('One or more endpoints do not have a zone specified');
+    if (ready.some(({ e }) => e.zone === undefined || e.zone === ''))
+      return none('One or more endpoints do not have a zone specified');
     const zones = [...this.cpuRatiosByZone.keys()].sort();
     if (ready.length < zones.length) return none('Insufficient number of endpoints');
-    if (ready.some(({ e }) => !this.cpuRatiosByZone.has(e.zone!))) return none('One or more endpoints are in a zone without ready nodes');
+    if (ready.some(({ e }) => !this.cpuRatiosByZone.has(e.zone!)))
+      return none('One or more endpoints are in a zone without ready nodes');
     const allocation = allocate(zones.map((z) => this.cpuRatiosByZone.get(z)! * ready.length));
     const want = new Map(zones.map((z, i) => [z, allocation[i]!]));
     const hints: (string | undefined)[] = endpoints.map(() => undefined);
@@ -101,13 +107,17 @@ export class TopologyCache {
         given.set(e.zone!, given.get(e.zone!)! + 1);
       } else surplus.push(i);
     }
-    for (const z of zones) while (given.get(z)! < want.get(z)! && surplus.length > 0) {
-      hints[surplus.shift()!] = z;
-      given.set(z, given.get(z)! + 1);
-    }
+    for (const z of zones)
+      while (given.get(z)! < want.get(z)! && surplus.length > 0) {
+        hints[surplus.shift()!] = z;
+        given.set(z, given.get(z)! + 1);
+      }
     for (const z of zones) {
       const desired = this.cpuRatiosByZone.get(z)! * ready.length;
-      if (given.get(z)! > desired * (1 + OVERLOAD_THRESHOLD) + 1e-9) return none(`Unable to allocate minimum required endpoints to each zone without exceeding overload threshold (${OVERLOAD_THRESHOLD * 100}%)`);
+      if (given.get(z)! > desired * (1 + OVERLOAD_THRESHOLD) + 1e-9)
+        return none(
+          `Unable to allocate minimum required endpoints to each zone without exceeding overload threshold (${OVERLOAD_THRESHOLD * 100}%)`,
+        );
     }
     return { hints };
   }

@@ -19,7 +19,10 @@ const svc = (ns: string, name: string, selector?: Record<string, string> | null)
 
 function caches(pods: Pod[], services: Service[]): { pods: Indexer<Pod>; services: Indexer<Service> } {
   const p = new Indexer<Pod>({ [NAMESPACE_INDEX]: byNamespace, [POD_LABEL_INDEX]: podLabelIndexFunc });
-  const s = new Indexer<Service>({ [NAMESPACE_INDEX]: byNamespace, [SERVICE_SELECTOR_INDEX]: serviceSelectorIndexFunc });
+  const s = new Indexer<Service>({
+    [NAMESPACE_INDEX]: byNamespace,
+    [SERVICE_SELECTOR_INDEX]: serviceSelectorIndexFunc,
+  });
   for (const x of pods) p.add(x);
   for (const x of services) s.add(x);
   return { pods: p, services: s };
@@ -36,7 +39,13 @@ test('selectedPods returns exactly the pods of the namespace that a scan with th
     pod('a', 'bare'),
   ];
   const c = caches(pods, []);
-  const selectors: Record<string, string>[] = [{ app: 'web' }, { app: 'web', tier: 'front' }, { tier: 'back' }, { app: 'none' }, { app: 'web', tier: 'none' }];
+  const selectors: Record<string, string>[] = [
+    { app: 'web' },
+    { app: 'web', tier: 'front' },
+    { tier: 'back' },
+    { app: 'none' },
+    { app: 'web', tier: 'none' },
+  ];
   for (const sel of selectors) {
     const scan = pods.filter((p) => p.metadata!.namespace === 'a' && matchesLabelSet(sel, p.metadata?.labels));
     assert.deepEqual(names(selectedPods(c.pods, svc('a', 's', sel), sel)), names(scan), JSON.stringify(sel));
@@ -58,16 +67,46 @@ test('podServiceMemberships finds the Services whose whole selector the pod matc
     svc('b', 'web', { app: 'web' }),
   ];
   const c = caches([], services);
-  assert.deepEqual([...podServiceMemberships(c.services, pod('a', 'p', { app: 'web', tier: 'front' }))].sort(), ['a/front', 'a/web', 'a/web-front']);
+  assert.deepEqual([...podServiceMemberships(c.services, pod('a', 'p', { app: 'web', tier: 'front' }))].sort(), [
+    'a/front',
+    'a/web',
+    'a/web-front',
+  ]);
   assert.deepEqual([...podServiceMemberships(c.services, pod('a', 'p', { app: 'web', tier: 'back' }))], ['a/web']);
-  assert.deepEqual([...podServiceMemberships(c.services, pod('a', 'p'))], [], 'a pod without labels is selected by no Service');
+  assert.deepEqual(
+    [...podServiceMemberships(c.services, pod('a', 'p'))],
+    [],
+    'a pod without labels is selected by no Service',
+  );
   c.services.update(svc('a', 'web', { app: 'other' }));
-  assert.deepEqual([...podServiceMemberships(c.services, pod('a', 'p', { app: 'web', tier: 'back' }))], [], 'a changed selector is re-filed');
+  assert.deepEqual(
+    [...podServiceMemberships(c.services, pod('a', 'p', { app: 'web', tier: 'back' }))],
+    [],
+    'a changed selector is re-filed',
+  );
 });
 
-test('servicesToSyncForPod covers the old labels\' Services on a relabel and none on a change endpoints do not show', () => {
+test("servicesToSyncForPod covers the old labels' Services on a relabel and none on a change endpoints do not show", () => {
   const c = caches([], [svc('a', 'web', { app: 'web' }), svc('a', 'db', { app: 'db' })]);
   const old = pod('a', 'p', { app: 'web' }, '10.0.0.1');
-  assert.deepEqual([...servicesToSyncForPod(c.services, { ...old, metadata: { ...old.metadata, labels: { app: 'db' }, resourceVersion: '2' } }, old)].sort(), ['a/db', 'a/web']);
-  assert.deepEqual([...servicesToSyncForPod(c.services, { ...old, metadata: { ...old.metadata, annotations: { x: 'y' }, resourceVersion: '2' } }, old)], []);
+  assert.deepEqual(
+    [
+      ...servicesToSyncForPod(
+        c.services,
+        { ...old, metadata: { ...old.metadata, labels: { app: 'db' }, resourceVersion: '2' } },
+        old,
+      ),
+    ].sort(),
+    ['a/db', 'a/web'],
+  );
+  assert.deepEqual(
+    [
+      ...servicesToSyncForPod(
+        c.services,
+        { ...old, metadata: { ...old.metadata, annotations: { x: 'y' }, resourceVersion: '2' } },
+        old,
+      ),
+    ],
+    [],
+  );
 });

@@ -40,7 +40,8 @@ export function findPort(pod: Pod, port: ServicePort): number | undefined {
   const asNumber = Number(target);
   if (target !== '' && Number.isInteger(asNumber)) return asNumber;
   const protocol = port.protocol ?? 'TCP';
-  for (const c of pod.spec?.containers ?? []) for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === protocol) return p.containerPort;
+  for (const c of pod.spec?.containers ?? [])
+    for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === protocol) return p.containerPort;
   return undefined;
 }
 

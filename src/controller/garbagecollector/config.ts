@@ -10,7 +10,10 @@ export interface GarbageCollectorOptions {
 }
 
 /** Upstream's defaults: 20 workers, enabled. */
-export const DEFAULT_GARBAGE_COLLECTOR_OPTIONS: GarbageCollectorOptions = { concurrentGCSyncs: 20, enableGarbageCollector: true };
+export const DEFAULT_GARBAGE_COLLECTOR_OPTIONS: GarbageCollectorOptions = {
+  concurrentGCSyncs: 20,
+  enableGarbageCollector: true,
+};
 
 /**
  * The resources whose objects the collector watches (its monitors). Upstream
@@ -50,5 +53,8 @@ export const KIND_TO_RESOURCE: Readonly<Record<string, GroupVersionResource>> = 
 
 /** The kind of each monitored resource. */
 export const RESOURCE_TO_KIND: Readonly<Record<string, { apiVersion: string; kind: string }>> = Object.fromEntries(
-  Object.entries(KIND_TO_RESOURCE).map(([kind, gvr]) => [gvr.resource, { apiVersion: gvr.group === '' ? gvr.version : `${gvr.group}/${gvr.version}`, kind }]),
+  Object.entries(KIND_TO_RESOURCE).map(([kind, gvr]) => [
+    gvr.resource,
+    { apiVersion: gvr.group === '' ? gvr.version : `${gvr.group}/${gvr.version}`, kind },
+  ]),
 );

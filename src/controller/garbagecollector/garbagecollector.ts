@@ -47,7 +47,10 @@ export class GarbageCollector implements Controller {
     this.log = ctx.logger;
     this.attemptToDelete = new RateLimitingQueue<GraphNode>({ clock: ctx.clock });
     this.attemptToOrphan = new RateLimitingQueue<GraphNode>({ clock: ctx.clock });
-    this.graph = new GraphBuilder({ attemptToDelete: (n) => this.attemptToDelete.add(n), attemptToOrphan: (n) => this.attemptToOrphan.add(n) });
+    this.graph = new GraphBuilder({
+      attemptToDelete: (n) => this.attemptToDelete.add(n),
+      attemptToOrphan: (n) => this.attemptToOrphan.add(n),
+    });
     for (const gvr of MONITORED_RESOURCES) {
       const kind = RESOURCE_TO_KIND[gvr.resource]!;
       ctx.informers.informerFor<KubeObject>(gvr).addEventHandler({
@@ -64,8 +67,14 @@ export class GarbageCollector implements Controller {
   /** Starts the delete and orphan workers. */
   run(): void {
     this.workers = [
-      runWorkers(this.attemptToDelete, this.opts.concurrentGCSyncs, (n) => this.attemptToDeleteItem(n), { logger: this.log, name: 'garbagecollector-delete' }),
-      runWorkers(this.attemptToOrphan, this.opts.concurrentGCSyncs, (n) => this.attemptToOrphanItem(n), { logger: this.log, name: 'garbagecollector-orphan' }),
+      runWorkers(this.attemptToDelete, this.opts.concurrentGCSyncs, (n) => this.attemptToDeleteItem(n), {
+        logger: this.log,
+        name: 'garbagecollector-delete',
+      }),
+      runWorkers(this.attemptToOrphan, this.opts.concurrentGCSyncs, (n) => this.attemptToOrphanItem(n), {
+        logger: this.log,
+        name: 'garbagecollector-orphan',
+      }),
     ];
   }
 
@@ -117,7 +126,10 @@ export class GarbageCollector implements Controller {
     if (solid.length > 0) {
       if (dangling.length === 0 && waiting.length === 0) return;
       // Keep the solid owners; drop references to owners that are gone or waiting on this very object.
-      await this.patchOwnerRefsAway(item, [...dangling, ...waiting].map((r) => r.uid));
+      await this.patchOwnerRefsAway(
+        item,
+        [...dangling, ...waiting].map((r) => r.uid),
+      );
       return;
     }
     if (waiting.length > 0 && item.dependents.size > 0) {
@@ -125,11 +137,17 @@ export class GarbageCollector implements Controller {
       return;
     }
     const fin = latest.metadata?.finalizers ?? [];
-    await this.deleteObject(item.identity, fin.includes('orphan') ? 'Orphan' : fin.includes('foregroundDeletion') ? 'Foreground' : 'Background');
+    await this.deleteObject(
+      item.identity,
+      fin.includes('orphan') ? 'Orphan' : fin.includes('foregroundDeletion') ? 'Foreground' : 'Background',
+    );
   }
 
   /** Sorts an object's owners into present, gone, and being deleted in the foreground. */
-  private async classifyReferences(item: GraphNode, refs: OwnerReference[]): Promise<{ solid: OwnerReference[]; dangling: OwnerReference[]; waiting: OwnerReference[] }> {
+  private async classifyReferences(
+    item: GraphNode,
+    refs: OwnerReference[],
+  ): Promise<{ solid: OwnerReference[]; dangling: OwnerReference[]; waiting: OwnerReference[] }> {
     const solid: OwnerReference[] = [];
     const dangling: OwnerReference[] = [];
     const waiting: OwnerReference[] = [];
@@ -140,7 +158,13 @@ export class GarbageCollector implements Controller {
       }
       let owner: KubeObject | undefined;
       try {
-        owner = await this.getObject({ apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: item.identity.namespace });
+        owner = await this.getObject({
+          apiVersion: ref.apiVersion,
+          kind: ref.kind,
+          name: ref.name,
+          uid: ref.uid,
+          namespace: item.identity.namespace,
+        });
       } catch (err) {
         // An owner of a kind kscale does not serve is left alone, never treated as gone.
         if (this.resourceClient(ref.kind) === undefined) {
@@ -153,7 +177,10 @@ export class GarbageCollector implements Controller {
         if (this.absentOwners.size >= ABSENT_OWNER_CACHE_SIZE) this.absentOwners.clear();
         this.absentOwners.add(ref.uid);
         dangling.push(ref);
-      } else if (owner.metadata?.deletionTimestamp !== undefined && (owner.metadata.finalizers ?? []).includes('foregroundDeletion')) {
+      } else if (
+        owner.metadata?.deletionTimestamp !== undefined &&
+        (owner.metadata.finalizers ?? []).includes('foregroundDeletion')
+      ) {
         waiting.push(ref);
       } else {
         solid.push(ref);
@@ -182,19 +209,33 @@ export class GarbageCollector implements Controller {
   private async patchOwnerRefsAway(item: GraphNode, ownerUIDs: string[]): Promise<void> {
     const r = this.resourceClient(item.identity.kind);
     if (r === undefined) return;
-    const patch = { metadata: { ownerReferences: ownerUIDs.map((uid) => ({ $patch: 'delete', uid })), uid: item.identity.uid } };
+    const patch = {
+      metadata: { ownerReferences: ownerUIDs.map((uid) => ({ $patch: 'delete', uid })), uid: item.identity.uid },
+    };
     try {
-      await r.rc.patch(item.identity.name, 'strategic', patch, r.namespaced ? { namespace: item.identity.namespace } : {});
+      await r.rc.patch(
+        item.identity.name,
+        'strategic',
+        patch,
+        r.namespaced ? { namespace: item.identity.namespace } : {},
+      );
     } catch (err) {
       if (!isNotFoundError(err)) throw err;
     }
   }
 
-  private async deleteObject(id: ObjectIdentity, propagationPolicy: 'Orphan' | 'Background' | 'Foreground'): Promise<void> {
+  private async deleteObject(
+    id: ObjectIdentity,
+    propagationPolicy: 'Orphan' | 'Background' | 'Foreground',
+  ): Promise<void> {
     const r = this.resourceClient(id.kind);
     if (r === undefined) return;
     try {
-      await r.rc.delete(id.name, { ...(r.namespaced ? { namespace: id.namespace } : {}), propagationPolicy, preconditions: { uid: id.uid } });
+      await r.rc.delete(id.name, {
+        ...(r.namespaced ? { namespace: id.namespace } : {}),
+        propagationPolicy,
+        preconditions: { uid: id.uid },
+      });
       this.log.debug({ kind: id.kind, namespace: id.namespace, name: id.name, propagationPolicy }, 'garbage collected');
     } catch (err) {
       // Gone already, or replaced by a new object of the same name (uid precondition): nothing to collect.

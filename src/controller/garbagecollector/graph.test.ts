@@ -5,13 +5,21 @@ import { GraphBuilder, type GraphNode } from './graph.js';
 
 const RS = { apiVersion: 'apps/v1', kind: 'ReplicaSet' };
 const POD = { apiVersion: 'v1', kind: 'Pod' };
-const obj = (name: string, uid: string, extra: Partial<NonNullable<KubeObject['metadata']>> = {}): KubeObject => ({ metadata: { name, namespace: 'ns', uid, ...extra } });
-const ownedBy = (uid: string, name = 'rs') => ({ ownerReferences: [{ ...RS, name, uid, controller: true, blockOwnerDeletion: true }] });
+const obj = (name: string, uid: string, extra: Partial<NonNullable<KubeObject['metadata']>> = {}): KubeObject => ({
+  metadata: { name, namespace: 'ns', uid, ...extra },
+});
+const ownedBy = (uid: string, name = 'rs') => ({
+  ownerReferences: [{ ...RS, name, uid, controller: true, blockOwnerDeletion: true }],
+});
 
 function builder(): { g: GraphBuilder; toDelete: GraphNode[]; toOrphan: GraphNode[] } {
   const toDelete: GraphNode[] = [];
   const toOrphan: GraphNode[] = [];
-  return { g: new GraphBuilder({ attemptToDelete: (n) => toDelete.push(n), attemptToOrphan: (n) => toOrphan.push(n) }), toDelete, toOrphan };
+  return {
+    g: new GraphBuilder({ attemptToDelete: (n) => toDelete.push(n), attemptToOrphan: (n) => toOrphan.push(n) }),
+    toDelete,
+    toOrphan,
+  };
 }
 
 test('a dependent seen before its owner creates a virtual owner to verify; seeing the owner makes it real', () => {
@@ -32,7 +40,10 @@ test('deleting an owner queues its dependents; deleting a dependent of a foregro
   g.observe(obj('rs', 'r1', { deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['foregroundDeletion'] }), RS);
   const owner = g.uidToNode.get('r1')!;
   assert.equal(owner.deletingDependents, true);
-  assert.deepEqual(owner.blockingDependents().map((n) => n.identity.name), ['p']);
+  assert.deepEqual(
+    owner.blockingDependents().map((n) => n.identity.name),
+    ['p'],
+  );
   toDelete.length = 0;
   g.remove('p1');
   assert.deepEqual(toDelete, [owner], 'the owner is looked at again once its dependent is gone');
@@ -40,11 +51,17 @@ test('deleting an owner queues its dependents; deleting a dependent of a foregro
   toDelete.length = 0;
   g.observe(obj('p2', 'p2', ownedBy('r1')), POD);
   g.remove('r1');
-  assert.deepEqual(toDelete.map((n) => n.identity.name), ['p2']);
+  assert.deepEqual(
+    toDelete.map((n) => n.identity.name),
+    ['p2'],
+  );
 });
 
 test('an owner deleted with the orphan finalizer goes to the orphan queue', () => {
   const { g, toOrphan } = builder();
   g.observe(obj('rs', 'r1', { deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['orphan'] }), RS);
-  assert.deepEqual(toOrphan.map((n) => n.identity.uid), ['r1']);
+  assert.deepEqual(
+    toOrphan.map((n) => n.identity.uid),
+    ['r1'],
+  );
 });

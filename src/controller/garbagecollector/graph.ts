@@ -31,7 +31,9 @@ export class GraphNode {
 
   /** Dependents whose reference to this node has blockOwnerDeletion (blockingDependents). */
   blockingDependents(): GraphNode[] {
-    return [...this.dependents].filter((d) => d.owners.some((o) => o.uid === this.identity.uid && o.blockOwnerDeletion === true));
+    return [...this.dependents].filter((d) =>
+      d.owners.some((o) => o.uid === this.identity.uid && o.blockOwnerDeletion === true),
+    );
   }
 }
 
@@ -102,7 +104,13 @@ export class GraphBuilder {
       let owner = this.uidToNode.get(ref.uid);
       if (owner === undefined) {
         // Not seen yet: a virtual node the collector checks against the API server.
-        owner = new GraphNode({ apiVersion: ref.apiVersion, kind: ref.kind, namespace: node.identity.namespace, name: ref.name, uid: ref.uid });
+        owner = new GraphNode({
+          apiVersion: ref.apiVersion,
+          kind: ref.kind,
+          namespace: node.identity.namespace,
+          name: ref.name,
+          uid: ref.uid,
+        });
         owner.virtual = true;
         this.uidToNode.set(ref.uid, owner);
         this.queues.attemptToDelete(owner);

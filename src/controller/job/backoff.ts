@@ -15,7 +15,12 @@ export function podFinishTime(pod: Pod): number {
     const f = parseTimestamp(c.state?.terminated?.finishedAt);
     if (f !== undefined && (t === undefined || f > t)) t = f;
   }
-  return t ?? parseTimestamp(getCondition(pod.status?.conditions, 'Ready')?.lastTransitionTime) ?? parseTimestamp(pod.metadata?.creationTimestamp) ?? 0;
+  return (
+    t ??
+    parseTimestamp(getCondition(pod.status?.conditions, 'Ready')?.lastTransitionTime) ??
+    parseTimestamp(pod.metadata?.creationTimestamp) ??
+    0
+  );
 }
 
 /** How long to wait before creating pods, given the Job's finished pods; 0 when no back-off applies. */

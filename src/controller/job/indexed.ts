@@ -30,7 +30,7 @@ export function parseIndexes(s: string | undefined, completions: number): Set<nu
 export function formatIndexes(indexes: Iterable<number>): string {
   const sorted = [...new Set(indexes)].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
     parts.push(j === i ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`);
@@ -40,7 +40,12 @@ export function formatIndexes(indexes: Iterable<number>): string {
 }
 
 /** The first `n` indexes below `completions` that are neither completed nor held by an active pod. */
-export function firstPendingIndexes(n: number, completions: number, completed: ReadonlySet<number>, active: ReadonlySet<number>): number[] {
+export function firstPendingIndexes(
+  n: number,
+  completions: number,
+  completed: ReadonlySet<number>,
+  active: ReadonlySet<number>,
+): number[] {
   const out: number[] = [];
   for (let i = 0; i < completions && out.length < n; i++) if (!completed.has(i) && !active.has(i)) out.push(i);
   return out;

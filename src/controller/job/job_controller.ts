@@ -27,7 +27,14 @@ import {
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
-import { CONTROLLER_UID_INDEX, enqueueOnChange, ensureControllerUIDIndex, resolveControllerRef, slowStartBatch, UIDTrackingControllerExpectations } from '../controllerutil/index.js';
+import {
+  CONTROLLER_UID_INDEX,
+  enqueueOnChange,
+  ensureControllerUIDIndex,
+  resolveControllerRef,
+  slowStartBatch,
+  UIDTrackingControllerExpectations,
+} from '../controllerutil/index.js';
 import { remainingBackoffMs } from './backoff.js';
 import { MAX_POD_CREATE_DELETE_PER_SYNC, type JobControllerOptions } from './config.js';
 import { formatIndexes, getCompletionIndex, parseIndexes } from './indexed.js';
@@ -85,7 +92,8 @@ export class JobController implements Controller {
       onAdd: (p) => {
         const job = resolveControllerRef(this.jobLister, KIND_JOB.kind, p);
         if (job === undefined) return;
-        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), metaNamespaceKeyFunc(p));
+        if (p.metadata?.deletionTimestamp !== undefined)
+          this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), metaNamespaceKeyFunc(p));
         else this.expectations.creationObserved(metaNamespaceKeyFunc(job));
         this.queueBatched(job);
       },
@@ -93,7 +101,8 @@ export class JobController implements Controller {
         if (old.metadata?.resourceVersion === p.metadata?.resourceVersion) return;
         const job = resolveControllerRef(this.jobLister, KIND_JOB.kind, p);
         if (job === undefined) return;
-        if (p.metadata?.deletionTimestamp !== undefined) this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), metaNamespaceKeyFunc(p));
+        if (p.metadata?.deletionTimestamp !== undefined)
+          this.expectations.deletionObservedOf(metaNamespaceKeyFunc(job), metaNamespaceKeyFunc(p));
         this.queueBatched(job);
       },
       onDelete: (d) => {
@@ -108,7 +117,10 @@ export class JobController implements Controller {
 
   /** Starts the workers; informers must have synced. */
   run(): void {
-    this.workers = runWorkers(this.queue, this.opts.concurrentJobSyncs, (key) => this.syncJob(key), { logger: this.log, name: JOB_CONTROLLER });
+    this.workers = runWorkers(this.queue, this.opts.concurrentJobSyncs, (key) => this.syncJob(key), {
+      logger: this.log,
+      name: JOB_CONTROLLER,
+    });
   }
 
   /** Stops the workers after in-flight syncs. */
@@ -159,14 +171,23 @@ export class JobController implements Controller {
 
     // The outcome: a failure target, success, or neither yet.
     const failure = this.failureOf(job, failed, startTime, now);
-    const complete = failure === undefined && (hasCondition(job, COND.successCriteriaMet) || isComplete(job, succeeded, completed, active.length));
+    const complete =
+      failure === undefined &&
+      (hasCondition(job, COND.successCriteriaMet) || isComplete(job, succeeded, completed, active.length));
 
     let created = 0;
     let deleted = 0;
     if (satisfied) {
       if (failure !== undefined || complete || suspended) deleted = await this.deletePods(job, key, active);
       else {
-        const changes = podChanges(job, active, terminating.length, wantActive(job, succeeded), completed, MAX_POD_CREATE_DELETE_PER_SYNC);
+        const changes = podChanges(
+          job,
+          active,
+          terminating.length,
+          wantActive(job, succeeded),
+          completed,
+          MAX_POD_CREATE_DELETE_PER_SYNC,
+        );
         if (changes.deletes.length > 0) deleted = await this.deletePods(job, key, changes.deletes);
         else if (changes.creates.length > 0) {
           const wait = remainingBackoffMs(pods, now, this.opts.podFailureBackoffMs, this.opts.maxPodFailureBackoffMs);
@@ -184,13 +205,28 @@ export class JobController implements Controller {
         this.recorder.event({ ...job, ...KIND_JOB }, 'Warning', failure.reason, failure.message);
       }
     } else if (complete) {
-      conditions = ensureCondition(conditions, COND.successCriteriaMet, 'True', 'CompletionsReached', 'Reached expected number of succeeded pods', now);
+      conditions = ensureCondition(
+        conditions,
+        COND.successCriteriaMet,
+        'True',
+        'CompletionsReached',
+        'Reached expected number of succeeded pods',
+        now,
+      );
       if (remaining === 0) {
-        conditions = ensureCondition(conditions, COND.complete, 'True', 'CompletionsReached', 'Reached expected number of succeeded pods', now);
+        conditions = ensureCondition(
+          conditions,
+          COND.complete,
+          'True',
+          'CompletionsReached',
+          'Reached expected number of succeeded pods',
+          now,
+        );
         this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'Completed', 'Job completed');
       }
     } else if (suspended) {
-      if (!hasCondition(job, COND.suspended)) this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'Suspended', 'Job suspended');
+      if (!hasCondition(job, COND.suspended))
+        this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'Suspended', 'Job suspended');
       conditions = ensureCondition(conditions, COND.suspended, 'True', 'JobSuspended', 'Job suspended', now);
     } else if (hasCondition(job, COND.suspended)) {
       this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'Resumed', 'Job resumed');
@@ -210,7 +246,8 @@ export class JobController implements Controller {
     };
     if (startTime !== undefined) status.startTime = startTime;
     if (indexed) status.completedIndexes = formatIndexes(completed ?? []);
-    if (conditions.some((c) => c.type === COND.complete && c.status === 'True')) status.completionTime ??= formatTimestamp(now);
+    if (conditions.some((c) => c.type === COND.complete && c.status === 'True'))
+      status.completionTime ??= formatTimestamp(now);
     if (JSON.stringify(status) !== JSON.stringify(job.status)) {
       try {
         await this.jobs.updateStatus({ ...job, status }, { namespace });
@@ -228,13 +265,20 @@ export class JobController implements Controller {
   }
 
   /** BackoffLimitExceeded or DeadlineExceeded, or the failure already recorded as FailureTarget. */
-  private failureOf(job: Job, failed: number, startTime: string | undefined, now: number): { reason: string; message: string } | undefined {
+  private failureOf(
+    job: Job,
+    failed: number,
+    startTime: string | undefined,
+    now: number,
+  ): { reason: string; message: string } | undefined {
     const target = job.status?.conditions?.find((c) => c.type === COND.failureTarget && c.status === 'True');
     if (target !== undefined) return { reason: target.reason ?? 'BackoffLimitExceeded', message: target.message ?? '' };
-    if (failed > (job.spec?.backoffLimit ?? 6)) return { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
+    if (failed > (job.spec?.backoffLimit ?? 6))
+      return { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
     const deadline = job.spec?.activeDeadlineSeconds;
     const start = parseTimestamp(startTime);
-    if (deadline != null && start !== undefined && now - start >= deadline * 1000) return { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
+    if (deadline != null && start !== undefined && now - start >= deadline * 1000)
+      return { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
     return undefined;
   }
 
@@ -246,7 +290,12 @@ export class JobController implements Controller {
       try {
         const created = await this.podClient.create(pod, { namespace: job.metadata!.namespace! });
         this.stats.podsCreated++;
-        this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
+        this.recorder.event(
+          { ...job, ...KIND_JOB },
+          'Normal',
+          'SuccessfulCreate',
+          `Created pod: ${created.metadata?.name ?? ''}`,
+        );
       } catch (err) {
         this.recorder.event({ ...job, ...KIND_JOB }, 'Warning', 'FailedCreate', `Error creating: ${errMessage(err)}`);
         throw err;
@@ -266,10 +315,18 @@ export class JobController implements Controller {
     await Promise.all(
       pods.map(async (p) => {
         try {
-          await this.podClient.delete(p.metadata!.name!, { namespace: p.metadata!.namespace!, preconditions: { uid: p.metadata?.uid } });
+          await this.podClient.delete(p.metadata!.name!, {
+            namespace: p.metadata!.namespace!,
+            preconditions: { uid: p.metadata?.uid },
+          });
           deleted++;
           this.stats.podsDeleted++;
-          this.recorder.event({ ...job, ...KIND_JOB }, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata!.name!}`);
+          this.recorder.event(
+            { ...job, ...KIND_JOB },
+            'Normal',
+            'SuccessfulDelete',
+            `Deleted pod: ${p.metadata!.name!}`,
+          );
         } catch (err) {
           if (isNotFoundError(err)) return;
           this.expectations.deletionObservedOf(key, metaNamespaceKeyFunc(p));

@@ -7,7 +7,19 @@ import type { Job, Pod } from '../../api/index.js';
 
 const finished = (phase: 'Succeeded' | 'Failed', at: string): Pod => ({
   metadata: { name: `${phase}-${at}` },
-  status: { phase, containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'i', imageID: '', state: { terminated: { exitCode: phase === 'Succeeded' ? 0 : 1, finishedAt: at } } }] },
+  status: {
+    phase,
+    containerStatuses: [
+      {
+        name: 'c',
+        ready: false,
+        restartCount: 0,
+        image: 'i',
+        imageID: '',
+        state: { terminated: { exitCode: phase === 'Succeeded' ? 0 : 1, finishedAt: at } },
+      },
+    ],
+  },
 });
 
 test('completed indexes round-trip through the interval string', () => {
@@ -21,7 +33,11 @@ test('pod failure back-off doubles per failure since the last success, from the 
   const pods = [finished('Failed', '2026-12-02T00:00:00Z'), finished('Failed', '2026-12-02T00:00:05Z')];
   assert.equal(remainingBackoffMs(pods, t0 + 5_000, 10_000, 600_000), 20_000);
   assert.equal(remainingBackoffMs(pods, t0 + 30_000, 10_000, 600_000), 0);
-  const afterSuccess = [...pods, finished('Succeeded', '2026-12-02T00:00:06Z'), finished('Failed', '2026-12-02T00:00:07Z')];
+  const afterSuccess = [
+    ...pods,
+    finished('Succeeded', '2026-12-02T00:00:06Z'),
+    finished('Failed', '2026-12-02T00:00:07Z'),
+  ];
   assert.equal(remainingBackoffMs(afterSuccess, t0 + 7_000, 10_000, 600_000), 10_000);
   assert.equal(remainingBackoffMs([finished('Succeeded', '2026-12-02T00:00:00Z')], t0, 10_000, 600_000), 0);
 });
@@ -38,7 +54,10 @@ test('active pods are capped by parallelism and the completions still missing', 
 
 test('an Indexed Job drops duplicate and finished indexes before creating pods for the missing ones', () => {
   const job: Job = { spec: { parallelism: 3, completions: 4, completionMode: 'Indexed' } };
-  const at = (i: number, name = `p${i}`): Pod => ({ metadata: { name, annotations: { 'batch.kubernetes.io/job-completion-index': String(i) } }, status: { phase: 'Running' } });
+  const at = (i: number, name = `p${i}`): Pod => ({
+    metadata: { name, annotations: { 'batch.kubernetes.io/job-completion-index': String(i) } },
+    status: { phase: 'Running' },
+  });
   const dup = podChanges(job, [at(0), at(0, 'p0b'), at(1)], 0, 3, new Set(), 500);
   assert.equal(dup.deletes.length, 1);
   assert.deepEqual(dup.creates, []);

@@ -23,11 +23,24 @@ export function wantActive(job: Job, succeeded: number): number {
 }
 
 /** The deletes and creates that bring the active pods to `want`; `terminating` count as active under podReplacementPolicy Failed. */
-export function podChanges(job: Job, active: readonly Pod[], terminating: number, want: number, completed: ReadonlySet<number> | undefined, maxPerSync: number): PodChanges {
+export function podChanges(
+  job: Job,
+  active: readonly Pod[],
+  terminating: number,
+  want: number,
+  completed: ReadonlySet<number> | undefined,
+  maxPerSync: number,
+): PodChanges {
   const indexed = job.spec?.completionMode === 'Indexed';
   const counted = active.length + (job.spec?.podReplacementPolicy === 'Failed' ? terminating : 0);
   if (!indexed) {
-    if (counted > want) return { deletes: [...active].sort((a, b) => compareForDeletion(a, b, 0, 0)).slice(0, Math.min(counted - want, active.length, maxPerSync)), creates: [] };
+    if (counted > want)
+      return {
+        deletes: [...active]
+          .sort((a, b) => compareForDeletion(a, b, 0, 0))
+          .slice(0, Math.min(counted - want, active.length, maxPerSync)),
+        creates: [],
+      };
     return { deletes: [], creates: Array.from({ length: Math.min(want - counted, maxPerSync) }, () => undefined) };
   }
   const completions = job.spec?.completions ?? 0;
@@ -57,12 +70,18 @@ export function podChanges(job: Job, active: readonly Pod[], terminating: number
   }
   if (deletes.length > 0) return { deletes: deletes.slice(0, maxPerSync), creates: [] };
   const n = Math.min(want - kept, maxPerSync);
-  return { deletes: [], creates: n > 0 ? firstPendingIndexes(n, completions, completed ?? new Set(), new Set(byIndex.keys())) : [] };
+  return {
+    deletes: [],
+    creates: n > 0 ? firstPendingIndexes(n, completions, completed ?? new Set(), new Set(byIndex.keys())) : [],
+  };
 }
 
 /** Active pods, pods being deleted, and the Ready count among active pods. */
 export function classifyPods(pods: readonly Pod[]): { active: Pod[]; terminating: Pod[]; ready: number } {
   const active = pods.filter(isPodActive);
-  const terminating = pods.filter((p) => p.metadata?.deletionTimestamp !== undefined && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+  const terminating = pods.filter(
+    (p) =>
+      p.metadata?.deletionTimestamp !== undefined && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
+  );
   return { active, terminating, ready: active.filter(isPodReady).length };
 }

@@ -24,7 +24,13 @@ export function podFromTemplate(job: Job, index: number | undefined): Pod {
     for (const key of ['containers', 'initContainers'] as const) {
       for (const c of spec[key] ?? []) {
         if ((c.env ?? []).some((e) => e.name === JOB_COMPLETION_INDEX_ENV)) continue;
-        c.env = [...(c.env ?? []), { name: JOB_COMPLETION_INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.labels['${JOB_COMPLETION_INDEX}']` } } }];
+        c.env = [
+          ...(c.env ?? []),
+          {
+            name: JOB_COMPLETION_INDEX_ENV,
+            valueFrom: { fieldRef: { fieldPath: `metadata.labels['${JOB_COMPLETION_INDEX}']` } },
+          },
+        ];
       }
     }
   }

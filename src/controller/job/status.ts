@@ -30,7 +30,14 @@ export function isJobFinished(job: Job): boolean {
  * Sets a condition, like ensureJobConditionStatus: a new status moves the
  * transition time; the same status only refreshes reason and message.
  */
-export function ensureCondition(conds: JobCondition[], type: string, status: 'True' | 'False', reason: string, message: string, nowMs: number): JobCondition[] {
+export function ensureCondition(
+  conds: JobCondition[],
+  type: string,
+  status: 'True' | 'False',
+  reason: string,
+  message: string,
+  nowMs: number,
+): JobCondition[] {
   const now = formatTimestamp(nowMs);
   const i = conds.findIndex((c) => c.type === type);
   if (i < 0) {
@@ -41,6 +48,13 @@ export function ensureCondition(conds: JobCondition[], type: string, status: 'Tr
   const c = conds[i]!;
   if (c.status === status && c.reason === reason && c.message === message) return conds;
   const next = [...conds];
-  next[i] = { ...c, status, reason, message, lastProbeTime: now, ...(c.status !== status ? { lastTransitionTime: now } : {}) };
+  next[i] = {
+    ...c,
+    status,
+    reason,
+    message,
+    lastProbeTime: now,
+    ...(c.status !== status ? { lastTransitionTime: now } : {}),
+  };
   return next;
 }

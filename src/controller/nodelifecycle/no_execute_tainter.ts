@@ -6,7 +6,13 @@
  */
 import type { ClientLogger, Lister, ResourceClient } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
-import { getCondition, NOT_READY_TAINT_TEMPLATE, swapNodeControllerTaint, taintExists, UNREACHABLE_TAINT_TEMPLATE } from '../nodeutil/index.js';
+import {
+  getCondition,
+  NOT_READY_TAINT_TEMPLATE,
+  swapNodeControllerTaint,
+  taintExists,
+  UNREACHABLE_TAINT_TEMPLATE,
+} from '../nodeutil/index.js';
 import type { NodeLifecycleControllerOptions } from './config.js';
 import type { NodeHealthData } from './node_health.js';
 import { RateLimitedTimedQueue } from './rate_limited_queue.js';
@@ -51,14 +57,24 @@ export class NoExecuteTainter {
 
   /** markNodeAsReachable: removes both NoExecute taints and forgets the node in its zone queue. Throws when the write fails. */
   async markNodeAsReachable(node: Node): Promise<boolean> {
-    const ok = await swapNodeControllerTaint(this.nodes, node, [], [UNREACHABLE_TAINT_TEMPLATE, NOT_READY_TAINT_TEMPLATE], this.clock.now(), this.log);
+    const ok = await swapNodeControllerTaint(
+      this.nodes,
+      node,
+      [],
+      [UNREACHABLE_TAINT_TEMPLATE, NOT_READY_TAINT_TEMPLATE],
+      this.clock.now(),
+      this.log,
+    );
     if (!ok) throw new Error(`failed to remove NoExecute taints from node ${node.metadata?.name}`);
     return this.queueOf(node).remove(node.metadata!.name!);
   }
 
   /** Swaps a not-ready taint for unreachable (or back) at once, as processTaintBaseEviction does for an already tainted node. */
   async swapNoExecuteTaint(node: Node, status: 'False' | 'Unknown'): Promise<boolean> {
-    const [add, remove] = status === 'False' ? [NOT_READY_TAINT_TEMPLATE, UNREACHABLE_TAINT_TEMPLATE] : [UNREACHABLE_TAINT_TEMPLATE, NOT_READY_TAINT_TEMPLATE];
+    const [add, remove] =
+      status === 'False'
+        ? [NOT_READY_TAINT_TEMPLATE, UNREACHABLE_TAINT_TEMPLATE]
+        : [UNREACHABLE_TAINT_TEMPLATE, NOT_READY_TAINT_TEMPLATE];
     return swapNodeControllerTaint(this.nodes, node, [add], [remove], this.clock.now(), this.log);
   }
 
@@ -76,7 +92,10 @@ export class NoExecuteTainter {
         if (ok) {
           const name = zoneName(zone);
           this.evictionsTotal.set(name, (this.evictionsTotal.get(name) ?? 0) + 1);
-          this.log.info({ node: v.value, zone: name, taint: ready.status === 'False' ? 'not-ready' : 'unreachable' }, 'node tainted NoExecute');
+          this.log.info(
+            { node: v.value, zone: name, taint: ready.status === 'False' ? 'not-ready' : 'unreachable' },
+            'node tainted NoExecute',
+          );
         }
         return { done: ok, retryMs: 0 };
       });
@@ -88,7 +107,11 @@ export class NoExecuteTainter {
    * sets zone rates. When every zone is fully disrupted, evictions stop and NoExecute
    * taints are removed; leaving that mode resets every node's probe timestamp.
    */
-  async handleDisruption(zoneToNodeConditions: Map<string, (NodeCondition | undefined)[]>, nodes: readonly Node[], health: Map<string, NodeHealthData>): Promise<void> {
+  async handleDisruption(
+    zoneToNodeConditions: Map<string, (NodeCondition | undefined)[]>,
+    nodes: readonly Node[],
+    health: Map<string, NodeHealthData>,
+  ): Promise<void> {
     const newStates = new Map<string, ZoneState>();
     let allAreFullyDisrupted = true;
     for (const [zone, conds] of zoneToNodeConditions) {
@@ -96,7 +119,8 @@ export class NoExecuteTainter {
       if (state !== 'FullDisruption') allAreFullyDisrupted = false;
       newStates.set(zone, state);
       if (!this.zoneStates.has(zone)) this.zoneStates.set(zone, 'Initial');
-      if (!this.zoneNoExecuteTainter.has(zone)) this.zoneNoExecuteTainter.set(zone, new RateLimitedTimedQueue(this.clock, this.opts.nodeEvictionRate));
+      if (!this.zoneNoExecuteTainter.has(zone))
+        this.zoneNoExecuteTainter.set(zone, new RateLimitedTimedQueue(this.clock, this.opts.nodeEvictionRate));
     }
     let allWasFullyDisrupted = true;
     for (const [zone, state] of [...this.zoneStates]) {
@@ -111,7 +135,10 @@ export class NoExecuteTainter {
     }
     if (allAreFullyDisrupted && allWasFullyDisrupted) return;
     if (allAreFullyDisrupted) {
-      this.log.warn({ zones: this.zoneStates.size }, 'all nodes are not ready: entering master disruption mode, evictions stop');
+      this.log.warn(
+        { zones: this.zoneStates.size },
+        'all nodes are not ready: entering master disruption mode, evictions stop',
+      );
       for (const node of nodes) {
         try {
           await this.markNodeAsReachable(node);
@@ -130,9 +157,11 @@ export class NoExecuteTainter {
       const now = this.clock.now();
       for (const node of nodes) {
         const h = health.get(node.metadata!.name!);
-        if (h !== undefined) health.set(node.metadata!.name!, { ...h, probeTimestamp: now, readyTransitionTimestamp: now });
+        if (h !== undefined)
+          health.set(node.metadata!.name!, { ...h, probeTimestamp: now, readyTransitionTimestamp: now });
       }
-      for (const zone of this.zoneStates.keys()) this.setZoneState(zone, zoneToNodeConditions.get(zone)?.length ?? 0, newStates.get(zone)!);
+      for (const zone of this.zoneStates.keys())
+        this.setZoneState(zone, zoneToNodeConditions.get(zone)?.length ?? 0, newStates.get(zone)!);
       return;
     }
     for (const [zone, state] of this.zoneStates) {

@@ -3,7 +3,15 @@
  * nodeConditionToTaintKeyStatusMap: each node condition that blocks
  * scheduling maps to a NoSchedule taint, kept in sync with the conditions.
  */
-import { TAINT_NODE_DISK_PRESSURE, TAINT_NODE_MEMORY_PRESSURE, TAINT_NODE_NETWORK_UNAVAILABLE, TAINT_NODE_NOT_READY, TAINT_NODE_PID_PRESSURE, TAINT_NODE_UNREACHABLE, TAINT_NODE_UNSCHEDULABLE } from '../nodeutil/index.js';
+import {
+  TAINT_NODE_DISK_PRESSURE,
+  TAINT_NODE_MEMORY_PRESSURE,
+  TAINT_NODE_NETWORK_UNAVAILABLE,
+  TAINT_NODE_NOT_READY,
+  TAINT_NODE_PID_PRESSURE,
+  TAINT_NODE_UNREACHABLE,
+  TAINT_NODE_UNSCHEDULABLE,
+} from '../nodeutil/index.js';
 import { matchTaint, type Node, type Taint } from '../../api/index.js';
 
 const CONDITION_TO_TAINT: Record<string, Record<string, string>> = {
@@ -24,7 +32,9 @@ export function noScheduleTaintChanges(node: Node): { add: Taint[]; remove: Tain
     if (key !== undefined) want.push({ key, effect: 'NoSchedule' });
   }
   if (node.spec?.unschedulable === true) want.push({ key: TAINT_NODE_UNSCHEDULABLE, effect: 'NoSchedule' });
-  const have = (node.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' && (t.key === TAINT_NODE_UNSCHEDULABLE || CONDITION_TAINT_KEYS.has(t.key)));
+  const have = (node.spec?.taints ?? []).filter(
+    (t) => t.effect === 'NoSchedule' && (t.key === TAINT_NODE_UNSCHEDULABLE || CONDITION_TAINT_KEYS.has(t.key)),
+  );
   return {
     add: want.filter((w) => !have.some((h) => matchTaint(h, w))),
     remove: have.filter((h) => !want.some((w) => matchTaint(h, w))),

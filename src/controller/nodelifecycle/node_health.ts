@@ -38,7 +38,11 @@ export interface NodeHealthInputs {
 }
 
 /** tryUpdateNodeHealth: updates `health` (in place, keyed by node) and, past grace, the node's status. Throws on a failed write. */
-export async function tryUpdateNodeHealth(healthMap: Map<string, NodeHealthData>, nodeIn: Node, inp: NodeHealthInputs): Promise<NodeHealthResult> {
+export async function tryUpdateNodeHealth(
+  healthMap: Map<string, NodeHealthData>,
+  nodeIn: Node,
+  inp: NodeHealthInputs,
+): Promise<NodeHealthResult> {
   // The cached node is only read; it is copied only when its status must be written (a pass over thousands of nodes stays cheap).
   const node = nodeIn;
   const name = node.metadata!.name!;
@@ -50,7 +54,12 @@ export async function tryUpdateNodeHealth(healthMap: Map<string, NodeHealthData>
   let gracePeriod: number;
   if (currentReady === undefined) {
     // Never posted: pretend a heartbeat at creation and allow the startup grace period.
-    observed = { type: 'Ready', status: 'Unknown', lastHeartbeatTime: node.metadata?.creationTimestamp ?? null, lastTransitionTime: node.metadata?.creationTimestamp ?? null };
+    observed = {
+      type: 'Ready',
+      status: 'Unknown',
+      lastHeartbeatTime: node.metadata?.creationTimestamp ?? null,
+      lastTransitionTime: node.metadata?.creationTimestamp ?? null,
+    };
     gracePeriod = inp.gracePeriods.startupMs;
     if (health !== undefined) health.status = node.status;
     else health = { status: node.status, probeTimestamp: created, readyTransitionTimestamp: created };
@@ -66,13 +75,21 @@ export async function tryUpdateNodeHealth(healthMap: Map<string, NodeHealthData>
     health = { status: node.status, probeTimestamp: now, readyTransitionTimestamp: now };
   } else if (saved !== undefined && currentReady === undefined) {
     health = { status: node.status, probeTimestamp: now, readyTransitionTimestamp: now };
-  } else if (saved !== undefined && currentReady !== undefined && saved.lastHeartbeatTime !== currentReady.lastHeartbeatTime) {
-    const transition = saved.lastTransitionTime !== currentReady.lastTransitionTime ? now : health.readyTransitionTimestamp;
+  } else if (
+    saved !== undefined &&
+    currentReady !== undefined &&
+    saved.lastHeartbeatTime !== currentReady.lastHeartbeatTime
+  ) {
+    const transition =
+      saved.lastTransitionTime !== currentReady.lastTransitionTime ? now : health.readyTransitionTimestamp;
     health = { status: node.status, probeTimestamp: now, readyTransitionTimestamp: transition };
   }
   // Any lease renewal is a heartbeat: a kubelet renewing its lease but never posting status counts as healthy.
   const renew = parseTimestamp(inp.lease?.spec?.renewTime);
-  if (inp.lease !== undefined && (savedLease === undefined || (parseTimestamp(savedLease.spec?.renewTime) ?? -Infinity) < (renew ?? -Infinity))) {
+  if (
+    inp.lease !== undefined &&
+    (savedLease === undefined || (parseTimestamp(savedLease.spec?.renewTime) ?? -Infinity) < (renew ?? -Infinity))
+  ) {
     health.lease = inp.lease;
     health.probeTimestamp = now;
   }
@@ -104,7 +121,12 @@ export async function tryUpdateNodeHealth(healthMap: Map<string, NodeHealthData>
     currentReady = getCondition(conditions, 'Ready');
     if (!sameCondition(currentReady, observed)) {
       const written = await inp.nodes.updateStatus(updated);
-      healthMap.set(name, { status: updated.status, probeTimestamp: health.probeTimestamp, readyTransitionTimestamp: now, ...(inp.lease !== undefined ? { lease: inp.lease } : {}) });
+      healthMap.set(name, {
+        status: updated.status,
+        probeTimestamp: health.probeTimestamp,
+        readyTransitionTimestamp: now,
+        ...(inp.lease !== undefined ? { lease: inp.lease } : {}),
+      });
       return { observedReadyCondition: observed, currentReadyCondition: currentReady, node: written };
     }
   }

@@ -7,13 +7,36 @@
  * Ready are marked not Ready. The pods themselves are evicted by the
  * TaintEvictionController, per their tolerations.
  */
-import { metaNamespaceKeyFunc, RateLimitingQueue, RESOURCES, runWorkers, splitMetaNamespaceKey, type ClientLogger, type Lister, type ResourceClient, type SharedInformer, type Workers } from '../../client/index.js';
+import {
+  metaNamespaceKeyFunc,
+  RateLimitingQueue,
+  RESOURCES,
+  runWorkers,
+  splitMetaNamespaceKey,
+  type ClientLogger,
+  type Lister,
+  type ResourceClient,
+  type SharedInformer,
+  type Workers,
+} from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
 import { SharedInformerFactory } from '../../client/index.js';
-import { getCondition, markPodsNotReady, swapNodeControllerTaint, taintExists, NOT_READY_TAINT_TEMPLATE, UNREACHABLE_TAINT_TEMPLATE } from '../nodeutil/index.js';
+import {
+  getCondition,
+  markPodsNotReady,
+  swapNodeControllerTaint,
+  taintExists,
+  NOT_READY_TAINT_TEMPLATE,
+  UNREACHABLE_TAINT_TEMPLATE,
+} from '../nodeutil/index.js';
 import { parallelize, Periodic } from '../periodic.js';
-import { NODE_EVICTION_PERIOD_MS, NODE_HEALTH_UPDATE_RETRY, NODE_UPDATE_WORKER_SIZE, type NodeLifecycleControllerOptions } from './config.js';
+import {
+  NODE_EVICTION_PERIOD_MS,
+  NODE_HEALTH_UPDATE_RETRY,
+  NODE_UPDATE_WORKER_SIZE,
+  type NodeLifecycleControllerOptions,
+} from './config.js';
 import { NoExecuteTainter } from './no_execute_tainter.js';
 import { noScheduleTaintChanges } from './no_schedule_tainting.js';
 import { tryUpdateNodeHealth, type NodeHealthData, type NodeHealthResult } from './node_health.js';
@@ -75,15 +98,34 @@ export class NodeLifecycleController implements Controller {
       onAdd: (p) => this.podUpdated(undefined, p),
       onUpdate: (old, p) => this.podUpdated(old, p),
     });
-    this.monitor = new Periodic(this.clock, opts.nodeMonitorPeriodMs, () => this.monitorNodeHealth(), this.log, 'monitorNodeHealth');
-    this.tainting = new Periodic(this.clock, NODE_EVICTION_PERIOD_MS, () => this.tainter.doNoExecuteTaintingPass(), this.log, 'doNoExecuteTaintingPass');
+    this.monitor = new Periodic(
+      this.clock,
+      opts.nodeMonitorPeriodMs,
+      () => this.monitorNodeHealth(),
+      this.log,
+      'monitorNodeHealth',
+    );
+    this.tainting = new Periodic(
+      this.clock,
+      NODE_EVICTION_PERIOD_MS,
+      () => this.tainter.doNoExecuteTaintingPass(),
+      this.log,
+      'doNoExecuteTaintingPass',
+    );
   }
 
   /** Starts the workers, the tainting pass and the health monitor; informers must have synced. */
   run(): void {
     this.workers = [
-      runWorkers(this.nodeUpdateQueue, NODE_UPDATE_WORKER_SIZE, (n) => this.doNoScheduleTaintingPass(n), { logger: this.log, name: 'node-update' }),
-      runWorkers(this.podUpdateQueue, NODE_UPDATE_WORKER_SIZE, (k) => this.processPod(k), { logger: this.log, name: 'pod-update', maxRetries: 5 }),
+      runWorkers(this.nodeUpdateQueue, NODE_UPDATE_WORKER_SIZE, (n) => this.doNoScheduleTaintingPass(n), {
+        logger: this.log,
+        name: 'node-update',
+      }),
+      runWorkers(this.podUpdateQueue, NODE_UPDATE_WORKER_SIZE, (k) => this.processPod(k), {
+        logger: this.log,
+        name: 'pod-update',
+        maxRetries: 5,
+      }),
     ];
     this.tainting.start();
     this.monitor.start();
@@ -96,12 +138,19 @@ export class NodeLifecycleController implements Controller {
 
   /** True when no pass or worker is busy and the update queues are empty. */
   isIdle(): boolean {
-    return !this.monitor.running && !this.tainting.running && this.workers.every((w) => w.idle()) && this.nodeUpdateQueue.len() === 0 && this.podUpdateQueue.len() === 0;
+    return (
+      !this.monitor.running &&
+      !this.tainting.running &&
+      this.workers.every((w) => w.idle()) &&
+      this.nodeUpdateQueue.len() === 0 &&
+      this.podUpdateQueue.len() === 0
+    );
   }
 
   private podUpdated(old: Pod | undefined, pod: Pod): void {
     const node = pod.spec?.nodeName;
-    if (node && (old === undefined || old.spec?.nodeName !== node)) this.podUpdateQueue.add(`${pod.metadata?.namespace}/${pod.metadata?.name}`);
+    if (node && (old === undefined || old.spec?.nodeName !== node))
+      this.podUpdateQueue.add(`${pod.metadata?.namespace}/${pod.metadata?.name}`);
   }
 
   /** processPod: a pod bound to a node that is not Ready is marked not Ready too. */
@@ -113,7 +162,8 @@ export class NodeLifecycleController implements Controller {
     const health = this.nodeHealthMap.get(nodeName);
     if (health === undefined || this.nodeLister.get(nodeName) === undefined) return;
     const ready = getCondition(health.status?.conditions, 'Ready');
-    if (ready !== undefined && ready.status !== 'True') await markPodsNotReady(this.pods, [pod], nodeName, this.clock.now(), this.log);
+    if (ready !== undefined && ready.status !== 'True')
+      await markPodsNotReady(this.pods, [pod], nodeName, this.clock.now(), this.log);
   }
 
   /** doNoScheduleTaintingPass: keeps a node's NoSchedule taints in line with its conditions. */
@@ -122,7 +172,8 @@ export class NodeLifecycleController implements Controller {
     if (node === undefined) return;
     const { add, remove } = noScheduleTaintChanges(node);
     if (add.length === 0 && remove.length === 0) return;
-    if (!(await swapNodeControllerTaint(this.nodes, node, add, remove, this.clock.now(), this.log))) throw new Error(`failed to swap NoSchedule taints of node ${nodeName}`);
+    if (!(await swapNodeControllerTaint(this.nodes, node, add, remove, this.clock.now(), this.log)))
+      throw new Error(`failed to swap NoSchedule taints of node ${nodeName}`);
   }
 
   /** monitorNodeHealth: one pass over every node, then zone states. */
@@ -156,7 +207,10 @@ export class NodeLifecycleController implements Controller {
     await this.tainter.handleDisruption(zoneToNodeConditions, nodes, this.nodeHealthMap);
   }
 
-  private async updateNode(cached: Node, zoneToNodeConditions: Map<string, (NodeCondition | undefined)[]>): Promise<void> {
+  private async updateNode(
+    cached: Node,
+    zoneToNodeConditions: Map<string, (NodeCondition | undefined)[]>,
+  ): Promise<void> {
     const name = cached.metadata!.name!;
     let node = cached;
     let result: NodeHealthResult | undefined;
@@ -164,7 +218,10 @@ export class NodeLifecycleController implements Controller {
       try {
         result = await tryUpdateNodeHealth(this.nodeHealthMap, node, {
           now: this.clock.now(),
-          gracePeriods: { monitorMs: this.opts.nodeMonitorGracePeriodMs, startupMs: this.opts.nodeStartupGracePeriodMs },
+          gracePeriods: {
+            monitorMs: this.opts.nodeMonitorGracePeriodMs,
+            startupMs: this.opts.nodeStartupGracePeriodMs,
+          },
           lease: this.leaseLister.namespace(NAMESPACE_NODE_LEASE).get(name),
           nodes: this.nodes,
         });
@@ -194,7 +251,8 @@ export class NodeLifecycleController implements Controller {
       await this.processTaintBaseEviction(result.node, observed);
       const needsRetry = this.nodesToRetry.has(name);
       if ((current.status !== 'True' && observed.status === 'True') || (needsRetry && observed.status !== 'True')) {
-        if (current.status !== 'True' && observed.status === 'True') this.log.info({ node: name, status: current.status }, 'node is not ready');
+        if (current.status !== 'True' && observed.status === 'True')
+          this.log.info({ node: name, status: current.status }, 'node is not ready');
         try {
           await markPodsNotReady(this.pods, pods, name, this.clock.now(), this.log);
         } catch (err) {
@@ -215,7 +273,8 @@ export class NodeLifecycleController implements Controller {
       case 'Unknown': {
         const opposite = observed.status === 'False' ? UNREACHABLE_TAINT_TEMPLATE : NOT_READY_TAINT_TEMPLATE;
         if (taintExists(node.spec?.taints, opposite)) {
-          if (!(await this.tainter.swapNoExecuteTaint(node, observed.status))) this.log.warn({ node: name }, 'failed to swap NoExecute taints; will try again next pass');
+          if (!(await this.tainter.swapNoExecuteTaint(node, observed.status)))
+            this.log.warn({ node: name }, 'failed to swap NoExecute taints; will try again next pass');
         } else if (this.tainter.markNodeForTainting(node, observed.status)) {
           this.log.debug({ node: name, ready: observed.status }, 'node is not ready: added to the taint queue');
         }
@@ -223,7 +282,8 @@ export class NodeLifecycleController implements Controller {
       }
       case 'True':
         try {
-          if (await this.tainter.markNodeAsReachable(node)) this.log.info({ node: name }, 'node is healthy again: removed its NoExecute taints');
+          if (await this.tainter.markNodeAsReachable(node))
+            this.log.info({ node: name }, 'node is healthy again: removed its NoExecute taints');
         } catch (err) {
           this.log.warn({ node: name, err: String(err) }, 'failed to remove taints from node; will retry next pass');
         }

@@ -10,9 +10,17 @@ const conds = (ready: number, notReady: number, missing = 0) => [
 
 test('zone states follow upstream ComputeZoneState', () => {
   assert.deepEqual(computeZoneState(conds(0, 3), 0.55), { unhealthy: 3, state: 'FullDisruption' });
-  assert.deepEqual(computeZoneState(conds(0, 0, 1), 0.55), { unhealthy: 1, state: 'FullDisruption' }, 'a missing Ready condition is not ready');
+  assert.deepEqual(
+    computeZoneState(conds(0, 0, 1), 0.55),
+    { unhealthy: 1, state: 'FullDisruption' },
+    'a missing Ready condition is not ready',
+  );
   assert.deepEqual(computeZoneState(conds(2, 3), 0.55), { unhealthy: 3, state: 'PartialDisruption' });
-  assert.deepEqual(computeZoneState(conds(1, 2), 0.55), { unhealthy: 2, state: 'Normal' }, 'two unhealthy nodes never disrupt a zone');
+  assert.deepEqual(
+    computeZoneState(conds(1, 2), 0.55),
+    { unhealthy: 2, state: 'Normal' },
+    'two unhealthy nodes never disrupt a zone',
+  );
   assert.deepEqual(computeZoneState(conds(7, 3), 0.55), { unhealthy: 3, state: 'Normal' });
   assert.deepEqual(computeZoneState([], 0.55), { unhealthy: 0, state: 'Normal' });
 });
@@ -26,7 +34,10 @@ test('zone rates: secondary only for large zones in partial disruption, normal f
 });
 
 test('zone keys join region and zone labels, GA or beta', () => {
-  assert.equal(getZoneKey({ metadata: { labels: { 'topology.kubernetes.io/region': 'r', 'topology.kubernetes.io/zone': 'a' } } }), 'r:\x00:a');
+  assert.equal(
+    getZoneKey({ metadata: { labels: { 'topology.kubernetes.io/region': 'r', 'topology.kubernetes.io/zone': 'a' } } }),
+    'r:\x00:a',
+  );
   assert.equal(getZoneKey({ metadata: { labels: { 'failure-domain.beta.kubernetes.io/zone': 'b' } } }), ':\x00:b');
   assert.equal(getZoneKey({ metadata: {} }), '');
 });

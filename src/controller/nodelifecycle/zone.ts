@@ -26,7 +26,10 @@ export function zoneName(key: string): string {
  * than two are not Ready and they are at least `threshold` of the zone, else Normal.
  * A missing Ready condition counts as not Ready. Returns the unhealthy count too.
  */
-export function computeZoneState(readyConditions: readonly (NodeCondition | undefined)[], threshold: number): { unhealthy: number; state: ZoneState } {
+export function computeZoneState(
+  readyConditions: readonly (NodeCondition | undefined)[],
+  threshold: number,
+): { unhealthy: number; state: ZoneState } {
   let ready = 0;
   let notReady = 0;
   for (const c of readyConditions) {
@@ -34,7 +37,8 @@ export function computeZoneState(readyConditions: readonly (NodeCondition | unde
     else notReady++;
   }
   if (ready === 0 && notReady > 0) return { unhealthy: notReady, state: 'FullDisruption' };
-  if (notReady > 2 && notReady / (notReady + ready) >= threshold) return { unhealthy: notReady, state: 'PartialDisruption' };
+  if (notReady > 2 && notReady / (notReady + ready) >= threshold)
+    return { unhealthy: notReady, state: 'PartialDisruption' };
   return { unhealthy: notReady, state: 'Normal' };
 }
 

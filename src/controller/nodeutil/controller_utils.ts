@@ -32,7 +32,10 @@ export async function swapNodeControllerTaint(
     const taints = nextTaints(current.spec?.taints ?? [], stamped, toRemove);
     if (taints === undefined) return true;
     try {
-      await nodes.patch(current.metadata!.name!, 'merge', { metadata: { resourceVersion: current.metadata?.resourceVersion }, spec: { taints } });
+      await nodes.patch(current.metadata!.name!, 'merge', {
+        metadata: { resourceVersion: current.metadata?.resourceVersion },
+        spec: { taints },
+      });
       return true;
     } catch (err) {
       if (isNotFoundError(err)) return false;
@@ -52,7 +55,11 @@ export async function swapNodeControllerTaint(
 }
 
 /** The taint list after AddOrUpdateTaint and RemoveTaint; undefined when nothing changes. */
-function nextTaints(existing: readonly Taint[], toAdd: readonly Taint[], toRemove: readonly Taint[]): Taint[] | undefined {
+function nextTaints(
+  existing: readonly Taint[],
+  toAdd: readonly Taint[],
+  toRemove: readonly Taint[],
+): Taint[] | undefined {
   let changed = false;
   let out = existing.map((t) => ({ ...t }));
   for (const add of toAdd) {
@@ -72,7 +79,13 @@ function nextTaints(existing: readonly Taint[], toAdd: readonly Taint[], toRemov
  * MarkPodsNotReady: sets the Ready condition of each pod on `nodeName` to False
  * through pods/status, so endpoints drop them. Pods without a Ready condition are left alone.
  */
-export async function markPodsNotReady(pods: ResourceClient<Pod>, list: readonly Pod[], nodeName: string, nowMs: number, log: ClientLogger): Promise<void> {
+export async function markPodsNotReady(
+  pods: ResourceClient<Pod>,
+  list: readonly Pod[],
+  nodeName: string,
+  nowMs: number,
+  log: ClientLogger,
+): Promise<void> {
   const errors: unknown[] = [];
   for (const cached of list) {
     if (cached.spec?.nodeName !== nodeName) continue;
@@ -83,10 +96,14 @@ export async function markPodsNotReady(pods: ResourceClient<Pod>, list: readonly
     if (!updateCondition(conditions, { ...ready, status: 'False' }, formatTimestamp(nowMs))) continue;
     try {
       await pods.updateStatus(pod);
-      log.debug({ pod: `${pod.metadata?.namespace}/${pod.metadata?.name}`, node: nodeName }, 'updating ready status of pod to false');
+      log.debug(
+        { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}`, node: nodeName },
+        'updating ready status of pod to false',
+      );
     } catch (err) {
       if (!isNotFoundError(err)) errors.push(err);
     }
   }
-  if (errors.length > 0) throw new AggregateError(errors, `marking pods NotReady on node ${nodeName}: ${errors.map(String).join('; ')}`);
+  if (errors.length > 0)
+    throw new AggregateError(errors, `marking pods NotReady on node ${nodeName}: ${errors.map(String).join('; ')}`);
 }

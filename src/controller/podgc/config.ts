@@ -11,4 +11,8 @@ export interface PodGCControllerOptions {
 }
 
 /** Upstream's defaults. */
-export const DEFAULT_PODGC_OPTIONS: PodGCControllerOptions = { terminatedPodGCThreshold: 12500, gcCheckPeriodMs: 20_000, quarantineMs: 40_000 };
+export const DEFAULT_PODGC_OPTIONS: PodGCControllerOptions = {
+  terminatedPodGCThreshold: 12500,
+  gcCheckPeriodMs: 20_000,
+  quarantineMs: 40_000,
+};

@@ -77,8 +77,15 @@ export class PodGCController implements Controller {
     if (excess <= 0) return;
     // Evicted pods first, then the oldest, like upstream's byEvictionAndCreationTimestamp.
     const evicted = (p: Pod): number => (p.status?.reason === 'Evicted' ? 0 : 1);
-    terminated.sort((a, b) => evicted(a) - evicted(b) || (parseTimestamp(a.metadata?.creationTimestamp) ?? 0) - (parseTimestamp(b.metadata?.creationTimestamp) ?? 0));
-    this.log.info({ count: excess, threshold: this.opts.terminatedPodGCThreshold }, 'garbage collecting terminated pods');
+    terminated.sort(
+      (a, b) =>
+        evicted(a) - evicted(b) ||
+        (parseTimestamp(a.metadata?.creationTimestamp) ?? 0) - (parseTimestamp(b.metadata?.creationTimestamp) ?? 0),
+    );
+    this.log.info(
+      { count: excess, threshold: this.opts.terminatedPodGCThreshold },
+      'garbage collecting terminated pods',
+    );
     await parallelize(DELETE_WORKERS, terminated.slice(0, excess), async (p) => {
       if (await this.forceDelete(p)) this.deleted.terminated++;
     });
@@ -110,7 +117,10 @@ export class PodGCController implements Controller {
     if (deletedNodes.size === 0) return;
     const orphans = pods.filter((p) => deletedNodes.has(p.spec?.nodeName ?? ''));
     await parallelize(DELETE_WORKERS, orphans, async (p) => {
-      this.log.info({ pod: `${p.metadata?.namespace}/${p.metadata?.name}`, node: p.spec?.nodeName }, 'PodGC is force deleting Pod');
+      this.log.info(
+        { pod: `${p.metadata?.namespace}/${p.metadata?.name}`, node: p.spec?.nodeName },
+        'PodGC is force deleting Pod',
+      );
       if (await this.markFailedAndDelete(p, 'PodGC: node no longer exists')) this.deleted.orphaned++;
     });
   }
@@ -126,7 +136,14 @@ export class PodGCController implements Controller {
   private async markFailedAndDelete(p: Pod, message: string): Promise<boolean> {
     if (!isPodTerminal(p)) {
       const t = formatTimestamp(this.clock.now());
-      const patch = { status: { phase: 'Failed', conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message, lastTransitionTime: t }] } };
+      const patch = {
+        status: {
+          phase: 'Failed',
+          conditions: [
+            { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message, lastTransitionTime: t },
+          ],
+        },
+      };
       try {
         await this.pods.patchStatus(p.metadata!.name!, 'strategic', patch, { namespace: p.metadata!.namespace! });
       } catch (err) {
@@ -139,10 +156,15 @@ export class PodGCController implements Controller {
 
   private async forceDelete(p: Pod): Promise<boolean> {
     try {
-      await this.pods.delete(p.metadata!.name!, { namespace: p.metadata!.namespace!, gracePeriodSeconds: 0, preconditions: { uid: p.metadata!.uid! } });
+      await this.pods.delete(p.metadata!.name!, {
+        namespace: p.metadata!.namespace!,
+        gracePeriodSeconds: 0,
+        preconditions: { uid: p.metadata!.uid! },
+      });
       return true;
     } catch (err) {
-      if (!isNotFoundError(err)) this.log.warn({ pod: p.metadata?.name, err: (err as Error).message }, 'pod gc delete failed');
+      if (!isNotFoundError(err))
+        this.log.warn({ pod: p.metadata?.name, err: (err as Error).message }, 'pod gc delete failed');
       return false;
     }
   }

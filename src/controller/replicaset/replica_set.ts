@@ -87,7 +87,10 @@ export class ReplicaSetController implements Controller {
 
   /** Starts the workers. */
   run(): void {
-    this.workers = runWorkers(this.queue, this.opts.concurrentRSSyncs, (key) => this.syncReplicaSet(key), { logger: this.log, name: REPLICASET_CONTROLLER });
+    this.workers = runWorkers(this.queue, this.opts.concurrentRSSyncs, (key) => this.syncReplicaSet(key), {
+      logger: this.log,
+      name: REPLICASET_CONTROLLER,
+    });
   }
 
   /** Stops the workers after in-flight syncs. */
@@ -148,10 +151,12 @@ export class ReplicaSetController implements Controller {
       this.queue.add(metaNamespaceKeyFunc(rs));
       // A pod that just became Ready turns available after minReadySeconds: look again then.
       const minReady = rs.spec?.minReadySeconds ?? 0;
-      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) this.queue.addAfter(metaNamespaceKeyFunc(rs), minReady * 1000 + 1000);
+      if (minReady > 0 && !isPodReady(old) && isPodReady(cur))
+        this.queue.addAfter(metaNamespaceKeyFunc(rs), minReady * 1000 + 1000);
       return;
     }
-    if (labelsChanged || refChanged) for (const rs of this.podReplicaSets(cur)) this.queue.add(metaNamespaceKeyFunc(rs));
+    if (labelsChanged || refChanged)
+      for (const rs of this.podReplicaSets(cur)) this.queue.add(metaNamespaceKeyFunc(rs));
   }
 
   private deletePod(pod: Pod): void {
@@ -172,7 +177,9 @@ export class ReplicaSetController implements Controller {
     const needsSync = this.expectations.satisfiedExpectations(key);
     const selector = fromSelectorOrNothing(rs);
     const candidates = filterActivePods(ownedAndOrphans(this.podInformer.indexer, rs));
-    const manager = new ControllerRefManager<Pod>(rs, KIND_REPLICASET, selector, this.podClient, async () => this.rsClient.get(name, { namespace }));
+    const manager = new ControllerRefManager<Pod>(rs, KIND_REPLICASET, selector, this.podClient, async () =>
+      this.rsClient.get(name, { namespace }),
+    );
     const { claimed, errors } = await manager.claim(candidates);
     let manageErr: { reason: string; message: string } | undefined;
     let failure: unknown = errors[0];
@@ -192,14 +199,23 @@ export class ReplicaSetController implements Controller {
       throw err;
     }
     const minReady = updated.spec?.minReadySeconds ?? 0;
-    if (failure === undefined && minReady > 0 && status.readyReplicas === updated.spec?.replicas && status.availableReplicas !== updated.spec?.replicas) {
+    if (
+      failure === undefined &&
+      minReady > 0 &&
+      status.readyReplicas === updated.spec?.replicas &&
+      status.availableReplicas !== updated.spec?.replicas
+    ) {
       this.queue.addAfter(key, minReady * 1000);
     }
     if (failure !== undefined) throw failure instanceof Error ? failure : new Error(errMessage(failure));
   }
 
   /** Creates or deletes pods to reach spec.replicas; returns the failure for the ReplicaFailure condition. */
-  private async manageReplicas(pods: Pod[], rs: ReplicaSet, key: string): Promise<{ reason: string; message: string } | undefined> {
+  private async manageReplicas(
+    pods: Pod[],
+    rs: ReplicaSet,
+    key: string,
+  ): Promise<{ reason: string; message: string } | undefined> {
     const diff = pods.length - (rs.spec?.replicas ?? 1);
     if (diff < 0) {
       const n = Math.min(-diff, this.opts.burstReplicas);
@@ -218,12 +234,22 @@ export class ReplicaSetController implements Controller {
         victims.map(async (pod) => {
           try {
             await this.podClient.delete(pod.metadata!.name!, { namespace: pod.metadata!.namespace! });
-            this.recorder.event({ ...rs, ...KIND_REPLICASET }, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata!.name!}`);
+            this.recorder.event(
+              { ...rs, ...KIND_REPLICASET },
+              'Normal',
+              'SuccessfulDelete',
+              `Deleted pod: ${pod.metadata!.name!}`,
+            );
           } catch (err) {
             // Already gone counts as done; its deletion event arrives through the informer.
             if (isNotFoundError(err)) return;
             this.expectations.deletionObservedOf(key, metaNamespaceKeyFunc(pod));
-            this.recorder.event({ ...rs, ...KIND_REPLICASET }, 'Warning', 'FailedDelete', `Error deleting: ${errMessage(err)}`);
+            this.recorder.event(
+              { ...rs, ...KIND_REPLICASET },
+              'Warning',
+              'FailedDelete',
+              `Error deleting: ${errMessage(err)}`,
+            );
             firstErr ??= err;
           }
         }),
@@ -252,9 +278,19 @@ export class ReplicaSetController implements Controller {
     };
     try {
       const created = await this.podClient.create(pod, { namespace: rs.metadata!.namespace! });
-      this.recorder.event({ ...rs, ...KIND_REPLICASET }, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
+      this.recorder.event(
+        { ...rs, ...KIND_REPLICASET },
+        'Normal',
+        'SuccessfulCreate',
+        `Created pod: ${created.metadata?.name ?? ''}`,
+      );
     } catch (err) {
-      this.recorder.event({ ...rs, ...KIND_REPLICASET }, 'Warning', 'FailedCreate', `Error creating: ${errMessage(err)}`);
+      this.recorder.event(
+        { ...rs, ...KIND_REPLICASET },
+        'Warning',
+        'FailedCreate',
+        `Error creating: ${errMessage(err)}`,
+      );
       throw err;
     }
   }

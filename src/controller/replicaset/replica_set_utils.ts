@@ -6,10 +6,22 @@
  */
 import { isConflictError, type ResourceClient } from '../../client/index.js';
 import { isPodAvailable, isPodReady } from '../controllerutil/index.js';
-import { formatTimestamp, matchesLabelSet, type Pod, type ReplicaSet, type ReplicaSetCondition, type ReplicaSetStatus } from '../../api/index.js';
+import {
+  formatTimestamp,
+  matchesLabelSet,
+  type Pod,
+  type ReplicaSet,
+  type ReplicaSetCondition,
+  type ReplicaSetStatus,
+} from '../../api/index.js';
 
 /** Computes a ReplicaSet's status from its active pods; a manageReplicas error sets ReplicaFailure. */
-export function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageErr: { reason: string; message: string } | undefined, nowMs: number): ReplicaSetStatus {
+export function calculateStatus(
+  rs: ReplicaSet,
+  pods: readonly Pod[],
+  manageErr: { reason: string; message: string } | undefined,
+  nowMs: number,
+): ReplicaSetStatus {
   const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
   const minReady = rs.spec?.minReadySeconds ?? 0;
   let fully = 0;
@@ -26,7 +38,13 @@ export function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageErr:
   const conditions: ReplicaSetCondition[] = (rs.status?.conditions ?? []).map((c) => ({ ...c }));
   const failure = conditions.findIndex((c) => c.type === 'ReplicaFailure');
   if (manageErr !== undefined && failure < 0) {
-    conditions.push({ type: 'ReplicaFailure', status: 'True', reason: manageErr.reason, message: manageErr.message, lastTransitionTime: formatTimestamp(nowMs) });
+    conditions.push({
+      type: 'ReplicaFailure',
+      status: 'True',
+      reason: manageErr.reason,
+      message: manageErr.message,
+      lastTransitionTime: formatTimestamp(nowMs),
+    });
   } else if (manageErr === undefined && failure >= 0) {
     conditions.splice(failure, 1);
   }
@@ -52,13 +70,20 @@ function sameStatus(a: ReplicaSetStatus | undefined, b: ReplicaSetStatus): boole
 }
 
 /** Writes `status` unless nothing changed and the generation was already observed; retries once on a conflict, like upstream. */
-export async function updateReplicaSetStatus(client: ResourceClient<ReplicaSet>, rs: ReplicaSet, status: ReplicaSetStatus): Promise<ReplicaSet> {
+export async function updateReplicaSetStatus(
+  client: ResourceClient<ReplicaSet>,
+  rs: ReplicaSet,
+  status: ReplicaSetStatus,
+): Promise<ReplicaSet> {
   const generation = rs.metadata?.generation ?? 0;
   if (sameStatus(rs.status, status) && (rs.status?.observedGeneration ?? 0) === generation) return rs;
   let current = rs;
   for (let attempt = 0; ; attempt++) {
     // Only sent, never changed: a shallow copy with the new status does.
-    const next: ReplicaSet = { ...current, status: { ...status, observedGeneration: current.metadata?.generation ?? generation } };
+    const next: ReplicaSet = {
+      ...current,
+      status: { ...status, observedGeneration: current.metadata?.generation ?? generation },
+    };
     try {
       return await client.updateStatus(next, { namespace: current.metadata!.namespace! });
     } catch (err) {

@@ -6,14 +6,30 @@
  * shortest tolerationSeconds; one that tolerates them forever stays. Removing
  * the taints (node recovery) cancels a pending deletion.
  */
-import { isNotFoundError, metaNamespaceKeyFunc, RESOURCES, splitMetaNamespaceKey, type ClientLogger, type Lister, type ResourceClient, type SharedInformer } from '../../client/index.js';
+import {
+  isNotFoundError,
+  metaNamespaceKeyFunc,
+  RESOURCES,
+  splitMetaNamespaceKey,
+  type ClientLogger,
+  type Lister,
+  type ResourceClient,
+  type SharedInformer,
+} from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
 import { SharedInformerFactory } from '../../client/index.js';
 import { POD_NODE_NAME_INDEX, podNodeNameIndex } from '../nodelifecycle/node_lifecycle_controller.js';
 import { deepCopy, minTolerationTimeMs, noExecuteTaints, taintEqual, updateCondition } from '../nodeutil/index.js';
 import { TimedWorkerQueue } from './timed_workers.js';
-import { formatTimestamp, getMatchingTolerations, type Node, type Pod, type Taint, type Toleration } from '../../api/index.js';
+import {
+  formatTimestamp,
+  getMatchingTolerations,
+  type Node,
+  type Pod,
+  type Taint,
+  type Toleration,
+} from '../../api/index.js';
 
 /** The controller's name for --controllers. */
 export const TAINT_EVICTION_CONTROLLER = 'taint-eviction-controller';
@@ -47,7 +63,8 @@ export class TaintEvictionController implements Controller {
     nodeInformer.addEventHandler({
       onAdd: (n) => this.nodeUpdated(n.metadata!.name!),
       onUpdate: (old, n) => {
-        if (!sameTaints(noExecuteTaints(old.spec?.taints), noExecuteTaints(n.spec?.taints))) this.nodeUpdated(n.metadata!.name!);
+        if (!sameTaints(noExecuteTaints(old.spec?.taints), noExecuteTaints(n.spec?.taints)))
+          this.nodeUpdated(n.metadata!.name!);
       },
       onDelete: (n) => this.nodeUpdated(metaNamespaceKeyFunc(n)),
     });
@@ -77,9 +94,20 @@ export class TaintEvictionController implements Controller {
 
   private podUpdated(old: Pod | undefined, pod: Pod): void {
     if (!this.started || !pod.spec?.nodeName) return;
-    if (old !== undefined && old.spec?.nodeName === pod.spec.nodeName && JSON.stringify(old.spec?.tolerations) === JSON.stringify(pod.spec.tolerations)) return;
+    if (
+      old !== undefined &&
+      old.spec?.nodeName === pod.spec.nodeName &&
+      JSON.stringify(old.spec?.tolerations) === JSON.stringify(pod.spec.tolerations)
+    )
+      return;
     const node = this.nodeLister.get(pod.spec.nodeName);
-    this.processPodOnNode(key(pod), pod.spec.nodeName, pod.spec.tolerations, noExecuteTaints(node?.spec?.taints), this.clock.now());
+    this.processPodOnNode(
+      key(pod),
+      pod.spec.nodeName,
+      pod.spec.tolerations,
+      noExecuteTaints(node?.spec?.taints),
+      this.clock.now(),
+    );
   }
 
   private nodeUpdated(nodeName: string): void {
@@ -91,9 +119,16 @@ export class TaintEvictionController implements Controller {
   }
 
   /** processPodOnNode: schedules, keeps or cancels the pod's deletion for the node's NoExecute taints. */
-  private processPodOnNode(podKey: string, nodeName: string, tolerations: Toleration[] | undefined, taints: Taint[], now: number): void {
+  private processPodOnNode(
+    podKey: string,
+    nodeName: string,
+    tolerations: Toleration[] | undefined,
+    taints: Taint[],
+    now: number,
+  ): void {
     if (taints.length === 0) {
-      if (this.queue.cancelWork(podKey)) this.log.info({ pod: podKey, node: nodeName }, 'cancelling pod eviction: node no longer tainted');
+      if (this.queue.cancelWork(podKey))
+        this.log.info({ pod: podKey, node: nodeName }, 'cancelling pod eviction: node no longer tainted');
       return;
     }
     const { allTolerated, used } = getMatchingTolerations(taints, tolerations);
@@ -131,8 +166,14 @@ export class TaintEvictionController implements Controller {
         const pod = deepCopy(await this.pods.get(name, { namespace }));
         pod.status ??= {};
         pod.status.conditions ??= [];
-        const cond = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' };
-        if (updateCondition(pod.status.conditions, cond, formatTimestamp(this.clock.now()))) await this.pods.updateStatus(pod);
+        const cond = {
+          type: 'DisruptionTarget',
+          status: 'True',
+          reason: 'DeletionByTaintManager',
+          message: 'Taint manager: deleting due to NoExecute taint',
+        };
+        if (updateCondition(pod.status.conditions, cond, formatTimestamp(this.clock.now())))
+          await this.pods.updateStatus(pod);
         await this.pods.delete(name, { namespace });
         this.deletions++;
         this.log.info({ pod: podKey }, 'taint eviction: pod deleted');

@@ -6,13 +6,31 @@
  * each step it waits until the controllers are idle and their informers hold
  * what the server holds, so every decision sees a settled world.
  */
-import { EventBroadcaster, loadKubeconfig, type ClientLogger, RESOURCES, RESTClient, type KubeObject, type ResourceClient, type SharedInformer } from '../../client/index.js';
+import {
+  EventBroadcaster,
+  loadKubeconfig,
+  type ClientLogger,
+  RESOURCES,
+  RESTClient,
+  type KubeObject,
+  type ResourceClient,
+  type SharedInformer,
+} from '../../client/index.js';
 import { FakeClock } from '../../clock/index.js';
 import { defaultControllerManagerConfiguration, type ControllerManagerConfiguration } from '../controller_context.js';
 import { newControllerDescriptors } from '../controller_descriptors.js';
 import { startControllers, type RunningControllers } from '../controller_manager.js';
 import { SharedInformerFactory } from '../../client/index.js';
-import { formatMicroTimestamp, formatTimestamp, NAMESPACE_NODE_LEASE, type Lease, type Node, type Pod, type Toleration, type NodeCondition } from '../../api/index.js';
+import {
+  formatMicroTimestamp,
+  formatTimestamp,
+  NAMESPACE_NODE_LEASE,
+  type Lease,
+  type Node,
+  type Pod,
+  type Toleration,
+  type NodeCondition,
+} from '../../api/index.js';
 
 /** Options of a simulated cluster. */
 export interface SimulatedClusterOptions {
@@ -63,7 +81,18 @@ export class SimulatedCluster {
     config.nodeLifecycle = { ...config.nodeLifecycle, ...this.opts.nodeLifecycle };
     this.informers = new SharedInformerFactory(this.controllerClient);
     this.events = new EventBroadcaster(this.controllerClient, { clock: this.clock });
-    this.controllers = await startControllers({ client: this.controllerClient, informers: this.informers, clock: this.clock, logger: this.logger(), config, events: this.events }, newControllerDescriptors(), enabled);
+    this.controllers = await startControllers(
+      {
+        client: this.controllerClient,
+        informers: this.informers,
+        clock: this.clock,
+        logger: this.logger(),
+        config,
+        events: this.events,
+      },
+      newControllerDescriptors(),
+      enabled,
+    );
     await this.settle();
   }
 
@@ -71,14 +100,24 @@ export class SimulatedCluster {
   private logger(): ClientLogger {
     if (process.env.KSCALE_TEST_LOG === undefined) return silent;
     const t0 = this.clock.now();
-    const line = (level: string) => (obj: object, msg: string): void => void process.stderr.write(`${((this.clock.now() - t0) / 1000).toFixed(1)}s ${level} ${msg} ${JSON.stringify(obj)}\n`);
+    const line =
+      (level: string) =>
+      (obj: object, msg: string): void =>
+        void process.stderr.write(
+          `${((this.clock.now() - t0) / 1000).toFixed(1)}s ${level} ${msg} ${JSON.stringify(obj)}\n`,
+        );
     return { debug: () => undefined, info: line('info'), warn: line('warn') };
   }
 
   /** Registers a Ready node in `zone` with a fresh Lease, as a kubelet does. */
   async addNode(name: string, zone: string): Promise<void> {
     const now = this.clock.now();
-    await this.nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': zone } }, spec: {} });
+    await this.nodes.create({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': zone } },
+      spec: {},
+    });
     await this.postReady(name, 'True');
     await this.leases.create({
       apiVersion: 'coordination.k8s.io/v1',
@@ -94,7 +133,14 @@ export class SimulatedCluster {
   async postReady(name: string, status: 'True' | 'False'): Promise<void> {
     const t = formatTimestamp(this.clock.now());
     const node = await this.nodes.get(name);
-    const cond = (type: string, s: string, reason: string): NodeCondition => ({ type, status: s, reason, message: reason, lastHeartbeatTime: t, lastTransitionTime: t });
+    const cond = (type: string, s: string, reason: string): NodeCondition => ({
+      type,
+      status: s,
+      reason,
+      message: reason,
+      lastHeartbeatTime: t,
+      lastTransitionTime: t,
+    });
     node.status = {
       ...node.status,
       conditions: [
@@ -116,7 +162,14 @@ export class SimulatedCluster {
       spec: { nodeName: node, tolerations, containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] },
     });
     const t = formatTimestamp(this.clock.now());
-    pod.status = { phase: 'Running', conditions: ['Initialized', 'ContainersReady', 'Ready', 'PodScheduled'].map((type) => ({ type, status: 'True', lastTransitionTime: t })) };
+    pod.status = {
+      phase: 'Running',
+      conditions: ['Initialized', 'ContainersReady', 'Ready', 'PodScheduled'].map((type) => ({
+        type,
+        status: 'True',
+        lastTransitionTime: t,
+      })),
+    };
     await this.pods.updateStatus(pod);
   }
 
@@ -136,7 +189,12 @@ export class SimulatedCluster {
 
   private async renew(name: string): Promise<void> {
     const now = this.clock.now();
-    await this.leases.patch(name, 'merge', { spec: { renewTime: formatMicroTimestamp(now) } }, { namespace: NAMESPACE_NODE_LEASE });
+    await this.leases.patch(
+      name,
+      'merge',
+      { spec: { renewTime: formatMicroTimestamp(now) } },
+      { namespace: NAMESPACE_NODE_LEASE },
+    );
     this.lastRenew.set(name, now);
   }
 
@@ -144,7 +202,8 @@ export class SimulatedCluster {
   async advance(ms: number, stepMs = 100, onStep?: () => Promise<void> | void): Promise<void> {
     const renewEvery = this.opts.leaseRenewMs ?? 10_000;
     for (let done = 0; done < ms; done += stepMs) {
-      for (const n of this.alive) if (this.clock.now() - (this.lastRenew.get(n) ?? 0) >= renewEvery) await this.renew(n);
+      for (const n of this.alive)
+        if (this.clock.now() - (this.lastRenew.get(n) ?? 0) >= renewEvery) await this.renew(n);
       this.clock.step(Math.min(stepMs, ms - done));
       await this.settle();
       await onStep?.();
@@ -168,7 +227,7 @@ export class SimulatedCluster {
 
   private async waitIdle(): Promise<void> {
     const deadline = Date.now() + (this.opts.settleTimeoutMs ?? 10_000);
-    for (let stable = 0; stable < 2; ) {
+    for (let stable = 0; stable < 2;) {
       await tick();
       stable = this.controllers.isIdle() ? stable + 1 : 0;
       if (Date.now() > deadline) throw new Error('controllers did not become idle');
@@ -179,16 +238,26 @@ export class SimulatedCluster {
     const deadline = Date.now() + (this.opts.settleTimeoutMs ?? 10_000);
     const pairs: [SharedInformer<KubeObject>, ResourceClient][] = [
       [this.informers.informerFor(RESOURCES.nodes), this.checker.resource(RESOURCES.nodes)],
-      [this.informers.informerFor(RESOURCES.leases, { namespace: NAMESPACE_NODE_LEASE }), this.checker.resource(RESOURCES.leases)],
+      [
+        this.informers.informerFor(RESOURCES.leases, { namespace: NAMESPACE_NODE_LEASE }),
+        this.checker.resource(RESOURCES.leases),
+      ],
       [this.informers.informerFor(RESOURCES.pods), this.checker.resource(RESOURCES.pods)],
     ];
     for (const [inf, rc] of pairs) {
       const ns = rc.gvr.resource === 'leases' ? NAMESPACE_NODE_LEASE : undefined;
       const listed = (await rc.list(ns !== undefined ? { namespace: ns } : {})).items;
-      const want = new Map(listed.map((o) => [`${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name}`, Number(o.metadata?.resourceVersion)]));
+      const want = new Map(
+        listed.map((o) => [
+          `${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name}`,
+          Number(o.metadata?.resourceVersion),
+        ]),
+      );
       for (;;) {
         const keys = inf.indexer.listKeys();
-        const ok = keys.length === want.size && [...want].every(([k, rv]) => Number(inf.indexer.getByKey(k)?.metadata?.resourceVersion ?? -1) >= rv);
+        const ok =
+          keys.length === want.size &&
+          [...want].every(([k, rv]) => Number(inf.indexer.getByKey(k)?.metadata?.resourceVersion ?? -1) >= rv);
         if (ok) break;
         if (Date.now() > deadline) throw new Error(`informer of ${rc.gvr.resource} did not catch up`);
         await pause(2);

@@ -19,7 +19,12 @@ export interface IptablesTools {
 
 /** The tool names for a backend. */
 export function toolsFor(backend: IptablesBackend): IptablesTools {
-  return { backend, iptables: `iptables-${backend}`, restore: `iptables-${backend}-restore`, save: `iptables-${backend}-save` };
+  return {
+    backend,
+    iptables: `iptables-${backend}`,
+    restore: `iptables-${backend}-restore`,
+    save: `iptables-${backend}-save`,
+  };
 }
 
 /** The chain upstream kube-proxy creates so wrappers can tell which backend is in use. */
@@ -46,5 +51,11 @@ export async function detectBackend(exec: Executor): Promise<BackendDetection> {
   const nl = rules(legacy);
   const nn = rules(nft);
   if (nl > nn) return { backend: 'legacy', reason: `more rules in iptables-legacy (${nl} vs ${nn})` };
-  return { backend: 'nft', reason: nl === nn ? `no rules in either backend (${nn}); nft is the default` : `more rules in iptables-nft (${nn} vs ${nl})` };
+  return {
+    backend: 'nft',
+    reason:
+      nl === nn
+        ? `no rules in either backend (${nn}); nft is the default`
+        : `more rules in iptables-nft (${nn} vs ${nl})`,
+  };
 }

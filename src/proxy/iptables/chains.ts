@@ -35,8 +35,20 @@ const NEW = ['-m', 'conntrack', '--ctstate', 'NEW'];
 
 /** The jumps upstream installs (less the firewall and health-check chains kscale does not program). */
 export const JUMP_RULES: readonly JumpRule[] = [
-  { table: 'filter', from: 'INPUT', to: KUBE_EXTERNAL_SERVICES, comment: 'kubernetes externally-visible service portals', extra: NEW },
-  { table: 'filter', from: 'FORWARD', to: KUBE_EXTERNAL_SERVICES, comment: 'kubernetes externally-visible service portals', extra: NEW },
+  {
+    table: 'filter',
+    from: 'INPUT',
+    to: KUBE_EXTERNAL_SERVICES,
+    comment: 'kubernetes externally-visible service portals',
+    extra: NEW,
+  },
+  {
+    table: 'filter',
+    from: 'FORWARD',
+    to: KUBE_EXTERNAL_SERVICES,
+    comment: 'kubernetes externally-visible service portals',
+    extra: NEW,
+  },
   { table: 'filter', from: 'FORWARD', to: KUBE_SERVICES, comment: 'kubernetes service portals', extra: NEW },
   { table: 'filter', from: 'OUTPUT', to: KUBE_SERVICES, comment: 'kubernetes service portals', extra: NEW },
   { table: 'filter', from: 'FORWARD', to: KUBE_FORWARD, comment: 'kubernetes forwarding rules', extra: [] },

@@ -9,7 +9,14 @@
 import type { Executor } from '../exec.js';
 import type { Proxier, SyncInput, SyncResult } from '../proxier.js';
 import { JUMP_RULES, SERVICE_CHAIN_PREFIXES, type JumpRule } from './chains.js';
-import { detectBackend, HINT_CHAIN, toolsFor, type BackendDetection, type IptablesBackend, type IptablesTools } from './backend.js';
+import {
+  detectBackend,
+  HINT_CHAIN,
+  toolsFor,
+  type BackendDetection,
+  type IptablesBackend,
+  type IptablesTools,
+} from './backend.js';
 import { IptablesRenderCache, renderIptables, type IptablesConfig } from './rules.js';
 
 /** Our chains in an iptables-save dump of one table. */
@@ -49,7 +56,11 @@ export class IptablesProxier implements Proxier {
   }
 
   /** Builds a proxier, detecting the backend when `backend` is "auto". */
-  static async create(exec: Executor, cfg: IptablesConfig, backend: IptablesBackend | 'auto' = 'auto'): Promise<IptablesProxier> {
+  static async create(
+    exec: Executor,
+    cfg: IptablesConfig,
+    backend: IptablesBackend | 'auto' = 'auto',
+  ): Promise<IptablesProxier> {
     const detection = backend === 'auto' ? await detectBackend(exec) : { backend, reason: 'chosen by flag' };
     return new IptablesProxier(exec, cfg, detection);
   }
@@ -66,7 +77,9 @@ export class IptablesProxier implements Proxier {
       // After a restart the kernel may hold chains of an earlier run that this process never wrote.
       const known = new Set<string>();
       for (const v of this.chains.values()) for (const c of v.chains) known.add(c);
-      orphans = new Set(ownChains(await this.exec.check([this.tools.save, '-t', 'nat']), 'nat', false).filter((c) => !known.has(c)));
+      orphans = new Set(
+        ownChains(await this.exec.check([this.tools.save, '-t', 'nat']), 'nat', false).filter((c) => !known.has(c)),
+      );
     }
     const t0 = performance.now();
     const r = renderIptables(input, this.cfg, previous, orphans, this.renderCache);
@@ -105,7 +118,8 @@ export class IptablesProxier implements Proxier {
       if (present.code !== 0) await this.exec.check([this.tools.iptables, '-w', '-t', j.table, '-I', j.from, ...args]);
     }
     const hint = await this.exec.run([this.tools.iptables, '-w', '-t', 'mangle', '-N', HINT_CHAIN]);
-    if (hint.code !== 0 && !hint.stderr.includes('exists')) throw new Error(`creating ${HINT_CHAIN}: ${hint.stderr.trim()}`);
+    if (hint.code !== 0 && !hint.stderr.includes('exists'))
+      throw new Error(`creating ${HINT_CHAIN}: ${hint.stderr.trim()}`);
   }
 
   /** Removes the jumps, then flushes and deletes every KUBE-* chain in nat and filter, and the hint chain. */

@@ -8,8 +8,15 @@ import { DEFAULT_IPTABLES_CONFIG, IptablesRenderCache, renderIptables } from './
 const node = { name: 'n1', zone: '' };
 function input(full: boolean, changed: string[] = []): SyncInput {
   const s = proxyState(
-    [service('web', '10.96.0.10', { nodePort: 30080 }), service('sticky', '10.96.0.11', { affinity: true }), service('empty', '10.96.0.12')],
-    [slice('web', 'web-1', ['10.0.0.1', '10.0.0.2', '10.0.0.3']), slice('sticky', 'sticky-1', ['10.0.0.1', '10.0.0.2'])],
+    [
+      service('web', '10.96.0.10', { nodePort: 30080 }),
+      service('sticky', '10.96.0.11', { affinity: true }),
+      service('empty', '10.96.0.12'),
+    ],
+    [
+      slice('web', 'web-1', ['10.0.0.1', '10.0.0.2', '10.0.0.3']),
+      slice('sticky', 'sticky-1', ['10.0.0.1', '10.0.0.2']),
+    ],
   );
   return { ...s, node, full, changed: new Set(changed) };
 }
@@ -48,8 +55,18 @@ test('ClientIP affinity checks `recent` before balancing and sets it on DNAT', (
 
 test('a service without endpoints gets a filter REJECT and no nat rules', () => {
   const r = renderIptables(input(true), DEFAULT_IPTABLES_CONFIG);
-  assert.equal(lines(r.restore.toString(), /"default\/empty:p has no endpoints" -m tcp -p tcp -d 10\.96\.0\.12\/32 --dport 80 -j REJECT/).length, 1);
-  assert.equal(lines(r.restore.toString(), /^-A KUBE-SERVICES .*10\.96\.0\.12/).length, 1, 'only the filter rule mentions it');
+  assert.equal(
+    lines(
+      r.restore.toString(),
+      /"default\/empty:p has no endpoints" -m tcp -p tcp -d 10\.96\.0\.12\/32 --dport 80 -j REJECT/,
+    ).length,
+    1,
+  );
+  assert.equal(
+    lines(r.restore.toString(), /^-A KUBE-SERVICES .*10\.96\.0\.12/).length,
+    1,
+    'only the filter rule mentions it',
+  );
   const natPart = r.restore.toString().slice(r.restore.toString().indexOf('*nat'));
   assert.doesNotMatch(natPart, /10\.96\.0\.12/);
 });
@@ -61,7 +78,7 @@ test('the NodePort jump stays the last rule of nat KUBE-SERVICES', () => {
   assert.match(svcRules.at(-1)!, /-m addrtype --dst-type LOCAL -j KUBE-NODEPORTS$/);
 });
 
-test('a partial rendering rewrites only changed services\' chains and deletes their stale ones', () => {
+test("a partial rendering rewrites only changed services' chains and deletes their stale ones", () => {
   const full = renderIptables(input(true), DEFAULT_IPTABLES_CONFIG);
   const previous = new Map([...full.written].map(([k, v]) => [k, v.chains]));
   const stale = 'KUBE-SEP-STALESTALESTALE1';
@@ -72,7 +89,11 @@ test('a partial rendering rewrites only changed services\' chains and deletes th
   const sticky = svcChain(i.services.get('default/sticky:p')!);
   assert.doesNotMatch(partial.restore.toString(), new RegExp(`:${web} `), 'unchanged service chain not named');
   assert.match(partial.restore.toString(), new RegExp(`:${sticky} `));
-  assert.match(partial.restore.toString(), new RegExp(`^-A KUBE-SERVICES .* -j ${web}$`, 'm'), 'top-level chains still list every service');
+  assert.match(
+    partial.restore.toString(),
+    new RegExp(`^-A KUBE-SERVICES .* -j ${web}$`, 'm'),
+    'top-level chains still list every service',
+  );
   assert.deepEqual(partial.deleted, [stale]);
   assert.match(partial.restore.toString(), new RegExp(`^-X ${stale}$`, 'm'));
   assert.deepEqual([...partial.written.keys()], ['default/sticky:p']);
@@ -103,7 +124,10 @@ test('renderings that reuse cached port lines are byte-identical to uncached one
   // A partial rendering first (its unchanged ports have no chain lines cached yet), then one port's endpoints change.
   const p = { ...i, full: false, changed: new Set(['default/sticky:p']) };
   const cache2 = new IptablesRenderCache();
-  assert.deepEqual(renderIptables(p, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache2).restore, renderIptables(p, DEFAULT_IPTABLES_CONFIG).restore);
+  assert.deepEqual(
+    renderIptables(p, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache2).restore,
+    renderIptables(p, DEFAULT_IPTABLES_CONFIG).restore,
+  );
   assert.deepEqual(renderIptables(i, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache2).restore, cold.restore);
   const changed = { ...i, endpoints: new Map(i.endpoints), full: false, changed: new Set(['default/web:p']) };
   changed.endpoints.set('default/web:p', i.endpoints.get('default/web:p')!.slice(0, 2));
@@ -127,10 +151,19 @@ test('released renderings lend their buffers to later ones, and the output stays
   assert.ok(cache.pool.bytes > 0, 'once a later full rendering holds the pieces, the released one is spare');
   cache.release(r2);
   const r3 = renderIptables(i, cfg, new Map(), new Set(), cache);
-  assert.ok(r3.parts.some((b) => r1Buffers.has(b.buffer)), 'the third rendering writes into the first one\'s buffers');
+  assert.ok(
+    r3.parts.some((b) => r1Buffers.has(b.buffer)),
+    "the third rendering writes into the first one's buffers",
+  );
   assert.equal(r3.restore.toString(), expected);
   // A partial rendering's buffers hold no cached piece: spare as soon as it is released.
-  const p = renderIptables({ ...i, full: false, changed: new Set(['default/web:p']) }, cfg, new Map(), new Set(), cache);
+  const p = renderIptables(
+    { ...i, full: false, changed: new Set(['default/web:p']) },
+    cfg,
+    new Map(),
+    new Set(),
+    cache,
+  );
   const before = cache.pool.bytes;
   cache.release(p);
   assert.ok(cache.pool.bytes > before);
@@ -142,7 +175,16 @@ test('a rendering that is not released is never written over', () => {
   const kept = renderIptables(i, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache);
   const text = kept.restore.toString();
   const parts = kept.parts.map((b) => Buffer.from(b));
-  for (let n = 0; n < 4; n++) cache.release(renderIptables({ ...i, full: n % 2 === 0, changed: new Set(['default/sticky:p']) }, DEFAULT_IPTABLES_CONFIG, new Map(), new Set(), cache));
+  for (let n = 0; n < 4; n++)
+    cache.release(
+      renderIptables(
+        { ...i, full: n % 2 === 0, changed: new Set(['default/sticky:p']) },
+        DEFAULT_IPTABLES_CONFIG,
+        new Map(),
+        new Set(),
+        cache,
+      ),
+    );
   assert.deepEqual(kept.parts, parts);
   assert.equal(kept.restore.toString(), text);
 });

@@ -187,19 +187,32 @@ export function renderIptables(
   for (const c of NAT_TOP_CHAINS) nat.declare(c);
 
   filter.rule(KUBE_FORWARD, '-m conntrack --ctstate INVALID -j DROP');
-  filter.rule(KUBE_FORWARD, `-m comment --comment "kubernetes forwarding rules" -m mark --mark ${mark}/${mark} -j ACCEPT`);
-  filter.rule(KUBE_FORWARD, '-m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT');
+  filter.rule(
+    KUBE_FORWARD,
+    `-m comment --comment "kubernetes forwarding rules" -m mark --mark ${mark}/${mark} -j ACCEPT`,
+  );
+  filter.rule(
+    KUBE_FORWARD,
+    '-m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT',
+  );
   nat.rule(KUBE_POSTROUTING, `-m mark ! --mark ${mark}/${mark} -j RETURN`);
   nat.rule(KUBE_POSTROUTING, `-j MARK --xor-mark ${mark}`);
-  nat.rule(KUBE_POSTROUTING, '-m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE --random-fully');
+  nat.rule(
+    KUBE_POSTROUTING,
+    '-m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE --random-fully',
+  );
   nat.rule(KUBE_MARK_MASQ, `-j MARK --or-mark ${mark}`);
 
   const written = new Map<string, { chains: string[]; rules: number }>();
   const deleted: string[] = [];
-  const svcRules = new Writer(estimate('svc', 40 * (totalEndpoints + services), 330 * totalEndpoints + 200 * services), cache.pool); // per-service chains, appended after the top-level ones
+  const svcRules = new Writer(
+    estimate('svc', 40 * (totalEndpoints + services), 330 * totalEndpoints + 200 * services),
+    cache.pool,
+  ); // per-service chains, appended after the top-level ones
   // A full rendering's pieces end up pointing into its restore bytes (no copy each); a partial one copies the few it writes.
   const full = new FullPieces();
-  const keep = (w: RuleBuffer, start: number, lines: number): Piece => (input.full ? full.keep(w, w.piece(start, lines)) : w.since(start, lines));
+  const keep = (w: RuleBuffer, start: number, lines: number): Piece =>
+    input.full ? full.keep(w, w.piece(start, lines)) : w.since(start, lines);
   const reuse = (w: RuleBuffer, p: Piece): void => {
     const start = w.length;
     w.append(p);
@@ -214,7 +227,14 @@ export function renderIptables(
     const write = input.full || input.changed.has(name);
     // What this port wrote last time, reused while its service, endpoints, node, config and comment mode are the same.
     let c = cache.get(svc);
-    if (c === undefined || c.epoch !== cache.epoch || c.endpoints !== epList || c.node !== input.node || c.cfg !== cfg || c.large !== large) {
+    if (
+      c === undefined ||
+      c.epoch !== cache.epoch ||
+      c.endpoints !== epList ||
+      c.node !== input.node ||
+      c.cfg !== cfg ||
+      c.large !== large
+    ) {
       c = { endpoints: epList, node: input.node, cfg, large, epoch: cache.epoch, top: undefined, body: undefined };
       cache.set(svc, c);
     }
@@ -242,23 +262,51 @@ export function renderIptables(
       const extC = extChain(svc);
 
       // Cluster IP.
-      const internalTarget = svc.internalPolicyLocal ? (eps.local.length > 0 ? svlC : undefined) : usesCluster ? svcC : undefined;
+      const internalTarget = svc.internalPolicyLocal
+        ? eps.local.length > 0
+          ? svlC
+          : undefined
+        : usesCluster
+          ? svcC
+          : undefined;
       if (!eps.hasEndpoints) {
-        filter.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j REJECT`);
+        filter.rule(
+          KUBE_SERVICES,
+          `-m comment --comment ${q(`${name} has no endpoints`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j REJECT`,
+        );
       } else if (internalTarget === undefined) {
-        filter.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} has no local endpoints`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j DROP`);
+        filter.rule(
+          KUBE_SERVICES,
+          `-m comment --comment ${q(`${name} has no local endpoints`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j DROP`,
+        );
       } else {
-        nat.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} cluster IP`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j ${internalTarget}`);
+        nat.rule(
+          KUBE_SERVICES,
+          `-m comment --comment ${q(`${name} cluster IP`)} ${proto(svc)} -d ${svc.clusterIP}/32 --dport ${svc.port} -j ${internalTarget}`,
+        );
       }
 
       // External IPs and NodePorts enter through KUBE-EXT-*.
       for (const ip of svc.externalIPs) {
-        if (eps.hasEndpoints) nat.rule(KUBE_SERVICES, `-m comment --comment ${q(`${name} external IP`)} ${proto(svc)} -d ${ip}/32 --dport ${svc.port} -j ${extC}`);
-        else filter.rule(KUBE_EXTERNAL_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} ${proto(svc)} -d ${ip}/32 --dport ${svc.port} -j REJECT`);
+        if (eps.hasEndpoints)
+          nat.rule(
+            KUBE_SERVICES,
+            `-m comment --comment ${q(`${name} external IP`)} ${proto(svc)} -d ${ip}/32 --dport ${svc.port} -j ${extC}`,
+          );
+        else
+          filter.rule(
+            KUBE_EXTERNAL_SERVICES,
+            `-m comment --comment ${q(`${name} has no endpoints`)} ${proto(svc)} -d ${ip}/32 --dport ${svc.port} -j REJECT`,
+          );
       }
       if (svc.nodePort !== 0) {
-        if (eps.hasEndpoints) nat.rule(KUBE_NODEPORTS, `-m comment --comment ${q(name)} ${proto(svc)} --dport ${svc.nodePort} -j ${extC}`);
-        else filter.rule(KUBE_EXTERNAL_SERVICES, `-m comment --comment ${q(`${name} has no endpoints`)} -m addrtype --dst-type LOCAL ${proto(svc)} --dport ${svc.nodePort} -j REJECT`);
+        if (eps.hasEndpoints)
+          nat.rule(KUBE_NODEPORTS, `-m comment --comment ${q(name)} ${proto(svc)} --dport ${svc.nodePort} -j ${extC}`);
+        else
+          filter.rule(
+            KUBE_EXTERNAL_SERVICES,
+            `-m comment --comment ${q(`${name} has no endpoints`)} -m addrtype --dst-type LOCAL ${proto(svc)} --dport ${svc.nodePort} -j REJECT`,
+          );
       }
       c.top = { filter: keep(filter.rules, f0, fl0), nat: keep(nat.rules, n0, nl0) };
       if (write) {
@@ -272,8 +320,16 @@ export function renderIptables(
         if (usesCluster) {
           owned.push(svcC);
           svcRules.declare(svcC);
-          if (cfg.masqueradeAll) svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 -j ${KUBE_MARK_MASQ}`);
-          else if (cfg.clusterCIDR !== '') svcRules.rule(svcC, `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 ! -s ${cfg.clusterCIDR} -j ${KUBE_MARK_MASQ}`);
+          if (cfg.masqueradeAll)
+            svcRules.rule(
+              svcC,
+              `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 -j ${KUBE_MARK_MASQ}`,
+            );
+          else if (cfg.clusterCIDR !== '')
+            svcRules.rule(
+              svcC,
+              `-m comment --comment ${q(`${name} cluster IP`)} ${match} -d ${svc.clusterIP}/32 ! -s ${cfg.clusterCIDR} -j ${KUBE_MARK_MASQ}`,
+            );
           balance(svcRules, svcC, svc, eps.cluster, large);
         }
         if (usesLocal && eps.hasEndpoints) {
@@ -285,13 +341,27 @@ export function renderIptables(
           owned.push(extC);
           svcRules.declare(extC);
           if (!svc.externalPolicyLocal) {
-            svcRules.rule(extC, `-m comment --comment ${q(`masquerade traffic for ${name} external destinations`)} -j ${KUBE_MARK_MASQ}`);
+            svcRules.rule(
+              extC,
+              `-m comment --comment ${q(`masquerade traffic for ${name} external destinations`)} -j ${KUBE_MARK_MASQ}`,
+            );
             svcRules.rule(extC, `-j ${svcC}`);
           } else {
             // Local policy keeps the client address, except for traffic from the node itself, which goes cluster-wide.
-            if (cfg.clusterCIDR !== '') svcRules.rule(extC, `-m comment --comment ${q(`pod traffic for ${name} external destinations`)} -s ${cfg.clusterCIDR} -j ${usesCluster ? svcC : svlC}`);
-            svcRules.rule(extC, `-m comment --comment ${q(`masquerade LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${KUBE_MARK_MASQ}`);
-            if (usesCluster) svcRules.rule(extC, `-m comment --comment ${q(`route LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${svcC}`);
+            if (cfg.clusterCIDR !== '')
+              svcRules.rule(
+                extC,
+                `-m comment --comment ${q(`pod traffic for ${name} external destinations`)} -s ${cfg.clusterCIDR} -j ${usesCluster ? svcC : svlC}`,
+              );
+            svcRules.rule(
+              extC,
+              `-m comment --comment ${q(`masquerade LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${KUBE_MARK_MASQ}`,
+            );
+            if (usesCluster)
+              svcRules.rule(
+                extC,
+                `-m comment --comment ${q(`route LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${svcC}`,
+              );
             svcRules.rule(extC, `-j ${svlC}`);
           }
         }
@@ -303,7 +373,9 @@ export function renderIptables(
           svcRules.declare(sep);
           const affinity = svc.stickySeconds > 0 ? ` -m recent --name ${sep} --set` : '';
           svcRules.rules.line(`-A ${sep} ${comment}-s ${ep.ip}/32 -j ${KUBE_MARK_MASQ}`);
-          svcRules.rules.line(`-A ${sep} ${comment}-m ${p} -p ${p}${affinity} -j DNAT --to-destination ${ep.ip}:${ep.port}`);
+          svcRules.rules.line(
+            `-A ${sep} ${comment}-m ${p} -p ${p}${affinity} -j DNAT --to-destination ${ep.ip}:${ep.port}`,
+          );
         }
         c.body = { decl: keep(svcRules.chains, d0, dl0), rules: keep(svcRules.rules, r0, rulesBefore), owned };
       }
@@ -315,7 +387,10 @@ export function renderIptables(
     if (before !== undefined && !input.full) for (const ch of before) if (!owned.includes(ch)) deleted.push(ch);
   }
   // Must stay last: NodePorts are matched only after every cluster IP.
-  nat.rule(KUBE_SERVICES, `-m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j ${KUBE_NODEPORTS}`);
+  nat.rule(
+    KUBE_SERVICES,
+    `-m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j ${KUBE_NODEPORTS}`,
+  );
 
   if (input.full) {
     // Everything is rewritten: any chain known before (or found in the kernel) that no port owns now goes.
@@ -337,7 +412,12 @@ export function renderIptables(
     // Ports that went away are in `changed` but no longer in the services map.
     for (const name of input.changed) if (!input.services.has(name)) deleted.push(...(previous.get(name) ?? []));
   }
-  for (const [k, w] of [['filter', filter], ['nat', nat], ['svc', svcRules]] as const) cache.sizes.set(`${kind} ${k}`, { chains: w.chains.length, rules: w.rules.length });
+  for (const [k, w] of [
+    ['filter', filter],
+    ['nat', nat],
+    ['svc', svcRules],
+  ] as const)
+    cache.sizes.set(`${kind} ${k}`, { chains: w.chains.length, rules: w.rules.length });
   const stale = [...new Set(deleted)].sort();
   const tail = new RuleBuffer();
   for (const c of stale) tail.line(`-X ${c}`);
@@ -370,7 +450,11 @@ export function renderIptables(
     deleted: stale,
     largeClusterMode: large,
   };
-  cache.rendered(rendering, [filter, nat, svcRules].flatMap((w) => [w.chains.backing(), w.rules.backing()]), input.full);
+  cache.rendered(
+    rendering,
+    [filter, nat, svcRules].flatMap((w) => [w.chains.backing(), w.rules.backing()]),
+    input.full,
+  );
   return rendering;
 }
 
@@ -378,7 +462,11 @@ export function renderIptables(
  * Each service port's chains once `r` (rendered for `input`) is applied, given the ones before it: what the next
  * rendering takes as `previous`. Ports a partial rendering was asked about and did not write are gone.
  */
-export function chainsAfter(previous: ReadonlyMap<string, readonly string[]>, input: SyncInput, r: IptablesRendering): Map<string, readonly string[]> {
+export function chainsAfter(
+  previous: ReadonlyMap<string, readonly string[]>,
+  input: SyncInput,
+  r: IptablesRendering,
+): Map<string, readonly string[]> {
   const next = input.full ? new Map<string, readonly string[]>() : new Map(previous);
   if (!input.full) for (const name of input.changed) next.delete(name);
   for (const [name, w] of r.written) next.set(name, w.chains);
@@ -424,16 +512,23 @@ class FullPieces {
 /** ClientIP affinity checks, then `statistic` random balancing over the endpoints, as upstream writes them. */
 function balance(w: Writer, chain: string, svc: ServicePortInfo, eps: readonly Endpoint[], large: boolean): void {
   const head = `-A ${chain} `;
-  const comment = (ep: Endpoint): string => (large ? '' : `-m comment --comment ${q(`${svc.name} -> ${ep.ip}:${ep.port}`)} `);
+  const comment = (ep: Endpoint): string =>
+    large ? '' : `-m comment --comment ${q(`${svc.name} -> ${ep.ip}:${ep.port}`)} `;
   if (svc.stickySeconds > 0) {
     for (const ep of eps) {
       const sep = sepChain(svc, ep);
-      w.rules.line(`${head}${comment(ep)}-m recent --name ${sep} --rcheck --seconds ${svc.stickySeconds} --reap -j ${sep}`);
+      w.rules.line(
+        `${head}${comment(ep)}-m recent --name ${sep} --rcheck --seconds ${svc.stickySeconds} --reap -j ${sep}`,
+      );
     }
   }
   const n = eps.length;
   for (let i = 0; i < n; i++) {
     const ep = eps[i]!;
-    w.rules.line(i < n - 1 ? `${head}${comment(ep)}-m statistic --mode random --probability ${probability(n - i)} -j ${sepChain(svc, ep)}` : `${head}${comment(ep)}-j ${sepChain(svc, ep)}`);
+    w.rules.line(
+      i < n - 1
+        ? `${head}${comment(ep)}-m statistic --mode random --probability ${probability(n - i)} -j ${sepChain(svc, ep)}`
+        : `${head}${comment(ep)}-j ${sepChain(svc, ep)}`,
+    );
   }
 }

@@ -9,16 +9,23 @@ const node = { name: 'n1', zone: '' };
 
 /** Virtual servers rendered for `n` services of three endpoints each, exactly as the proxier would program them. */
 function rendered(n: number, scheduler: IpvsScheduler, affinity = false): VirtualServer[] {
-  const svcs = Array.from({ length: n }, (_, i) => service(`s${i}`, `10.96.${Math.floor(i / 250)}.${(i % 250) + 1}`, { affinity, nodePort: 30000 + (i % 2000) }));
+  const svcs = Array.from({ length: n }, (_, i) =>
+    service(`s${i}`, `10.96.${Math.floor(i / 250)}.${(i % 250) + 1}`, { affinity, nodePort: 30000 + (i % 2000) }),
+  );
   const slices = Array.from({ length: n }, (_, i) => slice(`s${i}`, `s${i}-1`, ['10.0.0.1', '10.0.0.2', '10.0.0.3']));
   const st = proxyState(svcs, slices);
-  return [...st.services.values()].flatMap((s) => portVirtualServers(s, st.endpoints.get(s.name) ?? [], node, ['192.168.77.1'], scheduler).servers);
+  return [...st.services.values()].flatMap(
+    (s) => portVirtualServers(s, st.endpoints.get(s.name) ?? [], node, ['192.168.77.1'], scheduler).servers,
+  );
 }
 
 test('rr cycles through the real servers of the rendered virtual server', () => {
   const m = new IpvsModel(new FakeClock());
   m.load(rendered(1, 'rr'));
-  const picks = Array.from({ length: 6 }, (_, i) => (m.connect('tcp', '192.168.77.2', 40000 + i, '10.96.0.1', 80) as { real: { addr: string } }).real.addr);
+  const picks = Array.from(
+    { length: 6 },
+    (_, i) => (m.connect('tcp', '192.168.77.2', 40000 + i, '10.96.0.1', 80) as { real: { addr: string } }).real.addr,
+  );
   assert.deepEqual(picks, ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.1', '10.0.0.2', '10.0.0.3']);
 });
 
@@ -40,7 +47,11 @@ test('sh pins a client address to one server, and different clients spread', () 
   const m = new IpvsModel(new FakeClock());
   m.load(rendered(1, 'sh'));
   const first = (m.connect('tcp', '192.168.77.2', 40000, '10.96.0.1', 80) as { real: { addr: string } }).real.addr;
-  for (let p = 1; p < 20; p++) assert.equal((m.connect('tcp', '192.168.77.2', 40000 + p, '10.96.0.1', 80) as { real: { addr: string } }).real.addr, first);
+  for (let p = 1; p < 20; p++)
+    assert.equal(
+      (m.connect('tcp', '192.168.77.2', 40000 + p, '10.96.0.1', 80) as { real: { addr: string } }).real.addr,
+      first,
+    );
   const seen = new Set<number>();
   for (let i = 1; i < 60; i++) seen.add(sourceHash(`192.168.1.${i}`) % 3);
   assert.equal(seen.size, 3);
@@ -50,7 +61,8 @@ test('ClientIP affinity becomes persistence: one client sticks until the timeout
   const clock = new FakeClock();
   const m = new IpvsModel(clock);
   m.load(rendered(1, 'rr', true));
-  const pick = (port: number): string => (m.connect('tcp', '192.168.77.2', port, '10.96.0.1', 80) as { real: { addr: string } }).real.addr;
+  const pick = (port: number): string =>
+    (m.connect('tcp', '192.168.77.2', port, '10.96.0.1', 80) as { real: { addr: string } }).real.addr;
   const first = pick(40000);
   for (let p = 1; p < 10; p++) assert.equal(pick(40000 + p), first);
   clock.step(10_800 * 1000 + 1);

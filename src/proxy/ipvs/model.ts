@@ -47,7 +47,13 @@ export class IpvsModel {
   }
 
   /** Routes the first packet of a flow; undefined when no virtual server matches (the packet is not IPVS's). */
-  connect(proto: string, client: string, clientPort: number, addr: string, port: number): ModelConnection | undefined | 'no-real-server' {
+  connect(
+    proto: string,
+    client: string,
+    clientPort: number,
+    addr: string,
+    port: number,
+  ): ModelConnection | undefined | 'no-real-server' {
     const flow = `${proto}|${client}:${clientPort}|${addr}:${port}`;
     const existing = this.conns.get(flow);
     if (existing !== undefined) return existing;
@@ -59,10 +65,12 @@ export class IpvsModel {
     const tkey = `${vsKey(e.vs)}|${client}`;
     if (e.vs.persistSeconds > 0) {
       const t = this.templates.get(tkey);
-      if (t !== undefined && t.expires > this.clock.now() && e.vs.reals.some((r) => realKey(r) === realKey(t.real))) real = t.real;
+      if (t !== undefined && t.expires > this.clock.now() && e.vs.reals.some((r) => realKey(r) === realKey(t.real)))
+        real = t.real;
     }
     real ??= this.schedule(e, client);
-    if (e.vs.persistSeconds > 0) this.templates.set(tkey, { real, expires: this.clock.now() + e.vs.persistSeconds * 1000 });
+    if (e.vs.persistSeconds > 0)
+      this.templates.set(tkey, { real, expires: this.clock.now() + e.vs.persistSeconds * 1000 });
     e.active.set(realKey(real), (e.active.get(realKey(real)) ?? 0) + 1);
     const c = { vs: vsKey(e.vs), real };
     this.conns.set(flow, c);
@@ -100,5 +108,5 @@ export class IpvsModel {
 /** The source-hashing function: the address as a 32-bit number times the golden-ratio prime, like ip_vs_sh. */
 export function sourceHash(ip: string): number {
   const n = ip.split('.').reduce((a, o) => ((a << 8) | Number(o)) >>> 0, 0);
-  return Math.imul(n, 2654435761) >>> 0 >>> 24;
+  return (Math.imul(n, 2654435761) >>> 0) >>> 24;
 }

@@ -8,13 +8,23 @@
 import type { Executor } from '../exec.js';
 import { detectBackend, toolsFor, type IptablesBackend, type IptablesTools } from '../iptables/backend.js';
 import type { Proxier, SyncInput, SyncResult } from '../proxier.js';
-import { IPSETS, IpvsRenderCache, IpvsState, ipvsIptablesGlue, parseIpvsadmSave, renderIpvs, type IpvsConfig } from './rules.js';
+import {
+  IPSETS,
+  IpvsRenderCache,
+  IpvsState,
+  ipvsIptablesGlue,
+  parseIpvsadmSave,
+  renderIpvs,
+  type IpvsConfig,
+} from './rules.js';
 import { DUMMY_INTERFACE } from './virtual_servers.js';
 
 /** The kernel cannot do IPVS: ip_vs is neither built in nor loadable. */
 export class IpvsUnavailableError extends Error {
   constructor(readonly detail: string) {
-    super(`IPVS is not available in this kernel (ip_vs missing: CONFIG_IP_VS not set or module not loadable): ${detail}`);
+    super(
+      `IPVS is not available in this kernel (ip_vs missing: CONFIG_IP_VS not set or module not loadable): ${detail}`,
+    );
     this.name = 'IpvsUnavailableError';
   }
 }
@@ -40,7 +50,10 @@ export class IpvsProxier implements Proxier {
   ) {}
 
   /** Checks the kernel, then builds the proxier (the iptables glue uses the detected backend). */
-  static async create(exec: Executor, cfg: IpvsConfig & { iptablesBackend: IptablesBackend | 'auto' }): Promise<IpvsProxier> {
+  static async create(
+    exec: Executor,
+    cfg: IpvsConfig & { iptablesBackend: IptablesBackend | 'auto' },
+  ): Promise<IpvsProxier> {
     await checkIpvs(exec);
     const backend = cfg.iptablesBackend === 'auto' ? (await detectBackend(exec)).backend : cfg.iptablesBackend;
     return new IpvsProxier(exec, cfg, toolsFor(backend));
@@ -53,7 +66,8 @@ export class IpvsProxier implements Proxier {
   async sync(input: SyncInput): Promise<SyncResult> {
     if (input.full) {
       const link = await this.exec.run(['ip', 'link', 'add', DUMMY_INTERFACE, 'type', 'dummy']);
-      if (link.code !== 0 && !link.stderr.includes('exists')) throw new Error(`creating ${DUMMY_INTERFACE}: ${link.stderr.trim()}`);
+      if (link.code !== 0 && !link.stderr.includes('exists'))
+        throw new Error(`creating ${DUMMY_INTERFACE}: ${link.stderr.trim()}`);
       const ips = await this.localAddresses();
       // The same addresses keep the same array, so the render cache's entries stay valid.
       if (ips.length !== this.nodeIPs.length || ips.some((a, i) => a !== this.nodeIPs[i])) this.nodeIPs = ips;
@@ -70,15 +84,25 @@ export class IpvsProxier implements Proxier {
       const glue = ipvsIptablesGlue(this.cfg);
       await this.exec.check([this.tools.restore, '-w', '--noflush'], glue);
       bytes += glue.length;
-      for (const [from, to] of [['PREROUTING', 'KUBE-SERVICES'], ['OUTPUT', 'KUBE-SERVICES'], ['POSTROUTING', 'KUBE-POSTROUTING']] as const) {
+      for (const [from, to] of [
+        ['PREROUTING', 'KUBE-SERVICES'],
+        ['OUTPUT', 'KUBE-SERVICES'],
+        ['POSTROUTING', 'KUBE-POSTROUTING'],
+      ] as const) {
         const args = ['-t', 'nat', from, '-m', 'comment', '--comment', 'kubernetes service portals', '-j', to];
-        if ((await this.exec.run([this.tools.iptables, '-w', '-C', ...args])).code !== 0) await this.exec.check([this.tools.iptables, '-w', '-I', ...args]);
+        if ((await this.exec.run([this.tools.iptables, '-w', '-C', ...args])).code !== 0)
+          await this.exec.check([this.tools.iptables, '-w', '-I', ...args]);
       }
     }
     this.state = r.state;
     let reals = 0;
     for (const vs of this.state.servers.values()) reals += vs.reals.length;
-    return { full: input.full, bytes, rules: { virtualServers: this.state.servers.size, realServers: reals }, renderMs };
+    return {
+      full: input.full,
+      bytes,
+      rules: { virtualServers: this.state.servers.size, realServers: reals },
+      renderMs,
+    };
   }
 
   /** The node's IPv4 addresses outside kube-ipvs0 and loopback: NodePorts are bound on each, as upstream does. */
@@ -96,11 +120,31 @@ export class IpvsProxier implements Proxier {
   async cleanup(): Promise<void> {
     await this.exec.run(['ipvsadm', '-C']);
     await this.exec.run(['ip', 'link', 'del', DUMMY_INTERFACE]);
-    for (const [from, to] of [['PREROUTING', 'KUBE-SERVICES'], ['OUTPUT', 'KUBE-SERVICES'], ['POSTROUTING', 'KUBE-POSTROUTING']] as const) {
-      await this.exec.run([this.tools.iptables, '-w', '-t', 'nat', '-D', from, '-m', 'comment', '--comment', 'kubernetes service portals', '-j', to]);
+    for (const [from, to] of [
+      ['PREROUTING', 'KUBE-SERVICES'],
+      ['OUTPUT', 'KUBE-SERVICES'],
+      ['POSTROUTING', 'KUBE-POSTROUTING'],
+    ] as const) {
+      await this.exec.run([
+        this.tools.iptables,
+        '-w',
+        '-t',
+        'nat',
+        '-D',
+        from,
+        '-m',
+        'comment',
+        '--comment',
+        'kubernetes service portals',
+        '-j',
+        to,
+      ]);
     }
     const chains = ['KUBE-SERVICES', 'KUBE-POSTROUTING', 'KUBE-NODE-PORT', 'KUBE-MARK-MASQ'];
-    await this.exec.run([this.tools.restore, '-w', '--noflush'], `*nat\n${chains.map((c) => `:${c} - [0:0]`).join('\n')}\n${chains.map((c) => `-X ${c}`).join('\n')}\nCOMMIT\n`);
+    await this.exec.run(
+      [this.tools.restore, '-w', '--noflush'],
+      `*nat\n${chains.map((c) => `:${c} - [0:0]`).join('\n')}\n${chains.map((c) => `-X ${c}`).join('\n')}\nCOMMIT\n`,
+    );
     for (const [name] of IPSETS) await this.exec.run(['ipset', 'destroy', name]);
     this.state = new IpvsState();
   }

@@ -4,7 +4,14 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { SyncInput } from '../proxier.js';
 import { proxyState, service, slice } from '../testing/objects.js';
-import { IpvsRenderCache, IpvsState, ipvsIptablesGlue, parseIpvsadmSave, renderIpvs, type IpvsConfig } from './rules.js';
+import {
+  IpvsRenderCache,
+  IpvsState,
+  ipvsIptablesGlue,
+  parseIpvsadmSave,
+  renderIpvs,
+  type IpvsConfig,
+} from './rules.js';
 
 // Golden files live in the source tree (tests run from dist/); UPDATE_GOLDEN=1 rewrites them.
 const GOLDEN = fileURLToPath(new URL('../../../../src/proxy/ipvs/testdata/render.golden', import.meta.url));
@@ -20,7 +27,11 @@ function input(full: boolean, webEps: string[], changed: string[] = []): SyncInp
       service('dns', '10.96.0.53', { protocol: 'UDP', port: 53 }),
       service('empty', '10.96.0.12'),
     ],
-    [slice('web', 'web-1', webEps), slice('sticky', 'sticky-1', ['10.0.0.1', '10.0.0.2']), slice('dns', 'dns-1', ['10.0.0.5'], { port: 53, protocol: 'UDP' })],
+    [
+      slice('web', 'web-1', webEps),
+      slice('sticky', 'sticky-1', ['10.0.0.1', '10.0.0.2']),
+      slice('dns', 'dns-1', ['10.0.0.5'], { port: 53, protocol: 'UDP' }),
+    ],
   );
   return { ...s, node, full, changed: new Set(changed) };
 }
@@ -53,7 +64,9 @@ test('a partial sync is O(changes): an unchanged service emits nothing', () => {
 });
 
 test('a full sync diffs against what the kernel reports, deleting leftovers', () => {
-  const kernel = parseIpvsadmSave('-A -t 10.96.0.10:80 -s wlc\n-a -t 10.96.0.10:80 -r 10.0.0.9:8080 -m -w 1\n-A -t 10.96.0.99:80 -s rr\n');
+  const kernel = parseIpvsadmSave(
+    '-A -t 10.96.0.10:80 -s wlc\n-a -t 10.96.0.10:80 -r 10.0.0.9:8080 -m -w 1\n-A -t 10.96.0.99:80 -s rr\n',
+  );
   const state = new IpvsState();
   state.servers = kernel;
   const r = renderIpvs(input(true, ['10.0.0.1']), cfg, nodeIPs, state);

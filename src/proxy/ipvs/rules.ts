@@ -10,7 +10,14 @@
 import type { SyncInput } from '../proxier.js';
 import { RuleBuffer } from '../rule_buffer.js';
 import type { Endpoint, NodeInfo, ServicePortInfo } from '../types.js';
-import { DUMMY_INTERFACE, portVirtualServers, vsKey, type IpvsScheduler, type RealServer, type VirtualServer } from './virtual_servers.js';
+import {
+  DUMMY_INTERFACE,
+  portVirtualServers,
+  vsKey,
+  type IpvsScheduler,
+  type RealServer,
+  type VirtualServer,
+} from './virtual_servers.js';
 
 /** IPVS renderer knobs (upstream flag names). */
 export interface IpvsConfig {
@@ -22,7 +29,12 @@ export interface IpvsConfig {
 }
 
 /** Upstream's defaults (round robin, mark bit 14, no masquerade-all, no cluster CIDR). */
-export const DEFAULT_IPVS_CONFIG: IpvsConfig = { scheduler: 'rr', masqueradeBit: 14, masqueradeAll: false, clusterCIDR: '' };
+export const DEFAULT_IPVS_CONFIG: IpvsConfig = {
+  scheduler: 'rr',
+  masqueradeBit: 14,
+  masqueradeAll: false,
+  clusterCIDR: '',
+};
 
 /** What the kernel holds: virtual servers, bound addresses (refcounted), ipset entries (refcounted), per port. */
 export class IpvsState {
@@ -54,7 +66,13 @@ export const IPSETS: readonly (readonly [string, string])[] = [
 ];
 
 /** ipset entries one port needs ("SET entry"). */
-function setEntries(servers: readonly VirtualServer[], clusterIP: string, port: number, proto: string, nodePort: number): string[] {
+function setEntries(
+  servers: readonly VirtualServer[],
+  clusterIP: string,
+  port: number,
+  proto: string,
+  nodePort: number,
+): string[] {
   const out = [`KUBE-CLUSTER-IP ${clusterIP},${proto}:${port}`];
   if (nodePort !== 0 && proto !== 'sctp') out.push(`KUBE-NODE-PORT-${proto.toUpperCase()} ${nodePort}`);
   // Hairpin: an endpoint reaching its own service is masqueraded, matched by dst ip,port and src ip.
@@ -83,12 +101,33 @@ export class IpvsRenderCache {
   readonly ports = new WeakMap<ServicePortInfo, DesiredPort>();
 }
 
-function desiredPort(cache: IpvsRenderCache, svc: ServicePortInfo, endpoints: readonly Endpoint[] | undefined, node: NodeInfo, nodeIPs: readonly string[], scheduler: IpvsScheduler): DesiredPort {
+function desiredPort(
+  cache: IpvsRenderCache,
+  svc: ServicePortInfo,
+  endpoints: readonly Endpoint[] | undefined,
+  node: NodeInfo,
+  nodeIPs: readonly string[],
+  scheduler: IpvsScheduler,
+): DesiredPort {
   const known = cache.ports.get(svc);
-  if (known !== undefined && known.endpoints === endpoints && known.node === node && known.nodeIPs === nodeIPs && known.scheduler === scheduler) return known;
+  if (
+    known !== undefined &&
+    known.endpoints === endpoints &&
+    known.node === node &&
+    known.nodeIPs === nodeIPs &&
+    known.scheduler === scheduler
+  )
+    return known;
   const p = portVirtualServers(svc, endpoints ?? [], node, nodeIPs, scheduler);
   const sets = setEntries(p.servers, svc.clusterIP, svc.port, svc.protocol.toLowerCase(), svc.nodePort);
-  const d = { endpoints, node, nodeIPs, scheduler, servers: p.servers, entry: { servers: p.servers.map(vsKey), addrs: p.boundAddrs, sets } };
+  const d = {
+    endpoints,
+    node,
+    nodeIPs,
+    scheduler,
+    servers: p.servers,
+    entry: { servers: p.servers.map(vsKey), addrs: p.boundAddrs, sets },
+  };
   cache.ports.set(svc, d);
   return d;
 }
@@ -104,7 +143,13 @@ function vsLine(op: '-A' | '-E', vs: VirtualServer): string {
 }
 
 /** Renders the changes; on a full rendering `state` must be what the kernel holds now (read back with ipvsadm -S). */
-export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly string[], state: IpvsState, cache: IpvsRenderCache = new IpvsRenderCache()): IpvsRendering {
+export function renderIpvs(
+  input: SyncInput,
+  cfg: IpvsConfig,
+  nodeIPs: readonly string[],
+  state: IpvsState,
+  cache: IpvsRenderCache = new IpvsRenderCache(),
+): IpvsRendering {
   const next = new IpvsState();
   next.servers = new Map(state.servers);
   next.ports = input.full ? new Map() : new Map(state.ports);
@@ -136,7 +181,13 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
     for (const e of p.entry.sets) bump(setDelta, e, 1);
     next.ports.set(name, p.entry);
   }
-  const apply = (counts: Map<string, number>, deltas: Map<string, number>, add: (k: string) => string, del: (k: string) => string, out: string[]): void => {
+  const apply = (
+    counts: Map<string, number>,
+    deltas: Map<string, number>,
+    add: (k: string) => string,
+    del: (k: string) => string,
+    out: string[],
+  ): void => {
     // The default sort compares strings by code unit, the same order as `<`, and faster than a comparator.
     for (const k of [...deltas.keys()].sort()) {
       const d = deltas.get(k)!;
@@ -149,8 +200,20 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
       else if (before > 0 && after <= 0) out.push(del(k));
     }
   };
-  apply(next.addrs, addrDelta, (a) => `address add ${a}/32 dev ${DUMMY_INTERFACE}`, (a) => `address del ${a}/32 dev ${DUMMY_INTERFACE}`, addrOps);
-  apply(next.setEntries, setDelta, (e) => `add ${e} -exist`, (e) => `del ${e} -exist`, setOps);
+  apply(
+    next.addrs,
+    addrDelta,
+    (a) => `address add ${a}/32 dev ${DUMMY_INTERFACE}`,
+    (a) => `address del ${a}/32 dev ${DUMMY_INTERFACE}`,
+    addrOps,
+  );
+  apply(
+    next.setEntries,
+    setDelta,
+    (e) => `add ${e} -exist`,
+    (e) => `del ${e} -exist`,
+    setOps,
+  );
   // On a full rendering every server the kernel holds is examined, so leftovers of earlier runs go too.
   if (input.full) for (const k of state.servers.keys()) touched.add(k);
   // Written as bytes, not kept as strings until the end: a first sync has a line per real server (100k at 10k
@@ -170,7 +233,8 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
     }
     next.servers.set(k, want);
     if (have === undefined) cmds.line(vsLine('-A', want));
-    else if (have.scheduler !== want.scheduler || have.persistSeconds !== want.persistSeconds) cmds.line(vsLine('-E', want));
+    else if (have.scheduler !== want.scheduler || have.persistSeconds !== want.persistSeconds)
+      cmds.line(vsLine('-E', want));
     // The common case, nothing changed (a resync): the same reals in the same order need no maps.
     if (have !== undefined && sameReals(have.reals, want.reals)) continue;
     const vsArg = `${PROTO_FLAG[want.proto]} ${want.addr}:${want.port}`;
@@ -182,7 +246,8 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
     const haveReals = new Map(have.reals.map((r) => [`${r.addr}:${r.port}`, r]));
     const wantReals = new Set(want.reals.map((r) => `${r.addr}:${r.port}`));
     for (const [rk] of haveReals) if (!wantReals.has(rk)) cmds.line(`-d ${vsArg} -r ${rk}`);
-    for (const r of want.reals) if (!haveReals.has(`${r.addr}:${r.port}`)) cmds.line(`-a ${vsArg} -r ${r.addr}:${r.port} -m -w ${r.weight}`);
+    for (const r of want.reals)
+      if (!haveReals.has(`${r.addr}:${r.port}`)) cmds.line(`-a ${vsArg} -r ${r.addr}:${r.port} -m -w ${r.weight}`);
   }
   const creates = input.full ? IPSETS.map(([n, t]) => `create ${n} ${t} -exist`) : [];
   const lines = (l: string[]): string => (l.length === 0 ? '' : `${l.join('\n')}\n`);
@@ -203,9 +268,13 @@ export function renderIpvs(input: SyncInput, cfg: IpvsConfig, nodeIPs: readonly 
 export function ipvsIptablesGlue(cfg: IpvsConfig): string {
   const mark = `0x${(1 << cfg.masqueradeBit).toString(16)}`;
   const masq = cfg.masqueradeAll
-    ? ['-A KUBE-SERVICES -m comment --comment "Kubernetes service cluster ip + port for masquerade purpose" -m set --match-set KUBE-CLUSTER-IP dst,dst -j KUBE-MARK-MASQ']
+    ? [
+        '-A KUBE-SERVICES -m comment --comment "Kubernetes service cluster ip + port for masquerade purpose" -m set --match-set KUBE-CLUSTER-IP dst,dst -j KUBE-MARK-MASQ',
+      ]
     : cfg.clusterCIDR !== ''
-      ? [`-A KUBE-SERVICES ! -s ${cfg.clusterCIDR} -m comment --comment "Kubernetes service cluster ip + port for masquerade purpose" -m set --match-set KUBE-CLUSTER-IP dst,dst -j KUBE-MARK-MASQ`]
+      ? [
+          `-A KUBE-SERVICES ! -s ${cfg.clusterCIDR} -m comment --comment "Kubernetes service cluster ip + port for masquerade purpose" -m set --match-set KUBE-CLUSTER-IP dst,dst -j KUBE-MARK-MASQ`,
+        ]
       : [];
   return [
     '*nat',
@@ -241,14 +310,24 @@ export function parseIpvsadmSave(text: string): Map<string, VirtualServer> {
     if (f[0] === '-A') {
       const s = f.indexOf('-s');
       const p = f.indexOf('-p');
-      out.set(key, { proto, addr, port: portS, scheduler: (s >= 0 ? f[s + 1] : 'wlc') as IpvsScheduler, persistSeconds: p >= 0 ? Number(f[p + 1]) : 0, reals: [] });
+      out.set(key, {
+        proto,
+        addr,
+        port: portS,
+        scheduler: (s >= 0 ? f[s + 1] : 'wlc') as IpvsScheduler,
+        persistSeconds: p >= 0 ? Number(f[p + 1]) : 0,
+        reals: [],
+      });
     } else if (f[0] === '-a') {
       const vs = out.get(key);
       const r = f.indexOf('-r');
       const w = f.indexOf('-w');
       if (vs === undefined || r < 0) continue;
       const [raddr, rport] = splitHostPort(f[r + 1]!);
-      out.set(key, { ...vs, reals: [...vs.reals, { addr: raddr, port: rport, weight: w >= 0 ? Number(f[w + 1]) : 1 }] });
+      out.set(key, {
+        ...vs,
+        reals: [...vs.reals, { addr: raddr, port: rport, weight: w >= 0 ? Number(f[w + 1]) : 1 }],
+      });
     }
   }
   return out;

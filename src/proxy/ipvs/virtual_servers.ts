@@ -47,16 +47,27 @@ export interface PortVirtualServers {
 const reals = (eps: readonly Endpoint[]): RealServer[] => eps.map((e) => ({ addr: e.ip, port: e.port, weight: 1 }));
 
 /** Virtual servers for one service port; node addresses carry its NodePort. */
-export function portVirtualServers(svc: ServicePortInfo, endpoints: readonly Endpoint[], node: NodeInfo, nodeIPs: readonly string[], scheduler: IpvsScheduler): PortVirtualServers {
+export function portVirtualServers(
+  svc: ServicePortInfo,
+  endpoints: readonly Endpoint[],
+  node: NodeInfo,
+  nodeIPs: readonly string[],
+  scheduler: IpvsScheduler,
+): PortVirtualServers {
   const eps = categorizeEndpoints(endpoints, svc, node);
   const proto = svc.protocol.toLowerCase() as VirtualServer['proto'];
   const base = { proto, scheduler, persistSeconds: svc.stickySeconds };
   const internal = reals(svc.internalPolicyLocal ? eps.local : eps.cluster);
   // Reals are never edited in place, so servers of the same policy share one list; a ClusterIP-only port needs none.
   const hasExternal = svc.externalIPs.length > 0 || svc.nodePort !== 0;
-  const external = !hasExternal ? [] : svc.externalPolicyLocal === svc.internalPolicyLocal ? internal : reals(svc.externalPolicyLocal ? eps.local : eps.cluster);
+  const external = !hasExternal
+    ? []
+    : svc.externalPolicyLocal === svc.internalPolicyLocal
+      ? internal
+      : reals(svc.externalPolicyLocal ? eps.local : eps.cluster);
   const servers: VirtualServer[] = [{ ...base, addr: svc.clusterIP, port: svc.port, reals: internal }];
   for (const ip of svc.externalIPs) servers.push({ ...base, addr: ip, port: svc.port, reals: external });
-  if (svc.nodePort !== 0) for (const ip of nodeIPs) servers.push({ ...base, addr: ip, port: svc.nodePort, reals: external });
+  if (svc.nodePort !== 0)
+    for (const ip of nodeIPs) servers.push({ ...base, addr: ip, port: svc.nodePort, reals: external });
   return { servers, boundAddrs: [svc.clusterIP, ...svc.externalIPs] };
 }

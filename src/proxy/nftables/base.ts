@@ -40,11 +40,27 @@ export const BASE_CHAINS: readonly (readonly [string, string])[] = [
 /** Sets and maps: name, kind, type spec. */
 export const BASE_MAPS: readonly (readonly [string, 'set' | 'map', string])[] = [
   ['cluster-ips', 'set', 'type ipv4_addr ; comment "Active ClusterIPs"'],
-  ['hairpin-endpoints', 'set', 'type ipv4_addr . ipv4_addr ; comment "endpoint . endpoint, for traffic an endpoint sends to itself through a service"'],
-  ['service-ips', 'map', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "ClusterIP, ExternalIP and LoadBalancer IP traffic"'],
+  [
+    'hairpin-endpoints',
+    'set',
+    'type ipv4_addr . ipv4_addr ; comment "endpoint . endpoint, for traffic an endpoint sends to itself through a service"',
+  ],
+  [
+    'service-ips',
+    'map',
+    'type ipv4_addr . inet_proto . inet_service : verdict ; comment "ClusterIP, ExternalIP and LoadBalancer IP traffic"',
+  ],
   ['service-nodeports', 'map', 'type inet_proto . inet_service : verdict ; comment "NodePort traffic"'],
-  ['no-endpoint-services', 'map', 'type ipv4_addr . inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to services with no endpoints"'],
-  ['no-endpoint-nodeports', 'map', 'type inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to service nodeports with no endpoints"'],
+  [
+    'no-endpoint-services',
+    'map',
+    'type ipv4_addr . inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to services with no endpoints"',
+  ],
+  [
+    'no-endpoint-nodeports',
+    'map',
+    'type inet_proto . inet_service : verdict ; comment "vmap to drop or reject packets to service nodeports with no endpoints"',
+  ],
 ];
 
 /**
@@ -61,12 +77,17 @@ export const ENDPOINT_SHARDS = 256;
 export const SLOT_PROTOCOLS = ['tcp', 'udp', 'sctp'] as const;
 /** The name prefix of the endpoint slot maps. */
 export const ENDPOINT_DNAT = 'endpoint-dnat-';
-const slotSpec = (proto: string): string => `typeof numgen random mod 1 : ip daddr . ${proto} dport ; comment "endpoint slots: a service chain picks one of its N slots with numgen"`;
-const MAP_SPEC: ReadonlyMap<string, readonly ['set' | 'map', string]> = new Map(BASE_MAPS.map(([name, kind, spec]) => [name, [kind, spec]]));
+const slotSpec = (proto: string): string =>
+  `typeof numgen random mod 1 : ip daddr . ${proto} dport ; comment "endpoint slots: a service chain picks one of its N slots with numgen"`;
+const MAP_SPEC: ReadonlyMap<string, readonly ['set' | 'map', string]> = new Map(
+  BASE_MAPS.map(([name, kind, spec]) => [name, [kind, spec]]),
+);
 
 /** The declaration of a shared set or map, as `add` statements repeat it. */
 export function mapSpec(name: string): readonly ['set' | 'map', string] {
-  return name.startsWith(ENDPOINT_DNAT) ? ['map', slotSpec(name.slice(ENDPOINT_DNAT.length, name.lastIndexOf('-')))] : MAP_SPEC.get(name)!;
+  return name.startsWith(ENDPOINT_DNAT)
+    ? ['map', slotSpec(name.slice(ENDPOINT_DNAT.length, name.lastIndexOf('-')))]
+    : MAP_SPEC.get(name)!;
 }
 
 /** The slot map of a balancing chain (FNV-1a of its name, so a chain keeps its shard across syncs). */
@@ -89,7 +110,13 @@ export function baseRules(cfg: NftConfig): (readonly [string, string[]])[] {
     ['nat-prerouting', ['jump services']],
     ['nat-output', ['jump services']],
     ['nat-postrouting', ['ct status dnat ip saddr . ip daddr @hairpin-endpoints masquerade', 'jump masquerading']],
-    ['services', ['ip daddr . meta l4proto . th dport vmap @service-ips', `${LOCAL_DST} meta l4proto . th dport vmap @service-nodeports`]],
+    [
+      'services',
+      [
+        'ip daddr . meta l4proto . th dport vmap @service-ips',
+        `${LOCAL_DST} meta l4proto . th dport vmap @service-nodeports`,
+      ],
+    ],
     ['service-endpoints-check', ['ip daddr . meta l4proto . th dport vmap @no-endpoint-services']],
     ['nodeport-endpoints-check', [`${LOCAL_DST} meta l4proto . th dport vmap @no-endpoint-nodeports`]],
     ['cluster-ips-check', ['ip daddr @cluster-ips reject comment "Reject traffic to invalid ports of ClusterIPs"']],

@@ -54,7 +54,12 @@ export interface PortContext {
 const dnatTarget = (ep: Endpoint): string => `${ep.ip} . ${ep.port}`;
 
 /** Computes one service port's chains, sets and elements; `old` lends its slot blocks when the endpoints are the same. */
-export function portObjects(svc: ServicePortInfo, endpoints: readonly Endpoint[], ctx: PortContext, old: PortObjects | undefined): PortObjects {
+export function portObjects(
+  svc: ServicePortInfo,
+  endpoints: readonly Endpoint[],
+  ctx: PortContext,
+  old: PortObjects | undefined,
+): PortObjects {
   const eps = categorizeEndpoints(endpoints, svc, ctx.node);
   const p = svc.protocol.toLowerCase();
   const chains = new Map<string, string[]>();
@@ -73,7 +78,9 @@ export function portObjects(svc: ServicePortInfo, endpoints: readonly Endpoint[]
     if (svc.stickySeconds > 0) {
       // Affinity needs a set per endpoint, updated when that endpoint is chosen: upstream's chain per endpoint.
       for (const ep of list) rules.push(`ip saddr @${affinitySet(svc, ep)} goto ${endpointChain(svc, ep)}`);
-      rules.push(`numgen random mod ${list.length} vmap { ${list.map((ep, i) => `${i} : goto ${endpointChain(svc, ep)}`).join(', ')} }`);
+      rules.push(
+        `numgen random mod ${list.length} vmap { ${list.map((ep, i) => `${i} : goto ${endpointChain(svc, ep)}`).join(', ')} }`,
+      );
     } else if (list.length === 1) {
       rules.push(`meta l4proto ${p} dnat to ${list[0]!.ip}:${list[0]!.port}`);
       hairpin.add(list[0]!.ip);
@@ -99,14 +106,21 @@ export function portObjects(svc: ServicePortInfo, endpoints: readonly Endpoint[]
   if (usesCluster) {
     const head: string[] = [];
     if (ctx.cfg.masqueradeAll) head.push('jump mark-for-masquerade');
-    else if (ctx.cfg.clusterCIDR !== '') head.push(`ip daddr ${svc.clusterIP} ${p} dport ${svc.port} ip saddr != ${ctx.cfg.clusterCIDR} jump mark-for-masquerade`);
+    else if (ctx.cfg.clusterCIDR !== '')
+      head.push(
+        `ip daddr ${svc.clusterIP} ${p} dport ${svc.port} ip saddr != ${ctx.cfg.clusterCIDR} jump mark-for-masquerade`,
+      );
     balance(svcC, eps.cluster, head);
   }
   if (usesLocal) balance(locC, eps.local, []);
   if (svc.stickySeconds > 0) {
     for (const ep of new Set([...eps.cluster, ...eps.local])) {
       sets.set(affinitySet(svc, ep), svc.stickySeconds);
-      chains.set(endpointChain(svc, ep), [`ip saddr ${ep.ip} jump mark-for-masquerade`, `update @${affinitySet(svc, ep)} { ip saddr }`, `meta l4proto ${p} dnat to ${ep.ip}:${ep.port}`]);
+      chains.set(endpointChain(svc, ep), [
+        `ip saddr ${ep.ip} jump mark-for-masquerade`,
+        `update @${affinitySet(svc, ep)} { ip saddr }`,
+        `meta l4proto ${p} dnat to ${ep.ip}:${ep.port}`,
+      ]);
     }
   }
   if (external && eps.hasEndpoints) {
@@ -126,8 +140,10 @@ export function portObjects(svc: ServicePortInfo, endpoints: readonly Endpoint[]
   elements.push({ map: 'cluster-ips', key: svc.clusterIP });
   for (const ip of hairpin) elements.push({ map: 'hairpin-endpoints', key: `${ip} . ${ip}` });
   const internal = svc.internalPolicyLocal ? (usesLocal ? locC : undefined) : usesCluster ? svcC : undefined;
-  if (!eps.hasEndpoints) elements.push({ map: 'no-endpoint-services', key: tuple(svc.clusterIP), value: 'goto reject-chain' });
-  else if (internal === undefined) elements.push({ map: 'no-endpoint-services', key: tuple(svc.clusterIP), value: 'drop' });
+  if (!eps.hasEndpoints)
+    elements.push({ map: 'no-endpoint-services', key: tuple(svc.clusterIP), value: 'goto reject-chain' });
+  else if (internal === undefined)
+    elements.push({ map: 'no-endpoint-services', key: tuple(svc.clusterIP), value: 'drop' });
   else elements.push({ map: 'service-ips', key: tuple(svc.clusterIP), value: `goto ${internal}` });
   for (const ip of svc.externalIPs) {
     if (eps.hasEndpoints) elements.push({ map: 'service-ips', key: tuple(ip), value: `goto ${extC}` });

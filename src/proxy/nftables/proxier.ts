@@ -40,7 +40,8 @@ export class NftablesProxier implements Proxier {
   async sync(input: SyncInput): Promise<SyncResult> {
     const t0 = performance.now();
     const waiting = staleCount(this.state);
-    const purgeStale = waiting >= STALE_PURGE_COUNT || (this.staleSince !== undefined && t0 - this.staleSince >= STALE_PURGE_AFTER_MS);
+    const purgeStale =
+      waiting >= STALE_PURGE_COUNT || (this.staleSince !== undefined && t0 - this.staleSince >= STALE_PURGE_AFTER_MS);
     const r = renderNftables(input, this.cfg, this.state, { purgeStale });
     const renderMs = performance.now() - t0;
     if (r.bytes > 0 && input.full) {
@@ -49,8 +50,7 @@ export class NftablesProxier implements Proxier {
       } finally {
         releaseNftables(this.state, r);
       }
-    }
-    else if (r.bytes > 0) {
+    } else if (r.bytes > 0) {
       this.exec.bytesIn += r.bytes;
       await this.session.apply(r.text);
     }

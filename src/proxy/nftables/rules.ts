@@ -21,7 +21,16 @@
  * transaction that pays the read anyway, or when the proxier asks to purge.
  */
 import type { SyncInput } from '../proxier.js';
-import { BASE_CHAINS, BASE_MAPS, ENDPOINT_DNAT, ENDPOINT_SHARDS, SLOT_PROTOCOLS, baseRules, mapSpec, type NftConfig } from './base.js';
+import {
+  BASE_CHAINS,
+  BASE_MAPS,
+  ENDPOINT_DNAT,
+  ENDPOINT_SHARDS,
+  SLOT_PROTOCOLS,
+  baseRules,
+  mapSpec,
+  type NftConfig,
+} from './base.js';
 import { FAMILY, TABLE } from './names.js';
 import type { Endpoint, NodeInfo, ServicePortInfo } from '../types.js';
 import { BufferPool } from '../buffer_pool.js';
@@ -132,10 +141,16 @@ export interface NftRenderOptions {
 }
 
 const el = (e: Element): string => (e.value === undefined ? e.key : `${e.key} : ${e.value}`);
-const sameRules = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((r, i) => r === b[i]);
+const sameRules = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((r, i) => r === b[i]);
 
 /** Renders a transaction; `state` is what the kernel holds (ignored on a full rendering). */
-export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState, opts: NftRenderOptions = {}): NftRendering {
+export function renderNftables(
+  input: SyncInput,
+  cfg: NftConfig,
+  state: NftState,
+  opts: NftRenderOptions = {},
+): NftRendering {
   const t = `${FAMILY} ${TABLE}`;
   const full = input.full;
   const head: string[] = [];
@@ -147,7 +162,9 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
   const tail: string[] = [];
   const ports = full ? new Map<string, PortEntry>() : new Map(state.ports);
   const setRefs = full ? new SetRefs() : state.setRefs.clone();
-  const stale: Stale = full ? emptyStale() : { chains: new Set(state.stale.chains), sets: new Set(state.stale.sets), elements: new Map(state.stale.elements) };
+  const stale: Stale = full
+    ? emptyStale()
+    : { chains: new Set(state.stale.chains), sets: new Set(state.stale.sets), elements: new Map(state.stale.elements) };
   const ctx = { node: input.node, cfg, slots: { next: full ? 0 : state.nextSlot } };
   let ruleCount = full ? 0 : state.rules;
   let elementCount = full ? 0 : state.elements;
@@ -164,7 +181,8 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
     for (const [name, spec] of BASE_CHAINS) decl.push(`add chain ${t} ${name}${spec === '' ? '' : ` { ${spec} ; }`}`);
     for (const [name, kind, spec] of BASE_MAPS) decl.push(`add ${kind} ${t} ${name} { ${spec} ; }`);
     for (const proto of SLOT_PROTOCOLS) {
-      for (let i = 0; i < ENDPOINT_SHARDS; i++) decl.push(`add map ${t} ${ENDPOINT_DNAT}${proto}-${i} { ${mapSpec(`${ENDPOINT_DNAT}${proto}-${i}`)[1]} ; }`);
+      for (let i = 0; i < ENDPOINT_SHARDS; i++)
+        decl.push(`add map ${t} ${ENDPOINT_DNAT}${proto}-${i} { ${mapSpec(`${ENDPOINT_DNAT}${proto}-${i}`)[1]} ; }`);
     }
     for (const [chain, list] of baseRules(cfg)) {
       for (const r of list) rules.push(`add rule ${t} ${chain} ${r}`);
@@ -278,7 +296,10 @@ export function renderNftables(input: SyncInput, cfg: NftConfig, state: NftState
   }
   // A full rendering has its bytes and decodes its text only if read; a partial one the other way round.
   let parts: readonly Buffer[] | undefined = writer?.parts(head, decl, rules);
-  let text = parts === undefined ? [...head, ...decl, ...flush, ...elems, ...rules, ...adds, ...tail].map((l) => `${l}\n`).join('') : undefined;
+  let text =
+    parts === undefined
+      ? [...head, ...decl, ...flush, ...elems, ...rules, ...adds, ...tail].map((l) => `${l}\n`).join('')
+      : undefined;
   const bytes = parts !== undefined ? parts.reduce((n, b) => n + b.length, 0) : Buffer.byteLength(text!);
   const rendering: NftRendering = {
     get text(): string {
@@ -320,7 +341,12 @@ export type PortEntry = PortObjects | PortSource;
 /** A port's objects, computed again from its source when a full rendering left only that. */
 export function objectsOf(entry: PortEntry | undefined): PortObjects | undefined {
   if (entry === undefined || 'chains' in entry) return entry;
-  return portObjects(entry.svc, entry.endpoints ?? [], { node: entry.node, cfg: entry.cfg, slots: { next: entry.slotStart } }, undefined);
+  return portObjects(
+    entry.svc,
+    entry.endpoints ?? [],
+    { node: entry.node, cfg: entry.cfg, slots: { next: entry.slotStart } },
+    undefined,
+  );
 }
 
 /**
@@ -357,7 +383,8 @@ class FullWriter {
   /** Writes one port, counting its rules and the elements it adds (a shared set element only once). */
   port(p: PortObjects, setRefs: SetRefs): void {
     const t = this.t;
-    for (const [set, timeout] of p.sets) this.decl.line(`add set ${t} ${set} { type ipv4_addr ; flags dynamic,timeout ; timeout ${timeout}s ; }`);
+    for (const [set, timeout] of p.sets)
+      this.decl.line(`add set ${t} ${set} { type ipv4_addr ; flags dynamic,timeout ; timeout ${timeout}s ; }`);
     for (const [chain, list] of p.chains) {
       this.decl.line(`add chain ${t} ${chain}`);
       for (const r of list) this.rules.line(`add rule ${t} ${chain} ${r}`);
@@ -375,16 +402,29 @@ class FullWriter {
 
   /** Bytes to reserve for a map's elements: endpoint slots spread over the shards; hairpin pairs one an endpoint. */
   private estimate(map: string): number {
-    const perEndpoint = map.startsWith(ENDPOINT_DNAT) ? (2 * 32 * this.endpoints) / ENDPOINT_SHARDS : map === 'hairpin-endpoints' ? 32 * this.endpoints : 0;
+    const perEndpoint = map.startsWith(ENDPOINT_DNAT)
+      ? (2 * 32 * this.endpoints) / ENDPOINT_SHARDS
+      : map === 'hairpin-endpoints'
+        ? 32 * this.endpoints
+        : 0;
     return Math.max(64 * 1024, perEndpoint, map === 'service-ips' || map === 'cluster-ips' ? 96 * this.ports : 0);
   }
 
   /** The transaction: head and base lines, then the ports' declarations and rules, then each map's elements. */
   parts(head: readonly string[], decl: readonly string[], rules: readonly string[]): Buffer[] {
-    const parts: Buffer[] = [Buffer.from([...head, ...decl, ''].join('\n'), 'latin1'), this.decl.bytes(), Buffer.from(rules.map((r) => `${r}\n`).join(''), 'latin1'), this.rules.bytes()];
+    const parts: Buffer[] = [
+      Buffer.from([...head, ...decl, ''].join('\n'), 'latin1'),
+      this.decl.bytes(),
+      Buffer.from(rules.map((r) => `${r}\n`).join(''), 'latin1'),
+      this.rules.bytes(),
+    ];
     for (const [m, b] of this.elements) {
       const [kind, spec] = mapSpec(m);
-      parts.push(Buffer.from(`add ${kind} ${this.t} ${m} { ${spec} ; elements = { `, 'latin1'), b.bytes(), Buffer.from(' } ; }\n', 'latin1'));
+      parts.push(
+        Buffer.from(`add ${kind} ${this.t} ${m} { ${spec} ; elements = { `, 'latin1'),
+        b.bytes(),
+        Buffer.from(' } ; }\n', 'latin1'),
+      );
     }
     return parts;
   }

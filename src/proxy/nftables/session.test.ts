@@ -20,7 +20,10 @@ before(() => execFileSync('ip', ['netns', 'add', NS]));
 after(() => execFileSync('ip', ['netns', 'delete', NS]));
 
 test('toLine joins nft -f lines with ;', () => {
-  assert.equal(toLine('add table ip t\nadd chain ip t c { counter ; }\n'), 'add table ip t ; add chain ip t c { counter ; }');
+  assert.equal(
+    toLine('add table ip t\nadd chain ip t c { counter ; }\n'),
+    'add table ip t ; add chain ip t c { counter ; }',
+  );
 });
 
 test('transactions apply in order through one process; a refused one is reported and applies nothing', async () => {
@@ -41,7 +44,10 @@ test('transactions apply in order through one process; a refused one is reported
     assert.doesNotMatch(got, /10\.0\.0\.3/);
 
     // A syntax error is reported too, and the session goes on with the same process.
-    await assert.rejects(s.apply('add chain ip kt\n'), (err: unknown) => err instanceof ExecError && /syntax error/.test(err.result.stderr));
+    await assert.rejects(
+      s.apply('add chain ip kt\n'),
+      (err: unknown) => err instanceof ExecError && /syntax error/.test(err.result.stderr),
+    );
     await s.apply('add chain ip kt c3\n');
     assert.match(list(), /chain c3/);
     assert.equal(s.starts, 1);
@@ -63,7 +69,10 @@ test('a process that died is replaced on the next transaction; a hung one is kil
     // nft stopped (SIGSTOP) never answers: the transaction fails with 124 and the next one runs in a new process.
     const pid2 = (s as unknown as { proc: { pid: number } }).proc.pid;
     process.kill(pid2, 'SIGSTOP');
-    await assert.rejects(s.apply('add chain ip kd c2\n'), (err: unknown) => err instanceof ExecError && err.result.code === 124);
+    await assert.rejects(
+      s.apply('add chain ip kd c2\n'),
+      (err: unknown) => err instanceof ExecError && err.result.code === 124,
+    );
     await s.apply('add chain ip kd c3\n');
     assert.equal(s.starts, 3);
   } finally {

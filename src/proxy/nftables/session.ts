@@ -111,11 +111,15 @@ export class NftSession {
   }
 
   private send(line: string): Promise<void> {
-    if (this.proc === undefined || this.proc.exitCode !== null || this.proc.signalCode !== null) this.proc = this.start();
+    if (this.proc === undefined || this.proc.exitCode !== null || this.proc.signalCode !== null)
+      this.proc = this.start();
     const p = this.proc;
     const seq = ++this.seq;
     return new Promise<void>((resolve, reject) => {
-      const timer = this.timeoutMs > 0 ? setTimeout(() => this.fail(p, 124, `killed after ${this.timeoutMs} ms`), this.timeoutMs) : undefined;
+      const timer =
+        this.timeoutMs > 0
+          ? setTimeout(() => this.fail(p, 124, `killed after ${this.timeoutMs} ms`), this.timeoutMs)
+          : undefined;
       this.pending = { seq, resolve, reject, timer, proc: p };
       p.stdin.write(`${line}\n${MARKER} ${seq}\n`);
     });

@@ -76,7 +76,13 @@ export class NetnsLab {
       ip('-n', lab.node, 'addr', 'add', `${NODE_IP}/24`, 'dev', `${vb}m`);
       ip('-n', lab.client, 'addr', 'add', `${CLIENT_IP}/24`, 'dev', `${vb}c`);
       for (let i = 0; i < endpoints; i++) ip('-n', lab.backend, 'addr', 'add', `${endpointIP(i)}/16`, 'dev', `${vb}b`);
-      for (const [ns, dev] of [[lab.node, `${vb}n`], [lab.node, `${vb}m`], [lab.backend, `${vb}b`], [lab.client, `${vb}c`]] as const) ip('-n', ns, 'link', 'set', dev, 'up');
+      for (const [ns, dev] of [
+        [lab.node, `${vb}n`],
+        [lab.node, `${vb}m`],
+        [lab.backend, `${vb}b`],
+        [lab.client, `${vb}c`],
+      ] as const)
+        ip('-n', ns, 'link', 'set', dev, 'up');
       ip('-n', lab.backend, 'route', 'add', 'default', 'via', NODE_BACKEND_IP);
       ip('-n', lab.client, 'route', 'add', 'default', 'via', NODE_IP);
       // Cluster IPs have no interface anywhere: the node routes them toward the backends, as a node's default route would.
@@ -96,7 +102,9 @@ export class NetnsLab {
 
   /** Starts listeners (TCP and UDP) on `port` at the given backend addresses; resolves once they listen. */
   async serve(port: number, ips: readonly string[]): Promise<void> {
-    const p = spawn('ip', ['netns', 'exec', this.backend, process.execPath, PEER, 'serve', String(port), ...ips], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn('ip', ['netns', 'exec', this.backend, process.execPath, PEER, 'serve', String(port), ...ips], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     this.children.add(p);
     listeners.add(p);
     p.once('exit', () => listeners.delete(p));
@@ -107,8 +115,33 @@ export class NetnsLab {
   }
 
   /** Makes `count` fresh connections from namespace `ns` to host:port and returns what answered each; `local` is a TCP source address or a UDP source port. */
-  async connect(ns: string, proto: 'tcp' | 'udp', host: string, port: number, count: number, timeoutMs = 2000, local = ''): Promise<ConnectSample[]> {
-    const p = spawn('ip', ['netns', 'exec', ns, process.execPath, PEER, 'connect', proto, host, String(port), String(count), String(timeoutMs), local], { stdio: ['ignore', 'pipe', 'pipe'] });
+  async connect(
+    ns: string,
+    proto: 'tcp' | 'udp',
+    host: string,
+    port: number,
+    count: number,
+    timeoutMs = 2000,
+    local = '',
+  ): Promise<ConnectSample[]> {
+    const p = spawn(
+      'ip',
+      [
+        'netns',
+        'exec',
+        ns,
+        process.execPath,
+        PEER,
+        'connect',
+        proto,
+        host,
+        String(port),
+        String(count),
+        String(timeoutMs),
+        local,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -81,7 +81,11 @@ async function connect(args: string[]): Promise<void> {
   const port = Number(portS);
   const samples: Sample[] = [];
   for (let i = 0; i < Number(countS); i++) {
-    samples.push(proto === 'udp' ? await udpOnce(host!, port, Number(timeoutS), local ? Number(local) : undefined) : await tcpOnce(host!, port, Number(timeoutS), local || undefined));
+    samples.push(
+      proto === 'udp'
+        ? await udpOnce(host!, port, Number(timeoutS), local ? Number(local) : undefined)
+        : await tcpOnce(host!, port, Number(timeoutS), local || undefined),
+    );
   }
   process.stdout.write(`${JSON.stringify(samples)}\n`);
 }
@@ -90,6 +94,8 @@ const [mode, ...rest] = process.argv.slice(2);
 if (mode === 'serve') serve(Number(rest[0]), rest.slice(1));
 else if (mode === 'connect') await connect(rest);
 else {
-  process.stderr.write('usage: netns_peer serve <port> <ip>... | connect tcp|udp <host> <port> <count> <timeoutMs> [tcp: localAddress | udp: localPort]\n');
+  process.stderr.write(
+    'usage: netns_peer serve <port> <ip>... | connect tcp|udp <host> <port> <count> <timeoutMs> [tcp: localAddress | udp: localPort]\n',
+  );
   process.exit(2);
 }

@@ -23,7 +23,11 @@ export function service(name: string, clusterIP: string, o: ServiceOpts = {}): K
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name, namespace: o.ns ?? 'default', ...(o.topology === true ? { annotations: { 'service.kubernetes.io/topology-mode': 'Auto' } } : {}) },
+    metadata: {
+      name,
+      namespace: o.ns ?? 'default',
+      ...(o.topology === true ? { annotations: { 'service.kubernetes.io/topology-mode': 'Auto' } } : {}),
+    },
     spec: {
       type: o.type ?? (o.nodePort !== undefined ? 'NodePort' : 'ClusterIP'),
       clusterIP,
@@ -31,7 +35,14 @@ export function service(name: string, clusterIP: string, o: ServiceOpts = {}): K
       ...(o.externalPolicy !== undefined ? { externalTrafficPolicy: o.externalPolicy } : {}),
       ...(o.internalPolicy !== undefined ? { internalTrafficPolicy: o.internalPolicy } : {}),
       ...(o.externalIPs !== undefined ? { externalIPs: o.externalIPs } : {}),
-      ports: [{ name: 'p', port: o.port ?? 80, protocol: o.protocol ?? 'TCP', ...(o.nodePort !== undefined ? { nodePort: o.nodePort } : {}) }],
+      ports: [
+        {
+          name: 'p',
+          port: o.port ?? 80,
+          protocol: o.protocol ?? 'TCP',
+          ...(o.nodePort !== undefined ? { nodePort: o.nodePort } : {}),
+        },
+      ],
     },
   };
 }
@@ -48,7 +59,12 @@ export interface SliceEndpoint {
 }
 
 /** An EndpointSlice for service `svc` with port "p". */
-export function slice(svc: string, name: string, eps: (string | SliceEndpoint)[], o: { ns?: string; port?: number; protocol?: string; trigger?: string } = {}): KubeObject {
+export function slice(
+  svc: string,
+  name: string,
+  eps: (string | SliceEndpoint)[],
+  o: { ns?: string; port?: number; protocol?: string; trigger?: string } = {},
+): KubeObject {
   return {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
@@ -56,7 +72,9 @@ export function slice(svc: string, name: string, eps: (string | SliceEndpoint)[]
       name,
       namespace: o.ns ?? 'default',
       labels: { 'kubernetes.io/service-name': svc },
-      ...(o.trigger !== undefined ? { annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': o.trigger } } : {}),
+      ...(o.trigger !== undefined
+        ? { annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': o.trigger } }
+        : {}),
     },
     addressType: 'IPv4',
     ports: [{ name: 'p', port: o.port ?? 8080, protocol: o.protocol ?? 'TCP' }],
@@ -64,7 +82,11 @@ export function slice(svc: string, name: string, eps: (string | SliceEndpoint)[]
       const x = typeof e === 'string' ? { ip: e } : e;
       return {
         addresses: [x.ip],
-        conditions: { ready: x.ready ?? true, ...(x.serving !== undefined ? { serving: x.serving } : {}), ...(x.terminating !== undefined ? { terminating: x.terminating } : {}) },
+        conditions: {
+          ready: x.ready ?? true,
+          ...(x.serving !== undefined ? { serving: x.serving } : {}),
+          ...(x.terminating !== undefined ? { terminating: x.terminating } : {}),
+        },
         ...(x.node !== undefined ? { nodeName: x.node } : {}),
         ...(x.zone !== undefined ? { zone: x.zone } : {}),
         ...(x.hints !== undefined ? { hints: { forZones: x.hints.map((name) => ({ name })) } } : {}),
@@ -74,7 +96,11 @@ export function slice(svc: string, name: string, eps: (string | SliceEndpoint)[]
 }
 
 /** Service and endpoint maps for the given objects, as a synced proxy would hold them. */
-export function proxyState(services: KubeObject[], slices: KubeObject[], nodeName = 'n1'): { services: ServicePortMap; endpoints: EndpointsMap } {
+export function proxyState(
+  services: KubeObject[],
+  slices: KubeObject[],
+  nodeName = 'n1',
+): { services: ServicePortMap; endpoints: EndpointsMap } {
   const svcMap: ServicePortMap = new Map();
   for (const s of services) for (const [k, v] of servicePorts(s)) svcMap.set(k, v);
   const byService = new Map<string, KubeObject[]>();

@@ -69,7 +69,12 @@ export class Aggregates {
   ) {}
 
   /** The counter for a selector, built now if new. */
-  counter(namespaces: ReadonlySet<string> | null, selector: LabelSelectorMatcher, topologyKey: string, signature: string): Counter {
+  counter(
+    namespaces: ReadonlySet<string> | null,
+    selector: LabelSelectorMatcher,
+    topologyKey: string,
+    signature: string,
+  ): Counter {
     let c = this.counters.get(signature);
     if (c === undefined) {
       c = new Counter(namespaces, selector, topologyKey);
@@ -111,7 +116,15 @@ export class Aggregates {
   invalidate(): void {
     this.counters.clear();
     this.terms.clear();
-    for (const [p, n] of this.allPods()) if (p.requiredAffinity.length + p.requiredAntiAffinity.length + p.preferredAffinity.length + p.preferredAntiAffinity.length > 0) this.apply(p, n, 1);
+    for (const [p, n] of this.allPods())
+      if (
+        p.requiredAffinity.length +
+          p.requiredAntiAffinity.length +
+          p.preferredAffinity.length +
+          p.preferredAntiAffinity.length >
+        0
+      )
+        this.apply(p, n, 1);
   }
 
   private evictOldest(): void {

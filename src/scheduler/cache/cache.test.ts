@@ -4,9 +4,15 @@ import { fromLabelSelector } from '../../api/index.js';
 import { newPodInfo } from '../framework/pod_info.js';
 import { SchedulerCache } from './cache.js';
 
-const node = (name: string, zone: string) => ({ metadata: { name, labels: { zone } }, status: { allocatable: { cpu: '4', memory: '8Gi', pods: '10' } } });
+const node = (name: string, zone: string) => ({
+  metadata: { name, labels: { zone } },
+  status: { allocatable: { cpu: '4', memory: '8Gi', pods: '10' } },
+});
 const pod = (name: string, labels: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
-  newPodInfo({ metadata: { name, namespace: 'ns', uid: name, labels }, spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '1Gi' } } }], ...extra } });
+  newPodInfo({
+    metadata: { name, namespace: 'ns', uid: name, labels },
+    spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '1Gi' } } }], ...extra },
+  });
 
 test('assumed pods count at once, a forgotten one releases its room, and confirmation keeps the count', () => {
   const c = new SchedulerCache();
@@ -48,7 +54,15 @@ test('existing pods\u2019 equal anti-affinity terms merge into one aggregate', (
   const c = new SchedulerCache();
   c.setNode(node('n1', 'a'));
   c.setNode(node('n2', 'b'));
-  const anti = { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'x' } }, topologyKey: 'zone' }] } } };
+  const anti = {
+    affinity: {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { app: 'x' } }, topologyKey: 'zone' },
+        ],
+      },
+    },
+  };
   c.addPod(pod('x1', { app: 'x' }, anti), 'n1');
   c.addPod(pod('x2', { app: 'x' }, anti), 'n2');
   const terms = [...c.existingTerms()];

@@ -50,7 +50,12 @@ export class SchedulerCache implements Snapshot {
     return n?.node === undefined ? undefined : n;
   }
 
-  matchCounter(namespaces: ReadonlySet<string> | null, selector: LabelSelectorMatcher, topologyKey: string, signature: string): Counter {
+  matchCounter(
+    namespaces: ReadonlySet<string> | null,
+    selector: LabelSelectorMatcher,
+    topologyKey: string,
+    signature: string,
+  ): Counter {
     return this.aggregates.counter(namespaces, selector, topologyKey, signature);
   }
 

@@ -172,7 +172,12 @@ export interface Snapshot {
   nodes(): readonly NodeInfo[];
   get(name: string): NodeInfo | undefined;
   /** Pods matching `selector` in `namespaces` (null: all) counted by `topologyKey` domain; kept incrementally. */
-  matchCounter(namespaces: ReadonlySet<string> | null, selector: LabelSelectorMatcher, topologyKey: string, signature: string): MatchCounter;
+  matchCounter(
+    namespaces: ReadonlySet<string> | null,
+    selector: LabelSelectorMatcher,
+    topologyKey: string,
+    signature: string,
+  ): MatchCounter;
   /** Aggregated terms of existing pods, for the symmetric side of inter-pod affinity. */
   existingTerms(): Iterable<ExistingTerms>;
   /** domain value -> node count for a topology key. */
@@ -213,7 +218,9 @@ export interface Handle {
 }
 
 /** The scope of the scheduler's pod informer: terminal pods hold no resources and need no scheduling, as upstream's informer selector says. */
-export const SCHEDULER_POD_SCOPE: Readonly<ListWatchScope> = Object.freeze({ fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' });
+export const SCHEDULER_POD_SCOPE: Readonly<ListWatchScope> = Object.freeze({
+  fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed',
+});
 
 /** Builds a plugin from its args (pluginConfig) and the handle. */
 export type PluginFactory = (args: Record<string, unknown>, handle: Handle) => Plugin;

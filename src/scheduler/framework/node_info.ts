@@ -14,7 +14,18 @@ const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
  * of nodes per pod; kept in one Float64Array shared by all nodes of a cache, they are contiguous and
  * unboxed, where object fields would cost a few cache misses per node (memory sizes are not Smis).
  */
-export const H = { allocCPU: 0, allocMem: 1, allocEph: 2, allowedPods: 3, reqCPU: 4, reqMem: 5, reqEph: 6, pods: 7, nzCPU: 8, nzMem: 9 } as const;
+export const H = {
+  allocCPU: 0,
+  allocMem: 1,
+  allocEph: 2,
+  allowedPods: 3,
+  reqCPU: 4,
+  reqMem: 5,
+  reqEph: 6,
+  pods: 7,
+  nzCPU: 8,
+  nzMem: 9,
+} as const;
 /** Slab slots per node. */
 export const H_STRIDE = 16;
 

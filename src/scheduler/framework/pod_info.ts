@@ -61,7 +61,13 @@ function parseTerm(t: PodAffinityTerm, podNamespace: string, weight: number): Af
   let namespaces: Set<string> | null = new Set(t.namespaces ?? []);
   const nsSel = t.namespaceSelector;
   // An empty namespaceSelector selects every namespace; without one (and no list), the pod's own namespace.
-  if (nsSel !== undefined && nsSel !== null && Object.keys(nsSel.matchLabels ?? {}).length === 0 && (nsSel.matchExpressions ?? []).length === 0) namespaces = null;
+  if (
+    nsSel !== undefined &&
+    nsSel !== null &&
+    Object.keys(nsSel.matchLabels ?? {}).length === 0 &&
+    (nsSel.matchExpressions ?? []).length === 0
+  )
+    namespaces = null;
   else if (namespaces.size === 0) namespaces.add(podNamespace);
   let selector: LabelSelectorMatcher;
   try {
@@ -70,10 +76,17 @@ function parseTerm(t: PodAffinityTerm, podNamespace: string, weight: number): Af
     selector = fromLabelSelector(undefined);
   }
   const nsKey = namespaces === null ? '*' : [...namespaces].sort().join(',');
-  return { namespaces, selector, topologyKey: t.topologyKey, weight, signature: `${nsKey}|${selector.toString()}|${t.topologyKey}|${selector.nothing ? 'nothing' : ''}` };
+  return {
+    namespaces,
+    selector,
+    topologyKey: t.topologyKey,
+    weight,
+    signature: `${nsKey}|${selector.toString()}|${t.topologyKey}|${selector.nothing ? 'nothing' : ''}`,
+  };
 }
 
-const required = (terms: PodAffinityTerm[] | undefined, ns: string): AffinityTerm[] => (terms === undefined || terms.length === 0 ? NO_TERMS : terms.map((t) => parseTerm(t, ns, 1)));
+const required = (terms: PodAffinityTerm[] | undefined, ns: string): AffinityTerm[] =>
+  terms === undefined || terms.length === 0 ? NO_TERMS : terms.map((t) => parseTerm(t, ns, 1));
 const preferred = (terms: WeightedPodAffinityTerm[] | undefined, ns: string): AffinityTerm[] =>
   terms === undefined || terms.length === 0 ? NO_TERMS : terms.map((t) => parseTerm(t.podAffinityTerm, ns, t.weight));
 
@@ -81,7 +94,10 @@ function containerNonZero(c: Container): [number, number] {
   const req = c.resources?.requests;
   const cpu = req?.cpu;
   const mem = req?.memory;
-  return [cpu === undefined ? DEFAULT_MILLI_CPU_REQUEST : milli(cpu), mem === undefined ? DEFAULT_MEMORY_REQUEST : value(mem)];
+  return [
+    cpu === undefined ? DEFAULT_MILLI_CPU_REQUEST : milli(cpu),
+    mem === undefined ? DEFAULT_MEMORY_REQUEST : value(mem),
+  ];
 }
 
 /** Derives a PodInfo; cheap enough to run on every pod event. */
@@ -117,14 +133,18 @@ export function newPodInfo(pod: Pod): PodInfo {
       requests.ephemeralStorage = Math.max(requests.ephemeralStorage, one.ephemeralStorage + sidecars.ephemeralStorage);
       if (one.scalar !== undefined) {
         requests.scalar ??= new Map();
-        for (const [k, v] of one.scalar) requests.scalar.set(k, Math.max(requests.scalar.get(k) ?? 0, v + (sidecars.scalar?.get(k) ?? 0)));
+        for (const [k, v] of one.scalar)
+          requests.scalar.set(k, Math.max(requests.scalar.get(k) ?? 0, v + (sidecars.scalar?.get(k) ?? 0)));
       }
     }
   }
   accumulate(requests, spec.overhead, add);
   const aff = spec.affinity;
   const hostPorts: string[] = [];
-  for (const c of spec.containers ?? []) for (const p of c.ports ?? []) if (p.hostPort !== undefined && p.hostPort > 0) hostPorts.push(`${p.protocol ?? 'TCP'}/${p.hostIP ?? '0.0.0.0'}/${p.hostPort}`);
+  for (const c of spec.containers ?? [])
+    for (const p of c.ports ?? [])
+      if (p.hostPort !== undefined && p.hostPort > 0)
+        hostPorts.push(`${p.protocol ?? 'TCP'}/${p.hostIP ?? '0.0.0.0'}/${p.hostPort}`);
   const created = m.creationTimestamp ? Date.parse(m.creationTimestamp) : 0;
   return {
     pod,
@@ -149,4 +169,8 @@ export function newPodInfo(pod: Pod): PodInfo {
 
 /** True when the pod has any pod (anti-)affinity term. */
 export const hasPodAffinityTerms = (p: PodInfo): boolean =>
-  p.requiredAffinity.length + p.requiredAntiAffinity.length + p.preferredAffinity.length + p.preferredAntiAffinity.length > 0;
+  p.requiredAffinity.length +
+    p.requiredAntiAffinity.length +
+    p.preferredAffinity.length +
+    p.preferredAntiAffinity.length >
+  0;

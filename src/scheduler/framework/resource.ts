@@ -19,7 +19,13 @@ export interface Resource {
 }
 
 /** An all-zero Resource. */
-export const newResource = (): Resource => ({ milliCPU: 0, memory: 0, ephemeralStorage: 0, allowedPodNumber: 0, scalar: undefined });
+export const newResource = (): Resource => ({
+  milliCPU: 0,
+  memory: 0,
+  ephemeralStorage: 0,
+  allowedPodNumber: 0,
+  scalar: undefined,
+});
 
 const milliMemo = new Map<string | number, number>();
 const valueMemo = new Map<string | number, number>();
@@ -53,7 +59,11 @@ export function value(q: string | number): number {
 }
 
 /** Resources as named in a ResourceList into `r`, with `combine` deciding add or max. */
-export function accumulate(r: Resource, list: Record<string, string | number> | undefined, combine: (a: number, b: number) => number): void {
+export function accumulate(
+  r: Resource,
+  list: Record<string, string | number> | undefined,
+  combine: (a: number, b: number) => number,
+): void {
   if (list === undefined) return;
   for (const name in list) {
     const q = list[name];

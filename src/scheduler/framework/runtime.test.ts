@@ -20,15 +20,30 @@ test('the default profile runs upstream\u2019s Filter plugins in order, and each
   const f = defaultFramework();
   assert.deepEqual(
     f.filter.map((p) => p.name),
-    ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity'],
+    [
+      'NodeUnschedulable',
+      'NodeName',
+      'TaintToleration',
+      'NodeAffinity',
+      'NodePorts',
+      'NodeResourcesFit',
+      'PodTopologySpread',
+      'InterPodAffinity',
+    ],
   );
   const state = new CycleState();
   assert.equal(f.runPreFilterPlugins(state, makePod('plain'), makeSnapshot([])), null);
-  assert.deepEqual(state.filters?.map((p) => p.name), ['NodeUnschedulable', 'TaintToleration', 'NodeResourcesFit']);
+  assert.deepEqual(
+    state.filters?.map((p) => p.name),
+    ['NodeUnschedulable', 'TaintToleration', 'NodeResourcesFit'],
+  );
 });
 
 test('the first failing Filter decides, and its status names the plugin', () => {
-  const snap = makeSnapshot([makeNode('cordoned', { unschedulable: true, taints: [{ key: 'k', effect: 'NoSchedule' }] }), makeNode('small', { allocatable: { cpu: '1' } })]);
+  const snap = makeSnapshot([
+    makeNode('cordoned', { unschedulable: true, taints: [{ key: 'k', effect: 'NoSchedule' }] }),
+    makeNode('small', { allocatable: { cpu: '1' } }),
+  ]);
   const f = defaultFramework(fakeHandle(snap));
   const pod = makePod('p', { requests: { cpu: '2' } });
   const state = new CycleState();
@@ -45,7 +60,10 @@ test('the first failing Filter decides, and its status names the plugin', () => 
 
 test('Score sums each plugin\u2019s normalised score times its weight; PreScore Skips leave plugins out', () => {
   // Equal nodes but for one PreferNoSchedule taint: only TaintToleration (weight 3) and the resource scores differ.
-  const snap = makeSnapshot([makeNode('clean'), makeNode('tainted', { taints: [{ key: 'k', effect: 'PreferNoSchedule' }] })]);
+  const snap = makeSnapshot([
+    makeNode('clean'),
+    makeNode('tainted', { taints: [{ key: 'k', effect: 'PreferNoSchedule' }] }),
+  ]);
   const f = defaultFramework(fakeHandle(snap));
   const pod = makePod('p', { requests: { cpu: '1', memory: '2Gi' } });
   const state = new CycleState();
@@ -60,7 +78,10 @@ test('Score sums each plugin\u2019s normalised score times its weight; PreScore 
 test('Permit holds a gang member as a waiting pod until its group\u2019s quorum allows it', async () => {
   const handle = fakeHandle(makeSnapshot([]));
   const f = defaultFramework(handle);
-  handle.informerFactory().informerFor(PODGROUPS).indexer.add({ metadata: { name: 'g', namespace: 'default' }, spec: { minMember: 2 } });
+  handle
+    .informerFactory()
+    .informerFor(PODGROUPS)
+    .indexer.add({ metadata: { name: 'g', namespace: 'default' }, spec: { minMember: 2 } });
   const pod = makePod('a', { labels: { [POD_GROUP_LABEL]: 'g' } });
   assert.equal(f.runPermitPlugins(new CycleState(), pod, 'n1').code, Code.Wait);
   const w = f.waiting.get('a');

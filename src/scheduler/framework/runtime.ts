@@ -42,7 +42,20 @@ export interface ResolvedPlugins {
 }
 
 /** The extension point names, as in KubeSchedulerConfiguration's `plugins`. */
-export const EXTENSION_POINTS = ['preEnqueue', 'queueSort', 'preFilter', 'filter', 'postFilter', 'preScore', 'score', 'reserve', 'permit', 'preBind', 'bind', 'postBind'] as const;
+export const EXTENSION_POINTS = [
+  'preEnqueue',
+  'queueSort',
+  'preFilter',
+  'filter',
+  'postFilter',
+  'preScore',
+  'score',
+  'reserve',
+  'permit',
+  'preBind',
+  'bind',
+  'postBind',
+] as const;
 /** One extension point name. */
 export type ExtensionPoint = (typeof EXTENSION_POINTS)[number];
 
@@ -105,14 +118,18 @@ export class Framework {
         return p as T;
       });
     const sorts = at<QueueSortPlugin>('queueSort');
-    if (sorts.length !== 1) throw new Error(`profile ${profileName}: exactly one queueSort plugin is required, got ${sorts.length}`);
+    if (sorts.length !== 1)
+      throw new Error(`profile ${profileName}: exactly one queueSort plugin is required, got ${sorts.length}`);
     this.queueSort = sorts[0];
     this.preEnqueue = at('preEnqueue');
     this.preFilter = at('preFilter');
     this.filter = at('filter');
     this.postFilter = at('postFilter');
     this.preScore = at('preScore');
-    this.score = at<ScorePlugin>('score').map((plugin) => ({ plugin, weight: resolved.scoreWeights.get(plugin.name) ?? 1 }));
+    this.score = at<ScorePlugin>('score').map((plugin) => ({
+      plugin,
+      weight: resolved.scoreWeights.get(plugin.name) ?? 1,
+    }));
     this.reserve = at('reserve');
     this.permit = at('permit');
     this.preBind = at('preBind');
@@ -141,7 +158,8 @@ export class Framework {
       }
       return s.withPlugin(p.name);
     }
-    state.filters = state.skipFilter.size === 0 ? this.filter : this.filter.filter((f) => !state.skipFilter.has(f.name));
+    state.filters =
+      state.skipFilter.size === 0 ? this.filter : this.filter.filter((f) => !state.skipFilter.has(f.name));
     return null;
   }
 
@@ -166,7 +184,8 @@ export class Framework {
         return { status: asStatus(err).withPlugin(p.name) };
       }
       if (r.status.isSuccess()) return r;
-      if (r.status.code === Code.UnschedulableAndUnresolvable || r.status.code === Code.Error) return { status: r.status.withPlugin(p.name) };
+      if (r.status.code === Code.UnschedulableAndUnresolvable || r.status.code === Code.Error)
+        return { status: r.status.withPlugin(p.name) };
       last = r;
     }
     return last;
@@ -187,7 +206,14 @@ export class Framework {
   }
 
   /** Adds each Score plugin's normalised, weighted score of nodes[0..n) into `totals`; `scratch` is reused. */
-  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], n: number, totals: Float64Array, scratch: Float64Array): void {
+  runScorePlugins(
+    state: CycleState,
+    pod: PodInfo,
+    nodes: readonly NodeInfo[],
+    n: number,
+    totals: Float64Array,
+    scratch: Float64Array,
+  ): void {
     totals.fill(0, 0, n);
     for (const { plugin, weight } of this.score) {
       if (state.skipScore.has(plugin.name)) continue;

@@ -40,7 +40,9 @@ export class Status {
 
   /** True for Unschedulable and UnschedulableAndUnresolvable. */
   isRejected(): boolean {
-    return this.code === Code.Unschedulable || this.code === Code.UnschedulableAndUnresolvable || this.code === Code.Pending;
+    return (
+      this.code === Code.Unschedulable || this.code === Code.UnschedulableAndUnresolvable || this.code === Code.Pending
+    );
   }
 
   /** The reasons joined, as in upstream's Status.Message(). */
@@ -64,7 +66,8 @@ export const SUCCESS = new Status(Code.Success);
 export const newStatus = (code: Code, ...reasons: string[]): Status => new Status(code, reasons);
 
 /** An Error status wrapping `err`. */
-export const asStatus = (err: unknown): Status => new Status(Code.Error, [err instanceof Error ? err.message : String(err)], err);
+export const asStatus = (err: unknown): Status =>
+  new Status(Code.Error, [err instanceof Error ? err.message : String(err)], err);
 
 /** A Status or null (success), as Filter and PreFilter return. */
 export type MaybeStatus = Status | null;

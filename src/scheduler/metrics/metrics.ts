@@ -6,14 +6,15 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PendingCounts } from '../queue/scheduling_queue.js';
 
-const exp = (start: number, factor: number, n: number): number[] => Array.from({ length: n }, (_, i) => start * factor ** i);
+const exp = (start: number, factor: number, n: number): number[] =>
+  Array.from({ length: n }, (_, i) => start * factor ** i);
 
 /** Scheduler metrics in one registry. */
 export class SchedulerMetrics {
   readonly registry = new Registry();
   readonly scheduleAttempts = new Counter({
     name: 'scheduler_schedule_attempts_total',
-    help: 'Number of attempts to schedule pods, by the result. \'unschedulable\' means a pod could not be scheduled, while \'error\' means an internal scheduler problem.',
+    help: "Number of attempts to schedule pods, by the result. 'unschedulable' means a pod could not be scheduled, while 'error' means an internal scheduler problem.",
     labelNames: ['result', 'profile'],
     registers: [this.registry],
   });

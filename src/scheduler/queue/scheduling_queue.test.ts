@@ -11,9 +11,17 @@ import { SchedulingQueue } from './scheduling_queue.js';
 const pod = (name: string, priority = 0, labels: Record<string, string> = {}): PodInfo =>
   newPodInfo({ metadata: { name, namespace: 'ns', uid: name, labels }, spec: { priority, containers: [] } });
 
-function queue(clock: FakeClock, opts: { preEnqueue?: PreEnqueuePlugin[]; events?: Map<string, ClusterEventWithHint[]> } = {}): SchedulingQueue {
+function queue(
+  clock: FakeClock,
+  opts: { preEnqueue?: PreEnqueuePlugin[]; events?: Map<string, ClusterEventWithHint[]> } = {},
+): SchedulingQueue {
   const sort = prioritySort();
-  return new SchedulingQueue({ clock, less: (a, b) => sort.less(a, b), preEnqueue: () => opts.preEnqueue ?? [], events: () => opts.events ?? new Map() });
+  return new SchedulingQueue({
+    clock,
+    less: (a, b) => sort.less(a, b),
+    preEnqueue: () => opts.preEnqueue ?? [],
+    events: () => opts.events ?? new Map(),
+  });
 }
 
 test('the active queue pops by priority, then by arrival', () => {
@@ -24,13 +32,26 @@ test('the active queue pops by priority, then by arrival', () => {
   q.add(pod('b', 5));
   clock.step(1);
   q.add(pod('c', 1));
-  assert.deepEqual([q.tryPop(), q.tryPop(), q.tryPop()].map((x) => x?.podInfo.name), ['b', 'a', 'c']);
+  assert.deepEqual(
+    [q.tryPop(), q.tryPop(), q.tryPop()].map((x) => x?.podInfo.name),
+    ['b', 'a', 'c'],
+  );
   assert.equal(q.tryPop(), undefined);
 });
 
 test('an unschedulable pod returns only on an event its rejecting plugin registered for, honouring its hint', () => {
   const clock = new FakeClock();
-  const events = new Map<string, ClusterEventWithHint[]>([['Fit', [{ event: { resource: 'Node', action: ActionType.Add }, hint: (_p, _o, n) => (n as { ok?: boolean }).ok === true }]]]);
+  const events = new Map<string, ClusterEventWithHint[]>([
+    [
+      'Fit',
+      [
+        {
+          event: { resource: 'Node', action: ActionType.Add },
+          hint: (_p, _o, n) => (n as { ok?: boolean }).ok === true,
+        },
+      ],
+    ],
+  ]);
   const q = queue(clock, { events });
   q.add(pod('a'));
   const a = q.tryPop()!;
@@ -91,8 +112,13 @@ test('backoff doubles per attempt up to podMaxBackoff, and the 5-minute backstop
 test('PreEnqueue gates a pod until an event its plugin registered for lets it through', () => {
   const clock = new FakeClock();
   let open = false;
-  const gate: PreEnqueuePlugin = { name: 'Gate', preEnqueue: () => (open ? null : pluginStatus('Gate', Code.UnschedulableAndUnresolvable, 'closed')) };
-  const events = new Map<string, ClusterEventWithHint[]>([['Gate', [{ event: { resource: 'UnscheduledPod', action: ActionType.Add } }]]]);
+  const gate: PreEnqueuePlugin = {
+    name: 'Gate',
+    preEnqueue: () => (open ? null : pluginStatus('Gate', Code.UnschedulableAndUnresolvable, 'closed')),
+  };
+  const events = new Map<string, ClusterEventWithHint[]>([
+    ['Gate', [{ event: { resource: 'UnscheduledPod', action: ActionType.Add } }]],
+  ]);
   const q = queue(clock, { preEnqueue: [gate], events });
   q.add(pod('a'));
   q.add(pod('b'));
@@ -123,7 +149,11 @@ test('an update gives a gated or unschedulable pod another try; delete removes a
   const clock = new FakeClock();
   const gates = schedulingGates();
   const q = queue(clock, { preEnqueue: [gates] });
-  const gated = (g: boolean): PodInfo => newPodInfo({ metadata: { name: 'g', namespace: 'ns', uid: 'g' }, spec: { containers: [], ...(g ? { schedulingGates: [{ name: 'wait' }] } : {}) } });
+  const gated = (g: boolean): PodInfo =>
+    newPodInfo({
+      metadata: { name: 'g', namespace: 'ns', uid: 'g' },
+      spec: { containers: [], ...(g ? { schedulingGates: [{ name: 'wait' }] } : {}) },
+    });
   q.add(gated(true));
   q.add(pod('u'));
   const u = q.tryPop()!;

@@ -85,7 +85,15 @@ export class SchedulingQueue {
   /** A new pending pod. */
   add(pod: PodInfo): void {
     const now = this.clock.now();
-    const q: QueuedPodInfo = { podInfo: pod, timestamp: now, initialAttemptTimestamp: now, attempts: 0, unschedulablePlugins: new Set(), gatingPlugin: undefined, lastError: false };
+    const q: QueuedPodInfo = {
+      podInfo: pod,
+      timestamp: now,
+      initialAttemptTimestamp: now,
+      attempts: 0,
+      unschedulablePlugins: new Set(),
+      gatingPlugin: undefined,
+      lastError: false,
+    };
     this.enqueue(q);
   }
 
@@ -124,7 +132,13 @@ export class SchedulingQueue {
 
   /** True when the pod is somewhere in the queue or being scheduled. */
   has(key: string): boolean {
-    return this.activeQ.has(key) || this.backoffQ.has(key) || this.unschedulable.has(key) || this.gated.has(key) || this.inFlight.has(key);
+    return (
+      this.activeQ.has(key) ||
+      this.backoffQ.has(key) ||
+      this.unschedulable.has(key) ||
+      this.gated.has(key) ||
+      this.inFlight.has(key)
+    );
   }
 
   /** The next pod, or undefined when none is ready (non-blocking). */
@@ -174,7 +188,9 @@ export class SchedulingQueue {
     }
     // Collected first: a pod still gated goes back into the map, which a live iteration would visit again.
     const ungate: QueuedPodInfo[] = [];
-    for (const q of this.gated.values()) if (q.gatingPlugin !== undefined && this.interested(q, event, oldObj, newObj, new Set([q.gatingPlugin]))) ungate.push(q);
+    for (const q of this.gated.values())
+      if (q.gatingPlugin !== undefined && this.interested(q, event, oldObj, newObj, new Set([q.gatingPlugin])))
+        ungate.push(q);
     for (const q of ungate) {
       this.gated.delete(q.podInfo.key);
       this.enqueue(q);
@@ -194,7 +210,12 @@ export class SchedulingQueue {
 
   /** Sizes of the sub-queues. */
   pending(): PendingCounts {
-    return { active: this.activeQ.size, backoff: this.backoffQ.size, unschedulable: this.unschedulable.size, gated: this.gated.size };
+    return {
+      active: this.activeQ.size,
+      backoff: this.backoffQ.size,
+      unschedulable: this.unschedulable.size,
+      gated: this.gated.size,
+    };
   }
 
   /** Moves pods whose backoff expired to the active queue. */
@@ -218,7 +239,13 @@ export class SchedulingQueue {
     }
   }
 
-  private interested(q: QueuedPodInfo, event: ClusterEvent, oldObj: unknown, newObj: unknown, plugins: ReadonlySet<string>): boolean {
+  private interested(
+    q: QueuedPodInfo,
+    event: ClusterEvent,
+    oldObj: unknown,
+    newObj: unknown,
+    plugins: ReadonlySet<string>,
+  ): boolean {
     if (q.lastError || plugins.size === 0) return true;
     const events = this.opts.events(q.podInfo);
     for (const p of plugins) {

@@ -8,7 +8,14 @@ import { SharedInformerFactory, type RESTClient } from '../../client/index.js';
 import { FakeClock } from '../../clock/index.js';
 import { SchedulerCache } from '../cache/cache.js';
 import { CycleState } from '../framework/cycle_state.js';
-import type { FilterPlugin, Handle, PreFilterPlugin, PreScorePlugin, ScorePlugin, WaitingPod } from '../framework/interface.js';
+import type {
+  FilterPlugin,
+  Handle,
+  PreFilterPlugin,
+  PreScorePlugin,
+  ScorePlugin,
+  WaitingPod,
+} from '../framework/interface.js';
 import { newPodInfo, type PodInfo } from '../framework/pod_info.js';
 import { Code, type MaybeStatus } from '../framework/status.js';
 import type { Container, Node, Pod, Taint } from '../../api/index.js';
@@ -25,7 +32,10 @@ export interface NodeOptions {
 export function makeNode(name: string, spec: NodeOptions = {}): Node {
   return {
     metadata: { name, labels: spec.labels ?? {} },
-    spec: { ...(spec.taints !== undefined ? { taints: spec.taints } : {}), ...(spec.unschedulable === true ? { unschedulable: true } : {}) },
+    spec: {
+      ...(spec.taints !== undefined ? { taints: spec.taints } : {}),
+      ...(spec.unschedulable === true ? { unschedulable: true } : {}),
+    },
     status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110', ...spec.allocatable } },
   };
 }
@@ -41,8 +51,15 @@ export interface PodOptions {
 
 /** A PodInfo of a pod in namespace "default" (uid = name) with one container. */
 export function makePod(name: string, p: PodOptions = {}): PodInfo {
-  const container: Container = { name: 'c', ...(p.requests !== undefined ? { resources: { requests: p.requests } } : {}), ...(p.hostPorts !== undefined ? { ports: p.hostPorts.map((hp) => ({ containerPort: hp.hostPort, ...hp })) } : {}) };
-  return newPodInfo({ metadata: { name, namespace: p.namespace ?? 'default', uid: name, labels: p.labels ?? {} }, spec: { containers: [container], ...p.spec } });
+  const container: Container = {
+    name: 'c',
+    ...(p.requests !== undefined ? { resources: { requests: p.requests } } : {}),
+    ...(p.hostPorts !== undefined ? { ports: p.hostPorts.map((hp) => ({ containerPort: hp.hostPort, ...hp })) } : {}),
+  };
+  return newPodInfo({
+    metadata: { name, namespace: p.namespace ?? 'default', uid: name, labels: p.labels ?? {} },
+    spec: { containers: [container], ...p.spec },
+  });
 }
 
 /** A cache (the scheduler's Snapshot) holding `nodes` and the pods placed on them. */
@@ -73,13 +90,19 @@ export function fakeHandle(snapshot: SchedulerCache, extra: Partial<Handle> = {}
 }
 
 /** The reasons a status gives, "" for success. */
-export const reasonOf = (s: MaybeStatus): string => (s === null || s.code === Code.Success ? '' : s.message() || Code[s.code]);
+export const reasonOf = (s: MaybeStatus): string =>
+  s === null || s.code === Code.Success ? '' : s.message() || Code[s.code];
 
 /**
  * Runs PreFilter (when the plugin has it) then Filter on every node: node name -> reason ("" when it fits).
  * A PreFilter rejection is returned under the key "PreFilter"; a PreFilter Skip means every node fits.
  */
-export function runFilter(plugin: FilterPlugin & Partial<PreFilterPlugin>, pod: PodInfo, snapshot: SchedulerCache, state = new CycleState()): Record<string, string> {
+export function runFilter(
+  plugin: FilterPlugin & Partial<PreFilterPlugin>,
+  pod: PodInfo,
+  snapshot: SchedulerCache,
+  state = new CycleState(),
+): Record<string, string> {
   if (plugin.preFilter !== undefined) {
     const s = plugin.preFilter(state, pod, snapshot);
     if (s !== null && s.code === Code.Skip) return Object.fromEntries(snapshot.nodes().map((n) => [n.name, '']));
@@ -92,7 +115,12 @@ export function runFilter(plugin: FilterPlugin & Partial<PreFilterPlugin>, pod: 
  * Runs PreScore (when the plugin has it), Score on every node and NormalizeScore: node name -> score.
  * A PreScore Skip returns undefined (the framework would not score with this plugin).
  */
-export function runScore(plugin: ScorePlugin & Partial<PreScorePlugin>, pod: PodInfo, snapshot: SchedulerCache, state = new CycleState()): Record<string, number> | undefined {
+export function runScore(
+  plugin: ScorePlugin & Partial<PreScorePlugin>,
+  pod: PodInfo,
+  snapshot: SchedulerCache,
+  state = new CycleState(),
+): Record<string, number> | undefined {
   const nodes = snapshot.nodes();
   if (plugin.preScore !== undefined) {
     const s = plugin.preScore(state, pod, nodes);

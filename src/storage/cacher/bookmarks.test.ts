@@ -26,7 +26,11 @@ test('bookmarks come about once a minute and 2 s before the deadline, only when 
     withBookmarks.stop();
     await reader;
     const bookmarks = seen.filter((x) => x.ev.type === 'BOOKMARK');
-    assert.deepEqual(bookmarks.map((b) => Math.round(b.at / 1000)), [60, 88], 'one at a minute, one 2 s before the 90 s deadline');
+    assert.deepEqual(
+      bookmarks.map((b) => Math.round(b.at / 1000)),
+      [60, 88],
+      'one at a minute, one 2 s before the 90 s deadline',
+    );
     assert.ok(bookmarks.every((b) => b.ev.revision >= kv.modRevision && b.ev.object === null));
     const [first] = await take(without, 1);
     assert.equal(first.type, 'ADDED');

@@ -40,7 +40,8 @@ const byKey = (a: CachedObject, b: CachedObject): number => (a.key < b.key ? -1 
 /** Lists `req` from `wc`; the caller has checked that `req.revision` is inside the window. */
 export function listFromCache(wc: WatchCache, req: CacheListRequest): CacheListPage {
   const start = req.startKey !== undefined && req.startKey > req.prefix ? req.startKey : req.prefix;
-  const candidates = req.revision >= wc.revision ? currentCandidates(wc, req, start) : historicalCandidates(wc, req, start);
+  const candidates =
+    req.revision >= wc.revision ? currentCandidates(wc, req, start) : historicalCandidates(wc, req, start);
   const out: CachedObject[] = [];
   let fetched = 0;
   const pass = (o: CachedObject): boolean => {

@@ -118,7 +118,10 @@ export class CacheWatcher<T> implements AsyncIterable<T> {
     this.queue = [];
     this.head = 0;
     this.initial = [];
-    this.failure = new StorageError('TooSlow', `watcher could not keep up: its buffer of ${this.limits.capacity} stayed full for ${this.limits.budgetMs} ms`);
+    this.failure = new StorageError(
+      'TooSlow',
+      `watcher could not keep up: its buffer of ${this.limits.capacity} stayed full for ${this.limits.budgetMs} ms`,
+    );
     this.finish(true);
   }
 

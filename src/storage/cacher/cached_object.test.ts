@@ -22,7 +22,10 @@ test('the cache keeps stored and encoded bytes outside the Buffer pool, with the
   const f = await openCacher(P);
   try {
     const values = [0, 1, 2].map((i) => pod(`p${i}`, { node: `n${i}` }));
-    assert.ok(values.every((v) => !ownsBuffer(v)), 'the written values are pool slices (the premise)');
+    assert.ok(
+      values.every((v) => !ownsBuffer(v)),
+      'the written values are pool slices (the premise)',
+    );
     for (let i = 0; i < 3; i++) await f.sqlite.create(`${P}default/p${i}`, values[i]!);
     await f.sqlite.delete(`${P}default/p0`);
     await f.cacher.list(P); // a consistent read: the cache has applied every write
@@ -32,15 +35,21 @@ test('the cache keeps stored and encoded bytes outside the Buffer pool, with the
     assert.equal(events.length, 4);
     for (const [i, ev] of events.slice(0, 3).entries()) {
       const obj = ev.object!;
-      assert.ok(ownsBuffer(obj.value) && ownsBuffer(obj.kv.value), `event ${ev.revision}: stored bytes own their buffer`);
+      assert.ok(
+        ownsBuffer(obj.value) && ownsBuffer(obj.kv.value),
+        `event ${ev.revision}: stored bytes own their buffer`,
+      );
       assert.deepEqual(obj.value, values[i]);
       const bytes = obj.bytes();
       assert.ok(ownsBuffer(bytes), `event ${ev.revision}: response bytes own their buffer`);
-      assert.equal((JSON.parse(bytes.toString()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion, String(ev.revision));
+      assert.equal(
+        (JSON.parse(bytes.toString()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion,
+        String(ev.revision),
+      );
     }
     const del = events[3]!;
     assert.equal(del.type, 'delete');
-    assert.ok(ownsBuffer(del.prevAtEvent().bytes()), 'a DELETED event\'s own encoding owns its buffer');
+    assert.ok(ownsBuffer(del.prevAtEvent().bytes()), "a DELETED event's own encoding owns its buffer");
   } finally {
     await f.close();
   }
@@ -60,7 +69,11 @@ test('copyInto writes the same bytes as bytes() with the resourceVersion spliced
     const end = fresh.copyInto(target, 5);
     assert.equal(end, 5 + want.length);
     assert.equal(target.subarray(5, end).toString(), want.toString());
-    assert.equal(target.subarray(0, 5).toString() + target.subarray(end).toString(), '.'.repeat(10), 'nothing outside its range is touched');
+    assert.equal(
+      target.subarray(0, 5).toString() + target.subarray(end).toString(),
+      '.'.repeat(10),
+      'nothing outside its range is touched',
+    );
     assert.equal(fresh.copyInto(target, 5, 4 + want.length), -1, 'one byte short of the limit');
     assert.equal(fresh.copyInto(Buffer.alloc(want.length - 1), 0), -1);
     // Once bytes() is memoised, copyInto copies those.
@@ -75,7 +88,10 @@ test('an entry gives back each of its index values, for none, one, two and more 
   const kv = { key: `${P}default/a`, value: Buffer.from('{}'), createRevision: 1, modRevision: 2 };
   for (const values of [[], ['n1'], ['n1', 'a'], ['n1', 'a', 'Running', 'x']]) {
     const o = new CachedObject(kv, 'default', values, jsonCodec);
-    assert.deepEqual(values.map((_, i) => o.indexValue(i)), values);
+    assert.deepEqual(
+      values.map((_, i) => o.indexValue(i)),
+      values,
+    );
   }
 });
 

@@ -7,7 +7,14 @@
 import type { KeyValue } from '../interface.js';
 import { EncodedObject, type ObjectCodec } from '../encoded_object.js';
 
-export { EncodedObject, jsonCodec, ownBytes, resourceVersionParts, spliceResourceVersion, type ObjectCodec } from '../encoded_object.js';
+export {
+  EncodedObject,
+  jsonCodec,
+  ownBytes,
+  resourceVersionParts,
+  spliceResourceVersion,
+  type ObjectCodec,
+} from '../encoded_object.js';
 
 /**
  * A live entry of the cache's state: the current version of one key, with its

@@ -10,7 +10,15 @@ import { decodeContinue, encodeContinue } from '../continue.js';
 import { DirectObjectStorage } from '../direct_objects.js';
 import type { EncodedObject } from '../encoded_object.js';
 import { expired, keyNotFound } from '../errors.js';
-import type { ObjectEvent, ObjectGetOptions, ObjectList, ObjectListOptions, ObjectStorage, ObjectWatcher, ObjectWatchOptions } from '../objects.js';
+import type {
+  ObjectEvent,
+  ObjectGetOptions,
+  ObjectList,
+  ObjectListOptions,
+  ObjectStorage,
+  ObjectWatcher,
+  ObjectWatchOptions,
+} from '../objects.js';
 import { listFromCache } from './cache_list.js';
 import type { CachedObject } from './cached_object.js';
 import { CacherBase } from './cacher_base.js';
@@ -43,7 +51,9 @@ export class Cacher extends CacherBase implements ObjectStorage {
     if (plan.from === 'storage') {
       this.counters.storageReads++;
       const { minRevision: _m, revision: _r, ...rest } = opts;
-      return this.direct.listObjects(startKey === undefined && exact !== undefined && exact > 0 ? { ...rest, revision: exact } : rest);
+      return this.direct.listObjects(
+        startKey === undefined && exact !== undefined && exact > 0 ? { ...rest, revision: exact } : rest,
+      );
     }
     const index = filter.index === undefined ? undefined : { ...filter.index, name: opts.index!.name };
     const page = listFromCache(this.watchCache, {
@@ -66,7 +76,10 @@ export class Cacher extends CacherBase implements ObjectStorage {
     const plan = await this.plan('get', opts.revision, opts.minRevision, false);
     if (plan.from === 'storage') {
       this.counters.storageReads++;
-      return this.direct.getObject(key, opts.revision !== undefined && opts.revision > 0 ? { revision: opts.revision } : {});
+      return this.direct.getObject(
+        key,
+        opts.revision !== undefined && opts.revision > 0 ? { revision: opts.revision } : {},
+      );
     }
     const o = this.entryAt(key, plan.revision);
     if (o === null) throw keyNotFound(key);
@@ -82,13 +95,17 @@ export class Cacher extends CacherBase implements ObjectStorage {
   watchObjects(opts: ObjectWatchOptions = {}): ObjectWatcher {
     const filter = this.filterOf(opts.namespace, opts.index, opts.predicate);
     let reg: Registration | undefined;
-    const w = this.newWatcher<ObjectEvent>(filter.index !== undefined || filter.namespace !== undefined ? 1 : 0, () => reg);
+    const w = this.newWatcher<ObjectEvent>(
+      filter.index !== undefined || filter.namespace !== undefined ? 1 : 0,
+      () => reg,
+    );
     const start = async (): Promise<void> => {
       // Object watches wait for initialization: the window is their contract, storage has no transitions.
       await this.ready();
       const wc = this.watchCache;
       const from = opts.fromRevision ?? 0;
-      if (from === 0 && opts.consistent === true && this.consistentReadsFromCache) await this.waitFresh(this.acknowledged?.() ?? (await this.storage.currentRevision()));
+      if (from === 0 && opts.consistent === true && this.consistentReadsFromCache)
+        await this.waitFresh(this.acknowledged?.() ?? (await this.storage.currentRevision()));
       if (from > 0) {
         if (from < wc.window.oldestRevision) throw expired(from, wc.window.oldestRevision);
         if (from > wc.revision) await this.waitFresh(from);
@@ -101,7 +118,9 @@ export class Cacher extends CacherBase implements ObjectStorage {
           return out;
         });
       } else if (opts.initialEvents === true) {
-        w.addInitial(this.snapshot(filter), (o) => (passes(filter, o, () => o.decode()) ? { type: 'ADDED', revision: o.revision, object: o } : null));
+        w.addInitial(this.snapshot(filter), (o) =>
+          passes(filter, o, () => o.decode()) ? { type: 'ADDED', revision: o.revision, object: o } : null,
+        );
       }
       if (opts.initialEventsEndBookmark === true) w.push({ type: 'BOOKMARK', revision: wc.revision, object: null });
       reg = {
@@ -112,7 +131,9 @@ export class Cacher extends CacherBase implements ObjectStorage {
           const out = toObjectEvent(filter, ev);
           if (out !== null) w.push(out);
         },
-        ...(opts.allowBookmarks === true ? { notify: (revision: number) => w.push({ type: 'BOOKMARK', revision, object: null }) } : {}),
+        ...(opts.allowBookmarks === true
+          ? { notify: (revision: number) => w.push({ type: 'BOOKMARK', revision, object: null }) }
+          : {}),
         ...(opts.deadline === undefined ? {} : { deadline: opts.deadline }),
       };
       this.watchers.add(reg);
@@ -135,7 +156,11 @@ export class Cacher extends CacherBase implements ObjectStorage {
   }
 
   /** Resolves an index name to its position; an unknown indexer is a programming error. */
-  private filterOf(namespace: string | undefined, index: { name: string; value: string } | undefined, predicate: ((o: unknown) => boolean) | undefined): ObjectFilter {
+  private filterOf(
+    namespace: string | undefined,
+    index: { name: string; value: string } | undefined,
+    predicate: ((o: unknown) => boolean) | undefined,
+  ): ObjectFilter {
     const f: ObjectFilter = {};
     if (namespace !== undefined && namespace !== '') f.namespace = namespace;
     if (index !== undefined) {

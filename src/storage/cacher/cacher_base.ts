@@ -15,7 +15,18 @@ import { RealClock, type Clock, type Timer } from '../../clock/index.js';
 import { decodeContinue, encodeContinue } from '../continue.js';
 import { expired, isStorageError, keyNotFound, StorageError } from '../errors.js';
 import type {
-  CreateOptions, DeleteOptions, GuaranteedUpdateOptions, KeyValue, ListResult, Storage, StorageStatus, TryUpdate, UpdateResult, WatchEvent, WatchOptions, Watcher,
+  CreateOptions,
+  DeleteOptions,
+  GuaranteedUpdateOptions,
+  KeyValue,
+  ListResult,
+  Storage,
+  StorageStatus,
+  TryUpdate,
+  UpdateResult,
+  WatchEvent,
+  WatchOptions,
+  Watcher,
 } from '../interface.js';
 import type { ReadVersion } from '../objects.js';
 import { BOOKMARK_FREQUENCY_MS, BookmarkBuckets, nextBookmarkTime } from './bookmarks.js';
@@ -26,7 +37,13 @@ import { shouldDelegate, type CacheReadState, type ReadKind } from './delegator.
 import type { Registration } from './cacher_watch.js';
 import { DEFAULT_WINDOW_SIZING } from './event_window.js';
 import { CacherCounters, type CacherMetrics } from './metrics.js';
-import { hasAcknowledgedRevision, hasRequestProgress, type CacherGetOptions, type CacherListOptions, type CacherOptions } from './options.js';
+import {
+  hasAcknowledgedRevision,
+  hasRequestProgress,
+  type CacherGetOptions,
+  type CacherListOptions,
+  type CacherOptions,
+} from './options.js';
 import { ProgressRequester } from './progress_requester.js';
 import { Reflector } from './reflector.js';
 import { WatchCache } from './watch_cache.js';
@@ -75,25 +92,44 @@ export abstract class CacherBase implements Storage, CacheReadState {
     this.storage = opts.storage;
     this.resourcePrefix = opts.resourcePrefix;
     if (!this.resourcePrefix.endsWith('/')) throw new Error(`cacher prefix must end with '/': ${this.resourcePrefix}`);
-    this.resource = opts.resource ?? this.resourcePrefix.split('/').filter((s) => s !== '').pop() ?? this.resourcePrefix;
+    this.resource =
+      opts.resource ??
+      this.resourcePrefix
+        .split('/')
+        .filter((s) => s !== '')
+        .pop() ??
+      this.resourcePrefix;
     this.clock = opts.clock ?? new RealClock();
     const indexers = opts.indexers ?? [];
-    this.watchCache = new WatchCache(this.resourcePrefix, indexers, opts.codec ?? jsonCodec, this.clock, { ...DEFAULT_WINDOW_SIZING, ...opts.windowSizing });
+    this.watchCache = new WatchCache(this.resourcePrefix, indexers, opts.codec ?? jsonCodec, this.clock, {
+      ...DEFAULT_WINDOW_SIZING,
+      ...opts.windowSizing,
+    });
     this.watchers = new WatcherIndex(indexers.length);
     this.bookmarks = new BookmarkBuckets(this.clock.now());
     const storage = this.storage;
     this.requester = hasRequestProgress(storage)
-      ? new ProgressRequester(() => storage.requestProgress(), () => this.watchCache.hasWaiters, this.clock)
+      ? new ProgressRequester(
+          () => storage.requestProgress(),
+          () => this.watchCache.hasWaiters,
+          this.clock,
+        )
       : null;
     this.consistentReadsFromCache = opts.consistentReadsFromCache ?? this.requester !== null;
     this.acknowledged = hasAcknowledgedRevision(storage) ? () => storage.acknowledgedRevision() : undefined;
     this.consistentGetsFromCache = this.consistentReadsFromCache && this.acknowledged !== undefined;
     this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
-    this.reflector = new Reflector(this.storage, this.resourcePrefix, this.clock, {
-      replace: (items, revision) => this.onReplace(items, revision),
-      event: (ev) => this.onEvent(ev),
-      revision: () => this.watchCache.revision,
-    }, opts.log);
+    this.reflector = new Reflector(
+      this.storage,
+      this.resourcePrefix,
+      this.clock,
+      {
+        replace: (items, revision) => this.onReplace(items, revision),
+        event: (ev) => this.onEvent(ev),
+        revision: () => this.watchCache.revision,
+      },
+      opts.log,
+    );
     this.ticker = this.clock.setInterval(() => this.onTick(), 1_000);
     void this.reflector.run();
   }
@@ -151,7 +187,11 @@ export abstract class CacherBase implements Storage, CacheReadState {
       const r = tryUpdate(cur);
       return r instanceof Promise ? r.then(note) : note(r);
     };
-    return this.storage.guaranteedUpdate(key, noting, cached === undefined ? opts : { ...opts, cachedExisting: cached.kv });
+    return this.storage.guaranteedUpdate(
+      key,
+      noting,
+      cached === undefined ? opts : { ...opts, cachedExisting: cached.kv },
+    );
   }
   delete(key: string, opts?: DeleteOptions): Promise<KeyValue> {
     return this.storage.delete(key, opts);
@@ -215,7 +255,12 @@ export abstract class CacherBase implements Storage, CacheReadState {
       const { minRevision: _m, ...rest } = opts;
       return this.storage.list(prefix, rest);
     }
-    const page = listFromCache(this.watchCache, { prefix, revision: plan.revision, limit: opts.limit ?? 0, ...(startKey === undefined ? {} : { startKey }) });
+    const page = listFromCache(this.watchCache, {
+      prefix,
+      revision: plan.revision,
+      limit: opts.limit ?? 0,
+      ...(startKey === undefined ? {} : { startKey }),
+    });
     this.countList(page.fetched, page.items.length);
     const out: ListResult = { items: page.items.map((o) => o.kv), revision: plan.revision };
     if (page.nextKey !== undefined) out.continue = encodeContinue(prefix, page.nextKey, plan.revision);
@@ -226,7 +271,7 @@ export abstract class CacherBase implements Storage, CacheReadState {
   /** The entry of `key` at a planned revision, or null. */
   protected entryAt(key: string, revision: number): CachedObject | null {
     const wc = this.watchCache;
-    return revision >= wc.revision ? wc.store.get(key) ?? null : wc.getAt(key, revision);
+    return revision >= wc.revision ? (wc.store.get(key) ?? null) : wc.getAt(key, revision);
   }
 
   protected countList(fetched: number, returned: number): void {
@@ -244,7 +289,12 @@ export abstract class CacherBase implements Storage, CacheReadState {
    * Where a read is served from: waits for the cache when it is behind the revision asked for,
    * then lets shouldDelegate decide; a consistent read from the cache first waits for storage's revision.
    */
-  protected async plan(kind: ReadKind, exact: number | undefined, min: number | undefined, honourCompaction: boolean): Promise<ReadPlan> {
+  protected async plan(
+    kind: ReadKind,
+    exact: number | undefined,
+    min: number | undefined,
+    honourCompaction: boolean,
+  ): Promise<ReadPlan> {
     if (!(await this.awaitReady())) return STORAGE;
     const wc = this.watchCache;
     const isExact = exact !== undefined && exact > 0;
@@ -254,7 +304,10 @@ export abstract class CacherBase implements Storage, CacheReadState {
     } else if (min !== undefined && min > wc.revision && !(await this.waitFor(min))) {
       return STORAGE;
     }
-    if (shouldDelegate(kind, isExact ? { revision: exact } : min === undefined ? CONSISTENT : { minRevision: min }, this)) return STORAGE;
+    if (
+      shouldDelegate(kind, isExact ? { revision: exact } : min === undefined ? CONSISTENT : { minRevision: min }, this)
+    )
+      return STORAGE;
     if (isExact) return { from: 'cache', revision: exact };
     if (min !== undefined) return { from: 'cache', revision: wc.revision };
     const target = this.acknowledged?.() ?? (await this.storage.currentRevision());
@@ -297,7 +350,9 @@ export abstract class CacherBase implements Storage, CacheReadState {
     if (this.initialized) return true;
     if (this.stopped) return false;
     let timer: Timer | undefined;
-    const timeout = new Promise<false>((resolve) => (timer = this.clock.setTimeout(() => resolve(false), this.opts.readyTimeoutMs ?? 10_000)));
+    const timeout = new Promise<false>(
+      (resolve) => (timer = this.clock.setTimeout(() => resolve(false), this.opts.readyTimeoutMs ?? 10_000)),
+    );
     const ok = await Promise.race([this.readyPromise.then(() => true), timeout]);
     timer?.cancel();
     return ok;
@@ -361,19 +416,23 @@ export abstract class CacherBase implements Storage, CacheReadState {
   /** A watcher with this cacher's limits; `kind` 1 means filtered by namespace or index (smaller buffer, like upstream). */
   protected newWatcher<T>(kind: 0 | 1, reg: () => Registration | undefined): CacheWatcher<T> {
     const capacity = this.opts.watcherCapacity ?? (kind === 1 ? 100 : 1_000);
-    const w: CacheWatcher<T> = new CacheWatcher<T>(this.clock, { capacity, budgetMs: this.opts.slowWatcherBudgetMs ?? 5_000, hardLimit: capacity * 10 }, (tooSlow) => {
-      const r = reg();
-      if (r !== undefined) {
-        this.watchers.remove(r);
-        this.progressWatchers.delete(r);
-      }
-      const pipe = this.pipes.get(w as CacheWatcher<unknown>);
-      if (pipe !== undefined) {
-        this.pipes.delete(w as CacheWatcher<unknown>);
-        pipe();
-      }
-      if (tooSlow) this.counters.terminatedWatchers++;
-    });
+    const w: CacheWatcher<T> = new CacheWatcher<T>(
+      this.clock,
+      { capacity, budgetMs: this.opts.slowWatcherBudgetMs ?? 5_000, hardLimit: capacity * 10 },
+      (tooSlow) => {
+        const r = reg();
+        if (r !== undefined) {
+          this.watchers.remove(r);
+          this.progressWatchers.delete(r);
+        }
+        const pipe = this.pipes.get(w as CacheWatcher<unknown>);
+        if (pipe !== undefined) {
+          this.pipes.delete(w as CacheWatcher<unknown>);
+          pipe();
+        }
+        if (tooSlow) this.counters.terminatedWatchers++;
+      },
+    );
     return w;
   }
 

@@ -9,7 +9,13 @@ import { CacherRegistry, parseWatchCacheSizes } from './cacher_registry.js';
 import { pod } from './test_helpers.js';
 
 test('parseWatchCacheSizes reads upstream syntax and refuses malformed entries', () => {
-  assert.deepEqual([...parseWatchCacheSizes('pods#0, deployments.apps#100,')], [['pods', 0], ['deployments.apps', 100]]);
+  assert.deepEqual(
+    [...parseWatchCacheSizes('pods#0, deployments.apps#100,')],
+    [
+      ['pods', 0],
+      ['deployments.apps', 100],
+    ],
+  );
   assert.throws(() => parseWatchCacheSizes('pods'), /invalid value of watch cache size/);
   assert.throws(() => parseWatchCacheSizes('pods#x'), /invalid value of watch cache size/);
 });
@@ -20,7 +26,11 @@ test('the registry routes each resource to its cacher, and resource#0 to storage
   const storage = await openSqliteStorage({ dataDir: dir, clock });
   const reg = new CacherRegistry({
     storage,
-    resources: [{ prefix: '/registry/pods/' }, { prefix: '/registry/events/' }, { prefix: '/registry/apps/deployments/', resource: 'deployments.apps' }],
+    resources: [
+      { prefix: '/registry/pods/' },
+      { prefix: '/registry/events/' },
+      { prefix: '/registry/apps/deployments/', resource: 'deployments.apps' },
+    ],
     watchCacheSizes: parseWatchCacheSizes('events#0'),
     defaults: { clock },
   });
@@ -35,7 +45,13 @@ test('the registry routes each resource to its cacher, and resource#0 to storage
     await reg.create('/registry/events/ns/e', pod('e', { ns: 'ns' }));
     assert.equal((await reg.list('/registry/pods/ns/')).items.length, 1);
     assert.equal((await reg.list('/registry/events/')).items.length, 1);
-    assert.deepEqual(reg.metrics().map((m) => [m.resource, m.listTotal]), [['pods', 1], ['deployments.apps', 0]]);
+    assert.deepEqual(
+      reg.metrics().map((m) => [m.resource, m.listTotal]),
+      [
+        ['pods', 1],
+        ['deployments.apps', 0],
+      ],
+    );
   } finally {
     await reg.close();
     rmSync(dir, { recursive: true, force: true });
@@ -46,15 +62,27 @@ test('events are served from storage by default, as upstream, and cached once gi
   const dir = mkdtempSync(join(tmpdir(), 'kscale-cacher-'));
   const clock = new FakeClock();
   const storage = await openSqliteStorage({ dataDir: dir, clock });
-  const resources = [{ prefix: '/registry/pods/' }, { prefix: '/registry/events/', resource: 'events' }, { prefix: '/registry/events/', resource: 'events.events.k8s.io' }];
+  const resources = [
+    { prefix: '/registry/pods/' },
+    { prefix: '/registry/events/', resource: 'events' },
+    { prefix: '/registry/events/', resource: 'events.events.k8s.io' },
+  ];
   const plain = new CacherRegistry({ storage, resources, defaults: { clock } });
-  const sized = new CacherRegistry({ storage, resources, watchCacheSizes: parseWatchCacheSizes('events#100,events.events.k8s.io#100'), defaults: { clock } });
+  const sized = new CacherRegistry({
+    storage,
+    resources,
+    watchCacheSizes: parseWatchCacheSizes('events#100,events.events.k8s.io#100'),
+    defaults: { clock },
+  });
   try {
     await plain.ready();
     await sized.ready();
     assert.equal(plain.cacherFor('/registry/pods/ns/a')?.resource, 'pods');
     assert.equal(plain.cacherFor('/registry/events/ns/e'), undefined, 'Events are not cached by default');
-    assert.deepEqual(plain.metrics().map((m) => m.resource), ['pods']);
+    assert.deepEqual(
+      plain.metrics().map((m) => m.resource),
+      ['pods'],
+    );
     await plain.create('/registry/events/ns/e', pod('e', { ns: 'ns' }));
     assert.equal((await plain.list('/registry/events/')).items.length, 1, 'and are read from storage');
     assert.ok(sized.cacherFor('/registry/events/ns/e') !== undefined, 'a size in --watch-cache-sizes caches them');

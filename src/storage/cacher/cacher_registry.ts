@@ -5,7 +5,20 @@
  * --watch-cache-sizes, `resource#0` leaves one resource uncached; with
  * --watch-cache=false the API server simply does not build a registry.
  */
-import type { CreateOptions, DeleteOptions, GetOptions, GuaranteedUpdateOptions, KeyValue, ListOptions, ListResult, Storage, StorageStatus, TryUpdate, WatchOptions, Watcher } from '../interface.js';
+import type {
+  CreateOptions,
+  DeleteOptions,
+  GetOptions,
+  GuaranteedUpdateOptions,
+  KeyValue,
+  ListOptions,
+  ListResult,
+  Storage,
+  StorageStatus,
+  TryUpdate,
+  WatchOptions,
+  Watcher,
+} from '../interface.js';
 import type { ObjectCodec } from './cached_object.js';
 import { Cacher } from './cacher.js';
 import type { CacherMetrics } from './metrics.js';
@@ -47,7 +60,8 @@ export function parseWatchCacheSizes(flag: string): Map<string, number> {
     const e = entry.trim();
     if (e === '') continue;
     const [name, size, ...rest] = e.split('#');
-    if (rest.length > 0 || name === '' || size === undefined || !/^\d+$/.test(size)) throw new Error(`invalid value of watch cache size: ${e}`);
+    if (rest.length > 0 || name === '' || size === undefined || !/^\d+$/.test(size))
+      throw new Error(`invalid value of watch cache size: ${e}`);
     out.set(name, Number(size));
   }
   return out;
@@ -83,7 +97,8 @@ export class CacherRegistry implements Storage {
     const prefix = this.resourcePrefixOf(keyOrPrefix);
     if (prefix === undefined) return undefined;
     const c = this.byPrefix.get(prefix);
-    if (c !== undefined || this.uncached.has(prefix) || this.opts.cacheUnknownPrefixes !== true || this.closed) return c;
+    if (c !== undefined || this.uncached.has(prefix) || this.opts.cacheUnknownPrefixes !== true || this.closed)
+      return c;
     return this.build({ prefix });
   }
 
@@ -156,7 +171,13 @@ export class CacherRegistry implements Storage {
 
   private build(r: ResourceCacheConfig): Cacher | undefined {
     if (!r.prefix.endsWith('/')) throw new Error(`cached resource prefix must end with '/': ${r.prefix}`);
-    const resource = r.resource ?? r.prefix.split('/').filter((s) => s !== '').pop() ?? r.prefix;
+    const resource =
+      r.resource ??
+      r.prefix
+        .split('/')
+        .filter((s) => s !== '')
+        .pop() ??
+      r.prefix;
     const size = this.opts.watchCacheSizes?.get(resource);
     if (size === 0 || (size === undefined && UNCACHED_BY_DEFAULT.has(resource))) {
       this.uncached.add(r.prefix);

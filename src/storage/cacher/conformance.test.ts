@@ -47,14 +47,26 @@ runConformance('cacher over sqlite', (): StoreFactory => {
 // The suite must exercise the cache, not pass by falling through to storage.
 after(() => {
   const m = stores.flatMap((s) => s.metrics());
-  const sum = (k: 'listTotal' | 'getTotal' | 'storageReads' | 'eventsDispatched'): number => m.reduce((a, x) => a + x[k], 0);
-  process.stdout.write(`# cacher: lists ${sum('listTotal')}, gets ${sum('getTotal')}, storage reads ${sum('storageReads')}, events dispatched ${sum('eventsDispatched')}\n`);
-  assert.ok(sum('listTotal') > 0 && sum('getTotal') > 0 && sum('eventsDispatched') > 0, 'reads and watches were served from the cache');
+  const sum = (k: 'listTotal' | 'getTotal' | 'storageReads' | 'eventsDispatched'): number =>
+    m.reduce((a, x) => a + x[k], 0);
+  process.stdout.write(
+    `# cacher: lists ${sum('listTotal')}, gets ${sum('getTotal')}, storage reads ${sum('storageReads')}, events dispatched ${sum('eventsDispatched')}\n`,
+  );
+  assert.ok(
+    sum('listTotal') > 0 && sum('getTotal') > 0 && sum('eventsDispatched') > 0,
+    'reads and watches were served from the cache',
+  );
 });
 
 // The object-level suite, on one store on the real clock, each test's resource with a Cacher of its own.
-runObjectConformance('cacher over sqlite', onSharedStore(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kscale-cacher-objects-'));
-  dirs.push(dir);
-  return openSqliteStorage({ dataDir: dir }).then((s) => (plain.push(s), s));
-}, (s) => cachedObjects(s, cachers)));
+runObjectConformance(
+  'cacher over sqlite',
+  onSharedStore(
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'kscale-cacher-objects-'));
+      dirs.push(dir);
+      return openSqliteStorage({ dataDir: dir }).then((s) => (plain.push(s), s));
+    },
+    (s) => cachedObjects(s, cachers),
+  ),
+);

@@ -18,7 +18,10 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 before(async () => {
   etcd = await startEtcd({ progressNotifyIntervalMs: 1000 });
-  registry = new CacherRegistry({ storage: new Etcd3Storage({ servers: [etcd.clientUrl] }), cacheUnknownPrefixes: true });
+  registry = new CacherRegistry({
+    storage: new Etcd3Storage({ servers: [etcd.clientUrl] }),
+    cacheUnknownPrefixes: true,
+  });
 });
 
 after(async () => {

@@ -14,14 +14,19 @@ test('a consistent read never returns data older than a write acknowledged befor
       Array.from({ length: 8 }, async (_, w) => {
         for (let i = 0; i < 25; i++) {
           const key = `${P}default/w${w}`;
-          const written = await f.sqlite.guaranteedUpdate(key, () => ({ value: pod(`w${w}`, { phase: `v${i}` }) }), { ignoreNotFound: true });
+          const written = await f.sqlite.guaranteedUpdate(key, () => ({ value: pod(`w${w}`, { phase: `v${i}` }) }), {
+            ignoreNotFound: true,
+          });
           // Alternately the storage-shaped get and the object get the API server's GET uses.
           const got = i % 2 === 0 ? (await c.get(key)).modRevision : (await c.getObject(key)).revision;
           assert.ok(got >= written.modRevision, `get saw ${got} after a write at ${written.modRevision}`);
           // A write to another resource moves storage's revision; the cache of pods must still reach it (progress).
           const elsewhere = await f.sqlite.create(`${OTHER}n-${w}-${i}`, pod('n'));
           const listed = await c.list(P);
-          assert.ok(listed.revision >= elsewhere.modRevision, `list at ${listed.revision} after a write at ${elsewhere.modRevision}`);
+          assert.ok(
+            listed.revision >= elsewhere.modRevision,
+            `list at ${listed.revision} after a write at ${elsewhere.modRevision}`,
+          );
           const mine = listed.items.find((kv) => kv.key === key)!;
           assert.ok(mine.modRevision >= written.modRevision);
         }
@@ -64,7 +69,10 @@ test('a resourceVersion ahead of the cache waits 3 s, then fails with TooLargeRe
     assert.equal(settled, false, 'still waiting before 3 s');
     f.clock.step(100);
     for (const p of [list, get]) {
-      const err = await p.then(() => new Error('succeeded'), (e: unknown) => e);
+      const err = await p.then(
+        () => new Error('succeeded'),
+        (e: unknown) => e,
+      );
       assert.ok(isStorageError(err, 'TooLargeResourceVersion'), `got ${String(err)}`);
     }
     assert.ok(isStorageError(await watchErr, 'TooLargeResourceVersion'));

@@ -18,7 +18,11 @@ export interface WindowSizing {
 }
 
 /** Upstream's defaults: 75 s, 100 .. 102,400 events. */
-export const DEFAULT_WINDOW_SIZING: WindowSizing = { eventFreshDurationMs: 75_000, lowerBoundCapacity: 100, upperBoundCapacity: 100 * 1024 };
+export const DEFAULT_WINDOW_SIZING: WindowSizing = {
+  eventFreshDurationMs: 75_000,
+  lowerBoundCapacity: 100,
+  upperBoundCapacity: 100 * 1024,
+};
 
 /** An ordered, bounded, adaptively sized queue of events. */
 export class EventWindow {

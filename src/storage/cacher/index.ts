@@ -9,9 +9,22 @@
  * `registry.metrics()` feeds its prom-client gauges.
  */
 export { Cacher } from './cacher.js';
-export { CacherRegistry, parseWatchCacheSizes, type CacherDefaults, type CacherRegistryOptions, type ResourceCacheConfig } from './cacher_registry.js';
+export {
+  CacherRegistry,
+  parseWatchCacheSizes,
+  type CacherDefaults,
+  type CacherRegistryOptions,
+  type ResourceCacheConfig,
+} from './cacher_registry.js';
 export { shouldDelegate, type CacheReadState, type ReadKind } from './delegator.js';
-export { CachedObject, EncodedObject, jsonCodec, resourceVersionParts, spliceResourceVersion, type ObjectCodec } from './cached_object.js';
+export {
+  CachedObject,
+  EncodedObject,
+  jsonCodec,
+  resourceVersionParts,
+  spliceResourceVersion,
+  type ObjectCodec,
+} from './cached_object.js';
 export type { CacherMetrics } from './metrics.js';
 export type { CacheReadOptions, CacherGetOptions, CacherListOptions, CacherOptions } from './options.js';
 export { DEFAULT_WINDOW_SIZING, type WindowSizing } from './event_window.js';

@@ -5,8 +5,12 @@ import type { Indexer } from './watch_cache.js';
 import { openCacher, pod, take, turn } from './test_helpers.js';
 
 const P = '/registry/pods/';
-const nodeName: Indexer = { name: 'spec.nodeName', fn: (o) => (o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '' };
-const summary = (evs: ObjectEvent[]): string[] => evs.map((e) => `${e.type} ${e.object!.key.slice(P.length)}@${e.revision}`);
+const nodeName: Indexer = {
+  name: 'spec.nodeName',
+  fn: (o) => (o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '',
+};
+const summary = (evs: ObjectEvent[]): string[] =>
+  evs.map((e) => `${e.type} ${e.object!.key.slice(P.length)}@${e.revision}`);
 
 test('field-indexed watches deliver exactly their subset, with transitions as ADDED and DELETED', async () => {
   const f = await openCacher(P, { indexers: [nodeName] });
@@ -15,17 +19,29 @@ test('field-indexed watches deliver exactly their subset, with transitions as AD
     const onA = c.watchObjects({ index: { name: 'spec.nodeName', value: 'node-a' } });
     const onB = c.watchObjects({ index: { name: 'spec.nodeName', value: 'node-b' } });
     const ns2 = c.watchObjects({ namespace: 'ns2' });
-    const web = c.watchObjects({ predicate: (o) => (o as { metadata: { labels?: Record<string, string> } }).metadata.labels?.app === 'web' });
+    const web = c.watchObjects({
+      predicate: (o) => (o as { metadata: { labels?: Record<string, string> } }).metadata.labels?.app === 'web',
+    });
     const all = c.watchObjects({});
     // 50 idle node watchers: an event for node-a must not be dispatched to them.
-    const idle = Array.from({ length: 50 }, (_, i) => c.watchObjects({ index: { name: 'spec.nodeName', value: `idle-${i}` } }));
+    const idle = Array.from({ length: 50 }, (_, i) =>
+      c.watchObjects({ index: { name: 'spec.nodeName', value: `idle-${i}` } }),
+    );
     await turn();
     const s = f.sqlite;
     const k = `${P}ns1/p`;
     const r1 = (await s.create(k, pod('p', { ns: 'ns1', labels: { app: 'web' } }))).modRevision; // unbound
-    const r2 = (await s.guaranteedUpdate(k, () => ({ value: pod('p', { ns: 'ns1', node: 'node-a', labels: { app: 'web' } }) }))).modRevision; // bound to a
-    const r3 = (await s.guaranteedUpdate(k, () => ({ value: pod('p', { ns: 'ns1', node: 'node-b', labels: { app: 'db' } }) }))).modRevision; // a -> b, leaves web
-    const r4 = (await s.guaranteedUpdate(k, () => ({ value: pod('p', { ns: 'ns1', node: 'node-b', labels: { app: 'db' }, phase: 'Running' }) }))).modRevision;
+    const r2 = (
+      await s.guaranteedUpdate(k, () => ({ value: pod('p', { ns: 'ns1', node: 'node-a', labels: { app: 'web' } }) }))
+    ).modRevision; // bound to a
+    const r3 = (
+      await s.guaranteedUpdate(k, () => ({ value: pod('p', { ns: 'ns1', node: 'node-b', labels: { app: 'db' } }) }))
+    ).modRevision; // a -> b, leaves web
+    const r4 = (
+      await s.guaranteedUpdate(k, () => ({
+        value: pod('p', { ns: 'ns1', node: 'node-b', labels: { app: 'db' }, phase: 'Running' }),
+      }))
+    ).modRevision;
     const q1 = (await s.create(`${P}ns2/q`, pod('q', { ns: 'ns2', node: 'node-a' }))).modRevision;
     const r5 = (await s.delete(k)).modRevision;
     await c.list(P); // consistent: every write above is dispatched
@@ -35,7 +51,14 @@ test('field-indexed watches deliver exactly their subset, with transitions as AD
     assert.deepEqual(summary(await take(ns2, 1)), [`ADDED ns2/q@${q1}`]);
     assert.deepEqual(summary(await take(web, 3)), [`ADDED ns1/p@${r1}`, `MODIFIED ns1/p@${r2}`, `DELETED ns1/p@${r3}`]);
     const everything = await take(all, 6);
-    assert.deepEqual(summary(everything), [`ADDED ns1/p@${r1}`, `MODIFIED ns1/p@${r2}`, `MODIFIED ns1/p@${r3}`, `MODIFIED ns1/p@${r4}`, `ADDED ns2/q@${q1}`, `DELETED ns1/p@${r5}`]);
+    assert.deepEqual(summary(everything), [
+      `ADDED ns1/p@${r1}`,
+      `MODIFIED ns1/p@${r2}`,
+      `MODIFIED ns1/p@${r3}`,
+      `MODIFIED ns1/p@${r4}`,
+      `ADDED ns2/q@${q1}`,
+      `DELETED ns1/p@${r5}`,
+    ]);
     // Nothing more for anyone: the next event is a marker only `all` sees.
     const marker = (await s.create(`${P}ns3/m`, pod('m', { ns: 'ns3' }))).modRevision;
     assert.deepEqual(summary(await take(all, 1)), [`ADDED ns3/m@${marker}`]);
@@ -45,8 +68,14 @@ test('field-indexed watches deliver exactly their subset, with transitions as AD
     const del = everything[5];
     assert.match(del.object!.bytes().toString(), new RegExp(`"resourceVersion":"${r5}"`));
     assert.match(del.object!.bytes().toString(), /"phase":"Running"/);
-    const left = (await take(c.watchObjects({ fromRevision: r2, index: { name: 'spec.nodeName', value: 'node-a' } }), 1))[0];
-    assert.match(left.object!.bytes().toString(), new RegExp(`"resourceVersion":"${r3}"`), 'a selector exit is DELETED at the exit revision');
+    const left = (
+      await take(c.watchObjects({ fromRevision: r2, index: { name: 'spec.nodeName', value: 'node-a' } }), 1)
+    )[0];
+    assert.match(
+      left.object!.bytes().toString(),
+      new RegExp(`"resourceVersion":"${r3}"`),
+      'a selector exit is DELETED at the exit revision',
+    );
     // Dispatch reached only interested watchers, never the 50 idle ones: all and web see 7 events each,
     // node-a 3 (routed by old and new node), node-b 3, ns2 1.
     assert.equal(c.metrics().eventsDispatched, 7 + 7 + 3 + 3 + 1);
@@ -70,9 +99,16 @@ test('every watcher and list shares one encoding of an object version', async ()
     const listed = await f.cacher.listObjects({ index: { name: 'spec.nodeName', value: 'n1' } });
     assert.equal(listed.items[0].bytes(), ea.object!.bytes());
     assert.equal((await f.cacher.getObject(kv.key)).bytes(), ea.object!.bytes());
-    assert.deepEqual(JSON.parse(ea.object!.bytes().toString()).metadata, { resourceVersion: String(kv.modRevision), name: 'x', namespace: 'default' });
+    assert.deepEqual(JSON.parse(ea.object!.bytes().toString()).metadata, {
+      resourceVersion: String(kv.modRevision),
+      name: 'x',
+      namespace: 'default',
+    });
     // A watch from "0" starts with the matching current state.
-    const initial = await take(f.cacher.watchObjects({ initialEvents: true, index: { name: 'spec.nodeName', value: 'n1' } }), 1);
+    const initial = await take(
+      f.cacher.watchObjects({ initialEvents: true, index: { name: 'spec.nodeName', value: 'n1' } }),
+      1,
+    );
     assert.deepEqual(summary(initial), [`ADDED default/x@${kv.modRevision}`]);
   } finally {
     await f.close();
@@ -93,12 +129,26 @@ test('a write through the cacher is indexed from the object it noted, only while
     const bytesA = pod('p', { ns: 'ns1', node: 'node-a' });
     const r1 = (await c.create(p, bytesA, { object: JSON.parse(bytesA.toString()) })).modRevision;
     // An object that disagrees with its bytes shows which one the cache read: the note, for these exact bytes.
-    const r2 = (await c.guaranteedUpdate(p, () => ({ value: pod('p', { ns: 'ns1', node: 'node-b' }), object: { spec: { nodeName: 'noted' } } }))).modRevision;
+    const r2 = (
+      await c.guaranteedUpdate(p, () => ({
+        value: pod('p', { ns: 'ns1', node: 'node-b' }),
+        object: { spec: { nodeName: 'noted' } },
+      }))
+    ).modRevision;
     // A noted write that failed leaves its note; the key's next bytes differ from it, so they are scanned.
-    await assert.rejects(c.create(q, pod('q', { ns: 'ns1', node: 'node-b' }), { object: { spec: { nodeName: 'noted' } } }));
-    const r3 = (await f.sqlite.guaranteedUpdate(q, () => ({ value: pod('q', { ns: 'ns1', node: 'node-b', phase: 'Running' }) }))).modRevision;
+    await assert.rejects(
+      c.create(q, pod('q', { ns: 'ns1', node: 'node-b' }), { object: { spec: { nodeName: 'noted' } } }),
+    );
+    const r3 = (
+      await f.sqlite.guaranteedUpdate(q, () => ({ value: pod('q', { ns: 'ns1', node: 'node-b', phase: 'Running' }) }))
+    ).modRevision;
     await c.list(P);
-    assert.deepEqual(summary(await take(onA, 4)), [`ADDED ns1/q@${r0}`, `ADDED ns1/p@${r1}`, `DELETED ns1/p@${r2}`, `DELETED ns1/q@${r3}`]);
+    assert.deepEqual(summary(await take(onA, 4)), [
+      `ADDED ns1/q@${r0}`,
+      `ADDED ns1/p@${r1}`,
+      `DELETED ns1/p@${r2}`,
+      `DELETED ns1/q@${r3}`,
+    ]);
     assert.deepEqual(summary(await take(onNoted, 1)), [`ADDED ns1/p@${r2}`]);
     assert.deepEqual(summary(await take(onB, 1)), [`ADDED ns1/q@${r3}`]);
     for (const w of [onNoted, onA, onB]) w.stop();

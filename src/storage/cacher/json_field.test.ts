@@ -5,7 +5,8 @@ import { compileJsonPath, jsonStringField, jsonStringFields } from './json_field
 /** What the indexers compute on a decoded object. */
 function byDecode(text: string, path: string[]): string {
   let v: unknown = JSON.parse(text);
-  for (const p of path) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[p] : undefined;
+  for (const p of path)
+    v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[p] : undefined;
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the indexers' exact expression is the reference
   return String(v ?? '');
 }
@@ -53,7 +54,11 @@ test('jsonStringField agrees with a decode on pods and on awkward but valid JSON
     // All paths in one pass, as the watch cache reads them, including two under one member.
     const paths = [NODE, NAME, ['metadata', 'namespace'], ['status', 'phase']];
     const all = jsonStringFields(Buffer.from(d), paths.map(compileJsonPath));
-    assert.deepEqual(all, paths.map((p) => byDecode(d, p)), `all paths of ${d}`);
+    assert.deepEqual(
+      all,
+      paths.map((p) => byDecode(d, p)),
+      `all paths of ${d}`,
+    );
   }
 });
 

@@ -133,7 +133,11 @@ export function jsonStringFields(b: Buffer, paths: readonly JsonPath[]): string[
   const out = new Array<string>(paths.length);
   let tops: number[] | undefined;
   if (b[root] === OPEN_OBJECT) {
-    tops = findMembers(b, root, paths.map((p) => p[0]!));
+    tops = findMembers(
+      b,
+      root,
+      paths.map((p) => p[0]!),
+    );
     if (tops === undefined) return undefined;
   }
   for (let p = 0; p < paths.length; p++) {

@@ -57,7 +57,10 @@ test('a storage watch that breaks mid-stream is resumed with no event lost or du
     const got = (await take(viaContract, n)).map((e) => `${e.type} ${e.key} ${e.revision}`);
     assert.deepEqual(got, want);
     const objs = await take(viaObjects, n);
-    assert.deepEqual(objs.map((e) => e.revision), want.map((l) => Number(l.split(' ')[2])));
+    assert.deepEqual(
+      objs.map((e) => e.revision),
+      want.map((l) => Number(l.split(' ')[2])),
+    );
     assert.ok(counts.watches > 300 / 7, `the storage watch was restarted ${counts.watches} times`);
     assert.equal(f.cacher.metrics().initializations, 1, 'restarts resume; they never re-list');
     // Nothing extra arrives: the next event is the next write.
@@ -85,7 +88,10 @@ test('a compacted storage watch re-lists, and watchers get Expired instead of a 
     assert.ok(isStorageError(err, 'Expired'), `got ${String(err)}`);
     assert.equal(f.cacher.metrics().initializations, 2);
     const page = await f.cacher.list(P);
-    assert.deepEqual(page.items.map((kv) => kv.key), [`${P}default/a`, `${P}default/b`]);
+    assert.deepEqual(
+      page.items.map((kv) => kv.key),
+      [`${P}default/a`, `${P}default/b`],
+    );
   } finally {
     await f.close();
   }

@@ -74,7 +74,10 @@ export class Reflector {
         failures++;
         this.stats.failures++;
         if (isExpired(err)) needList = true;
-        this.log?.warn({ prefix: this.prefix, err: (err as Error).message, relist: needList }, 'watch cache: storage watch failed, restarting');
+        this.log?.warn(
+          { prefix: this.prefix, err: (err as Error).message, relist: needList },
+          'watch cache: storage watch failed, restarting',
+        );
       } finally {
         this.current?.stop();
         this.current = null;
@@ -97,7 +100,10 @@ export class Reflector {
     let token: string | undefined;
     let revision = 0;
     do {
-      const page: ListResult = await this.storage.list(this.prefix, { limit: LIST_PAGE, ...(token === undefined ? {} : { continue: token }) });
+      const page: ListResult = await this.storage.list(this.prefix, {
+        limit: LIST_PAGE,
+        ...(token === undefined ? {} : { continue: token }),
+      });
       revision = page.revision;
       for (const kv of page.items) items.push(kv);
       token = page.continue;

@@ -22,11 +22,18 @@ test('a watcher that stays full past its budget is closed with TooSlow while 100
     f.clock.step(1_000);
     assert.equal(f.cacher.metrics().terminatedWatchers, 1, 'past the budget it is closed');
     const err = await failureOf(slow);
-    assert.ok(isStorageError(err, 'TooSlow'), `the slow watcher fails with TooSlow instead of seeing a gap, got ${String(err)}`);
+    assert.ok(
+      isStorageError(err, 'TooSlow'),
+      `the slow watcher fails with TooSlow instead of seeing a gap, got ${String(err)}`,
+    );
     for (let i = 15; i < total; i++) revs.push((await f.sqlite.create(`${P}default/p${i}`, pod(`p${i}`))).modRevision);
     const results = await Promise.all(readers);
     for (const got of results) {
-      assert.deepEqual(got.map((e: ObjectEvent) => e.revision), revs, 'every event, in order, once');
+      assert.deepEqual(
+        got.map((e: ObjectEvent) => e.revision),
+        revs,
+        'every event, in order, once',
+      );
     }
     assert.equal(f.cacher.metrics().watchers, 100);
   } finally {

@@ -8,7 +8,12 @@ const P = '/registry/pods/';
 /** A pod entry at `rev` on node `node`, indexed by spec.nodeName then metadata.name. */
 function entry(ns: string, name: string, node: string, rev: number): CachedObject {
   const key = `${P}${ns}/${name}`;
-  return new CachedObject({ key, value: Buffer.from('{}'), createRevision: rev, modRevision: rev }, ns, [node, name], jsonCodec);
+  return new CachedObject(
+    { key, value: Buffer.from('{}'), createRevision: rev, modRevision: rev },
+    ns,
+    [node, name],
+    jsonCodec,
+  );
 }
 
 const keys = (os: CachedObject[]): string[] => os.map((o) => o.key);
@@ -75,10 +80,19 @@ test('thousands of random creations, replacements and deletions keep every walk 
   assert.equal(s.size, sorted.length);
   assert.ok(sorted.length > 1000, 'enough entries for several blocks');
   assert.deepEqual(keys([...s.from('')]), sorted);
-  assert.deepEqual(keys(s.range(`${P}ns1/`)), sorted.filter((k) => k.startsWith(`${P}ns1/`)));
+  assert.deepEqual(
+    keys(s.range(`${P}ns1/`)),
+    sorted.filter((k) => k.startsWith(`${P}ns1/`)),
+  );
   const mid = sorted[Math.floor(sorted.length / 2)]!;
-  assert.deepEqual(keys([...s.from(mid)]), sorted.filter((k) => k >= mid));
-  assert.deepEqual(keys([...s.from(`${mid}\0`)]), sorted.filter((k) => k > mid));
+  assert.deepEqual(
+    keys([...s.from(mid)]),
+    sorted.filter((k) => k >= mid),
+  );
+  assert.deepEqual(
+    keys([...s.from(`${mid}\0`)]),
+    sorted.filter((k) => k > mid),
+  );
   assert.equal(s.get(mid)?.revision, model.get(mid));
   for (const k of sorted) s.delete(k);
   assert.equal(s.size, 0);
@@ -98,7 +112,11 @@ test('a walk that spans changes goes on after the last key it gave', () => {
   s.put(entry('a', 'p1500x', '', 5001));
   s.delete(`${P}a/p1000`);
   for (let r = walk.next(); !r.done; r = walk.next()) seen.push(r.value.key);
-  assert.equal(seen.length, 1000 + 999 + 1, 'the rest once each: p1001 to p1999 (p1000 deleted), and p1500x created ahead');
+  assert.equal(
+    seen.length,
+    1000 + 999 + 1,
+    'the rest once each: p1001 to p1999 (p1000 deleted), and p1500x created ahead',
+  );
   assert.equal(seen[1000], `${P}a/p1001`);
   assert.ok(seen.includes(`${P}a/p1500x`) && !seen.includes(`${P}a/p0500x`));
   assert.deepEqual(seen, [...seen].sort(), 'still in key order');

@@ -20,11 +20,20 @@ export interface CacherFixture {
 }
 
 /** Opens sqlite in a temp dir and a Cacher for `prefix` over it (or over `wrap(sqlite)`). */
-export async function openCacher(prefix: string, opts: Partial<CacherOptions> = {}, wrap?: (s: SqliteStorage) => Storage): Promise<CacherFixture> {
+export async function openCacher(
+  prefix: string,
+  opts: Partial<CacherOptions> = {},
+  wrap?: (s: SqliteStorage) => Storage,
+): Promise<CacherFixture> {
   const clock = new FakeClock();
   const dir = mkdtempSync(join(tmpdir(), 'kscale-cacher-'));
   const sqlite = await openSqliteStorage({ dataDir: dir, clock, progressIntervalMs: 1_000 });
-  const cacher = new Cacher({ clock, ...opts, storage: wrap === undefined ? sqlite : wrap(sqlite), resourcePrefix: prefix });
+  const cacher = new Cacher({
+    clock,
+    ...opts,
+    storage: wrap === undefined ? sqlite : wrap(sqlite),
+    resourcePrefix: prefix,
+  });
   await cacher.ready();
   return {
     clock,
@@ -47,7 +56,9 @@ export async function take<T>(src: AsyncIterable<T>, n: number, ms = 5_000): Pro
     let timer: NodeJS.Timeout | undefined;
     const r = await Promise.race([
       it.next(),
-      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(1, deadline - Date.now())))),
+      new Promise<'timeout'>(
+        (resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(1, deadline - Date.now()))),
+      ),
     ]);
     clearTimeout(timer);
     if (r === 'timeout') throw new Error(`timed out after ${out.length}/${n} items`);
@@ -66,7 +77,9 @@ export async function failureOf(src: AsyncIterable<unknown>, ms = 5_000): Promis
     try {
       const r = await Promise.race([
         it.next(),
-        new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(1, deadline - Date.now())))),
+        new Promise<'timeout'>(
+          (resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(1, deadline - Date.now()))),
+        ),
       ]);
       if (r === 'timeout') return new Error('the stream did not fail in time');
       if (r.done === true) return new Error('the stream ended without an error');
@@ -82,8 +95,19 @@ export async function failureOf(src: AsyncIterable<unknown>, ms = 5_000): Promis
 export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A 2-field pod-like object as stored: no resourceVersion. */
-export function pod(name: string, fields: { ns?: string; node?: string; labels?: Record<string, string>; phase?: string } = {}): Buffer {
+export function pod(
+  name: string,
+  fields: { ns?: string; node?: string; labels?: Record<string, string>; phase?: string } = {},
+): Buffer {
   const metadata: Record<string, unknown> = { name, namespace: fields.ns ?? 'default' };
   if (fields.labels !== undefined) metadata.labels = fields.labels;
-  return Buffer.from(JSON.stringify({ kind: 'Pod', apiVersion: 'v1', metadata, spec: { nodeName: fields.node ?? '' }, status: { phase: fields.phase ?? 'Pending' } }));
+  return Buffer.from(
+    JSON.stringify({
+      kind: 'Pod',
+      apiVersion: 'v1',
+      metadata,
+      spec: { nodeName: fields.node ?? '' },
+      status: { phase: fields.phase ?? 'Pending' },
+    }),
+  );
 }

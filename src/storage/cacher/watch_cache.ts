@@ -56,7 +56,10 @@ export class WatchCache {
   ) {
     this.store = new SortedStore(indexers.map((i) => i.name));
     // Paths only help the JSON codec: another codec's bytes are not JSON.
-    this.paths = codec === jsonCodec && indexers.every((i) => i.path !== undefined) ? indexers.map((i) => compileJsonPath(i.path!)) : null;
+    this.paths =
+      codec === jsonCodec && indexers.every((i) => i.path !== undefined)
+        ? indexers.map((i) => compileJsonPath(i.path!))
+        : null;
     this.window = new EventWindow(sizing, 0);
     this.epoch = clock.now();
   }
@@ -85,7 +88,8 @@ export class WatchCache {
         values = this.indexers.map((ix) => ix.fn(decoded));
       }
     }
-    for (let i = 0; i < values.length; i++) if (this.indexers[i]!.shared === true) values[i] = this.shared.intern(values[i]!);
+    for (let i = 0; i < values.length; i++)
+      if (this.indexers[i]!.shared === true) values[i] = this.shared.intern(values[i]!);
     return { obj: new CachedObject(kv, namespaceOfKey(this.resourcePrefix, kv.key), values, this.codec), decoded };
   }
 

@@ -66,7 +66,12 @@ export class WatchCacheEvent {
       ev = { type: 'put', revision: this.revision, key: this.key, kv: this.object!.kv };
     } else {
       const p = prevKv!;
-      ev = { type: 'delete', revision: this.revision, key: this.key, kv: { key: this.key, value: p.value, createRevision: p.createRevision, modRevision: this.revision } };
+      ev = {
+        type: 'delete',
+        revision: this.revision,
+        key: this.key,
+        kv: { key: this.key, value: p.value, createRevision: p.createRevision, modRevision: this.revision },
+      };
     }
     if (prevKv !== undefined) ev.prevKv = prevKv;
     return ev;

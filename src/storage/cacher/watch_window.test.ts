@@ -23,7 +23,11 @@ test('watch resumes from every revision inside the window and at its edge; just 
       const w = f.cacher.watchObjects({ fromRevision: revs[i] });
       const want = revs.slice(i + 1);
       const got = want.length === 0 ? [] : await take(w, want.length);
-      assert.deepEqual(got.map((e) => [e.type, e.revision]), want.map((r) => ['ADDED', r]), `resume from ${revs[i]}`);
+      assert.deepEqual(
+        got.map((e) => [e.type, e.revision]),
+        want.map((r) => ['ADDED', r]),
+        `resume from ${revs[i]}`,
+      );
       watchers.push(w);
     }
     // Live events follow the replay without a gap, for every one of them.
@@ -57,11 +61,17 @@ test('a list at an older revision inside the window undoes the newer events', as
     await f.sqlite.create(`${P}default/c`, pod('c'));
     const old = await f.cacher.listObjects({ revision: at });
     assert.equal(old.revision, at);
-    assert.deepEqual(old.items.map((o) => o.key), [`${P}default/a`, `${P}default/b`]);
+    assert.deepEqual(
+      old.items.map((o) => o.key),
+      [`${P}default/a`, `${P}default/b`],
+    );
     assert.equal(old.items[0].revision, a.modRevision);
     assert.match(old.items[0].bytes().toString(), /"phase":"v1"/);
     const now = await f.cacher.listObjects({});
-    assert.deepEqual(now.items.map((o) => o.key), [`${P}default/a`, `${P}default/c`]);
+    assert.deepEqual(
+      now.items.map((o) => o.key),
+      [`${P}default/a`, `${P}default/c`],
+    );
     assert.equal(f.cacher.metrics().storageReads, 0, 'both served from memory');
   } finally {
     await f.close();
@@ -72,7 +82,12 @@ test('the window grows while its oldest event is younger than 75 s, and shrinks 
   const clock = new FakeClock();
   const w = new EventWindow({ eventFreshDurationMs: 75_000, lowerBoundCapacity: 100, upperBoundCapacity: 1_600 }, 0);
   const ev = (rev: number): WatchCacheEvent => {
-    const obj = new CachedObject({ key: `k${rev}`, value: Buffer.from('{}'), createRevision: rev, modRevision: rev }, '', [], jsonCodec);
+    const obj = new CachedObject(
+      { key: `k${rev}`, value: Buffer.from('{}'), createRevision: rev, modRevision: rev },
+      '',
+      [],
+      jsonCodec,
+    );
     return new WatchCacheEvent('put', obj.key, rev, obj, null, clock.now());
   };
   let rev = 0;

@@ -78,7 +78,8 @@ export class WatcherIndex<R extends Routable> {
       const m = this.byValue[i];
       if (m.size === 0) continue;
       if (ev.object !== null) visit(m.get(ev.object.indexValue(i)));
-      if (ev.prev !== null && (ev.object === null || ev.prev.indexValue(i) !== ev.object.indexValue(i))) visit(m.get(ev.prev.indexValue(i)));
+      if (ev.prev !== null && (ev.object === null || ev.prev.indexValue(i) !== ev.object.indexValue(i)))
+        visit(m.get(ev.prev.indexValue(i)));
     }
   }
 

@@ -2,7 +2,14 @@
  * The etcd3 client as this backend configures it, and the mapping of etcd and
  * gRPC failures onto StorageError codes.
  */
-import { ClientClosedError, Etcd3, GRPCDeadlineExceededError, GRPCUnavailableError, type IKeyValue, type IOptions } from 'etcd3';
+import {
+  ClientClosedError,
+  Etcd3,
+  GRPCDeadlineExceededError,
+  GRPCUnavailableError,
+  type IKeyValue,
+  type IOptions,
+} from 'etcd3';
 import { StorageError, noSpace, unavailable } from '../errors.js';
 import type { KeyValue } from '../interface.js';
 
@@ -24,7 +31,8 @@ type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
  */
 const noRetry = {
   // async: the pool's markFailed relies on a throwing fn becoming a rejection.
-  execute: async <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T) => fn({ signal: new AbortController().signal }),
+  execute: async <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T) =>
+    fn({ signal: new AbortController().signal }),
 } as unknown as Policy;
 
 /** Creates the client with an unbounded gRPC receive size (a >4 MB watch batch otherwise vanishes) and call deadlines. */
@@ -54,14 +62,21 @@ const UNAVAILABLE_PATTERNS = [
 ];
 
 /** True for etcd's "required revision has been compacted". */
-export const isCompactedError = (err: unknown): boolean => messageOf(err).includes('required revision has been compacted');
+export const isCompactedError = (err: unknown): boolean =>
+  messageOf(err).includes('required revision has been compacted');
 /** True for etcd's "required revision is a future revision". */
-export const isFutureRevisionError = (err: unknown): boolean => messageOf(err).includes('required revision is a future revision');
+export const isFutureRevisionError = (err: unknown): boolean =>
+  messageOf(err).includes('required revision is a future revision');
 
 /** True when the failure is the transport or cluster being unreachable, so a retry may succeed. */
 export function isUnavailableError(err: unknown): boolean {
   if (err instanceof StorageError) return err.code === 'Unavailable';
-  if (err instanceof GRPCUnavailableError || err instanceof GRPCDeadlineExceededError || err instanceof ClientClosedError) return true;
+  if (
+    err instanceof GRPCUnavailableError ||
+    err instanceof GRPCDeadlineExceededError ||
+    err instanceof ClientClosedError
+  )
+    return true;
   const msg = messageOf(err);
   return UNAVAILABLE_PATTERNS.some((p) => msg.includes(p));
 }
@@ -74,7 +89,8 @@ export function mapEtcdError(err: unknown, key = ''): unknown {
   if (err instanceof StorageError) return err;
   const msg = messageOf(err);
   if (msg.includes('database space exceeded')) return noSpace();
-  if (msg.includes('request is too large')) return new StorageError('TooLarge', `request is too large: ${key}`, key, 0, { cause: err });
+  if (msg.includes('request is too large'))
+    return new StorageError('TooLarge', `request is too large: ${key}`, key, 0, { cause: err });
   if (isUnavailableError(err)) return unavailable(`etcd unavailable: ${msg}`, err);
   return err;
 }

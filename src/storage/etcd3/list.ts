@@ -24,7 +24,8 @@ export async function range(client: Etcd3, req: IRangeRequest, revs: RevisionSou
     return await retryRead(() => client.kv.range(req));
   } catch (err) {
     if (isCompactedError(err)) throw expired(requested, await revs.compactedRevision().catch(() => 0));
-    if (isFutureRevisionError(err)) throw tooLargeResourceVersion(requested, await revs.currentRevision().catch(() => 0));
+    if (isFutureRevisionError(err))
+      throw tooLargeResourceVersion(requested, await revs.currentRevision().catch(() => 0));
     throw err;
   }
 }
@@ -45,7 +46,12 @@ export async function getCurrent(client: Etcd3, key: string, revs: RevisionSourc
 }
 
 /** Lists keys under `prefix`, like upstream's etcd3 store GetList with limit and continue. */
-export async function listPrefix(client: Etcd3, prefix: string, opts: ListOptions, revs: RevisionSource): Promise<ListResult> {
+export async function listPrefix(
+  client: Etcd3,
+  prefix: string,
+  opts: ListOptions,
+  revs: RevisionSource,
+): Promise<ListResult> {
   if (!prefix.endsWith('/')) throw new Error(`list prefix must end with '/': ${prefix}`);
   let start = prefix;
   let revision = opts.revision ?? 0;

@@ -82,7 +82,8 @@ export class Maintenance {
     const st = await retryRead(() => this.client.maintenance.status());
     if (Number(st.dbSize) >= this.quotaBytes) return;
     try {
-      for (const a of nospace) await this.client.maintenance.alarm({ action: 'Deactivate', memberID: a.memberID, alarm: 'Nospace' });
+      for (const a of nospace)
+        await this.client.maintenance.alarm({ action: 'Deactivate', memberID: a.memberID, alarm: 'Nospace' });
     } catch (err) {
       throw mapEtcdError(err);
     }

@@ -61,7 +61,11 @@ test('etcd3: a watch from R passes start_revision R+1, so R itself is never deli
     assert.deepEqual([first.key, first.revision], [p + 'b', b.modRevision]);
     const c = await store.create(p + 'c', buf('c'));
     const [next] = await collect(fromB, 1);
-    assert.deepEqual([next.key, next.revision], [p + 'c', c.modRevision], 'watching from the newest revision starts with the next write');
+    assert.deepEqual(
+      [next.key, next.revision],
+      [p + 'c', c.modRevision],
+      'watching from the newest revision starts with the next write',
+    );
   } finally {
     fromA.stop();
     fromB.stop();
@@ -125,7 +129,9 @@ test('etcd3: a full database raises NoSpace until compaction and defragmentation
     await s.create(p + 'k', value);
     let full: unknown = null;
     for (let i = 0; i < 100 && full === null; i++) {
-      await s.guaranteedUpdate(p + 'k', () => ({ value: Buffer.alloc(512 * 1024, String(i % 10)) })).catch((err: unknown) => (full = err));
+      await s
+        .guaranteedUpdate(p + 'k', () => ({ value: Buffer.alloc(512 * 1024, String(i % 10)) }))
+        .catch((err: unknown) => (full = err));
     }
     assert.ok(isStorageError(full, 'NoSpace'), `expected NoSpace, got ${String(full)}`);
     assert.deepEqual((await s.status()).alarms, ['NOSPACE']);
@@ -156,7 +162,10 @@ test('etcd3: an unreachable etcd fails reads, writes and watches with Unavailabl
     await assert.rejects(s.get(p + 'k'), (err) => isStorageError(err, 'Unavailable'));
     await assert.rejects(s.list(p), (err) => isStorageError(err, 'Unavailable'));
     await assert.rejects(s.create(p + 'new', buf('v')), (err) => isStorageError(err, 'Unavailable'));
-    await assert.rejects(s.guaranteedUpdate(p + 'k', () => ({ value: buf('v2') })), (err) => isStorageError(err, 'Unavailable'));
+    await assert.rejects(
+      s.guaranteedUpdate(p + 'k', () => ({ value: buf('v2') })),
+      (err) => isStorageError(err, 'Unavailable'),
+    );
     const err = await errorOf(s.watch(p));
     assert.ok(isStorageError(err, 'Unavailable'), `expected Unavailable from the watch, got ${String(err)}`);
     assert.ok(Date.now() - started < 15_000, `failing took ${Date.now() - started} ms`);
@@ -170,8 +179,13 @@ test('etcd3: reading past the current revision is TooLargeResourceVersion, namin
   const p = freshPrefix('future');
   const made = await store.create(p + 'k', buf('v'));
   const current = await store.currentRevision();
-  await assert.rejects(store.get(p + 'k', { revision: current + 1000 }), (err) => isStorageError(err, 'TooLargeResourceVersion') && err.revision >= current);
-  await assert.rejects(store.list(p, { revision: current + 1000 }), (err) => isStorageError(err, 'TooLargeResourceVersion'));
+  await assert.rejects(
+    store.get(p + 'k', { revision: current + 1000 }),
+    (err) => isStorageError(err, 'TooLargeResourceVersion') && err.revision >= current,
+  );
+  await assert.rejects(store.list(p, { revision: current + 1000 }), (err) =>
+    isStorageError(err, 'TooLargeResourceVersion'),
+  );
   const page = await store.list(p, { limit: 1, revision: made.modRevision });
   assert.equal(page.revision, made.modRevision, 'an exact-revision list reports that revision');
 });

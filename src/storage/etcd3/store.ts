@@ -20,7 +20,14 @@ import type {
   WatchOptions,
   Watcher,
 } from '../interface.js';
-import { createEtcdClient, mapEtcdError, retryRead, retryUnsent, toKeyValue, type Etcd3ClientOptions } from './client.js';
+import {
+  createEtcdClient,
+  mapEtcdError,
+  retryRead,
+  retryUnsent,
+  toKeyValue,
+  type Etcd3ClientOptions,
+} from './client.js';
 import { LeaseManager } from './lease.js';
 import { getCurrent, getKey, listPrefix, type RevisionSource } from './list.js';
 import { Maintenance } from './maintenance.js';
@@ -84,7 +91,8 @@ export class Etcd3Storage implements Storage, RevisionSource {
       if (cur === null && opts.ignoreNotFound !== true) throw keyNotFound(key);
       const want = opts.precondition?.modRevision;
       // `cur` is always fresh (read, or returned by the failed txn), so a mismatch is final.
-      if (want !== undefined && cur?.modRevision !== want) throw conflict(key, `precondition failed: modRevision ${want}`);
+      if (want !== undefined && cur?.modRevision !== want)
+        throw conflict(key, `precondition failed: modRevision ${want}`);
       const next = await tryUpdate(cur);
       checkValueSize(key, next.value);
       // Like upstream, an unchanged value writes nothing and keeps the revision.
@@ -105,9 +113,15 @@ export class Etcd3Storage implements Storage, RevisionSource {
     for (;;) {
       if (cur === null) throw keyNotFound(key);
       const want = opts.precondition?.modRevision;
-      if (want !== undefined && cur.modRevision !== want) throw conflict(key, `precondition failed: modRevision ${want}`);
+      if (want !== undefined && cur.modRevision !== want)
+        throw conflict(key, `precondition failed: modRevision ${want}`);
       if (opts.validate !== undefined) await opts.validate(cur);
-      const res = await this.txn(key, cur.modRevision, [{ request_delete_range: { key: Buffer.from(key, 'utf8'), prev_kv: true } }], [get(key)]);
+      const res = await this.txn(
+        key,
+        cur.modRevision,
+        [{ request_delete_range: { key: Buffer.from(key, 'utf8'), prev_kv: true } }],
+        [get(key)],
+      );
       if (res.succeeded) {
         const prev = res.responses[0]?.response_delete_range?.prev_kvs[0];
         const deleted = prev !== undefined ? toKeyValue(prev) : cur;
@@ -138,8 +152,19 @@ export class Etcd3Storage implements Storage, RevisionSource {
   }
 
   /** A txn comparing the key's mod revision (0: the key must not exist). */
-  private async txn(key: string, modRevision: number, success: IRequestOp[], failure: IRequestOp[]): Promise<ITxnResponse> {
-    const req = { compare: [{ key: Buffer.from(key, 'utf8'), target: 'Mod' as const, result: 'Equal' as const, mod_revision: modRevision }], success, failure };
+  private async txn(
+    key: string,
+    modRevision: number,
+    success: IRequestOp[],
+    failure: IRequestOp[],
+  ): Promise<ITxnResponse> {
+    const req = {
+      compare: [
+        { key: Buffer.from(key, 'utf8'), target: 'Mod' as const, result: 'Equal' as const, mod_revision: modRevision },
+      ],
+      success,
+      failure,
+    };
     return retryUnsent(() => this.client.kv.txn(req), key);
   }
 

@@ -87,7 +87,13 @@ function toWatchEvent(ev: IEvent): WatchEvent {
     // etcd's delete event carries only the key; the deleted value is prev_kv,
     // stamped with the delete's revision, as the contract wants.
     const deleted = prev !== undefined ? { ...prev, modRevision: kv.modRevision } : kv;
-    return { type: 'delete', revision: kv.modRevision, key: kv.key, kv: deleted, ...(prev !== undefined ? { prevKv: prev } : {}) };
+    return {
+      type: 'delete',
+      revision: kv.modRevision,
+      key: kv.key,
+      kv: deleted,
+      ...(prev !== undefined ? { prevKv: prev } : {}),
+    };
   }
   return { type: 'put', revision: kv.modRevision, key: kv.key, kv, ...(prev !== undefined ? { prevKv: prev } : {}) };
 }

@@ -53,10 +53,14 @@ test('every acknowledged group commit is fsynced (counted with strace)', () => {
   const dir = tmp();
   try {
     const trace = join(dir, 'trace');
-    const r = spawnSync('strace', ['-f', '-y', '-e', 'trace=fsync,fdatasync', '-o', trace, process.execPath, child, join(dir, 'data'), '2000'], {
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const r = spawnSync(
+      'strace',
+      ['-f', '-y', '-e', 'trace=fsync,fdatasync', '-o', trace, process.execPath, child, join(dir, 'data'), '2000'],
+      {
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     assert.equal(r.status, 0, r.stderr);
     const m = /commits (\d+) writes (\d+)/.exec(r.stdout);
     assert.ok(m !== null, r.stdout);
@@ -64,7 +68,9 @@ test('every acknowledged group commit is fsynced (counted with strace)', () => {
     const writes = Number(m[2]);
     assert.equal(writes, 2000);
     assert.ok(commits < writes, `writes were grouped (${writes} writes in ${commits} commits)`);
-    const walSyncs = readFileSync(trace, 'utf8').split('\n').filter((l) => /f(data)?sync\(\d+<[^>]*state\.db-wal>\) = 0/.test(l)).length;
+    const walSyncs = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter((l) => /f(data)?sync\(\d+<[^>]*state\.db-wal>\) = 0/.test(l)).length;
     assert.ok(walSyncs >= commits, `each of ${commits} commits fsynced the WAL (saw ${walSyncs} WAL syncs)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

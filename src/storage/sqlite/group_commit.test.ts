@@ -21,12 +21,18 @@ test('a burst of writes is committed in batches of at most MAX_BATCH_WRITES, in 
   await withStore(async (s) => {
     const before = { ...s.writerStats };
     const n = 3 * MAX_BATCH_WRITES + 5;
-    const written = await Promise.all(Array.from({ length: n }, (_, i) => s.create(`/registry/pods/ns/p${i}`, Buffer.from(`{"i":${i}}`))));
+    const written = await Promise.all(
+      Array.from({ length: n }, (_, i) => s.create(`/registry/pods/ns/p${i}`, Buffer.from(`{"i":${i}}`))),
+    );
     const after = s.writerStats;
     assert.equal(after.writes - before.writes, n);
     assert.equal(after.maxBatchWrites, MAX_BATCH_WRITES, 'the burst filled batches up to the cap and no further');
-    assert.ok(after.commits - before.commits >= Math.ceil(n / MAX_BATCH_WRITES), `${after.commits - before.commits} commits`);
-    for (let i = 1; i < n; i++) assert.ok(written[i]!.modRevision > written[i - 1]!.modRevision, 'revisions follow submission order');
+    assert.ok(
+      after.commits - before.commits >= Math.ceil(n / MAX_BATCH_WRITES),
+      `${after.commits - before.commits} commits`,
+    );
+    for (let i = 1; i < n; i++)
+      assert.ok(written[i]!.modRevision > written[i - 1]!.modRevision, 'revisions follow submission order');
     const read = await s.get(`/registry/pods/ns/p${n - 1}`);
     assert.equal(read.value.toString(), `{"i":${n - 1}}`);
   });
@@ -34,7 +40,9 @@ test('a burst of writes is committed in batches of at most MAX_BATCH_WRITES, in 
 
 test('writes submitted while a capped batch commits are all acknowledged and readable', async () => {
   await withStore(async (s) => {
-    const first = Array.from({ length: 2 * MAX_BATCH_WRITES }, (_, i) => s.create(`/registry/a/${i}`, Buffer.from('1')));
+    const first = Array.from({ length: 2 * MAX_BATCH_WRITES }, (_, i) =>
+      s.create(`/registry/a/${i}`, Buffer.from('1')),
+    );
     // A second wave while the first is in flight: queued behind the rest of the first burst.
     await new Promise((r) => setImmediate(r));
     const second = Array.from({ length: 10 }, (_, i) => s.create(`/registry/b/${i}`, Buffer.from('2')));

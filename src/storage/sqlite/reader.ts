@@ -44,9 +44,15 @@ export class Reader {
     const db = this.db;
     this.q = {
       revision: db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'kv'").pluck(),
-      getLatest: db.prepare('SELECT c.name, c.id, c.created, kv.value FROM current c JOIN kv ON kv.id = c.id WHERE c.name = ?'),
-      getAt: db.prepare('SELECT name, id, created, deleted, value FROM kv WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1'),
-      listLatest: db.prepare('SELECT c.name, c.id, c.created, kv.value FROM current c JOIN kv ON kv.id = c.id WHERE c.name >= ? AND c.name < ? ORDER BY c.name LIMIT ?'),
+      getLatest: db.prepare(
+        'SELECT c.name, c.id, c.created, kv.value FROM current c JOIN kv ON kv.id = c.id WHERE c.name = ?',
+      ),
+      getAt: db.prepare(
+        'SELECT name, id, created, deleted, value FROM kv WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1',
+      ),
+      listLatest: db.prepare(
+        'SELECT c.name, c.id, c.created, kv.value FROM current c JOIN kv ON kv.id = c.id WHERE c.name >= ? AND c.name < ? ORDER BY c.name LIMIT ?',
+      ),
       countLatest: db.prepare('SELECT COUNT(*) FROM current WHERE name >= ? AND name < ?').pluck(),
       listAt: db.prepare(
         'SELECT kv.name, kv.id, kv.created, kv.value, kv.deleted FROM (SELECT MAX(id) AS id FROM kv WHERE name >= ? AND name < ? AND id <= ? GROUP BY name ORDER BY name LIMIT ?) m JOIN kv ON kv.id = m.id ORDER BY kv.name',
@@ -126,7 +132,8 @@ export class Reader {
         const next = rows.pop()!;
         result.continue = encodeContinue(prefix, next.name, readAt);
         // Counting the rest costs O(remaining) per page, so only the first page of a list pays for it.
-        if (readAt === latest && (opts.continue === undefined || opts.continue === '')) result.remainingItemCount = (this.q.countLatest.get(next.name, end) as number);
+        if (readAt === latest && (opts.continue === undefined || opts.continue === ''))
+          result.remainingItemCount = this.q.countLatest.get(next.name, end) as number;
       }
       result.items = rows.map(toKV);
       return result;

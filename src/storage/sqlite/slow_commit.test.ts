@@ -9,9 +9,15 @@ import { openSqliteStorage } from './store.js';
 async function logged(slowCommitMs: number, n: number): Promise<Record<string, unknown>[]> {
   const dir = mkdtempSync(join(tmpdir(), 'kscale-slowcommit-'));
   const out: Record<string, unknown>[] = [];
-  const s = await openSqliteStorage({ dataDir: dir, slowCommitMs, log: { warn: (fields, msg) => out.push({ ...fields, msg }) } });
+  const s = await openSqliteStorage({
+    dataDir: dir,
+    slowCommitMs,
+    log: { warn: (fields, msg) => out.push({ ...fields, msg }) },
+  });
   try {
-    await Promise.all(Array.from({ length: n }, (_, i) => s.create(`/registry/pods/ns/p${i}`, Buffer.from(`{"i":${i}}`))));
+    await Promise.all(
+      Array.from({ length: n }, (_, i) => s.create(`/registry/pods/ns/p${i}`, Buffer.from(`{"i":${i}}`))),
+    );
     assert.equal(s.writerStats.writes, n);
   } finally {
     await s.close();
@@ -23,7 +29,11 @@ async function logged(slowCommitMs: number, n: number): Promise<Record<string, u
 test('every commit at or over the slow threshold is logged with its duration and its writes', async () => {
   const out = await logged(0, 20);
   assert.ok(out.length >= 1);
-  assert.equal(out.reduce((a, f) => a + (f.writes as number), 0), 20, 'the logged commits hold every write once');
+  assert.equal(
+    out.reduce((a, f) => a + (f.writes as number), 0),
+    20,
+    'the logged commits hold every write once',
+  );
   for (const f of out) {
     assert.equal(f.msg, 'storage commit slow: every write waited behind it');
     assert.ok(typeof f.commitMs === 'number' && f.commitMs >= 0);

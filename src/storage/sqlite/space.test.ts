@@ -18,7 +18,11 @@ test('over the quota, writes fail with NoSpace, reads go on, and compaction plus
     // Rewrite a few keys until the log passes the quota (bounded: 5,000 writes).
     for (let i = 0; i < 5_000 && failure === null; i++) {
       try {
-        await s.guaranteedUpdate(`/registry/q/k${i % 10}`, () => ({ value: Buffer.concat([value, Buffer.from(String(i))]) }), { ignoreNotFound: true });
+        await s.guaranteedUpdate(
+          `/registry/q/k${i % 10}`,
+          () => ({ value: Buffer.concat([value, Buffer.from(String(i))]) }),
+          { ignoreNotFound: true },
+        );
         writes++;
       } catch (err) {
         failure = err;
@@ -67,7 +71,13 @@ test('compaction runs in small steps and the revision survives a restart', async
   let s = await openSqliteStorage({ dataDir: dir, compactionStep: 200 });
   try {
     for (let round = 0; round < 20; round++) {
-      await Promise.all(Array.from({ length: 100 }, (_, i) => s.guaranteedUpdate(`/registry/c/k${i}`, () => ({ value: Buffer.from(`r${round}`) }), { ignoreNotFound: true })));
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          s.guaranteedUpdate(`/registry/c/k${i}`, () => ({ value: Buffer.from(`r${round}`) }), {
+            ignoreNotFound: true,
+          }),
+        ),
+      );
     }
     const rev = await s.currentRevision();
     assert.equal(rev, 2000);

@@ -33,8 +33,11 @@ runConformance('sqlite', (): StoreFactory => {
 });
 
 // The object-level suite, on one store on the real clock (its watches and reads wait in real time).
-runObjectConformance('sqlite', onSharedStore(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kscale-sqlite-objects-'));
-  dirs.push(dir);
-  return openSqliteStorage({ dataDir: dir }).then((s) => (stores.push(s), s));
-}, directObjects));
+runObjectConformance(
+  'sqlite',
+  onSharedStore(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kscale-sqlite-objects-'));
+    dirs.push(dir);
+    return openSqliteStorage({ dataDir: dir }).then((s) => (stores.push(s), s));
+  }, directObjects),
+);

@@ -9,8 +9,20 @@ import Database from 'better-sqlite3';
 import { RealClock, type Clock, type Timer } from '../../clock/index.js';
 import { checkValueSize, conflict, keyExists, keyNotFound, noSpace, StorageError, unavailable } from '../errors.js';
 import type {
-  CreateOptions, DeleteOptions, GetOptions, GuaranteedUpdateOptions, KeyValue, ListOptions, ListResult,
-  Storage, StorageStatus, TryUpdate, UpdateResult, WatchEvent, WatchOptions, Watcher,
+  CreateOptions,
+  DeleteOptions,
+  GetOptions,
+  GuaranteedUpdateOptions,
+  KeyValue,
+  ListOptions,
+  ListResult,
+  Storage,
+  StorageStatus,
+  TryUpdate,
+  UpdateResult,
+  WatchEvent,
+  WatchOptions,
+  Watcher,
 } from '../interface.js';
 import type { OpResult, WriteOp } from './protocol.js';
 import { Reader } from './reader.js';
@@ -84,19 +96,34 @@ export class SqliteStorage implements Storage {
   /** The longest compaction step, for benchmarks. */
   maxCompactionStepMs = 0;
 
-  constructor(private readonly file: string, opts: SqliteOptions) {
+  constructor(
+    private readonly file: string,
+    opts: SqliteOptions,
+  ) {
     this.clock = opts.clock ?? new RealClock();
     this.quotaBytes = opts.quotaBytes ?? 2 * 1024 ** 3;
     const sync = opts.sync ?? 'full';
     this.reader = new Reader(file, sync);
     this.compacted = this.reader.compactedRevision();
     this.noSpace = this.reader.alarmRaised();
-    this.hub = new WatchHub(this.reader, this.reader.revision(), this.clock, opts.progressIntervalMs ?? 5_000, opts.watchCapacity);
+    this.hub = new WatchHub(
+      this.reader,
+      this.reader.revision(),
+      this.clock,
+      opts.progressIntervalMs ?? 5_000,
+      opts.watchCapacity,
+    );
     this.writer = new Writer(
-      { file, sync, quotaBytes: this.quotaBytes, ...(opts.maxPageCount === undefined ? {} : { maxPageCount: opts.maxPageCount }) },
+      {
+        file,
+        sync,
+        quotaBytes: this.quotaBytes,
+        ...(opts.maxPageCount === undefined ? {} : { maxPageCount: opts.maxPageCount }),
+      },
       (batch) => this.onCommit(batch),
       (on) => (this.noSpace = on),
-      (commitMs, writes) => opts.log?.warn({ commitMs: Math.round(commitMs), writes }, 'storage commit slow: every write waited behind it'),
+      (commitMs, writes) =>
+        opts.log?.warn({ commitMs: Math.round(commitMs), writes }, 'storage commit slow: every write waited behind it'),
       opts.slowCommitMs,
     );
     this.compactionStep = opts.compactionStep ?? 500;
@@ -185,12 +212,19 @@ export class SqliteStorage implements Storage {
         continue;
       }
       const expires = this.expiry(next.ttlSeconds);
-      const op: WriteOp = cur === null ? { op: 'create', key, value: next.value, expires } : { op: 'update', key, value: next.value, expectMod: cur.modRevision, expires };
+      const op: WriteOp =
+        cur === null
+          ? { op: 'create', key, value: next.value, expires }
+          : { op: 'update', key, value: next.value, expectMod: cur.modRevision, expires };
       if (cur !== null) this.prevOf.set(op, cur);
       const r = await this.writer.write(op);
       if (r.ok) return { key, value: next.value, createRevision: r.created, modRevision: r.rev };
       // Someone else wrote in between (or the cached copy was stale): re-read and retry, like upstream's GuaranteedUpdate.
-      if (r.code === 'Conflict' || r.code === 'KeyExists' || (r.code === 'KeyNotFound' && opts.ignoreNotFound === true)) {
+      if (
+        r.code === 'Conflict' ||
+        r.code === 'KeyExists' ||
+        (r.code === 'KeyNotFound' && opts.ignoreNotFound === true)
+      ) {
         cur = undefined;
         continue;
       }
@@ -226,7 +260,11 @@ export class SqliteStorage implements Storage {
     const run = this.compacting.then(async () => {
       if (revision <= this.compacted) return;
       const current = this.reader.revision();
-      if (revision > current) throw new StorageError('TooLargeResourceVersion', `cannot compact to ${revision}, current revision is ${current}`);
+      if (revision > current)
+        throw new StorageError(
+          'TooLargeResourceVersion',
+          `cannot compact to ${revision}, current revision is ${current}`,
+        );
       // Reads below the new floor fail from now on, before the rows are gone.
       this.compacted = revision;
       const r = await this.writer.call({ type: 'compact', revision, step: this.compactionStep });
@@ -311,9 +349,18 @@ export class SqliteStorage implements Storage {
   }
 
   private toEvent(op: WriteOp, r: Extract<OpResult, { ok: true }>, prev: KeyValue | undefined): WatchEvent {
-    const value = op.op === 'delete' ? prev?.value ?? Buffer.alloc(0) : Buffer.from(op.value.buffer, op.value.byteOffset, op.value.byteLength);
+    const value =
+      op.op === 'delete'
+        ? (prev?.value ?? Buffer.alloc(0))
+        : Buffer.from(op.value.buffer, op.value.byteOffset, op.value.byteLength);
     const kv: KeyValue = { key: op.key, value, createRevision: r.created, modRevision: r.rev };
-    return { type: op.op === 'delete' ? 'delete' : 'put', revision: r.rev, key: op.key, kv, ...(prev === undefined ? {} : { prevKv: prev }) };
+    return {
+      type: op.op === 'delete' ? 'delete' : 'put',
+      revision: r.rev,
+      key: op.key,
+      kv,
+      ...(prev === undefined ? {} : { prevKv: prev }),
+    };
   }
 
   private async sweep(): Promise<void> {
@@ -328,8 +375,19 @@ export class SqliteStorage implements Storage {
       const expired = await this.writer.expire(this.clock.now());
       this.hub.dispatch(
         expired.map((e) => {
-          const prevKv: KeyValue = { key: e.key, value: Buffer.from(e.value), createRevision: e.created, modRevision: e.prevRev };
-          return { type: 'delete' as const, revision: e.rev, key: e.key, kv: { ...prevKv, modRevision: e.rev }, prevKv };
+          const prevKv: KeyValue = {
+            key: e.key,
+            value: Buffer.from(e.value),
+            createRevision: e.created,
+            modRevision: e.prevRev,
+          };
+          return {
+            type: 'delete' as const,
+            revision: e.rev,
+            key: e.key,
+            kv: { ...prevKv, modRevision: e.rev },
+            prevKv,
+          };
         }),
       );
     } catch {

@@ -42,7 +42,10 @@ export class Writer {
   private inflight = 0;
   private readonly maxInflight = 1;
   private seq = 0;
-  private readonly calls = new Map<number, { resolve: (r: Response) => void; reject: (e: unknown) => void; batch?: Pending[] }>();
+  private readonly calls = new Map<
+    number,
+    { resolve: (r: Response) => void; reject: (e: unknown) => void; batch?: Pending[] }
+  >();
   private failed: StorageError | null = null;
   private scheduled = false;
   readonly stats: WriterStats = { commits: 0, writes: 0, maxCommitMs: 0, maxBatchWrites: 0 };
@@ -140,7 +143,8 @@ export class Writer {
       for (let i = 0; i < call.batch.length; i++) call.batch[i].resolve(msg.results[i]);
       return;
     }
-    if (msg.type === 'error') call.reject(new StorageError(msg.code === 'SQLITE_FULL' ? 'NoSpace' : 'Unavailable', msg.message));
+    if (msg.type === 'error')
+      call.reject(new StorageError(msg.code === 'SQLITE_FULL' ? 'NoSpace' : 'Unavailable', msg.message));
     else call.resolve(msg);
   }
 
@@ -148,7 +152,8 @@ export class Writer {
     if (this.failed !== null) return;
     this.failed = err;
     for (const c of this.calls.values()) {
-      if (c.batch !== undefined) for (const p of c.batch) p.resolve({ ok: false, code: 'Unavailable', message: err.message });
+      if (c.batch !== undefined)
+        for (const p of c.batch) p.resolve({ ok: false, code: 'Unavailable', message: err.message });
       else c.reject(err);
     }
     this.calls.clear();

@@ -20,9 +20,13 @@ const q = {
   current: db.prepare('SELECT id, created FROM current WHERE name = ?'),
   insert: db.prepare('INSERT INTO kv (name, created, prev, deleted, value) VALUES (?, ?, ?, ?, ?)'),
   setCreated: db.prepare('UPDATE kv SET created = id WHERE id = ?'),
-  upsertCurrent: db.prepare('INSERT INTO current (name, id, created, expires) VALUES (?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET id = excluded.id, created = excluded.created, expires = excluded.expires'),
+  upsertCurrent: db.prepare(
+    'INSERT INTO current (name, id, created, expires) VALUES (?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET id = excluded.id, created = excluded.created, expires = excluded.expires',
+  ),
   deleteCurrent: db.prepare('DELETE FROM current WHERE name = ?'),
-  expiring: db.prepare('SELECT c.name, c.id, c.created, kv.value FROM current c JOIN kv ON kv.id = c.id WHERE c.expires IS NOT NULL AND c.expires <= ? ORDER BY c.expires LIMIT 1000'),
+  expiring: db.prepare(
+    'SELECT c.name, c.id, c.created, kv.value FROM current c JOIN kv ON kv.id = c.id WHERE c.expires IS NOT NULL AND c.expires <= ? ORDER BY c.expires LIMIT 1000',
+  ),
   compactScan: db.prepare('SELECT id, prev, deleted FROM kv WHERE id > ? AND id <= ? ORDER BY id LIMIT ?'),
   deleteRow: db.prepare('DELETE FROM kv WHERE id = ?'),
   setMeta: db.prepare('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v'),
@@ -182,6 +186,11 @@ port.on('message', (req: Request) => {
   } catch (err) {
     const e = err as { code?: string; message?: string };
     if (e.code === 'SQLITE_FULL') setAlarm(true);
-    post({ type: 'error', id: req.id, message: e.message ?? String(err), ...(e.code === undefined ? {} : { code: e.code }) });
+    post({
+      type: 'error',
+      id: req.id,
+      message: e.message ?? String(err),
+      ...(e.code === undefined ? {} : { code: e.code }),
+    });
   }
 });

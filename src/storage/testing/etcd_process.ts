@@ -44,7 +44,9 @@ export async function freePort(): Promise<number> {
 export function requireEtcdBinary(): void {
   const r = spawnSync('etcd', ['--version'], { encoding: 'utf8' });
   if (r.error !== undefined || r.status !== 0) {
-    throw new Error('etcd is not on PATH: install it (Debian: apt-get install -y etcd-server) to run the etcd3 storage tests');
+    throw new Error(
+      'etcd is not on PATH: install it (Debian: apt-get install -y etcd-server) to run the etcd3 storage tests',
+    );
   }
 }
 

@@ -25,14 +25,22 @@ export interface ObjectStoreFactory {
 }
 
 /** A factory over one store opened on first use and shared by every test (each uses a fresh prefix). */
-export function onSharedStore(openStore: () => Promise<Storage>, over: (s: Storage) => ObjectStoreFactory): () => ObjectStoreFactory {
+export function onSharedStore(
+  openStore: () => Promise<Storage>,
+  over: (s: Storage) => ObjectStoreFactory,
+): () => ObjectStoreFactory {
   let store: Promise<Storage> | undefined;
   return () => ({ open: async (prefix, indexers) => over(await (store ??= openStore())).open(prefix, indexers) });
 }
 
 /** The object contract read straight from `storage`. */
 export function directObjects(storage: Storage): ObjectStoreFactory {
-  return { open: async (resourcePrefix, indexers) => ({ writer: storage, objects: new DirectObjectStorage({ storage, resourcePrefix, indexers }) }) };
+  return {
+    open: async (resourcePrefix, indexers) => ({
+      writer: storage,
+      objects: new DirectObjectStorage({ storage, resourcePrefix, indexers }),
+    }),
+  };
 }
 
 /** The object contract served by a Cacher over `storage` (closed by `closeAll`), written through it as the API server does. */
@@ -47,8 +55,17 @@ export function cachedObjects(storage: Storage, cachers: Cacher[]): ObjectStoreF
   };
 }
 
-const NODE_NAME: Indexer = { name: 'spec.nodeName', path: ['spec', 'nodeName'], fn: (o) => String((o as { spec?: { nodeName?: string } }).spec?.nodeName ?? ''), shared: true };
-const NAME: Indexer = { name: 'metadata.name', path: ['metadata', 'name'], fn: (o) => String((o as { metadata?: { name?: string } }).metadata?.name ?? '') };
+const NODE_NAME: Indexer = {
+  name: 'spec.nodeName',
+  path: ['spec', 'nodeName'],
+  fn: (o) => String((o as { spec?: { nodeName?: string } }).spec?.nodeName ?? ''),
+  shared: true,
+};
+const NAME: Indexer = {
+  name: 'metadata.name',
+  path: ['metadata', 'name'],
+  fn: (o) => String((o as { metadata?: { name?: string } }).metadata?.name ?? ''),
+};
 const INDEXERS = [NODE_NAME, NAME];
 
 interface Pod {
@@ -59,17 +76,20 @@ interface Pod {
 }
 
 const podBytes = (p: Pod): Buffer =>
-  Buffer.from(JSON.stringify({
-    kind: 'Pod',
-    apiVersion: 'v1',
-    metadata: { name: p.name, namespace: p.ns, ...(p.app === undefined ? {} : { labels: { app: p.app } }) },
-    spec: p.node === undefined ? {} : { nodeName: p.node },
-  }));
+  Buffer.from(
+    JSON.stringify({
+      kind: 'Pod',
+      apiVersion: 'v1',
+      metadata: { name: p.name, namespace: p.ns, ...(p.app === undefined ? {} : { labels: { app: p.app } }) },
+      spec: p.node === undefined ? {} : { nodeName: p.node },
+    }),
+  );
 
 type Decoded = { metadata: { name: string; resourceVersion: string; labels?: Record<string, string> } };
 const decoded = (o: { decode(): unknown }): Decoded => o.decode() as Decoded;
 const isWeb = (o: unknown): boolean => (o as Decoded).metadata.labels?.app === 'web';
-const put = (t: ObjectStoreUnderTest, prefix: string, p: Pod): Promise<KeyValue> => t.writer.create(`${prefix}${p.ns}/${p.name}`, podBytes(p));
+const put = (t: ObjectStoreUnderTest, prefix: string, p: Pod): Promise<KeyValue> =>
+  t.writer.create(`${prefix}${p.ns}/${p.name}`, podBytes(p));
 const update = (t: ObjectStoreUnderTest, prefix: string, p: Pod): Promise<KeyValue> =>
   t.writer.guaranteedUpdate(`${prefix}${p.ns}/${p.name}`, () => ({ value: podBytes(p) }));
 
@@ -94,7 +114,8 @@ async function take(w: ObjectWatcher, n: number, ms = 10_000): Promise<ObjectEve
   }
 }
 
-const summary = (evs: ObjectEvent[]): string[] => evs.map((e) => `${e.type} ${decoded(e.object!).metadata.name}@${e.revision}`);
+const summary = (evs: ObjectEvent[]): string[] =>
+  evs.map((e) => `${e.type} ${decoded(e.object!).metadata.name}@${e.revision}`);
 
 /** get reads the latest state (consistent), an exact older revision, and fails with KeyNotFound and TooLargeResourceVersion. */
 export async function testObjectGet(f: ObjectStoreFactory): Promise<void> {
@@ -111,7 +132,10 @@ export async function testObjectGet(f: ObjectStoreFactory): Promise<void> {
   const notOlder = await t.objects.getObject(`${prefix}a/x`, { minRevision: v2.modRevision });
   assert.equal(notOlder.revision, v2.modRevision);
   await expectCode(t.objects.getObject(`${prefix}a/missing`), 'KeyNotFound');
-  await expectCode(t.objects.getObject(`${prefix}a/x`, { minRevision: v2.modRevision + 1_000_000 }), 'TooLargeResourceVersion');
+  await expectCode(
+    t.objects.getObject(`${prefix}a/x`, { minRevision: v2.modRevision + 1_000_000 }),
+    'TooLargeResourceVersion',
+  );
 }
 
 /** list is key-ordered, namespace-scoped, filters by index and predicate, and reads an exact past revision. */
@@ -128,8 +152,15 @@ export async function testObjectList(f: ObjectStoreFactory): Promise<void> {
   assert.ok(all.revision >= mid.modRevision);
   assert.equal(all.continue, undefined);
   assert.deepEqual(names(await t.objects.listObjects({ namespace: 'b' })), ['p2', 'p3']);
-  assert.deepEqual(names(await t.objects.listObjects({ index: { name: 'spec.nodeName', value: 'n1' } })), ['p1', 'p4', 'p3']);
-  assert.deepEqual(names(await t.objects.listObjects({ index: { name: 'spec.nodeName', value: 'n1' }, predicate: isWeb })), ['p1', 'p4']);
+  assert.deepEqual(names(await t.objects.listObjects({ index: { name: 'spec.nodeName', value: 'n1' } })), [
+    'p1',
+    'p4',
+    'p3',
+  ]);
+  assert.deepEqual(
+    names(await t.objects.listObjects({ index: { name: 'spec.nodeName', value: 'n1' }, predicate: isWeb })),
+    ['p1', 'p4'],
+  );
   assert.deepEqual(names(await t.objects.listObjects({ namespace: 'a', predicate: (o) => !isWeb(o) })), []);
   const past = await t.objects.listObjects({ revision: mid.modRevision });
   assert.deepEqual([names(past), past.revision], [['p1', 'p2', 'p3'], mid.modRevision]);
@@ -148,7 +179,11 @@ export async function testObjectListPaging(f: ObjectStoreFactory): Promise<void>
     let token: string | undefined;
     let first = 0;
     do {
-      const page = await t.objects.listObjects({ limit: 4, ...(predicate === undefined ? {} : { predicate }), ...(token === undefined ? {} : { continue: token }) });
+      const page = await t.objects.listObjects({
+        limit: 4,
+        ...(predicate === undefined ? {} : { predicate }),
+        ...(token === undefined ? {} : { continue: token }),
+      });
       if (first === 0) {
         first = page.revision;
         // A write after the first page is not seen by the later ones.
@@ -170,7 +205,10 @@ export async function testObjectWatchTransitions(f: ObjectStoreFactory): Promise
   const t = await f.open(prefix, INDEXERS);
   const start = await put(t, prefix, { ns: 'a', name: 'before', app: 'web' });
   const web = t.objects.watchObjects({ fromRevision: start.modRevision, predicate: isWeb });
-  const onN1 = t.objects.watchObjects({ fromRevision: start.modRevision, index: { name: 'spec.nodeName', value: 'n1' } });
+  const onN1 = t.objects.watchObjects({
+    fromRevision: start.modRevision,
+    index: { name: 'spec.nodeName', value: 'n1' },
+  });
   const inB = t.objects.watchObjects({ fromRevision: start.modRevision, namespace: 'b' });
   try {
     const c = await put(t, prefix, { ns: 'a', name: 'x', node: 'n1', app: 'web' });
@@ -179,7 +217,12 @@ export async function testObjectWatchTransitions(f: ObjectStoreFactory): Promise
     const back = await update(t, prefix, { ns: 'a', name: 'x', node: 'n2', app: 'web' });
     const gone = await t.writer.delete(`${prefix}a/x`);
     const evs = await take(web, 4);
-    assert.deepEqual(summary(evs), [`ADDED x@${c.modRevision}`, `DELETED x@${out.modRevision}`, `ADDED x@${back.modRevision}`, `DELETED x@${gone.modRevision}`]);
+    assert.deepEqual(summary(evs), [
+      `ADDED x@${c.modRevision}`,
+      `DELETED x@${out.modRevision}`,
+      `ADDED x@${back.modRevision}`,
+      `DELETED x@${gone.modRevision}`,
+    ]);
     // Leaving shows the last matching state, at the revision it left.
     const left = decoded(evs[1]!.object!);
     assert.deepEqual([left.metadata.labels?.app, left.metadata.resourceVersion], ['web', String(out.modRevision)]);
@@ -203,7 +246,10 @@ export async function testObjectWatchInitialEvents(f: ObjectStoreFactory): Promi
   const w = t.objects.watchObjects({ initialEvents: true, consistent: true, predicate: isWeb });
   try {
     const initial = await take(w, 2);
-    assert.deepEqual(initial.map((e) => `${e.type} ${decoded(e.object!).metadata.name}`), ['ADDED p1', 'ADDED p3']);
+    assert.deepEqual(
+      initial.map((e) => `${e.type} ${decoded(e.object!).metadata.name}`),
+      ['ADDED p1', 'ADDED p3'],
+    );
     assert.equal(initial[1]!.revision, p3.modRevision);
     const p4 = await put(t, prefix, { ns: 'a', name: 'p4', app: 'web' });
     assert.deepEqual(summary(await take(w, 1)), [`ADDED p4@${p4.modRevision}`]);

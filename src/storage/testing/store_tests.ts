@@ -32,7 +32,7 @@ async function expectCode(p: Promise<unknown>, code: StorageErrorCode): Promise<
     await p;
   } catch (err) {
     assert.ok(isStorageError(err), `expected StorageError ${code}, got ${String(err)}`);
-    assert.equal((err).code, code, (err as Error).message);
+    assert.equal(err.code, code, (err as Error).message);
     return err;
   }
   assert.fail(`expected StorageError ${code}, but the call succeeded`);
@@ -120,8 +120,13 @@ export async function testGetAtRevision(f: StoreFactory): Promise<void> {
 export async function testGuaranteedUpdate(f: StoreFactory): Promise<void> {
   const s = await f.open();
   const p = freshPrefix('gu');
-  await expectCode(s.guaranteedUpdate(p + 'missing', () => ({ value: buf('x') })), 'KeyNotFound');
-  const created = await s.guaranteedUpdate(p + 'made', (cur) => ({ value: buf(cur === null ? 'new' : 'old') }), { ignoreNotFound: true });
+  await expectCode(
+    s.guaranteedUpdate(p + 'missing', () => ({ value: buf('x') })),
+    'KeyNotFound',
+  );
+  const created = await s.guaranteedUpdate(p + 'made', (cur) => ({ value: buf(cur === null ? 'new' : 'old') }), {
+    ignoreNotFound: true,
+  });
   assert.equal(str(created), 'new');
   assert.equal(created.createRevision, created.modRevision);
   const u1 = await s.guaranteedUpdate(p + 'made', (cur) => ({ value: buf(str(cur!) + '+') }));
@@ -129,9 +134,16 @@ export async function testGuaranteedUpdate(f: StoreFactory): Promise<void> {
   assert.equal(u1.createRevision, created.createRevision);
   assert.ok(u1.modRevision > created.modRevision);
   // A precondition on a stale mod revision is a Conflict, and writes nothing.
-  await expectCode(s.guaranteedUpdate(p + 'made', () => ({ value: buf('stale') }), { precondition: { modRevision: created.modRevision } }), 'Conflict');
+  await expectCode(
+    s.guaranteedUpdate(p + 'made', () => ({ value: buf('stale') }), {
+      precondition: { modRevision: created.modRevision },
+    }),
+    'Conflict',
+  );
   assert.equal(str(await s.get(p + 'made')), 'new+');
-  const u2 = await s.guaranteedUpdate(p + 'made', () => ({ value: buf('fresh') }), { precondition: { modRevision: u1.modRevision } });
+  const u2 = await s.guaranteedUpdate(p + 'made', () => ({ value: buf('fresh') }), {
+    precondition: { modRevision: u1.modRevision },
+  });
   assert.equal(str(u2), 'fresh');
   // An unchanged value is a no-op: no new revision.
   const rev = await s.currentRevision();
@@ -139,7 +151,12 @@ export async function testGuaranteedUpdate(f: StoreFactory): Promise<void> {
   assert.equal(same.modRevision, u2.modRevision);
   assert.equal(await s.currentRevision(), rev);
   // An error thrown by tryUpdate aborts the update and reaches the caller.
-  await assert.rejects(s.guaranteedUpdate(p + 'made', () => { throw new Error('refused'); }), /refused/);
+  await assert.rejects(
+    s.guaranteedUpdate(p + 'made', () => {
+      throw new Error('refused');
+    }),
+    /refused/,
+  );
   assert.equal(str(await s.get(p + 'made')), 'fresh');
 }
 
@@ -158,21 +175,45 @@ export async function testGuaranteedUpdateStaleCachedCopy(f: StoreFactory): Prom
   assert.equal(str(u), 'v2+');
   assert.ok(u.modRevision > v2.modRevision);
   // A precondition the stale copy fails but storage meets succeeds.
-  const u2 = await s.guaranteedUpdate(k, (cur) => ({ value: buf(str(cur!) + '+') }), { cachedExisting: v1, precondition: { modRevision: u.modRevision } });
+  const u2 = await s.guaranteedUpdate(k, (cur) => ({ value: buf(str(cur!) + '+') }), {
+    cachedExisting: v1,
+    precondition: { modRevision: u.modRevision },
+  });
   assert.equal(str(u2), 'v2++');
   // A precondition storage fails is a Conflict, even when the cached copy meets it.
-  await expectCode(s.guaranteedUpdate(k, () => ({ value: buf('x') }), { cachedExisting: u, precondition: { modRevision: u.modRevision } }), 'Conflict');
+  await expectCode(
+    s.guaranteedUpdate(k, () => ({ value: buf('x') }), {
+      cachedExisting: u,
+      precondition: { modRevision: u.modRevision },
+    }),
+    'Conflict',
+  );
   // An error tryUpdate raises on the stale copy is retried on storage's value.
-  const u3 = await s.guaranteedUpdate(k, (cur) => {
-    if (str(cur!) === 'v1') throw new Error('stale');
-    return { value: buf(str(cur!) + '!') };
-  }, { cachedExisting: v1 });
+  const u3 = await s.guaranteedUpdate(
+    k,
+    (cur) => {
+      if (str(cur!) === 'v1') throw new Error('stale');
+      return { value: buf(str(cur!) + '!') };
+    },
+    { cachedExisting: v1 },
+  );
   assert.equal(str(u3), 'v2++!');
   // ... while an error on current data reaches the caller.
-  await assert.rejects(s.guaranteedUpdate(k, () => { throw new Error('refused'); }, { cachedExisting: u3 }), /refused/);
+  await assert.rejects(
+    s.guaranteedUpdate(
+      k,
+      () => {
+        throw new Error('refused');
+      },
+      { cachedExisting: u3 },
+    ),
+    /refused/,
+  );
   // "No change" against a stale copy is not a no-op: the write goes to storage's value.
   const rev = await s.currentRevision();
-  const back = await s.guaranteedUpdate(k, (cur) => ({ value: str(cur!) === 'v1' ? cur!.value : buf('v1') }), { cachedExisting: v1 });
+  const back = await s.guaranteedUpdate(k, (cur) => ({ value: str(cur!) === 'v1' ? cur!.value : buf('v1') }), {
+    cachedExisting: v1,
+  });
   assert.equal(str(back), 'v1');
   assert.ok(back.modRevision > rev, 'the value was written');
   // A no-op against the stale copy that is also a no-op against storage returns storage's record.
@@ -181,7 +222,10 @@ export async function testGuaranteedUpdateStaleCachedCopy(f: StoreFactory): Prom
   assert.equal(str(await s.get(k)), 'v1');
   // A stale copy of a deleted key: without ignoreNotFound the update fails with KeyNotFound.
   await s.delete(k);
-  await expectCode(s.guaranteedUpdate(k, (cur) => ({ value: buf(str(cur!) + '?') }), { cachedExisting: back }), 'KeyNotFound');
+  await expectCode(
+    s.guaranteedUpdate(k, (cur) => ({ value: buf(str(cur!) + '?') }), { cachedExisting: back }),
+    'KeyNotFound',
+  );
 }
 
 export async function testConcurrentCompareAndSwap(f: StoreFactory): Promise<void> {
@@ -211,7 +255,14 @@ export async function testDelete(f: StoreFactory): Promise<void> {
   const p = freshPrefix('delete');
   const c = await s.create(p + 'k', buf('v'));
   await expectCode(s.delete(p + 'k', { precondition: { modRevision: c.modRevision + 1000 } }), 'Conflict');
-  await expectCode(s.delete(p + 'k', { validate: () => { throw new StorageError('Conflict', 'validation refused'); } }), 'Conflict');
+  await expectCode(
+    s.delete(p + 'k', {
+      validate: () => {
+        throw new StorageError('Conflict', 'validation refused');
+      },
+    }),
+    'Conflict',
+  );
   assert.equal(str(await s.get(p + 'k')), 'v');
   const d = await s.delete(p + 'k', { precondition: { modRevision: c.modRevision } });
   assert.equal(str(d), 'v');
@@ -231,16 +282,25 @@ export async function testList(f: StoreFactory): Promise<void> {
   await s.create(other + 'z', buf('z'));
   await s.create(p.slice(0, -1), buf('not under the prefix'));
   const r1 = await s.list(p);
-  assert.deepEqual(r1.items.map((kv) => kv.key), [p + 'a', p + 'b', p + 'c']);
+  assert.deepEqual(
+    r1.items.map((kv) => kv.key),
+    [p + 'a', p + 'b', p + 'c'],
+  );
   assert.equal(r1.revision, await s.currentRevision());
   assert.equal(r1.continue, undefined);
   await s.delete(p + 'b');
   await s.guaranteedUpdate(p + 'a', () => ({ value: buf('a2') }));
   const r2 = await s.list(p);
-  assert.deepEqual(r2.items.map((kv) => `${kv.key.slice(p.length)}=${str(kv)}`), ['a=a2', 'c=c']);
+  assert.deepEqual(
+    r2.items.map((kv) => `${kv.key.slice(p.length)}=${str(kv)}`),
+    ['a=a2', 'c=c'],
+  );
   // The old state is still readable at the old revision.
   const old = await s.list(p, { revision: r1.revision });
-  assert.deepEqual(old.items.map((kv) => `${kv.key.slice(p.length)}=${str(kv)}`), ['a=a', 'b=b', 'c=c']);
+  assert.deepEqual(
+    old.items.map((kv) => `${kv.key.slice(p.length)}=${str(kv)}`),
+    ['a=a', 'b=b', 'c=c'],
+  );
   assert.equal(old.revision, r1.revision);
   const empty = await s.list(freshPrefix('nothing'));
   assert.deepEqual(empty.items, []);
@@ -263,7 +323,8 @@ export async function testPaginationConsistentUnderWrites(f: StoreFactory): Prom
     if (firstRev === 0) firstRev = page.revision;
     assert.equal(page.revision, firstRev, 'every page is read at the first page revision');
     assert.ok(page.items.length <= 10);
-    if (page.continue !== undefined) assert.equal(page.remainingItemCount === undefined || page.remainingItemCount > 0, true);
+    if (page.continue !== undefined)
+      assert.equal(page.remainingItemCount === undefined || page.remainingItemCount > 0, true);
     seen.push(...page.items.map((kv) => `${kv.key.slice(p.length)}=${str(kv)}`));
     token = page.continue;
     // Writes between pages must not leak into later pages.
@@ -273,7 +334,10 @@ export async function testPaginationConsistentUnderWrites(f: StoreFactory): Prom
     writes++;
   } while (token !== undefined && pages < 100);
   assert.equal(pages, 6);
-  assert.deepEqual(seen, Array.from({ length: n }, (_, i) => `k${String(i).padStart(3, '0')}=v${i}`));
+  assert.deepEqual(
+    seen,
+    Array.from({ length: n }, (_, i) => `k${String(i).padStart(3, '0')}=v${i}`),
+  );
   await expectCode(s.list(p, { continue: 'not-a-token' }), 'InvalidContinue');
 }
 
@@ -286,10 +350,13 @@ export async function testWatchFromRevisionIsExclusive(f: StoreFactory): Promise
   const w = s.watch(p, { fromRevision: r1.modRevision });
   try {
     const evs = await collect(w, 2);
-    assert.deepEqual(evs.map((e) => [e.type, e.key, e.revision]), [
-      ['put', p + 'two', r2.modRevision],
-      ['put', p + 'one', r3.modRevision],
-    ]);
+    assert.deepEqual(
+      evs.map((e) => [e.type, e.key, e.revision]),
+      [
+        ['put', p + 'two', r2.modRevision],
+        ['put', p + 'one', r3.modRevision],
+      ],
+    );
     assert.equal(evs[1].prevKv !== undefined && str(evs[1].prevKv), '1', 'the previous value comes with the event');
     assert.equal(evs[0].prevKv, undefined, 'a creation has no previous value');
   } finally {
@@ -316,7 +383,8 @@ export async function testWatchOrderUnderConcurrentWriters(f: StoreFactory): Pro
   );
   try {
     const evs = await got;
-    for (let i = 1; i < evs.length; i++) assert.ok(evs[i].revision > evs[i - 1].revision, 'revisions strictly increase');
+    for (let i = 1; i < evs.length; i++)
+      assert.ok(evs[i].revision > evs[i - 1].revision, 'revisions strictly increase');
     const keys = new Map<string, string[]>();
     for (const e of evs) {
       keys.set(e.key, [...(keys.get(e.key) ?? []), str(e.kv!)]);
@@ -340,7 +408,10 @@ export async function testWatchFromOldRevision(f: StoreFactory): Promise<void> {
   try {
     const evs = await collect(w, 21);
     assert.ok(!evs.some((e) => e.key === p + 'base'), 'the event at the base revision itself is not replayed');
-    assert.deepEqual(evs.slice(0, 20).map((e) => str(e.kv!)), Array.from({ length: 20 }, (_, i) => String(i)));
+    assert.deepEqual(
+      evs.slice(0, 20).map((e) => str(e.kv!)),
+      Array.from({ length: 20 }, (_, i) => String(i)),
+    );
     assert.equal(evs[20].type, 'delete');
     assert.equal(evs[20].key, `${p}k3`);
     assert.equal(str(evs[20].prevKv!), '3', 'a delete carries the deleted value');
@@ -383,10 +454,17 @@ export async function testCompaction(f: StoreFactory): Promise<void> {
   await expectCode(s.get(p + 'k', { revision: v1.modRevision }), 'Expired');
   await expectCode(s.list(p, { revision: gone.modRevision }), 'Expired');
   const at = await s.list(p, { revision: keep.modRevision });
-  assert.deepEqual(at.items.map((kv) => `${kv.key.slice(p.length)}=${str(kv)}`), ['k=v2', 'keep=keep'], 'the compacted revision itself stays readable');
+  assert.deepEqual(
+    at.items.map((kv) => `${kv.key.slice(p.length)}=${str(kv)}`),
+    ['k=v2', 'keep=keep'],
+    'the compacted revision itself stays readable',
+  );
   assert.equal(str(await s.get(p + 'k')), 'v3');
   const err = await collectError(s.watch(p, { fromRevision: v2.modRevision - 1 }));
-  assert.ok(isStorageError(err, 'Expired'), `watch below the compacted revision fails with Expired, got ${String(err)}`);
+  assert.ok(
+    isStorageError(err, 'Expired'),
+    `watch below the compacted revision fails with Expired, got ${String(err)}`,
+  );
   // Watching from exactly the compacted revision delivers what followed it.
   const w = s.watch(p, { fromRevision: keep.modRevision });
   try {
@@ -410,7 +488,10 @@ export async function testProgressNotify(f: StoreFactory): Promise<void> {
     await f.advance(f.progressIntervalMs * 2);
     const [ev] = await collect(w, 1, Math.max(10_000, f.progressIntervalMs * 4), true);
     assert.equal(ev.type, 'progress');
-    assert.ok(ev.revision >= other.modRevision, `progress carries the current revision (${ev.revision} >= ${other.modRevision})`);
+    assert.ok(
+      ev.revision >= other.modRevision,
+      `progress carries the current revision (${ev.revision} >= ${other.modRevision})`,
+    );
   } finally {
     w.stop();
   }
@@ -432,13 +513,19 @@ export async function testTTLExpiry(f: StoreFactory): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
       items = (await s.list(p)).items;
     }
-    assert.deepEqual(items.map((kv) => kv.key), [p + 'forever']);
+    assert.deepEqual(
+      items.map((kv) => kv.key),
+      [p + 'forever'],
+    );
     const evs = await collect(w, 3);
-    assert.deepEqual(evs.map((e) => [e.type, e.key]), [
-      ['put', p + 'event'],
-      ['put', p + 'forever'],
-      ['delete', p + 'event'],
-    ]);
+    assert.deepEqual(
+      evs.map((e) => [e.type, e.key]),
+      [
+        ['put', p + 'event'],
+        ['put', p + 'forever'],
+        ['delete', p + 'event'],
+      ],
+    );
   } finally {
     w.stop();
   }
@@ -449,7 +536,10 @@ export async function testValueTooLarge(f: StoreFactory): Promise<void> {
   const p = freshPrefix('large');
   await expectCode(s.create(p + 'big', Buffer.alloc(1.5 * 1024 * 1024 + 1, 'x')), 'TooLarge');
   await s.create(p + 'ok', Buffer.alloc(1024 * 1024, 'y'));
-  await expectCode(s.guaranteedUpdate(p + 'ok', () => ({ value: Buffer.alloc(2 * 1024 * 1024, 'z') })), 'TooLarge');
+  await expectCode(
+    s.guaranteedUpdate(p + 'ok', () => ({ value: Buffer.alloc(2 * 1024 * 1024, 'z') })),
+    'TooLarge',
+  );
   assert.equal((await s.get(p + 'ok')).value.length, 1024 * 1024);
 }
 

@@ -17,7 +17,10 @@ export interface TestService {
 }
 
 /** Creates a Service (the server allocates its ClusterIP and NodePort) and returns it. */
-export async function createService(client: RESTClient, s: TestService): Promise<KubeObject & { spec: { clusterIP: string; ports: { nodePort?: number }[] } }> {
+export async function createService(
+  client: RESTClient,
+  s: TestService,
+): Promise<KubeObject & { spec: { clusterIP: string; ports: { nodePort?: number }[] } }> {
   return (await client.resource(RESOURCES.services).create({
     apiVersion: 'v1',
     kind: 'Service',
@@ -31,7 +34,13 @@ export async function createService(client: RESTClient, s: TestService): Promise
 }
 
 /** A slice body for a service's endpoints, stamped with last-change-trigger-time. */
-export function sliceFor(service: string, ips: readonly string[], protocol: 'TCP' | 'UDP' = 'TCP', port = 8080, triggerTime = new Date()): KubeObject {
+export function sliceFor(
+  service: string,
+  ips: readonly string[],
+  protocol: 'TCP' | 'UDP' = 'TCP',
+  port = 8080,
+  triggerTime = new Date(),
+): KubeObject {
   return {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
@@ -48,7 +57,12 @@ export function sliceFor(service: string, ips: readonly string[], protocol: 'TCP
 }
 
 /** Creates or replaces the slice of a service. */
-export async function putSlice(client: RESTClient, service: string, ips: readonly string[], protocol: 'TCP' | 'UDP' = 'TCP'): Promise<void> {
+export async function putSlice(
+  client: RESTClient,
+  service: string,
+  ips: readonly string[],
+  protocol: 'TCP' | 'UDP' = 'TCP',
+): Promise<void> {
   const r = client.resource(RESOURCES.endpointslices);
   const body = sliceFor(service, ips, protocol);
   try {
@@ -60,11 +74,21 @@ export async function putSlice(client: RESTClient, service: string, ips: readonl
 }
 
 /** Waits until the proxy's maps satisfy `ready` and the sync that applied them has finished. */
-export async function settle(server: ProxyServer, ready: (p: NonNullable<ProxyServer['proxy']>) => boolean, timeoutMs = 10_000): Promise<void> {
+export async function settle(
+  server: ProxyServer,
+  ready: (p: NonNullable<ProxyServer['proxy']>) => boolean,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const p = server.proxy;
-    if (p !== undefined && p.last !== undefined && p.serviceChanges.pending() === 0 && p.endpointsChanges.pending() === 0 && ready(p)) {
+    if (
+      p !== undefined &&
+      p.last !== undefined &&
+      p.serviceChanges.pending() === 0 &&
+      p.endpointsChanges.pending() === 0 &&
+      ready(p)
+    ) {
       await p.runner.idle();
       return;
     }

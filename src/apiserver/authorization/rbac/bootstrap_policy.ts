@@ -19,7 +19,12 @@ const META = (name: string): Obj => ({
   annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' },
 });
 
-const clusterRole = (name: string, rules: Rule[]): Obj => ({ apiVersion: `${GROUP}/v1`, kind: 'ClusterRole', metadata: META(name), rules });
+const clusterRole = (name: string, rules: Rule[]): Obj => ({
+  apiVersion: `${GROUP}/v1`,
+  kind: 'ClusterRole',
+  metadata: META(name),
+  rules,
+});
 const bindGroups = (name: string, role: string, groups: string[]): Obj => ({
   apiVersion: `${GROUP}/v1`,
   kind: 'ClusterRoleBinding',
@@ -35,15 +40,48 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly Obj[] = [
     { nonResourceURLs: ['*'], verbs: ['*'] },
   ]),
   clusterRole('system:discovery', [
-    { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: ['get'] },
+    {
+      nonResourceURLs: [
+        '/api',
+        '/api/*',
+        '/apis',
+        '/apis/*',
+        '/healthz',
+        '/livez',
+        '/openapi',
+        '/openapi/*',
+        '/readyz',
+        '/version',
+        '/version/',
+      ],
+      verbs: ['get'],
+    },
   ]),
   clusterRole('system:basic-user', [
-    { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
+    {
+      apiGroups: ['authorization.k8s.io'],
+      resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+      verbs: ['create'],
+    },
     { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
   ]),
-  clusterRole('system:public-info-viewer', [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }]),
+  clusterRole('system:public-info-viewer', [
+    { nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] },
+  ]),
   clusterRole('system:monitoring', [
-    { nonResourceURLs: ['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*'], verbs: ['get'] },
+    {
+      nonResourceURLs: [
+        '/healthz',
+        '/healthz/*',
+        '/livez',
+        '/livez/*',
+        '/metrics',
+        '/metrics/slis',
+        '/readyz',
+        '/readyz/*',
+      ],
+      verbs: ['get'],
+    },
   ]),
 ];
 
@@ -52,7 +90,10 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly Obj[] = [
   bindGroups('cluster-admin', 'cluster-admin', ['system:masters']),
   bindGroups('system:discovery', 'system:discovery', ['system:authenticated']),
   bindGroups('system:basic-user', 'system:basic-user', ['system:authenticated']),
-  bindGroups('system:public-info-viewer', 'system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
+  bindGroups('system:public-info-viewer', 'system:public-info-viewer', [
+    'system:authenticated',
+    'system:unauthenticated',
+  ]),
   bindGroups('system:monitoring', 'system:monitoring', ['system:monitoring']),
 ];
 
@@ -77,6 +118,11 @@ function sameJSON(a: unknown, b: unknown): boolean {
 
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Obj)[k])]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Obj)[k])]),
+    );
   return v;
 }

@@ -19,7 +19,8 @@ interface Binding {
 }
 
 type Obj = Record<string, unknown>;
-const meta = (o: Obj): { name?: string; namespace?: string } => (o.metadata ?? {}) as { name?: string; namespace?: string };
+const meta = (o: Obj): { name?: string; namespace?: string } =>
+  (o.metadata ?? {}) as { name?: string; namespace?: string };
 
 /** The roles and bindings the authorizer evaluates, kept current by informers. */
 export class RBACAuthorizer implements Authorizer {
@@ -52,8 +53,16 @@ export class RBACAuthorizer implements Authorizer {
     this.deleteBinding(kind, obj);
     const namespace = kind === 'RoleBinding' ? (meta(obj).namespace ?? '') : '';
     const ref = (obj.roleRef ?? {}) as { kind?: string; name?: string };
-    const binding: Binding = { kind, namespace, name: meta(obj).name ?? '', roleKind: ref.kind ?? '', roleName: ref.name ?? '' };
-    const subjects = (Array.isArray(obj.subjects) ? (obj.subjects as Obj[]) : []).map((s) => subjectKey(s, namespace)).filter((k): k is string => k !== undefined);
+    const binding: Binding = {
+      kind,
+      namespace,
+      name: meta(obj).name ?? '',
+      roleKind: ref.kind ?? '',
+      roleName: ref.name ?? '',
+    };
+    const subjects = (Array.isArray(obj.subjects) ? (obj.subjects as Obj[]) : [])
+      .map((s) => subjectKey(s, namespace))
+      .filter((k): k is string => k !== undefined);
     const key = bindingKey(kind, obj);
     this.bindings.set(key, { binding, subjects });
     for (const s of subjects) {
@@ -78,7 +87,9 @@ export class RBACAuthorizer implements Authorizer {
 
   /** Forgets every binding of one kind (before a relist). */
   clearBindings(kind: Binding['kind']): void {
-    for (const b of [...this.bindings.values()]) if (b.binding.kind === kind) this.deleteBinding(kind, { metadata: { name: b.binding.name, namespace: b.binding.namespace } });
+    for (const b of [...this.bindings.values()])
+      if (b.binding.kind === kind)
+        this.deleteBinding(kind, { metadata: { name: b.binding.name, namespace: b.binding.namespace } });
   }
 
   authorize(a: Attributes): Decision {
@@ -89,12 +100,20 @@ export class RBACAuthorizer implements Authorizer {
       for (const bk of set) {
         const b = this.bindings.get(bk)!.binding;
         if (b.kind === 'RoleBinding' && b.namespace !== a.namespace) continue;
-        const rules = b.roleKind === 'ClusterRole' ? this.clusterRoles.get(b.roleName) : b.roleKind === 'Role' ? this.roles.get(`${b.namespace}/${b.roleName}`) : undefined;
+        const rules =
+          b.roleKind === 'ClusterRole'
+            ? this.clusterRoles.get(b.roleName)
+            : b.roleKind === 'Role'
+              ? this.roles.get(`${b.namespace}/${b.roleName}`)
+              : undefined;
         if (rules === undefined) continue;
         for (const r of rules) {
           if (ruleAllows(a, r)) {
             const where = b.kind === 'RoleBinding' ? ` in namespace ${JSON.stringify(b.namespace)}` : '';
-            return { decision: 'allow', reason: `RBAC: allowed by ${b.kind} ${JSON.stringify(b.name)} of ${b.roleKind} ${JSON.stringify(b.roleName)} to ${subjectText(k)}${where}` };
+            return {
+              decision: 'allow',
+              reason: `RBAC: allowed by ${b.kind} ${JSON.stringify(b.name)} of ${b.roleKind} ${JSON.stringify(b.roleName)} to ${subjectText(k)}${where}`,
+            };
           }
         }
       }

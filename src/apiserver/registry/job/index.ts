@@ -8,5 +8,10 @@ export const jobs: ResourceDefinition = {
   group: 'batch',
   resource: 'jobs',
   strategy: (info) =>
-    genericStrategy(info, { alwaysHasSpec: true, alwaysHasStatus: true, tracksGeneration: true, prepareForCreate: (o) => generateJobSelector(o) }),
+    genericStrategy(info, {
+      alwaysHasSpec: true,
+      alwaysHasStatus: true,
+      tracksGeneration: true,
+      prepareForCreate: (o) => generateJobSelector(o),
+    }),
 };

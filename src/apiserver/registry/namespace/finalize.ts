@@ -10,12 +10,17 @@ export async function handleFinalize(ctx: RestContext): Promise<void> {
   const body = checkBodyKind(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']));
   const finalizers = ((body.spec as Obj | undefined)?.finalizers ?? []) as string[];
   const dryRun = parseDryRun(ctx.info.query);
-  const { obj } = await ctx.store.guaranteedUpdate(undefined, ctx.info.name, (cur) => {
-    if (cur === null) throw notFound('namespaces', ctx.info.name);
-    const next = deepCopy(cur);
-    next.spec = { ...(next.spec as Obj), finalizers };
-    return next;
-  }, { allowCreate: false, dryRun });
+  const { obj } = await ctx.store.guaranteedUpdate(
+    undefined,
+    ctx.info.name,
+    (cur) => {
+      if (cur === null) throw notFound('namespaces', ctx.info.name);
+      const next = deepCopy(cur);
+      next.spec = { ...(next.spec as Obj), finalizers };
+      return next;
+    },
+    { allowCreate: false, dryRun },
+  );
   const done = dryRun ? obj : (await ctx.store.finalizeIfDone(obj)).obj;
   writeObject(ctx, 200, done);
 }

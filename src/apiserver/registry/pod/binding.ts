@@ -13,10 +13,16 @@ import { statusSuccess } from '../status_success.js';
 
 /** POST pods/binding: assigns the pod to a node once, like upstream's BindingREST. */
 export async function handleBinding(ctx: RestContext): Promise<void> {
-  const binding = checkBodyKind(ctx, decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']), 'Binding', 'v1');
+  const binding = checkBodyKind(
+    ctx,
+    decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']),
+    'Binding',
+    'v1',
+  );
   const target = binding.target as Obj | undefined;
   const node = target?.name as string | undefined;
-  if (node === undefined || node === '') throw newStatusError(422, 'Invalid', 'Binding "" is invalid: target.name: Required value');
+  if (node === undefined || node === '')
+    throw newStatusError(422, 'Invalid', 'Binding "" is invalid: target.name: Required value');
   const dryRun = parseDryRun(ctx.info.query);
   const now = formatTimestamp(ctx.services.clock.now());
   await ctx.store.guaranteedUpdate(
@@ -24,10 +30,15 @@ export async function handleBinding(ctx: RestContext): Promise<void> {
     ctx.info.name,
     (pod) => {
       if (pod === null) throw notFound('pods', ctx.info.name);
-      if (meta(pod).deletionTimestamp !== undefined) throw conflict('pods', ctx.info.name, `pod ${ctx.info.name} is being deleted, cannot be assigned to a host`);
+      if (meta(pod).deletionTimestamp !== undefined)
+        throw conflict('pods', ctx.info.name, `pod ${ctx.info.name} is being deleted, cannot be assigned to a host`);
       const spec = (pod.spec ?? {}) as Obj;
       if (spec.nodeName !== undefined && spec.nodeName !== '') {
-        throw conflict('pods', ctx.info.name, `pod ${ctx.info.name} is already assigned to node "${String(spec.nodeName)}"`);
+        throw conflict(
+          'pods',
+          ctx.info.name,
+          `pod ${ctx.info.name} is already assigned to node "${String(spec.nodeName)}"`,
+        );
       }
       const next = deepCopy(pod);
       next.spec = { ...spec, nodeName: node };

@@ -35,7 +35,10 @@ export function podStrategy(info: ResourceInfo): Strategy {
 
 /** The pod's QoS class from its containers' requests and limits, like upstream's qos.GetPodQOS (simplified to cpu and memory). */
 function qosClass(spec: Obj): string {
-  const containers = [...((spec.containers as Obj[] | undefined) ?? []), ...((spec.initContainers as Obj[] | undefined) ?? [])];
+  const containers = [
+    ...((spec.containers as Obj[] | undefined) ?? []),
+    ...((spec.initContainers as Obj[] | undefined) ?? []),
+  ];
   let anySet = false;
   let guaranteed = true;
   for (const c of containers) {

@@ -45,7 +45,8 @@ export function serviceStrategy(info: ResourceInfo, cfg: StrategyConfig): Strate
         }
         if (wantsNodePorts(o)) {
           ports(o).forEach((p, i) => {
-            if (typeof p.nodePort === 'number' && p.nodePort !== 0) cfg.nodePorts.allocate(p.nodePort, `spec.ports[${i}].nodePort`);
+            if (typeof p.nodePort === 'number' && p.nodePort !== 0)
+              cfg.nodePorts.allocate(p.nodePort, `spec.ports[${i}].nodePort`);
             else p.nodePort = cfg.nodePorts.allocateNext();
             const port = p.nodePort as number;
             taken.push(() => cfg.nodePorts.release(port));
@@ -61,8 +62,13 @@ export function serviceStrategy(info: ResourceInfo, cfg: StrategyConfig): Strate
     prepareForUpdate(o, old) {
       const spec = (o.spec ?? (o.spec = {})) as Obj;
       const oldSpec = (old.spec ?? {}) as Obj;
-      if ((spec.clusterIP === undefined || spec.clusterIP === '') && oldSpec.clusterIP !== undefined) spec.clusterIP = oldSpec.clusterIP;
-      if ((spec.clusterIPs === undefined || (spec.clusterIPs as unknown[]).length === 0) && oldSpec.clusterIPs !== undefined) spec.clusterIPs = oldSpec.clusterIPs;
+      if ((spec.clusterIP === undefined || spec.clusterIP === '') && oldSpec.clusterIP !== undefined)
+        spec.clusterIP = oldSpec.clusterIP;
+      if (
+        (spec.clusterIPs === undefined || (spec.clusterIPs as unknown[]).length === 0) &&
+        oldSpec.clusterIPs !== undefined
+      )
+        spec.clusterIPs = oldSpec.clusterIPs;
       if (wantsNodePorts(o)) {
         const oldPorts = ports(old);
         for (const p of ports(o)) {
@@ -80,6 +86,8 @@ export function serviceStrategy(info: ResourceInfo, cfg: StrategyConfig): Strate
 /** Restores allocator state from a stored Service at start-up. */
 export function restoreServiceAllocations(svc: Obj, cfg: StrategyConfig): void {
   const spec = (svc.spec ?? {}) as Obj;
-  for (const ip of (spec.clusterIPs as string[] | undefined) ?? [spec.clusterIP as string]) if (typeof ip === 'string' && ip !== 'None') cfg.serviceIPs.restore(ip);
-  for (const p of (spec.ports as Obj[] | undefined) ?? []) if (typeof p.nodePort === 'number') cfg.nodePorts.restore(p.nodePort);
+  for (const ip of (spec.clusterIPs as string[] | undefined) ?? [spec.clusterIP as string])
+    if (typeof ip === 'string' && ip !== 'None') cfg.serviceIPs.restore(ip);
+  for (const p of (spec.ports as Obj[] | undefined) ?? [])
+    if (typeof p.nodePort === 'number') cfg.nodePorts.restore(p.nodePort);
 }

@@ -11,7 +11,14 @@ import { badRequest, conflict, isNotFoundError, newStatusError } from '../../../
 import { decodeBody, readBody } from '../../body.js';
 import { meta, type Obj } from '../../object.js';
 import { writeJSON } from '../../responsewriters.js';
-import { checkTokenRequestTarget, parseTokenRequest, validateTokenRequest, type BoundObjects, type ObjectRef, type TokenRequestSpec } from '../../serviceaccount/index.js';
+import {
+  checkTokenRequestTarget,
+  parseTokenRequest,
+  validateTokenRequest,
+  type BoundObjects,
+  type ObjectRef,
+  type TokenRequestSpec,
+} from '../../serviceaccount/index.js';
 import { storeOf, type RestContext } from '../../endpoints/context.js';
 import { parseDryRun } from '../../endpoints/write.js';
 
@@ -29,16 +36,20 @@ async function boundObjects(ctx: RestContext, saName: string, spec: TokenRequest
   if (group === '' && ref.kind === 'Pod') {
     found = await storeOf(ctx.services, 'pods').get(ns, ref.name);
     if ((found.spec as Obj | undefined)?.serviceAccountName !== saName) {
-      throw badRequest(`cannot bind token for serviceaccount "${saName}" to pod running with different serviceaccount name.`);
+      throw badRequest(
+        `cannot bind token for serviceaccount "${saName}" to pod running with different serviceaccount name.`,
+      );
     }
     bound.pod = refOf(found);
     // Like upstream's ServiceAccountTokenPodNodeInfo: a pod token also names the pod's node (without a uid if the node is gone).
     const nodeName = (found.spec as Obj | undefined)?.nodeName;
     if (typeof nodeName === 'string' && nodeName !== '') {
-      const node = await storeOf(ctx.services, 'nodes').get(undefined, nodeName).catch((err: unknown) => {
-        if (isNotFoundError(err)) return undefined;
-        throw err;
-      });
+      const node = await storeOf(ctx.services, 'nodes')
+        .get(undefined, nodeName)
+        .catch((err: unknown) => {
+          if (isNotFoundError(err)) return undefined;
+          throw err;
+        });
       bound.node = node === undefined ? { name: nodeName, uid: '' } : refOf(node);
     }
   } else if (group === '' && ref.kind === 'Node') {
@@ -54,7 +65,11 @@ async function boundObjects(ctx: RestContext, saName: string, spec: TokenRequest
   }
   const uid = String(meta(found).uid ?? '');
   if (ref.uid !== '' && ref.uid !== uid) {
-    throw conflict({ group, resource: ref.kind }, ref.name, `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
+    throw conflict(
+      { group, resource: ref.kind },
+      ref.name,
+      `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
+    );
   }
   return bound;
 }
@@ -62,7 +77,8 @@ async function boundObjects(ctx: RestContext, saName: string, spec: TokenRequest
 /** POST /api/v1/namespaces/{ns}/serviceaccounts/{name}/token. */
 export async function handleServiceAccountToken(ctx: RestContext): Promise<void> {
   const issuer = ctx.services.tokenIssuer;
-  if (issuer === undefined) throw newStatusError(500, 'InternalError', 'the server has no service account token issuer');
+  if (issuer === undefined)
+    throw newStatusError(500, 'InternalError', 'the server has no service account token issuer');
   parseDryRun(ctx.info.query);
   const { obj, spec } = parseTokenRequest(decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']));
   const { name, namespace } = ctx.info;
@@ -75,7 +91,10 @@ export async function handleServiceAccountToken(ctx: RestContext): Promise<void>
   const requested = spec.expirationSeconds;
   spec.expirationSeconds = issuer.effectiveExpiration(requested);
   if (spec.expirationSeconds !== requested) {
-    ctx.res.setHeader('Warning', `299 - "requested expiration of ${requested} seconds shortened to ${spec.expirationSeconds} seconds"`);
+    ctx.res.setHeader(
+      'Warning',
+      `299 - "requested expiration of ${requested} seconds shortened to ${spec.expirationSeconds} seconds"`,
+    );
   }
   const { token, expiresAtMs } = issuer.generateToken({
     namespace,

@@ -33,12 +33,24 @@ function setup(groups: PodGroup[], pods: PodInfo[]) {
 
 /** A WaitingPod that records what the plugin decided. */
 function waitingPod(pod: PodInfo, log: string[]): WaitingPod {
-  return { pod, nodeName: 'n1', pendingPlugins: () => ['Coscheduling'], allow: () => void log.push(`allow ${pod.name}`), reject: (_p, m) => void log.push(`reject ${pod.name}: ${m}`) };
+  return {
+    pod,
+    nodeName: 'n1',
+    pendingPlugins: () => ['Coscheduling'],
+    allow: () => void log.push(`allow ${pod.name}`),
+    reject: (_p, m) => void log.push(`reject ${pod.name}: ${m}`),
+  };
 }
 
 const preFilterCases: { name: string; groups: PodGroup[]; pods: PodInfo[]; pod: PodInfo; want: string }[] = [
   { name: 'a pod outside any group passes', groups: [], pods: [], pod: makePod('solo'), want: '' },
-  { name: 'a pod of an unknown group waits', groups: [], pods: [member('a')], pod: member('a'), want: 'PodGroup default/g not found' },
+  {
+    name: 'a pod of an unknown group waits',
+    groups: [],
+    pods: [member('a')],
+    pod: member('a'),
+    want: 'PodGroup default/g not found',
+  },
   {
     name: 'fewer members than minMember wait',
     groups: [group('g', 3)],
@@ -46,7 +58,13 @@ const preFilterCases: { name: string; groups: PodGroup[]; pods: PodInfo[]; pod: 
     pod: member('a'),
     want: 'pre-enqueue: the group default/g has 2 pods, less than minMember 3',
   },
-  { name: 'minMember members exist: pass', groups: [group('g', 3)], pods: [member('a'), member('b'), member('c')], pod: member('a'), want: '' },
+  {
+    name: 'minMember members exist: pass',
+    groups: [group('g', 3)],
+    pods: [member('a'), member('b'), member('c')],
+    pod: member('a'),
+    want: '',
+  },
   {
     name: 'members being deleted do not count',
     groups: [group('g', 3)],
@@ -54,7 +72,13 @@ const preFilterCases: { name: string; groups: PodGroup[]; pods: PodInfo[]; pod: 
     pod: member('a'),
     want: 'pre-enqueue: the group default/g has 2 pods, less than minMember 3',
   },
-  { name: 'members of another group do not count', groups: [group('g', 2), group('h', 1)], pods: [member('a'), member('x', 'h')], pod: member('a'), want: 'pre-enqueue: the group default/g has 1 pods, less than minMember 2' },
+  {
+    name: 'members of another group do not count',
+    groups: [group('g', 2), group('h', 1)],
+    pods: [member('a'), member('x', 'h')],
+    pod: member('a'),
+    want: 'pre-enqueue: the group default/g has 1 pods, less than minMember 2',
+  },
 ];
 
 for (const c of preFilterCases) {
@@ -74,7 +98,11 @@ test('Coscheduling Permit: members wait until minMember are reserved, then the l
   const log: string[] = [];
   snap.assumePod(a, 'n1');
   const first = plugin.permit(new CycleState(), a, 'n1');
-  assert.deepEqual([first.status?.code, first.timeoutMs], [Code.Wait, 30_000], 'the group\u2019s scheduleTimeoutSeconds');
+  assert.deepEqual(
+    [first.status?.code, first.timeoutMs],
+    [Code.Wait, 30_000],
+    'the group\u2019s scheduleTimeoutSeconds',
+  );
   waiting.push(waitingPod(a, log));
   snap.assumePod(b, 'n1');
   assert.deepEqual(plugin.permit(new CycleState(), b, 'n1'), { status: null, timeoutMs: 0 });
@@ -99,14 +127,31 @@ test('Coscheduling PostFilter and Unreserve: a member that cannot be placed reje
   waiting.push(waitingPod(a, log), waitingPod(x, log));
   const r = await plugin.postFilter(new CycleState(), b, new Map());
   assert.equal(r.status.code, Code.Unschedulable);
-  assert.equal(r.status.message(), 'PodGroup default/g gets rejected due to Pod b being unschedulable even after PostFilter');
+  assert.equal(
+    r.status.message(),
+    'PodGroup default/g gets rejected due to Pod b being unschedulable even after PostFilter',
+  );
   plugin.unreserve(new CycleState(), b, 'n1');
-  assert.deepEqual(log, ['reject a: PodGroup default/g rejected: pod b is unschedulable', 'reject a: PodGroup default/g rejected: member b was unreserved']);
+  assert.deepEqual(log, [
+    'reject a: PodGroup default/g rejected: pod b is unschedulable',
+    'reject a: PodGroup default/g rejected: member b was unreserved',
+  ]);
 });
 
 test('Coscheduling QueueSort: priority first, then the group\u2019s creation time, so one gang\u2019s pods stay together', () => {
-  const { plugin } = setup([group('early', 1, { created: '2026-01-01T00:00:00Z' }), group('late', 1, { created: '2026-01-02T00:00:00Z' })], []);
-  const queued = (p: PodInfo, t: number): QueuedPodInfo => ({ podInfo: p, timestamp: t, initialAttemptTimestamp: t, attempts: 0, unschedulablePlugins: new Set(), gatingPlugin: undefined, lastError: false });
+  const { plugin } = setup(
+    [group('early', 1, { created: '2026-01-01T00:00:00Z' }), group('late', 1, { created: '2026-01-02T00:00:00Z' })],
+    [],
+  );
+  const queued = (p: PodInfo, t: number): QueuedPodInfo => ({
+    podInfo: p,
+    timestamp: t,
+    initialAttemptTimestamp: t,
+    attempts: 0,
+    unschedulablePlugins: new Set(),
+    gatingPlugin: undefined,
+    lastError: false,
+  });
   const lateFirst = queued(member('l1', 'late'), 1);
   const early = queued(member('e1', 'early'), 2);
   const important = queued(member('i1', 'late', { priority: 10 }), 3);

@@ -13,8 +13,26 @@
  * It reads PodGroups and the pods of each group from informers it takes from
  * the handle's informer factory, like scheduler-plugins' PodGroupManager.
  */
-import { Lister, RESOURCES, SharedInformerFactory, type GroupVersionResource, type KubeObject } from '../../../client/index.js';
-import { ActionType, SCHEDULER_POD_SCOPE, type EnqueueExtensions, type Handle, type PermitPlugin, type PostFilterPlugin, type PreEnqueuePlugin, type PreFilterPlugin, type QueuedPodInfo, type QueueSortPlugin, type ReservePlugin } from '../../framework/interface.js';
+import {
+  Lister,
+  RESOURCES,
+  SharedInformerFactory,
+  type GroupVersionResource,
+  type KubeObject,
+} from '../../../client/index.js';
+import {
+  ActionType,
+  SCHEDULER_POD_SCOPE,
+  type EnqueueExtensions,
+  type Handle,
+  type PermitPlugin,
+  type PostFilterPlugin,
+  type PreEnqueuePlugin,
+  type PreFilterPlugin,
+  type QueuedPodInfo,
+  type QueueSortPlugin,
+  type ReservePlugin,
+} from '../../framework/interface.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, newStatus, pluginStatus } from '../../framework/status.js';
 import type { Pod } from '../../../api/index.js';
@@ -24,7 +42,12 @@ export const NAME = 'Coscheduling';
 /** The pod label by which a pod joins a PodGroup, as in scheduler-plugins. */
 export const POD_GROUP_LABEL = 'scheduling.x-k8s.io/pod-group';
 /** scheduling.x-k8s.io/v1alpha1 podgroups. */
-export const PODGROUPS: GroupVersionResource = { group: 'scheduling.x-k8s.io', version: 'v1alpha1', resource: 'podgroups', namespaced: true };
+export const PODGROUPS: GroupVersionResource = {
+  group: 'scheduling.x-k8s.io',
+  version: 'v1alpha1',
+  resource: 'podgroups',
+  namespaced: true,
+};
 /** PodGroup changes, as a cluster event resource. */
 const PODGROUP_EVENTS = 'podgroups.v1alpha1.scheduling.x-k8s.io';
 /** The pod index by group, keyed "namespace/group". */
@@ -33,7 +56,15 @@ const POD_GROUP_INDEX = POD_GROUP_LABEL;
 /** scheduling.x-k8s.io/v1alpha1 PodGroup. */
 export interface PodGroup extends KubeObject {
   spec?: { minMember?: number; scheduleTimeoutSeconds?: number; minResources?: Record<string, string | number> };
-  status?: { phase?: string; scheduled?: number; running?: number; succeeded?: number; failed?: number; occupiedBy?: string; scheduleStartTime?: string };
+  status?: {
+    phase?: string;
+    scheduled?: number;
+    running?: number;
+    succeeded?: number;
+    failed?: number;
+    occupiedBy?: string;
+    scheduleStartTime?: string;
+  };
 }
 
 /** CoschedulingArgs, with scheduler-plugins' default wait. */
@@ -42,10 +73,20 @@ export interface CoschedulingArgs {
 }
 
 const groupName = (p: PodInfo): string | undefined => p.labels[POD_GROUP_LABEL];
-const live = (p: Pod): boolean => p.metadata?.deletionTimestamp === undefined && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
+const live = (p: Pod): boolean =>
+  p.metadata?.deletionTimestamp === undefined && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
 
 /** Builds Coscheduling. */
-export function coscheduling(args: CoschedulingArgs, handle: Handle): QueueSortPlugin & PreEnqueuePlugin & PreFilterPlugin & PostFilterPlugin & ReservePlugin & PermitPlugin & EnqueueExtensions {
+export function coscheduling(
+  args: CoschedulingArgs,
+  handle: Handle,
+): QueueSortPlugin &
+  PreEnqueuePlugin &
+  PreFilterPlugin &
+  PostFilterPlugin &
+  ReservePlugin &
+  PermitPlugin &
+  EnqueueExtensions {
   const defaultWaitMs = (args.permitWaitingTimeSeconds ?? 60) * 1000;
   const informers = handle.informerFactory();
   const podGroups = new Lister<PodGroup>(informers.informerFor<PodGroup>(PODGROUPS).indexer);
@@ -78,7 +119,8 @@ export function coscheduling(args: CoschedulingArgs, handle: Handle): QueueSortP
   const rejectWaiting = (pod: PodInfo, message: string): void => {
     const g = groupName(pod);
     if (g === undefined) return;
-    for (const w of [...handle.waitingPods()]) if (w.pod.namespace === pod.namespace && groupName(w.pod) === g && w.pod.uid !== pod.uid) w.reject(NAME, message);
+    for (const w of [...handle.waitingPods()])
+      if (w.pod.namespace === pod.namespace && groupName(w.pod) === g && w.pod.uid !== pod.uid) w.reject(NAME, message);
   };
   const minMember = (pod: PodInfo): { min: number; timeoutMs: number } | undefined => {
     const g = groupName(pod);
@@ -94,12 +136,18 @@ export function coscheduling(args: CoschedulingArgs, handle: Handle): QueueSortP
     if (g === undefined || mm === undefined) return undefined;
     if (mm.min < 0) return `PodGroup ${pod.namespace}/${g} not found`;
     const n = podsOfGroup(pod.namespace, g).filter(live).length;
-    return n < mm.min ? `pre-enqueue: the group ${pod.namespace}/${g} has ${n} pods, less than minMember ${mm.min}` : undefined;
+    return n < mm.min
+      ? `pre-enqueue: the group ${pod.namespace}/${g} has ${n} pods, less than minMember ${mm.min}`
+      : undefined;
   };
   const sameGroup = (pod: PodInfo, oldObj: unknown, newObj: unknown): boolean => {
     const g = groupName(pod);
     const o = (newObj ?? oldObj) as Pod | undefined;
-    return g !== undefined && o?.metadata?.namespace === pod.namespace && (o.metadata?.labels?.[POD_GROUP_LABEL] === g || o.metadata?.name === g);
+    return (
+      g !== undefined &&
+      o?.metadata?.namespace === pod.namespace &&
+      (o.metadata?.labels?.[POD_GROUP_LABEL] === g || o.metadata?.name === g)
+    );
   };
   return {
     name: NAME,
@@ -123,11 +171,19 @@ export function coscheduling(args: CoschedulingArgs, handle: Handle): QueueSortP
       const g = groupName(pod);
       if (g === undefined) return { status: newStatus(Code.Unschedulable) };
       rejectWaiting(pod, `PodGroup ${pod.namespace}/${g} rejected: pod ${pod.name} is unschedulable`);
-      return { status: newStatus(Code.Unschedulable, `PodGroup ${pod.namespace}/${g} gets rejected due to Pod ${pod.name} being unschedulable even after PostFilter`) };
+      return {
+        status: newStatus(
+          Code.Unschedulable,
+          `PodGroup ${pod.namespace}/${g} gets rejected due to Pod ${pod.name} being unschedulable even after PostFilter`,
+        ),
+      };
     },
     reserve: () => null,
     unreserve(_state, pod) {
-      rejectWaiting(pod, `PodGroup ${pod.namespace}/${groupName(pod) ?? ''} rejected: member ${pod.name} was unreserved`);
+      rejectWaiting(
+        pod,
+        `PodGroup ${pod.namespace}/${groupName(pod) ?? ''} rejected: member ${pod.name} was unreserved`,
+      );
     },
     permit(_state, pod) {
       const g = groupName(pod);
@@ -136,16 +192,25 @@ export function coscheduling(args: CoschedulingArgs, handle: Handle): QueueSortP
       // Members reserved or bound, this one included (it was assumed at Reserve).
       const snap = handle.snapshot() as unknown as { hasPod(key: string): boolean };
       let placed = 0;
-      for (const p of podsOfGroup(pod.namespace, g)) if (live(p) && ((p.spec?.nodeName ?? '') !== '' || snap.hasPod(`${pod.namespace}/${p.metadata?.name ?? ''}`))) placed++;
+      for (const p of podsOfGroup(pod.namespace, g))
+        if (live(p) && ((p.spec?.nodeName ?? '') !== '' || snap.hasPod(`${pod.namespace}/${p.metadata?.name ?? ''}`)))
+          placed++;
       if (placed < mm.min) return { status: newStatus(Code.Wait), timeoutMs: mm.timeoutMs };
-      for (const w of [...handle.waitingPods()]) if (w.pod.namespace === pod.namespace && groupName(w.pod) === g) w.allow(NAME);
+      for (const w of [...handle.waitingPods()])
+        if (w.pod.namespace === pod.namespace && groupName(w.pod) === g) w.allow(NAME);
       return { status: null, timeoutMs: 0 };
     },
     eventsToRegister: () => [
       { event: { resource: 'UnscheduledPod', action: ActionType.Add }, hint: sameGroup },
       { event: { resource: PODGROUP_EVENTS, action: ActionType.Add | ActionType.Update }, hint: sameGroup },
       { event: { resource: 'AssignedPod', action: ActionType.Delete } },
-      { event: { resource: 'Node', action: ActionType.Add | ActionType.UpdateNodeAllocatable | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint } },
+      {
+        event: {
+          resource: 'Node',
+          action:
+            ActionType.Add | ActionType.UpdateNodeAllocatable | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint,
+        },
+      },
     ],
   };
 }

@@ -31,7 +31,12 @@ export interface DefaultPreemptionArgs {
 const byPriorityDesc = (a: PodInfo, b: PodInfo): number => b.priority - a.priority || a.created - b.created;
 
 /** Victims on `ni` that let `pod` fit, or undefined when even evicting every lower-priority pod is not enough. */
-export function selectVictimsOnNode(handle: Handle, state: CycleState, pod: PodInfo, ni: NodeInfo): PodInfo[] | undefined {
+export function selectVictimsOnNode(
+  handle: Handle,
+  state: CycleState,
+  pod: PodInfo,
+  ni: NodeInfo,
+): PodInfo[] | undefined {
   const lower = [...ni.pods.values()].filter((p) => p.priority < pod.priority);
   if (lower.length === 0) return undefined;
   const sim = ni.clone();
@@ -53,7 +58,9 @@ export function selectVictimsOnNode(handle: Handle, state: CycleState, pod: PodI
 function pick(cands: Candidate[]): Candidate {
   const maxPrio = (c: Candidate): number => Math.max(...c.victims.map((v) => v.priority));
   const sumPrio = (c: Candidate): number => c.victims.reduce((s, v) => s + v.priority + 2 ** 31, 0);
-  return [...cands].sort((a, b) => maxPrio(a) - maxPrio(b) || sumPrio(a) - sumPrio(b) || a.victims.length - b.victims.length)[0];
+  return [...cands].sort(
+    (a, b) => maxPrio(a) - maxPrio(b) || sumPrio(a) - sumPrio(b) || a.victims.length - b.victims.length,
+  )[0];
 }
 
 /** Builds DefaultPreemption. */
@@ -64,10 +71,17 @@ export function defaultPreemption(args: DefaultPreemptionArgs, handle: Handle): 
   return {
     name: NAME,
     async postFilter(state, pod, filtered: NodeToStatus): Promise<PostFilterResult> {
-      if (pod.pod.spec?.preemptionPolicy === 'Never') return { status: newStatus(Code.Unschedulable, 'preemption: not eligible due to preemptionPolicy=Never.') };
+      if (pod.pod.spec?.preemptionPolicy === 'Never')
+        return { status: newStatus(Code.Unschedulable, 'preemption: not eligible due to preemptionPolicy=Never.') };
       const nodes = handle.snapshot().nodes();
       const potential = nodes.filter((n) => filtered.get(n.name)?.code !== Code.UnschedulableAndUnresolvable);
-      if (potential.length === 0) return { status: newStatus(Code.Unschedulable, `preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`) };
+      if (potential.length === 0)
+        return {
+          status: newStatus(
+            Code.Unschedulable,
+            `preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`,
+          ),
+        };
       const want = Math.min(potential.length, Math.max(abs, Math.floor((potential.length * pct) / 100)));
       const offset = Math.floor(Math.random() * potential.length);
       const cands: Candidate[] = [];
@@ -76,11 +90,22 @@ export function defaultPreemption(args: DefaultPreemptionArgs, handle: Handle): 
         const victims = selectVictimsOnNode(handle, state, pod, ni);
         if (victims !== undefined && victims.length > 0) cands.push({ node: ni.name, victims });
       }
-      if (cands.length === 0) return { status: newStatus(Code.Unschedulable, `preemption: 0/${nodes.length} nodes are available: ${potential.length} No preemption victims found for incoming pod.`) };
+      if (cands.length === 0)
+        return {
+          status: newStatus(
+            Code.Unschedulable,
+            `preemption: 0/${nodes.length} nodes are available: ${potential.length} No preemption victims found for incoming pod.`,
+          ),
+        };
       const best = pick(cands);
       await Promise.all(
         best.victims.map(async (v) => {
-          handle.recorder.event({ ...v.pod, kind: 'Pod', apiVersion: 'v1' }, 'Normal', 'Preempted', `Preempted by pod ${pod.uid} on node ${best.node}`);
+          handle.recorder.event(
+            { ...v.pod, kind: 'Pod', apiVersion: 'v1' },
+            'Normal',
+            'Preempted',
+            `Preempted by pod ${pod.uid} on node ${best.node}`,
+          );
           await pods.delete(v.name, { namespace: v.namespace, preconditions: { uid: v.uid } }).catch(() => undefined);
         }),
       );

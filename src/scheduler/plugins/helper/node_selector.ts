@@ -13,7 +13,9 @@ type Req = (labels: Readonly<Record<string, string>>, name: string) => boolean;
 function compileReq(r: NodeSelectorRequirement, field: boolean): Req {
   const key = r.key;
   const values = r.values ?? [];
-  const get = field ? (_l: Readonly<Record<string, string>>, name: string) => (key === 'metadata.name' ? name : undefined) : (l: Readonly<Record<string, string>>) => l[key];
+  const get = field
+    ? (_l: Readonly<Record<string, string>>, name: string) => (key === 'metadata.name' ? name : undefined)
+    : (l: Readonly<Record<string, string>>) => l[key];
   switch (r.operator) {
     case 'In': {
       const set = new Set(values);
@@ -50,7 +52,10 @@ function compileReq(r: NodeSelectorRequirement, field: boolean): Req {
 
 /** A compiled NodeSelectorTerm; an empty term matches nothing, like upstream. */
 export function compileTerm(t: NodeSelectorTerm): (node: NodeInfo) => boolean {
-  const reqs = [...(t.matchExpressions ?? []).map((r) => compileReq(r, false)), ...(t.matchFields ?? []).map((r) => compileReq(r, true))];
+  const reqs = [
+    ...(t.matchExpressions ?? []).map((r) => compileReq(r, false)),
+    ...(t.matchFields ?? []).map((r) => compileReq(r, true)),
+  ];
   if (reqs.length === 0) return () => false;
   return (node) => {
     for (let i = 0; i < reqs.length; i++) if (!reqs[i](node.labels, node.name)) return false;

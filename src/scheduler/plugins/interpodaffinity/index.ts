@@ -6,7 +6,18 @@
  * pod's terms read the cache's per-domain counters and existing pods' terms
  * are pre-merged by term, so a cycle costs O(distinct terms).
  */
-import { ActionType, type EnqueueExtensions, type ExistingTerms, type FilterPlugin, type Handle, type MatchCounter, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type Snapshot } from '../../framework/interface.js';
+import {
+  ActionType,
+  type EnqueueExtensions,
+  type ExistingTerms,
+  type FilterPlugin,
+  type Handle,
+  type MatchCounter,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type ScorePlugin,
+  type Snapshot,
+} from '../../framework/interface.js';
 import { termMatches, type AffinityTerm, type PodInfo } from '../../framework/pod_info.js';
 import { Code, pluginStatus } from '../../framework/status.js';
 import { minMaxNormalize } from '../helper/normalize.js';
@@ -14,7 +25,11 @@ import { minMaxNormalize } from '../helper/normalize.js';
 /** The plugin name. */
 export const NAME = 'InterPodAffinity';
 const SKIP = pluginStatus(NAME, Code.Skip);
-const EXISTING_ANTI = pluginStatus(NAME, Code.Unschedulable, "node(s) didn't satisfy existing pods anti-affinity rules");
+const EXISTING_ANTI = pluginStatus(
+  NAME,
+  Code.Unschedulable,
+  "node(s) didn't satisfy existing pods anti-affinity rules",
+);
 const AFFINITY = pluginStatus(NAME, Code.UnschedulableAndUnresolvable, "node(s) didn't match pod affinity rules");
 const ANTI = pluginStatus(NAME, Code.Unschedulable, "node(s) didn't match pod anti-affinity rules");
 const FILTER_KEY = 'PreFilter' + NAME;
@@ -35,20 +50,29 @@ interface ScoreTerm {
   factor: number;
 }
 
-const counterFor = (snap: Snapshot, t: AffinityTerm): MatchCounter => snap.matchCounter(t.namespaces, t.selector, t.topologyKey, `ipa|${t.signature}`);
+const counterFor = (snap: Snapshot, t: AffinityTerm): MatchCounter =>
+  snap.matchCounter(t.namespaces, t.selector, t.topologyKey, `ipa|${t.signature}`);
 
 /** Filters and scores by inter-pod (anti-)affinity. */
-export function interPodAffinity(args: { hardPodAffinityWeight?: number }, handle: Handle): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin & EnqueueExtensions {
+export function interPodAffinity(
+  args: { hardPodAffinityWeight?: number },
+  handle: Handle,
+): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin & EnqueueExtensions {
   const hardWeight = args.hardPodAffinityWeight ?? 1;
   return {
     name: NAME,
     preFilter(state, pod: PodInfo, snap) {
       const existingAnti: ExistingTerms[] = [];
-      for (const agg of snap.existingTerms()) if (agg.kind === 'requiredAntiAffinity' && termMatches(agg.term, pod)) existingAnti.push(agg);
-      if (existingAnti.length === 0 && pod.requiredAffinity.length === 0 && pod.requiredAntiAffinity.length === 0) return SKIP;
+      for (const agg of snap.existingTerms())
+        if (agg.kind === 'requiredAntiAffinity' && termMatches(agg.term, pod)) existingAnti.push(agg);
+      if (existingAnti.length === 0 && pod.requiredAffinity.length === 0 && pod.requiredAntiAffinity.length === 0)
+        return SKIP;
       const affinity = pod.requiredAffinity.map((t) => counterFor(snap, t));
       const anti = pod.requiredAntiAffinity.map((t) => counterFor(snap, t));
-      const affinityWaived = affinity.length > 0 && affinity.every((c) => c.total === 0) && pod.requiredAffinity.every((t) => termMatches(t, pod));
+      const affinityWaived =
+        affinity.length > 0 &&
+        affinity.every((c) => c.total === 0) &&
+        pod.requiredAffinity.every((t) => termMatches(t, pod));
       state.write(FILTER_KEY, { existingAnti, affinity, anti, affinityWaived } satisfies FilterState);
       return null;
     },
@@ -76,8 +100,10 @@ export function interPodAffinity(args: { hardPodAffinityWeight?: number }, handl
     preScore(state, pod) {
       const snap = handle.snapshot();
       const terms: ScoreTerm[] = [];
-      for (const t of pod.preferredAffinity) terms.push({ key: t.topologyKey, byDomain: counterFor(snap, t).byDomain, factor: t.weight });
-      for (const t of pod.preferredAntiAffinity) terms.push({ key: t.topologyKey, byDomain: counterFor(snap, t).byDomain, factor: -t.weight });
+      for (const t of pod.preferredAffinity)
+        terms.push({ key: t.topologyKey, byDomain: counterFor(snap, t).byDomain, factor: t.weight });
+      for (const t of pod.preferredAntiAffinity)
+        terms.push({ key: t.topologyKey, byDomain: counterFor(snap, t).byDomain, factor: -t.weight });
       for (const agg of snap.existingTerms()) {
         if (agg.kind === 'requiredAntiAffinity' || !termMatches(agg.term, pod)) continue;
         // Existing pods' terms are pre-weighted in byDomain; required affinity counts with hardPodAffinityWeight.

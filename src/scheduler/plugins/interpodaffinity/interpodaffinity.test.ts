@@ -7,19 +7,35 @@ import { interPodAffinity } from './index.js';
 const AFFINITY = "node(s) didn't match pod affinity rules";
 const ANTI = "node(s) didn't match pod anti-affinity rules";
 const EXISTING_ANTI = "node(s) didn't satisfy existing pods anti-affinity rules";
-const term = (labels: Record<string, string>, topologyKey = 'zone'): PodAffinityTerm => ({ labelSelector: { matchLabels: labels }, topologyKey });
+const term = (labels: Record<string, string>, topologyKey = 'zone'): PodAffinityTerm => ({
+  labelSelector: { matchLabels: labels },
+  topologyKey,
+});
 const db = { app: 'db' };
 const web = { app: 'web' };
 
 /** Zones a, b and c with one node each, a node without a zone (all with hostnames); a db pod runs on a1, plus `extra` pods. */
 function cluster(extra: [string, Record<string, string>, Affinity?][] = []) {
-  const node = (name: string, zone?: string) => makeNode(name, { labels: { 'kubernetes.io/hostname': name, ...(zone !== undefined ? { zone } : {}) } });
+  const node = (name: string, zone?: string) =>
+    makeNode(name, { labels: { 'kubernetes.io/hostname': name, ...(zone !== undefined ? { zone } : {}) } });
   const nodes = [node('a1', 'a'), node('b1', 'b'), node('c1', 'c'), node('bare')];
   const pods = [['a1', db] as [string, Record<string, string>, Affinity?], ...extra];
-  return makeSnapshot(nodes, pods.map(([n, labels, affinity], i) => [makePod(`existing-${i}`, { labels, ...(affinity !== undefined ? { spec: { affinity } } : {}) }), n]));
+  return makeSnapshot(
+    nodes,
+    pods.map(([n, labels, affinity], i) => [
+      makePod(`existing-${i}`, { labels, ...(affinity !== undefined ? { spec: { affinity } } : {}) }),
+      n,
+    ]),
+  );
 }
 
-const filterCases: { name: string; labels?: Record<string, string>; affinity?: Affinity; extra?: [string, Record<string, string>, Affinity?][]; want: Record<string, string> }[] = [
+const filterCases: {
+  name: string;
+  labels?: Record<string, string>;
+  affinity?: Affinity;
+  extra?: [string, Record<string, string>, Affinity?][];
+  want: Record<string, string>;
+}[] = [
   { name: 'a pod without terms fits everywhere (PreFilter skips)', want: { a1: '', b1: '', c1: '', bare: '' } },
   {
     name: 'required affinity: only the zone holding a matching pod',
@@ -44,19 +60,25 @@ const filterCases: { name: string; labels?: Record<string, string>; affinity?: A
   },
   {
     name: 'anti-affinity by hostname keeps the pod off that one node only',
-    affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(db, 'kubernetes.io/hostname')] } },
+    affinity: {
+      podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(db, 'kubernetes.io/hostname')] },
+    },
     want: { a1: ANTI, b1: '', c1: '', bare: '' },
   },
   {
     name: "an existing pod's anti-affinity keeps a matching pod out of its zone (symmetry)",
     labels: web,
-    extra: [['b1', { app: 'guard' }, { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(web)] } }]],
+    extra: [
+      ['b1', { app: 'guard' }, { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(web)] } }],
+    ],
     want: { a1: '', b1: EXISTING_ANTI, c1: '', bare: '' },
   },
   {
     name: "an existing pod's anti-affinity does not concern pods it does not select",
     labels: { app: 'other' },
-    extra: [['b1', { app: 'guard' }, { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(web)] } }]],
+    extra: [
+      ['b1', { app: 'guard' }, { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(web)] } }],
+    ],
     want: { a1: '', b1: '', c1: '', bare: '' },
   },
 ];
@@ -64,27 +86,45 @@ const filterCases: { name: string; labels?: Record<string, string>; affinity?: A
 for (const c of filterCases) {
   test(`InterPodAffinity Filter: ${c.name}`, () => {
     const snap = cluster(c.extra);
-    const pod = makePod('p', { labels: c.labels ?? {}, ...(c.affinity !== undefined ? { spec: { affinity: c.affinity } } : {}) });
+    const pod = makePod('p', {
+      labels: c.labels ?? {},
+      ...(c.affinity !== undefined ? { spec: { affinity: c.affinity } } : {}),
+    });
     assert.deepEqual(runFilter(interPodAffinity({}, fakeHandle(snap)), pod, snap), c.want);
   });
 }
 
-const scoreCases: { name: string; labels?: Record<string, string>; affinity?: Affinity; extra?: [string, Record<string, string>, Affinity?][]; want: Record<string, number> | undefined }[] = [
+const scoreCases: {
+  name: string;
+  labels?: Record<string, string>;
+  affinity?: Affinity;
+  extra?: [string, Record<string, string>, Affinity?][];
+  want: Record<string, number> | undefined;
+}[] = [
   { name: 'a pod without terms, beside pods without terms, is not scored (PreScore skips)', want: undefined },
   {
     name: 'preferred affinity raises the zone holding a matching pod',
-    affinity: { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 5, podAffinityTerm: term(db) }] } },
+    affinity: {
+      podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 5, podAffinityTerm: term(db) }] },
+    },
     want: { a1: 100, b1: 0, c1: 0, bare: 0 },
   },
   {
     name: 'preferred anti-affinity lowers it',
-    affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 5, podAffinityTerm: term(db) }] } },
+    affinity: {
+      podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 5, podAffinityTerm: term(db) }] },
+    },
     want: { a1: 0, b1: 100, c1: 100, bare: 100 },
   },
   {
     name: 'weights add up across terms',
     affinity: {
-      podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 4, podAffinityTerm: term(db) }, { weight: 2, podAffinityTerm: term({ app: 'cache' }) }] },
+      podAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          { weight: 4, podAffinityTerm: term(db) },
+          { weight: 2, podAffinityTerm: term({ app: 'cache' }) },
+        ],
+      },
     },
     extra: [['b1', { app: 'cache' }]],
     want: { a1: 100, b1: 50, c1: 0, bare: 0 },
@@ -92,7 +132,17 @@ const scoreCases: { name: string; labels?: Record<string, string>; affinity?: Af
   {
     name: "an existing pod's preferred affinity for the incoming pod raises its zone (symmetry)",
     labels: web,
-    extra: [['c1', { app: 'client' }, { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, podAffinityTerm: term(web) }] } }]],
+    extra: [
+      [
+        'c1',
+        { app: 'client' },
+        {
+          podAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, podAffinityTerm: term(web) }],
+          },
+        },
+      ],
+    ],
     want: { a1: 0, b1: 0, c1: 100, bare: 0 },
   },
 ];
@@ -100,7 +150,10 @@ const scoreCases: { name: string; labels?: Record<string, string>; affinity?: Af
 for (const c of scoreCases) {
   test(`InterPodAffinity Score: ${c.name}`, () => {
     const snap = cluster(c.extra);
-    const pod = makePod('p', { labels: c.labels ?? {}, ...(c.affinity !== undefined ? { spec: { affinity: c.affinity } } : {}) });
+    const pod = makePod('p', {
+      labels: c.labels ?? {},
+      ...(c.affinity !== undefined ? { spec: { affinity: c.affinity } } : {}),
+    });
     assert.deepEqual(runScore(interPodAffinity({}, fakeHandle(snap)), pod, snap), c.want);
   });
 }

@@ -3,7 +3,14 @@
  * affinity; Score sums the weights of matching preferred terms. Selectors
  * are compiled in PreFilter/PreScore, once per pod.
  */
-import { ActionType, type EnqueueExtensions, type FilterPlugin, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin } from '../../framework/interface.js';
+import {
+  ActionType,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type ScorePlugin,
+} from '../../framework/interface.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, pluginStatus } from '../../framework/status.js';
@@ -12,7 +19,11 @@ import { compileTerm, compileTerms } from '../helper/node_selector.js';
 
 /** The plugin name. */
 export const NAME = 'NodeAffinity';
-const MISMATCH = pluginStatus(NAME, Code.UnschedulableAndUnresolvable, "node(s) didn't match Pod's node affinity/selector");
+const MISMATCH = pluginStatus(
+  NAME,
+  Code.UnschedulableAndUnresolvable,
+  "node(s) didn't match Pod's node affinity/selector",
+);
 const SKIP = pluginStatus(NAME, Code.Skip);
 const PRE_FILTER_KEY = 'PreFilter' + NAME;
 const PRE_SCORE_KEY = 'PreScore' + NAME;
@@ -48,12 +59,16 @@ export function nodeAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlugin 
     preScore(state, pod) {
       const pref = pod.pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
       if (pref.length === 0) return SKIP;
-      state.write(PRE_SCORE_KEY, pref.map((p) => ({ weight: p.weight, match: compileTerm(p.preference) })));
+      state.write(
+        PRE_SCORE_KEY,
+        pref.map((p) => ({ weight: p.weight, match: compileTerm(p.preference) })),
+      );
       return null;
     },
     score(state, _pod, node) {
       let sum = 0;
-      for (const t of state.read<{ weight: number; match: (n: NodeInfo) => boolean }[]>(PRE_SCORE_KEY) ?? []) if (t.weight !== 0 && t.match(node)) sum += t.weight;
+      for (const t of state.read<{ weight: number; match: (n: NodeInfo) => boolean }[]>(PRE_SCORE_KEY) ?? [])
+        if (t.weight !== 0 && t.match(node)) sum += t.weight;
       return sum;
     },
     normalizeScore: (_s, _p, scores, n) => defaultNormalizeScore(scores, n, false),

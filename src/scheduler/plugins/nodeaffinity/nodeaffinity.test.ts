@@ -5,30 +5,85 @@ import { makeNode, makePod, makeSnapshot, runFilter, runScore } from '../../test
 import { nodeAffinity } from './index.js';
 
 const MISMATCH = "node(s) didn't match Pod's node affinity/selector";
-const required = (...terms: NodeSelectorTerm[]): Affinity => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } });
-const nodes = () => [makeNode('a1', { labels: { zone: 'a', cores: '8' } }), makeNode('b1', { labels: { zone: 'b', cores: '32', disk: 'ssd' } }), makeNode('bare')];
+const required = (...terms: NodeSelectorTerm[]): Affinity => ({
+  nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } },
+});
+const nodes = () => [
+  makeNode('a1', { labels: { zone: 'a', cores: '8' } }),
+  makeNode('b1', { labels: { zone: 'b', cores: '32', disk: 'ssd' } }),
+  makeNode('bare'),
+];
 
-const filterCases: { name: string; nodeSelector?: Record<string, string>; affinity?: Affinity; want: Record<string, string> }[] = [
+const filterCases: {
+  name: string;
+  nodeSelector?: Record<string, string>;
+  affinity?: Affinity;
+  want: Record<string, string>;
+}[] = [
   { name: 'no constraints: every node fits (PreFilter skips)', want: { a1: '', b1: '', bare: '' } },
-  { name: 'nodeSelector matches labels exactly', nodeSelector: { zone: 'a' }, want: { a1: '', b1: MISMATCH, bare: MISMATCH } },
-  { name: 'In', affinity: required({ matchExpressions: [{ key: 'zone', operator: 'In', values: ['b', 'c'] }] }), want: { a1: MISMATCH, b1: '', bare: MISMATCH } },
-  { name: 'NotIn matches nodes without the label', affinity: required({ matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['a'] }] }), want: { a1: MISMATCH, b1: '', bare: '' } },
-  { name: 'Exists', affinity: required({ matchExpressions: [{ key: 'disk', operator: 'Exists' }] }), want: { a1: MISMATCH, b1: '', bare: MISMATCH } },
-  { name: 'DoesNotExist', affinity: required({ matchExpressions: [{ key: 'disk', operator: 'DoesNotExist' }] }), want: { a1: '', b1: MISMATCH, bare: '' } },
-  { name: 'Gt compares integers', affinity: required({ matchExpressions: [{ key: 'cores', operator: 'Gt', values: ['16'] }] }), want: { a1: MISMATCH, b1: '', bare: MISMATCH } },
-  { name: 'Lt compares integers', affinity: required({ matchExpressions: [{ key: 'cores', operator: 'Lt', values: ['16'] }] }), want: { a1: '', b1: MISMATCH, bare: MISMATCH } },
-  { name: 'matchFields on metadata.name', affinity: required({ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['bare'] }] }), want: { a1: MISMATCH, b1: MISMATCH, bare: '' } },
+  {
+    name: 'nodeSelector matches labels exactly',
+    nodeSelector: { zone: 'a' },
+    want: { a1: '', b1: MISMATCH, bare: MISMATCH },
+  },
+  {
+    name: 'In',
+    affinity: required({ matchExpressions: [{ key: 'zone', operator: 'In', values: ['b', 'c'] }] }),
+    want: { a1: MISMATCH, b1: '', bare: MISMATCH },
+  },
+  {
+    name: 'NotIn matches nodes without the label',
+    affinity: required({ matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['a'] }] }),
+    want: { a1: MISMATCH, b1: '', bare: '' },
+  },
+  {
+    name: 'Exists',
+    affinity: required({ matchExpressions: [{ key: 'disk', operator: 'Exists' }] }),
+    want: { a1: MISMATCH, b1: '', bare: MISMATCH },
+  },
+  {
+    name: 'DoesNotExist',
+    affinity: required({ matchExpressions: [{ key: 'disk', operator: 'DoesNotExist' }] }),
+    want: { a1: '', b1: MISMATCH, bare: '' },
+  },
+  {
+    name: 'Gt compares integers',
+    affinity: required({ matchExpressions: [{ key: 'cores', operator: 'Gt', values: ['16'] }] }),
+    want: { a1: MISMATCH, b1: '', bare: MISMATCH },
+  },
+  {
+    name: 'Lt compares integers',
+    affinity: required({ matchExpressions: [{ key: 'cores', operator: 'Lt', values: ['16'] }] }),
+    want: { a1: '', b1: MISMATCH, bare: MISMATCH },
+  },
+  {
+    name: 'matchFields on metadata.name',
+    affinity: required({ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['bare'] }] }),
+    want: { a1: MISMATCH, b1: MISMATCH, bare: '' },
+  },
   {
     name: 'terms are ORed',
-    affinity: required({ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }, { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['bare'] }] }),
+    affinity: required(
+      { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
+      { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['bare'] }] },
+    ),
     want: { a1: '', b1: MISMATCH, bare: '' },
   },
   {
     name: 'requirements within a term are ANDed',
-    affinity: required({ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }, { key: 'disk', operator: 'Exists' }] }),
+    affinity: required({
+      matchExpressions: [
+        { key: 'zone', operator: 'In', values: ['a', 'b'] },
+        { key: 'disk', operator: 'Exists' },
+      ],
+    }),
     want: { a1: MISMATCH, b1: '', bare: MISMATCH },
   },
-  { name: 'an empty term matches nothing', affinity: required({}), want: { a1: MISMATCH, b1: MISMATCH, bare: MISMATCH } },
+  {
+    name: 'an empty term matches nothing',
+    affinity: required({}),
+    want: { a1: MISMATCH, b1: MISMATCH, bare: MISMATCH },
+  },
   {
     name: 'nodeSelector and affinity must both match',
     nodeSelector: { zone: 'b' },
@@ -39,7 +94,10 @@ const filterCases: { name: string; nodeSelector?: Record<string, string>; affini
 
 for (const c of filterCases) {
   test(`NodeAffinity Filter: ${c.name}`, () => {
-    const spec = { ...(c.nodeSelector !== undefined ? { nodeSelector: c.nodeSelector } : {}), ...(c.affinity !== undefined ? { affinity: c.affinity } : {}) };
+    const spec = {
+      ...(c.nodeSelector !== undefined ? { nodeSelector: c.nodeSelector } : {}),
+      ...(c.affinity !== undefined ? { affinity: c.affinity } : {}),
+    };
     assert.deepEqual(runFilter(nodeAffinity(), makePod('p', { spec }), makeSnapshot(nodes())), c.want);
   });
 }
@@ -54,9 +112,21 @@ test('NodeAffinity Score: sums the weights of matching preferred terms, normalis
     },
   };
   const snap = makeSnapshot([...nodes(), makeNode('a-ssd', { labels: { zone: 'a', disk: 'ssd' } })]);
-  assert.deepEqual(runScore(nodeAffinity(), makePod('p', { spec: { affinity } }), snap), { a1: 20, b1: 80, bare: 0, 'a-ssd': 100 });
+  assert.deepEqual(runScore(nodeAffinity(), makePod('p', { spec: { affinity } }), snap), {
+    a1: 20,
+    b1: 80,
+    bare: 0,
+    'a-ssd': 100,
+  });
 });
 
 test('NodeAffinity PreScore: skipped for a pod without preferred terms', () => {
-  assert.equal(runScore(nodeAffinity(), makePod('p', { spec: { affinity: required({ matchExpressions: [{ key: 'zone', operator: 'Exists' }] }) } }), makeSnapshot(nodes())), undefined);
+  assert.equal(
+    runScore(
+      nodeAffinity(),
+      makePod('p', { spec: { affinity: required({ matchExpressions: [{ key: 'zone', operator: 'Exists' }] }) } }),
+      makeSnapshot(nodes()),
+    ),
+    undefined,
+  );
 });

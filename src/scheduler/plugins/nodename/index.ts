@@ -1,5 +1,10 @@
 /** NodeName: a pod that names a node (spec.nodeName) fits only that node. */
-import { ActionType, type EnqueueExtensions, type FilterPlugin, type PreFilterPlugin } from '../../framework/interface.js';
+import {
+  ActionType,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type PreFilterPlugin,
+} from '../../framework/interface.js';
 import { Code, pluginStatus } from '../../framework/status.js';
 
 /** The plugin name. */

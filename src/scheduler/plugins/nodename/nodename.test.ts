@@ -13,6 +13,9 @@ const cases: { name: string; nodeName?: string; want: Record<string, string> }[]
 for (const c of cases) {
   test(`NodeName Filter: ${c.name}`, () => {
     const snap = makeSnapshot([makeNode('n1'), makeNode('n2')]);
-    assert.deepEqual(runFilter(nodeName(), makePod('p', c.nodeName !== undefined ? { spec: { nodeName: c.nodeName } } : {}), snap), c.want);
+    assert.deepEqual(
+      runFilter(nodeName(), makePod('p', c.nodeName !== undefined ? { spec: { nodeName: c.nodeName } } : {}), snap),
+      c.want,
+    );
   });
 }

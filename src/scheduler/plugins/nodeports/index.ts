@@ -1,5 +1,10 @@
 /** NodePorts: a pod asking for a host port fits only nodes where that port is free. */
-import { ActionType, type EnqueueExtensions, type FilterPlugin, type PreFilterPlugin } from '../../framework/interface.js';
+import {
+  ActionType,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type PreFilterPlugin,
+} from '../../framework/interface.js';
 import { Code, pluginStatus } from '../../framework/status.js';
 
 /** The plugin name. */
@@ -18,11 +23,15 @@ export function nodePorts(): PreFilterPlugin & FilterPlugin & EnqueueExtensions 
         const [proto, ip, port] = want.split('/');
         for (const used of node.usedPorts.keys()) {
           const [uProto, uIp, uPort] = used.split('/');
-          if (uProto === proto && uPort === port && (ip === uIp || ip === '0.0.0.0' || uIp === '0.0.0.0')) return CONFLICT;
+          if (uProto === proto && uPort === port && (ip === uIp || ip === '0.0.0.0' || uIp === '0.0.0.0'))
+            return CONFLICT;
         }
       }
       return null;
     },
-    eventsToRegister: () => [{ event: { resource: 'AssignedPod', action: ActionType.Delete } }, { event: { resource: 'Node', action: ActionType.Add } }],
+    eventsToRegister: () => [
+      { event: { resource: 'AssignedPod', action: ActionType.Delete } },
+      { event: { resource: 'Node', action: ActionType.Add } },
+    ],
   };
 }

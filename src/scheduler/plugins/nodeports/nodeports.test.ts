@@ -14,12 +14,19 @@ const cases: { name: string; ports?: PodOptions['hostPorts']; want: Record<strin
   { name: 'another port does not clash', ports: [{ hostPort: 8081 }], want: { n1: '', n2: '' } },
   { name: 'another host IP does not clash', ports: [{ hostPort: 9000, hostIP: '10.0.0.2' }], want: { n1: '', n2: '' } },
   { name: '0.0.0.0 clashes with any address', ports: [{ hostPort: 9000 }], want: { n1: CONFLICT, n2: '' } },
-  { name: 'a specific address clashes with 0.0.0.0', ports: [{ hostPort: 8080, hostIP: '10.0.0.3' }], want: { n1: CONFLICT, n2: '' } },
+  {
+    name: 'a specific address clashes with 0.0.0.0',
+    ports: [{ hostPort: 8080, hostIP: '10.0.0.3' }],
+    want: { n1: CONFLICT, n2: '' },
+  },
 ];
 
 for (const c of cases) {
   test(`NodePorts Filter: ${c.name}`, () => {
     const snap = makeSnapshot([makeNode('n1'), makeNode('n2')], [[makePod('web', used), 'n1']]);
-    assert.deepEqual(runFilter(nodePorts(), makePod('p', c.ports !== undefined ? { hostPorts: c.ports } : {}), snap), c.want);
+    assert.deepEqual(
+      runFilter(nodePorts(), makePod('p', c.ports !== undefined ? { hostPorts: c.ports } : {}), snap),
+      c.want,
+    );
   });
 }

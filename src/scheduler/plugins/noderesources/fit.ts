@@ -24,7 +24,8 @@ const TOO_MANY_PODS = pluginStatus(NAME, Code.Unschedulable, 'Too many pods');
 const insufficient = new Map<string, Status>();
 function insufficientStatus(resource: string): Status {
   let s = insufficient.get(resource);
-  if (s === undefined) insufficient.set(resource, (s = pluginStatus(NAME, Code.Unschedulable, `Insufficient ${resource}`)));
+  if (s === undefined)
+    insufficient.set(resource, (s = pluginStatus(NAME, Code.Unschedulable, `Insufficient ${resource}`)));
   return s;
 }
 
@@ -35,28 +36,44 @@ interface ScoredResource {
   weight: number;
 }
 
-const kindOf = (name: string): ScoredResource['kind'] => (name === 'cpu' ? 0 : name === 'memory' ? 1 : name === 'ephemeral-storage' ? 2 : 3);
+const kindOf = (name: string): ScoredResource['kind'] =>
+  name === 'cpu' ? 0 : name === 'memory' ? 1 : name === 'ephemeral-storage' ? 2 : 3;
 
 /** Piecewise-linear function through the shape points (utilization 0..100 -> score 0..10, scaled to 0..100). */
 function shapeFn(shape: { utilization: number; score: number }[]): (u: number) => number {
-  const pts = [...shape].sort((a, b) => a.utilization - b.utilization).map((p) => ({ u: p.utilization, s: (p.score * MAX_NODE_SCORE) / 10 }));
+  const pts = [...shape]
+    .sort((a, b) => a.utilization - b.utilization)
+    .map((p) => ({ u: p.utilization, s: (p.score * MAX_NODE_SCORE) / 10 }));
   return (u) => {
     if (pts.length === 0) return 0;
     if (u <= pts[0].u) return pts[0].s;
     for (let i = 1; i < pts.length; i++) {
-      if (u <= pts[i].u) return pts[i - 1].s + ((pts[i].s - pts[i - 1].s) * (u - pts[i - 1].u)) / (pts[i].u - pts[i - 1].u);
+      if (u <= pts[i].u)
+        return pts[i - 1].s + ((pts[i].s - pts[i - 1].s) * (u - pts[i - 1].u)) / (pts[i].u - pts[i - 1].u);
     }
     return pts[pts.length - 1].s;
   };
 }
 
 /** Builds NodeResourcesFit from NodeResourcesFitArgs. */
-export function nodeResourcesFit(args: { scoringStrategy?: ScoringStrategy; ignoredResources?: string[] } = {}): FilterPlugin & ScorePlugin & EnqueueExtensions {
+export function nodeResourcesFit(
+  args: { scoringStrategy?: ScoringStrategy; ignoredResources?: string[] } = {},
+): FilterPlugin & ScorePlugin & EnqueueExtensions {
   const strategy = args.scoringStrategy ?? {};
   const type = strategy.type ?? 'LeastAllocated';
-  const resources: ScoredResource[] = (strategy.resources ?? [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }]).map((r) => ({ kind: kindOf(r.name), name: r.name, weight: r.weight ?? 1 }));
+  const resources: ScoredResource[] = (
+    strategy.resources ?? [
+      { name: 'cpu', weight: 1 },
+      { name: 'memory', weight: 1 },
+    ]
+  ).map((r) => ({ kind: kindOf(r.name), name: r.name, weight: r.weight ?? 1 }));
   const ignored = new Set(args.ignoredResources ?? []);
-  const shape = shapeFn(strategy.requestedToCapacityRatio?.shape ?? [{ utilization: 0, score: 10 }, { utilization: 100, score: 0 }]);
+  const shape = shapeFn(
+    strategy.requestedToCapacityRatio?.shape ?? [
+      { utilization: 0, score: 10 },
+      { utilization: 100, score: 0 },
+    ],
+  );
   const resourceScore: (req: number, alloc: number) => number =
     type === 'LeastAllocated'
       ? (req, alloc) => (req > alloc ? 0 : ((alloc - req) * MAX_NODE_SCORE) / alloc)
@@ -72,7 +89,8 @@ export function nodeResourcesFit(args: { scoringStrategy?: ScoringStrategy; igno
       if (h[o + H.pods] + 1 > h[o + H.allowedPods]) return TOO_MANY_PODS;
       if (r.milliCPU > 0 && r.milliCPU > h[o + H.allocCPU] - h[o + H.reqCPU]) return insufficientStatus('cpu');
       if (r.memory > 0 && r.memory > h[o + H.allocMem] - h[o + H.reqMem]) return insufficientStatus('memory');
-      if (r.ephemeralStorage > 0 && r.ephemeralStorage > h[o + H.allocEph] - h[o + H.reqEph]) return insufficientStatus('ephemeral-storage');
+      if (r.ephemeralStorage > 0 && r.ephemeralStorage > h[o + H.allocEph] - h[o + H.reqEph])
+        return insufficientStatus('ephemeral-storage');
       if (r.scalar !== undefined) {
         const a = node.allocatable;
         const used = node.requested;

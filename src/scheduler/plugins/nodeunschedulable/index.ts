@@ -6,13 +6,16 @@ import { tolerationsTolerateTaint } from '../../../api/index.js';
 /** The plugin name. */
 export const NAME = 'NodeUnschedulable';
 const TAINT = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
-const UNSCHEDULABLE = pluginStatus(NAME, Code.UnschedulableAndUnresolvable, "node(s) were unschedulable");
+const UNSCHEDULABLE = pluginStatus(NAME, Code.UnschedulableAndUnresolvable, 'node(s) were unschedulable');
 
 /** Filters cordoned nodes. */
 export function nodeUnschedulable(): FilterPlugin & EnqueueExtensions {
   return {
     name: NAME,
-    filter: (_s, pod, node) => (node.unschedulable && !tolerationsTolerateTaint(pod.tolerations, TAINT) ? UNSCHEDULABLE : null),
-    eventsToRegister: () => [{ event: { resource: 'Node', action: ActionType.Add | ActionType.UpdateNodeTaint | ActionType.Update } }],
+    filter: (_s, pod, node) =>
+      node.unschedulable && !tolerationsTolerateTaint(pod.tolerations, TAINT) ? UNSCHEDULABLE : null,
+    eventsToRegister: () => [
+      { event: { resource: 'Node', action: ActionType.Add | ActionType.UpdateNodeTaint | ActionType.Update } },
+    ],
   };
 }

@@ -7,7 +7,16 @@
  * node affinity do not count as domains (nodeAffinityPolicy Honor).
  */
 import { fromLabelSelector } from '../../../api/index.js';
-import { ActionType, type EnqueueExtensions, type FilterPlugin, type Handle, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type Snapshot } from '../../framework/interface.js';
+import {
+  ActionType,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type Handle,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type ScorePlugin,
+  type Snapshot,
+} from '../../framework/interface.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, pluginStatus } from '../../framework/status.js';
@@ -18,7 +27,11 @@ import { requiredNodeMatcher } from '../nodeaffinity/index.js';
 /** The plugin name. */
 export const NAME = 'PodTopologySpread';
 const SKIP = pluginStatus(NAME, Code.Skip);
-const LABEL_MISSING = pluginStatus(NAME, Code.UnschedulableAndUnresolvable, "node(s) didn't match pod topology spread constraints (missing required label)");
+const LABEL_MISSING = pluginStatus(
+  NAME,
+  Code.UnschedulableAndUnresolvable,
+  "node(s) didn't match pod topology spread constraints (missing required label)",
+);
 const SKEW = pluginStatus(NAME, Code.Unschedulable, "node(s) didn't match pod topology spread constraints");
 const FILTER_KEY = 'PreFilter' + NAME;
 const SCORE_KEY = 'PreScore' + NAME;
@@ -44,7 +57,12 @@ function prepare(pod: PodInfo, cs: TopologySpreadConstraint[], snap: Snapshot): 
       selector = fromLabelSelector(undefined);
     }
     const ns = new Set([pod.namespace]);
-    const counter = snap.matchCounter(ns, selector, c.topologyKey, `pts|${pod.namespace}|${selector.toString()}|${selector.nothing}|${c.topologyKey}`);
+    const counter = snap.matchCounter(
+      ns,
+      selector,
+      c.topologyKey,
+      `pts|${pod.namespace}|${selector.toString()}|${selector.nothing}|${c.topologyKey}`,
+    );
     let counts: ReadonlyMap<string, number>;
     let domains: Iterable<string>;
     let numDomains: number;
@@ -68,16 +86,28 @@ function prepare(pod: PodInfo, cs: TopologySpreadConstraint[], snap: Snapshot): 
     let minMatch = Infinity;
     for (const d of domains) minMatch = Math.min(minMatch, counts.get(d) ?? 0);
     if (!Number.isFinite(minMatch) || numDomains < (c.minDomains ?? 1)) minMatch = 0;
-    return { key: c.topologyKey, maxSkew: c.maxSkew, selfMatch: selector.matches(pod.labels) ? 1 : 0, counts, minMatch, weight: Math.log(numDomains + 2) };
+    return {
+      key: c.topologyKey,
+      maxSkew: c.maxSkew,
+      selfMatch: selector.matches(pod.labels) ? 1 : 0,
+      counts,
+      minMatch,
+      weight: Math.log(numDomains + 2),
+    };
   });
 }
 
 /** Filters and scores by topology spread constraints. */
-export function podTopologySpread(_args: Record<string, unknown>, handle: Handle): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin & EnqueueExtensions {
+export function podTopologySpread(
+  _args: Record<string, unknown>,
+  handle: Handle,
+): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin & EnqueueExtensions {
   return {
     name: NAME,
     preFilter(state, pod, snap) {
-      const hard = (pod.pod.spec?.topologySpreadConstraints ?? []).filter((c) => c.whenUnsatisfiable !== 'ScheduleAnyway');
+      const hard = (pod.pod.spec?.topologySpreadConstraints ?? []).filter(
+        (c) => c.whenUnsatisfiable !== 'ScheduleAnyway',
+      );
       if (hard.length === 0) return SKIP;
       state.write(FILTER_KEY, prepare(pod, hard, snap));
       return null;
@@ -93,7 +123,9 @@ export function podTopologySpread(_args: Record<string, unknown>, handle: Handle
       return null;
     },
     preScore(state, pod) {
-      const soft = (pod.pod.spec?.topologySpreadConstraints ?? []).filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway');
+      const soft = (pod.pod.spec?.topologySpreadConstraints ?? []).filter(
+        (c) => c.whenUnsatisfiable === 'ScheduleAnyway',
+      );
       if (soft.length === 0) return SKIP;
       state.write(SCORE_KEY, prepare(pod, soft, handle.snapshot()));
       return null;
@@ -122,7 +154,12 @@ export function podTopologySpread(_args: Record<string, unknown>, handle: Handle
     },
     eventsToRegister: () => [
       { event: { resource: 'AssignedPod', action: ActionType.Add | ActionType.Delete | ActionType.Update } },
-      { event: { resource: 'Node', action: ActionType.Add | ActionType.Delete | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint } },
+      {
+        event: {
+          resource: 'Node',
+          action: ActionType.Add | ActionType.Delete | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint,
+        },
+      },
     ],
   };
 }

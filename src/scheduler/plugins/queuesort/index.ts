@@ -9,6 +9,7 @@ export function prioritySort(): QueueSortPlugin {
   return {
     name: NAME,
     less: (a: QueuedPodInfo, b: QueuedPodInfo) =>
-      a.podInfo.priority > b.podInfo.priority || (a.podInfo.priority === b.podInfo.priority && a.timestamp < b.timestamp),
+      a.podInfo.priority > b.podInfo.priority ||
+      (a.podInfo.priority === b.podInfo.priority && a.timestamp < b.timestamp),
   };
 }

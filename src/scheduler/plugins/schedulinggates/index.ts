@@ -12,7 +12,11 @@ export function schedulingGates(): PreEnqueuePlugin & EnqueueExtensions {
     preEnqueue(pod) {
       const gates = pod.pod.spec?.schedulingGates ?? [];
       if (gates.length === 0) return null;
-      return pluginStatus(NAME, Code.UnschedulableAndUnresolvable, `waiting for scheduling gates: ${gates.map((g) => g.name).join(', ')}`);
+      return pluginStatus(
+        NAME,
+        Code.UnschedulableAndUnresolvable,
+        `waiting for scheduling gates: ${gates.map((g) => g.name).join(', ')}`,
+      );
     },
     eventsToRegister: () => [{ event: { resource: 'UnscheduledPod', action: ActionType.Update } }],
   };

@@ -3,7 +3,13 @@
  * NoExecute taint; Score prefers nodes with fewer untolerated
  * PreferNoSchedule taints (normalised in reverse).
  */
-import { ActionType, type EnqueueExtensions, type FilterPlugin, type PreScorePlugin, type ScorePlugin } from '../../framework/interface.js';
+import {
+  ActionType,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type PreScorePlugin,
+  type ScorePlugin,
+} from '../../framework/interface.js';
 import { Code, pluginStatus, type Status } from '../../framework/status.js';
 import { defaultNormalizeScore } from '../helper/normalize.js';
 import { findMatchingUntoleratedTaint, tolerationsTolerateTaint } from '../../../api/index.js';
@@ -34,7 +40,8 @@ export function taintToleration(): FilterPlugin & PreScorePlugin & ScorePlugin &
     },
     score(_s, pod, node) {
       let n = 0;
-      for (const t of node.taints) if (t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(pod.tolerations, t)) n++;
+      for (const t of node.taints)
+        if (t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(pod.tolerations, t)) n++;
       return n;
     },
     normalizeScore: (_s, _p, scores, n) => defaultNormalizeScore(scores, n, true),
