@@ -207,9 +207,16 @@ export class ApiServer {
     };
     this.authorizer = this.buildAuthorizer(opts.authorizationModes ?? ['RBAC']);
     const route: Handler = async (req, res, info) => {
-      if (await serveSelfSubjectReview(req, res, info)) return;
-      if (await serveSelfSubjectAccessReview(req, res, info, this.authorizer)) return;
-      if (info.isResourceRequest) return serveResource(req, res, info, services);
+      if (info.isResourceRequest) {
+        // The self-reviews are virtual resources of these two groups; every other request skips their awaits.
+        if (info.apiGroup === 'authentication.k8s.io' && (await serveSelfSubjectReview(req, res, info))) return;
+        if (
+          info.apiGroup === 'authorization.k8s.io' &&
+          (await serveSelfSubjectAccessReview(req, res, info, this.authorizer))
+        )
+          return;
+        return serveResource(req, res, info, services);
+      }
       if (serveDiscovery(req, res, info)) return;
       if (await serveHealth(res, info, opts.storage, () => this.ready)) return;
       if (await serveMisc(res, info, this.metrics, opts.storage)) return;

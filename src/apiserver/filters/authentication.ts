@@ -14,12 +14,15 @@ import type { Filter } from '../handler_chain.js';
 
 /** Authenticates every request that arrived over TLS. */
 export function withAuthentication(opts: AuthenticatorOptions): Filter {
-  return (next) => async (req: IncomingMessage, res, info) => {
+  // Not an async function: the plain-HTTP path hands on next's own promise instead of wrapping it in another.
+  return (next) => (req: IncomingMessage, res, info) => {
     if (!isSecureRequest(req)) {
       info.user = UNSECURED_USER;
       return next(req, res, info);
     }
-    info.user = await authenticateRequest(req, opts);
-    return next(req, res, info);
+    return authenticateRequest(req, opts).then((user) => {
+      info.user = user;
+      return next(req, res, info);
+    });
   };
 }

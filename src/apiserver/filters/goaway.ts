@@ -11,6 +11,8 @@ import { MaxInFlight } from './max_inflight.js';
 
 /** Sends GOAWAY after a request with probability `chance` (0 disables; upstream caps it at 0.02). */
 export function withProbabilisticGoaway(chance: number, random: () => number = Math.random): Filter {
+  // Off (upstream's default): the filter is not in the chain at all.
+  if (chance <= 0) return (next) => next;
   return (next) => async (req: IncomingMessage, res, info) => {
     await next(req, res, info);
     if (chance <= 0 || MaxInFlight.isLongRunning(info)) return;
