@@ -4,7 +4,7 @@
  * client-node use as is. Stopping kills the process and removes the dir.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,4 +87,17 @@ export function versionedKubectl(minor: number): string {
   const r = spawnSync(bin, ['version', '--client'], { encoding: 'utf8' });
   if (r.error !== undefined) throw new Error(`${bin} is missing: ${r.error.message}`);
   return bin;
+}
+
+/**
+ * Writes a kubeconfig beside `server`'s that keeps its CA but authenticates with `token` instead of the admin's
+ * client certificate (a secure-port server's kubeconfig); returns its path.
+ */
+export function tokenKubeconfig(server: TestServer, token: string, name: string): string {
+  const file = join(server.dir, `${name}.kubeconfig`);
+  const text = readFileSync(server.kubeconfig, 'utf8');
+  const replaced = text.replace(/ {4}client-certificate-data: .*\n {4}client-key-data: .*\n/, `    token: ${token}\n`);
+  if (replaced === text) throw new Error(`${server.kubeconfig} holds no client certificate to replace`);
+  writeFileSync(file, replaced, { mode: 0o600 });
+  return file;
 }

@@ -6,22 +6,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { kubectlPath, startServer, tokenKubeconfig, type TestServer } from './harness.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
 
 /** A kubectl whose kubeconfig holds the server's CA and `token` only. */
 function asToken(server: TestServer, token: string, name: string): Kubectl {
-  const file = join(server.dir, `${name}.kubeconfig`);
-  writeFileSync(
-    file,
-    readFileSync(server.kubeconfig, 'utf8').replace(
-      /    client-certificate-data: .*\n    client-key-data: .*\n/,
-      `    token: ${token}\n`,
-    ),
-  );
-  return new Kubectl(kubectlPath(), file);
+  return new Kubectl(kubectlPath(), tokenKubeconfig(server, token, name));
 }
 
 /** Polls until `fn` holds: the authorizer learns of role and binding changes from its watch. */

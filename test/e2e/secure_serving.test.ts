@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { connect as http2Connect } from 'node:http2';
 import { connect as netConnect, type Socket } from 'node:net';
 import { request as httpsRequest } from 'node:https';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
 import { generateCA, issueCert } from '../../src/apiserver/pki/certs.js';
-import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { kubectlPath, startServer, tokenKubeconfig, type TestServer } from './harness.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
 
 interface Tls {
@@ -207,15 +207,7 @@ describe('kscale server --secure-port', () => {
     assert.equal(user.username, 'system:serviceaccount:default:builder');
     assert.deepEqual(user.groups, ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
     // kubectl with a kubeconfig holding only the CA and the token.
-    const tokenOnly = join(server.dir, 'token.kubeconfig');
-    writeFileSync(
-      tokenOnly,
-      readFileSync(server.kubeconfig, 'utf8').replace(
-        /    client-certificate-data: .*\n    client-key-data: .*\n/,
-        `    token: ${token}\n`,
-      ),
-    );
-    const asSA = new Kubectl(kubectlPath(), tokenOnly);
+    const asSA = new Kubectl(kubectlPath(), tokenKubeconfig(server, token, 'token'));
     try {
       assert.match(await asSA.ok(['auth', 'whoami']), /system:serviceaccount:default:builder/);
     } finally {
