@@ -68,14 +68,15 @@ const NAME: Indexer = {
 };
 const INDEXERS = [NODE_NAME, NAME];
 
-interface Pod {
+/** What a test pod is made from (not the API kind). */
+interface PodFixture {
   ns: string;
   name: string;
   node?: string;
   app?: string;
 }
 
-const podBytes = (p: Pod): Buffer =>
+const podBytes = (p: PodFixture): Buffer =>
   Buffer.from(
     JSON.stringify({
       kind: 'Pod',
@@ -88,9 +89,9 @@ const podBytes = (p: Pod): Buffer =>
 type Decoded = { metadata: { name: string; resourceVersion: string; labels?: Record<string, string> } };
 const decoded = (o: { decode(): unknown }): Decoded => o.decode() as Decoded;
 const isWeb = (o: unknown): boolean => (o as Decoded).metadata.labels?.app === 'web';
-const put = (t: ObjectStoreUnderTest, prefix: string, p: Pod): Promise<KeyValue> =>
+const put = (t: ObjectStoreUnderTest, prefix: string, p: PodFixture): Promise<KeyValue> =>
   t.writer.create(`${prefix}${p.ns}/${p.name}`, podBytes(p));
-const update = (t: ObjectStoreUnderTest, prefix: string, p: Pod): Promise<KeyValue> =>
+const update = (t: ObjectStoreUnderTest, prefix: string, p: PodFixture): Promise<KeyValue> =>
   t.writer.guaranteedUpdate(`${prefix}${p.ns}/${p.name}`, () => ({ value: podBytes(p) }));
 
 async function expectCode(p: Promise<unknown>, code: string): Promise<void> {
