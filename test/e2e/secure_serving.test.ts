@@ -32,34 +32,42 @@ function tlsOf(server: TestServer): Tls {
   return { url: new URL(cluster.server), ca: dec(cluster.caData), cert: dec(user.certData), key: dec(user.keyData) };
 }
 
-/** One HTTPS request over HTTP/1.1 with the given client credentials. */
-function get(
+/** One HTTPS request over HTTP/1.1 with the given client credentials; with a body it is a JSON POST. */
+function send(
   t: Tls,
   path: string,
   creds: { cert?: string; key?: string; token?: string } = {},
+  body?: string,
 ): Promise<{ code: number; body: string }> {
+  const headers: Record<string, string> = {};
+  if (creds.token) headers.Authorization = `Bearer ${creds.token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       {
         host: t.url.hostname,
         port: t.url.port,
         path,
+        method: body === undefined ? 'GET' : 'POST',
         ca: t.ca,
         cert: creds.cert,
         key: creds.key,
         agent: false,
-        headers: creds.token ? { Authorization: `Bearer ${creds.token}` } : {},
+        headers,
       },
       (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ code: res.statusCode ?? 0, body }));
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ code: res.statusCode ?? 0, body: text }));
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
+
+const REVIEWS = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+const REVIEW = '{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}';
 
 describe('kscale server --secure-port', () => {
   let server: TestServer;
@@ -107,7 +115,7 @@ describe('kscale server --secure-port', () => {
     } finally {
       session.close();
     }
-    assert.equal((await get(t, '/api/v1/namespaces/default', { cert: t.cert, key: t.key })).code, 200);
+    assert.equal((await send(t, '/api/v1/namespaces/default', { cert: t.cert, key: t.key })).code, 200);
   });
 
   test('client-node 1.4.0 lists and watches over TLS with the client certificate', async () => {
@@ -140,34 +148,15 @@ describe('kscale server --secure-port', () => {
   });
 
   test('no credentials is system:anonymous (public info only); a bad bearer token is 401 with a Status, never anonymous', async () => {
-    const res = await new Promise<{ code: number; body: string }>((resolve, reject) => {
-      const req = httpsRequest(
-        {
-          host: t.url.hostname,
-          port: t.url.port,
-          path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-          method: 'POST',
-          ca: t.ca,
-          agent: false,
-          headers: { 'Content-Type': 'application/json' },
-        },
-        (r) => {
-          let body = '';
-          r.on('data', (d: Buffer) => (body += d.toString()));
-          r.on('end', () => resolve({ code: r.statusCode ?? 0, body }));
-        },
-      );
-      req.on('error', reject);
-      req.end('{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}');
-    });
+    const res = await send(t, REVIEWS, {}, REVIEW);
     // RBAC (the default mode) names the anonymous user: upstream binds system:basic-user to authenticated users only.
     assert.equal(res.code, 403, res.body);
     assert.equal(
       JSON.parse(res.body).message,
       'selfsubjectreviews.authentication.k8s.io is forbidden: User "system:anonymous" cannot create resource "selfsubjectreviews" in API group "authentication.k8s.io" at the cluster scope',
     );
-    assert.equal((await get(t, '/version')).code, 200, 'system:public-info-viewer is bound to system:unauthenticated');
-    const bad = await get(t, '/api/v1/namespaces', { token: 'not-a-token' });
+    assert.equal((await send(t, '/version')).code, 200, 'system:public-info-viewer is bound to system:unauthenticated');
+    const bad = await send(t, '/api/v1/namespaces', { token: 'not-a-token' });
     assert.equal(bad.code, 401);
     assert.deepEqual(
       { kind: JSON.parse(bad.body).kind, reason: JSON.parse(bad.body).reason },
@@ -177,29 +166,7 @@ describe('kscale server --secure-port', () => {
 
   test('a ServiceAccount token from kubectl create token authenticates; a wrong audience, or a deleted bound pod or ServiceAccount, is 401', async () => {
     await k.ok(['create', 'serviceaccount', 'builder']);
-    const whoami = async (token: string): Promise<{ code: number; body: string }> => {
-      const res = await new Promise<{ code: number; body: string }>((resolve, reject) => {
-        const req = httpsRequest(
-          {
-            host: t.url.hostname,
-            port: t.url.port,
-            path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-            method: 'POST',
-            ca: t.ca,
-            agent: false,
-            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-          },
-          (r) => {
-            let body = '';
-            r.on('data', (d: Buffer) => (body += d.toString()));
-            r.on('end', () => resolve({ code: r.statusCode ?? 0, body }));
-          },
-        );
-        req.on('error', reject);
-        req.end('{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}');
-      });
-      return res;
-    };
+    const whoami = (token: string): Promise<{ code: number; body: string }> => send(t, REVIEWS, { token }, REVIEW);
     const token = (await k.ok(['create', 'token', 'builder'])).trim();
     const ok = await whoami(token);
     assert.equal(ok.code, 201, ok.body);
@@ -240,7 +207,7 @@ describe('kscale server --secure-port', () => {
       validityDays: 1,
     });
     await assert.rejects(
-      get(t, '/api/v1/namespaces', { cert: forged.certPEM, key: forged.keyPEM }),
+      send(t, '/api/v1/namespaces', { cert: forged.certPEM, key: forged.keyPEM }),
       /socket hang up|ECONNRESET|EPIPE/,
     );
   });
@@ -273,7 +240,7 @@ describe('kscale server --secure-port', () => {
     const t2 = tlsOf(server);
     assert.equal(t2.ca, t.ca);
     assert.equal(
-      (await get(t2, '/api/v1/namespaces/default', { cert: t.cert, key: t.key })).code,
+      (await send(t2, '/api/v1/namespaces/default', { cert: t.cert, key: t.key })).code,
       200,
       'the old client certificate still authenticates',
     );
@@ -285,8 +252,8 @@ describe('kscale server --secure-port --anonymous-auth=false', () => {
     const server = await startServer(['--secure-port', '0', '--anonymous-auth', 'false']);
     try {
       const t = tlsOf(server);
-      assert.equal((await get(t, '/api/v1/namespaces')).code, 401);
-      assert.equal((await get(t, '/api/v1/namespaces', { cert: t.cert, key: t.key })).code, 200);
+      assert.equal((await send(t, '/api/v1/namespaces')).code, 401);
+      assert.equal((await send(t, '/api/v1/namespaces', { cert: t.cert, key: t.key })).code, 200);
     } finally {
       await server.stop();
     }
