@@ -17,6 +17,9 @@ import { withAuthentication } from './filters/authentication.js';
 import { withAuthorization } from './filters/authorization.js';
 import {
   alwaysAllow,
+  Graph,
+  NodeAuthorizer,
+  podGraphPopulator,
   privilegedGroups,
   RBACAuthorizer,
   serveSelfSubjectAccessReview,
@@ -99,7 +102,7 @@ export interface ApiServerOptions {
   secureServing?: SecureServingOptions;
   /** --anonymous-auth (true): requests over TLS without credentials are system:anonymous. */
   anonymousAuth?: boolean;
-  /** --authorization-mode (RBAC): AlwaysAllow and RBAC so far; system:masters is always allowed, as upstream. */
+  /** --authorization-mode (Node,RBAC, as kubeadm sets it): Node, RBAC, AlwaysAllow; system:masters is always allowed, as upstream. */
   authorizationModes?: string[];
 }
 
@@ -205,7 +208,7 @@ export class ApiServer {
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
       openWatches: this.openWatches,
     };
-    this.authorizer = this.buildAuthorizer(opts.authorizationModes ?? ['RBAC']);
+    this.authorizer = this.buildAuthorizer(opts.authorizationModes ?? ['Node', 'RBAC']);
     const route: Handler = async (req, res, info) => {
       if (info.isResourceRequest) {
         // The self-reviews are virtual resources of these two groups; every other request skips their awaits.
@@ -294,13 +297,18 @@ export class ApiServer {
 
   private buildAuthorizer(modes: string[]): Authorizer {
     const chain: Authorizer[] = [privilegedGroups('system:masters')];
+    const s = (r: string): GenericStore => this.stores.get(r)!;
     for (const m of modes) {
       if (m === 'AlwaysAllow') chain.push(alwaysAllow);
       else if (m === 'RBAC') chain.push(this.rbac);
-      else throw new Error(`authorization mode ${JSON.stringify(m)} is not supported (AlwaysAllow, RBAC)`);
+      else if (m === 'Node') {
+        // The graph of node <- pod <- referenced objects, fed by an in-server pod informer.
+        const graph = new Graph();
+        chain.push(new NodeAuthorizer(graph));
+        this.informers.push(new StoreInformer(s('pods'), this.storage, this.clock, podGraphPopulator(graph)));
+      } else throw new Error(`authorization mode ${JSON.stringify(m)} is not supported (AlwaysAllow, Node, RBAC)`);
     }
     if (modes.includes('RBAC')) {
-      const s = (r: string): GenericStore => this.stores.get(r)!;
       const roles = (kind: 'ClusterRole' | 'Role') => ({
         replace: (objs: Obj[]) => {
           this.rbac.clearRoles(kind);

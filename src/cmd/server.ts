@@ -79,8 +79,8 @@ export function serverCommand(): Command {
     )
     .option(
       '--authorization-mode <modes>',
-      'comma-separated authorizers for the secure port: RBAC, AlwaysAllow (system:masters is always allowed)',
-      'RBAC',
+      'comma-separated authorizers for the secure port: Node, RBAC, AlwaysAllow (system:masters is always allowed)',
+      'Node,RBAC',
     )
     .option(
       '--anonymous-auth <bool>',

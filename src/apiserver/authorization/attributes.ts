@@ -1,11 +1,17 @@
 /** A request's authorization attributes, from its RequestInfo and user. */
+import { parseFieldSelector } from '../../api/index.js';
 import type { UserInfo } from '../authentication/index.js';
 import type { RequestInfo } from '../request_info.js';
 import type { Attributes } from './authorizer.js';
 
-/** The attributes upstream's WithAuthorization builds from the request info. */
+/**
+ * The attributes upstream's WithAuthorization builds from the request info. A list or watch carries its
+ * field selector, and one pinned to `metadata.name=x` is named `x`, as upstream's RequestInfoFactory names
+ * it, so a single-object watch is authorized like a get of that object (RBAC resourceNames, the Node
+ * authorizer's graph).
+ */
 export function attributesOf(info: RequestInfo, user: UserInfo): Attributes {
-  return {
+  const a: Attributes = {
     user,
     verb: info.verb,
     isResourceRequest: info.isResourceRequest,
@@ -16,4 +22,21 @@ export function attributesOf(info: RequestInfo, user: UserInfo): Attributes {
     subresource: info.subresource,
     name: info.name,
   };
+  if (info.verb === 'list' || info.verb === 'watch') {
+    const selector = info.query.get('fieldSelector');
+    if (selector !== null && selector !== '') {
+      a.fieldSelector = selector;
+      if (a.name === '') a.name = nameFromFieldSelector(selector);
+    }
+  }
+  return a;
+}
+
+// The value of a `metadata.name=` (or `==`) term, or '' when the selector has none or does not parse.
+function nameFromFieldSelector(selector: string): string {
+  try {
+    return parseFieldSelector(selector).requiresExactMatch('metadata.name') ?? '';
+  } catch {
+    return '';
+  }
 }

@@ -17,6 +17,8 @@ export interface Attributes {
   resource: string;
   subresource: string;
   name: string;
+  /** A list's or watch's raw `fieldSelector` (upstream's GetFieldSelector); absent for other requests. */
+  fieldSelector?: string;
 }
 
 /** An authorizer's answer; `reason` explains an allow or deny. */

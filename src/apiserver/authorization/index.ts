@@ -1,4 +1,4 @@
-// Authorization: the authorizer interface, its union, RBAC and the self-review endpoint.
+// Authorization: the authorizer interface, its union, RBAC, the Node authorizer and the self-review endpoint.
 export {
   alwaysAllow,
   forbiddenMessage,
@@ -17,5 +17,6 @@ export {
   ruleAllows,
   type Rule,
 } from './rbac/index.js';
+export { Graph, MIRROR_POD_ANNOTATION, NodeAuthorizer, nodeIdentity, podGraphPopulator } from './node/index.js';
 export { attributesOf } from './attributes.js';
 export { serveSelfSubjectAccessReview } from './selfsubjectaccessreview.js';

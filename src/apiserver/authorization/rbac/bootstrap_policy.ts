@@ -8,6 +8,7 @@
  * `rbac.authorization.kubernetes.io/autoupdate: "false"`, missing rules and
  * subjects are added back; nothing a user added is removed.
  */
+import { NODE_RULES } from './bootstrap_node_policy.js';
 import type { Rule } from './rules.js';
 
 type Obj = Record<string, unknown>;
@@ -83,6 +84,8 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly Obj[] = [
       verbs: ['get'],
     },
   ]),
+  // Bound to no one, as upstream: the Node authorizer carries node permissions.
+  clusterRole('system:node', [...NODE_RULES]),
 ];
 
 /** The ClusterRoleBindings, named as upstream names them. */
