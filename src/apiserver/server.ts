@@ -31,6 +31,7 @@ import { StoreInformer } from './controllers/store_informer.js';
 import type { Obj } from './object.js';
 import { withProbabilisticGoaway } from './filters/goaway.js';
 import { namespaceLifecycle } from './admission/namespace_lifecycle.js';
+import { nodeRestriction } from './admission/node_restriction.js';
 import { defaultTolerationSeconds, priorityAdmission, serviceAccountAdmission } from './admission/pod_plugins.js';
 import { bootstrap } from './controllers/bootstrap.js';
 import { NamespaceController } from './controllers/namespace_controller.js';
@@ -191,6 +192,7 @@ export class ApiServer {
         (r) => RESOURCES.find((x) => x.resource === r)?.namespaced === false,
       ),
       serviceAccountAdmission,
+      nodeRestriction((r) => this.stores.get(r)!),
       defaultTolerationSeconds(),
       priorityAdmission(() => this.stores.get('priorityclasses')!),
     ]);

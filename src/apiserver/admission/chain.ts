@@ -2,6 +2,7 @@
  * The admission chain, like upstream's admission.Interface: mutating plugins
  * run first (in order), then validating plugins. Plugins throw StatusErrors.
  */
+import type { UserInfo } from '../authentication/index.js';
 import type { Obj } from '../object.js';
 
 /** admission.Attributes: what is being written. */
@@ -14,6 +15,8 @@ export interface Attributes {
   object: Obj | null;
   oldObject: Obj | null;
   dryRun: boolean;
+  /** Who is writing; absent for the server's own writes. */
+  userInfo?: UserInfo;
 }
 
 /** One admission plugin; either hook may be absent. */

@@ -4,6 +4,7 @@
  * Priority (spec.priority from the PriorityClass).
  */
 import { addDefaultTolerations, admitPodPriority, type PriorityClassInfo } from '../../api/index.js';
+import { MIRROR_POD_ANNOTATION } from '../authorization/index.js';
 import type { Obj } from '../object.js';
 import type { GenericStore } from '../registry/store.js';
 import type { AdmissionPlugin } from './chain.js';
@@ -12,7 +13,10 @@ import type { AdmissionPlugin } from './chain.js';
 export const serviceAccountAdmission: AdmissionPlugin = {
   name: 'ServiceAccount',
   admit(a) {
-    if (a.resource !== 'pods' || a.operation !== 'CREATE' || a.object === null) return;
+    if (a.resource !== 'pods' || a.operation !== 'CREATE' || a.subresource !== '' || a.object === null) return;
+    // A kubelet's mirror pod gets no ServiceAccount, as upstream's plugin leaves it.
+    const annotations = (a.object.metadata as Obj | undefined)?.annotations as Obj | undefined;
+    if (annotations !== undefined && MIRROR_POD_ANNOTATION in annotations) return;
     const spec = (a.object.spec ?? (a.object.spec = {})) as Obj;
     if (spec.serviceAccountName === undefined || spec.serviceAccountName === '')
       spec.serviceAccountName = (spec.serviceAccount as string | undefined) ?? 'default';
@@ -46,7 +50,7 @@ export function priorityAdmission(classes: () => GenericStore): AdmissionPlugin 
   return {
     name: 'Priority',
     async admit(a) {
-      if (a.resource !== 'pods' || a.operation !== 'CREATE' || a.object === null) return;
+      if (a.resource !== 'pods' || a.operation !== 'CREATE' || a.subresource !== '' || a.object === null) return;
       // From the watch cache, like upstream's plugin reads its PriorityClass lister.
       const listed = await classes().objects.listObjects({ minRevision: 0 });
       const all: PriorityClassInfo[] = listed.items

@@ -17,6 +17,13 @@ export {
   ruleAllows,
   type Rule,
 } from './rbac/index.js';
-export { Graph, MIRROR_POD_ANNOTATION, NodeAuthorizer, nodeIdentity, podGraphPopulator } from './node/index.js';
+export {
+  Graph,
+  MIRROR_POD_ANNOTATION,
+  NodeAuthorizer,
+  nodeIdentity,
+  podGraphPopulator,
+  podRefs,
+} from './node/index.js';
 export { attributesOf } from './attributes.js';
 export { serveSelfSubjectAccessReview } from './selfsubjectaccessreview.js';

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceInfo } from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { AdmissionChain } from '../admission/chain.js';
-import type { GenericStore } from '../registry/store.js';
+import type { Admission, GenericStore } from '../registry/store.js';
 import type { RequestInfo } from '../request_info.js';
 import type { ServiceAccountTokenIssuer } from '../serviceaccount/index.js';
 
@@ -38,4 +38,10 @@ export function storeOf(services: ServerServices, resource: string): GenericStor
   const s = services.stores.get(resource);
   if (s === undefined) throw new Error(`no store for ${resource}`);
   return s;
+}
+
+/** The request's admission: the server's chain, told who is asking (upstream's admission.Attributes.GetUserInfo). */
+export function admissionFor(ctx: RestContext): Admission {
+  const user = ctx.info.user;
+  return { run: (a) => ctx.services.admission.run(user === undefined ? a : { ...a, userInfo: user }) };
 }

@@ -10,7 +10,7 @@ import { readBody, decodeBody } from '../body.js';
 import type { Obj } from '../object.js';
 import type { DeleteParams } from '../registry/store.js';
 import { writeJSON } from '../responsewriters.js';
-import type { RestContext } from './context.js';
+import { admissionFor, type RestContext } from './context.js';
 import { selectorPredicate } from './read.js';
 import { parseDryRun } from './write.js';
 import { queryBool } from '../query.js';
@@ -46,7 +46,7 @@ async function deleteOptions(ctx: RestContext): Promise<DeleteParams> {
     ...(policy === undefined ? {} : { propagationPolicy: policy }),
     dryRun,
     now: ctx.services.clock.now(),
-    admission: ctx.services.admission,
+    admission: admissionFor(ctx),
   };
 }
 

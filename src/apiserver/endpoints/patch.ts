@@ -9,7 +9,7 @@ import { badRequest, conflict, invalid, newStatusError, notFound, unsupportedMed
 import { findRestoreError, goFormat } from '../../api/index.js';
 import { readBody, decodeBody, mediaType } from '../body.js';
 import { meta, type Obj } from '../object.js';
-import type { RestContext } from './context.js';
+import { admissionFor, type RestContext } from './context.js';
 import { applyJSONPatch } from './json_patch.js';
 import { applyFieldValidation, parseFieldValidation, recordUpdateManager, serverSideApply } from './fieldmanager.js';
 import { checkBodyKind, checkBodyTarget, parseDryRun, withStatusFrom, writeObject } from './write.js';
@@ -77,7 +77,7 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
     {
       dryRun,
       now: ctx.services.clock.now(),
-      admission: ctx.services.admission,
+      admission: admissionFor(ctx),
       subresource: sub,
       forceAllowCreate: isApply,
       ...(isApply ? {} : { beforeWrite: (o: Obj, old: Obj | null) => recordUpdateManager(ctx, o, old, 'Update') }),

@@ -11,7 +11,7 @@ import { deepCopy, meta, type Obj } from '../object.js';
 import { writeJSON, writeJSONParts } from '../responsewriters.js';
 import { resourceVersionParts } from '../codec.js';
 import type { KeyValue } from '../../storage/index.js';
-import type { RestContext } from './context.js';
+import { admissionFor, type RestContext } from './context.js';
 import {
   applyFieldValidation,
   parseFieldValidation,
@@ -121,7 +121,7 @@ export async function handleCreate(ctx: RestContext): Promise<void> {
   const created = await ctx.store.create(obj, {
     dryRun,
     now: ctx.services.clock.now(),
-    admission: ctx.services.admission,
+    admission: admissionFor(ctx),
     beforeWrite: (o) => recordUpdateManager(ctx, o, null, 'Update'),
   });
   writeObject(ctx, 201, created.obj, created.stored);
@@ -153,7 +153,7 @@ export async function handleUpdate(ctx: RestContext): Promise<void> {
     {
       dryRun,
       now: ctx.services.clock.now(),
-      admission: ctx.services.admission,
+      admission: admissionFor(ctx),
       subresource: sub,
       expectRV: (m.resourceVersion as string | undefined) ?? '',
       beforeWrite: (o, old) => recordUpdateManager(ctx, o, old, 'Update'),

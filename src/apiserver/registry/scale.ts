@@ -5,7 +5,7 @@
  */
 import { conflict, newStatusError, notFound, unsupportedMediaType } from '../../api/index.js';
 import { decodeBody, mediaType, readBody } from '../body.js';
-import type { RestContext } from '../endpoints/context.js';
+import { admissionFor, type RestContext } from '../endpoints/context.js';
 import { applyPatch, PATCH_TYPES } from '../endpoints/patch.js';
 import { checkBodyKind, parseDryRun } from '../endpoints/write.js';
 import { deepCopy, meta, type Obj } from '../object.js';
@@ -72,7 +72,7 @@ export async function handleScale(ctx: RestContext): Promise<void> {
       next.spec = { ...(next.spec as Obj), replicas };
       return next;
     },
-    { dryRun, now: ctx.services.clock.now(), admission: ctx.services.admission, subresource: 'scale' },
+    { dryRun, now: ctx.services.clock.now(), admission: admissionFor(ctx), subresource: 'scale' },
   );
   writeJSON(ctx.res, 200, scaleOf(obj));
 }

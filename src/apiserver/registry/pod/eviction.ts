@@ -5,7 +5,7 @@
 import { fromLabelSelector } from '../../../api/index.js';
 import { badRequest, newStatusError, notFound, tooManyRequests } from '../../../api/index.js';
 import { decodeBody, readBody } from '../../body.js';
-import { storeOf, type RestContext } from '../../endpoints/context.js';
+import { admissionFor, storeOf, type RestContext } from '../../endpoints/context.js';
 import { parseDryRun } from '../../endpoints/write.js';
 import { deepCopy, meta, type Obj } from '../../object.js';
 import { writeJSON } from '../../responsewriters.js';
@@ -16,9 +16,20 @@ export async function handleEviction(ctx: RestContext): Promise<void> {
   const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']) as Obj;
   if (body === null || typeof body !== 'object' || body.kind !== 'Eviction')
     throw badRequest('the body must be an Eviction');
+  const dryRun = parseDryRun(ctx.info.query);
+  // Admission sees the Eviction as a create of pods/eviction, as upstream's EvictionREST runs createValidation.
+  await admissionFor(ctx).run({
+    operation: 'CREATE',
+    resource: 'pods',
+    subresource: 'eviction',
+    namespace: ctx.info.namespace,
+    name: ctx.info.name,
+    object: body,
+    oldObject: null,
+    dryRun,
+  });
   const pod = await ctx.store.get(ctx.info.namespace, ctx.info.name);
   const phase = (pod.status as Obj | undefined)?.phase as string | undefined;
-  const dryRun = parseDryRun(ctx.info.query);
   // Terminal pods may always be evicted: they disrupt nothing.
   if (phase !== 'Succeeded' && phase !== 'Failed') {
     const pdbs = storeOf(ctx.services, 'poddisruptionbudgets');

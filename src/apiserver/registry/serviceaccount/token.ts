@@ -19,7 +19,7 @@ import {
   type ObjectRef,
   type TokenRequestSpec,
 } from '../../serviceaccount/index.js';
-import { storeOf, type RestContext } from '../../endpoints/context.js';
+import { admissionFor, storeOf, type RestContext } from '../../endpoints/context.js';
 import { parseDryRun } from '../../endpoints/write.js';
 
 const refOf = (obj: Obj): ObjectRef => ({ name: String(meta(obj).name ?? ''), uid: String(meta(obj).uid ?? '') });
@@ -79,7 +79,7 @@ export async function handleServiceAccountToken(ctx: RestContext): Promise<void>
   const issuer = ctx.services.tokenIssuer;
   if (issuer === undefined)
     throw newStatusError(500, 'InternalError', 'the server has no service account token issuer');
-  parseDryRun(ctx.info.query);
+  const dryRun = parseDryRun(ctx.info.query);
   const { obj, spec } = parseTokenRequest(decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']));
   const { name, namespace } = ctx.info;
   checkTokenRequestTarget(obj, name, namespace);
@@ -87,6 +87,17 @@ export async function handleServiceAccountToken(ctx: RestContext): Promise<void>
   if (spec.audiences.length === 0) spec.audiences = [...issuer.audiences];
   const nowMs = ctx.services.clock.now();
   validateTokenRequest(spec);
+  // Admission after defaults and validation, as upstream's TokenREST runs createValidation.
+  await admissionFor(ctx).run({
+    operation: 'CREATE',
+    resource: 'serviceaccounts',
+    subresource: 'token',
+    namespace,
+    name,
+    object: obj,
+    oldObject: null,
+    dryRun,
+  });
   const bound = await boundObjects(ctx, name, spec);
   const requested = spec.expirationSeconds;
   spec.expirationSeconds = issuer.effectiveExpiration(requested);
