@@ -304,10 +304,12 @@ export class ApiServer {
       if (m === 'AlwaysAllow') chain.push(alwaysAllow);
       else if (m === 'RBAC') chain.push(this.rbac);
       else if (m === 'Node') {
-        // The graph of node <- pod <- referenced objects, fed by an in-server pod informer.
+        // The graph of node <- pod <- referenced objects, fed by an in-server pod informer. Without a secure
+        // port nothing is ever authorized, so the lab's plain-HTTP server pays for no pod informer.
         const graph = new Graph();
         chain.push(new NodeAuthorizer(graph));
-        this.informers.push(new StoreInformer(s('pods'), this.storage, this.clock, podGraphPopulator(graph)));
+        if (this.opts.secureServing !== undefined)
+          this.informers.push(new StoreInformer(s('pods'), this.storage, this.clock, podGraphPopulator(graph)));
       } else throw new Error(`authorization mode ${JSON.stringify(m)} is not supported (AlwaysAllow, Node, RBAC)`);
     }
     if (modes.includes('RBAC')) {
