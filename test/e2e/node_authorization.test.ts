@@ -82,6 +82,17 @@ describe('the Node authorizer and NodeRestriction (--authorization-mode=Node,RBA
     for (const name of ['n1', 'n2']) await admin.core.createNode({ body: { metadata: { name } } });
   });
 
+  /** Creates `<prefix>-n1` and `<prefix>-n2`, bound to those nodes, with `spec` added to each. */
+  async function podsOnBothNodes(prefix: string, spec: (name: string) => Record<string, unknown> = () => ({})) {
+    for (const nodeName of ['n1', 'n2']) {
+      const name = `${prefix}-${nodeName}`;
+      await admin.core.createNamespacedPod({
+        namespace: 'default',
+        body: { metadata: { name }, spec: { nodeName, containers: [{ name: 'c', image: 'i' }], ...spec(name) } },
+      });
+    }
+  }
+
   after(async () => {
     await n1kubectl?.close();
     await server?.stop();
@@ -197,14 +208,7 @@ describe('the Node authorizer and NodeRestriction (--authorization-mode=Node,RBA
   });
 
   test("a node reads its own pods, by name or spec.nodeName, never another node's", async () => {
-    for (const [name, nodeName] of [
-      ['on-n1', 'n1'],
-      ['on-n2', 'n2'],
-    ])
-      await admin.core.createNamespacedPod({
-        namespace: 'default',
-        body: { metadata: { name }, spec: { nodeName, containers: [{ name: 'c', image: 'i' }] } },
-      });
+    await podsOnBothNodes('on');
     await eventually(
       'its pod to reach the graph',
       async () => (await outcome(n1.core.readNamespacedPod({ name: 'on-n1', namespace: 'default' }))).code === 200,
@@ -238,5 +242,49 @@ describe('the Node authorizer and NodeRestriction (--authorization-mode=Node,RBA
     );
     assert.equal(status.code, 403);
     assert.match(status.message, /can only update pod status for pods with spec.nodeName set to itself/);
+  });
+
+  test('a node evicts, and requests ServiceAccount tokens for, only pods bound to it', async () => {
+    await podsOnBothNodes('job', (name) => ({ serviceAccountName: `sa-${name}` }));
+    for (const name of ['sa-job-n1', 'sa-job-n2'])
+      await admin.core.createNamespacedServiceAccount({ namespace: 'default', body: { metadata: { name } } });
+    const mine = await admin.core.readNamespacedPod({ name: 'job-n1', namespace: 'default' });
+    const theirs = await admin.core.readNamespacedPod({ name: 'job-n2', namespace: 'default' });
+    const token = (sa: string, pod: typeof mine) =>
+      outcome(
+        n1.core.createNamespacedServiceAccountToken({
+          name: sa,
+          namespace: 'default',
+          body: {
+            spec: {
+              audiences: [],
+              boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata!.name, uid: pod.metadata!.uid },
+            },
+          },
+        }),
+      );
+    await eventually('its pod to reach the graph', async () => (await token('sa-job-n1', mine)).code === 200);
+    const other = await token('sa-job-n2', theirs);
+    assert.equal(other.code, 403);
+    assert.match(other.message, /cannot create resource "serviceaccounts\/token".*no relationship found/);
+    const stolen = await token('sa-job-n1', theirs);
+    assert.equal(stolen.code, 403, "its own pod's account, bound to a pod of another node");
+    assert.match(stolen.message, /node requested token bound to a pod scheduled on a different node/);
+    const evict = (name: string) =>
+      outcome(
+        n1.core.createNamespacedPodEviction({
+          name,
+          namespace: 'default',
+          body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } },
+        }),
+      );
+    const refused = await evict('job-n2');
+    assert.equal(refused.code, 403);
+    assert.equal(
+      refused.message,
+      'pods "job-n2" is forbidden: node n1 can only evict pods with spec.nodeName set to itself',
+    );
+    assert.equal((await evict('job-n1')).code, 200);
+    await admin.core.readNamespacedPod({ name: 'job-n2', namespace: 'default' });
   });
 });
