@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Graph } from './graph.js';
+import { Graph, type PodRefs, type PVRefs, type VertexType } from './graph.js';
 import { podGraphPopulator } from './graph_populator.js';
 import { podRefs } from './pod_refs.js';
 
@@ -149,4 +149,90 @@ test('the populator adds pods once bound, skips writes that change neither uid n
   assert.ok(g.hasPathFrom('n3', 'secret', 'ns', 's-c'));
   p.delete(withSecret('b', 'n1'));
   assert.ok(!g.hasPathFrom('n1', 'secret', 'ns', 's-b'));
+});
+
+test('paths stay exact through any order of pod and PV changes (checked against a walk of the edges)', () => {
+  // A small deterministic generator, so a failure replays.
+  let seed = 42;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const g = new Graph();
+  const pods = new Map<string, PodRefs>();
+  const pvs = new Map<string, PVRefs>();
+  const pick = (prefix: string, n: number) => `${prefix}${rand(n)}`;
+  for (let step = 0; step < 3000; step++) {
+    const r = rand(10);
+    if (r < 5) {
+      const p: PodRefs = {
+        namespace: 'ns',
+        name: pick('p', 30),
+        nodeName: pick('n', 4),
+        mirror: rand(10) === 0,
+        serviceAccountName: rand(3) === 0 ? '' : pick('sa', 3),
+        secrets: [...new Set(Array.from({ length: rand(3) }, () => pick('s', 8)))],
+        configMaps: [...new Set(Array.from({ length: rand(2) }, () => pick('c', 5)))],
+        pvcs: [...new Set(Array.from({ length: rand(2) }, () => pick('pvc', 5)))],
+      };
+      g.setPod(p);
+      pods.set(p.name, p);
+    } else if (r < 7) {
+      const name = pick('p', 30);
+      g.deletePod('ns', name);
+      pods.delete(name);
+    } else if (r < 9) {
+      const pv: PVRefs = {
+        name: pick('pv', 5),
+        ...(rand(4) === 0 ? {} : { claim: { namespace: 'ns', name: pick('pvc', 5) } }),
+        secrets: rand(2) === 0 ? [] : [{ namespace: 'ns', name: pick('s', 8) }],
+      };
+      g.setPV(pv);
+      pvs.set(pv.name, pv);
+    } else {
+      const name = pick('pv', 5);
+      g.deletePV(name);
+      pvs.delete(name);
+    }
+    // The expected answer, walked from the live objects: which nodes each object reaches.
+    const want = new Map<string, Set<string>>();
+    const reach = (key: string, node: string) => {
+      let s = want.get(key);
+      if (s === undefined) want.set(key, (s = new Set()));
+      s.add(node);
+    };
+    for (const p of pods.values()) {
+      reach(`pod/${p.name}`, p.nodeName);
+      if (p.mirror) continue;
+      if (p.serviceAccountName !== '') reach(`serviceaccount/${p.serviceAccountName}`, p.nodeName);
+      for (const s of p.secrets) reach(`secret/${s}`, p.nodeName);
+      for (const c of p.configMaps) reach(`configmap/${c}`, p.nodeName);
+      for (const c of p.pvcs) {
+        reach(`pvc/${c}`, p.nodeName);
+        for (const pv of pvs.values()) {
+          if (pv.claim?.name !== c) continue;
+          reach(`pv/${pv.name}`, p.nodeName);
+          for (const s of pv.secrets) reach(`secret/${s.name}`, p.nodeName);
+        }
+      }
+    }
+    const check = (type: VertexType, prefix: string, count: number) => {
+      for (let i = 0; i < count; i++)
+        for (let n = 0; n < 4; n++) {
+          const ns = type === 'pv' ? '' : 'ns';
+          const expected = want.get(`${type}/${prefix}${i}`)?.has(`n${n}`) ?? false;
+          assert.equal(
+            g.hasPathFrom(`n${n}`, type, ns, `${prefix}${i}`),
+            expected,
+            `step ${step}: ${type} ${prefix}${i} n${n}`,
+          );
+        }
+    };
+    check('pod', 'p', 30);
+    check('serviceaccount', 'sa', 3);
+    check('secret', 's', 8);
+    check('configmap', 'c', 5);
+    check('pvc', 'pvc', 5);
+    check('pv', 'pv', 5);
+  }
 });

@@ -9,6 +9,8 @@
  * vertex keeps, per node, the number of its paths to that node, updated as edges come and go, so a
  * decision is two map lookups however many pods share a ServiceAccount or a Secret. The graph is
  * acyclic and at most four edges deep, so an edge change touches only the few vertices above it.
+ * A vertex with one edge out (every pod, and a Secret only one pod mounts) has exactly its target's
+ * paths, so it shares the target's map instead of keeping a copy.
  */
 
 /** The kinds of vertex (upstream's vertexType). */
@@ -18,10 +20,13 @@ interface Vertex {
   readonly key: string;
   /** Edges towards nodes. */
   readonly out: Set<Vertex>;
-  /** Edges from the vertices that reach nodes through this one. */
-  readonly in: Set<Vertex>;
-  /** Node name to the number of paths from this vertex to that node; a node vertex holds itself once. */
-  readonly reach: Map<string, number>;
+  /** Edges from the vertices that reach nodes through this one; made on the first (most Secrets never get one). */
+  in: Set<Vertex> | undefined;
+  /**
+   * Node name to the number of paths from this vertex to that node; a node vertex holds itself once.
+   * With exactly one edge out, this is the target's own map.
+   */
+  reach: Map<string, number>;
 }
 
 /** What a bound pod contributes: its node and the objects it references (upstream's AddPod). */
@@ -96,7 +101,7 @@ export class Graph {
     const key = keyOf(type, namespace, name);
     let v = this.vertices.get(key);
     if (v === undefined) {
-      v = { key, out: new Set(), in: new Set(), reach: type === 'node' ? new Map([[name, 1]]) : new Map() };
+      v = { key, out: new Set(), in: undefined, reach: type === 'node' ? new Map([[name, 1]]) : new Map() };
       this.vertices.set(key, v);
     }
     return v;
@@ -105,14 +110,26 @@ export class Graph {
   private addEdge(from: Vertex, to: Vertex): void {
     if (from.out.has(to)) return;
     from.out.add(to);
-    to.in.add(from);
+    (to.in ??= new Set()).add(from);
+    if (from.out.size === 1) {
+      setReach(from, to.reach);
+      propagateAbove(from, to.reach, 1);
+      return;
+    }
+    // A second edge out: `from` stops sharing its first target's map.
+    if (from.out.size === 2) setReach(from, new Map(from.reach));
     propagate(from, to.reach, 1);
   }
 
   private removeEdge(from: Vertex, to: Vertex): void {
     if (!from.out.delete(to)) return;
-    to.in.delete(from);
-    propagate(from, to.reach, -1);
+    to.in?.delete(from);
+    if (from.out.size <= 1) {
+      // Back to sharing its one remaining target's map, or to none at all.
+      const [rest] = from.out;
+      setReach(from, rest === undefined ? new Map() : rest.reach);
+      propagateAbove(from, to.reach, -1);
+    } else propagate(from, to.reach, -1);
     this.dropIfIsolated(to);
   }
 
@@ -120,7 +137,7 @@ export class Graph {
   private deleteVertex(type: VertexType, namespace: string, name: string): void {
     const v = this.vertices.get(keyOf(type, namespace, name));
     if (v === undefined) return;
-    for (const from of [...v.in]) {
+    for (const from of [...(v.in ?? [])]) {
       this.removeEdge(from, v);
       this.dropIfIsolated(from);
     }
@@ -129,17 +146,29 @@ export class Graph {
   }
 
   private dropIfIsolated(v: Vertex): void {
-    if (v.in.size === 0 && v.out.size === 0) this.vertices.delete(v.key);
+    if ((v.in?.size ?? 0) === 0 && v.out.size === 0) this.vertices.delete(v.key);
   }
 }
 
 // Adds (sign 1) or takes away (sign -1) `paths` at `v` and every vertex above it. `paths` belongs to a vertex
-// below `v`, which the graph being acyclic keeps out of the walk.
+// below `v`, which the graph being acyclic keeps out of the walk. A vertex sharing its one target's map has
+// changed with it already.
 function propagate(v: Vertex, paths: ReadonlyMap<string, number>, sign: 1 | -1): void {
-  for (const [node, n] of paths) {
-    const next = (v.reach.get(node) ?? 0) + sign * n;
-    if (next === 0) v.reach.delete(node);
-    else v.reach.set(node, next);
-  }
-  for (const up of v.in) propagate(up, paths, sign);
+  if (v.out.size !== 1)
+    for (const [node, n] of paths) {
+      const next = (v.reach.get(node) ?? 0) + sign * n;
+      if (next === 0) v.reach.delete(node);
+      else v.reach.set(node, next);
+    }
+  propagateAbove(v, paths, sign);
+}
+
+// Gives `v` a new map, and every vertex that shares v's map (its one edge out leads to v) the same.
+function setReach(v: Vertex, reach: Map<string, number>): void {
+  v.reach = reach;
+  if (v.in !== undefined) for (const up of v.in) if (up.out.size === 1) setReach(up, reach);
+}
+
+function propagateAbove(v: Vertex, paths: ReadonlyMap<string, number>, sign: 1 | -1): void {
+  if (v.in !== undefined) for (const up of v.in) propagate(up, paths, sign);
 }
