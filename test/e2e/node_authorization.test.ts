@@ -98,6 +98,23 @@ describe('the Node authorizer and NodeRestriction (--authorization-mode=Node,RBA
     await server?.stop();
   });
 
+  test("the system:node ClusterRole holds upstream's node rules and is bound to no one", async () => {
+    const admin = new Kubectl(kubectlPath(), server.kubeconfig);
+    try {
+      const role = await admin.getJSON(['clusterrole', 'system:node']);
+      assert.ok(
+        role.rules.some(
+          (r: { resources: string[]; verbs: string[] }) =>
+            r.resources.includes('serviceaccounts/token') && r.verbs.includes('create'),
+        ),
+      );
+      assert.equal(role.metadata.annotations['rbac.authorization.kubernetes.io/autoupdate'], 'true');
+      assert.match(await admin.fails(['get', 'clusterrolebinding', 'system:node']), /NotFound|not found/);
+    } finally {
+      await admin.close();
+    }
+  });
+
   test("a node patches its own Node status, and is refused another node's (403, upstream's text)", async () => {
     const patch = (name: string) => outcome(n1.core.patchNodeStatus({ name, body: statusPatch }, MERGE));
     assert.equal((await patch('n1')).code, 200);
