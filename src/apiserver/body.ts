@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseYAML } from 'yaml';
 import { decodeProtobufObject, ProtobufError, PROTOBUF_MEDIA_TYPE } from '../api/index.js';
 import { badRequest, newStatusError, requestEntityTooLarge, unsupportedMediaType } from '../api/index.js';
+import { noteRequestBody } from './audit/request.js';
 
 /** kube-apiserver's default limit on a request body. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -40,7 +41,9 @@ export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BY
       if (settled) return;
       settled = true;
       // A body that came in one read (most do) is used as it is, not copied.
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      noteRequestBody(req, body);
+      resolve(body);
     });
     // A client that leaves mid-body is not a server fault: a Status, not an "unexpected error".
     const gone = (): void => fail(badRequest('the client closed the connection before sending the whole request body'));

@@ -23,6 +23,8 @@ export interface RequestInfo {
   query: URLSearchParams;
   /** Who is asking, set by the authentication filter. */
   user?: UserInfo;
+  /** The request's audit context when the audit policy records it (set by the audit filter). */
+  audit?: { annotate(key: string, value: string): void };
 }
 
 const METHOD_VERBS: Record<string, string> = {

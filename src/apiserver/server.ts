@@ -13,7 +13,10 @@ import { RealClock, type Clock } from '../clock/index.js';
 import { DirectObjectStorage, type Indexer, type Storage } from '../storage/index.js';
 import { AdmissionChain } from './admission/chain.js';
 import { serveSelfSubjectReview, serviceAccountTokenAuthenticator } from './authentication/index.js';
+import { withAudit, withFailedAuthenticationAudit } from './filters/audit.js';
 import { withAuthentication } from './filters/authentication.js';
+import { AuditMetrics, Auditor, PolicyRuleEvaluator, type AuditConfig } from './audit/index.js';
+import { decodeBody } from './body.js';
 import { withAuthorization } from './filters/authorization.js';
 import {
   alwaysAllow,
@@ -105,6 +108,8 @@ export interface ApiServerOptions {
   anonymousAuth?: boolean;
   /** --authorization-mode (Node,RBAC, as kubeadm sets it): Node, RBAC, AlwaysAllow; system:masters is always allowed, as upstream. */
   authorizationModes?: string[];
+  /** --audit-policy-file and its log backend; without it audit is off and its filters are not in the chain. */
+  audit?: AuditConfig;
 }
 
 /** The secure port's certificates and HTTP/2 settings. */
@@ -142,6 +147,7 @@ export class ApiServer {
   /** What the stores write to: the watch cache over storage, or storage itself with --watch-cache=false. */
   readonly storage: Storage;
   private readonly cache: CacherRegistry | undefined;
+  private readonly auditor: Auditor | undefined;
 
   constructor(readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? new RealClock();
@@ -234,8 +240,20 @@ export class ApiServer {
       opts.maxMutatingRequestsInflight ?? 200,
       this.metrics,
     );
+    if (opts.audit !== undefined) {
+      const metrics = new AuditMetrics(this.metrics.registry);
+      this.auditor = new Auditor({
+        evaluator: new PolicyRuleEvaluator(opts.audit.policy),
+        backend: opts.audit.backend(metrics),
+        metrics,
+        clock: this.clock,
+        decodeBody,
+      });
+    }
+    const audit = this.auditor;
     const chain = buildChain(route, [
       withMetrics(this.metrics),
+      ...(audit === undefined ? [] : [withFailedAuthenticationAudit(audit)]),
       withAuthentication({
         anonymous: opts.anonymousAuth ?? true,
         tokens: [
@@ -248,6 +266,7 @@ export class ApiServer {
           }),
         ],
       }),
+      ...(audit === undefined ? [] : [withAudit(audit)]),
       withProbabilisticGoaway(opts.secureServing?.goawayChance ?? 0),
       withMaxInFlight(limiter),
       withAuthorization(this.authorizer),
@@ -392,6 +411,7 @@ export class ApiServer {
     await Promise.all([closed, closedSecure]);
     clearInterval(idle);
     clearTimeout(timer);
+    await this.auditor?.shutdown();
   }
 }
 

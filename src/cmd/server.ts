@@ -14,6 +14,7 @@ import { nonNegativeIntFlag } from '../client/index.js';
 import { openStorage } from './storage_flags.js';
 import { firstServiceIP, secureServingSetup, type SecureServingSetup } from './secure_serving.js';
 import { logger } from './log.js';
+import { addAuditFlags, auditConfigFromFlags, type AuditFlags } from './audit_flags.js';
 
 /**
  * After each compaction tick: truncate the embedded store's WAL, and while the
@@ -30,7 +31,7 @@ async function storageMaintenance(storage: Storage, log: { warn(o: object, m: st
 
 /** Adds the `server` subcommand. */
 export function serverCommand(): Command {
-  return new Command('server')
+  return addAuditFlags(new Command('server'))
     .description('run the API server (embedded SQLite storage by default, or etcd)')
     .option('--data-dir <dir>', 'directory of the embedded SQLite store', '.kscale/data')
     .option('--etcd-servers <urls>', 'etcd client URLs (comma-separated); replaces the embedded store')
@@ -196,6 +197,13 @@ export function serverCommand(): Command {
           process.exit(1);
         }
       }
+      let audit;
+      try {
+        audit = auditConfigFromFlags(o as unknown as AuditFlags, clock, (m) => log.warn({}, m));
+      } catch (err) {
+        process.stderr.write(`kscale server: audit: ${(err as Error).message}\n`);
+        process.exit(1);
+      }
       const audiences =
         typeof o.apiAudiences === 'string'
           ? o.apiAudiences
@@ -224,6 +232,7 @@ export function serverCommand(): Command {
           .map((m) => m.trim())
           .filter((m) => m !== ''),
         ...(secure === undefined ? {} : { secureServing: secure.serving }),
+        ...(audit === undefined ? {} : { audit }),
       });
       await server.start();
       const port = await server.listen(o.port as number, o.bindAddress as string);

@@ -6,3 +6,4 @@ export * from './coordination.js';
 export * from './discovery.js';
 export * from './policy.js';
 export * from './scheduling.js';
+export * from './audit.js';

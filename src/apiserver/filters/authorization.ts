@@ -17,10 +17,21 @@ export function withAuthorization(authorizer: Authorizer): Filter {
     if (user === undefined || user === UNSECURED_USER) return next(req, res, info);
     const a = attributesOf(info, user);
     const d = authorizer.authorize(a);
+    if (info.audit !== undefined) annotateDecision(info.audit, d.decision === 'allow', d.reason);
     if (d.decision === 'allow') return next(req, res, info);
     const msg = forbiddenMessage(a);
     return Promise.reject(
       forbidden({ group: a.apiGroup, resource: a.resource }, a.name, d.reason === '' ? msg : `${msg}: ${d.reason}`),
     );
   };
+}
+
+/** Like upstream's authorization filter, the decision and its reason go into the request's audit events. */
+function annotateDecision(
+  audit: { annotate(key: string, value: string): void },
+  allowed: boolean,
+  reason: string,
+): void {
+  audit.annotate('authorization.k8s.io/decision', allowed ? 'allow' : 'forbid');
+  if (reason !== '') audit.annotate('authorization.k8s.io/reason', reason);
 }
