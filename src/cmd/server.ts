@@ -15,6 +15,7 @@ import { openStorage } from './storage_flags.js';
 import { firstServiceIP, secureServingSetup, type SecureServingSetup } from './secure_serving.js';
 import { logger } from './log.js';
 import { addAuditFlags, auditConfigFromFlags, type AuditFlags } from './audit_flags.js';
+import { addEncryptionFlags, withEncryptionAtRest } from './encryption_flags.js';
 
 /**
  * After each compaction tick: truncate the embedded store's WAL, and while the
@@ -31,7 +32,7 @@ async function storageMaintenance(storage: Storage, log: { warn(o: object, m: st
 
 /** Adds the `server` subcommand. */
 export function serverCommand(): Command {
-  return addAuditFlags(new Command('server'))
+  return addEncryptionFlags(addAuditFlags(new Command('server')))
     .description('run the API server (embedded SQLite storage by default, or etcd)')
     .option('--data-dir <dir>', 'directory of the embedded SQLite store', '.kscale/data')
     .option('--etcd-servers <urls>', 'etcd client URLs (comma-separated); replaces the embedded store')
@@ -151,6 +152,15 @@ export function serverCommand(): Command {
       } catch (err) {
         process.stderr.write(`kscale server: cannot open storage: ${(err as Error).message}\n`);
         process.exit(isStorageError(err) ? 2 : 1);
+      }
+      try {
+        storage = withEncryptionAtRest(storage, o.encryptionProviderConfig as string | undefined, (m) =>
+          log.warn({}, m),
+        );
+      } catch (err) {
+        process.stderr.write(`kscale server: --encryption-provider-config: ${(err as Error).message}\n`);
+        await storage.close();
+        process.exit(1);
       }
       if (o.storageSync === 'normal')
         log.warn(
