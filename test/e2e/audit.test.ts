@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -217,6 +217,42 @@ describe('kscale server --audit-log-mode=batch', () => {
       // The plain-HTTP lab port authenticates no one: its user is system:unsecured.
       const ev = readEvents(log).find((e) => e.objectRef?.name === 'batched')!;
       assert.equal(ev.user.username, 'system:unsecured');
+    } finally {
+      await k.close();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('kscale server --audit-log-maxsize --audit-log-maxbackup', () => {
+  test('the log rotates at 1 MB into upstream-named backups, keeping the newest one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kscale-audit-rot-'));
+    writeFileSync(join(dir, 'policy.yaml'), POLICY);
+    const log = join(dir, 'audit.log');
+    const server = await startServer([
+      '--audit-policy-file',
+      join(dir, 'policy.yaml'),
+      '--audit-log-path',
+      log,
+      '--audit-log-maxsize',
+      '1',
+      '--audit-log-maxbackup',
+      '1',
+    ]);
+    const k = new Kubectl(kubectlPath(), server.kubeconfig);
+    try {
+      // Each create is logged at RequestResponse with both objects: about 400 KB per event.
+      writeFileSync(join(dir, 'v'), 'x'.repeat(200_000));
+      for (let i = 0; i < 8; i++) await k.ok(['create', 'configmap', `big-${i}`, `--from-file=${join(dir, 'v')}`]);
+      const files = readdirSync(dir).filter((f) => f.startsWith('audit'));
+      const backups = files.filter((f) => f !== 'audit.log');
+      assert.equal(backups.length, 1, files.join(', '));
+      assert.match(backups[0]!, /^audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}\.log$/);
+      for (const f of files) assert.ok(statSync(join(dir, f)).size <= 1024 * 1024, f);
+      // Every line in both files is a whole event.
+      const events = [...readEvents(join(dir, backups[0]!)), ...readEvents(log)];
+      assert.ok(events.some((e) => e.objectRef?.name === 'big-7'));
     } finally {
       await k.close();
       await server.stop();
