@@ -7,11 +7,15 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AuditEvent, AuditPolicy } from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
+import type { UserInfo } from '../authentication/index.js';
+import { attributesOf } from '../authorization/index.js';
 import type { RequestInfo } from '../request_info.js';
 import type { AuditBackend } from './backend.js';
 import type { AuditMetrics } from './metrics.js';
 import type { PolicyRuleEvaluator } from './policy.js';
 import { AuditContext, type AuditSink } from './request.js';
+
+const NO_USER: UserInfo = { username: '', groups: [] };
 
 /** --audit-policy-file's policy and the backend its events go to, built with the server's metrics registry. */
 export interface AuditConfig {
@@ -54,17 +58,8 @@ export class Auditor implements AuditSink {
 
   /** Evaluates the policy for an authenticated request: its context, or undefined at level None. */
   begin(req: IncomingMessage, info: RequestInfo, auditID: string): AuditContext | undefined {
-    const config = this.opts.evaluator.evaluate({
-      user: info.user,
-      verb: info.verb,
-      isResourceRequest: info.isResourceRequest,
-      path: info.path,
-      namespace: info.namespace,
-      apiGroup: info.apiGroup,
-      resource: info.resource,
-      subresource: info.subresource,
-      name: info.name,
-    });
+    // A request that failed authentication has no user: it matches no users or userGroups rule.
+    const config = this.opts.evaluator.evaluate({ ...attributesOf(info, NO_USER), user: info.user });
     this.opts.metrics.levels.inc({ level: config.level });
     if (config.level === 'None') return undefined;
     return new AuditContext(this, config, req, info, auditID);

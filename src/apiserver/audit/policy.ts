@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYAML } from 'yaml';
 import type { AuditGroupResources, AuditLevel, AuditPolicy, AuditPolicyRule, AuditStage } from '../../api/index.js';
 import type { UserInfo } from '../authentication/index.js';
+import type { Attributes } from '../authorization/index.js';
 
 const LEVELS: readonly AuditLevel[] = ['None', 'Metadata', 'Request', 'RequestResponse'];
 const STAGES: readonly AuditStage[] = ['RequestReceived', 'ResponseStarted', 'ResponseComplete', 'Panic'];
@@ -19,18 +20,8 @@ export interface RequestAuditConfig {
   omitManagedFields: boolean;
 }
 
-/** The request attributes a rule matches on (a subset of authorizer.Attributes). */
-export interface AuditAttributes {
-  user: UserInfo | undefined;
-  verb: string;
-  isResourceRequest: boolean;
-  path: string;
-  namespace: string;
-  apiGroup: string;
-  resource: string;
-  subresource: string;
-  name: string;
-}
+/** The request attributes a rule matches on: upstream's authorizer.Attributes, whose user is absent when authentication failed. */
+export type AuditAttributes = Omit<Attributes, 'user'> & { user: UserInfo | undefined };
 
 const NONE: RequestAuditConfig = { level: 'None', omitStages: [], omitManagedFields: false };
 
