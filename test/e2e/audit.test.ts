@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { AuditEvent } from '../../src/api/index.js';
 import { KSCALE, kubectlPath, startServer, type TestServer } from './harness.js';
@@ -42,6 +42,40 @@ function readEvents(path: string): AuditEvent[] {
     .map((l) => JSON.parse(l) as AuditEvent);
 }
 
+/** A server auditing with POLICY into `<dir>/logs/audit.log`, and kubectl for it; `stop()` removes everything. */
+interface Audited {
+  server: TestServer;
+  k: Kubectl;
+  dir: string;
+  log: string;
+  stop: () => Promise<void>;
+}
+
+async function startAudited(flags: string[]): Promise<Audited> {
+  const dir = mkdtempSync(join(tmpdir(), 'kscale-audit-'));
+  writeFileSync(join(dir, 'policy.yaml'), POLICY);
+  const log = join(dir, 'logs', 'audit.log');
+  const server = await startServer([
+    '--audit-policy-file',
+    join(dir, 'policy.yaml'),
+    '--audit-log-path',
+    log,
+    ...flags,
+  ]);
+  const k = new Kubectl(kubectlPath(), server.kubeconfig);
+  return {
+    server,
+    k,
+    dir,
+    log,
+    stop: async () => {
+      await k.close();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** One HTTPS GET with the server's CA; returns the status and the Audit-Id header. */
 function get(server: TestServer, path: string, token?: string): Promise<{ code: number; auditID: string }> {
   const kc = new KubeConfig();
@@ -69,30 +103,18 @@ function get(server: TestServer, path: string, token?: string): Promise<{ code: 
 }
 
 describe('kscale server --audit-policy-file --audit-log-path (blocking)', () => {
+  let a: Audited;
   let server: TestServer;
   let k: Kubectl;
-  let dir: string;
   let log: string;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kscale-audit-'));
-    writeFileSync(join(dir, 'policy.yaml'), POLICY);
-    log = join(dir, 'logs', 'audit.log');
-    server = await startServer([
-      '--secure-port',
-      '0',
-      '--audit-policy-file',
-      join(dir, 'policy.yaml'),
-      '--audit-log-path',
-      log,
-    ]);
-    k = new Kubectl(kubectlPath(), server.kubeconfig);
+    a = await startAudited(['--secure-port', '0']);
+    ({ server, k, log } = a);
   });
 
   after(async () => {
-    await k?.close();
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await a?.stop();
   });
 
   test('a create is one RequestResponse event with both objects, the user and the authorization decision', async () => {
@@ -193,14 +215,7 @@ describe('kscale server --audit-policy-file --audit-log-path (blocking)', () => 
 
 describe('kscale server --audit-log-mode=batch', () => {
   test('events reach the log through the buffer', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kscale-audit-batch-'));
-    writeFileSync(join(dir, 'policy.yaml'), POLICY);
-    const log = join(dir, 'audit.log');
-    const server = await startServer([
-      '--audit-policy-file',
-      join(dir, 'policy.yaml'),
-      '--audit-log-path',
-      log,
+    const { k, log, stop } = await startAudited([
       '--audit-log-mode',
       'batch',
       '--audit-log-batch-max-size',
@@ -208,7 +223,6 @@ describe('kscale server --audit-log-mode=batch', () => {
       '--audit-log-batch-max-wait',
       '50ms',
     ]);
-    const k = new Kubectl(kubectlPath(), server.kubeconfig);
     try {
       await k.ok(['create', 'configmap', 'batched']);
       await until('the batched create event', () =>
@@ -218,45 +232,29 @@ describe('kscale server --audit-log-mode=batch', () => {
       const ev = readEvents(log).find((e) => e.objectRef?.name === 'batched')!;
       assert.equal(ev.user.username, 'system:unsecured');
     } finally {
-      await k.close();
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await stop();
     }
   });
 });
 
 describe('kscale server --audit-log-maxsize --audit-log-maxbackup', () => {
   test('the log rotates at 1 MB into upstream-named backups, keeping the newest one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kscale-audit-rot-'));
-    writeFileSync(join(dir, 'policy.yaml'), POLICY);
-    const log = join(dir, 'audit.log');
-    const server = await startServer([
-      '--audit-policy-file',
-      join(dir, 'policy.yaml'),
-      '--audit-log-path',
-      log,
-      '--audit-log-maxsize',
-      '1',
-      '--audit-log-maxbackup',
-      '1',
-    ]);
-    const k = new Kubectl(kubectlPath(), server.kubeconfig);
+    const { k, dir, log, stop } = await startAudited(['--audit-log-maxsize', '1', '--audit-log-maxbackup', '1']);
     try {
       // Each create is logged at RequestResponse with both objects: about 400 KB per event.
       writeFileSync(join(dir, 'v'), 'x'.repeat(200_000));
       for (let i = 0; i < 8; i++) await k.ok(['create', 'configmap', `big-${i}`, `--from-file=${join(dir, 'v')}`]);
-      const files = readdirSync(dir).filter((f) => f.startsWith('audit'));
+      const logs = dirname(log);
+      const files = readdirSync(logs);
       const backups = files.filter((f) => f !== 'audit.log');
       assert.equal(backups.length, 1, files.join(', '));
       assert.match(backups[0]!, /^audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}\.log$/);
-      for (const f of files) assert.ok(statSync(join(dir, f)).size <= 1024 * 1024, f);
+      for (const f of files) assert.ok(statSync(join(logs, f)).size <= 1024 * 1024, f);
       // Every line in both files is a whole event.
-      const events = [...readEvents(join(dir, backups[0]!)), ...readEvents(log)];
+      const events = [...readEvents(join(logs, backups[0]!)), ...readEvents(log)];
       assert.ok(events.some((e) => e.objectRef?.name === 'big-7'));
     } finally {
-      await k.close();
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await stop();
     }
   });
 });
