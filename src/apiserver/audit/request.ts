@@ -116,7 +116,9 @@ export class AuditContext {
     this.auditID = auditID;
     this.received = sink.now();
     this.user = info.user;
-    if (atLeast(config.level, 'Request')) (req as { [AUDIT_CONTEXT]?: AuditContext })[AUDIT_CONTEXT] = this;
+    // From Request up the body is recorded; at Metadata a create's body still names the object (objectRef.name).
+    if (atLeast(config.level, 'Request') || (info.isResourceRequest && info.name === '' && info.verb === 'create'))
+      (req as { [AUDIT_CONTEXT]?: AuditContext })[AUDIT_CONTEXT] = this;
   }
 
   /** Adds an annotation to the events still to come (upstream's AddAuditAnnotation). */
@@ -202,7 +204,7 @@ export class AuditContext {
     if (stage !== 'RequestReceived') {
       const reqObj = this.requestObject();
       if (reqObj !== undefined) {
-        ev.requestObject = reqObj;
+        if (atLeast(this.config.level, 'Request')) ev.requestObject = reqObj;
         fillRefFromObject(ev.objectRef, reqObj);
       }
       const resObj = stage === 'ResponseComplete' ? this.responseObject() : undefined;
