@@ -65,6 +65,47 @@ function defaultReplicaSet(rs: Obj): void {
   defaultTemplate(s);
 }
 
+/** SetDefaults_DaemonSet: RollingUpdate with maxUnavailable 1 and maxSurge 0, ten revisions of history. */
+function defaultDaemonSet(ds: Obj): void {
+  const s = spec(ds);
+  const strategy = isObject(s.updateStrategy) ? s.updateStrategy : (s.updateStrategy = {});
+  strategy.type ||= 'RollingUpdate';
+  if (strategy.type === 'RollingUpdate') {
+    const ru = isObject(strategy.rollingUpdate) ? strategy.rollingUpdate : (strategy.rollingUpdate = {});
+    if (unset(ru.maxUnavailable)) ru.maxUnavailable = 1;
+    if (unset(ru.maxSurge)) ru.maxSurge = 0;
+  }
+  if (unset(s.revisionHistoryLimit)) s.revisionHistoryLimit = 10;
+  defaultTemplate(s);
+}
+
+/** SetDefaults_StatefulSet: OrderedReady, RollingUpdate from partition 0, claims retained, one replica. */
+function defaultStatefulSet(sts: Obj): void {
+  const s = spec(sts);
+  s.podManagementPolicy ||= 'OrderedReady';
+  const strategy = isObject(s.updateStrategy) ? s.updateStrategy : (s.updateStrategy = {});
+  strategy.type ||= 'RollingUpdate';
+  if (strategy.type === 'RollingUpdate') {
+    const ru = isObject(strategy.rollingUpdate) ? strategy.rollingUpdate : (strategy.rollingUpdate = {});
+    if (unset(ru.partition)) ru.partition = 0;
+  }
+  const policy = isObject(s.persistentVolumeClaimRetentionPolicy)
+    ? s.persistentVolumeClaimRetentionPolicy
+    : (s.persistentVolumeClaimRetentionPolicy = {});
+  policy.whenDeleted ||= 'Retain';
+  policy.whenScaled ||= 'Retain';
+  if (unset(s.replicas)) s.replicas = 1;
+  if (unset(s.revisionHistoryLimit)) s.revisionHistoryLimit = 10;
+  // The claim templates get a PersistentVolumeClaim's defaults (SetDefaults_PersistentVolumeClaim and its spec).
+  for (const pvc of arr(s.volumeClaimTemplates)) {
+    const pspec = isObject(pvc.spec) ? pvc.spec : (pvc.spec = {});
+    pspec.volumeMode ||= 'Filesystem';
+    const status = isObject(pvc.status) ? pvc.status : (pvc.status = {});
+    status.phase ||= 'Pending';
+  }
+  defaultTemplate(s);
+}
+
 function defaultJob(job: Obj): void {
   const s = spec(job);
   if (unset(s.completions) && unset(s.parallelism)) {
@@ -170,6 +211,8 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
   services: defaultService,
   deployments: defaultDeployment,
   replicasets: defaultReplicaSet,
+  statefulsets: defaultStatefulSet,
+  daemonsets: defaultDaemonSet,
   jobs: defaultJob,
   namespaces: defaultNamespace,
   nodes: defaultNode,

@@ -32,6 +32,20 @@ export const docs = {
     'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
   deploymentSpecSelector:
     'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.',
+  daemonSetStatusDesiredNumberScheduled:
+    'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/',
+  daemonSetStatusCurrentNumberScheduled:
+    'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/',
+  daemonSetStatusNumberReady:
+    'numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.',
+  daemonSetStatusUpdatedNumberScheduled: 'The total number of nodes that are running updated daemon pod',
+  daemonSetStatusNumberAvailable:
+    'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)',
+  daemonSetSpecSelector:
+    "A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+  podSpecNodeSelector:
+    "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/",
+  controllerRevisionRevision: 'Revision indicates the revision of the state represented by Data.',
   jobStatusSucceeded:
     'The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs.',
   jobSpecSelector:

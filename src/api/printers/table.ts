@@ -3,6 +3,7 @@
  * handlers' asTable: the server always prints every column (wide included),
  * and kubectl hides priority-1 columns unless asked for -o wide.
  */
+import { controllerRevisionPrinter, daemonSetPrinter, statefulSetPrinter } from './apps.js';
 import { deploymentPrinter, jobPrinter, replicaSetPrinter } from './workloads.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
 import { eventPrinter } from './event.js';
@@ -43,6 +44,9 @@ const printers = new Map<string, ResourcePrinter>([
   ['endpointslices', endpointSlicePrinter],
   ['deployments', deploymentPrinter],
   ['replicasets', replicaSetPrinter],
+  ['statefulsets', statefulSetPrinter],
+  ['daemonsets', daemonSetPrinter],
+  ['controllerrevisions', controllerRevisionPrinter],
   ['jobs', jobPrinter],
   ['priorityclasses', priorityClassPrinter],
   ['poddisruptionbudgets', podDisruptionBudgetPrinter],

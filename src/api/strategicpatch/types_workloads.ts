@@ -81,6 +81,7 @@ export const KIND_ROOT_TYPES: Record<string, TypeMeta> = {
   'apps/v1/ReplicaSet': root('ReplicaSetSpec', 'ReplicaSetStatus'),
   'apps/v1/StatefulSet': root('StatefulSetSpec', 'StatefulSetStatus'),
   'apps/v1/DaemonSet': root('DaemonSetSpec', 'DaemonSetStatus'),
+  'apps/v1/ControllerRevision': root(),
   'batch/v1/Job': root('JobSpec', 'JobStatus'),
   'batch/v1/CronJob': root('CronJobSpec', 'CronJobStatus'),
   'discovery.k8s.io/v1/EndpointSlice': root(undefined, undefined, {

@@ -1,4 +1,7 @@
-/** apps/v1 kinds: Deployment and ReplicaSet. Upstream's JSON names; optional where upstream is omitempty. */
+/**
+ * apps/v1 kinds: Deployment, ReplicaSet, DaemonSet, StatefulSet and ControllerRevision. Upstream's JSON names;
+ * optional where upstream is omitempty.
+ */
 import type { KubeObject, LabelSelector } from '../types.js';
 import type { PodTemplateSpec } from './core.js';
 
@@ -88,4 +91,117 @@ export interface DeploymentStatus {
 export interface Deployment extends KubeObject {
   spec?: DeploymentSpec;
   status?: DeploymentStatus;
+}
+
+/** apps/v1 ControllerRevision: an immutable snapshot of a DaemonSet's or StatefulSet's template, by revision number. */
+export interface ControllerRevision extends KubeObject {
+  /** The patch that restores the template (a RawExtension: any JSON object). */
+  data?: Record<string, unknown>;
+  revision: number;
+}
+
+/** apps/v1 RollingUpdateDaemonSet; the int-or-percent values stay as sent. */
+export interface RollingUpdateDaemonSet {
+  maxUnavailable?: number | string;
+  maxSurge?: number | string;
+}
+
+/** apps/v1 DaemonSetUpdateStrategy: RollingUpdate (the default) or OnDelete. */
+export interface DaemonSetUpdateStrategy {
+  type?: string;
+  rollingUpdate?: RollingUpdateDaemonSet;
+}
+
+/** apps/v1 DaemonSetSpec. */
+export interface DaemonSetSpec {
+  selector?: LabelSelector;
+  template?: PodTemplateSpec;
+  updateStrategy?: DaemonSetUpdateStrategy;
+  minReadySeconds?: number;
+  revisionHistoryLimit?: number;
+}
+
+/** apps/v1 DaemonSetCondition. */
+export type DaemonSetCondition = ReplicaSetCondition;
+
+/** apps/v1 DaemonSetStatus. */
+export interface DaemonSetStatus {
+  currentNumberScheduled?: number;
+  numberMisscheduled?: number;
+  desiredNumberScheduled?: number;
+  numberReady?: number;
+  observedGeneration?: number;
+  updatedNumberScheduled?: number;
+  numberAvailable?: number;
+  numberUnavailable?: number;
+  collisionCount?: number;
+  conditions?: DaemonSetCondition[];
+}
+
+/** apps/v1 DaemonSet. */
+export interface DaemonSet extends KubeObject {
+  spec?: DaemonSetSpec;
+  status?: DaemonSetStatus;
+}
+
+/** apps/v1 RollingUpdateStatefulSetStrategy. */
+export interface RollingUpdateStatefulSetStrategy {
+  partition?: number;
+  /** Behind upstream's MaxUnavailableStatefulSet feature gate (alpha); kscale accepts and ignores it. */
+  maxUnavailable?: number | string;
+}
+
+/** apps/v1 StatefulSetUpdateStrategy: RollingUpdate (the default) or OnDelete. */
+export interface StatefulSetUpdateStrategy {
+  type?: string;
+  rollingUpdate?: RollingUpdateStatefulSetStrategy;
+}
+
+/** apps/v1 StatefulSetPersistentVolumeClaimRetentionPolicy: Retain or Delete. */
+export interface StatefulSetPersistentVolumeClaimRetentionPolicy {
+  whenDeleted?: string;
+  whenScaled?: string;
+}
+
+/** apps/v1 StatefulSetOrdinals. */
+export interface StatefulSetOrdinals {
+  start?: number;
+}
+
+/** apps/v1 StatefulSetSpec; volumeClaimTemplates are PersistentVolumeClaims, kept untyped until PVCs are served. */
+export interface StatefulSetSpec {
+  replicas?: number;
+  selector?: LabelSelector;
+  template?: PodTemplateSpec;
+  volumeClaimTemplates?: KubeObject[];
+  serviceName?: string;
+  podManagementPolicy?: string;
+  updateStrategy?: StatefulSetUpdateStrategy;
+  revisionHistoryLimit?: number;
+  minReadySeconds?: number;
+  persistentVolumeClaimRetentionPolicy?: StatefulSetPersistentVolumeClaimRetentionPolicy;
+  ordinals?: StatefulSetOrdinals;
+}
+
+/** apps/v1 StatefulSetCondition. */
+export type StatefulSetCondition = ReplicaSetCondition;
+
+/** apps/v1 StatefulSetStatus. */
+export interface StatefulSetStatus {
+  observedGeneration?: number;
+  replicas?: number;
+  readyReplicas?: number;
+  currentReplicas?: number;
+  updatedReplicas?: number;
+  currentRevision?: string;
+  updateRevision?: string;
+  collisionCount?: number;
+  conditions?: StatefulSetCondition[];
+  availableReplicas?: number;
+}
+
+/** apps/v1 StatefulSet. */
+export interface StatefulSet extends KubeObject {
+  spec?: StatefulSetSpec;
+  status?: StatefulSetStatus;
 }

@@ -1,6 +1,7 @@
 /**
  * apps/v1 validation: Deployment and ReplicaSet (selector required and
- * matching the template labels, replicas >= 0, rolling-update parameters).
+ * matching the template labels, replicas >= 0, rolling-update parameters),
+ * and ControllerRevision (data required and immutable, revision >= 0).
  */
 import { fromLabelSelector } from '../labels.js';
 import { nameIsDNSSubdomain } from '../meta.js';
@@ -51,18 +52,25 @@ export function validateSelectorAndTemplate(spec: Obj, kind: string, restartPoli
   return errs;
 }
 
-function validateReplicaSetLikeSpec(spec: Obj, kind: string): ErrorList {
+/**
+ * Selector, template (restartPolicy Always, no activeDeadlineSeconds) and minReadySeconds of a long-running workload;
+ * `kind` is the lower-case kind of the selector message, `Kind` upstream's spelling in the deadline message.
+ */
+export function validateLongRunningSpec(spec: Obj, kind: string, Kind: string): ErrorList {
   const errs = [
-    ...validateNonnegative(spec.replicas, 'spec.replicas'),
     ...validateNonnegative(spec.minReadySeconds, 'spec.minReadySeconds'),
+    ...validateSelectorAndTemplate(spec, kind, ['Always']),
   ];
-  errs.push(...validateSelectorAndTemplate(spec, kind, ['Always']));
   const tspec = obj(obj(spec.template).spec);
   if (tspec.activeDeadlineSeconds !== undefined && tspec.activeDeadlineSeconds !== null)
     errs.push(
-      forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in ReplicaSet is not Supported'),
+      forbidden('spec.template.spec.activeDeadlineSeconds', `activeDeadlineSeconds in ${Kind} is not Supported`),
     );
   return errs;
+}
+
+function validateReplicaSetLikeSpec(spec: Obj, kind: string): ErrorList {
+  return [...validateNonnegative(spec.replicas, 'spec.replicas'), ...validateLongRunningSpec(spec, kind, 'ReplicaSet')];
 }
 
 /** Validates a Deployment on create. */
@@ -103,7 +111,8 @@ export function validateDeployment(d: KubeObject): ErrorList {
   return errs;
 }
 
-function selectorImmutable(o: KubeObject, old: KubeObject): ErrorList {
+/** spec.selector may not change (apps/v1). */
+export function selectorImmutable(o: KubeObject, old: KubeObject): ErrorList {
   const sel = obj(o.spec).selector;
   return semanticEqual(sel, obj(old.spec).selector) ? [] : [immutable('spec.selector', sel)];
 }
@@ -143,4 +152,19 @@ export function validateReplicaStatus(o: KubeObject): ErrorList {
   ])
     errs.push(...validateNonnegative(s[f], child('status', f)));
   return errs;
+}
+
+/** Validates a ControllerRevision, like ValidateControllerRevision. */
+export function validateControllerRevision(cr: KubeObject): ErrorList {
+  const o = cr as Obj;
+  const errs = validateObjectMeta(cr.metadata, true, nameIsDNSSubdomain);
+  if (o.data === undefined || o.data === null) errs.push(required('data', 'data is mandatory'));
+  errs.push(...validateNonnegative(o.revision, 'revision'));
+  return errs;
+}
+
+/** A ControllerRevision's data never changes; only its revision number may (a rollback renumbers it). */
+export function validateControllerRevisionUpdate(cr: KubeObject, old: KubeObject): ErrorList {
+  const data = (cr as Obj).data;
+  return semanticEqual(data, (old as Obj).data) ? [] : [immutable('data', data)];
 }

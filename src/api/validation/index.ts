@@ -5,6 +5,9 @@
 import type { ResourceInfo } from '../registry.js';
 import type { KubeObject } from '../types.js';
 import {
+  selectorImmutable,
+  validateControllerRevision,
+  validateControllerRevisionUpdate,
   validateDeployment,
   validateDeploymentUpdate,
   validateReplicaSet,
@@ -12,6 +15,7 @@ import {
   validateReplicaStatus,
 } from './apps.js';
 import { validateJob, validateJobUpdate } from './batch.js';
+import { validateDaemonSet, validateDaemonSetStatus } from './daemonset.js';
 import {
   validateConfigMap,
   validateEndpoints,
@@ -44,6 +48,7 @@ import {
   validateRoleBinding,
   validateRoleBindingUpdate,
 } from './rbac.js';
+import { validateStatefulSet, validateStatefulSetStatus, validateStatefulSetUpdate } from './statefulset.js';
 
 type Create = (o: KubeObject) => ErrorList;
 type Update = (o: KubeObject, old: KubeObject) => ErrorList;
@@ -69,6 +74,9 @@ const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?
   endpointslices: { create: validateEndpointSlice, extraUpdate: validateEndpointSliceUpdate },
   deployments: { create: validateDeployment, update: validateDeploymentUpdate, status: validateReplicaStatus },
   replicasets: { create: validateReplicaSet, update: validateReplicaSetUpdate, status: validateReplicaStatus },
+  statefulsets: { create: validateStatefulSet, update: validateStatefulSetUpdate, status: validateStatefulSetStatus },
+  daemonsets: { create: validateDaemonSet, extraUpdate: selectorImmutable, status: validateDaemonSetStatus },
+  controllerrevisions: { create: validateControllerRevision, extraUpdate: validateControllerRevisionUpdate },
   jobs: { create: validateJob, update: validateJobUpdate },
   priorityclasses: { create: validatePriorityClass, extraUpdate: validatePriorityClassUpdate },
   poddisruptionbudgets: { create: validatePodDisruptionBudget },

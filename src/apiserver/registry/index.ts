@@ -6,6 +6,8 @@
  */
 import type { ResourceInfo } from '../../api/index.js';
 import { configMaps } from './configmap/index.js';
+import { controllerRevisions } from './controllerrevision/index.js';
+import { daemonSets } from './daemonset/index.js';
 import { deployments } from './deployment/index.js';
 import { endpoints } from './endpoints/index.js';
 import { endpointSlices } from './endpointslice/index.js';
@@ -27,6 +29,7 @@ import type { ResourceDefinition } from './resource.js';
 import { secrets } from './secret/index.js';
 import { serviceAccounts } from './serviceaccount/index.js';
 import { services } from './service/index.js';
+import { statefulSets } from './statefulset/index.js';
 
 export type { ResourceDefinition, SubresourceHandler } from './resource.js';
 export { restoreServiceAllocations } from './service/index.js';
@@ -46,6 +49,9 @@ export const DEFINITIONS: readonly ResourceDefinition[] = [
   endpointSlices,
   deployments,
   replicaSets,
+  statefulSets,
+  daemonSets,
+  controllerRevisions,
   jobs,
   priorityClasses,
   podDisruptionBudgets,

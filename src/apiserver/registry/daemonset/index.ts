@@ -1,0 +1,10 @@
+/** DaemonSets (apps/v1): spec and status always serialize, generation tracks spec, status has its own subresource. */
+import type { ResourceDefinition } from '../resource.js';
+import { genericStrategy } from '../strategy.js';
+
+/** The daemonsets registry entry. */
+export const daemonSets: ResourceDefinition = {
+  group: 'apps',
+  resource: 'daemonsets',
+  strategy: (info) => genericStrategy(info, { alwaysHasSpec: true, alwaysHasStatus: true, tracksGeneration: true }),
+};
