@@ -6,6 +6,7 @@
 export * from './types.js';
 export * from './types/index.js';
 export * from './taints.js';
+export { compileTerm, compileTerms, type SelectableNode } from './node_selector.js';
 export * from './status.js';
 export * from './registry.js';
 export * from './discovery.js';

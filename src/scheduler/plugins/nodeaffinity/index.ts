@@ -15,7 +15,7 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, pluginStatus } from '../../framework/status.js';
 import { defaultNormalizeScore } from '../helper/normalize.js';
-import { compileTerm, compileTerms } from '../helper/node_selector.js';
+import { compileTerm, compileTerms } from '../../../api/index.js';
 
 /** The plugin name. */
 export const NAME = 'NodeAffinity';

@@ -2,10 +2,16 @@
  * Node selector matching, like upstream's nodeaffinity.NodeSelector: terms
  * are ORed, requirements within a term ANDed; In, NotIn, Exists,
  * DoesNotExist, Gt and Lt on labels, and matchFields on metadata.name.
- * Compiled once per pod, run once per node.
+ * Compiled once per pod, run once per node. The scheduler matches its
+ * NodeInfo, the DaemonSet controller a node's labels and name.
  */
-import type { NodeInfo } from '../../framework/node_info.js';
-import type { NodeSelectorRequirement, NodeSelectorTerm } from '../../../api/index.js';
+import type { NodeSelectorRequirement, NodeSelectorTerm } from './types/index.js';
+
+/** What a node selector reads of a node: its labels and its name. */
+export interface SelectableNode {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly name: string;
+}
 
 /** A compiled requirement. */
 type Req = (labels: Readonly<Record<string, string>>, name: string) => boolean;
@@ -51,7 +57,7 @@ function compileReq(r: NodeSelectorRequirement, field: boolean): Req {
 }
 
 /** A compiled NodeSelectorTerm; an empty term matches nothing, like upstream. */
-export function compileTerm(t: NodeSelectorTerm): (node: NodeInfo) => boolean {
+export function compileTerm(t: NodeSelectorTerm): (node: SelectableNode) => boolean {
   const reqs = [
     ...(t.matchExpressions ?? []).map((r) => compileReq(r, false)),
     ...(t.matchFields ?? []).map((r) => compileReq(r, true)),
@@ -64,7 +70,7 @@ export function compileTerm(t: NodeSelectorTerm): (node: NodeInfo) => boolean {
 }
 
 /** A compiled list of terms, ORed. */
-export function compileTerms(terms: readonly NodeSelectorTerm[]): (node: NodeInfo) => boolean {
+export function compileTerms(terms: readonly NodeSelectorTerm[]): (node: SelectableNode) => boolean {
   const fns = terms.map(compileTerm);
   return (node) => {
     for (let i = 0; i < fns.length; i++) if (fns[i](node)) return true;
