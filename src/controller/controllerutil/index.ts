@@ -33,3 +33,4 @@ export {
 } from './controller_index.js';
 export { slowStartBatch } from './slow_start.js';
 export { enqueueOnChange } from './enqueue.js';
+export { canonical, computeHash, dropNullish } from './hash.js';

@@ -5,6 +5,9 @@
  * rollout predicates (complete, progressing, timed out).
  */
 import { parseTimestamp, type Deployment, type PodTemplateSpec, type ReplicaSet } from '../../api/index.js';
+import { canonical, dropNullish } from '../controllerutil/index.js';
+
+export { canonical, computeHash } from '../controllerutil/index.js';
 
 /** The label that tells apart the ReplicaSets (and pods) of one Deployment's templates. */
 export const DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY = 'pod-template-hash';
@@ -38,61 +41,6 @@ export function revision(obj: ReplicaSet | Deployment): number {
 /** The highest revision among `rss`. */
 export function maxRevision(rss: readonly ReplicaSet[]): number {
   return rss.reduce((m, rs) => Math.max(m, revision(rs)), 0);
-}
-
-/** The JSON of `v` with keys sorted, so equal objects have equal text. */
-export function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
-function fnv32a(data: Uint8Array): number {
-  let h = 0x811c9dc5;
-  for (const b of data) {
-    h ^= b;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
-
-const SAFE_ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** The pod-template-hash of a template, like controller.ComputeHash: fnv32a, plus the collision count, safe-encoded. */
-export function computeHash(template: PodTemplateSpec | undefined, collisionCount: number | undefined): string {
-  const text = Buffer.from(canonical(dropNullish(template ?? {}) ?? {}));
-  let data: Uint8Array = text;
-  if (collisionCount !== undefined) {
-    const extra = Buffer.alloc(8);
-    extra.writeUInt32LE(collisionCount >>> 0, 0);
-    data = Buffer.concat([text, extra]);
-  }
-  return [...String(fnv32a(data))].map((c) => SAFE_ALPHANUMS[c.charCodeAt(0) % SAFE_ALPHANUMS.length]).join('');
-}
-
-/**
- * Drops nulls and empty objects, as Go's typed comparison sees them: kubectl
- * sends a template with `creationTimestamp: null` and `resources: {}`, which
- * upstream decodes to the same structs as a template without them.
- */
-function dropNullish(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(dropNullish);
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      const y = dropNullish(x);
-      if (y !== undefined) out[k] = y;
-    }
-    return Object.keys(out).length === 0 ? undefined : out;
-  }
-  return v === null ? undefined : v;
 }
 
 // Informer objects are never changed in place, and a template is not changed after it was compared, so the
