@@ -143,6 +143,16 @@ export function controllerManagerCommand(): Command {
       new Option('--concurrent-job-syncs <n>', 'Jobs synced at once').argParser(nonNegativeNumberFlag).default(5),
     )
     .addOption(
+      new Option('--concurrent-daemonset-syncs <n>', 'DaemonSets synced at once')
+        .argParser(nonNegativeNumberFlag)
+        .default(2),
+    )
+    .addOption(
+      new Option('--concurrent-statefulset-syncs <n>', 'StatefulSets synced at once')
+        .argParser(nonNegativeNumberFlag)
+        .default(5),
+    )
+    .addOption(
       new Option(
         '--job-pod-failure-backoff <duration>',
         'kscale only: first delay before a failed Job pod is replaced, doubling per consecutive failure up to 10m (upstream: fixed 10s)',
@@ -181,6 +191,11 @@ export function controllerManagerCommand(): Command {
     };
     config.replicaSet = { ...config.replicaSet, concurrentRSSyncs: Math.max(1, o.concurrentReplicasetSyncs as number) };
     config.deployment = { concurrentDeploymentSyncs: Math.max(1, o.concurrentDeploymentSyncs as number) };
+    config.daemonSet = {
+      ...config.daemonSet,
+      concurrentDaemonSetSyncs: Math.max(1, o.concurrentDaemonsetSyncs as number),
+    };
+    config.statefulSet = { concurrentStatefulSetSyncs: Math.max(1, o.concurrentStatefulsetSyncs as number) };
     config.garbageCollector = {
       concurrentGCSyncs: Math.max(1, o.concurrentGcSyncs as number),
       enableGarbageCollector: o.enableGarbageCollector !== false,

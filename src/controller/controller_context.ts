@@ -15,6 +15,8 @@ import { DEFAULT_REPLICASET_OPTIONS, type ReplicaSetControllerOptions } from './
 import { DEFAULT_ENDPOINTSLICE_OPTIONS, type EndpointSliceControllerOptions } from './endpointslice/config.js';
 import { DEFAULT_ENDPOINTS_OPTIONS, type EndpointsControllerOptions } from './endpoints/config.js';
 import { DEFAULT_JOB_OPTIONS, type JobControllerOptions } from './job/config.js';
+import { DEFAULT_DAEMONSET_OPTIONS, type DaemonSetControllerOptions } from './daemon/config.js';
+import { DEFAULT_STATEFULSET_OPTIONS, type StatefulSetControllerOptions } from './statefulset/config.js';
 
 /** KubeControllerManagerConfiguration: per-controller settings. */
 export interface ControllerManagerConfiguration {
@@ -26,6 +28,8 @@ export interface ControllerManagerConfiguration {
   endpointSlice: EndpointSliceControllerOptions;
   endpoints: EndpointsControllerOptions;
   job: JobControllerOptions;
+  daemonSet: DaemonSetControllerOptions;
+  statefulSet: StatefulSetControllerOptions;
 }
 
 /** Upstream's defaults for every controller. */
@@ -39,6 +43,8 @@ export function defaultControllerManagerConfiguration(): ControllerManagerConfig
     endpointSlice: { ...DEFAULT_ENDPOINTSLICE_OPTIONS },
     endpoints: { ...DEFAULT_ENDPOINTS_OPTIONS },
     job: { ...DEFAULT_JOB_OPTIONS },
+    daemonSet: { ...DEFAULT_DAEMONSET_OPTIONS },
+    statefulSet: { ...DEFAULT_STATEFULSET_OPTIONS },
   };
 }
 

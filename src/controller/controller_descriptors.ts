@@ -13,6 +13,7 @@ import { TAINT_EVICTION_CONTROLLER, TaintEvictionController } from './taintevict
 import { ENDPOINTSLICE_CONTROLLER, EndpointSliceController } from './endpointslice/index.js';
 import { ENDPOINTS_CONTROLLER, EndpointsController } from './endpoints/index.js';
 import { JOB_CONTROLLER, JobController } from './job/index.js';
+import { DAEMONSET_CONTROLLER, DaemonSetsController } from './daemon/index.js';
 
 /** Every known controller, in start order. */
 export function newControllerDescriptors(): ControllerDescriptor[] {
@@ -26,5 +27,6 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
     { name: ENDPOINTS_CONTROLLER, aliases: ['endpoint'], init: (ctx) => new EndpointsController(ctx) },
     { name: ENDPOINTSLICE_CONTROLLER, aliases: ['endpointslice'], init: (ctx) => new EndpointSliceController(ctx) },
     { name: JOB_CONTROLLER, aliases: ['job'], init: (ctx) => new JobController(ctx) },
+    { name: DAEMONSET_CONTROLLER, aliases: ['daemonset'], init: (ctx) => new DaemonSetsController(ctx) },
   ];
 }

@@ -168,6 +168,7 @@ export interface PodSpec {
   nodeName?: string;
   hostname?: string;
   subdomain?: string;
+  hostNetwork?: boolean;
   affinity?: Affinity;
   schedulerName?: string;
   tolerations?: Toleration[];

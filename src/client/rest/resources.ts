@@ -31,6 +31,7 @@ export const RESOURCES = {
   replicasets: gv('apps', 'v1', 'replicasets'),
   statefulsets: gv('apps', 'v1', 'statefulsets'),
   daemonsets: gv('apps', 'v1', 'daemonsets'),
+  controllerrevisions: gv('apps', 'v1', 'controllerrevisions'),
   jobs: gv('batch', 'v1', 'jobs'),
   poddisruptionbudgets: gv('policy', 'v1', 'poddisruptionbudgets'),
 } as const satisfies Record<string, GroupVersionResource>;
