@@ -14,6 +14,7 @@ import { ENDPOINTSLICE_CONTROLLER, EndpointSliceController } from './endpointsli
 import { ENDPOINTS_CONTROLLER, EndpointsController } from './endpoints/index.js';
 import { JOB_CONTROLLER, JobController } from './job/index.js';
 import { DAEMONSET_CONTROLLER, DaemonSetsController } from './daemon/index.js';
+import { STATEFULSET_CONTROLLER, StatefulSetController } from './statefulset/index.js';
 
 /** Every known controller, in start order. */
 export function newControllerDescriptors(): ControllerDescriptor[] {
@@ -28,5 +29,6 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
     { name: ENDPOINTSLICE_CONTROLLER, aliases: ['endpointslice'], init: (ctx) => new EndpointSliceController(ctx) },
     { name: JOB_CONTROLLER, aliases: ['job'], init: (ctx) => new JobController(ctx) },
     { name: DAEMONSET_CONTROLLER, aliases: ['daemonset'], init: (ctx) => new DaemonSetsController(ctx) },
+    { name: STATEFULSET_CONTROLLER, aliases: ['statefulset'], init: (ctx) => new StatefulSetController(ctx) },
   ];
 }

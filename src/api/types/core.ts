@@ -156,6 +156,13 @@ export interface PodSchedulingGate {
   name: string;
 }
 
+/** v1.Volume: its name and source; only the PersistentVolumeClaim source is typed, the others pass through. */
+export interface Volume {
+  name: string;
+  persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
+  [source: string]: unknown;
+}
+
 /** v1.PodSpec. */
 export interface PodSpec {
   initContainers?: Container[];
@@ -169,6 +176,7 @@ export interface PodSpec {
   hostname?: string;
   subdomain?: string;
   hostNetwork?: boolean;
+  volumes?: Volume[];
   affinity?: Affinity;
   schedulerName?: string;
   tolerations?: Toleration[];

@@ -1,0 +1,308 @@
+/**
+ * StatefulSetController, like pkg/controller/statefulset: gives each
+ * StatefulSet ordinal pods `<name>-0…n-1` with stable identities. A sync
+ * reconciles the ControllerRevision history (currentRevision and
+ * updateRevision), claims the set's pods, then acts on planStatefulSet:
+ * creates (each new pod on the current revision below the partition, on the
+ * update revision above it), deletes beyond the replica count highest first,
+ * and rolling-update deletions in reverse ordinal order; finally it writes
+ * the status. Pod names are fixed, so a create that races a lagging informer
+ * ends in AlreadyExists, which is harmless: no expectations are needed.
+ *
+ * volumeClaimTemplates: pods mount `<claim>-<pod>` claims, but the claims are
+ * not created until PersistentVolumeClaims are served (the seam is
+ * createPersistentVolumeClaims below).
+ */
+import {
+  fromLabelSelector,
+  type ControllerRevision,
+  type Pod,
+  type PodTemplateSpec,
+  type StatefulSet,
+  type StatefulSetStatus,
+} from '../../api/index.js';
+import {
+  isAlreadyExistsError,
+  isConflictError,
+  isNotFoundError,
+  metaNamespaceKeyFunc,
+  RateLimitingQueue,
+  RESOURCES,
+  runWorkers,
+  splitMetaNamespaceKey,
+  unwrapDeleted,
+  type ClientLogger,
+  type EventRecorder,
+  type Lister,
+  type ResourceClient,
+  type SharedInformer,
+  type Workers,
+} from '../../client/index.js';
+import type { Controller, ControllerContext } from '../controller_context.js';
+import {
+  CONTROLLER_UID_INDEX,
+  ControllerRefManager,
+  enqueueOnChange,
+  ensureControllerUIDIndex,
+  getControllerOf,
+  newControllerRef,
+  ownedAndOrphans,
+  resolveControllerRef,
+} from '../controllerutil/index.js';
+import { reconcileHistory, templateOf, templatePatch, truncateHistory } from '../history/index.js';
+import type { StatefulSetControllerOptions } from './config.js';
+import {
+  getPodRevision,
+  newStatefulSetPod,
+  planStatefulSet,
+  statefulSetStatus,
+  usesCurrentRevision,
+} from './stateful_set_utils.js';
+
+/** The controller's name for --controllers. */
+export const STATEFULSET_CONTROLLER = 'statefulset-controller';
+
+/** apps/v1 StatefulSet's apiVersion and kind. */
+export const KIND_STATEFULSET = { apiVersion: 'apps/v1', kind: 'StatefulSet' } as const;
+
+const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const nameOf = (o: { metadata?: { name?: string } }): string => o.metadata?.name ?? '';
+
+/** Reconciles StatefulSets with their ordinal pods. */
+export class StatefulSetController implements Controller {
+  readonly name = STATEFULSET_CONTROLLER;
+  private readonly queue: RateLimitingQueue<string>;
+  private readonly setLister: Lister<StatefulSet>;
+  private readonly podInformer: SharedInformer<Pod>;
+  private readonly historyInformer: SharedInformer<ControllerRevision>;
+  private readonly setClient: ResourceClient<StatefulSet>;
+  private readonly podClient: ResourceClient<Pod>;
+  private readonly historyClient: ResourceClient<ControllerRevision>;
+  private readonly recorder: EventRecorder;
+  private readonly log: ClientLogger;
+  private readonly now: () => number;
+  private workers: Workers | undefined;
+
+  constructor(
+    ctx: ControllerContext,
+    private readonly opts: StatefulSetControllerOptions = ctx.config.statefulSet,
+  ) {
+    this.log = ctx.logger;
+    this.now = () => ctx.clock.now();
+    this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
+    this.setClient = ctx.client.resource<StatefulSet>(RESOURCES.statefulsets);
+    this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
+    this.historyClient = ctx.client.resource<ControllerRevision>(RESOURCES.controllerrevisions);
+    this.recorder = ctx.events.newRecorder({ component: STATEFULSET_CONTROLLER });
+    const setInformer = ctx.informers.informerFor<StatefulSet>(RESOURCES.statefulsets);
+    this.setLister = setInformer.lister();
+    enqueueOnChange(setInformer, this.queue);
+    this.historyInformer = ctx.informers.informerFor<ControllerRevision>(RESOURCES.controllerrevisions);
+    ensureControllerUIDIndex(this.historyInformer);
+    this.podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
+    ensureControllerUIDIndex(this.podInformer);
+    this.podInformer.addEventHandler({
+      onAdd: (p) => this.podChanged(p),
+      onUpdate: (old, p) => old.metadata?.resourceVersion !== p.metadata?.resourceVersion && this.podChanged(p),
+      onDelete: (p) => this.podChanged(unwrapDeleted(p)),
+    });
+  }
+
+  /** Starts the workers. */
+  run(): void {
+    this.workers = runWorkers(this.queue, this.opts.concurrentStatefulSetSyncs, (key) => this.sync(key), {
+      logger: this.log,
+      name: STATEFULSET_CONTROLLER,
+    });
+  }
+
+  /** Stops the workers after in-flight syncs. */
+  async stop(): Promise<void> {
+    await this.workers?.stop();
+  }
+
+  /** True when no sync runs and none is queued. */
+  isIdle(): boolean {
+    return this.workers?.idle() ?? this.queue.len() === 0;
+  }
+
+  private podChanged(pod: Pod): void {
+    const set = resolveControllerRef(this.setLister, KIND_STATEFULSET.kind, pod);
+    if (set !== undefined) {
+      this.queue.add(metaNamespaceKeyFunc(set));
+      return;
+    }
+    if (getControllerOf(pod) !== undefined) return;
+    for (const s of this.setLister.namespace(pod.metadata?.namespace ?? '').list())
+      if (selectorOf(s).matches(pod.metadata?.labels)) this.queue.add(metaNamespaceKeyFunc(s));
+  }
+
+  /** syncStatefulSet: revisions, claimed pods, one step of the plan, status. */
+  async sync(key: string): Promise<void> {
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    const set = this.setLister.namespace(namespace).get(name);
+    if (set === undefined) return;
+    const selector = selectorOf(set);
+    if (selector.empty) {
+      this.recorder.event(
+        { ...set, ...KIND_STATEFULSET },
+        'Warning',
+        'SelectingAll',
+        'This statefulset is selecting all pods. A non-empty selector is required.',
+      );
+      return;
+    }
+    const history = await reconcileHistory(
+      this.historyClient,
+      set,
+      KIND_STATEFULSET,
+      set.spec?.template?.metadata?.labels,
+      templatePatch(set.spec?.template),
+      this.historyInformer.indexer.byIndex(CONTROLLER_UID_INDEX, set.metadata?.uid ?? ''),
+      set.status?.collisionCount ?? 0,
+    );
+    if (history.collisionCount !== undefined) {
+      await this.setClient.updateStatus(
+        { ...set, status: { ...(set.status ?? {}), collisionCount: history.collisionCount } },
+        { namespace },
+      );
+      throw new Error(`hash collision for StatefulSet ${key}: collisionCount raised to ${history.collisionCount}`);
+    }
+    const update = history.current;
+    const updateRevision = nameOf(update);
+    const currentName = set.status?.currentRevision;
+    const current = history.old.find((r) => nameOf(r) === currentName) ?? update;
+    const manager = new ControllerRefManager<Pod>(set, KIND_STATEFULSET, selector, this.podClient, async () =>
+      this.setClient.get(name, { namespace }),
+    );
+    const { claimed } = await manager.claim(ownedAndOrphans(this.podInformer.indexer, set));
+    let failure: unknown;
+    if (set.metadata?.deletionTimestamp === undefined) {
+      try {
+        await this.act(set, claimed, current, update);
+        const inUse = new Set([nameOf(current), updateRevision, ...claimed.map(getPodRevision)]);
+        await truncateHistory(this.historyClient, history.old, set.spec?.revisionHistoryLimit ?? 10, inUse);
+      } catch (err) {
+        failure = err;
+      }
+    }
+    const status = statefulSetStatus(set, claimed, nameOf(current), updateRevision, this.now());
+    await this.updateStatus(set, status);
+    const minReady = set.spec?.minReadySeconds ?? 0;
+    if (minReady > 0 && status.readyReplicas !== status.availableReplicas) this.queue.addAfter(key, minReady * 1000);
+    if (failure !== undefined) throw failure instanceof Error ? failure : new Error(errMessage(failure));
+  }
+
+  private async act(
+    set: StatefulSet,
+    pods: readonly Pod[],
+    current: ControllerRevision,
+    update: ControllerRevision,
+  ): Promise<void> {
+    const plan = planStatefulSet(set, pods, nameOf(update));
+    const currentTemplate: PodTemplateSpec | undefined = templateOf(current) ?? set.spec?.template;
+    await Promise.all([
+      ...plan.create.map(async (ord) => {
+        const onCurrent = usesCurrentRevision(set, ord);
+        const pod = newStatefulSetPod(
+          set,
+          onCurrent ? currentTemplate : set.spec?.template,
+          ord,
+          nameOf(onCurrent ? current : update),
+        );
+        pod.metadata!.ownerReferences = [newControllerRef(set, KIND_STATEFULSET)];
+        await this.createPersistentVolumeClaims(set, pod);
+        await this.createPod(set, pod);
+      }),
+      ...plan.delete.map(async (pod) => this.deletePod(set, pod)),
+    ]);
+  }
+
+  /**
+   * The seam for volumeClaimTemplates: upstream creates each missing `<claim>-<pod>` PersistentVolumeClaim here,
+   * before the pod. kscale does not serve PersistentVolumeClaims yet, so the pod's claim volumes name claims that
+   * do not exist; the hollow kubelet runs such pods anyway.
+   */
+  private async createPersistentVolumeClaims(_set: StatefulSet, _pod: Pod): Promise<void> {}
+
+  private async createPod(set: StatefulSet, pod: Pod): Promise<void> {
+    const ref = { ...set, ...KIND_STATEFULSET };
+    try {
+      await this.podClient.create(pod, { namespace: pod.metadata!.namespace! });
+      this.recorder.event(
+        ref,
+        'Normal',
+        'SuccessfulCreate',
+        `create Pod ${nameOf(pod)} in StatefulSet ${nameOf(set)} successful`,
+      );
+    } catch (err) {
+      // A pod the informer has not shown yet: the next sync sees it.
+      if (isAlreadyExistsError(err)) return;
+      this.recorder.event(
+        ref,
+        'Warning',
+        'FailedCreate',
+        `create Pod ${nameOf(pod)} in StatefulSet ${nameOf(set)} failed error: ${errMessage(err)}`,
+      );
+      throw err;
+    }
+  }
+
+  private async deletePod(set: StatefulSet, pod: Pod): Promise<void> {
+    const ref = { ...set, ...KIND_STATEFULSET };
+    try {
+      await this.podClient.delete(nameOf(pod), { namespace: pod.metadata!.namespace! });
+      this.recorder.event(
+        ref,
+        'Normal',
+        'SuccessfulDelete',
+        `delete Pod ${nameOf(pod)} in StatefulSet ${nameOf(set)} successful`,
+      );
+    } catch (err) {
+      if (isNotFoundError(err)) return;
+      this.recorder.event(
+        ref,
+        'Warning',
+        'FailedDelete',
+        `delete Pod ${nameOf(pod)} in StatefulSet ${nameOf(set)} failed error: ${errMessage(err)}`,
+      );
+      throw err;
+    }
+  }
+
+  /** Writes the status when it changed or the generation moved; retries once on a conflict. */
+  private async updateStatus(set: StatefulSet, computed: StatefulSetStatus): Promise<void> {
+    const generation = set.metadata?.generation ?? 0;
+    const cur = set.status ?? {};
+    const same = Object.entries(computed).every(([k, v]) => (cur[k as keyof StatefulSetStatus] ?? 0) === v);
+    if (same && (cur.observedGeneration ?? 0) === generation) return;
+    let latest = set;
+    for (let attempt = 0; ; attempt++) {
+      const next: StatefulSet = {
+        ...latest,
+        status: {
+          ...(latest.status ?? {}),
+          ...computed,
+          observedGeneration: latest.metadata?.generation ?? generation,
+        },
+      };
+      try {
+        await this.setClient.updateStatus(next, { namespace: latest.metadata!.namespace! });
+        return;
+      } catch (err) {
+        if (isNotFoundError(err)) return;
+        if (attempt >= 1 || !isConflictError(err)) throw err;
+        latest = await this.setClient.get(nameOf(latest), { namespace: latest.metadata!.namespace! });
+      }
+    }
+  }
+}
+
+/** The StatefulSet's selector; a malformed one matches nothing (validation keeps that from happening). */
+function selectorOf(set: StatefulSet): ReturnType<typeof fromLabelSelector> {
+  try {
+    return fromLabelSelector(set.spec?.selector);
+  } catch {
+    return fromLabelSelector(undefined);
+  }
+}
