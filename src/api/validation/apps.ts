@@ -137,11 +137,15 @@ export const validateReplicaSetUpdate = (rs: KubeObject, old: KubeObject): Error
   ...selectorImmutable(rs, old),
 ];
 
-/** Validates a Deployment or ReplicaSet status (counts non-negative). */
-export function validateReplicaStatus(o: KubeObject): ErrorList {
+/** Each named status count of `o` is non-negative (the apps/v1 status validators). */
+export function validateStatusCounts(o: KubeObject, fields: readonly string[]): ErrorList {
   const s = obj(o.status);
-  const errs: ErrorList = [];
-  for (const f of [
+  return fields.flatMap((f) => validateNonnegative(s[f], child('status', f)));
+}
+
+/** Validates a Deployment or ReplicaSet status (counts non-negative). */
+export const validateReplicaStatus = (o: KubeObject): ErrorList =>
+  validateStatusCounts(o, [
     'replicas',
     'readyReplicas',
     'availableReplicas',
@@ -149,10 +153,7 @@ export function validateReplicaStatus(o: KubeObject): ErrorList {
     'fullyLabeledReplicas',
     'unavailableReplicas',
     'observedGeneration',
-  ])
-    errs.push(...validateNonnegative(s[f], child('status', f)));
-  return errs;
-}
+  ]);
 
 /** Validates a ControllerRevision, like ValidateControllerRevision. */
 export function validateControllerRevision(cr: KubeObject): ErrorList {

@@ -5,7 +5,7 @@
  */
 import { nameIsDNSSubdomain } from '../meta.js';
 import { isObject, type KubeObject } from '../types.js';
-import { validateLongRunningSpec } from './apps.js';
+import { validateLongRunningSpec, validateStatusCounts } from './apps.js';
 import { scaledIntOrPercent, validateIntOrPercent } from './common.js';
 import { invalidValue, notSupported, required, validateNonnegative, type ErrorList } from './field.js';
 import { validateObjectMeta } from './objectmeta.js';
@@ -47,10 +47,8 @@ export function validateDaemonSet(ds: KubeObject): ErrorList {
 }
 
 /** Validates a DaemonSet status: every count non-negative. */
-export function validateDaemonSetStatus(ds: KubeObject): ErrorList {
-  const s = obj(ds.status);
-  const errs: ErrorList = [];
-  for (const f of [
+export const validateDaemonSetStatus = (ds: KubeObject): ErrorList =>
+  validateStatusCounts(ds, [
     'currentNumberScheduled',
     'numberMisscheduled',
     'desiredNumberScheduled',
@@ -60,7 +58,4 @@ export function validateDaemonSetStatus(ds: KubeObject): ErrorList {
     'numberAvailable',
     'numberUnavailable',
     'collisionCount',
-  ])
-    errs.push(...validateNonnegative(s[f], `status.${f}`));
-  return errs;
-}
+  ]);

@@ -7,7 +7,7 @@
  */
 import { nameIsDNSSubdomain } from '../meta.js';
 import { isObject, type KubeObject } from '../types.js';
-import { validateLongRunningSpec } from './apps.js';
+import { validateLongRunningSpec, validateStatusCounts } from './apps.js';
 import { validateIntOrPercent } from './common.js';
 import { forbidden, invalidValue, notSupported, required, validateNonnegative, type ErrorList } from './field.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
@@ -98,8 +98,7 @@ export function validateStatefulSetUpdate(sts: KubeObject, old: KubeObject): Err
 /** Validates a StatefulSet status: counts non-negative, ready and current within replicas. */
 export function validateStatefulSetStatus(sts: KubeObject): ErrorList {
   const s = obj(sts.status);
-  const errs: ErrorList = [];
-  for (const f of [
+  const errs = validateStatusCounts(sts, [
     'replicas',
     'readyReplicas',
     'currentReplicas',
@@ -107,8 +106,7 @@ export function validateStatefulSetStatus(sts: KubeObject): ErrorList {
     'availableReplicas',
     'observedGeneration',
     'collisionCount',
-  ])
-    errs.push(...validateNonnegative(s[f], `status.${f}`));
+  ]);
   const replicas = typeof s.replicas === 'number' ? s.replicas : 0;
   for (const f of ['readyReplicas', 'currentReplicas', 'updatedReplicas'])
     if (typeof s[f] === 'number' && s[f] > replicas)

@@ -34,3 +34,5 @@ export {
 export { slowStartBatch } from './slow_start.js';
 export { enqueueOnChange } from './enqueue.js';
 export { canonical, computeHash, dropNullish } from './hash.js';
+export { selectorOrNothing } from './selector.js';
+export { updateStatusIfChanged } from './update_status.js';

@@ -14,13 +14,11 @@ import {
   fromLabelSelector,
   type ControllerRevision,
   type DaemonSet,
-  type DaemonSetStatus,
   type Node,
   type Pod,
   type PodSpec,
 } from '../../api/index.js';
 import {
-  isConflictError,
   isNotFoundError,
   metaNamespaceKeyFunc,
   RateLimitingQueue,
@@ -38,6 +36,7 @@ import {
 import type { Clock } from '../../clock/index.js';
 import type { Controller, ControllerContext } from '../controller_context.js';
 import {
+  CONTROLLER_UID_INDEX,
   ControllerRefManager,
   enqueueOnChange,
   ensureControllerUIDIndex,
@@ -46,9 +45,11 @@ import {
   ownedAndOrphans,
   resolveControllerRef,
   slowStartBatch,
+  selectorOrNothing,
   UIDTrackingControllerExpectations,
+  updateStatusIfChanged,
 } from '../controllerutil/index.js';
-import { CONTROLLER_REVISION_HASH_LABEL, reconcileHistory, templatePatch, truncateHistory } from '../history/index.js';
+import { CONTROLLER_REVISION_HASH_LABEL, parentHistory, truncateHistory } from '../history/index.js';
 import type { DaemonSetControllerOptions } from './config.js';
 import { daemonSetStatusCounts, podsShouldBeOnNode, rollingUpdatePlan } from './update.js';
 import { daemonPodTolerations, nodeNameAffinity, nodeShouldRunDaemonPod, targetNodeName } from './util.js';
@@ -167,7 +168,7 @@ export class DaemonSetsController implements Controller {
       // An orphan whose labels a DaemonSet selects may be adopted.
       if (getControllerOf(pod) === undefined && how !== 'delete')
         for (const d of this.dsLister.namespace(pod.metadata?.namespace ?? '').list())
-          if (selectorOf(d).matches(pod.metadata?.labels)) this.queue.add(metaNamespaceKeyFunc(d));
+          if (selectorOrNothing(d).matches(pod.metadata?.labels)) this.queue.add(metaNamespaceKeyFunc(d));
       return;
     }
     const key = metaNamespaceKeyFunc(ds);
@@ -184,7 +185,7 @@ export class DaemonSetsController implements Controller {
       this.expectations.deleteExpectations(key);
       return;
     }
-    const selector = selectorOf(ds);
+    const selector = selectorOrNothing(ds);
     if (selector.empty) {
       this.recorder.event(
         { ...ds, ...KIND_DAEMONSET },
@@ -196,23 +197,8 @@ export class DaemonSetsController implements Controller {
     }
     // A DaemonSet on its way out is left to the garbage collector.
     if (ds.metadata?.deletionTimestamp !== undefined) return;
-    const owned = this.historyInformer.indexer.byIndex('controllerUID', ds.metadata?.uid ?? '');
-    const history = await reconcileHistory(
-      this.historyClient,
-      ds,
-      KIND_DAEMONSET,
-      ds.spec?.template?.metadata?.labels,
-      templatePatch(ds.spec?.template),
-      owned,
-      ds.status?.collisionCount ?? 0,
-    );
-    if (history.collisionCount !== undefined) {
-      await this.dsClient.updateStatus(
-        { ...ds, status: { ...(ds.status ?? {}), collisionCount: history.collisionCount } },
-        { namespace },
-      );
-      throw new Error(`hash collision for DaemonSet ${key}: collisionCount raised to ${history.collisionCount}`);
-    }
+    const owned = this.historyInformer.indexer.byIndex(CONTROLLER_UID_INDEX, ds.metadata?.uid ?? '');
+    const history = await parentHistory(this.historyClient, this.dsClient, ds, KIND_DAEMONSET, owned);
     const hash = history.current.metadata?.labels?.[CONTROLLER_REVISION_HASH_LABEL] ?? '';
     const nodes = [...this.nodeLister.list()].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
     const shouldRun = nodeShouldRunDaemonPod(ds);
@@ -239,7 +225,7 @@ export class DaemonSetsController implements Controller {
       nodeToPods = await this.nodesToDaemonPods(ds, selector);
     }
     const counts = daemonSetStatusCounts(ds, nodes, shouldRun, nodeToPods, hash, this.clock.now());
-    await this.updateStatus(ds, counts);
+    await updateStatusIfChanged(this.dsClient, ds, { ...counts });
     const minReady = ds.spec?.minReadySeconds ?? 0;
     if (minReady > 0 && counts.numberReady !== counts.numberAvailable) this.queue.addAfter(key, minReady * 1000);
     if (failure !== undefined) throw failure instanceof Error ? failure : new Error(errMessage(failure));
@@ -369,41 +355,5 @@ export class DaemonSetsController implements Controller {
       );
       throw err;
     }
-  }
-
-  /** Writes the status when a count or the observed generation moved; retries once on a conflict. */
-  private async updateStatus(ds: DaemonSet, counts: DaemonSetStatus): Promise<void> {
-    const generation = ds.metadata?.generation ?? 0;
-    const cur = ds.status ?? {};
-    const same = Object.entries(counts).every(([k, v]) => (cur[k as keyof DaemonSetStatus] ?? 0) === v);
-    if (same && (cur.observedGeneration ?? 0) === generation) return;
-    let current = ds;
-    for (let attempt = 0; ; attempt++) {
-      const next: DaemonSet = {
-        ...current,
-        status: {
-          ...(current.status ?? {}),
-          ...counts,
-          observedGeneration: current.metadata?.generation ?? generation,
-        },
-      };
-      try {
-        await this.dsClient.updateStatus(next, { namespace: current.metadata!.namespace! });
-        return;
-      } catch (err) {
-        if (isNotFoundError(err)) return;
-        if (attempt >= 1 || !isConflictError(err)) throw err;
-        current = await this.dsClient.get(nameOf(current), { namespace: current.metadata!.namespace! });
-      }
-    }
-  }
-}
-
-/** The DaemonSet's selector; a malformed one matches nothing (validation keeps that from happening). */
-function selectorOf(ds: DaemonSet): ReturnType<typeof fromLabelSelector> {
-  try {
-    return fromLabelSelector(ds.spec?.selector);
-  } catch {
-    return fromLabelSelector(undefined);
   }
 }

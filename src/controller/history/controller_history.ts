@@ -123,6 +123,42 @@ export async function reconcileHistory(
   return { current, old: revs.filter((r) => r.metadata?.name !== currentName) };
 }
 
+/** A DaemonSet or StatefulSet as its history sees it: a template and a collision count. */
+type HistoryParent = KubeObject & {
+  spec?: { template?: PodTemplateSpec };
+  status?: { collisionCount?: number };
+};
+
+/**
+ * The parent's history for its current template (reconcileHistory over the revisions it controls); on a hash
+ * collision the parent's status.collisionCount is raised and the sync fails, to retry under the new hash.
+ */
+export async function parentHistory<T extends HistoryParent>(
+  client: ResourceClient<ControllerRevision>,
+  parentClient: ResourceClient<T>,
+  parent: T,
+  kind: { apiVersion: string; kind: string },
+  owned: readonly ControllerRevision[],
+): Promise<HistoryResult> {
+  const count = parent.status?.collisionCount ?? 0;
+  const template = parent.spec?.template;
+  const h = await reconcileHistory(
+    client,
+    parent,
+    kind,
+    template?.metadata?.labels,
+    templatePatch(template),
+    owned,
+    count,
+  );
+  if (h.collisionCount === undefined) return h;
+  const status = { ...(parent.status ?? {}), collisionCount: h.collisionCount };
+  await parentClient.updateStatus({ ...parent, status }, { namespace: parent.metadata!.namespace! });
+  throw new Error(
+    `hash collision for ${kind.kind} ${parent.metadata?.name}: collisionCount raised to ${h.collisionCount}`,
+  );
+}
+
 /** Deletes the oldest of `old` beyond `limit`, skipping those `inUse` names (revisions live pods still run). */
 export async function truncateHistory(
   client: ResourceClient<ControllerRevision>,

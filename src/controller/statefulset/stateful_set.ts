@@ -13,17 +13,9 @@
  * not created until PersistentVolumeClaims are served (the seam is
  * createPersistentVolumeClaims below).
  */
-import {
-  fromLabelSelector,
-  type ControllerRevision,
-  type Pod,
-  type PodTemplateSpec,
-  type StatefulSet,
-  type StatefulSetStatus,
-} from '../../api/index.js';
+import { type ControllerRevision, type Pod, type PodTemplateSpec, type StatefulSet } from '../../api/index.js';
 import {
   isAlreadyExistsError,
-  isConflictError,
   isNotFoundError,
   metaNamespaceKeyFunc,
   RateLimitingQueue,
@@ -48,8 +40,10 @@ import {
   newControllerRef,
   ownedAndOrphans,
   resolveControllerRef,
+  selectorOrNothing,
+  updateStatusIfChanged,
 } from '../controllerutil/index.js';
-import { reconcileHistory, templateOf, templatePatch, truncateHistory } from '../history/index.js';
+import { parentHistory, templateOf, truncateHistory } from '../history/index.js';
 import type { StatefulSetControllerOptions } from './config.js';
 import {
   getPodRevision,
@@ -134,7 +128,7 @@ export class StatefulSetController implements Controller {
     }
     if (getControllerOf(pod) !== undefined) return;
     for (const s of this.setLister.namespace(pod.metadata?.namespace ?? '').list())
-      if (selectorOf(s).matches(pod.metadata?.labels)) this.queue.add(metaNamespaceKeyFunc(s));
+      if (selectorOrNothing(s).matches(pod.metadata?.labels)) this.queue.add(metaNamespaceKeyFunc(s));
   }
 
   /** syncStatefulSet: revisions, claimed pods, one step of the plan, status. */
@@ -142,7 +136,7 @@ export class StatefulSetController implements Controller {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const set = this.setLister.namespace(namespace).get(name);
     if (set === undefined) return;
-    const selector = selectorOf(set);
+    const selector = selectorOrNothing(set);
     if (selector.empty) {
       this.recorder.event(
         { ...set, ...KIND_STATEFULSET },
@@ -152,22 +146,8 @@ export class StatefulSetController implements Controller {
       );
       return;
     }
-    const history = await reconcileHistory(
-      this.historyClient,
-      set,
-      KIND_STATEFULSET,
-      set.spec?.template?.metadata?.labels,
-      templatePatch(set.spec?.template),
-      this.historyInformer.indexer.byIndex(CONTROLLER_UID_INDEX, set.metadata?.uid ?? ''),
-      set.status?.collisionCount ?? 0,
-    );
-    if (history.collisionCount !== undefined) {
-      await this.setClient.updateStatus(
-        { ...set, status: { ...(set.status ?? {}), collisionCount: history.collisionCount } },
-        { namespace },
-      );
-      throw new Error(`hash collision for StatefulSet ${key}: collisionCount raised to ${history.collisionCount}`);
-    }
+    const owned = this.historyInformer.indexer.byIndex(CONTROLLER_UID_INDEX, set.metadata?.uid ?? '');
+    const history = await parentHistory(this.historyClient, this.setClient, set, KIND_STATEFULSET, owned);
     const update = history.current;
     const updateRevision = nameOf(update);
     const currentName = set.status?.currentRevision;
@@ -187,7 +167,7 @@ export class StatefulSetController implements Controller {
       }
     }
     const status = statefulSetStatus(set, claimed, nameOf(current), updateRevision, this.now());
-    await this.updateStatus(set, status);
+    await updateStatusIfChanged(this.setClient, set, { ...status });
     const minReady = set.spec?.minReadySeconds ?? 0;
     if (minReady > 0 && status.readyReplicas !== status.availableReplicas) this.queue.addAfter(key, minReady * 1000);
     if (failure !== undefined) throw failure instanceof Error ? failure : new Error(errMessage(failure));
@@ -268,41 +248,5 @@ export class StatefulSetController implements Controller {
       );
       throw err;
     }
-  }
-
-  /** Writes the status when it changed or the generation moved; retries once on a conflict. */
-  private async updateStatus(set: StatefulSet, computed: StatefulSetStatus): Promise<void> {
-    const generation = set.metadata?.generation ?? 0;
-    const cur = set.status ?? {};
-    const same = Object.entries(computed).every(([k, v]) => (cur[k as keyof StatefulSetStatus] ?? 0) === v);
-    if (same && (cur.observedGeneration ?? 0) === generation) return;
-    let latest = set;
-    for (let attempt = 0; ; attempt++) {
-      const next: StatefulSet = {
-        ...latest,
-        status: {
-          ...(latest.status ?? {}),
-          ...computed,
-          observedGeneration: latest.metadata?.generation ?? generation,
-        },
-      };
-      try {
-        await this.setClient.updateStatus(next, { namespace: latest.metadata!.namespace! });
-        return;
-      } catch (err) {
-        if (isNotFoundError(err)) return;
-        if (attempt >= 1 || !isConflictError(err)) throw err;
-        latest = await this.setClient.get(nameOf(latest), { namespace: latest.metadata!.namespace! });
-      }
-    }
-  }
-}
-
-/** The StatefulSet's selector; a malformed one matches nothing (validation keeps that from happening). */
-function selectorOf(set: StatefulSet): ReturnType<typeof fromLabelSelector> {
-  try {
-    return fromLabelSelector(set.spec?.selector);
-  } catch {
-    return fromLabelSelector(undefined);
   }
 }
