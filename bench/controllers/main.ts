@@ -22,15 +22,14 @@
  * upstream, which alone caps binding at 50 pods/s, so the benchmark raises it
  * to what the pace needs and reports it.
  */
-import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createInterface } from 'node:readline';
 import { RESOURCES, RESTClient, loadKubeconfig } from '../../src/client/index.js';
-import { kscaleArgv, processCpuMs, runBenchmark, startKscale, tempDir, type Cleanup } from '../apiserver/processes.js';
+import { processCpuMs, runBenchmark, startKscale, tempDir } from '../apiserver/processes.js';
 import { scrape, startFleet, type Scrape } from '../kubelet/measure.js';
 import { startPlacement } from './placement.js';
+import { startControllerManager } from './controller_manager.js';
 import { budgetLines, eventWritesBySource } from './budget.js';
 import { startWatchers } from './watch_bytes.js';
 import { createPaced, deployment, NS, PodCreations, service, waitAvailable } from './workload.js';
@@ -69,45 +68,6 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const fmt = (n: number, d = 1): string => (Number.isFinite(n) ? n.toFixed(d) : '-');
 const mib = (b: number): string => `${(b / 1024 / 1024).toFixed(2)} MiB`;
 
-/** Spawns `kscale controller-manager` and resolves with its pid once its controllers run. */
-async function startControllerManager(cleanup: Cleanup, kubeconfig: string): Promise<number> {
-  const controllers = 'replicaset-controller,deployment-controller,endpointslice-controller,endpoints-controller';
-  const nodeArgs = PROF_DIR !== undefined ? ['--cpu-prof', '--cpu-prof-dir', PROF_DIR] : [];
-  const p = spawn(
-    process.execPath,
-    kscaleArgv('component', nodeArgs, [
-      'controller-manager',
-      '--kubeconfig',
-      kubeconfig,
-      '--controllers',
-      controllers,
-      '--kube-api-qps',
-      QPS,
-      '--kube-api-burst',
-      BURST,
-    ]),
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  cleanup.add(
-    async () => {
-      if (p.exitCode !== null) return;
-      const exited = new Promise((r) => p.once('exit', r));
-      p.kill('SIGTERM');
-      const t = setTimeout(() => p.kill('SIGKILL'), PROF_DIR !== undefined ? 30_000 : 10_000);
-      await exited;
-      clearTimeout(t);
-    },
-    () => void p.kill('SIGKILL'),
-  );
-  let err = '';
-  p.stderr!.on('data', (d: Buffer) => void (err.length < 16_384 && (err += d.toString())));
-  await new Promise<void>((resolve, reject) => {
-    p.once('exit', (code) => reject(new Error(`controller-manager exited with ${code}: ${err}`)));
-    createInterface({ input: p.stdout! }).on('line', (l) => l.includes('controller-manager started') && resolve());
-  });
-  return p.pid!;
-}
-
 /** Mutating requests between two scrapes, by `VERB resource[/sub]`. */
 function writesBetween(a: Scrape, b: Scrape): Map<string, number> {
   const out = new Map<string, number>();
@@ -144,7 +104,12 @@ await runBenchmark('bench/controllers', log, async (cleanup) => {
     '--kube-api-burst',
     SCHED_BURST,
   ]);
-  const cmPid = await startControllerManager(cleanup, kubeconfig);
+  const cmPid = await startControllerManager(cleanup, kubeconfig, {
+    controllers: 'replicaset-controller,deployment-controller,endpointslice-controller,endpoints-controller',
+    qps: QPS,
+    burst: BURST,
+    profDir: PROF_DIR,
+  });
   await rest.resource(RESOURCES.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
 
   // Phase 1: Deployments and Services at a paced pod rate.
