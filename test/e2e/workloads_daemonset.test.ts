@@ -198,3 +198,16 @@ test('bad DaemonSets are 422: a selector that misses the template, a changed sel
   ]);
   assert.match(err2, /spec.selector: Invalid value: .*field is immutable/);
 });
+
+test('deleting a DaemonSet deletes its pods and ControllerRevisions (garbage collector)', async () => {
+  await k.ok(['delete', 'ds', 'lazy', '--cascade=foreground', '--timeout=60s'], { timeoutMs: 70_000 });
+  await waitFor(
+    'pods and revisions gone',
+    async () => {
+      const revs = await k.getJSON(['controllerrevisions']);
+      const left = (revs.items as { metadata: { name: string } }[]).filter((r) => r.metadata.name.startsWith('lazy-'));
+      return (await livePods('lazy')).length === 0 && left.length === 0 ? true : undefined;
+    },
+    30_000,
+  );
+});

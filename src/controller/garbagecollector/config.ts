@@ -25,6 +25,9 @@ export const MONITORED_RESOURCES: readonly GroupVersionResource[] = [
   RESOURCES.pods,
   RESOURCES.replicasets,
   RESOURCES.deployments,
+  RESOURCES.daemonsets,
+  RESOURCES.statefulsets,
+  RESOURCES.controllerrevisions,
   RESOURCES.jobs,
   RESOURCES.services,
   RESOURCES.endpointslices,
@@ -47,6 +50,7 @@ export const KIND_TO_RESOURCE: Readonly<Record<string, GroupVersionResource>> = 
   ReplicaSet: RESOURCES.replicasets,
   StatefulSet: RESOURCES.statefulsets,
   DaemonSet: RESOURCES.daemonsets,
+  ControllerRevision: RESOURCES.controllerrevisions,
   Job: RESOURCES.jobs,
   PodDisruptionBudget: RESOURCES.poddisruptionbudgets,
 };
