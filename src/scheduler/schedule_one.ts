@@ -14,7 +14,7 @@ import type { NodeToStatus, QueuedPodInfo } from './framework/interface.js';
 import type { NodeInfo } from './framework/node_info.js';
 import type { PodInfo } from './framework/pod_info.js';
 import type { Framework } from './framework/runtime.js';
-import { Code, newStatus, Status } from './framework/status.js';
+import { Code, newStatus, pluginStatus, Status } from './framework/status.js';
 import type { SchedulerMetrics } from './metrics/metrics.js';
 import type { SchedulingQueue } from './queue/scheduling_queue.js';
 
@@ -22,6 +22,13 @@ import type { SchedulingQueue } from './queue/scheduling_queue.js';
 export const MIN_FEASIBLE_NODES_TO_FIND = 100;
 /** Upstream's floor for the adaptive percentage (minFeasibleNodesPercentageToFind). */
 export const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+// The status of the nodes a PreFilterResult left out, as upstream's SetAbsentNodesStatus words it.
+const NODE_NAMES_MISMATCH = pluginStatus(
+  'NodeAffinity',
+  Code.UnschedulableAndUnresolvable,
+  "node(s) didn't satisfy plugin(s) [NodeAffinity]",
+);
 
 /** How many feasible nodes to look for, like upstream's numFeasibleNodesToFind; percentage 0 means adaptive. */
 export function numFeasibleNodesToFind(percentage: number, numAllNodes: number): number {
@@ -181,6 +188,7 @@ export class ScheduleOne {
 
   /** Fills this.feasible with up to numFeasibleNodesToFind nodes, round-robin from where the last search stopped. */
   private findNodesThatFit(fwk: Framework, state: CycleState, pod: PodInfo, statuses: NodeToStatus): number {
+    if (state.nodeNames !== undefined) return this.findAmongNamedNodes(fwk, state, pod, statuses, state.nodeNames);
     const nodes = this.cache.nodes();
     const all = nodes.length;
     const feasible = this.feasible;
@@ -196,6 +204,31 @@ export class ScheduleOne {
       else statuses.set(ni.name, s);
     }
     this.nextStartNodeIndex = (start + processed) % all;
+    return feasible.length;
+  }
+
+  /**
+   * Filters only the nodes a PreFilter named (PreFilterResult.NodeNames), so a DaemonSet pod pinned to one node costs
+   * one Filter run, not one per node; every other node gets the NodeAffinity mismatch, as upstream reports it.
+   */
+  private findAmongNamedNodes(
+    fwk: Framework,
+    state: CycleState,
+    pod: PodInfo,
+    statuses: NodeToStatus,
+    names: ReadonlySet<string>,
+  ): number {
+    const feasible = this.feasible;
+    feasible.length = 0;
+    for (const name of names) {
+      const ni = this.cache.get(name);
+      if (ni === undefined) continue;
+      const s = fwk.runFilterPlugins(state, pod, ni);
+      if (s === null) feasible.push(ni);
+      else statuses.set(name, s);
+    }
+    if (feasible.length === 0)
+      for (const ni of this.cache.nodes()) if (!names.has(ni.name)) statuses.set(ni.name, NODE_NAMES_MISMATCH);
     return feasible.length;
   }
 

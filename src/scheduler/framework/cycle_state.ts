@@ -14,6 +14,11 @@ export class CycleState {
   readonly skipScore = new Set<string>();
   /** The Filter plugins to run this cycle (those not skipped), fixed after PreFilter. */
   filters: readonly FilterPlugin[] | undefined;
+  /**
+   * PreFilterResult.NodeNames: when a PreFilter names the only nodes that can fit (a DaemonSet pod's
+   * `metadata.name` node affinity), Filter runs on those alone; undefined means every node.
+   */
+  nodeNames: ReadonlySet<string> | undefined;
 
   /** Stores `value` under `key`. */
   write(key: string, value: unknown): void {
@@ -32,6 +37,7 @@ export class CycleState {
     for (const s of this.skipFilter) c.skipFilter.add(s);
     for (const s of this.skipScore) c.skipScore.add(s);
     c.filters = this.filters;
+    c.nodeNames = this.nodeNames;
     return c;
   }
 }

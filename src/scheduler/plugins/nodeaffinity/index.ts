@@ -42,6 +42,22 @@ export function requiredNodeMatcher(pod: PodInfo): ((n: NodeInfo) => boolean) | 
   };
 }
 
+/**
+ * The nodes a pod's required affinity pins it to by `metadata.name In`, like upstream's NodeAffinity PreFilterResult:
+ * defined only when every term has such a field requirement (terms are ORed, so their names are united).
+ */
+export function requiredNodeNames(pod: PodInfo): Set<string> | undefined {
+  const terms = pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (terms === undefined || terms.length === 0) return undefined;
+  const names = new Set<string>();
+  for (const t of terms) {
+    const pin = (t.matchFields ?? []).find((f) => f.key === 'metadata.name' && f.operator === 'In');
+    if (pin === undefined) return undefined;
+    for (const v of pin.values ?? []) names.add(v);
+  }
+  return names;
+}
+
 /** Filters and scores by node affinity. */
 export function nodeAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin & EnqueueExtensions {
   return {
@@ -50,6 +66,9 @@ export function nodeAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlugin 
       const m = requiredNodeMatcher(pod);
       if (m === undefined) return SKIP;
       state.write(PRE_FILTER_KEY, m);
+      const names = requiredNodeNames(pod);
+      if (names !== undefined)
+        state.nodeNames = state.nodeNames === undefined ? names : intersect(state.nodeNames, names);
       return null;
     },
     filter(state, _pod, node) {
@@ -75,3 +94,6 @@ export function nodeAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlugin 
     eventsToRegister: () => [{ event: { resource: 'Node', action: ActionType.Add | ActionType.UpdateNodeLabel } }],
   };
 }
+
+const intersect = (a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> =>
+  new Set([...a].filter((x) => b.has(x)));

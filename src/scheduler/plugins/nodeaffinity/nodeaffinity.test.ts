@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Affinity, NodeSelectorTerm } from '../../../api/index.js';
 import { makeNode, makePod, makeSnapshot, runFilter, runScore } from '../../testing/wrappers.js';
-import { nodeAffinity } from './index.js';
+import { CycleState } from '../../framework/cycle_state.js';
+import { nodeAffinity, requiredNodeNames } from './index.js';
 
 const MISMATCH = "node(s) didn't match Pod's node affinity/selector";
 const required = (...terms: NodeSelectorTerm[]): Affinity => ({
@@ -129,4 +130,25 @@ test('NodeAffinity PreScore: skipped for a pod without preferred terms', () => {
     ),
     undefined,
   );
+});
+
+test('NodeAffinity PreFilter names the nodes a metadata.name affinity pins the pod to (PreFilterResult)', () => {
+  const pinned = required({ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['bare'] }] });
+  const state = new CycleState();
+  assert.equal(
+    nodeAffinity().preFilter(state, makePod('p', { spec: { affinity: pinned } }), makeSnapshot(nodes())),
+    null,
+  );
+  assert.deepEqual([...(state.nodeNames ?? [])], ['bare']);
+  // Every term must pin names for the result to hold; a term by labels alone leaves every node possible.
+  const mixed = required(
+    { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['bare'] }] },
+    { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
+  );
+  assert.equal(requiredNodeNames(makePod('p', { spec: { affinity: mixed } })), undefined);
+  const two = required(
+    { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['a1'] }] },
+    { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['b1'] }] },
+  );
+  assert.deepEqual([...(requiredNodeNames(makePod('p', { spec: { affinity: two } })) ?? [])].sort(), ['a1', 'b1']);
 });
