@@ -12,8 +12,12 @@ import { RESOURCES } from '../api/index.js';
 import { RealClock, type Clock } from '../clock/index.js';
 import { DirectObjectStorage, type Indexer, type Storage } from '../storage/index.js';
 import { AdmissionChain } from './admission/chain.js';
-import { serveSelfSubjectReview, serviceAccountTokenAuthenticator } from './authentication/index.js';
 import { withAudit, withFailedAuthenticationAudit } from './filters/audit.js';
+import {
+  serveSelfSubjectReview,
+  serviceAccountTokenAuthenticator,
+  type TokenAuthenticator,
+} from './authentication/index.js';
 import { withAuthentication } from './filters/authentication.js';
 import { AuditMetrics, Auditor, PolicyRuleEvaluator, type AuditConfig } from './audit/index.js';
 import { decodeBody } from './body.js';
@@ -106,6 +110,8 @@ export interface ApiServerOptions {
   secureServing?: SecureServingOptions;
   /** --anonymous-auth (true): requests over TLS without credentials are system:anonymous. */
   anonymousAuth?: boolean;
+  /** --token-auth-file's authenticator (tokenFileAuthenticator), tried before ServiceAccount tokens. */
+  tokenFile?: TokenAuthenticator;
   /** --authorization-mode (Node,RBAC, as kubeadm sets it): Node, RBAC, AlwaysAllow; system:masters is always allowed, as upstream. */
   authorizationModes?: string[];
   /** --audit-policy-file and its log backend; without it audit is off and its filters are not in the chain. */
@@ -256,7 +262,9 @@ export class ApiServer {
       ...(audit === undefined ? [] : [withFailedAuthenticationAudit(audit)]),
       withAuthentication({
         anonymous: opts.anonymousAuth ?? true,
+        // Upstream's order of bearer-token authenticators: the token file, ServiceAccount tokens, bootstrap tokens.
         tokens: [
+          ...(opts.tokenFile === undefined ? [] : [opts.tokenFile]),
           serviceAccountTokenAuthenticator({
             issuer: this.tokenIssuer.issuer,
             audiences: this.tokenIssuer.audiences,

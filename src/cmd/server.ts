@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { join, resolve } from 'node:path';
 import { ApiServer, writeKubeconfig, writeSecureKubeconfig } from '../apiserver/index.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, loadOrCreateSigningKey } from '../apiserver/serviceaccount/index.js';
+import { tokenFileAuthenticator, type TokenAuthenticator } from '../apiserver/authentication/index.js';
 import { RealClock } from '../clock/index.js';
 import { Compactor } from '../storage/compactor.js';
 import { isStorageError, type Storage } from '../storage/index.js';
@@ -84,6 +85,7 @@ export function serverCommand(): Command {
       'comma-separated authorizers for the secure port: Node, RBAC, AlwaysAllow (system:masters is always allowed)',
       'Node,RBAC',
     )
+    .option('--token-auth-file <file>', 'CSV of static bearer tokens: token,user,uid,"group1,group2"')
     .option(
       '--anonymous-auth <bool>',
       'requests over TLS without credentials are system:anonymous (false: 401)',
@@ -221,6 +223,13 @@ export function serverCommand(): Command {
               .map((a) => a.trim())
               .filter((a) => a !== '')
           : undefined;
+      let tokenFile: TokenAuthenticator | undefined;
+      try {
+        if (o.tokenAuthFile !== undefined) tokenFile = tokenFileAuthenticator(resolve(o.tokenAuthFile as string));
+      } catch (err) {
+        process.stderr.write(`kscale server: --token-auth-file: ${(err as Error).message}\n`);
+        process.exit(1);
+      }
       const server = new ApiServer({
         serviceAccountIssuer: o.serviceAccountIssuer as string,
         serviceAccountSigningKey: signingKey,
@@ -237,6 +246,7 @@ export function serverCommand(): Command {
         watchCache: o.watchCache !== 'false',
         watchCacheSizes: o.watchCacheSizes as string,
         anonymousAuth: o.anonymousAuth !== 'false',
+        ...(tokenFile === undefined ? {} : { tokenFile }),
         authorizationModes: (o.authorizationMode as string)
           .split(',')
           .map((m) => m.trim())

@@ -4,3 +4,4 @@ export { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNSECURED_USER, type UserInfo } fr
 export { userFromCertificate } from './x509.js';
 export { serveSelfSubjectReview } from './selfsubjectreview.js';
 export { serviceAccountTokenAuthenticator, type ServiceAccountTokenOptions } from './serviceaccount_token.js';
+export { parseTokenFile, tokenFileAuthenticator } from './token_file.js';
