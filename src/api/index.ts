@@ -54,3 +54,4 @@ export {
 export { ApplyConflictError, serverSideApply, updateManagedFields } from './managedfields/index.js';
 export { printTable } from './printers/index.js';
 export { findRestoreError, goFormat } from './schema/restore.js';
+export * from './bootstrap_token.js';

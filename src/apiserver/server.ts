@@ -8,12 +8,14 @@ import { createServer, type Server } from 'node:http';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { RESOURCES } from '../api/index.js';
+import { BOOTSTRAP_TOKEN_NAMESPACE, RESOURCES } from '../api/index.js';
 import { RealClock, type Clock } from '../clock/index.js';
 import { DirectObjectStorage, type Indexer, type Storage } from '../storage/index.js';
 import { AdmissionChain } from './admission/chain.js';
 import { withAudit, withFailedAuthenticationAudit } from './filters/audit.js';
 import {
+  BootstrapTokenSecrets,
+  bootstrapTokenAuthenticator,
   serveSelfSubjectReview,
   serviceAccountTokenAuthenticator,
   type TokenAuthenticator,
@@ -112,6 +114,8 @@ export interface ApiServerOptions {
   anonymousAuth?: boolean;
   /** --token-auth-file's authenticator (tokenFileAuthenticator), tried before ServiceAccount tokens. */
   tokenFile?: TokenAuthenticator;
+  /** --enable-bootstrap-token-auth (false): kube-system's bootstrap token Secrets authenticate, after ServiceAccount tokens. */
+  enableBootstrapTokenAuth?: boolean;
   /** --authorization-mode (Node,RBAC, as kubeadm sets it): Node, RBAC, AlwaysAllow; system:masters is always allowed, as upstream. */
   authorizationModes?: string[];
   /** --audit-policy-file and its log backend; without it audit is off and its filters are not in the chain. */
@@ -272,6 +276,7 @@ export class ApiServer {
             clock: this.clock,
             getObject: (resource, namespace, name) => this.stores.get(resource)!.get(namespace, name),
           }),
+          ...this.bootstrapTokenAuthenticators(opts.enableBootstrapTokenAuth === true),
         ],
       }),
       ...(audit === undefined ? [] : [withAudit(audit)]),
@@ -322,6 +327,16 @@ export class ApiServer {
     server.on('tlsClientError', () => undefined);
     server.on('sessionError', () => undefined);
     return server;
+  }
+
+  /** The bootstrap token authenticator over an informer of kube-system's Secrets, when enabled. */
+  private bootstrapTokenAuthenticators(enabled: boolean): TokenAuthenticator[] {
+    if (!enabled) return [];
+    const secrets = new BootstrapTokenSecrets();
+    this.informers.push(
+      new StoreInformer(this.stores.get('secrets')!, this.storage, this.clock, secrets, BOOTSTRAP_TOKEN_NAMESPACE),
+    );
+    return [bootstrapTokenAuthenticator(secrets, this.clock)];
   }
 
   private buildAuthorizer(modes: string[]): Authorizer {

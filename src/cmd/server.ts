@@ -87,6 +87,12 @@ export function serverCommand(): Command {
     )
     .option('--token-auth-file <file>', 'CSV of static bearer tokens: token,user,uid,"group1,group2"')
     .option(
+      '--enable-bootstrap-token-auth [bool]',
+      'bootstrap token Secrets (type bootstrap.kubernetes.io/token) in kube-system authenticate as system:bootstrap:<id>',
+      (v: string) => v !== 'false',
+      false,
+    )
+    .option(
       '--anonymous-auth <bool>',
       'requests over TLS without credentials are system:anonymous (false: 401)',
       'true',
@@ -247,6 +253,7 @@ export function serverCommand(): Command {
         watchCacheSizes: o.watchCacheSizes as string,
         anonymousAuth: o.anonymousAuth !== 'false',
         ...(tokenFile === undefined ? {} : { tokenFile }),
+        enableBootstrapTokenAuth: o.enableBootstrapTokenAuth === true,
         authorizationModes: (o.authorizationMode as string)
           .split(',')
           .map((m) => m.trim())

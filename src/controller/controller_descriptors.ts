@@ -15,6 +15,7 @@ import { ENDPOINTS_CONTROLLER, EndpointsController } from './endpoints/index.js'
 import { JOB_CONTROLLER, JobController } from './job/index.js';
 import { DAEMONSET_CONTROLLER, DaemonSetsController } from './daemon/index.js';
 import { STATEFULSET_CONTROLLER, StatefulSetController } from './statefulset/index.js';
+import { TOKEN_CLEANER_CONTROLLER, TokenCleaner } from './bootstrap/index.js';
 
 /** Every known controller, in start order. */
 export function newControllerDescriptors(): ControllerDescriptor[] {
@@ -30,5 +31,12 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
     { name: JOB_CONTROLLER, aliases: ['job'], init: (ctx) => new JobController(ctx) },
     { name: DAEMONSET_CONTROLLER, aliases: ['daemonset'], init: (ctx) => new DaemonSetsController(ctx) },
     { name: STATEFULSET_CONTROLLER, aliases: ['statefulset'], init: (ctx) => new StatefulSetController(ctx) },
+    // Off by default, as upstream; kubeadm runs it with --controllers=*,tokencleaner.
+    {
+      name: TOKEN_CLEANER_CONTROLLER,
+      aliases: ['tokencleaner'],
+      disabledByDefault: true,
+      init: (ctx) => new TokenCleaner(ctx),
+    },
   ];
 }

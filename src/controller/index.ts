@@ -26,3 +26,4 @@ export * from './endpointslice/index.js';
 export * from './endpoints/index.js';
 export * as endpointutil from './endpointutil/index.js';
 export * from './job/index.js';
+export * from './bootstrap/index.js';

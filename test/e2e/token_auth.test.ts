@@ -5,12 +5,29 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { kubectlPath, startServer, tokenKubeconfig, type TestServer } from './harness.js';
-import { Kubectl } from './fixtures/kubectl/cli.js';
+import { Kubectl, until } from './fixtures/kubectl/cli.js';
+import { startControllerManager, type ControllerManagerProcess } from './fixtures/controller_manager.js';
+
+/** A bootstrap token Secret as `kubeadm token create` writes it. */
+function bootstrapTokenSecret(id: string, secret: string, extra: Record<string, string> = {}): string {
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: `bootstrap-token-${id}`, namespace: 'kube-system' },
+    type: 'bootstrap.kubernetes.io/token',
+    stringData: {
+      'token-id': id,
+      'token-secret': secret,
+      'usage-bootstrap-authentication': 'true',
+      'usage-bootstrap-signing': 'true',
+      ...extra,
+    },
+  });
+}
 
 describe('--token-auth-file', () => {
   let server: TestServer;
@@ -59,5 +76,65 @@ describe('--token-auth-file', () => {
       startServer(['--secure-port', '0', '--token-auth-file', '/nonexistent/tokens.csv']),
       /--token-auth-file: .*ENOENT/,
     );
+  });
+});
+
+describe('--enable-bootstrap-token-auth and the tokencleaner', () => {
+  let server: TestServer;
+  let admin: Kubectl;
+  let cm: ControllerManagerProcess | undefined;
+  const users: Kubectl[] = [];
+  const as = (token: string, name: string): Kubectl => {
+    const k = new Kubectl(kubectlPath(), tokenKubeconfig(server, token, name));
+    users.push(k);
+    return k;
+  };
+
+  before(async () => {
+    server = await startServer(['--secure-port', '0', '--enable-bootstrap-token-auth']);
+    admin = new Kubectl(kubectlPath(), server.kubeconfig);
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const extra = { 'auth-extra-groups': 'system:bootstrappers:kubeadm:default-node-token', expiration: later };
+    await admin.ok(['create', '-f', '-'], { input: bootstrapTokenSecret('abcdef', '0123456789abcdef', extra) });
+    await admin.ok(['create', '-f', '-'], {
+      input: bootstrapTokenSecret('oldtok', '0123456789abcdef', { expiration: past }),
+    });
+  });
+
+  after(async () => {
+    await cm?.stop();
+    for (const u of users) await u.close();
+    await admin?.close();
+    await server?.stop();
+  });
+
+  test('a bootstrap token is system:bootstrap:<id> in system:bootstrappers and its extra groups', async () => {
+    const k = as('abcdef.0123456789abcdef', 'joiner');
+    let who: { status: { userInfo: { username: string; groups: string[] } } } | undefined;
+    // The authenticator learns of the Secret from its informer's watch.
+    await until('the token authenticates', async () => {
+      const r = await k.run(['auth', 'whoami', '-o', 'json']);
+      if (r.code === 0) who = JSON.parse(r.stdout);
+      return r.code === 0;
+    });
+    assert.deepEqual(who!.status.userInfo, {
+      username: 'system:bootstrap:abcdef',
+      groups: ['system:bootstrappers', 'system:bootstrappers:kubeadm:default-node-token', 'system:authenticated'],
+    });
+  });
+
+  test('an expired bootstrap token, or one with the wrong secret, is 401', async () => {
+    assert.match(await as('oldtok.0123456789abcdef', 'expired').fails(['auth', 'whoami']), /Unauthorized/);
+    assert.match(await as('abcdef.0000000000000000', 'wrong').fails(['auth', 'whoami']), /Unauthorized/);
+  });
+
+  test('the tokencleaner deletes the expired token Secret and keeps the live one', async () => {
+    cm = await startControllerManager(server.kubeconfig, ['--controllers', 'tokencleaner']);
+    await until(
+      'the expired token is deleted',
+      async () => (await admin.run(['get', 'secret', '-n', 'kube-system', 'bootstrap-token-oldtok'])).code !== 0,
+    );
+    await admin.ok(['get', 'secret', '-n', 'kube-system', 'bootstrap-token-abcdef']);
   });
 });

@@ -5,3 +5,4 @@ export { userFromCertificate } from './x509.js';
 export { serveSelfSubjectReview } from './selfsubjectreview.js';
 export { serviceAccountTokenAuthenticator, type ServiceAccountTokenOptions } from './serviceaccount_token.js';
 export { parseTokenFile, tokenFileAuthenticator } from './token_file.js';
+export { BootstrapTokenSecrets, bootstrapTokenAuthenticator } from './bootstrap_token.js';

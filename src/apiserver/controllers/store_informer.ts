@@ -5,6 +5,7 @@
  * through the loopback client. After a compaction it relists and hands the
  * consumer the whole new set.
  */
+import { storageListPrefix } from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
 import { isStorageError, type Storage } from '../../storage/index.js';
 import { decode } from '../codec.js';
@@ -29,6 +30,8 @@ export class StoreInformer {
     private readonly storage: Storage,
     private readonly clock: Clock,
     private readonly handler: StoreInformerHandler,
+    /** Only this namespace's objects (the bootstrap-token authenticator's kube-system Secrets); all when absent. */
+    private readonly namespace?: string,
   ) {}
 
   /** Lists, then watches in the background. */
@@ -44,7 +47,7 @@ export class StoreInformer {
   }
 
   private async relist(): Promise<number> {
-    const page = await this.store.list({});
+    const page = await this.store.list(this.namespace === undefined ? {} : { namespace: this.namespace });
     this.handler.replace(page.items.map((i) => i.obj));
     return page.revision;
   }
@@ -52,7 +55,8 @@ export class StoreInformer {
   private async watchLoop(from: number): Promise<void> {
     let rev = from;
     while (!this.stopped) {
-      const w = this.storage.watch(this.store.info.storagePrefix, { fromRevision: rev, progressNotify: false });
+      const prefix = storageListPrefix(this.store.info, this.namespace);
+      const w = this.storage.watch(prefix, { fromRevision: rev, progressNotify: false });
       this.active = w;
       try {
         for await (const ev of w) {
