@@ -55,3 +55,4 @@ export { ApplyConflictError, serverSideApply, updateManagedFields } from './mana
 export { printTable } from './printers/index.js';
 export { findRestoreError, goFormat } from './schema/restore.js';
 export * from './bootstrap_token.js';
+export * from './certificates.js';

@@ -11,7 +11,7 @@ import {
 } from './registry.js';
 
 test('every resource is reachable by group/version/plural and by apiVersion+kind', () => {
-  assert.equal(RESOURCES.length, 24);
+  assert.equal(RESOURCES.length, 25);
   for (const r of RESOURCES) {
     assert.equal(lookupResource(r.group, r.version, r.resource), r);
     assert.equal(resourceForKind(r.group ? `${r.group}/${r.version}` : r.version, r.kind), r);
@@ -48,6 +48,7 @@ test('legacy discovery documents', () => {
     'batch',
     'scheduling.k8s.io',
     'rbac.authorization.k8s.io',
+    'certificates.k8s.io',
     'policy',
     'scheduling.x-k8s.io',
   ]);

@@ -147,6 +147,14 @@ const SPECS: Spec[] = [
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'Role', resource: 'roles', namespaced: true },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', resource: 'rolebindings', namespaced: true },
   {
+    gv: 'certificates.k8s.io/v1',
+    kind: 'CertificateSigningRequest',
+    resource: 'certificatesigningrequests',
+    short: ['csr'],
+    namespaced: false,
+    sub: [status, { name: 'approval' }],
+  },
+  {
     gv: 'policy/v1',
     kind: 'PodDisruptionBudget',
     resource: 'poddisruptionbudgets',

@@ -10,6 +10,7 @@ import { eventPrinter } from './event.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { roleBindingPrinter, rolePrinter } from './rbac.js';
+import { csrPrinter } from './certificates.js';
 import {
   configMapPrinter,
   genericPrinter,
@@ -54,6 +55,7 @@ const printers = new Map<string, ResourcePrinter>([
   ['clusterroles', rolePrinter],
   ['rolebindings', roleBindingPrinter],
   ['clusterrolebindings', roleBindingPrinter],
+  ['certificatesigningrequests', csrPrinter],
 ]);
 
 /** Options for printTable; `now` is milliseconds since the epoch, injected so output is deterministic. */

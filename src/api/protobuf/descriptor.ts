@@ -62,6 +62,7 @@ export const ROOT_KINDS: Readonly<Record<string, string>> = Object.fromEntries(
     ['authentication.k8s.io/v1', ['TokenRequest', 'SelfSubjectReview']],
     ['authorization.k8s.io/v1', ['SelfSubjectAccessReview']],
     ['rbac.authorization.k8s.io/v1', ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']],
+    ['certificates.k8s.io/v1', ['CertificateSigningRequest']],
     ['meta.k8s.io/v1', ['DeleteOptions']],
   ].flatMap(([gv, kinds]) =>
     (kinds as string[]).map((k) => [`${gv as string} ${k}`, `${protoPackage(gv as string)}.${k}`]),

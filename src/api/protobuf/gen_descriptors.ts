@@ -41,6 +41,7 @@ const API_GROUPS = [
   'authentication',
   'authorization',
   'rbac',
+  'certificates',
 ];
 const APIMACHINERY = ['pkg/apis/meta/v1', 'pkg/api/resource', 'pkg/util/intstr', 'pkg/runtime'];
 

@@ -26,6 +26,7 @@ export const PREFIXES: Record<string, string> = {
   discovery: 'io.k8s.api.discovery.v1',
   scheduling: 'io.k8s.api.scheduling.v1',
   rbac: 'io.k8s.api.rbac.v1',
+  certificates: 'io.k8s.api.certificates.v1',
   policy: 'io.k8s.api.policy.v1',
   autoscaling: 'io.k8s.api.autoscaling.v1',
   meta: 'io.k8s.apimachinery.pkg.apis.meta.v1',

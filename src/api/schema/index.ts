@@ -6,6 +6,7 @@
 import { RESOURCES, type ResourceInfo } from '../registry.js';
 import { badRequest, type StatusError } from '../status.js';
 import { isObject } from '../types.js';
+import { CERTIFICATES_DEFS } from './defs_certificates.js';
 import { CORE_DEFS } from './defs_core.js';
 import { META_DEFS } from './defs_meta.js';
 import { POD_DEFS } from './defs_pod.js';
@@ -21,6 +22,7 @@ const GROUP_PREFIX: Record<string, string> = {
   'discovery.k8s.io': 'discovery',
   'scheduling.k8s.io': 'scheduling',
   'rbac.authorization.k8s.io': 'rbac',
+  'certificates.k8s.io': 'certificates',
   policy: 'policy',
   autoscaling: 'autoscaling',
 };
@@ -35,7 +37,7 @@ export function definitionName(group: string, kind: string): string | undefined 
 
 function build(): Record<string, Schema> {
   const defs: Record<string, Schema> = { ...structuredClone(SCALAR_DEFS) };
-  for (const src of [META_DEFS, POD_DEFS, CORE_DEFS, WORKLOAD_DEFS, RBAC_DEFS])
+  for (const src of [META_DEFS, POD_DEFS, CORE_DEFS, WORKLOAD_DEFS, RBAC_DEFS, CERTIFICATES_DEFS])
     for (const [short, desc] of Object.entries(src)) defs[fullName(short)] = compileStruct(desc);
   // Top-level kinds, plus the subresource bodies (Binding, Eviction, Scale), carry their GVK.
   const kinds: { group: string; version: string; kind: string }[] = RESOURCES.map((r) => ({

@@ -7,3 +7,4 @@ export * from './discovery.js';
 export * from './policy.js';
 export * from './scheduling.js';
 export * from './audit.js';
+export * from './certificates.js';

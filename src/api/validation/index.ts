@@ -49,6 +49,11 @@ import {
   validateRoleBindingUpdate,
 } from './rbac.js';
 import { validateStatefulSet, validateStatefulSetStatus, validateStatefulSetUpdate } from './statefulset.js';
+import {
+  validateCertificateSigningRequest,
+  validateCertificateSigningRequestStatusUpdate,
+  validateCertificateSigningRequestUpdate,
+} from './certificates.js';
 
 type Create = (o: KubeObject) => ErrorList;
 type Update = (o: KubeObject, old: KubeObject) => ErrorList;
@@ -85,6 +90,11 @@ const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?
   clusterroles: { create: validateClusterRole },
   rolebindings: { create: validateRoleBinding, update: validateRoleBindingUpdate },
   clusterrolebindings: { create: validateClusterRoleBinding, update: validateClusterRoleBindingUpdate },
+  certificatesigningrequests: {
+    create: validateCertificateSigningRequest,
+    update: validateCertificateSigningRequestUpdate,
+    status: validateCertificateSigningRequestStatusUpdate,
+  },
 };
 
 const resourceName = (r: ResourceInfo | string): string => (typeof r === 'string' ? r : r.resource);

@@ -14,6 +14,7 @@ import { applyJSONPatch } from './json_patch.js';
 import { applyFieldValidation, parseFieldValidation, recordUpdateManager, serverSideApply } from './fieldmanager.js';
 import { checkBodyKind, checkBodyTarget, parseDryRun, withStatusFrom, writeObject } from './write.js';
 import { queryBool } from '../query.js';
+import { writesStatus } from '../registry/strategy.js';
 
 /** The media types PATCH accepts, as upstream. */
 export const PATCH_TYPES = [
@@ -48,6 +49,7 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
     checkBodyTarget(ctx, applied, validation);
   }
   const sub = ctx.info.subresource;
+  const statusWrite = writesStatus(ctx.store.strategy, sub);
   const gr = { group: ctx.resource.group, resource: ctx.resource.resource };
   const result = await ctx.store.update(
     ctx.info.namespace,
@@ -60,7 +62,7 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
       }
       let next: Obj;
       if (isApply) next = serverSideApply(ctx, current, applied!, manager, force, ctx.services.clock.now());
-      else next = applyPatch(type, sub === 'status' ? statusPatchBase(type, current, patch) : current, patch);
+      else next = applyPatch(type, statusWrite ? statusPatchBase(type, current, patch) : current, patch);
       checkBodyKind(ctx, next);
       const nm = meta(next);
       if (nm.name !== current.metadata.name)
@@ -69,7 +71,7 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
       if (nm.resourceVersion !== undefined && nm.resourceVersion !== current.metadata.resourceVersion)
         throw conflict(gr, ctx.info.name);
       if (!isApply) applyFieldValidation(ctx, next, validation);
-      const merged = sub === 'status' ? withStatusFrom(current, next) : next;
+      const merged = statusWrite ? withStatusFrom(current, next) : next;
       // An apply records its manager in the result's managedFields, which withStatusFrom took from `current`.
       if (isApply && merged !== next) meta(merged).managedFields = meta(next).managedFields;
       return merged;
@@ -78,6 +80,7 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
       dryRun,
       now: ctx.services.clock.now(),
       admission: admissionFor(ctx),
+      user: ctx.info.user,
       subresource: sub,
       forceAllowCreate: isApply,
       ...(isApply ? {} : { beforeWrite: (o: Obj, old: Obj | null) => recordUpdateManager(ctx, o, old, 'Update') }),

@@ -12,6 +12,7 @@ import { writeJSON, writeJSONParts } from '../responsewriters.js';
 import { resourceVersionParts } from '../codec.js';
 import type { KeyValue } from '../../storage/index.js';
 import { admissionFor, type RestContext } from './context.js';
+import { writesStatus } from '../registry/strategy.js';
 import {
   applyFieldValidation,
   parseFieldValidation,
@@ -122,6 +123,7 @@ export async function handleCreate(ctx: RestContext): Promise<void> {
     dryRun,
     now: ctx.services.clock.now(),
     admission: admissionFor(ctx),
+    user: ctx.info.user,
     beforeWrite: (o) => recordUpdateManager(ctx, o, null, 'Update'),
   });
   writeObject(ctx, 201, created.obj, created.stored);
@@ -148,12 +150,13 @@ export async function handleUpdate(ctx: RestContext): Promise<void> {
     (current) => {
       const next = unused ?? decodeTarget(validation === 'Warn' ? 'Ignore' : validation).obj;
       unused = undefined;
-      return current !== null && sub === 'status' ? withStatusFrom(current, next) : next;
+      return current !== null && writesStatus(ctx.store.strategy, sub) ? withStatusFrom(current, next) : next;
     },
     {
       dryRun,
       now: ctx.services.clock.now(),
       admission: admissionFor(ctx),
+      user: ctx.info.user,
       subresource: sub,
       expectRV: (m.resourceVersion as string | undefined) ?? '',
       beforeWrite: (o, old) => recordUpdateManager(ctx, o, old, 'Update'),

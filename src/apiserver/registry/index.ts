@@ -5,6 +5,7 @@
  * DEFINITIONS; the API server refuses to start with a scheme entry that has no folder.
  */
 import type { ResourceInfo } from '../../api/index.js';
+import { certificateSigningRequests } from './certificatesigningrequest/index.js';
 import { configMaps } from './configmap/index.js';
 import { controllerRevisions } from './controllerrevision/index.js';
 import { daemonSets } from './daemonset/index.js';
@@ -60,6 +61,7 @@ export const DEFINITIONS: readonly ResourceDefinition[] = [
   clusterRoles,
   roleBindings,
   clusterRoleBindings,
+  certificateSigningRequests,
 ];
 
 const byGroupResource = new Map(DEFINITIONS.map((d) => [`${d.group}/${d.resource}`, d]));

@@ -18,7 +18,8 @@ import { isStorageError } from '../../storage/index.js';
 import { decode, encodeForStorage } from '../codec.js';
 import { deepCopy, deepEqual, meta, type Obj } from '../object.js';
 import { toStatusError } from '../responsewriters.js';
-import type { Strategy, WriteContext } from './strategy.js';
+import { writesStatus, type Strategy, type WriteContext } from './strategy.js';
+import type { UserInfo } from '../authentication/user.js';
 
 /** A filter applied while walking a list, so unmatched objects are never copied out. */
 export type Predicate = (obj: Obj) => boolean;
@@ -54,6 +55,8 @@ export interface CreateOptions {
   dryRun: boolean;
   now: number;
   admission?: Admission;
+  /** The requesting user, for the strategy (admission is told through admissionFor). */
+  user?: UserInfo;
   /** Runs on the admitted and validated object just before it is written (the handlers record field managers here). */
   beforeWrite?: (obj: Obj) => void;
 }
@@ -63,6 +66,8 @@ export interface UpdateOptions {
   dryRun: boolean;
   now: number;
   admission?: Admission;
+  /** The requesting user, for the strategy (admission is told through admissionFor). */
+  user?: UserInfo;
   /** '' for the object itself, else the subresource written (status, scale). */
   subresource: string;
   /**
@@ -501,7 +506,7 @@ export class GenericStore {
       if (om[k] === undefined) delete m[k];
       else m[k] = om[k];
     }
-    if (this.strategy.hasStatusSubresource && subresource !== 'status') {
+    if (this.strategy.hasStatusSubresource && !writesStatus(this.strategy, subresource)) {
       if (old.status === undefined) delete obj.status;
       else obj.status = old.status;
     }

@@ -8,6 +8,7 @@ import { applyDefaults } from '../../api/index.js';
 import type { ResourceInfo } from '../../api/index.js';
 import type { KubeObject } from '../../api/index.js';
 import { validateCreate, validateStatusUpdate, validateUpdate, type ErrorList } from '../../api/index.js';
+import type { UserInfo } from '../authentication/user.js';
 import type { Obj } from '../object.js';
 import type { IPAllocator, PortAllocator } from './ipallocator.js';
 
@@ -15,6 +16,10 @@ import type { IPAllocator, PortAllocator } from './ipallocator.js';
 export interface WriteContext {
   now: number;
   dryRun: boolean;
+  /** Who is writing (upstream's request user), when the write comes from a request. */
+  user?: UserInfo;
+  /** The subresource an update writes ('' or absent for the object itself). */
+  subresource?: string;
 }
 
 /** What strategies need from the server's configuration. */
@@ -41,6 +46,8 @@ export interface Strategy {
   alwaysHasSpec: boolean;
   /** Whether status is a Go struct upstream, so it always serializes, at least as {}. */
   alwaysHasStatus: boolean;
+  /** Subresources besides status that write the status (certificatesigningrequests/approval). */
+  otherStatusSubresources?: readonly string[];
   /** Upstream's defaulting functions (SetDefaults_*), applied on every write. */
   applyDefaults?(obj: Obj): void;
   /** Resets fields a create may not set (status of resources with a status subresource, ...). */
@@ -70,6 +77,11 @@ export interface Strategy {
   markDeleting?(obj: Obj): void;
   /** TTL for new objects (events: --event-ttl). */
   ttlSeconds?(obj: Obj): number | undefined;
+}
+
+/** Whether a write to `subresource` writes the status (and keeps the rest of the object), as status does. */
+export function writesStatus(s: Strategy, subresource: string): boolean {
+  return subresource === 'status' || (s.otherStatusSubresources?.includes(subresource) ?? false);
 }
 
 /** The rules a resource's folder sets; anything left out takes upstream's default (false). */

@@ -34,4 +34,5 @@ export const RESOURCES = {
   controllerrevisions: gv('apps', 'v1', 'controllerrevisions'),
   jobs: gv('batch', 'v1', 'jobs'),
   poddisruptionbudgets: gv('policy', 'v1', 'poddisruptionbudgets'),
+  certificatesigningrequests: gv('certificates.k8s.io', 'v1', 'certificatesigningrequests', false),
 } as const satisfies Record<string, GroupVersionResource>;
