@@ -41,6 +41,7 @@ import type { Obj } from './object.js';
 import { withProbabilisticGoaway } from './filters/goaway.js';
 import { namespaceLifecycle } from './admission/namespace_lifecycle.js';
 import { nodeRestriction } from './admission/node_restriction.js';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './admission/certificates.js';
 import { defaultTolerationSeconds, priorityAdmission, serviceAccountAdmission } from './admission/pod_plugins.js';
 import { bootstrap } from './controllers/bootstrap.js';
 import { NamespaceController } from './controllers/namespace_controller.js';
@@ -211,6 +212,9 @@ export class ApiServer {
       nodeRestriction((r) => this.stores.get(r)!),
       defaultTolerationSeconds(),
       priorityAdmission(() => this.stores.get('priorityclasses')!),
+      certificateApproval(() => this.authorizer),
+      certificateSigning(() => this.authorizer),
+      certificateSubjectRestriction,
     ]);
     this.tokenIssuer = new ServiceAccountTokenIssuer({
       key: opts.serviceAccountSigningKey ?? generateSigningKey(),

@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { kubectlPath, startServer, tokenKubeconfig, versionedKubectl, type TestServer } from './harness.js';
-import { header, Kubectl, row } from './fixtures/kubectl/cli.js';
+import { header, Kubectl, row, until } from './fixtures/kubectl/cli.js';
 import { generateKeyAndCSR } from '../../src/client/certificate/index.js';
 import { isInvalidError, loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
 import type { CertificateSigningRequest } from '../../src/api/index.js';
@@ -39,21 +39,24 @@ describe('CertificateSigningRequests', () => {
   let server: TestServer;
   let admin: Kubectl;
   let alice: Kubectl;
+  let bob: Kubectl;
   let client: RESTClient;
 
   before(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kscale-e2e-'));
     const tokens = join(dir, 'tokens.csv');
-    writeFileSync(tokens, 'alice-token,alice,alice-uid,"dev,system:masters"\n');
+    writeFileSync(tokens, 'alice-token,alice,alice-uid,"dev,system:masters"\nbob-token,bob,bob-uid,approvers\n');
     server = await startServer(['--secure-port', '0', '--token-auth-file', tokens], dir);
     admin = new Kubectl(kubectlPath(), server.kubeconfig);
     alice = new Kubectl(kubectlPath(), tokenKubeconfig(server, 'alice-token', 'alice'));
+    bob = new Kubectl(kubectlPath(), tokenKubeconfig(server, 'bob-token', 'bob'));
     client = new RESTClient(loadKubeconfig({ path: server.kubeconfig }));
   });
 
   after(async () => {
     client?.close();
     await alice?.close();
+    await bob?.close();
     await admin?.close();
     await server?.stop();
   });
@@ -129,5 +132,68 @@ describe('CertificateSigningRequests', () => {
       certificate: Buffer.from('-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n').toString('base64'),
     };
     await assert.rejects(csrs.updateStatus(csr), (e: unknown) => isInvalidError(e));
+  });
+
+  test('CertificateSubjectRestriction: a kube-apiserver-client CSR for system:masters is refused', async () => {
+    const masters = await csrManifest('masters', 'kubernetes.io/kube-apiserver-client', 'eve', ['system:masters']);
+    assert.match(
+      await admin.fails(['create', '-f', '-'], { input: masters }),
+      /certificatesigningrequests.certificates.k8s.io "masters" is forbidden: use of kubernetes.io\/kube-apiserver-client signer with system:masters group is not allowed/,
+    );
+    await admin.ok(['create', '-f', '-'], {
+      input: await csrManifest('plain-client', 'kubernetes.io/kube-apiserver-client', 'eve', ['dev']),
+    });
+  });
+
+  test('CertificateApproval: approving needs approve on the signer, not just the /approval subresource', async () => {
+    await admin.ok(['create', '-f', '-'], {
+      input: await csrManifest('needs-signer', KUBELET_SIGNER, 'system:node:z', ['system:nodes']),
+    });
+    const approver = (name: string, rules: unknown[]): string =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules },
+          {
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'ClusterRoleBinding',
+            metadata: { name },
+            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+            subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'approvers' }],
+          },
+        ],
+      });
+    await admin.ok(['create', '-f', '-'], {
+      input: approver('csr-approval', [
+        { apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests'], verbs: ['get', 'list'] },
+        { apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/approval'], verbs: ['update'] },
+      ]),
+    });
+    let denied = '';
+    await until('the approval rules reach the authorizer', async () => {
+      const r = await bob.run(['certificate', 'approve', 'needs-signer']);
+      denied = r.stderr;
+      return /user not permitted to approve requests with signerName/.test(r.stderr);
+    });
+    assert.match(
+      denied,
+      /user not permitted to approve requests with signerName "kubernetes.io\/kube-apiserver-client-kubelet"/,
+    );
+    await admin.ok(['create', '-f', '-'], {
+      input: approver('kubelet-signer-approver', [
+        {
+          apiGroups: ['certificates.k8s.io'],
+          resources: ['signers'],
+          resourceNames: ['kubernetes.io/*'],
+          verbs: ['approve'],
+        },
+      ]),
+    });
+    await until(
+      'the signer grant reaches the authorizer',
+      async () => (await bob.run(['certificate', 'approve', 'needs-signer'])).code === 0,
+    );
+    assert.equal(row(await admin.ok(['get', 'csr']), 'needs-signer').CONDITION, 'Approved');
   });
 });
