@@ -10,6 +10,7 @@
  */
 import { NODE_RULES } from './bootstrap_node_policy.js';
 import type { Rule } from './rules.js';
+import { CERTIFICATES_CLUSTER_ROLE_BINDINGS, CERTIFICATES_CLUSTER_ROLES } from './bootstrap_certificates_policy.js';
 
 type Obj = Record<string, unknown>;
 
@@ -86,6 +87,7 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly Obj[] = [
   ]),
   // Bound to no one, as upstream: the Node authorizer carries node permissions.
   clusterRole('system:node', [...NODE_RULES]),
+  ...CERTIFICATES_CLUSTER_ROLES,
 ];
 
 /** The ClusterRoleBindings, named as upstream names them. */
@@ -98,6 +100,7 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly Obj[] = [
     'system:unauthenticated',
   ]),
   bindGroups('system:monitoring', 'system:monitoring', ['system:monitoring']),
+  ...CERTIFICATES_CLUSTER_ROLE_BINDINGS,
 ];
 
 /**
