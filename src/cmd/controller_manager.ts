@@ -16,8 +16,11 @@ import {
   stripManagedFields,
   type ClientFlags,
 } from '../client/index.js';
+import { readFileSync } from 'node:fs';
+import type { RestConfig } from '../client/index.js';
 import { RealClock } from '../clock/index.js';
 import {
+  type ControllerManagerConfiguration,
   defaultControllerManagerConfiguration,
   newControllerDescriptors,
   SimpleControllerClientBuilder,
@@ -168,14 +171,29 @@ export function controllerManagerCommand(): Command {
         .argParser(durationFlag)
         .default(0, '0s'),
     )
+    .option(
+      '--cluster-signing-cert-file <file>',
+      'PEM CA certificate the csrsigning controller issues client certificates with',
+    )
+    .option('--cluster-signing-key-file <file>', 'PEM private key of --cluster-signing-cert-file')
+    .addOption(
+      new Option('--cluster-signing-duration <duration>', 'the longest certificate the csrsigning controller issues')
+        .argParser(durationFlag)
+        .default(8760 * 3_600_000, '8760h0m0s'),
+    )
+    .option(
+      '--root-ca-file <file>',
+      "CA bundle published as every namespace's kube-root-ca.crt (default: the kubeconfig's certificate authority)",
+    )
     .option('-v, --verbose', 'verbose logs');
   return addClientFlags(withSchedulerFlags(cmd), { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
     const clock = new RealClock();
     // Like upstream: every controller gets its own client (its own QPS/burst bucket) from the builder, and the
     // shared informers list and watch through one more, "shared-informers".
+    const restConfig = restConfigFromFlags(o as unknown as ClientFlags);
     const clientBuilder = new SimpleControllerClientBuilder(
-      { ...restConfigFromFlags(o as unknown as ClientFlags), userAgent: 'kscale-controller-manager' },
+      { ...restConfig, userAgent: 'kscale-controller-manager' },
       { clock },
     );
     const client = clientBuilder.client('shared-informers');
@@ -215,6 +233,12 @@ export function controllerManagerCommand(): Command {
       concurrentEndpointSyncs: Math.max(1, o.concurrentEndpointSyncs as number),
       endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriod as number,
     };
+    try {
+      Object.assign(config, certificateFlags(o, restConfig));
+    } catch (err) {
+      process.stderr.write(`kscale controller-manager: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
     const enabled = (o.controllers as string)
       .split(',')
       .map((s) => s.trim())
@@ -267,4 +291,34 @@ export function controllerManagerCommand(): Command {
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);
   });
+}
+
+/** The csrsigning CA and the root CA to publish, read from their flags (the root CA defaults to the kubeconfig's). */
+function certificateFlags(
+  o: Record<string, unknown>,
+  rest: RestConfig,
+): Pick<ControllerManagerConfiguration, 'csrSigning' | 'rootCA'> {
+  const certFile = o.clusterSigningCertFile as string | undefined;
+  const keyFile = o.clusterSigningKeyFile as string | undefined;
+  if ((certFile === undefined) !== (keyFile === undefined))
+    throw new Error('--cluster-signing-cert-file and --cluster-signing-key-file go together');
+  const read = (flag: string, file: string): string => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new Error(`${flag}: ${(err as Error).message}`, { cause: err });
+    }
+  };
+  const csrSigning = {
+    durationMs: o.clusterSigningDuration as number,
+    ...(certFile === undefined || keyFile === undefined
+      ? {}
+      : {
+          certPEM: read('--cluster-signing-cert-file', certFile),
+          keyPEM: read('--cluster-signing-key-file', keyFile),
+        }),
+  };
+  const rootCAFile = o.rootCaFile as string | undefined;
+  const rootCA = rootCAFile !== undefined ? read('--root-ca-file', rootCAFile) : rest.ca?.toString('utf8');
+  return { csrSigning, ...(rootCA === undefined ? {} : { rootCA }) };
 }

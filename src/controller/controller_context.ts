@@ -17,6 +17,7 @@ import { DEFAULT_ENDPOINTS_OPTIONS, type EndpointsControllerOptions } from './en
 import { DEFAULT_JOB_OPTIONS, type JobControllerOptions } from './job/config.js';
 import { DEFAULT_DAEMONSET_OPTIONS, type DaemonSetControllerOptions } from './daemon/config.js';
 import { DEFAULT_STATEFULSET_OPTIONS, type StatefulSetControllerOptions } from './statefulset/config.js';
+import { DEFAULT_CSR_SIGNING_OPTIONS, type CSRSigningControllerOptions } from './certificates/config.js';
 
 /** KubeControllerManagerConfiguration: per-controller settings. */
 export interface ControllerManagerConfiguration {
@@ -30,6 +31,9 @@ export interface ControllerManagerConfiguration {
   job: JobControllerOptions;
   daemonSet: DaemonSetControllerOptions;
   statefulSet: StatefulSetControllerOptions;
+  csrSigning: CSRSigningControllerOptions;
+  /** --root-ca-file's PEM (default: the kubeconfig's CA), published as kube-root-ca.crt; none publishes nothing. */
+  rootCA?: string;
 }
 
 /** Upstream's defaults for every controller. */
@@ -45,6 +49,7 @@ export function defaultControllerManagerConfiguration(): ControllerManagerConfig
     job: { ...DEFAULT_JOB_OPTIONS },
     daemonSet: { ...DEFAULT_DAEMONSET_OPTIONS },
     statefulSet: { ...DEFAULT_STATEFULSET_OPTIONS },
+    csrSigning: { ...DEFAULT_CSR_SIGNING_OPTIONS },
   };
 }
 

@@ -16,6 +16,15 @@ import { JOB_CONTROLLER, JobController } from './job/index.js';
 import { DAEMONSET_CONTROLLER, DaemonSetsController } from './daemon/index.js';
 import { STATEFULSET_CONTROLLER, StatefulSetController } from './statefulset/index.js';
 import { TOKEN_CLEANER_CONTROLLER, TokenCleaner } from './bootstrap/index.js';
+import {
+  CSR_APPROVING_CONTROLLER,
+  CSR_CLEANER_CONTROLLER,
+  CSR_SIGNING_CONTROLLER,
+  CSRCleanerController,
+  newCSRApprovingController,
+  newCSRSigningController,
+} from './certificates/index.js';
+import { ROOT_CA_CERT_PUBLISHER_CONTROLLER, RootCACertPublisher } from './rootcacertpublisher/index.js';
 
 /** Every known controller, in start order. */
 export function newControllerDescriptors(): ControllerDescriptor[] {
@@ -31,6 +40,14 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
     { name: JOB_CONTROLLER, aliases: ['job'], init: (ctx) => new JobController(ctx) },
     { name: DAEMONSET_CONTROLLER, aliases: ['daemonset'], init: (ctx) => new DaemonSetsController(ctx) },
     { name: STATEFULSET_CONTROLLER, aliases: ['statefulset'], init: (ctx) => new StatefulSetController(ctx) },
+    { name: CSR_APPROVING_CONTROLLER, aliases: ['csrapproving'], init: (ctx) => newCSRApprovingController(ctx) },
+    { name: CSR_SIGNING_CONTROLLER, aliases: ['csrsigning'], init: (ctx) => newCSRSigningController(ctx) },
+    { name: CSR_CLEANER_CONTROLLER, aliases: ['csrcleaner'], init: (ctx) => new CSRCleanerController(ctx) },
+    {
+      name: ROOT_CA_CERT_PUBLISHER_CONTROLLER,
+      aliases: ['root-ca-cert-publisher'],
+      init: (ctx) => new RootCACertPublisher(ctx),
+    },
     // Off by default, as upstream; kubeadm runs it with --controllers=*,tokencleaner.
     {
       name: TOKEN_CLEANER_CONTROLLER,

@@ -27,3 +27,5 @@ export * from './endpoints/index.js';
 export * as endpointutil from './endpointutil/index.js';
 export * from './job/index.js';
 export * from './bootstrap/index.js';
+export * from './certificates/index.js';
+export * from './rootcacertpublisher/index.js';
