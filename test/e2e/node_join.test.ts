@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { kubectlPath, startServer, tokenKubeconfig, type TestServer } from './harness.js';
 import { Kubectl, row, until } from './fixtures/kubectl/cli.js';
-import { startControllerManager, type ControllerManagerProcess } from './fixtures/controller_manager.js';
+import { startControllerManagerProcess } from './fixtures/workloads.js';
 import { generateKeyAndCSR } from '../../src/client/certificate/index.js';
 
 const KUBELET_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
@@ -53,7 +53,7 @@ function certKubeconfig(server: TestServer, name: string, certPEM: string, keyPE
 
 describe('node join through bootstrap tokens and CSRs', () => {
   let server: TestServer;
-  let cm: ControllerManagerProcess;
+  let cm: Awaited<ReturnType<typeof startControllerManagerProcess>>;
   let admin: Kubectl;
   let joiner: Kubectl;
   let carol: Kubectl;
@@ -70,7 +70,7 @@ describe('node join through bootstrap tokens and CSRs', () => {
     admin = new Kubectl(kubectlPath(), server.kubeconfig);
     kubectls.push(admin);
     const tls = join(server.dir, 'data', 'tls');
-    cm = await startControllerManager(server.kubeconfig, [
+    cm = await startControllerManagerProcess(server.kubeconfig, [
       '--controllers',
       'csrapproving,csrsigning,root-ca-cert-publisher',
       '--cluster-signing-cert-file',

@@ -10,7 +10,25 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { kubectlPath, startServer, tokenKubeconfig, type TestServer } from './harness.js';
 import { Kubectl, until } from './fixtures/kubectl/cli.js';
-import { startControllerManager, type ControllerManagerProcess } from './fixtures/controller_manager.js';
+import { startControllerManagerProcess } from './fixtures/workloads.js';
+
+/** Kubectls authenticating with bearer tokens against one server, closed together. */
+class TokenKubectls {
+  private readonly all: Kubectl[] = [];
+  constructor(private readonly server: () => TestServer) {}
+
+  /** A kubectl whose kubeconfig holds the server's CA and `token` only. */
+  as(token: string, name: string): Kubectl {
+    const k = new Kubectl(kubectlPath(), tokenKubeconfig(this.server(), token, name));
+    this.all.push(k);
+    return k;
+  }
+
+  /** Closes every kubectl made. */
+  async close(): Promise<void> {
+    for (const k of this.all) await k.close();
+  }
+}
 
 /** A bootstrap token Secret as `kubeadm token create` writes it. */
 function bootstrapTokenSecret(id: string, secret: string, extra: Record<string, string> = {}): string {
@@ -32,12 +50,8 @@ function bootstrapTokenSecret(id: string, secret: string, extra: Record<string, 
 describe('--token-auth-file', () => {
   let server: TestServer;
   let admin: Kubectl;
-  const users: Kubectl[] = [];
-  const as = (token: string, name: string): Kubectl => {
-    const k = new Kubectl(kubectlPath(), tokenKubeconfig(server, token, name));
-    users.push(k);
-    return k;
-  };
+  const users = new TokenKubectls(() => server);
+  const as = (token: string, name: string): Kubectl => users.as(token, name);
 
   before(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kscale-e2e-'));
@@ -48,7 +62,7 @@ describe('--token-auth-file', () => {
   });
 
   after(async () => {
-    for (const u of users) await u.close();
+    await users.close();
     await admin?.close();
     await server?.stop();
   });
@@ -82,13 +96,9 @@ describe('--token-auth-file', () => {
 describe('--enable-bootstrap-token-auth and the tokencleaner', () => {
   let server: TestServer;
   let admin: Kubectl;
-  let cm: ControllerManagerProcess | undefined;
-  const users: Kubectl[] = [];
-  const as = (token: string, name: string): Kubectl => {
-    const k = new Kubectl(kubectlPath(), tokenKubeconfig(server, token, name));
-    users.push(k);
-    return k;
-  };
+  let cm: Awaited<ReturnType<typeof startControllerManagerProcess>> | undefined;
+  const users = new TokenKubectls(() => server);
+  const as = (token: string, name: string): Kubectl => users.as(token, name);
 
   before(async () => {
     server = await startServer(['--secure-port', '0', '--enable-bootstrap-token-auth']);
@@ -104,7 +114,7 @@ describe('--enable-bootstrap-token-auth and the tokencleaner', () => {
 
   after(async () => {
     await cm?.stop();
-    for (const u of users) await u.close();
+    await users.close();
     await admin?.close();
     await server?.stop();
   });
@@ -130,7 +140,7 @@ describe('--enable-bootstrap-token-auth and the tokencleaner', () => {
   });
 
   test('the tokencleaner deletes the expired token Secret and keeps the live one', async () => {
-    cm = await startControllerManager(server.kubeconfig, ['--controllers', 'tokencleaner']);
+    cm = await startControllerManagerProcess(server.kubeconfig, ['--controllers', 'tokencleaner']);
     await until(
       'the expired token is deleted',
       async () => (await admin.run(['get', 'secret', '-n', 'kube-system', 'bootstrap-token-oldtok'])).code !== 0,

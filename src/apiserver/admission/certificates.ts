@@ -41,36 +41,40 @@ function allowedForSigner(authorizer: Authorizer, a: Attributes, verb: string, s
   return slash > 0 && ask(`${signerName.slice(0, slash)}/*`);
 }
 
-/** CertificateApproval: approving or denying needs `approve` on the signer. */
-export function certificateApproval(authorizer: () => Authorizer): AdmissionPlugin {
+/**
+ * A plugin that asks for `verb` on the CSR's signer when an UPDATE of `subresource` makes `changes` true
+ * (upstream's approval and signing plugins share this shape).
+ */
+function signerPermission(
+  name: string,
+  subresource: string,
+  verb: 'approve' | 'sign',
+  changes: (csr: CertificateSigningRequest, old: CertificateSigningRequest | null) => boolean,
+  authorizer: () => Authorizer,
+): AdmissionPlugin {
   return {
-    name: 'CertificateApproval',
+    name,
     validate(a) {
-      if (a.operation !== 'UPDATE' || a.subresource !== 'approval') return;
+      if (a.operation !== 'UPDATE' || a.subresource !== subresource) return;
       const csr = csrOf(a);
-      if (csr === undefined) return;
+      if (csr === undefined || !changes(csr, a.oldObject as CertificateSigningRequest | null)) return;
       const signer = csr.spec?.signerName ?? '';
-      if (!allowedForSigner(authorizer(), a, 'approve', signer))
-        throw forbidden(CSR_RESOURCE, a.name, `user not permitted to approve requests with signerName "${signer}"`);
+      if (!allowedForSigner(authorizer(), a, verb, signer))
+        throw forbidden(CSR_RESOURCE, a.name, `user not permitted to ${verb} requests with signerName "${signer}"`);
     },
   };
 }
 
+/** CertificateApproval: approving or denying needs `approve` on the signer. */
+export function certificateApproval(authorizer: () => Authorizer): AdmissionPlugin {
+  return signerPermission('CertificateApproval', 'approval', 'approve', () => true, authorizer);
+}
+
 /** CertificateSigning: setting or changing status.certificate needs `sign` on the signer. */
 export function certificateSigning(authorizer: () => Authorizer): AdmissionPlugin {
-  return {
-    name: 'CertificateSigning',
-    validate(a) {
-      if (a.operation !== 'UPDATE' || a.subresource !== 'status') return;
-      const csr = csrOf(a);
-      if (csr === undefined) return;
-      const old = a.oldObject as CertificateSigningRequest | null;
-      if ((csr.status?.certificate ?? '') === (old?.status?.certificate ?? '')) return;
-      const signer = csr.spec?.signerName ?? '';
-      if (!allowedForSigner(authorizer(), a, 'sign', signer))
-        throw forbidden(CSR_RESOURCE, a.name, `user not permitted to sign requests with signerName "${signer}"`);
-    },
-  };
+  const changed = (csr: CertificateSigningRequest, old: CertificateSigningRequest | null): boolean =>
+    (csr.status?.certificate ?? '') !== (old?.status?.certificate ?? '');
+  return signerPermission('CertificateSigning', 'status', 'sign', changed, authorizer);
 }
 
 /** CertificateSubjectRestriction: no system:masters through the kube-apiserver-client signer. */
