@@ -24,7 +24,8 @@ import {
   newCSRApprovingController,
   newCSRSigningController,
 } from './certificates/index.js';
-import { ROOT_CA_CERT_PUBLISHER_CONTROLLER, RootCACertPublisher } from './rootcacertpublisher/index.js';
+import { newRootCACertPublisher, ROOT_CA_CERT_PUBLISHER_CONTROLLER } from './rootcacertpublisher/index.js';
+import { newServiceAccountsController, SERVICE_ACCOUNT_CONTROLLER } from './serviceaccount/index.js';
 
 /** Every known controller, in start order. */
 export function newControllerDescriptors(): ControllerDescriptor[] {
@@ -46,8 +47,9 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
     {
       name: ROOT_CA_CERT_PUBLISHER_CONTROLLER,
       aliases: ['root-ca-cert-publisher'],
-      init: (ctx) => new RootCACertPublisher(ctx),
+      init: (ctx) => newRootCACertPublisher(ctx),
     },
+    { name: SERVICE_ACCOUNT_CONTROLLER, aliases: ['serviceaccount'], init: (ctx) => newServiceAccountsController(ctx) },
     // Off by default, as upstream; kubeadm runs it with --controllers=*,tokencleaner.
     {
       name: TOKEN_CLEANER_CONTROLLER,

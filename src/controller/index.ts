@@ -29,3 +29,4 @@ export * from './job/index.js';
 export * from './bootstrap/index.js';
 export * from './certificates/index.js';
 export * from './rootcacertpublisher/index.js';
+export * from './serviceaccount/index.js';

@@ -5,7 +5,8 @@
  * it with the client CA, and the certificate authenticates as
  * system:node:<name>; the node then renews for itself (selfnodeclient).
  * Requests from others are not auto-approved. root-ca-cert-publisher puts
- * kube-root-ca.crt in every namespace.
+ * kube-root-ca.crt in every namespace, and serviceaccount keeps each one's
+ * `default` ServiceAccount.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,7 +73,7 @@ describe('node join through bootstrap tokens and CSRs', () => {
     const tls = join(server.dir, 'data', 'tls');
     cm = await startControllerManagerProcess(server.kubeconfig, [
       '--controllers',
-      'csrapproving,csrsigning,root-ca-cert-publisher',
+      'csrapproving,csrsigning,root-ca-cert-publisher,serviceaccount',
       '--cluster-signing-cert-file',
       join(tls, 'client-ca.crt'),
       '--cluster-signing-key-file',
@@ -240,5 +241,19 @@ describe('node join through bootstrap tokens and CSRs', () => {
       async () => (await admin.run(['get', 'cm', '-n', 'fresh', 'kube-root-ca.crt'])).code === 0,
     );
     assert.equal((await admin.getJSON(['cm', '-n', 'fresh', 'kube-root-ca.crt'])).data['ca.crt'], ca);
+  });
+
+  test('the serviceaccount controller puts a deleted default ServiceAccount back', async () => {
+    await admin.ok(['create', 'namespace', 'sa-ns']);
+    await until(
+      'sa-ns has its default ServiceAccount',
+      async () => (await admin.run(['get', 'sa', '-n', 'sa-ns', 'default'])).code === 0,
+    );
+    const first = (await admin.getJSON(['sa', '-n', 'sa-ns', 'default'])).metadata.uid;
+    await admin.ok(['delete', 'sa', '-n', 'sa-ns', 'default']);
+    await until('it comes back', async () => {
+      const r = await admin.run(['get', 'sa', '-n', 'sa-ns', 'default', '-o', 'jsonpath={.metadata.uid}']);
+      return r.code === 0 && r.stdout !== first;
+    });
   });
 });

@@ -36,3 +36,4 @@ export { enqueueOnChange } from './enqueue.js';
 export { canonical, computeHash, dropNullish } from './hash.js';
 export { selectorOrNothing } from './selector.js';
 export { updateStatusIfChanged } from './update_status.js';
+export { PerNamespaceObjectController, type EnsureFn } from './per_namespace.js';
