@@ -33,7 +33,7 @@ import { startEmbeddedScheduler, withSchedulerFlags } from './scheduler.js';
 export function controllerManagerCommand(): Command {
   const cmd = new Command('controller-manager')
     .description(
-      'run the controllers (node lifecycle, taint eviction, replicaset, deployment, job, endpointslice, endpoints, garbage collector, pod GC) against an API server',
+      'run the controllers (node lifecycle, taint eviction, replicaset, deployment, job, endpointslice, endpoints, garbage collector, pod GC, csrapproving, csrsigning, csrcleaner, root-ca-cert-publisher, serviceaccount; tokencleaner on request) against an API server',
     )
     .addOption(
       new Option(
