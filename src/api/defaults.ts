@@ -3,6 +3,7 @@
  * validation, like the generated SetDefaults_* functions upstream. Mutates
  * the object in place.
  */
+import { defaultFlowSchema, defaultPriorityLevelConfiguration } from './defaults_flowcontrol.js';
 import { defaultPod, defaultPodSpec } from './defaults_pod.js';
 import type { ResourceInfo } from './registry.js';
 import { isObject, type KubeObject } from './types.js';
@@ -222,6 +223,8 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
   priorityclasses: (pc) => void (pc.preemptionPolicy ||= 'PreemptLowerPriority'),
   rolebindings: defaultBinding,
   clusterrolebindings: defaultBinding,
+  flowschemas: defaultFlowSchema,
+  prioritylevelconfigurations: defaultPriorityLevelConfiguration,
 };
 
 /** Applies upstream's defaults for `resource` (a plural or ResourceInfo) to `obj`, in place; returns it. */

@@ -11,7 +11,7 @@ import {
 } from './registry.js';
 
 test('every resource is reachable by group/version/plural and by apiVersion+kind', () => {
-  assert.equal(RESOURCES.length, 25);
+  assert.equal(RESOURCES.length, 27);
   for (const r of RESOURCES) {
     assert.equal(lookupResource(r.group, r.version, r.resource), r);
     assert.equal(resourceForKind(r.group ? `${r.group}/${r.version}` : r.version, r.kind), r);
@@ -50,6 +50,7 @@ test('legacy discovery documents', () => {
     'rbac.authorization.k8s.io',
     'certificates.k8s.io',
     'policy',
+    'flowcontrol.apiserver.k8s.io',
     'scheduling.x-k8s.io',
   ]);
   const core = apiResourceList('', 'v1')!;

@@ -162,6 +162,20 @@ const SPECS: Spec[] = [
     namespaced: true,
     sub: [status],
   },
+  {
+    gv: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'FlowSchema',
+    resource: 'flowschemas',
+    namespaced: false,
+    sub: [status],
+  },
+  {
+    gv: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    resource: 'prioritylevelconfigurations',
+    namespaced: false,
+    sub: [status],
+  },
   // scheduler-plugins' gang scheduling group (Coscheduling), served natively so the scheduler needs no CRD.
   {
     gv: 'scheduling.x-k8s.io/v1alpha1',

@@ -7,6 +7,7 @@ import { controllerRevisionPrinter, daemonSetPrinter, statefulSetPrinter } from 
 import { deploymentPrinter, jobPrinter, replicaSetPrinter } from './workloads.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
 import { eventPrinter } from './event.js';
+import { flowSchemaPrinter, priorityLevelConfigurationPrinter } from './flowcontrol.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { roleBindingPrinter, rolePrinter } from './rbac.js';
@@ -56,6 +57,8 @@ const printers = new Map<string, ResourcePrinter>([
   ['rolebindings', roleBindingPrinter],
   ['clusterrolebindings', roleBindingPrinter],
   ['certificatesigningrequests', csrPrinter],
+  ['flowschemas', flowSchemaPrinter],
+  ['prioritylevelconfigurations', priorityLevelConfigurationPrinter],
 ]);
 
 /** Options for printTable; `now` is milliseconds since the epoch, injected so output is deterministic. */

@@ -8,3 +8,4 @@ export * from './policy.js';
 export * from './scheduling.js';
 export * from './audit.js';
 export * from './certificates.js';
+export * from './flowcontrol.js';

@@ -29,6 +29,7 @@ import {
   validateServiceUpdate,
 } from './core.js';
 import { toInvalidError, type ErrorList } from './field.js';
+import { validateFlowSchema, validatePriorityLevelConfiguration } from './flowcontrol.js';
 import { validateObjectMetaUpdate } from './objectmeta.js';
 import {
   validateEndpointSlice,
@@ -95,6 +96,8 @@ const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?
     update: validateCertificateSigningRequestUpdate,
     status: validateCertificateSigningRequestStatusUpdate,
   },
+  flowschemas: { create: validateFlowSchema },
+  prioritylevelconfigurations: { create: validatePriorityLevelConfiguration },
 };
 
 const resourceName = (r: ResourceInfo | string): string => (typeof r === 'string' ? r : r.resource);

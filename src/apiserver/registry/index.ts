@@ -13,6 +13,7 @@ import { deployments } from './deployment/index.js';
 import { endpoints } from './endpoints/index.js';
 import { endpointSlices } from './endpointslice/index.js';
 import { events } from './event/index.js';
+import { flowSchemas } from './flowschema/index.js';
 import { jobs } from './job/index.js';
 import { leases } from './lease/index.js';
 import { namespaces } from './namespace/index.js';
@@ -21,6 +22,7 @@ import { pods } from './pod/index.js';
 import { podDisruptionBudgets } from './poddisruptionbudget/index.js';
 import { podGroups } from './podgroup/index.js';
 import { priorityClasses } from './priorityclass/index.js';
+import { priorityLevelConfigurations } from './prioritylevelconfiguration/index.js';
 import { clusterRoles } from './clusterrole/index.js';
 import { clusterRoleBindings } from './clusterrolebinding/index.js';
 import { roles } from './role/index.js';
@@ -62,6 +64,8 @@ export const DEFINITIONS: readonly ResourceDefinition[] = [
   roleBindings,
   clusterRoleBindings,
   certificateSigningRequests,
+  flowSchemas,
+  priorityLevelConfigurations,
 ];
 
 const byGroupResource = new Map(DEFINITIONS.map((d) => [`${d.group}/${d.resource}`, d]));
