@@ -36,7 +36,7 @@ import {
   type Authorizer,
 } from './authorization/index.js';
 import { reconcileBootstrapPolicy } from './controllers/rbac_bootstrap.js';
-import { StoreInformer } from './controllers/store_informer.js';
+import { StoreInformer, type StoreInformerHandler } from './controllers/store_informer.js';
 import type { Obj } from './object.js';
 import { withProbabilisticGoaway } from './filters/goaway.js';
 import { namespaceLifecycle } from './admission/namespace_lifecycle.js';
@@ -48,6 +48,19 @@ import { NamespaceController } from './controllers/namespace_controller.js';
 import type { ServerServices } from './endpoints/context.js';
 import { serveResource } from './endpoints/router.js';
 import { MaxInFlight } from './filters/max_inflight.js';
+import { withPriorityAndFairness } from './filters/priority_and_fairness.js';
+import {
+  APFController,
+  dumpPriorityLevels,
+  dumpQueues,
+  ensureBootstrapConfiguration,
+  FlowControlMetrics,
+  isMandatory,
+  restoreMandatory,
+  type FlowControlStores,
+  type ResourceStats,
+} from './flowcontrol/index.js';
+import type { RequestInfo } from './request_info.js';
 import { buildChain, toListener, withMaxInFlight, withMetrics, type Handler } from './handler_chain.js';
 import { ApiServerMetrics } from './metrics.js';
 import { serveDiscovery, serveHealth, serveMisc, serveNotFound } from './nonresource.js';
@@ -59,7 +72,7 @@ import { definitionFor, restoreServiceAllocations } from './registry/index.js';
 import type { StrategyConfig } from './registry/strategy.js';
 import { GenericStore } from './registry/store.js';
 import { instrumentStorage } from './storage_metrics.js';
-import { CacherRegistry, parseWatchCacheSizes } from '../storage/cacher/index.js';
+import { CacherRegistry, parseWatchCacheSizes, shouldDelegate } from '../storage/cacher/index.js';
 import { registerCacheMetrics } from './cache_metrics.js';
 
 /** The fields the watch cache indexes: spec.nodeName for pods (each kubelet watches its own), metadata.name for single-object watches. */
@@ -89,6 +102,8 @@ export interface ApiServerOptions {
   maxRequestsInflight?: number;
   /** --max-mutating-requests-inflight (200). */
   maxMutatingRequestsInflight?: number;
+  /** --enable-priority-and-fairness (true): API Priority and Fairness instead of max-in-flight. */
+  enablePriorityAndFairness?: boolean;
   /** --min-request-timeout (1800 s): watches without timeoutSeconds last [min, 2*min). */
   minRequestTimeoutSeconds?: number;
   /** --service-cluster-ip-range (10.96.0.0/12 here; upstream has no default). */
@@ -159,6 +174,9 @@ export class ApiServer {
   readonly storage: Storage;
   private readonly cache: CacherRegistry | undefined;
   private readonly auditor: Auditor | undefined;
+  /** API Priority and Fairness, unless --enable-priority-and-fairness=false. */
+  readonly apf: APFController | undefined;
+  private apfEnsureTimer: { cancel(): void } | undefined;
 
   constructor(readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? new RealClock();
@@ -231,6 +249,7 @@ export class ApiServer {
       openWatches: this.openWatches,
     };
     this.authorizer = this.buildAuthorizer(opts.authorizationModes ?? ['Node', 'RBAC']);
+    this.apf = opts.enablePriorityAndFairness === false ? undefined : this.buildAPF();
     const route: Handler = async (req, res, info) => {
       if (info.isResourceRequest) {
         // The self-reviews are virtual resources of these two groups; every other request skips their awaits.
@@ -247,6 +266,7 @@ export class ApiServer {
       if (await serveMisc(res, info, this.metrics, opts.storage)) return;
       if (serveOpenAPI(req, res, info)) return;
       if (serveOpenIDMetadata(res, info, this.tokenIssuer)) return;
+      if (this.apf !== undefined && serveAPFDebug(res, info, this.apf)) return;
       serveNotFound(res);
     };
     const limiter = new MaxInFlight(
@@ -285,7 +305,7 @@ export class ApiServer {
       }),
       ...(audit === undefined ? [] : [withAudit(audit)]),
       withProbabilisticGoaway(opts.secureServing?.goawayChance ?? 0),
-      withMaxInFlight(limiter),
+      this.apf === undefined ? withMaxInFlight(limiter) : withPriorityAndFairness(this.apf),
       withAuthorization(this.authorizer),
     ]);
     const listener = toListener(chain);
@@ -343,6 +363,82 @@ export class ApiServer {
     return [bootstrapTokenAuthenticator(secrets, this.clock)];
   }
 
+  /** The APF controller, fed by informers on both kinds; a deleted mandatory object is written back at once. */
+  private buildAPF(): APFController {
+    const opts = this.opts;
+    const fcStores = this.flowControlStores();
+    const apf = new APFController({
+      clock: this.clock,
+      serverConcurrencyLimit: (opts.maxRequestsInflight ?? 400) + (opts.maxMutatingRequestsInflight ?? 200),
+      stats: this.resourceStats(),
+      metrics: new FlowControlMetrics(this.metrics.registry),
+      writeDangling: async (name, condition) => {
+        await fcStores.flowSchemas.guaranteedUpdate(
+          undefined,
+          name,
+          (cur) => {
+            if (cur === null) return Promise.reject(new Error('gone'));
+            const conditions = ((cur.status as { conditions?: unknown[] } | undefined)?.conditions ?? []).filter(
+              (c) => (c as { type?: string }).type !== 'Dangling',
+            );
+            return { ...cur, status: { ...(cur.status as object), conditions: [...conditions, condition] } };
+          },
+          { allowCreate: false, dryRun: false },
+        );
+      },
+    });
+    const restoring = (
+      kind: 'FlowSchema' | 'PriorityLevelConfiguration',
+      h: StoreInformerHandler,
+    ): StoreInformerHandler => ({
+      ...h,
+      delete: (o) => {
+        h.delete(o);
+        const name = String((o.metadata as { name?: string } | undefined)?.name ?? '');
+        if (isMandatory(name)) restoreMandatory(fcStores, kind, name, this.clock).catch(() => undefined);
+      },
+    });
+    this.informers.push(
+      new StoreInformer(
+        fcStores.priorityLevels,
+        this.storage,
+        this.clock,
+        restoring('PriorityLevelConfiguration', apf.priorityLevelHandler),
+      ),
+      new StoreInformer(fcStores.flowSchemas, this.storage, this.clock, restoring('FlowSchema', apf.flowSchemaHandler)),
+    );
+    return apf;
+  }
+
+  private flowControlStores(): FlowControlStores {
+    return {
+      flowSchemas: this.stores.get('flowschemas')!,
+      priorityLevels: this.stores.get('prioritylevelconfigurations')!,
+    };
+  }
+
+  /** Object and watcher counts from the watch cache, and the cacher's own rule for when a list goes to storage. */
+  private resourceStats(): ResourceStats {
+    const prefixes = new Map(RESOURCES.map((r) => [`${r.group}/${r.resource}`, r.storagePrefix]));
+    const cacher = (info: RequestInfo) => {
+      const prefix = prefixes.get(`${info.apiGroup}/${info.resource}`);
+      return prefix === undefined ? undefined : this.cache?.cacherFor(prefix);
+    };
+    return {
+      objectCount: (info) => cacher(info)?.objectCount,
+      watchCount: (info) => cacher(info)?.watcherCount ?? 0,
+      listFromStorage: (info) => {
+        const q = info.query;
+        if (q.has('continue')) return true;
+        const rv = q.get('resourceVersion');
+        const n = rv === null || rv === '' ? undefined : Number(rv);
+        const read =
+          n === undefined ? {} : q.get('resourceVersionMatch') === 'Exact' ? { revision: n } : { minRevision: n };
+        return shouldDelegate('list', read, cacher(info));
+      },
+    };
+  }
+
   private buildAuthorizer(modes: string[]): Authorizer {
     const chain: Authorizer[] = [privilegedGroups('system:masters')];
     const s = (r: string): GenericStore => this.stores.get(r)!;
@@ -393,7 +489,17 @@ export class ApiServer {
     await this.nsController.start();
     await bootstrap(this.stores, this.cfg, this.clock);
     await reconcileBootstrapPolicy(this.stores, this.clock);
+    if (this.apf !== undefined) {
+      // Like upstream's APF bootstrap post-start hook: a pass now, then one a minute.
+      const stores = this.flowControlStores();
+      await ensureBootstrapConfiguration(stores, this.clock);
+      this.apfEnsureTimer = this.clock.setInterval(
+        () => void ensureBootstrapConfiguration(stores, this.clock).catch(() => undefined),
+        60_000,
+      );
+    }
     for (const i of this.informers) await i.start();
+    this.apf?.start();
     this.ready = true;
   }
 
@@ -416,6 +522,8 @@ export class ApiServer {
   async close(graceMs = 2_000): Promise<void> {
     this.ready = false;
     this.nsController.stop();
+    this.apf?.stop();
+    this.apfEnsureTimer?.cancel();
     for (const i of this.informers) i.stop();
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     const https = this.https;
@@ -450,4 +558,18 @@ function listenOn(server: Server | Http2SecureServer, port: number, host: string
       resolve((server.address() as AddressInfo).port);
     });
   });
+}
+
+/** Serves /debug/api_priority_and_fairness/dump_priority_levels and dump_queues as text. */
+function serveAPFDebug(res: import('node:http').ServerResponse, info: RequestInfo, apf: APFController): boolean {
+  const dump =
+    info.path === '/debug/api_priority_and_fairness/dump_priority_levels'
+      ? dumpPriorityLevels
+      : info.path === '/debug/api_priority_and_fairness/dump_queues'
+        ? dumpQueues
+        : undefined;
+  if (dump === undefined || info.verb !== 'get') return false;
+  res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(dump(apf));
+  return true;
 }

@@ -112,6 +112,11 @@ export function serverCommand(): Command {
     .option('--max-requests-inflight <n>', 'read-only requests in flight before 429', nonNegativeIntFlag, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests in flight before 429', nonNegativeIntFlag, 200)
     .option(
+      '--enable-priority-and-fairness <bool>',
+      'API Priority and Fairness: the in-flight limits become seats shared by priority levels (false: plain max-in-flight)',
+      'true',
+    )
+    .option(
       '--min-request-timeout <seconds>',
       'minimum watch timeout; actual is randomized up to twice this',
       nonNegativeIntFlag,
@@ -245,6 +250,7 @@ export function serverCommand(): Command {
         clock,
         maxRequestsInflight: o.maxRequestsInflight as number,
         maxMutatingRequestsInflight: o.maxMutatingRequestsInflight as number,
+        enablePriorityAndFairness: o.enablePriorityAndFairness !== 'false',
         minRequestTimeoutSeconds: o.minRequestTimeout as number,
         serviceClusterIPRange: o.serviceClusterIpRange as string,
         serviceNodePortRange: o.serviceNodePortRange as string,

@@ -1,14 +1,47 @@
 /**
  * API Priority and Fairness with the real kubectl: FlowSchemas and
  * PriorityLevelConfigurations served with upstream's columns, defaulting and
- * 422s.
+ * 422s; the bootstrap configuration and its maintenance; Dangling schemas
+ * that requests fall through; the PF headers and metrics.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { request as httpsRequest } from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
 import { kubectlPath, startServer, type TestServer } from './harness.js';
-import { header, Kubectl, manifest, row } from './fixtures/kubectl/cli.js';
+import { header, Kubectl, manifest, row, until } from './fixtures/kubectl/cli.js';
 
 const FC = 'flowcontrol.apiserver.k8s.io/v1';
+
+/** A GET over the secure port with a bearer token; resolves with the status and the response headers. */
+function getWithToken(
+  server: TestServer,
+  path: string,
+  token: string,
+): Promise<{ code: number; headers: Record<string, unknown> }> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(server.kubeconfig);
+  const cluster = kc.getCurrentCluster()!;
+  const url = new URL(cluster.server);
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        ca: Buffer.from(cluster.caData ?? '', 'base64').toString(),
+        agent: false,
+        headers: { Authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ code: res.statusCode ?? 0, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('API Priority and Fairness objects', () => {
   let server: TestServer;
@@ -124,5 +157,212 @@ describe('API Priority and Fairness objects', () => {
     });
     assert.match(err, /spec\.matchingPrecedence: Invalid value: 10001: must not be greater than 10000/);
     assert.match(err, /spec\.distinguisherMethod\.type: Unsupported value: "ByPod"/);
+  });
+
+  test("upstream's mandatory and suggested objects exist, marked for autoupdate", async () => {
+    const pls = await admin.getJSON(['prioritylevelconfigurations']);
+    const names = pls.items.map((p: { metadata: { name: string } }) => p.metadata.name);
+    for (const n of [
+      'exempt',
+      'catch-all',
+      'system',
+      'node-high',
+      'leader-election',
+      'workload-high',
+      'workload-low',
+      'global-default',
+    ])
+      assert.ok(names.includes(n), `${n} in ${names.join(',')}`);
+    const catchAll = await admin.getJSON(['prioritylevelconfiguration', 'catch-all']);
+    assert.deepEqual(catchAll.spec.limited, {
+      nominalConcurrencyShares: 5,
+      lendablePercent: 0,
+      limitResponse: { type: 'Reject' },
+    });
+    assert.equal(catchAll.metadata.annotations['apf.kubernetes.io/autoupdate-spec'], 'true');
+    const nodeHigh = await admin.getJSON(['flowschema', 'system-node-high']);
+    assert.equal(nodeHigh.spec.priorityLevelConfiguration.name, 'node-high');
+    assert.equal(nodeHigh.spec.matchingPrecedence, 400);
+    const fsNames = (await admin.getJSON(['flowschemas'])).items.map(
+      (f: { metadata: { name: string } }) => f.metadata.name,
+    );
+    for (const n of [
+      'exempt',
+      'catch-all',
+      'probes',
+      'system-leader-election',
+      'endpoint-controller',
+      'workload-leader-election',
+      'system-node-high',
+      'system-nodes',
+      'kube-controller-manager',
+      'kube-scheduler',
+      'kube-system-service-accounts',
+      'service-accounts',
+      'global-default',
+    ])
+      assert.ok(fsNames.includes(n), `${n} in ${fsNames.join(',')}`);
+    // Each schema's level exists: MISSINGPL says False once the controller has looked.
+    await until(
+      'Dangling=False on service-accounts',
+      async () => row(await admin.ok(['get', 'flowschemas']), 'service-accounts').MISSINGPL === 'False',
+    );
+  });
+
+  test('a deleted mandatory object comes back; a suggested one with autoupdate "false" keeps its spec', async () => {
+    const before = await admin.getJSON(['prioritylevelconfiguration', 'catch-all']);
+    await admin.ok(['delete', 'prioritylevelconfiguration', 'catch-all']);
+    await until('catch-all recreated', async () => {
+      const r = await admin.run(['get', 'prioritylevelconfiguration', 'catch-all', '-o', 'json']);
+      return r.code === 0 && JSON.parse(r.stdout).metadata.uid !== before.metadata.uid;
+    });
+    await admin.ok(['delete', 'flowschema', 'exempt']);
+    await until(
+      'exempt FlowSchema recreated',
+      async () => (await admin.run(['get', 'flowschema', 'exempt'])).code === 0,
+    );
+    await admin.ok([
+      'annotate',
+      '--overwrite',
+      'prioritylevelconfiguration',
+      'workload-low',
+      'apf.kubernetes.io/autoupdate-spec=false',
+    ]);
+    await admin.ok([
+      'patch',
+      'prioritylevelconfiguration',
+      'workload-low',
+      '--type=merge',
+      '-p',
+      '{"spec":{"limited":{"nominalConcurrencyShares":7}}}',
+    ]);
+    await admin.ok([
+      'patch',
+      'prioritylevelconfiguration',
+      'catch-all',
+      '--type=merge',
+      '-p',
+      '{"spec":{"limited":{"nominalConcurrencyShares":7}}}',
+    ]);
+    // A restart runs the maintenance pass: the mandatory level's spec is restored, the opted-out one is kept.
+    // The harness's stop() removes the data directory: end the process only, and start again on the same data.
+    const exited = new Promise((r) => server.process.once('exit', r));
+    server.process.kill('SIGTERM');
+    await exited;
+    await admin.close();
+    server = await startServer(['--secure-port', '0'], server.dir);
+    admin = new Kubectl(kubectlPath(), server.kubeconfig);
+    assert.equal(
+      (await admin.getJSON(['prioritylevelconfiguration', 'catch-all'])).spec.limited.nominalConcurrencyShares,
+      5,
+    );
+    assert.equal(
+      (await admin.getJSON(['prioritylevelconfiguration', 'workload-low'])).spec.limited.nominalConcurrencyShares,
+      7,
+    );
+  });
+
+  test('a schema whose level is missing is Dangling and its requests fall to the next match; headers name both', async () => {
+    await admin.ok(['create', 'serviceaccount', 'apf-user']);
+    const token = (await admin.ok(['create', 'token', 'apf-user'])).trim();
+    const saSchema = await admin.getJSON(['flowschema', 'service-accounts']);
+    const workloadLow = await admin.getJSON(['prioritylevelconfiguration', 'workload-low']);
+    const path = '/api/v1/namespaces/default/configmaps';
+    let r = await getWithToken(server, path, token);
+    assert.equal(r.code, 403, 'no RBAC grant: classified before authorization all the same');
+    assert.equal(r.headers['x-kubernetes-pf-flowschema-uid'], saSchema.metadata.uid);
+    assert.equal(r.headers['x-kubernetes-pf-prioritylevel-uid'], workloadLow.metadata.uid);
+
+    await admin.ok(['create', '-f', '-'], {
+      input: manifest({
+        apiVersion: FC,
+        kind: 'FlowSchema',
+        metadata: { name: 'apf-user-first' },
+        spec: {
+          priorityLevelConfiguration: { name: 'not-there' },
+          matchingPrecedence: 50,
+          rules: [
+            {
+              subjects: [{ kind: 'ServiceAccount', serviceAccount: { namespace: 'default', name: 'apf-user' } }],
+              resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }],
+            },
+          ],
+        },
+      }),
+    });
+    await until('Dangling=True', async () => {
+      const fs = await admin.getJSON(['flowschema', 'apf-user-first']);
+      const c = (fs.status?.conditions ?? []).find((x: { type: string }) => x.type === 'Dangling');
+      return c?.status === 'True' && c.reason === 'NotFound';
+    });
+    assert.equal(row(await admin.ok(['get', 'flowschema', 'apf-user-first']), 'apf-user-first').MISSINGPL, 'True');
+    r = await getWithToken(server, path, token);
+    assert.equal(
+      r.headers['x-kubernetes-pf-flowschema-uid'],
+      saSchema.metadata.uid,
+      'fell through to service-accounts',
+    );
+
+    await admin.ok(['create', '-f', '-'], {
+      input: manifest({
+        apiVersion: FC,
+        kind: 'PriorityLevelConfiguration',
+        metadata: { name: 'not-there' },
+        spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' } } },
+      }),
+    });
+    const mine = await admin.getJSON(['flowschema', 'apf-user-first']);
+    await until(
+      'requests go to the schema once its level exists',
+      async () =>
+        (await getWithToken(server, path, token)).headers['x-kubernetes-pf-flowschema-uid'] === mine.metadata.uid,
+    );
+    await until(
+      'Dangling=False',
+      async () => row(await admin.ok(['get', 'flowschema', 'apf-user-first']), 'apf-user-first').MISSINGPL === 'False',
+    );
+  });
+
+  test('the flow-control metrics and debug dumps are served', async () => {
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    for (const name of [
+      'apiserver_flowcontrol_current_inqueue_requests',
+      'apiserver_flowcontrol_current_executing_seats',
+      'apiserver_flowcontrol_request_wait_duration_seconds',
+      'apiserver_flowcontrol_dispatched_requests_total',
+      'apiserver_flowcontrol_nominal_limit_seats',
+      'apiserver_flowcontrol_rejected_requests_total',
+    ])
+      assert.ok(metrics.includes(`# TYPE ${name}`), name);
+    assert.match(
+      metrics,
+      /apiserver_flowcontrol_dispatched_requests_total\{flow_schema="exempt",priority_level="exempt"\} [1-9]/,
+    );
+    assert.match(metrics, /apiserver_flowcontrol_nominal_limit_seats\{priority_level="node-high"\} [1-9]/);
+    const levels = await (await fetch(`${server.url}/debug/api_priority_and_fairness/dump_priority_levels`)).text();
+    assert.match(levels, /^PriorityLevelName, ActiveQueues, IsIdle/);
+    assert.match(levels, /\nworkload-low, /);
+    const queues = await (await fetch(`${server.url}/debug/api_priority_and_fairness/dump_queues`)).text();
+    assert.match(queues, /\nglobal-default, 127, 0, 0, 0, /);
+  });
+});
+
+describe('--enable-priority-and-fairness=false', () => {
+  test('max-in-flight alone: no PF headers', async () => {
+    const server = await startServer(['--enable-priority-and-fairness=false']);
+    try {
+      const res = await fetch(`${server.url}/api/v1/namespaces`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('x-kubernetes-pf-flowschema-uid'), null);
+      const on = await startServer([]);
+      try {
+        const r2 = await fetch(`${on.url}/api/v1/namespaces`);
+        assert.notEqual(r2.headers.get('x-kubernetes-pf-flowschema-uid'), null);
+      } finally {
+        await on.stop();
+      }
+    } finally {
+      await server.stop();
+    }
   });
 });

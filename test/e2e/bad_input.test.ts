@@ -421,7 +421,14 @@ describe('bad input', () => {
 describe('in-flight limits', () => {
   let srv: TestServer;
   before(async () => {
-    srv = await startServer(['--max-mutating-requests-inflight', '1', '--max-requests-inflight', '1']);
+    // The max-in-flight filter itself: with APF on (the default) the plain port's system:masters is exempt.
+    srv = await startServer([
+      '--max-mutating-requests-inflight',
+      '1',
+      '--max-requests-inflight',
+      '1',
+      '--enable-priority-and-fairness=false',
+    ]);
   });
   after(async () => {
     await srv?.stop();

@@ -139,6 +139,16 @@ export abstract class CacherBase implements Storage, CacheReadState {
     return this.readyPromise;
   }
 
+  /** Objects in the cache, for flow control's list-cost estimate (upstream's object count tracker). */
+  get objectCount(): number {
+    return this.watchCache.store.size;
+  }
+
+  /** Watchers a write may notify, for flow control's write-cost estimate. */
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
   /** Whether the initial list is in memory. */
   get isReady(): boolean {
     return this.initialized;

@@ -1,0 +1,42 @@
+/**
+ * The API Priority and Fairness filter, like upstream's
+ * filters/priority-and-fairness.go: after authentication and before
+ * authorization, each request is classified, tagged with the
+ * X-Kubernetes-PF-FlowSchema-UID and X-Kubernetes-PF-PriorityLevel-UID
+ * headers, and runs once its level admits it (429 with Retry-After when its
+ * queue is full or its wait runs out). A watch holds its seat only while it
+ * starts, as upstream releases it once the watch is initialized.
+ */
+import { tooManyRequests } from '../../api/index.js';
+import { ANONYMOUS_USER } from '../authentication/index.js';
+import type { APFController, Admitted } from '../flowcontrol/index.js';
+import type { Filter } from '../handler_chain.js';
+import { MaxInFlight } from './max_inflight.js';
+
+/** Dispatches every request through `apf`. */
+export function withPriorityAndFairness(apf: APFController): Filter {
+  return (next) => async (req, res, info) => {
+    const c = apf.classify(info, info.user ?? ANONYMOUS_USER);
+    res.setHeader('X-Kubernetes-PF-FlowSchema-UID', c.schema.uid);
+    res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', c.level.uid);
+    const work = apf.estimate(info, c.level);
+    let outcome = apf.admit(c, work, (cancel) => req.once('close', cancel));
+    if (outcome instanceof Promise) outcome = await outcome;
+    if (typeof outcome === 'string') throw tooManyRequests('Too many requests, please try again later.', 1);
+    const admitted: Admitted = outcome;
+    if (MaxInFlight.isLongRunning(info)) {
+      const p = next(req, res, info);
+      admitted.finish();
+      return p;
+    }
+    let done = false;
+    try {
+      await next(req, res, info);
+      done = res.writableEnded;
+    } finally {
+      // Like the max-in-flight filter, a handler still writing keeps its seats until the response closes.
+      if (done) admitted.finish();
+      else res.once('close', admitted.finish);
+    }
+  };
+}
