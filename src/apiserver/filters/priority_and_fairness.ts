@@ -20,8 +20,12 @@ export function withPriorityAndFairness(apf: APFController): Filter {
     res.setHeader('X-Kubernetes-PF-FlowSchema-UID', c.schema.uid);
     res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', c.level.uid);
     const work = apf.estimate(info, c.level);
-    let outcome = apf.admit(c, work, (cancel) => req.once('close', cancel));
-    if (outcome instanceof Promise) outcome = await outcome;
+    let cancel: (() => void) | undefined;
+    let outcome = apf.admit(c, work, (f) => req.once('close', (cancel = f)));
+    if (outcome instanceof Promise) {
+      outcome = await outcome;
+      if (cancel !== undefined) req.off('close', cancel);
+    }
     if (typeof outcome === 'string') throw tooManyRequests('Too many requests, please try again later.', 1);
     const admitted: Admitted = outcome;
     if (MaxInFlight.isLongRunning(info)) {
