@@ -1,8 +1,8 @@
 /**
  * The handler chain, like upstream's DefaultBuildHandlerChain: each filter
  * wraps the next. Order (outermost first): panic recovery and request info,
- * metrics, max-in-flight, then the router. Authentication, authorization
- * and API Priority and Fairness slot in as further filters.
+ * metrics, authentication, API Priority and Fairness (or max-in-flight when
+ * it is off), authorization, then the router.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../api/index.js';
