@@ -13,6 +13,10 @@ import { header, Kubectl, manifest, row, until } from './fixtures/kubectl/cli.js
 
 const FC = 'flowcontrol.apiserver.k8s.io/v1';
 
+/** The YAML of a flowcontrol object of `kind` named `name` with `spec`. */
+const fc = (kind: 'FlowSchema' | 'PriorityLevelConfiguration', name: string, spec: Record<string, unknown>): string =>
+  manifest({ apiVersion: FC, kind, metadata: { name }, spec });
+
 /** A GET over the secure port with a bearer token; resolves with the status and the response headers. */
 function getWithToken(
   server: TestServer,
@@ -58,28 +62,21 @@ describe('API Priority and Fairness objects', () => {
   });
 
   test('kubectl creates and lists both kinds with defaults and upstream columns', async () => {
-    const plc = {
-      apiVersion: FC,
-      kind: 'PriorityLevelConfiguration',
-      metadata: { name: 'e2e-level' },
-      spec: { type: 'Limited', limited: { limitResponse: { type: 'Queue', queuing: {} } } },
-    };
-    const fs = {
-      apiVersion: FC,
-      kind: 'FlowSchema',
-      metadata: { name: 'e2e-schema' },
-      spec: {
-        priorityLevelConfiguration: { name: 'e2e-level' },
-        distinguisherMethod: { type: 'ByNamespace' },
-        rules: [
-          {
-            subjects: [{ kind: 'User', user: { name: 'alice' } }],
-            resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }],
-          },
-        ],
-      },
-    };
-    await admin.ok(['create', '-f', '-'], { input: manifest(plc) + '\n---\n' + manifest(fs) });
+    const plc = fc('PriorityLevelConfiguration', 'e2e-level', {
+      type: 'Limited',
+      limited: { limitResponse: { type: 'Queue', queuing: {} } },
+    });
+    const fs = fc('FlowSchema', 'e2e-schema', {
+      priorityLevelConfiguration: { name: 'e2e-level' },
+      distinguisherMethod: { type: 'ByNamespace' },
+      rules: [
+        {
+          subjects: [{ kind: 'User', user: { name: 'alice' } }],
+          resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }],
+        },
+      ],
+    });
+    await admin.ok(['create', '-f', '-'], { input: plc + '\n---\n' + fs });
     const got = await admin.getJSON(['prioritylevelconfiguration', 'e2e-level']);
     assert.equal(got.spec.limited.nominalConcurrencyShares, 30);
     assert.deepEqual(got.spec.limited.limitResponse.queuing, { queues: 64, handSize: 8, queueLengthLimit: 50 });
@@ -119,12 +116,7 @@ describe('API Priority and Fairness objects', () => {
 
   test('invalid shares or queue settings are 422 with the field named', async () => {
     const bad = (limited: Record<string, unknown>, name: string): string =>
-      manifest({
-        apiVersion: FC,
-        kind: 'PriorityLevelConfiguration',
-        metadata: { name },
-        spec: { type: 'Limited', limited },
-      });
+      fc('PriorityLevelConfiguration', name, { type: 'Limited', limited });
     let err = await admin.fails(['create', '-f', '-'], {
       input: bad({ nominalConcurrencyShares: -1, limitResponse: { type: 'Reject' } }, 'bad-shares'),
     });
@@ -144,15 +136,10 @@ describe('API Priority and Fairness objects', () => {
     });
     assert.match(err, /must be between 0 and 100, inclusive/);
     err = await admin.fails(['create', '-f', '-'], {
-      input: manifest({
-        apiVersion: FC,
-        kind: 'FlowSchema',
-        metadata: { name: 'bad-fs' },
-        spec: {
-          priorityLevelConfiguration: { name: 'x' },
-          matchingPrecedence: 10001,
-          distinguisherMethod: { type: 'ByPod' },
-        },
+      input: fc('FlowSchema', 'bad-fs', {
+        priorityLevelConfiguration: { name: 'x' },
+        matchingPrecedence: 10001,
+        distinguisherMethod: { type: 'ByPod' },
       }),
     });
     assert.match(err, /spec\.matchingPrecedence: Invalid value: 10001: must not be greater than 10000/);
@@ -274,20 +261,15 @@ describe('API Priority and Fairness objects', () => {
     assert.equal(r.headers['x-kubernetes-pf-prioritylevel-uid'], workloadLow.metadata.uid);
 
     await admin.ok(['create', '-f', '-'], {
-      input: manifest({
-        apiVersion: FC,
-        kind: 'FlowSchema',
-        metadata: { name: 'apf-user-first' },
-        spec: {
-          priorityLevelConfiguration: { name: 'not-there' },
-          matchingPrecedence: 50,
-          rules: [
-            {
-              subjects: [{ kind: 'ServiceAccount', serviceAccount: { namespace: 'default', name: 'apf-user' } }],
-              resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }],
-            },
-          ],
-        },
+      input: fc('FlowSchema', 'apf-user-first', {
+        priorityLevelConfiguration: { name: 'not-there' },
+        matchingPrecedence: 50,
+        rules: [
+          {
+            subjects: [{ kind: 'ServiceAccount', serviceAccount: { namespace: 'default', name: 'apf-user' } }],
+            resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }],
+          },
+        ],
       }),
     });
     await until('Dangling=True', async () => {
@@ -304,11 +286,9 @@ describe('API Priority and Fairness objects', () => {
     );
 
     await admin.ok(['create', '-f', '-'], {
-      input: manifest({
-        apiVersion: FC,
-        kind: 'PriorityLevelConfiguration',
-        metadata: { name: 'not-there' },
-        spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' } } },
+      input: fc('PriorityLevelConfiguration', 'not-there', {
+        type: 'Limited',
+        limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' } },
       }),
     });
     const mine = await admin.getJSON(['flowschema', 'apf-user-first']);
