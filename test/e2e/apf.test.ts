@@ -114,6 +114,16 @@ describe('API Priority and Fairness objects', () => {
     );
   });
 
+  test('kubectl explain reads the schemas, and an unknown field is refused', async () => {
+    const explain = await admin.ok(['explain', 'prioritylevelconfiguration.spec.limited.limitResponse.queuing']);
+    assert.match(explain, /handSize\s+<integer>/);
+    assert.match(await admin.ok(['explain', 'flowschema.spec']), /matchingPrecedence\s+<integer>/);
+    const err = await admin.fails(['create', '-f', '-'], {
+      input: fc('PriorityLevelConfiguration', 'typo', { type: 'Exempt', exmpt: {} }),
+    });
+    assert.match(err, /unknown field "spec\.exmpt"/);
+  });
+
   test('invalid shares or queue settings are 422 with the field named', async () => {
     const bad = (limited: Record<string, unknown>, name: string): string =>
       fc('PriorityLevelConfiguration', name, { type: 'Limited', limited });

@@ -29,6 +29,7 @@ export const PREFIXES: Record<string, string> = {
   certificates: 'io.k8s.api.certificates.v1',
   policy: 'io.k8s.api.policy.v1',
   autoscaling: 'io.k8s.api.autoscaling.v1',
+  flowcontrol: 'io.k8s.api.flowcontrol.v1',
   meta: 'io.k8s.apimachinery.pkg.apis.meta.v1',
 };
 
