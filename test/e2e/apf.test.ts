@@ -47,6 +47,36 @@ function getWithToken(
   });
 }
 
+/** A ConfigMap POST over the secure port whose body waits for `finish`: it holds its seat until then. */
+function slowCreate(server: TestServer, token: string, name: string): { finish: () => void; code: Promise<number> } {
+  const kc = new KubeConfig();
+  kc.loadFromFile(server.kubeconfig);
+  const cluster = kc.getCurrentCluster()!;
+  const url = new URL(cluster.server);
+  const body = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }));
+  let finish!: () => void;
+  const code = new Promise<number>((resolve, reject) => {
+    const req = httpsRequest({
+      host: url.hostname,
+      port: url.port,
+      path: '/api/v1/namespaces/default/configmaps',
+      method: 'POST',
+      ca: Buffer.from(cluster.caData ?? '', 'base64').toString(),
+      agent: false,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': body.length },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.write(body.subarray(0, 5));
+    req.flushHeaders();
+    finish = () => req.end(body.subarray(5));
+  });
+  return { finish, code };
+}
+
 describe('API Priority and Fairness objects', () => {
   let server: TestServer;
   let admin: Kubectl;
@@ -310,6 +340,58 @@ describe('API Priority and Fairness objects', () => {
     await until(
       'Dangling=False',
       async () => row(await admin.ok(['get', 'flowschema', 'apf-user-first']), 'apf-user-first').MISSINGPL === 'False',
+    );
+  });
+
+  test('a full Reject level answers 429 while its seats are held, and serves again once they are free', async () => {
+    await admin.ok(['create', 'serviceaccount', 'apf-writer']);
+    await admin.ok(['create', 'role', 'cm-writer', '--verb=create', '--resource=configmaps']);
+    await admin.ok(['create', 'rolebinding', 'cm-writer', '--role=cm-writer', '--serviceaccount=default:apf-writer']);
+    const token = (await admin.ok(['create', 'token', 'apf-writer'])).trim();
+    await admin.ok(['create', '-f', '-'], {
+      input:
+        fc('PriorityLevelConfiguration', 'tiny', {
+          type: 'Limited',
+          limited: { nominalConcurrencyShares: 1, borrowingLimitPercent: 0, limitResponse: { type: 'Reject' } },
+        }) +
+        '\n---\n' +
+        fc('FlowSchema', 'apf-writer', {
+          priorityLevelConfiguration: { name: 'tiny' },
+          matchingPrecedence: 60,
+          rules: [
+            {
+              subjects: [{ kind: 'ServiceAccount', serviceAccount: { namespace: 'default', name: 'apf-writer' } }],
+              resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }],
+            },
+          ],
+        }),
+    });
+    const tiny = await admin.getJSON(['prioritylevelconfiguration', 'tiny']);
+    await until(
+      'requests go to tiny',
+      async () =>
+        (await getWithToken(server, '/api/v1/namespaces/default/configmaps', token)).headers[
+          'x-kubernetes-pf-prioritylevel-uid'
+        ] === tiny.metadata.uid,
+    );
+    // tiny holds ceil(600 × 1 / all shares) seats (the gauge says how many), lends none and borrows none.
+    const gauge = /apiserver_flowcontrol_nominal_limit_seats\{priority_level="tiny"\} (\d+)/.exec(
+      await (await fetch(`${server.url}/metrics`)).text(),
+    );
+    const seats = Number(gauge?.[1]);
+    assert.ok(seats >= 1 && seats <= 5, `tiny has ${seats} seats`);
+    const held = Array.from({ length: seats }, (_, i) => slowCreate(server, token, `held-${i}`));
+    await new Promise((r) => setTimeout(r, 300));
+    const refused = await getWithToken(server, '/api/v1/namespaces/default/configmaps/x', token);
+    assert.equal(refused.code, 429);
+    assert.equal(refused.headers['retry-after'], '1');
+    for (const h of held) h.finish();
+    for (const h of held) assert.equal(await h.code, 201);
+    assert.equal((await getWithToken(server, '/api/v1/namespaces/default/configmaps/x', token)).code, 403);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    assert.match(
+      metrics,
+      /apiserver_flowcontrol_rejected_requests_total\{flow_schema="apf-writer",priority_level="tiny",reason="concurrency-limit"\} 1/,
     );
   });
 
