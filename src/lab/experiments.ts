@@ -173,6 +173,8 @@ function setMonitor(c: LabConfig, period: string, gracePeriod: string): void {
 function setThrottling(c: LabConfig, readOnly: number, mutating: number): void {
   c.server.maxRequestsInflight = readOnly;
   c.server.maxMutatingRequestsInflight = mutating;
+  // Max-in-flight alone: under APF (the server's default) the lab's plain-port clients are system:masters, exempt.
+  c.server.extraArgs.push('--enable-priority-and-fairness=false');
   c.noisyListQps = 20;
 }
 
