@@ -1,7 +1,7 @@
 /**
  * The handler chain, like upstream's DefaultBuildHandlerChain: each filter
  * wraps the next. Order (outermost first): panic recovery and request info,
- * metrics, authentication, API Priority and Fairness (or max-in-flight when
+ * metrics, authentication, audit, API Priority and Fairness (or max-in-flight when
  * it is off), authorization, then the router.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
