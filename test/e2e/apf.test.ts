@@ -6,9 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpsRequest } from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
-import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { kubectlPath, secureGet, secureRequest, startServer, type TestServer } from './harness.js';
 import { header, Kubectl, manifest, row, until } from './fixtures/kubectl/cli.js';
 
 const FC = 'flowcontrol.apiserver.k8s.io/v1';
@@ -17,64 +15,16 @@ const FC = 'flowcontrol.apiserver.k8s.io/v1';
 const fc = (kind: 'FlowSchema' | 'PriorityLevelConfiguration', name: string, spec: Record<string, unknown>): string =>
   manifest({ apiVersion: FC, kind, metadata: { name }, spec });
 
-/** A GET over the secure port with a bearer token; resolves with the status and the response headers. */
-function getWithToken(
-  server: TestServer,
-  path: string,
-  token: string,
-): Promise<{ code: number; headers: Record<string, unknown> }> {
-  const kc = new KubeConfig();
-  kc.loadFromFile(server.kubeconfig);
-  const cluster = kc.getCurrentCluster()!;
-  const url = new URL(cluster.server);
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        ca: Buffer.from(cluster.caData ?? '', 'base64').toString(),
-        agent: false,
-        headers: { Authorization: `Bearer ${token}` },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve({ code: res.statusCode ?? 0, headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /** A ConfigMap POST over the secure port whose body waits for `finish`: it holds its seat until then. */
 function slowCreate(server: TestServer, token: string, name: string): { finish: () => void; code: Promise<number> } {
-  const kc = new KubeConfig();
-  kc.loadFromFile(server.kubeconfig);
-  const cluster = kc.getCurrentCluster()!;
-  const url = new URL(cluster.server);
   const body = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }));
-  let finish!: () => void;
-  const code = new Promise<number>((resolve, reject) => {
-    const req = httpsRequest({
-      host: url.hostname,
-      port: url.port,
-      path: '/api/v1/namespaces/default/configmaps',
-      method: 'POST',
-      ca: Buffer.from(cluster.caData ?? '', 'base64').toString(),
-      agent: false,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': body.length },
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.write(body.subarray(0, 5));
-    req.flushHeaders();
-    finish = () => req.end(body.subarray(5));
+  const r = secureRequest(server, '/api/v1/namespaces/default/configmaps', token, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Content-Length': body.length },
   });
-  return { finish, code };
+  // Only part of the body: the request is dispatched (and holds its seat) while the rest waits.
+  r.write(body.subarray(0, 5));
+  return { finish: () => r.end(body.subarray(5)), code: r.response.then((x) => x.code) };
 }
 
 describe('API Priority and Fairness objects', () => {
@@ -295,7 +245,7 @@ describe('API Priority and Fairness objects', () => {
     const saSchema = await admin.getJSON(['flowschema', 'service-accounts']);
     const workloadLow = await admin.getJSON(['prioritylevelconfiguration', 'workload-low']);
     const path = '/api/v1/namespaces/default/configmaps';
-    let r = await getWithToken(server, path, token);
+    let r = await secureGet(server, path, token);
     assert.equal(r.code, 403, 'no RBAC grant: classified before authorization all the same');
     assert.equal(r.headers['x-kubernetes-pf-flowschema-uid'], saSchema.metadata.uid);
     assert.equal(r.headers['x-kubernetes-pf-prioritylevel-uid'], workloadLow.metadata.uid);
@@ -318,7 +268,7 @@ describe('API Priority and Fairness objects', () => {
       return c?.status === 'True' && c.reason === 'NotFound';
     });
     assert.equal(row(await admin.ok(['get', 'flowschema', 'apf-user-first']), 'apf-user-first').MISSINGPL, 'True');
-    r = await getWithToken(server, path, token);
+    r = await secureGet(server, path, token);
     assert.equal(
       r.headers['x-kubernetes-pf-flowschema-uid'],
       saSchema.metadata.uid,
@@ -335,7 +285,7 @@ describe('API Priority and Fairness objects', () => {
     await until(
       'requests go to the schema once its level exists',
       async () =>
-        (await getWithToken(server, path, token)).headers['x-kubernetes-pf-flowschema-uid'] === mine.metadata.uid,
+        (await secureGet(server, path, token)).headers['x-kubernetes-pf-flowschema-uid'] === mine.metadata.uid,
     );
     await until(
       'Dangling=False',
@@ -370,7 +320,7 @@ describe('API Priority and Fairness objects', () => {
     await until(
       'requests go to tiny',
       async () =>
-        (await getWithToken(server, '/api/v1/namespaces/default/configmaps', token)).headers[
+        (await secureGet(server, '/api/v1/namespaces/default/configmaps', token)).headers[
           'x-kubernetes-pf-prioritylevel-uid'
         ] === tiny.metadata.uid,
     );
@@ -382,12 +332,12 @@ describe('API Priority and Fairness objects', () => {
     assert.ok(seats >= 1 && seats <= 5, `tiny has ${seats} seats`);
     const held = Array.from({ length: seats }, (_, i) => slowCreate(server, token, `held-${i}`));
     await new Promise((r) => setTimeout(r, 300));
-    const refused = await getWithToken(server, '/api/v1/namespaces/default/configmaps/x', token);
+    const refused = await secureGet(server, '/api/v1/namespaces/default/configmaps/x', token);
     assert.equal(refused.code, 429);
     assert.equal(refused.headers['retry-after'], '1');
     for (const h of held) h.finish();
     for (const h of held) assert.equal(await h.code, 201);
-    assert.equal((await getWithToken(server, '/api/v1/namespaces/default/configmaps/x', token)).code, 403);
+    assert.equal((await secureGet(server, '/api/v1/namespaces/default/configmaps/x', token)).code, 403);
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     assert.match(
       metrics,

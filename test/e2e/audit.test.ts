@@ -8,12 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import type { AuditEvent } from '../../src/api/index.js';
-import { KSCALE, kubectlPath, startServer, type TestServer } from './harness.js';
+import { KSCALE, kubectlPath, secureGet, startServer, type TestServer } from './harness.js';
 import { Kubectl, until } from './fixtures/kubectl/cli.js';
 
 const POLICY = `apiVersion: audit.k8s.io/v1
@@ -77,29 +75,9 @@ async function startAudited(flags: string[]): Promise<Audited> {
 }
 
 /** One HTTPS GET with the server's CA; returns the status and the Audit-Id header. */
-function get(server: TestServer, path: string, token?: string): Promise<{ code: number; auditID: string }> {
-  const kc = new KubeConfig();
-  kc.loadFromFile(server.kubeconfig);
-  const cluster = kc.getCurrentCluster()!;
-  const url = new URL(cluster.server);
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        ca: Buffer.from(cluster.caData ?? '', 'base64').toString(),
-        agent: false,
-        headers: token === undefined ? {} : { Authorization: `Bearer ${token}` },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve({ code: res.statusCode ?? 0, auditID: String(res.headers['audit-id'] ?? '') }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+async function get(server: TestServer, path: string, token?: string): Promise<{ code: number; auditID: string }> {
+  const r = await secureGet(server, path, token);
+  return { code: r.code, auditID: String(r.headers['audit-id'] ?? '') };
 }
 
 describe('kscale server --audit-policy-file --audit-log-path (blocking)', () => {

@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import { KubeConfig } from '@kubernetes/client-node';
 
 /** The compiled kscale command. */
 export const KSCALE = fileURLToPath(new URL('../../src/cmd/kscale.js', import.meta.url));
@@ -100,4 +103,61 @@ export function tokenKubeconfig(server: TestServer, token: string, name: string)
   if (replaced === text) throw new Error(`${server.kubeconfig} holds no client certificate to replace`);
   writeFileSync(file, replaced, { mode: 0o600 });
   return file;
+}
+
+/** An HTTPS request to a secure-port server, verified with its CA; a token, when given, authenticates it. */
+export interface SecureRequest {
+  /** Sends part of the body now (headers included), holding the request open. */
+  write(chunk: Buffer): void;
+  /** Ends the request's body (or sends the rest of it). */
+  end(body?: Buffer): void;
+  response: Promise<{ code: number; headers: IncomingHttpHeaders }>;
+}
+
+/** Starts an HTTPS request to `server`'s secure port with `opts` (method, headers); `end` sends its body. */
+export function secureRequest(
+  server: TestServer,
+  path: string,
+  token?: string,
+  opts: RequestOptions = {},
+): SecureRequest {
+  const kc = new KubeConfig();
+  kc.loadFromFile(server.kubeconfig);
+  const cluster = kc.getCurrentCluster()!;
+  const url = new URL(cluster.server);
+  let end!: (body?: Buffer) => void;
+  let write!: (chunk: Buffer) => void;
+  const response = new Promise<{ code: number; headers: IncomingHttpHeaders }>((resolve, reject) => {
+    const req = httpsRequest({
+      ...opts,
+      host: url.hostname,
+      port: url.port,
+      path,
+      ca: Buffer.from(cluster.caData ?? '', 'base64').toString(),
+      agent: false,
+      headers: { ...opts.headers, ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }) },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve({ code: res.statusCode ?? 0, headers: res.headers }));
+    });
+    end = (body) => req.end(body);
+    write = (chunk) => {
+      req.write(chunk);
+      req.flushHeaders();
+    };
+  });
+  return { write, end, response };
+}
+
+/** One HTTPS GET to `server`'s secure port; resolves with the status and the headers. */
+export function secureGet(
+  server: TestServer,
+  path: string,
+  token?: string,
+): Promise<{ code: number; headers: IncomingHttpHeaders }> {
+  const r = secureRequest(server, path, token);
+  r.end();
+  return r.response;
 }
