@@ -12,6 +12,8 @@ export {
 export {
   BOOTSTRAP_CLUSTER_ROLE_BINDINGS,
   BOOTSTRAP_CLUSTER_ROLES,
+  BOOTSTRAP_ROLE_BINDINGS,
+  BOOTSTRAP_ROLES,
   RBACAuthorizer,
   reconcile,
   ruleAllows,
