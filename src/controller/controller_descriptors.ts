@@ -26,6 +26,10 @@ import {
 } from './certificates/index.js';
 import { newRootCACertPublisher, ROOT_CA_CERT_PUBLISHER_CONTROLLER } from './rootcacertpublisher/index.js';
 import { newServiceAccountsController, SERVICE_ACCOUNT_CONTROLLER } from './serviceaccount/index.js';
+import {
+  CLUSTERROLE_AGGREGATION_CONTROLLER,
+  ClusterRoleAggregationController,
+} from './clusterroleaggregation/index.js';
 
 /** Every known controller, in start order. */
 export function newControllerDescriptors(): ControllerDescriptor[] {
@@ -56,6 +60,11 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
       aliases: ['tokencleaner'],
       disabledByDefault: true,
       init: (ctx) => new TokenCleaner(ctx),
+    },
+    {
+      name: CLUSTERROLE_AGGREGATION_CONTROLLER,
+      aliases: ['clusterrole-aggregation'],
+      init: (ctx) => new ClusterRoleAggregationController(ctx),
     },
   ];
 }

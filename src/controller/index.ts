@@ -30,3 +30,4 @@ export * from './bootstrap/index.js';
 export * from './certificates/index.js';
 export * from './rootcacertpublisher/index.js';
 export * from './serviceaccount/index.js';
+export * from './clusterroleaggregation/index.js';

@@ -56,6 +56,23 @@ describe('RBAC (the default --authorization-mode)', () => {
     );
     for (const name of ['system:discovery', 'system:basic-user', 'system:monitoring'])
       await admin.ok(['get', 'clusterrolebinding', name]);
+    const controller = await admin.getJSON([
+      'clusterrolebinding',
+      'system:controller:clusterrole-aggregation-controller',
+    ]);
+    assert.deepEqual(controller.subjects, [
+      { kind: 'ServiceAccount', name: 'clusterrole-aggregation-controller', namespace: 'kube-system' },
+    ]);
+    const bootstrap = await admin.getJSON(['clusterrolebinding', 'kubeadm:node-autoapprove-bootstrap']);
+    assert.equal(bootstrap.roleRef.name, 'system:certificates.k8s.io:certificatesigningrequests:nodeclient');
+    assert.equal(bootstrap.subjects[0].name, 'system:bootstrappers:kubeadm:default-node-token');
+    assert.match(
+      await admin.ok(['get', 'roles,rolebindings', '-n', 'kube-system', '-o', 'name']),
+      /role.rbac.authorization.k8s.io\/system::leader-locking-kube-scheduler\n[^]*rolebinding.rbac.authorization.k8s.io\/system:controller:token-cleaner/,
+    );
+    await admin.ok(['get', 'role', 'system:controller:bootstrap-signer', '-n', 'kube-public']);
+    const view = await admin.getJSON(['clusterrole', 'view']);
+    assert.equal(view.metadata.labels['rbac.authorization.k8s.io/aggregate-to-edit'], 'true');
   });
 
   test('system:masters may do anything; a ServiceAccount without bindings only discovery and self-review', async () => {

@@ -9,3 +9,4 @@ export * from './scheduling.js';
 export * from './audit.js';
 export * from './certificates.js';
 export * from './flowcontrol.js';
+export * from './rbac.js';

@@ -35,4 +35,5 @@ export const RESOURCES = {
   jobs: gv('batch', 'v1', 'jobs'),
   poddisruptionbudgets: gv('policy', 'v1', 'poddisruptionbudgets'),
   certificatesigningrequests: gv('certificates.k8s.io', 'v1', 'certificatesigningrequests', false),
+  clusterroles: gv('rbac.authorization.k8s.io', 'v1', 'clusterroles', false),
 } as const satisfies Record<string, GroupVersionResource>;

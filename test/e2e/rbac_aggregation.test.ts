@@ -1,0 +1,77 @@
+/**
+ * The clusterrole-aggregation controller in `kscale controller-manager`,
+ * against a secure server with upstream's bootstrap policy: a ClusterRole
+ * labelled aggregate-to-view adds its rules to view, and through view's own
+ * labels to edit and admin; changing or deleting it changes them again.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { Kubectl } from './fixtures/kubectl/cli.js';
+import { startControllerManagerProcess } from './fixtures/workloads.js';
+
+type Rules = { verbs: string[]; apiGroups?: string[]; resources?: string[] }[];
+
+let server: TestServer;
+let k: Kubectl;
+let cm: Awaited<ReturnType<typeof startControllerManagerProcess>>;
+
+before(async () => {
+  server = await startServer(['--secure-port', '0']);
+  k = new Kubectl(kubectlPath(), server.kubeconfig);
+  cm = await startControllerManagerProcess(server.kubeconfig, ['--controllers', 'clusterrole-aggregation']);
+});
+
+after(async () => {
+  await cm?.stop();
+  await k?.close();
+  await server?.stop();
+});
+
+async function rulesOf(role: string): Promise<Rules> {
+  return ((await k.getJSON(['clusterrole', role])).rules ?? []) as Rules;
+}
+
+/** Polls until `fn` holds: the controller works from its informer. */
+async function eventually(what: string, fn: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await fn())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const grants = (rules: Rules, resource: string, verb: string): boolean =>
+  rules.some((r) => r.resources?.includes(resource) && r.verbs.includes(verb));
+
+test("view, edit and admin start out as the union of upstream's aggregate-to roles", async () => {
+  await eventually('view to aggregate', async () => grants(await rulesOf('view'), 'pods', 'list'));
+  const view = await rulesOf('view');
+  assert.ok(!grants(view, 'secrets', 'get'), 'view never reads secrets');
+  await eventually('edit to include view', async () => {
+    const edit = await rulesOf('edit');
+    return grants(edit, 'pods', 'list') && grants(edit, 'secrets', 'create');
+  });
+  await eventually('admin to include edit', async () => grants(await rulesOf('admin'), 'rolebindings', 'create'));
+});
+
+test('a ClusterRole labelled aggregate-to-view adds its rules to view, edit and admin, and takes them away', async () => {
+  // A custom resource's rules, as an operator's chart would add them (the group need not be served).
+  const widgets = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'widgets-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+    rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get', 'list', 'watch'] }],
+  };
+  await k.ok(['create', '-f', '-'], { input: JSON.stringify(widgets) });
+  for (const role of ['view', 'edit', 'admin'])
+    await eventually(`${role} to gain widgets`, async () => grants(await rulesOf(role), 'widgets', 'list'));
+  const view = await k.getJSON(['clusterrole', 'view']);
+  assert.deepEqual(view.aggregationRule.clusterRoleSelectors, [
+    { matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+  ]);
+  await k.ok(['delete', 'clusterrole', 'widgets-view']);
+  for (const role of ['view', 'edit', 'admin'])
+    await eventually(`${role} to lose widgets`, async () => !grants(await rulesOf(role), 'widgets', 'list'));
+  assert.ok(grants(await rulesOf('view'), 'pods', 'list'), 'the bootstrap rules stay');
+});
