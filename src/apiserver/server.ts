@@ -42,6 +42,7 @@ import { withProbabilisticGoaway } from './filters/goaway.js';
 import { namespaceLifecycle } from './admission/namespace_lifecycle.js';
 import { nodeRestriction } from './admission/node_restriction.js';
 import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './admission/certificates.js';
+import { rbacEscalation } from './admission/rbac_escalation.js';
 import { defaultTolerationSeconds, priorityAdmission, serviceAccountAdmission } from './admission/pod_plugins.js';
 import { bootstrap } from './controllers/bootstrap.js';
 import { NamespaceController } from './controllers/namespace_controller.js';
@@ -233,6 +234,7 @@ export class ApiServer {
       certificateApproval(() => this.authorizer),
       certificateSigning(() => this.authorizer),
       certificateSubjectRestriction,
+      rbacEscalation({ authorize: (a) => this.authorizer.authorize(a) }, this.rbac),
     ]);
     this.tokenIssuer = new ServiceAccountTokenIssuer({
       key: opts.serviceAccountSigningKey ?? generateSigningKey(),

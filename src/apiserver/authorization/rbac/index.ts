@@ -8,3 +8,9 @@ export {
   BOOTSTRAP_ROLES,
   reconcile,
 } from './bootstrap_policy.js';
+export {
+  bindingAuthorized,
+  confirmNoEscalation,
+  escalationAllowed,
+  roleEscalationAuthorized,
+} from './escalation_check.js';

@@ -6,6 +6,7 @@
  * has no opinion. Bindings are indexed by subject, so a request looks only at
  * the bindings of its user and groups.
  */
+import type { UserInfo } from '../../authentication/index.js';
 import type { Attributes, Authorizer, Decision } from '../authorizer.js';
 import { NO_OPINION } from '../authorizer.js';
 import { ruleAllows, type Rule } from './rules.js';
@@ -92,20 +93,40 @@ export class RBACAuthorizer implements Authorizer {
         this.deleteBinding(kind, { metadata: { name: b.binding.name, namespace: b.binding.namespace } });
   }
 
+  /** The rules of a Role (in `namespace`) or ClusterRole; undefined when the informer has no such role. */
+  roleRules(kind: string, namespace: string, name: string): Rule[] | undefined {
+    if (kind === 'ClusterRole') return this.clusterRoles.get(name);
+    return kind === 'Role' ? this.roles.get(`${namespace}/${name}`) : undefined;
+  }
+
+  /**
+   * Every rule `user` holds in `namespace` (cluster-wide only when ''), like upstream's
+   * RuleResolver.RulesFor: its ClusterRoleBindings' roles and its RoleBindings' there.
+   */
+  rulesFor(user: UserInfo, namespace: string): Rule[] {
+    const out: Rule[] = [];
+    const seen = new Set<string>();
+    for (const k of subjectKeys(user)) {
+      for (const bk of this.bySubject.get(k) ?? []) {
+        if (seen.has(bk)) continue;
+        seen.add(bk);
+        const b = this.bindings.get(bk)!.binding;
+        if (b.kind === 'RoleBinding' && b.namespace !== namespace) continue;
+        const rules = this.roleRules(b.roleKind, b.namespace, b.roleName);
+        if (rules !== undefined) out.push(...rules);
+      }
+    }
+    return out;
+  }
+
   authorize(a: Attributes): Decision {
-    const keys = [`u:${a.user.username}`, ...a.user.groups.map((g) => `g:${g}`)];
-    for (const k of keys) {
+    for (const k of subjectKeys(a.user)) {
       const set = this.bySubject.get(k);
       if (set === undefined) continue;
       for (const bk of set) {
         const b = this.bindings.get(bk)!.binding;
         if (b.kind === 'RoleBinding' && b.namespace !== a.namespace) continue;
-        const rules =
-          b.roleKind === 'ClusterRole'
-            ? this.clusterRoles.get(b.roleName)
-            : b.roleKind === 'Role'
-              ? this.roles.get(`${b.namespace}/${b.roleName}`)
-              : undefined;
+        const rules = this.roleRules(b.roleKind, b.namespace, b.roleName);
         if (rules === undefined) continue;
         for (const r of rules) {
           if (ruleAllows(a, r)) {
@@ -120,6 +141,10 @@ export class RBACAuthorizer implements Authorizer {
     }
     return NO_OPINION;
   }
+}
+
+function subjectKeys(user: UserInfo): string[] {
+  return [`u:${user.username}`, ...user.groups.map((g) => `g:${g}`)];
 }
 
 function bindingKey(kind: string, obj: Obj): string {
