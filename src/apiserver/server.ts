@@ -24,6 +24,7 @@ import { withAuthentication } from './filters/authentication.js';
 import { AuditMetrics, Auditor, PolicyRuleEvaluator, type AuditConfig } from './audit/index.js';
 import { decodeBody } from './body.js';
 import { withAuthorization } from './filters/authorization.js';
+import { withImpersonation } from './filters/impersonation.js';
 import {
   alwaysAllow,
   Graph,
@@ -306,6 +307,7 @@ export class ApiServer {
         ],
       }),
       ...(audit === undefined ? [] : [withAudit(audit)]),
+      withImpersonation(this.authorizer),
       withProbabilisticGoaway(opts.secureServing?.goawayChance ?? 0),
       this.apf === undefined ? withMaxInFlight(limiter) : withPriorityAndFairness(this.apf),
       withAuthorization(this.authorizer),

@@ -3,6 +3,7 @@
  * attributes in, a decision out. A union of authorizers stops at the first
  * that allows or denies; with no opinion from any, the request is forbidden.
  */
+import { forbidden, type StatusError } from '../../api/index.js';
 import type { UserInfo } from '../authentication/index.js';
 
 /** What a request asks to do, as upstream's authorizer.Attributes. */
@@ -54,6 +55,12 @@ export function union(authorizers: readonly Authorizer[]): Authorizer {
       return { decision: 'noOpinion', reason: reasons.join('\n') };
     },
   };
+}
+
+/** The 403 for a request `d` did not allow: upstream's text, then the authorizers' reasons if any. */
+export function forbiddenError(a: Attributes, d: Decision): StatusError {
+  const msg = forbiddenMessage(a);
+  return forbidden({ group: a.apiGroup, resource: a.resource }, a.name, d.reason === '' ? msg : `${msg}: ${d.reason}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 // Authorization: the authorizer interface, its union, RBAC, the Node authorizer and the self-review endpoint.
 export {
   alwaysAllow,
+  forbiddenError,
   forbiddenMessage,
   privilegedGroups,
   union,

@@ -4,9 +4,8 @@
  * message otherwise. Requests on the lab's plain-HTTP port (system:unsecured)
  * skip it, so that hot path builds no attributes.
  */
-import { forbidden } from '../../api/index.js';
 import { UNSECURED_USER } from '../authentication/index.js';
-import { attributesOf, forbiddenMessage, type Authorizer } from '../authorization/index.js';
+import { attributesOf, forbiddenError, type Authorizer } from '../authorization/index.js';
 import type { Filter } from '../handler_chain.js';
 
 /** Authorizes every authenticated request with `authorizer`. */
@@ -19,10 +18,7 @@ export function withAuthorization(authorizer: Authorizer): Filter {
     const d = authorizer.authorize(a);
     if (info.audit !== undefined) annotateDecision(info.audit, d.decision === 'allow', d.reason);
     if (d.decision === 'allow') return next(req, res, info);
-    const msg = forbiddenMessage(a);
-    return Promise.reject(
-      forbidden({ group: a.apiGroup, resource: a.resource }, a.name, d.reason === '' ? msg : `${msg}: ${d.reason}`),
-    );
+    return Promise.reject(forbiddenError(a, d));
   };
 }
 
