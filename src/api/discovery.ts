@@ -3,7 +3,13 @@
  * and the aggregated apidiscovery.k8s.io/v2 APIGroupDiscoveryList that kubectl
  * 1.29+ asks for (shapes in shared/reference/kubectl-wire.md).
  */
-import { groupVersionString, resourcesIn, servedGroupVersions, type ResourceInfo } from './registry.js';
+import {
+  DISCOVERY_RESOURCES,
+  groupVersionString,
+  resourcesIn,
+  servedGroupVersions,
+  type ResourceInfo,
+} from './registry.js';
 
 /** The Content-Type to echo when serving the aggregated document; plain JSON makes kubectl see zero resources. */
 export const AGGREGATED_DISCOVERY_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -19,7 +25,7 @@ export function apiVersions(serverAddress = ''): Record<string, unknown> {
 
 function groupsWithVersions(): Map<string, string[]> {
   const groups = new Map<string, string[]>();
-  for (const { group, version } of servedGroupVersions()) {
+  for (const { group, version } of servedGroupVersions(DISCOVERY_RESOURCES)) {
     if (!group) continue;
     const vs = groups.get(group) ?? [];
     vs.push(version);
@@ -53,7 +59,7 @@ export function apiGroup(group: string): Record<string, unknown> | undefined {
 
 /** GET /api/v1 or /apis/<g>/<v>: the APIResourceList, subresources listed as "pods/status"; undefined if not served. */
 export function apiResourceList(group: string, version: string): Record<string, unknown> | undefined {
-  const rs = resourcesIn(group, version);
+  const rs = resourcesIn(group, version, DISCOVERY_RESOURCES);
   if (!rs.length) return undefined;
   const resources: Record<string, unknown>[] = [];
   for (const r of rs) {
@@ -105,7 +111,7 @@ function discoveryResource(r: ResourceInfo): Record<string, unknown> {
 /** The aggregated v2 document: `legacy` for GET /api (core group, no name), otherwise GET /apis. */
 export function aggregatedDiscovery(legacy: boolean): Record<string, unknown> {
   const byGroup = new Map<string, string[]>();
-  for (const { group, version } of servedGroupVersions()) {
+  for (const { group, version } of servedGroupVersions(DISCOVERY_RESOURCES)) {
     if ((group === '') !== legacy) continue;
     byGroup.set(group, [...(byGroup.get(group) ?? []), version]);
   }
@@ -113,7 +119,7 @@ export function aggregatedDiscovery(legacy: boolean): Record<string, unknown> {
     metadata: legacy ? {} : { name: group },
     versions: versions.map((version) => ({
       version,
-      resources: resourcesIn(group, version).map(discoveryResource),
+      resources: resourcesIn(group, version, DISCOVERY_RESOURCES).map(discoveryResource),
       freshness: 'Current',
     })),
   }));

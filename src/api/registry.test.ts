@@ -52,7 +52,19 @@ test('legacy discovery documents', () => {
     'policy',
     'flowcontrol.apiserver.k8s.io',
     'scheduling.x-k8s.io',
+    'authentication.k8s.io',
+    'authorization.k8s.io',
   ]);
+  const reviews = (
+    apiResourceList('authorization.k8s.io', 'v1')!.resources as { name: string; verbs: string[]; namespaced: boolean }[]
+  ).map((r) => `${r.name}:${r.verbs.join(',')}:${r.namespaced}`);
+  assert.deepEqual(reviews, [
+    'localsubjectaccessreviews:create:true',
+    'selfsubjectaccessreviews:create:false',
+    'selfsubjectrulesreviews:create:false',
+    'subjectaccessreviews:create:false',
+  ]);
+  assert.equal(lookupResource('authorization.k8s.io', 'v1', 'subjectaccessreviews'), undefined, 'never stored');
   const core = apiResourceList('', 'v1')!;
   const rs = core.resources as Record<string, unknown>[];
   assert.deepEqual(

@@ -187,6 +187,23 @@ const SPECS: Spec[] = [
   },
 ];
 
+// Create-only virtual resources: the reviews, answered by the server and never stored; discovery lists them.
+const REVIEW = { namespaced: false, verbs: ['create'] };
+const REVIEW_SPECS: Spec[] = [
+  { gv: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', resource: 'selfsubjectreviews', ...REVIEW },
+  { gv: 'authentication.k8s.io/v1', kind: 'TokenReview', resource: 'tokenreviews', ...REVIEW },
+  {
+    gv: 'authorization.k8s.io/v1',
+    kind: 'LocalSubjectAccessReview',
+    resource: 'localsubjectaccessreviews',
+    ...REVIEW,
+    namespaced: true,
+  },
+  { gv: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', resource: 'selfsubjectaccessreviews', ...REVIEW },
+  { gv: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', resource: 'selfsubjectrulesreviews', ...REVIEW },
+  { gv: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', resource: 'subjectaccessreviews', ...REVIEW },
+];
+
 /** Splits "apps/v1" into group "apps", version "v1"; "v1" is the core group "". */
 export function parseGroupVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');
@@ -227,6 +244,9 @@ function build(s: Spec): ResourceInfo {
 
 /** Every served resource, in discovery order. */
 export const RESOURCES: readonly ResourceInfo[] = Object.freeze(SPECS.map(build));
+
+/** The create-only review resources: served by their own handlers, in discovery, with no storage. */
+export const VIRTUAL_RESOURCES: readonly ResourceInfo[] = Object.freeze(REVIEW_SPECS.map(build));
 
 const byGVR = new Map<string, ResourceInfo>();
 const byGVK = new Map<string, ResourceInfo>();
@@ -275,10 +295,12 @@ export function storageListPrefix(r: ResourceInfo, namespace?: string): string {
 }
 
 /** The served group-versions, the core "v1" first, then by group in registration order. */
-export function servedGroupVersions(): { group: string; version: string }[] {
+export function servedGroupVersions(
+  resources: readonly ResourceInfo[] = RESOURCES,
+): { group: string; version: string }[] {
   const seen = new Set<string>();
   const out: { group: string; version: string }[] = [];
-  for (const r of RESOURCES) {
+  for (const r of resources) {
     const k = `${r.group}/${r.version}`;
     if (!seen.has(k)) {
       seen.add(k);
@@ -289,6 +311,13 @@ export function servedGroupVersions(): { group: string; version: string }[] {
 }
 
 /** The resources of one group-version, in registration order. */
-export function resourcesIn(group: string, version: string): ResourceInfo[] {
-  return RESOURCES.filter((r) => r.group === group && r.version === version);
+export function resourcesIn(
+  group: string,
+  version: string,
+  resources: readonly ResourceInfo[] = RESOURCES,
+): ResourceInfo[] {
+  return resources.filter((r) => r.group === group && r.version === version);
 }
+
+/** What discovery lists: the stored resources, then the virtual ones. */
+export const DISCOVERY_RESOURCES: readonly ResourceInfo[] = Object.freeze([...RESOURCES, ...VIRTUAL_RESOURCES]);

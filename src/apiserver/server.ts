@@ -17,6 +17,7 @@ import {
   BootstrapTokenSecrets,
   bootstrapTokenAuthenticator,
   serveSelfSubjectReview,
+  serveTokenReview,
   serviceAccountTokenAuthenticator,
   type TokenAuthenticator,
 } from './authentication/index.js';
@@ -32,7 +33,8 @@ import {
   podGraphPopulator,
   privilegedGroups,
   RBACAuthorizer,
-  serveSelfSubjectAccessReview,
+  serveSelfSubjectRulesReview,
+  serveSubjectAccessReview,
   union,
   type Authorizer,
 } from './authorization/index.js';
@@ -253,13 +255,39 @@ export class ApiServer {
     };
     this.authorizer = this.buildAuthorizer(opts.authorizationModes ?? ['Node', 'RBAC']);
     this.apf = opts.enablePriorityAndFairness === false ? undefined : this.buildAPF();
+    // The bearer-token authenticators in upstream's order (the token file, ServiceAccount tokens, bootstrap tokens);
+    // TokenReview asks the same ones.
+    const tokens: TokenAuthenticator[] = [
+      ...(opts.tokenFile === undefined ? [] : [opts.tokenFile]),
+      serviceAccountTokenAuthenticator({
+        issuer: this.tokenIssuer.issuer,
+        audiences: this.tokenIssuer.audiences,
+        publicKey: this.tokenIssuer.key.publicKey,
+        clock: this.clock,
+        getObject: (resource, namespace, name) => this.stores.get(resource)!.get(namespace, name),
+      }),
+      ...this.bootstrapTokenAuthenticators(opts.enableBootstrapTokenAuth === true),
+    ];
     const route: Handler = async (req, res, info) => {
       if (info.isResourceRequest) {
-        // The self-reviews are virtual resources of these two groups; every other request skips their awaits.
-        if (info.apiGroup === 'authentication.k8s.io' && (await serveSelfSubjectReview(req, res, info))) return;
+        // The reviews are virtual resources of these two groups; every other request skips their awaits.
+        if (
+          info.apiGroup === 'authentication.k8s.io' &&
+          ((await serveSelfSubjectReview(req, res, info)) ||
+            (await serveTokenReview(req, res, info, tokens, this.tokenIssuer.audiences)))
+        )
+          return;
         if (
           info.apiGroup === 'authorization.k8s.io' &&
-          (await serveSelfSubjectAccessReview(req, res, info, this.authorizer))
+          ((await serveSubjectAccessReview(req, res, info, this.authorizer)) ||
+            // Like upstream's, the Node authorizer cannot list a node's rules: its review is incomplete.
+            (await serveSelfSubjectRulesReview(
+              req,
+              res,
+              info,
+              this.rbac,
+              info.user?.groups.includes('system:nodes') === true,
+            )))
         )
           return;
         return serveResource(req, res, info, services);
@@ -291,21 +319,7 @@ export class ApiServer {
     const chain = buildChain(route, [
       withMetrics(this.metrics),
       ...(audit === undefined ? [] : [withFailedAuthenticationAudit(audit)]),
-      withAuthentication({
-        anonymous: opts.anonymousAuth ?? true,
-        // Upstream's order of bearer-token authenticators: the token file, ServiceAccount tokens, bootstrap tokens.
-        tokens: [
-          ...(opts.tokenFile === undefined ? [] : [opts.tokenFile]),
-          serviceAccountTokenAuthenticator({
-            issuer: this.tokenIssuer.issuer,
-            audiences: this.tokenIssuer.audiences,
-            publicKey: this.tokenIssuer.key.publicKey,
-            clock: this.clock,
-            getObject: (resource, namespace, name) => this.stores.get(resource)!.get(namespace, name),
-          }),
-          ...this.bootstrapTokenAuthenticators(opts.enableBootstrapTokenAuth === true),
-        ],
-      }),
+      withAuthentication({ anonymous: opts.anonymousAuth ?? true, tokens }),
       ...(audit === undefined ? [] : [withAudit(audit)]),
       withImpersonation(this.authorizer),
       withProbabilisticGoaway(opts.secureServing?.goawayChance ?? 0),

@@ -59,8 +59,11 @@ export const ROOT_KINDS: Readonly<Record<string, string>> = Object.fromEntries(
     ['batch/v1', ['Job']],
     ['scheduling.k8s.io/v1', ['PriorityClass']],
     ['policy/v1', ['PodDisruptionBudget', 'Eviction']],
-    ['authentication.k8s.io/v1', ['TokenRequest', 'SelfSubjectReview']],
-    ['authorization.k8s.io/v1', ['SelfSubjectAccessReview']],
+    ['authentication.k8s.io/v1', ['TokenRequest', 'SelfSubjectReview', 'TokenReview']],
+    [
+      'authorization.k8s.io/v1',
+      ['SelfSubjectAccessReview', 'SelfSubjectRulesReview', 'SubjectAccessReview', 'LocalSubjectAccessReview'],
+    ],
     ['rbac.authorization.k8s.io/v1', ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']],
     ['certificates.k8s.io/v1', ['CertificateSigningRequest']],
     ['meta.k8s.io/v1', ['DeleteOptions']],

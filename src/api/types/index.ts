@@ -10,3 +10,5 @@ export * from './audit.js';
 export * from './certificates.js';
 export * from './flowcontrol.js';
 export * from './rbac.js';
+export * from './authorization.js';
+export * from './authentication.js';

@@ -6,3 +6,4 @@ export { serveSelfSubjectReview } from './selfsubjectreview.js';
 export { serviceAccountTokenAuthenticator, type ServiceAccountTokenOptions } from './serviceaccount_token.js';
 export { parseTokenFile, tokenFileAuthenticator } from './token_file.js';
 export { BootstrapTokenSecrets, bootstrapTokenAuthenticator } from './bootstrap_token.js';
+export { serveTokenReview } from './tokenreview.js';

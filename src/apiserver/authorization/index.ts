@@ -1,4 +1,4 @@
-// Authorization: the authorizer interface, its union, RBAC, the Node authorizer and the self-review endpoint.
+// Authorization: the authorizer interface, its union, RBAC, the Node authorizer and the review endpoints.
 export {
   alwaysAllow,
   forbiddenError,
@@ -33,4 +33,5 @@ export {
   podRefs,
 } from './node/index.js';
 export { attributesOf } from './attributes.js';
-export { serveSelfSubjectAccessReview } from './selfsubjectaccessreview.js';
+export { serveSubjectAccessReview } from './subjectaccessreview.js';
+export { serveSelfSubjectRulesReview } from './selfsubjectrulesreview.js';
