@@ -56,6 +56,19 @@ test('an admin acts as another user with --as and --as-group, and is authorized 
     /User "system:serviceaccount:default:deployer" cannot list resource "nodes"/,
   );
   assert.equal((await admin.ok(['get', 'nodes', '--as=jane', '--as-group=system:masters', '-o', 'name'])).trim(), '');
+  // As upstream's test/cmd/authorization.sh: repeated groups stay apart, commas and all.
+  const groups = await admin.ok([
+    'auth',
+    'whoami',
+    '--as=user1',
+    '--as-group=group2',
+    '--as-group=group1',
+    '--as-group=,,,chameleon',
+    '-o',
+    'jsonpath={.status.userInfo.groups}',
+  ]);
+  assert.deepEqual(JSON.parse(groups), ['group2', 'group1', ',,,chameleon', 'system:authenticated']);
+  assert.match(await admin.fails([...RAW_PODS, '--as-group=foo']), /without impersonating a user/);
 });
 
 // Raw reads: kubectl's discovery cache shows a denied impersonation as "unknown", so these skip discovery.

@@ -57,7 +57,8 @@ test('the caller needs impersonate on every part; the request then runs as the i
     ...parseRequestInfo('GET', '/api/v1/pods'),
     user: { username: 'alice', groups: ['system:authenticated'] },
   });
-  const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+  const req = (headers: Record<string, string>) =>
+    ({ headers, rawHeaders: Object.entries(headers).flat() }) as unknown as IncomingMessage;
   await handler(req({ 'impersonate-user': 'jane', 'impersonate-group': 'devs' }), {} as never, info());
   assert.equal(seen, 'jane');
   assert.deepEqual(

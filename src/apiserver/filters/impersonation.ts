@@ -6,7 +6,6 @@
  * userextras/<key>); otherwise 403. `kubectl --as`/`--as-group` send these.
  * Requests on the lab's plain-HTTP port skip it.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import { internal } from '../../api/index.js';
 import { UNSECURED_USER, type UserInfo } from '../authentication/index.js';
 import { forbiddenError, type Attributes, type Authorizer } from '../authorization/index.js';
@@ -27,7 +26,9 @@ interface Request {
 const values = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 /** The parts a request's headers ask for, in upstream's order; undefined when it impersonates nobody. */
-export function impersonationRequests(headers: IncomingHttpHeaders): Request[] | undefined {
+export function impersonationRequests(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Request[] | undefined {
   let any = false;
   for (const k in headers)
     if (k.startsWith(PREFIX)) {
@@ -55,6 +56,21 @@ export function impersonationRequests(headers: IncomingHttpHeaders): Request[] |
     throw internal(
       new Error(`requested ${out.map((r) => `${r.resource}/${r.name}`).join(', ')} without impersonating a user`),
     );
+  return out;
+}
+
+function hasImpersonation(headers: Readonly<Record<string, unknown>>): boolean {
+  for (const k in headers) if (k.startsWith(PREFIX)) return true;
+  return false;
+}
+
+// Node joins a repeated header's values with ", "; `--as-group=a --as-group=b,c` must stay three groups, not one.
+function distinctHeaders(raw: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const k = raw[i].toLowerCase();
+    if (k.startsWith(PREFIX)) (out[k] ??= []).push(raw[i + 1]);
+  }
   return out;
 }
 
@@ -107,7 +123,7 @@ export function withImpersonation(authorizer: Authorizer): Filter {
     if (caller === undefined || caller === UNSECURED_USER) return next(req, res, info);
     let requests: Request[] | undefined;
     try {
-      requests = impersonationRequests(req.headers);
+      requests = hasImpersonation(req.headers) ? impersonationRequests(distinctHeaders(req.rawHeaders)) : undefined;
     } catch (err) {
       return Promise.reject(err as Error);
     }
