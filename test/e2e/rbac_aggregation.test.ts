@@ -75,3 +75,15 @@ test('a ClusterRole labelled aggregate-to-view adds its rules to view, edit and 
     await eventually(`${role} to lose widgets`, async () => !grants(await rulesOf(role), 'widgets', 'list'));
   assert.ok(grants(await rulesOf('view'), 'pods', 'list'), 'the bootstrap rules stay');
 });
+
+test('kubectl create clusterrole --aggregation-rule makes a role the controller fills, as upstream rbac.sh does', async () => {
+  await k.ok(['create', 'clusterrole', 'aggregation-reader', '--aggregation-rule=foo1=foo2']);
+  assert.deepEqual((await k.getJSON(['clusterrole', 'aggregation-reader'])).aggregationRule.clusterRoleSelectors, [
+    { matchLabels: { foo1: 'foo2' } },
+  ]);
+  await k.ok(['create', 'clusterrole', 'foo-source', '--verb=get', '--resource=services']);
+  await k.ok(['label', 'clusterrole', 'foo-source', 'foo1=foo2']);
+  await eventually('aggregation-reader to gain services', async () =>
+    grants(await rulesOf('aggregation-reader'), 'services', 'get'),
+  );
+});
