@@ -6,13 +6,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlPath, startServer, tokenKubeconfig, type TestServer } from './harness.js';
+import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { serviceAccountKubectl } from './fixtures/serviceaccount.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
-
-/** A kubectl whose kubeconfig holds the server's CA and `token` only. */
-function asToken(server: TestServer, token: string, name: string): Kubectl {
-  return new Kubectl(kubectlPath(), tokenKubeconfig(server, token, name));
-}
 
 /** Polls until `fn` holds: the authorizer learns of role and binding changes from its watch. */
 async function eventually(what: string, fn: () => Promise<boolean>): Promise<void> {
@@ -31,8 +27,7 @@ describe('RBAC (the default --authorization-mode)', () => {
   before(async () => {
     server = await startServer(['--secure-port', '0']);
     admin = new Kubectl(kubectlPath(), server.kubeconfig);
-    await admin.ok(['create', 'serviceaccount', 'builder']);
-    sa = asToken(server, (await admin.ok(['create', 'token', 'builder'])).trim(), 'builder');
+    sa = (await serviceAccountKubectl(server, admin, 'builder')).kubectl;
   });
 
   after(async () => {
@@ -155,8 +150,7 @@ describe('--authorization-mode=AlwaysAllow', () => {
     const admin = new Kubectl(kubectlPath(), server.kubeconfig);
     let sa: Kubectl | undefined;
     try {
-      await admin.ok(['create', 'serviceaccount', 'anyone']);
-      sa = asToken(server, (await admin.ok(['create', 'token', 'anyone'])).trim(), 'anyone');
+      sa = (await serviceAccountKubectl(server, admin, 'anyone')).kubectl;
       assert.equal((await sa.ok(['auth', 'can-i', 'delete', 'nodes'])).trim(), 'yes');
       assert.equal(await sa.ok(['get', 'pods', '-o', 'name']), '');
     } finally {

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kubectlPath, startServer, type TestServer } from './harness.js';
-import { Kubectl } from './fixtures/kubectl/cli.js';
+import { Kubectl, until } from './fixtures/kubectl/cli.js';
 import { startControllerManagerProcess } from './fixtures/workloads.js';
 
 type Rules = { verbs: string[]; apiGroups?: string[]; resources?: string[] }[];
@@ -32,27 +32,18 @@ async function rulesOf(role: string): Promise<Rules> {
   return ((await k.getJSON(['clusterrole', role])).rules ?? []) as Rules;
 }
 
-/** Polls until `fn` holds: the controller works from its informer. */
-async function eventually(what: string, fn: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 const grants = (rules: Rules, resource: string, verb: string): boolean =>
   rules.some((r) => r.resources?.includes(resource) && r.verbs.includes(verb));
 
 test("view, edit and admin start out as the union of upstream's aggregate-to roles", async () => {
-  await eventually('view to aggregate', async () => grants(await rulesOf('view'), 'pods', 'list'));
+  await until('view to aggregate', async () => grants(await rulesOf('view'), 'pods', 'list'));
   const view = await rulesOf('view');
   assert.ok(!grants(view, 'secrets', 'get'), 'view never reads secrets');
-  await eventually('edit to include view', async () => {
+  await until('edit to include view', async () => {
     const edit = await rulesOf('edit');
     return grants(edit, 'pods', 'list') && grants(edit, 'secrets', 'create');
   });
-  await eventually('admin to include edit', async () => grants(await rulesOf('admin'), 'rolebindings', 'create'));
+  await until('admin to include edit', async () => grants(await rulesOf('admin'), 'rolebindings', 'create'));
 });
 
 test('a ClusterRole labelled aggregate-to-view adds its rules to view, edit and admin, and takes them away', async () => {
@@ -65,14 +56,14 @@ test('a ClusterRole labelled aggregate-to-view adds its rules to view, edit and 
   };
   await k.ok(['create', '-f', '-'], { input: JSON.stringify(widgets) });
   for (const role of ['view', 'edit', 'admin'])
-    await eventually(`${role} to gain widgets`, async () => grants(await rulesOf(role), 'widgets', 'list'));
+    await until(`${role} to gain widgets`, async () => grants(await rulesOf(role), 'widgets', 'list'));
   const view = await k.getJSON(['clusterrole', 'view']);
   assert.deepEqual(view.aggregationRule.clusterRoleSelectors, [
     { matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
   ]);
   await k.ok(['delete', 'clusterrole', 'widgets-view']);
   for (const role of ['view', 'edit', 'admin'])
-    await eventually(`${role} to lose widgets`, async () => !grants(await rulesOf(role), 'widgets', 'list'));
+    await until(`${role} to lose widgets`, async () => !grants(await rulesOf(role), 'widgets', 'list'));
   assert.ok(grants(await rulesOf('view'), 'pods', 'list'), 'the bootstrap rules stay');
 });
 
@@ -83,7 +74,7 @@ test('kubectl create clusterrole --aggregation-rule makes a role the controller 
   ]);
   await k.ok(['create', 'clusterrole', 'foo-source', '--verb=get', '--resource=services']);
   await k.ok(['label', 'clusterrole', 'foo-source', 'foo1=foo2']);
-  await eventually('aggregation-reader to gain services', async () =>
+  await until('aggregation-reader to gain services', async () =>
     grants(await rulesOf('aggregation-reader'), 'services', 'get'),
   );
 });

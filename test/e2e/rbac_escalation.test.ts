@@ -5,8 +5,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlPath, startServer, tokenKubeconfig, type TestServer } from './harness.js';
-import { Kubectl } from './fixtures/kubectl/cli.js';
+import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { serviceAccountKubectl } from './fixtures/serviceaccount.js';
+import { Kubectl, until } from './fixtures/kubectl/cli.js';
 
 let server: TestServer;
 let admin: Kubectl;
@@ -14,13 +15,19 @@ let sa: Kubectl;
 const NS = 'team';
 const SA_USER = `system:serviceaccount:${NS}:manager`;
 
-/** Polls until `fn` holds: the authorizer learns of role and binding changes from its watch. */
-async function eventually(what: string, fn: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Grants the manager `verb` on `resource` (one name of it, if given) through a Role and a RoleBinding of their own. */
+async function grantManager(role: string, verb: string, resource: string, name?: string): Promise<void> {
+  const names = name === undefined ? [] : [`--resource-name=${name}`];
+  await admin.ok(['create', 'role', role, '-n', NS, `--verb=${verb}`, `--resource=${resource}`, ...names]);
+  await admin.ok([
+    'create',
+    'rolebinding',
+    `manager-${role}`,
+    '-n',
+    NS,
+    `--role=${role}`,
+    `--serviceaccount=${NS}:manager`,
+  ]);
 }
 
 const canI = async (args: string[]): Promise<string> =>
@@ -30,32 +37,12 @@ before(async () => {
   server = await startServer(['--secure-port', '0']);
   admin = new Kubectl(kubectlPath(), server.kubeconfig);
   await admin.ok(['create', 'namespace', NS]);
-  await admin.ok(['create', 'serviceaccount', 'manager', '-n', NS]);
   // The manager may write Roles and RoleBindings in its namespace and read pods, nothing more (`*` would
   // include escalate and bind).
-  await admin.ok([
-    'create',
-    'role',
-    'rbac-writer',
-    '-n',
-    NS,
-    '--verb=create,get,list,update,patch,delete',
-    '--resource=roles,rolebindings',
-  ]);
-  await admin.ok(['create', 'role', 'pod-reader', '-n', NS, '--verb=get,list', '--resource=pods']);
-  for (const role of ['rbac-writer', 'pod-reader'])
-    await admin.ok([
-      'create',
-      'rolebinding',
-      `manager-${role}`,
-      '-n',
-      NS,
-      `--role=${role}`,
-      `--serviceaccount=${NS}:manager`,
-    ]);
-  const token = (await admin.ok(['create', 'token', 'manager', '-n', NS])).trim();
-  sa = new Kubectl(kubectlPath(), tokenKubeconfig(server, token, 'manager'));
-  await eventually('the bindings to take effect', async () => (await canI(['create', 'roles'])) === 'yes');
+  await grantManager('rbac-writer', 'create,get,list,update,patch,delete', 'roles,rolebindings');
+  await grantManager('pod-reader', 'get,list', 'pods');
+  sa = (await serviceAccountKubectl(server, admin, 'manager', NS)).kubectl;
+  await until('the bindings to take effect', async () => (await canI(['create', 'roles'])) === 'yes');
 });
 
 after(async () => {
@@ -84,16 +71,17 @@ test('a Role with only rules the user holds is created; one with more is 403 nam
 // no escalation.)
 test('binding a role the user does not hold is 403; a held one, or one they may `bind`, is allowed', async () => {
   await sa.ok(['create', 'rolebinding', 'copy', '-n', NS, '--role=pod-reader', `--user=jane`]);
+  const bindEditors = [
+    'create',
+    'rolebinding',
+    'editors',
+    '-n',
+    NS,
+    '--clusterrole=system:aggregate-to-edit',
+    '--user=jane',
+  ];
   assert.match(
-    await sa.fails([
-      'create',
-      'rolebinding',
-      'editors',
-      '-n',
-      NS,
-      '--clusterrole=system:aggregate-to-edit',
-      '--user=jane',
-    ]),
+    await sa.fails(bindEditors),
     new RegExp(
       `rolebindings\\.rbac\\.authorization\\.k8s\\.io "editors" is forbidden: user "${SA_USER}" .*is attempting to grant RBAC permissions not currently held:`,
     ),
@@ -102,40 +90,8 @@ test('binding a role the user does not hold is 403; a held one, or one they may 
     await sa.fails(['create', 'rolebinding', 'ghost', '-n', NS, '--role=no-such-role', '--user=jane']),
     /rolebindings\.rbac\.authorization\.k8s\.io "ghost" is forbidden: roles\.rbac\.authorization\.k8s\.io "no-such-role" not found/,
   );
-  await admin.ok([
-    'create',
-    'role',
-    'bind-edit',
-    '-n',
-    NS,
-    '--verb=bind',
-    '--resource=clusterroles.rbac.authorization.k8s.io',
-    '--resource-name=system:aggregate-to-edit',
-  ]);
-  await admin.ok([
-    'create',
-    'rolebinding',
-    'manager-bind-edit',
-    '-n',
-    NS,
-    '--role=bind-edit',
-    `--serviceaccount=${NS}:manager`,
-  ]);
-  await eventually(
-    'bind on system:aggregate-to-edit to take effect',
-    async () =>
-      (
-        await sa.run([
-          'create',
-          'rolebinding',
-          'editors',
-          '-n',
-          NS,
-          '--clusterrole=system:aggregate-to-edit',
-          '--user=jane',
-        ])
-      ).code === 0,
-  );
+  await grantManager('bind-edit', 'bind', 'clusterroles.rbac.authorization.k8s.io', 'system:aggregate-to-edit');
+  await until('bind on system:aggregate-to-edit to take effect', async () => (await sa.run(bindEditors)).code === 0);
   assert.match(
     await sa.fails(['create', 'rolebinding', 'admins', '-n', NS, '--clusterrole=cluster-admin', '--user=jane']),
     /not currently held/,
@@ -144,25 +100,8 @@ test('binding a role the user does not hold is 403; a held one, or one they may 
 });
 
 test('`escalate` on roles lets a user write any Role; system:masters may always', async () => {
-  await admin.ok([
-    'create',
-    'role',
-    'escalator',
-    '-n',
-    NS,
-    '--verb=escalate',
-    '--resource=roles.rbac.authorization.k8s.io',
-  ]);
-  await admin.ok([
-    'create',
-    'rolebinding',
-    'manager-escalate',
-    '-n',
-    NS,
-    '--role=escalator',
-    `--serviceaccount=${NS}:manager`,
-  ]);
-  await eventually(
+  await grantManager('escalator', 'escalate', 'roles.rbac.authorization.k8s.io');
+  await until(
     'escalate to take effect',
     async () =>
       (await sa.run(['create', 'role', 'pod-admin', '-n', NS, '--verb=get,delete', '--resource=pods,secrets'])).code ===
@@ -187,7 +126,7 @@ test('an aggregated ClusterRole needs cluster-admin or escalate', async () => {
     '--clusterrole=rbac-cluster-writer',
     `--serviceaccount=${NS}:manager`,
   ]);
-  await eventually('the binding to take effect', async () => (await canI(['create', 'clusterroles'])) === 'yes');
+  await until('the binding to take effect', async () => (await canI(['create', 'clusterroles'])) === 'yes');
   assert.match(
     await sa.fails(['create', 'clusterrole', 'agg', '--aggregation-rule=team=agg']),
     /clusterroles\.rbac\.authorization\.k8s\.io "agg" is forbidden: must have cluster-admin privileges to use the aggregationRule/,

@@ -5,30 +5,18 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlPath, startServer, tokenKubeconfig, type TestServer } from './harness.js';
-import { Kubectl } from './fixtures/kubectl/cli.js';
+import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { serviceAccountKubectl } from './fixtures/serviceaccount.js';
+import { Kubectl, until } from './fixtures/kubectl/cli.js';
 
 let server: TestServer;
 let admin: Kubectl;
 let sa: Kubectl;
 
-/** Polls until `fn` holds: the authorizer learns of role and binding changes from its watch. */
-async function eventually(what: string, fn: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 before(async () => {
   server = await startServer(['--secure-port', '0']);
   admin = new Kubectl(kubectlPath(), server.kubeconfig);
-  await admin.ok(['create', 'serviceaccount', 'deployer']);
-  sa = new Kubectl(
-    kubectlPath(),
-    tokenKubeconfig(server, (await admin.ok(['create', 'token', 'deployer'])).trim(), 'deployer'),
-  );
+  sa = (await serviceAccountKubectl(server, admin, 'deployer')).kubectl;
   await admin.ok(['create', 'clusterrole', 'pod-reader', '--verb=get,list', '--resource=pods']);
   await admin.ok(['create', 'rolebinding', 'jane-reads', '--clusterrole=pod-reader', '--user=jane']);
 });
@@ -46,7 +34,7 @@ test('an admin acts as another user with --as and --as-group, and is authorized 
     uid: '1234',
     groups: ['devs', 'system:authenticated'],
   });
-  await eventually('jane to read pods', async () => (await admin.run(['get', 'pods', '--as=jane'])).code === 0);
+  await until('jane to read pods', async () => (await admin.run(['get', 'pods', '--as=jane'])).code === 0);
   assert.match(
     await admin.fails(['get', 'pods', '-n', 'kube-system', '--as=jane']),
     /pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "kube-system"/,
@@ -94,7 +82,7 @@ test('impersonating needs the impersonate verb on users, groups and ServiceAccou
     '--clusterrole=impersonate-jane',
     '--serviceaccount=default:deployer',
   ]);
-  await eventually('impersonate to take effect', async () => (await sa.run([...RAW_PODS, '--as=jane'])).code === 0);
+  await until('impersonate to take effect', async () => (await sa.run([...RAW_PODS, '--as=jane'])).code === 0);
   assert.match(
     await sa.fails([...RAW_PODS, '--as=jane', '--as-group=system:masters']),
     /groups "system:masters" is forbidden: User "system:serviceaccount:default:deployer" cannot impersonate resource "groups"/,

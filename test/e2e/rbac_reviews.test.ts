@@ -6,22 +6,14 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlPath, startServer, tokenKubeconfig, type TestServer } from './harness.js';
-import { Kubectl, type Doc } from './fixtures/kubectl/cli.js';
+import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { serviceAccountKubectl } from './fixtures/serviceaccount.js';
+import { Kubectl, until, type Doc } from './fixtures/kubectl/cli.js';
 
 let server: TestServer;
 let admin: Kubectl;
 let sa: Kubectl;
 let token: string;
-
-/** Polls until `fn` holds: the authorizer learns of role and binding changes from its watch. */
-async function eventually(what: string, fn: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const create = async (k: Kubectl, obj: unknown): Promise<Doc> =>
   JSON.parse(await k.ok(['create', '-f', '-', '-o', 'json'], { input: JSON.stringify(obj) }));
@@ -30,9 +22,7 @@ const AUTHZ = 'authorization.k8s.io/v1';
 before(async () => {
   server = await startServer(['--secure-port', '0']);
   admin = new Kubectl(kubectlPath(), server.kubeconfig);
-  await admin.ok(['create', 'serviceaccount', 'viewer']);
-  token = (await admin.ok(['create', 'token', 'viewer'])).trim();
-  sa = new Kubectl(kubectlPath(), tokenKubeconfig(server, token, 'viewer'));
+  ({ kubectl: sa, token } = await serviceAccountKubectl(server, admin, 'viewer'));
   await admin.ok(['create', 'role', 'cm-reader', '--verb=get,list', '--resource=configmaps', '--resource-name=app']);
   await admin.ok(['create', 'rolebinding', 'viewer-cm', '--role=cm-reader', '--serviceaccount=default:viewer']);
 });
@@ -59,7 +49,7 @@ test('discovery lists the reviews as create-only', async () => {
 });
 
 test('kubectl auth can-i --list shows the rules held in the namespace', async () => {
-  await eventually('the binding to take effect', async () =>
+  await until('the binding to take effect', async () =>
     /configmaps\s+\[\]\s+\[app\]\s+\[get list\]/.test((await sa.run(['auth', 'can-i', '--list'])).stdout),
   );
   const list = await sa.ok(['auth', 'can-i', '--list']);
