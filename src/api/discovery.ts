@@ -14,6 +14,11 @@ import {
 /** The Content-Type to echo when serving the aggregated document; plain JSON makes kubectl see zero resources. */
 export const AGGREGATED_DISCOVERY_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 
+/** What discovery lists: the built-in resources, then `extra` (custom resources). */
+function listed(extra: readonly ResourceInfo[]): readonly ResourceInfo[] {
+  return extra.length === 0 ? DISCOVERY_RESOURCES : [...DISCOVERY_RESOURCES, ...extra];
+}
+
 /** GET /api: the legacy core versions. */
 export function apiVersions(serverAddress = ''): Record<string, unknown> {
   return {
@@ -23,9 +28,9 @@ export function apiVersions(serverAddress = ''): Record<string, unknown> {
   };
 }
 
-function groupsWithVersions(): Map<string, string[]> {
+function groupsWithVersions(extra: readonly ResourceInfo[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
-  for (const { group, version } of servedGroupVersions(DISCOVERY_RESOURCES)) {
+  for (const { group, version } of servedGroupVersions(listed(extra))) {
     if (!group) continue;
     const vs = groups.get(group) ?? [];
     vs.push(version);
@@ -34,9 +39,9 @@ function groupsWithVersions(): Map<string, string[]> {
   return groups;
 }
 
-/** GET /apis: every named group with its versions, the first listed being preferred. */
-export function apiGroupList(): Record<string, unknown> {
-  const groups = [...groupsWithVersions()].map(([name, versions]) => ({
+/** GET /apis: every named group with its versions, the first listed being preferred; `extra` are custom resources. */
+export function apiGroupList(extra: readonly ResourceInfo[] = []): Record<string, unknown> {
+  const groups = [...groupsWithVersions(extra)].map(([name, versions]) => ({
     name,
     versions: versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
     preferredVersion: { groupVersion: `${name}/${versions[0]}`, version: versions[0] },
@@ -45,8 +50,8 @@ export function apiGroupList(): Record<string, unknown> {
 }
 
 /** GET /apis/<group>: one APIGroup, or undefined for an unknown group. */
-export function apiGroup(group: string): Record<string, unknown> | undefined {
-  const versions = groupsWithVersions().get(group);
+export function apiGroup(group: string, extra: readonly ResourceInfo[] = []): Record<string, unknown> | undefined {
+  const versions = groupsWithVersions(extra).get(group);
   if (!versions) return undefined;
   return {
     kind: 'APIGroup',
@@ -58,8 +63,12 @@ export function apiGroup(group: string): Record<string, unknown> | undefined {
 }
 
 /** GET /api/v1 or /apis/<g>/<v>: the APIResourceList, subresources listed as "pods/status"; undefined if not served. */
-export function apiResourceList(group: string, version: string): Record<string, unknown> | undefined {
-  const rs = resourcesIn(group, version, DISCOVERY_RESOURCES);
+export function apiResourceList(
+  group: string,
+  version: string,
+  extra: readonly ResourceInfo[] = [],
+): Record<string, unknown> | undefined {
+  const rs = resourcesIn(group, version, listed(extra));
   if (!rs.length) return undefined;
   const resources: Record<string, unknown>[] = [];
   for (const r of rs) {
@@ -109,9 +118,9 @@ function discoveryResource(r: ResourceInfo): Record<string, unknown> {
 }
 
 /** The aggregated v2 document: `legacy` for GET /api (core group, no name), otherwise GET /apis. */
-export function aggregatedDiscovery(legacy: boolean): Record<string, unknown> {
+export function aggregatedDiscovery(legacy: boolean, extra: readonly ResourceInfo[] = []): Record<string, unknown> {
   const byGroup = new Map<string, string[]>();
-  for (const { group, version } of servedGroupVersions(DISCOVERY_RESOURCES)) {
+  for (const { group, version } of servedGroupVersions(listed(extra))) {
     if ((group === '') !== legacy) continue;
     byGroup.set(group, [...(byGroup.get(group) ?? []), version]);
   }
@@ -119,7 +128,7 @@ export function aggregatedDiscovery(legacy: boolean): Record<string, unknown> {
     metadata: legacy ? {} : { name: group },
     versions: versions.map((version) => ({
       version,
-      resources: resourcesIn(group, version, DISCOVERY_RESOURCES).map(discoveryResource),
+      resources: resourcesIn(group, version, listed(extra)).map(discoveryResource),
       freshness: 'Current',
     })),
   }));

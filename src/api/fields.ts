@@ -125,9 +125,11 @@ export function compileFieldSelector(
   resource: string,
   selector: FieldSelector | string,
   namespaced = true,
+  extra?: Readonly<Record<string, FieldGetter>>,
 ): ObjectFieldMatcher {
   const sel = typeof selector === 'string' ? parseFieldSelector(selector) : selector;
-  const getters = selectableFieldGetters(resource, namespaced);
+  const builtIn = selectableFieldGetters(resource, namespaced);
+  const getters = extra === undefined ? builtIn : { ...builtIn, ...extra };
   const checks: { get: FieldGetter; value: string; eq: boolean }[] = [];
   for (const r of sel.requirements) {
     const get = getters[r.field];

@@ -9,6 +9,7 @@ export * from './taints.js';
 export { compileTerm, compileTerms, type SelectableNode } from './node_selector.js';
 export * from './status.js';
 export * from './registry.js';
+export * from './apiextensions/index.js';
 export * from './discovery.js';
 export * from './labels.js';
 export * from './fields.js';
@@ -52,7 +53,7 @@ export {
   type PatchSchemaLookup,
 } from './strategicpatch/index.js';
 export { ApplyConflictError, serverSideApply, updateManagedFields } from './managedfields/index.js';
-export { printTable } from './printers/index.js';
+export { printTable, type ResourcePrinter, type TableColumnDefinition } from './printers/index.js';
 export { findRestoreError, goFormat } from './schema/restore.js';
 export * from './bootstrap_token.js';
 export * from './certificates.js';

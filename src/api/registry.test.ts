@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { customResourceInfo } from './apiextensions/index.js';
 import { aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import {
   lookupResource,
@@ -112,4 +113,31 @@ test('aggregated discovery splits /api and /apis and lists subresources', () => 
   const apis = aggregatedDiscovery(false).items as { metadata: { name: string } }[];
   assert.ok(apis.some((g) => g.metadata.name === 'apps'));
   assert.ok(!apis.some((g) => g.metadata.name === ''));
+});
+
+test('custom resources join discovery after the built-in ones, only where they are given', () => {
+  const crd = {
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced' as const,
+      names: { plural: 'widgets', kind: 'Widget', shortNames: ['wd'] },
+      versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} } }],
+    },
+  };
+  const info = customResourceInfo(crd, crd.spec.versions[0]!);
+  assert.equal(info.storagePrefix, '/registry/example.com/widgets/');
+  const groups = (apiGroupList([info]).groups as { name: string }[]).map((g) => g.name);
+  assert.equal(groups.at(-1), 'example.com');
+  assert.equal(
+    (apiGroupList().groups as { name: string }[]).some((g) => g.name === 'example.com'),
+    false,
+  );
+  const list = apiResourceList('example.com', 'v1', [info])!;
+  assert.deepEqual(
+    (list.resources as { name: string }[]).map((r) => r.name),
+    ['widgets', 'widgets/status'],
+  );
+  const agg = aggregatedDiscovery(false, [info]) as { items: { metadata: { name: string } }[] };
+  assert.equal(agg.items.at(-1)!.metadata.name, 'example.com');
 });

@@ -30,6 +30,8 @@ export interface ResourceInfo {
   subresources: SubresourceInfo[];
   /** `/registry/<resource>/`; objects live at prefix + `[namespace/]name`. */
   storagePrefix: string;
+  /** Served from a CustomResourceDefinition (the dynamic part of the scheme), not from SPECS. */
+  custom?: boolean;
 }
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

@@ -8,6 +8,7 @@ export type { PrintTableOptions } from './table.js';
 export { humanDuration, shortHumanDuration } from './duration.js';
 export type {
   IncludeObject,
+  ResourcePrinter,
   Table,
   TableColumnDefinition,
   TableListMeta,

@@ -73,8 +73,9 @@ export interface PrintTableOptions {
   noHeaders?: boolean;
 }
 
-function printerFor(resource: string): ResourcePrinter {
-  return printers.get(resource) ?? genericPrinter;
+/** A resource's printer by plural, or the given one (a custom resource's additionalPrinterColumns). */
+function printerFor(resource: string | ResourcePrinter): ResourcePrinter {
+  return typeof resource === 'string' ? (printers.get(resource) ?? genericPrinter) : resource;
 }
 
 /** The resources (by plural) with their own columns; any other resource gets Name and Age. */
@@ -83,7 +84,7 @@ export function printedResources(): string[] {
 }
 
 /** The column definitions for a resource (by plural); a fresh copy each call. */
-export function columnDefinitions(resource: string): TableColumnDefinition[] {
+export function columnDefinitions(resource: string | ResourcePrinter): TableColumnDefinition[] {
   return printerFor(resource).columns.map((c) => ({ ...c }));
 }
 
@@ -102,7 +103,7 @@ function rowObject(obj: KubeObject, includeObject: IncludeObject): unknown {
 
 /** One row for one object, with cells for every column; a watch sends it as a one-row Table. */
 export function printRow(
-  resource: string,
+  resource: string | ResourcePrinter,
   obj: object,
   now: number,
   includeObject: IncludeObject = 'Metadata',
@@ -114,7 +115,11 @@ export function printRow(
 }
 
 /** A meta.k8s.io/v1 Table for a list (or a single object, or one watch event) of one resource. */
-export function printTable(resource: string, objects: readonly object[], opts: PrintTableOptions): Table {
+export function printTable(
+  resource: string | ResourcePrinter,
+  objects: readonly object[],
+  opts: PrintTableOptions,
+): Table {
   const metadata: TableListMeta = {};
   if (opts.resourceVersion !== undefined) metadata.resourceVersion = opts.resourceVersion;
   if (opts.continue) metadata.continue = opts.continue;

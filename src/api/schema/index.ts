@@ -168,7 +168,8 @@ function closure(roots: string[]): string[] {
   return [...seen].sort();
 }
 
-function resourcePaths(r: ResourceInfo, ref: string): Record<string, unknown> {
+/** The paths of a resource's create, read, replace and patch operations, each tagged with its GVK, referring to `ref`. */
+export function resourcePaths(r: ResourceInfo, ref: string): Record<string, unknown> {
   const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
   const coll = r.namespaced ? `${base}/namespaces/{namespace}/${r.resource}` : `${base}/${r.resource}`;
   const gvk = { group: r.group, kind: r.kind, version: r.version };
@@ -193,6 +194,13 @@ function resourcePaths(r: ResourceInfo, ref: string): Record<string, unknown> {
       patch: op('patch', 'patch'),
     },
   };
+}
+
+/** The built-in definitions `roots` name and every one they reach, in OpenAPI v3 form (for custom resources' ObjectMeta). */
+export function v3SchemasFrom(roots: string[]): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {};
+  for (const n of closure(roots)) schemas[n] = toV3(DEFINITIONS[n]);
+  return schemas;
 }
 
 /** The /openapi/v3/<api|apis/group>/<version> document: paths with GVK-tagged operations, and the schemas they reach. */

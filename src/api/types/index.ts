@@ -12,3 +12,4 @@ export * from './flowcontrol.js';
 export * from './rbac.js';
 export * from './authorization.js';
 export * from './authentication.js';
+export * from './apiextensions.js';

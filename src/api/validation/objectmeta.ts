@@ -75,7 +75,13 @@ function validateOwnerReferences(refs: unknown, path: string): ErrorList {
 }
 
 // Standard finalizers may be unqualified; anything else must carry a domain, like "foregroundDeletion" vs "example.com/x".
-const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+// A CRD's cleanup finalizer is validated by apimachinery's generic rules upstream, which take any qualified name.
+const STANDARD_FINALIZERS = new Set([
+  'kubernetes',
+  'orphan',
+  'foregroundDeletion',
+  'customresourcecleanup.apiextensions.k8s.io',
+]);
 
 function validateFinalizers(finalizers: unknown, path: string): ErrorList {
   if (!Array.isArray(finalizers)) return [];
