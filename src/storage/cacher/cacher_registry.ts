@@ -102,6 +102,23 @@ export class CacherRegistry implements Storage {
     return this.build({ prefix });
   }
 
+  /**
+   * Caches a resource added at run time (a custom resource): its Cacher, built now unless one
+   * already serves the prefix, or undefined when --watch-cache-sizes turns it off.
+   */
+  addResource(r: ResourceCacheConfig): Cacher | undefined {
+    if (this.closed || this.uncached.has(r.prefix)) return undefined;
+    return this.byPrefix.get(r.prefix) ?? this.build(r);
+  }
+
+  /** Stops caching a resource removed at run time; its open watches end. */
+  async removeResource(prefix: string): Promise<void> {
+    const c = this.byPrefix.get(prefix);
+    this.byPrefix.delete(prefix);
+    this.uncached.delete(prefix);
+    await c?.close();
+  }
+
   /** Every Cacher built so far. */
   cachers(): Cacher[] {
     return [...this.byPrefix.values()];
