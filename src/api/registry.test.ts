@@ -12,7 +12,7 @@ import {
 } from './registry.js';
 
 test('every resource is reachable by group/version/plural and by apiVersion+kind', () => {
-  assert.equal(RESOURCES.length, 27);
+  assert.equal(RESOURCES.length, 28);
   for (const r of RESOURCES) {
     assert.equal(lookupResource(r.group, r.version, r.resource), r);
     assert.equal(resourceForKind(r.group ? `${r.group}/${r.version}` : r.version, r.kind), r);
@@ -52,6 +52,7 @@ test('legacy discovery documents', () => {
     'certificates.k8s.io',
     'policy',
     'flowcontrol.apiserver.k8s.io',
+    'apiextensions.k8s.io',
     'scheduling.x-k8s.io',
     'authentication.k8s.io',
     'authorization.k8s.io',

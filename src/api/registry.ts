@@ -178,6 +178,15 @@ const SPECS: Spec[] = [
     namespaced: false,
     sub: [status],
   },
+  {
+    gv: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    resource: 'customresourcedefinitions',
+    short: ['crd', 'crds'],
+    namespaced: false,
+    categories: ['api-extensions'],
+    sub: [status],
+  },
   // scheduler-plugins' gang scheduling group (Coscheduling), served natively so the scheduler needs no CRD.
   {
     gv: 'scheduling.x-k8s.io/v1alpha1',

@@ -12,7 +12,7 @@ import {
   apiResourceList,
   apiVersions,
 } from '../api/index.js';
-import { routeNotFound } from '../api/index.js';
+import { routeNotFound, type ResourceInfo } from '../api/index.js';
 import type { Storage } from '../storage/index.js';
 import type { ApiServerMetrics } from './metrics.js';
 import type { RequestInfo } from './request_info.js';
@@ -45,12 +45,18 @@ function wantsAggregated(req: IncomingMessage): boolean {
 }
 
 /** Serves discovery documents; returns false when the path is not a discovery path. */
-export function serveDiscovery(req: IncomingMessage, res: ServerResponse, info: RequestInfo): boolean {
+export function serveDiscovery(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: RequestInfo,
+  custom: readonly ResourceInfo[] = [],
+): boolean {
   const p = info.path.replace(/\/+$/, '');
   if (p === '/api' || p === '/apis') {
     // Aggregated discovery only when asked for, echoing its exact content type (kubectl needs it).
-    if (wantsAggregated(req)) writeJSON(res, 200, aggregatedDiscovery(p === '/api'), AGGREGATED_DISCOVERY_CONTENT_TYPE);
-    else writeJSON(res, 200, p === '/api' ? apiVersions() : apiGroupList());
+    if (wantsAggregated(req))
+      writeJSON(res, 200, aggregatedDiscovery(p === '/api', custom), AGGREGATED_DISCOVERY_CONTENT_TYPE);
+    else writeJSON(res, 200, p === '/api' ? apiVersions() : apiGroupList(custom));
     return true;
   }
   const m = /^\/(api|apis)\/([^/]+)(?:\/([^/]+))?$/.exec(p);
@@ -62,12 +68,12 @@ export function serveDiscovery(req: IncomingMessage, res: ServerResponse, info: 
     return true;
   }
   if (m[3] === undefined) {
-    const g = apiGroup(m[2]);
+    const g = apiGroup(m[2], custom);
     if (g === undefined) return false;
     writeJSON(res, 200, g);
     return true;
   }
-  const doc = apiResourceList(m[2], m[3]);
+  const doc = apiResourceList(m[2], m[3], custom);
   if (doc === undefined) return false;
   writeJSON(res, 200, doc);
   return true;

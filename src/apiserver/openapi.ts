@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { servedGroupVersions } from '../api/index.js';
 import { openapiV2Definitions, openapiV3Document } from '../api/index.js';
+import type { CustomResources } from './customresource/registry.js';
 import { SERVER_VERSION } from './nonresource.js';
 import type { RequestInfo } from './request_info.js';
 import { writeJSON } from './responsewriters.js';
@@ -20,7 +21,12 @@ const gvPath = (group: string, version: string): string =>
   group === '' ? `api/${version}` : `apis/${group}/${version}`;
 
 /** Serves /openapi/v2 and /openapi/v3[/...]; false when the path is not OpenAPI. */
-export function serveOpenAPI(req: IncomingMessage, res: ServerResponse, info: RequestInfo): boolean {
+export function serveOpenAPI(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: RequestInfo,
+  custom?: CustomResources,
+): boolean {
   const p = info.path.replace(/\/+$/, '');
   if (p === '/openapi/v2') {
     const accept = req.headers.accept ?? '';
@@ -39,7 +45,7 @@ export function serveOpenAPI(req: IncomingMessage, res: ServerResponse, info: Re
   }
   if (p === '/openapi/v3') {
     const paths: Record<string, unknown> = {};
-    for (const { group, version } of servedGroupVersions()) {
+    for (const { group, version } of servedGroupVersions(custom?.resources() ?? [])) {
       paths[gvPath(group, version)] = {
         serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${SERVER_VERSION.gitVersion}`,
       };
@@ -51,7 +57,7 @@ export function serveOpenAPI(req: IncomingMessage, res: ServerResponse, info: Re
   if (m === null) return false;
   const parts = m[1].split('/');
   const [group, version] = parts[0] === 'api' ? ['', parts[1]] : [parts[1], parts[2]];
-  const doc = openapiV3Document(group, version);
+  const doc = openapiV3Document(group, version) ?? custom?.openAPIV3(group, version);
   if (doc === undefined) return false;
   writeJSON(res, 200, doc);
   return true;

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { BOOTSTRAP_TOKEN_NAMESPACE, RESOURCES } from '../api/index.js';
+import { BOOTSTRAP_TOKEN_NAMESPACE, RESOURCES, type ResourceInfo } from '../api/index.js';
 import { RealClock, type Clock } from '../clock/index.js';
 import { DirectObjectStorage, type Indexer, type Storage } from '../storage/index.js';
 import { AdmissionChain } from './admission/chain.js';
@@ -73,7 +73,9 @@ import { serveOpenIDMetadata } from './openid_metadata.js';
 import { generateSigningKey, ServiceAccountTokenIssuer, type SigningKey } from './serviceaccount/index.js';
 import { IPAllocator, PortAllocator } from './registry/ipallocator.js';
 import { definitionFor, restoreServiceAllocations } from './registry/index.js';
-import type { StrategyConfig } from './registry/strategy.js';
+import type { Strategy, StrategyConfig } from './registry/strategy.js';
+import { CustomResources } from './customresource/registry.js';
+import { CRDController } from './controllers/crd_controller.js';
 import { GenericStore } from './registry/store.js';
 import { instrumentStorage } from './storage_metrics.js';
 import { CacherRegistry, parseWatchCacheSizes, shouldDelegate } from '../storage/cacher/index.js';
@@ -171,6 +173,9 @@ export class ApiServer {
   /** The secure port's connections, TLS or HTTP/2, for shutdown. */
   private readonly secureSockets = new Set<Socket>();
   private readonly nsController: NamespaceController;
+  /** The resources established CRDs serve, and the controller that establishes and finalizes them. */
+  readonly customResources: CustomResources;
+  private readonly crdController: CRDController;
   private readonly cfg: StrategyConfig;
   private ready = false;
   private readonly openWatches = new Set<() => void>();
@@ -210,21 +215,23 @@ export class ApiServer {
       nodePorts: new PortAllocator(opts.serviceNodePortRange ?? '30000-32767'),
     };
     for (const info of RESOURCES) {
-      const reads = quorum.get(info.resource)!;
-      const store = new GenericStore(info, definitionFor(info).strategy(info, this.cfg), {
-        storage: instrumentStorage(this.storage, this.metrics, info.resource),
-        quorum: reads,
-        // The resource's watch cache, or (--watch-cache=false, or its size 0) storage read directly.
-        objects:
-          this.cache?.cacherFor(info.storagePrefix) ??
-          new DirectObjectStorage({
-            storage: reads,
-            resourcePrefix: info.storagePrefix,
-            indexers: indexersFor(info.resource),
-          }),
-      });
+      const store = this.newStore(info, definitionFor(info).strategy(info, this.cfg), quorum.get(info.resource)!);
       this.stores.set(info.resource, store);
     }
+    this.customResources = new CustomResources({
+      newStore: (info, strategy) => {
+        const name = `${info.resource}.${info.group}`;
+        const reads = instrumentStorage(opts.storage, this.metrics, name);
+        this.cache?.addResource({
+          prefix: info.storagePrefix,
+          resource: name,
+          indexers: indexersFor(''),
+          readStorage: reads,
+        });
+        return this.newStore(info, strategy, reads);
+      },
+      dropCache: async (prefix) => this.cache?.removeResource(prefix),
+    });
     const admission = new AdmissionChain([
       namespaceLifecycle(
         () => this.stores.get('namespaces')!,
@@ -252,6 +259,7 @@ export class ApiServer {
       admission,
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
       openWatches: this.openWatches,
+      customResources: this.customResources,
     };
     this.authorizer = this.buildAuthorizer(opts.authorizationModes ?? ['Node', 'RBAC']);
     this.apf = opts.enablePriorityAndFairness === false ? undefined : this.buildAPF();
@@ -292,10 +300,10 @@ export class ApiServer {
           return;
         return serveResource(req, res, info, services);
       }
-      if (serveDiscovery(req, res, info)) return;
+      if (serveDiscovery(req, res, info, this.customResources.resources())) return;
       if (await serveHealth(res, info, opts.storage, () => this.ready)) return;
       if (await serveMisc(res, info, this.metrics, opts.storage)) return;
-      if (serveOpenAPI(req, res, info)) return;
+      if (serveOpenAPI(req, res, info, this.customResources)) return;
       if (serveOpenIDMetadata(res, info, this.tokenIssuer)) return;
       if (this.apf !== undefined && serveAPFDebug(res, info, this.apf)) return;
       serveNotFound(res);
@@ -334,6 +342,31 @@ export class ApiServer {
     });
     this.https = opts.secureServing === undefined ? undefined : this.secureServer(opts.secureServing, listener);
     this.nsController = new NamespaceController(this.storage, this.stores, this.clock);
+    this.crdController = new CRDController(
+      this.stores.get('customresourcedefinitions')!,
+      this.storage,
+      this.customResources,
+      this.clock,
+    );
+  }
+
+  /** A resource's store over the watch cache (or, with --watch-cache=false or its size 0, storage read directly). */
+  private newStore(info: ResourceInfo, strategy: Strategy, reads: Storage): GenericStore {
+    return new GenericStore(info, strategy, {
+      storage: instrumentStorage(
+        this.storage,
+        this.metrics,
+        info.custom === true ? `${info.resource}.${info.group}` : info.resource,
+      ),
+      quorum: reads,
+      objects:
+        this.cache?.cacherFor(info.storagePrefix) ??
+        new DirectObjectStorage({
+          storage: reads,
+          resourcePrefix: info.storagePrefix,
+          indexers: indexersFor(info.resource),
+        }),
+    });
   }
 
   /**
@@ -518,6 +551,7 @@ export class ApiServer {
     }
     for (const i of this.informers) await i.start();
     this.apf?.start();
+    await this.crdController.start();
     this.ready = true;
   }
 
@@ -542,6 +576,7 @@ export class ApiServer {
     this.nsController.stop();
     this.apf?.stop();
     this.apfEnsureTimer?.cancel();
+    this.crdController.stop();
     for (const i of this.informers) i.stop();
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     const https = this.https;

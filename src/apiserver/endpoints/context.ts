@@ -3,9 +3,10 @@
  * resource's store, and the server-wide services (clock, admission, stores).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ResourceInfo } from '../../api/index.js';
+import type { ResourceInfo, ResourcePrinter } from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { AdmissionChain } from '../admission/chain.js';
+import type { CustomResources } from '../customresource/registry.js';
 import type { Admission, GenericStore } from '../registry/store.js';
 import type { RequestInfo } from '../request_info.js';
 import type { ServiceAccountTokenIssuer } from '../serviceaccount/index.js';
@@ -19,6 +20,8 @@ export interface ServerServices {
   minRequestTimeoutSeconds: number;
   /** Stop functions of open watches, called at shutdown so each stream ends cleanly, like upstream's graceful termination. */
   openWatches: Set<() => void>;
+  /** The resources established CRDs serve (absent in servers built without them). */
+  customResources?: CustomResources;
   /** Signs serviceaccounts/token requests. */
   tokenIssuer?: ServiceAccountTokenIssuer;
 }
@@ -31,6 +34,10 @@ export interface RestContext {
   resource: ResourceInfo;
   store: GenericStore;
   services: ServerServices;
+  /** A custom resource's Table columns (built-in resources print by their plural). */
+  printer?: ResourcePrinter;
+  /** A custom resource's selectableFields, as field-selector getters. */
+  fieldGetters?: Readonly<Record<string, (obj: unknown) => string>>;
 }
 
 /** The store of a resource by plural name (core or any group). */

@@ -27,7 +27,8 @@ export function parseFieldValidation(q: URLSearchParams): FieldValidation {
  * as upstream's decoding into typed objects drops them.
  */
 export function applyFieldValidation(ctx: RestContext, obj: Obj, v: FieldValidation): void {
-  const unknown = findUnknownFields(obj.kind as string, obj, ctx.resource.group);
+  const unknown =
+    ctx.store.strategy.unknownFields?.(obj) ?? findUnknownFields(obj.kind as string, obj, ctx.resource.group);
   if (unknown.length === 0) return;
   if (v === 'Strict') {
     const err = strictDecodingError(unknown);
@@ -94,7 +95,7 @@ export function recordUpdateManager(ctx: RestContext, obj: Obj, old: Obj | null,
     live: old,
     updated: obj,
     manager: managerOf(ctx),
-    schema: patchSchemaForObject(obj),
+    schema: ctx.store.strategy.patchSchema ?? patchSchemaForObject(obj),
     now: formatTimestamp(ctx.services.clock.now()),
     ...(ctx.info.subresource === '' ? {} : { subresource: ctx.info.subresource }),
     resetFields: resetFields(ctx),
@@ -121,7 +122,7 @@ export function serverSideApply(
       applied,
       manager,
       force,
-      schema: patchSchemaForObject(applied),
+      schema: ctx.store.strategy.patchSchema ?? patchSchemaForObject(applied),
       now: formatTimestamp(now),
       ...(ctx.info.subresource === '' ? {} : { subresource: ctx.info.subresource }),
       resetFields: resetFields(ctx),

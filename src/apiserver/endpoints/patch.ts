@@ -29,6 +29,9 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
   const q = ctx.info.query;
   const type = mediaType(ctx.req.headers['content-type']);
   if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
+  // Like upstream, custom resources have no patch strategies to merge by: strategic merge patch is 415.
+  if (ctx.resource.custom === true && type === 'application/strategic-merge-patch+json')
+    throw unsupportedMediaType(PATCH_TYPES.filter((t) => t !== type));
   const dryRun = parseDryRun(q);
   const validation = parseFieldValidation(q);
   const patch = decodeBody(await readBody(ctx.req), type);

@@ -16,11 +16,15 @@ import { toStatusError, writeJSON, writeJSONParts } from '../responsewriters.js'
 import type { RestContext } from './context.js';
 import { ChunkedBody } from './list_body.js';
 
+/** Compiles a field selector against the resource's selectable fields (a custom resource's selectableFields too). */
+const fieldSelectorOf = (ctx: RestContext, raw: string): ReturnType<typeof compileFieldSelector> =>
+  compileFieldSelector(ctx.resource.resource, raw, ctx.resource.namespaced, ctx.fieldGetters);
+
 /** Compiles ?labelSelector and ?fieldSelector into one predicate (undefined when both are empty). */
 export function selectorPredicate(ctx: RestContext): Predicate | undefined {
   const q = ctx.info.query;
   const ls = parseLabelSelector(q.get('labelSelector') ?? '');
-  const fs = compileFieldSelector(ctx.resource.resource, q.get('fieldSelector') ?? '', ctx.resource.namespaced);
+  const fs = fieldSelectorOf(ctx, q.get('fieldSelector') ?? '');
   if (ls.empty && fs.empty) return undefined;
   return (obj: Obj) =>
     ls.matches((obj.metadata as Obj | undefined)?.labels as Record<string, string> | undefined) && fs.matches(obj);
@@ -42,7 +46,7 @@ export function indexFromSelector(ctx: RestContext): { name: string; value: stri
   const raw = ctx.info.query.get('fieldSelector') ?? '';
   if (raw === '') return undefined;
   const indexed = ctx.store.objects.indexNames;
-  const reqs = compileFieldSelector(ctx.resource.resource, raw, ctx.resource.namespaced).selector.requirements;
+  const reqs = fieldSelectorOf(ctx, raw).selector.requirements;
   for (const field of INDEXED_FIELDS) {
     if (!indexed.includes(field)) continue;
     const r = reqs.find((x) => x.field === field && x.operator === '=');
@@ -63,11 +67,7 @@ export function residualPredicate(
 ): Predicate | undefined {
   if (index === undefined || predicate === undefined) return predicate;
   if ((ctx.info.query.get('labelSelector') ?? '') !== '') return predicate;
-  const reqs = compileFieldSelector(
-    ctx.resource.resource,
-    ctx.info.query.get('fieldSelector') ?? '',
-    ctx.resource.namespaced,
-  ).selector.requirements;
+  const reqs = fieldSelectorOf(ctx, ctx.info.query.get('fieldSelector') ?? '').selector.requirements;
   return reqs.length === 1 && reqs[0]!.field === index.name && reqs[0]!.operator === '=' ? undefined : predicate;
 }
 
@@ -91,7 +91,7 @@ export async function handleGet(ctx: RestContext): Promise<void> {
     writeJSON(
       ctx.res,
       200,
-      printTable(ctx.resource.resource, [obj.decode() as Obj], {
+      printTable(ctx.printer ?? ctx.resource.resource, [obj.decode() as Obj], {
         now: ctx.services.clock.now(),
         includeObject: out.includeObject,
         resourceVersion: String(obj.revision),
@@ -148,7 +148,7 @@ export async function handleList(ctx: RestContext): Promise<void> {
       ctx.res,
       200,
       printTable(
-        ctx.resource.resource,
+        ctx.printer ?? ctx.resource.resource,
         list.items.map((o) => o.decode() as Obj),
         {
           now: ctx.services.clock.now(),

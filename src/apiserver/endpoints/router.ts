@@ -36,9 +36,13 @@ export async function serveResource(
   info: RequestInfo,
   services: ServerServices,
 ): Promise<void> {
-  const resource = lookupResource(info.apiGroup, info.apiVersion, info.resource);
+  const builtIn = lookupResource(info.apiGroup, info.apiVersion, info.resource);
+  // The static scheme first (one map lookup); only a miss asks the custom resources CRDs serve.
+  const custom =
+    builtIn === undefined ? services.customResources?.lookup(info.apiGroup, info.apiVersion, info.resource) : undefined;
+  const resource = builtIn ?? custom?.info;
   if (resource === undefined) throw routeNotFound();
-  const store = services.stores.get(resource.resource);
+  const store = custom?.store ?? services.stores.get(resource.resource);
   if (store === undefined) throw notFound({ group: resource.group, resource: resource.resource }, info.name);
   // A cluster-scoped resource under /namespaces/x/ is not served.
   if (!resource.namespaced && info.namespace !== '' && resource.resource !== 'namespaces') {
@@ -46,7 +50,10 @@ export async function serveResource(
   }
   // Like upstream, negotiate the response type before any work: a client that takes protobuf only gets 406.
   checkAcceptable(req);
-  const ctx: RestContext = { req, res, info, resource, store, services };
+  const ctx: RestContext =
+    custom === undefined
+      ? { req, res, info, resource, store, services }
+      : { req, res, info, resource, store, services, printer: custom.table, fieldGetters: custom.fieldGetters };
   const gr = { group: resource.group, resource: resource.resource };
   const sub = info.subresource;
   if (sub === '') {
@@ -74,7 +81,7 @@ export async function serveResource(
     return handlePatch(ctx);
   }
   // Every other subresource is the resource's own, served by its registry folder.
-  const h = definitionFor(resource).subresources?.[sub];
+  const h = (custom === undefined ? definitionFor(resource).subresources : custom.subresources)?.[sub];
   if (h === undefined) throw routeNotFound();
   return h(ctx);
 }

@@ -54,7 +54,7 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
   const frame = async (type: EventType, obj: Obj | null): Promise<void> => {
     if (out.table && (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') && obj !== null) {
       // Column definitions go with the first event only, as upstream's watch of Tables does.
-      const table = printTable(resource.resource, [obj], {
+      const table = printTable(ctx.printer ?? resource.resource, [obj], {
         now: services.clock.now(),
         includeObject: out.includeObject,
         noHeaders: headersSent,

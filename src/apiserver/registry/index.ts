@@ -8,6 +8,7 @@ import type { ResourceInfo } from '../../api/index.js';
 import { certificateSigningRequests } from './certificatesigningrequest/index.js';
 import { configMaps } from './configmap/index.js';
 import { controllerRevisions } from './controllerrevision/index.js';
+import { customResourceDefinitions } from './customresourcedefinition/index.js';
 import { daemonSets } from './daemonset/index.js';
 import { deployments } from './deployment/index.js';
 import { endpoints } from './endpoints/index.js';
@@ -59,6 +60,7 @@ export const DEFINITIONS: readonly ResourceDefinition[] = [
   priorityClasses,
   podDisruptionBudgets,
   podGroups,
+  customResourceDefinitions,
   roles,
   clusterRoles,
   roleBindings,

@@ -36,8 +36,28 @@ export function scaleOf(obj: Obj): Obj {
   };
 }
 
+/** A resource's Scale view and how a new spec.replicas is written back (custom resources: their scale paths). */
+export interface ScaleAccess {
+  view: (obj: Obj) => Obj;
+  /** Returns a copy of `obj` with the replicas set. */
+  setReplicas: (obj: Obj, replicas: number) => Obj;
+}
+
+const specReplicas: ScaleAccess = {
+  view: scaleOf,
+  setReplicas: (cur, replicas) => {
+    const next = deepCopy(cur);
+    next.spec = { ...(next.spec as Obj), replicas };
+    return next;
+  },
+};
+
 /** GET, PUT and PATCH of deployments/scale and replicasets/scale. */
-export async function handleScale(ctx: RestContext): Promise<void> {
+export const handleScale = (ctx: RestContext): Promise<void> => serveScale(ctx, specReplicas);
+
+/** GET, PUT and PATCH of a scale subresource through `access`: the write goes through the store's update sequence. */
+export async function serveScale(ctx: RestContext, access: ScaleAccess): Promise<void> {
+  const scaleOf = access.view;
   const method = ctx.req.method ?? 'GET';
   if (method === 'GET') {
     writeJSON(ctx.res, 200, scaleOf(await ctx.store.get(ctx.info.namespace, ctx.info.name)));
@@ -68,9 +88,7 @@ export async function handleScale(ctx: RestContext): Promise<void> {
           `Scale.autoscaling "${ctx.info.name}" is invalid: spec.replicas: Invalid value: ${String(replicas)}: must be greater than or equal to 0`,
         );
       }
-      const next = deepCopy(cur);
-      next.spec = { ...(next.spec as Obj), replicas };
-      return next;
+      return access.setReplicas(cur, replicas);
     },
     { dryRun, now: ctx.services.clock.now(), admission: admissionFor(ctx), subresource: 'scale' },
   );

@@ -6,7 +6,7 @@
  */
 import { applyDefaults } from '../../api/index.js';
 import type { ResourceInfo } from '../../api/index.js';
-import type { KubeObject } from '../../api/index.js';
+import type { KubeObject, PatchSchemaLookup } from '../../api/index.js';
 import { validateCreate, validateStatusUpdate, validateUpdate, type ErrorList } from '../../api/index.js';
 import type { UserInfo } from '../authentication/user.js';
 import type { Obj } from '../object.js';
@@ -77,6 +77,10 @@ export interface Strategy {
   markDeleting?(obj: Obj): void;
   /** TTL for new objects (events: --event-ttl). */
   ttlSeconds?(obj: Obj): number | undefined;
+  /** The fields of `obj` the kind's schema does not know, when it is not a built-in schema (custom resources). */
+  unknownFields?(obj: Obj): string[];
+  /** Server-side apply's merge metadata, when it is not a built-in kind's (custom resources). */
+  patchSchema?: PatchSchemaLookup;
 }
 
 /** Whether a write to `subresource` writes the status (and keeps the rest of the object), as status does. */
