@@ -341,7 +341,9 @@ export class ApiServer {
       else socket.destroy();
     });
     this.https = opts.secureServing === undefined ? undefined : this.secureServer(opts.secureServing, listener);
-    this.nsController = new NamespaceController(this.storage, this.stores, this.clock);
+    this.nsController = new NamespaceController(this.storage, this.stores, this.clock, () =>
+      this.customResources.storageStores(),
+    );
     this.crdController = new CRDController(
       this.stores.get('customresourcedefinitions')!,
       this.storage,

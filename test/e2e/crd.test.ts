@@ -304,6 +304,14 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
     assert.match(await k.ok(['get', 'planets']), /^mars\s/m);
   });
 
+  test('deleting a namespace deletes the custom objects in it', async () => {
+    await k.ok(['create', 'namespace', 'crd-gone']);
+    await k.ok(['create', '-f', '-'], { input: widget('inside', { color: 'red' }, 'crd-gone') });
+    await k.ok(['delete', 'namespace', 'crd-gone', '--timeout=30s']);
+    await k.ok(['create', 'namespace', 'crd-gone']);
+    assert.equal((await k.getJSON(['widgets', '-n', 'crd-gone'])).items.length, 0);
+  });
+
   test('client-node CustomObjectsApi: create, get, list, merge patch, delete', async () => {
     const kc = new KubeConfig();
     kc.loadFromFile(server.kubeconfig);

@@ -23,6 +23,8 @@ export class NamespaceController {
     private readonly storage: Storage,
     private readonly stores: Map<string, GenericStore>,
     private readonly clock: Clock,
+    /** Stores served from a point in the run (custom resources), whose namespaced objects go with the namespace too. */
+    private readonly moreStores: () => Iterable<GenericStore> = () => [],
   ) {}
 
   private get namespaces(): GenericStore {
@@ -131,7 +133,7 @@ export class NamespaceController {
     if (meta(ns).deletionTimestamp === undefined) return true;
     let remaining = 0;
     const now = this.clock.now();
-    for (const store of this.stores.values()) {
+    for (const store of [...this.stores.values(), ...this.moreStores()]) {
       if (!store.info.namespaced) continue;
       const page = await store.list({ namespace: name });
       for (const { obj } of page.items) {

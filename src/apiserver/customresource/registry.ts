@@ -86,6 +86,11 @@ export class CustomResources {
     return (e.entries.find((x) => x.info.version === v) ?? e.entries[0])?.store;
   }
 
+  /** The storage-version store of every installed CRD (one per resource, for whole-namespace cleanup). */
+  storageStores(): GenericStore[] {
+    return [...this.byCRD.keys()].map((n) => this.storageStore(n)).filter((s): s is GenericStore => s !== undefined);
+  }
+
   /** Serves (or re-serves, after a change) every served version of an established CRD. */
   install(crd: CustomResourceDefinition): void {
     const name = crd.metadata?.name ?? '';
