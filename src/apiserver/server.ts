@@ -75,6 +75,7 @@ import { IPAllocator, PortAllocator } from './registry/ipallocator.js';
 import { definitionFor, restoreServiceAllocations } from './registry/index.js';
 import type { Strategy, StrategyConfig } from './registry/strategy.js';
 import { CustomResources } from './customresource/registry.js';
+import { VersionedStorage } from './customresource/version_storage.js';
 import { CRDController } from './controllers/crd_controller.js';
 import { GenericStore } from './registry/store.js';
 import { instrumentStorage } from './storage_metrics.js';
@@ -219,7 +220,7 @@ export class ApiServer {
       this.stores.set(info.resource, store);
     }
     this.customResources = new CustomResources({
-      newStore: (info, strategy) => {
+      newStore: (info, strategy, storedAPIVersion) => {
         const name = `${info.resource}.${info.group}`;
         const reads = instrumentStorage(opts.storage, this.metrics, name);
         this.cache?.addResource({
@@ -228,7 +229,19 @@ export class ApiServer {
           indexers: indexersFor(''),
           readStorage: reads,
         });
-        return this.newStore(info, strategy, reads);
+        if (storedAPIVersion === undefined) return this.newStore(info, strategy, reads);
+        // Another served version: apiVersion rewritten both ways over the storage version's keys, read uncached.
+        const served = `${info.group}/${info.version}`;
+        const convert = (s: Storage): Storage => new VersionedStorage(s, storedAPIVersion, served);
+        return new GenericStore(info, strategy, {
+          storage: convert(instrumentStorage(this.storage, this.metrics, name)),
+          quorum: convert(reads),
+          objects: new DirectObjectStorage({
+            storage: convert(reads),
+            resourcePrefix: info.storagePrefix,
+            indexers: indexersFor(''),
+          }),
+        });
       },
       dropCache: async (prefix) => this.cache?.removeResource(prefix),
     });

@@ -312,6 +312,46 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
     assert.equal((await k.getJSON(['widgets', '-n', 'crd-gone'])).items.length, 0);
   });
 
+  test('two served versions with conversion None: one stored object, apiVersion rewritten per version', async () => {
+    await k.ok(['create', '-f', '-'], {
+      input: crd('sprockets.example.com', {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'sprockets', kind: 'Sprocket' },
+        versions: [
+          { name: 'v1beta1', served: true, storage: false, schema: OBJECT_SCHEMA },
+          { name: 'v1', served: true, storage: true, schema: OBJECT_SCHEMA },
+        ],
+      }),
+    });
+    await k.ok(['wait', '--for', 'condition=Established', 'crd/sprockets.example.com', '--timeout=15s']);
+    const raw = (v: string, suffix = ''): Promise<string> =>
+      k.ok(['get', '--raw', `/apis/example.com/${v}/namespaces/default/sprockets${suffix}`]);
+    await until('v1beta1 served', async () => (await k.run(['get', '--raw', '/apis/example.com/v1beta1'])).code === 0);
+    await k.ok(['create', '-f', '-'], {
+      input: manifest({
+        apiVersion: 'example.com/v1beta1',
+        kind: 'Sprocket',
+        metadata: { name: 's1' },
+        spec: { a: 1 },
+      }),
+    });
+    const viaV1 = JSON.parse(await raw('v1', '/s1')) as { apiVersion: string; spec: unknown };
+    const viaBeta = JSON.parse(await raw('v1beta1', '/s1')) as { apiVersion: string; spec: unknown };
+    assert.equal(viaV1.apiVersion, 'example.com/v1');
+    assert.equal(viaBeta.apiVersion, 'example.com/v1beta1');
+    assert.deepEqual(viaV1.spec, viaBeta.spec);
+    const list = JSON.parse(await raw('v1beta1')) as { items: { apiVersion: string }[] };
+    assert.deepEqual(
+      list.items.map((i) => i.apiVersion),
+      ['example.com/v1beta1'],
+    );
+    await k.ok(['patch', 'sprockets.v1beta1.example.com', 's1', '--type=merge', '-p', '{"spec":{"a":2}}']);
+    assert.deepEqual((JSON.parse(await raw('v1', '/s1')) as { spec: unknown }).spec, { a: 2 });
+    const c = await k.getJSON(['crd', 'sprockets.example.com']);
+    assert.deepEqual(c.status.storedVersions, ['v1']);
+  });
+
   test('client-node CustomObjectsApi: create, get, list, merge patch, delete', async () => {
     const kc = new KubeConfig();
     kc.loadFromFile(server.kubeconfig);

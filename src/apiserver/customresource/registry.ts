@@ -36,7 +36,8 @@ export interface CustomResourceEntry {
 
 /** How the server builds a store over its storage and watch cache, and drops a prefix's cache. */
 export interface StoreFactory {
-  newStore(info: ResourceInfo, strategy: Strategy): GenericStore;
+  /** A store of `info`; `storedAPIVersion` when objects are stored in another version (conversion None). */
+  newStore(info: ResourceInfo, strategy: Strategy, storedAPIVersion?: string): GenericStore;
   dropCache(prefix: string): Promise<void>;
 }
 
@@ -98,10 +99,15 @@ export class CustomResources {
     if (prev !== undefined && prev.crd.metadata?.resourceVersion === crd.metadata?.resourceVersion) return;
     this.unindex(name);
     const entries: CustomResourceEntry[] = [];
+    const stored = storageVersion(crd).name;
     for (const v of crd.spec.versions) {
       if (!v.served) continue;
       const info = customResourceInfo(crd, v);
-      const store = this.factory.newStore(info, customResourceStrategy(info, v));
+      const strategy = customResourceStrategy(info, v);
+      const store =
+        v.name === stored
+          ? this.factory.newStore(info, strategy)
+          : this.factory.newStore(info, strategy, `${crd.spec.group}/${stored}`);
       const subresources: Record<string, SubresourceHandler> = {};
       if (v.subresources?.scale !== undefined) subresources.scale = customResourceScale(v.subresources.scale);
       entries.push({
