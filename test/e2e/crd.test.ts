@@ -27,11 +27,14 @@ function crd(name: string, spec: Record<string, unknown>): string {
   });
 }
 
+/** One served storage version v1 with this schema. */
+const v1 = (openAPIV3Schema: Record<string, unknown>): unknown[] => [
+  { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } },
+];
+
 const OBJECT_SCHEMA = {
-  openAPIV3Schema: {
-    type: 'object',
-    properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-  },
+  type: 'object',
+  properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
 };
 
 describe('CustomResourceDefinitions with kubectl and client-node', () => {
@@ -204,7 +207,7 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
       group: 'example.com',
       scope: 'Namespaced',
       names: { plural: 'gadgets', kind: 'Gadget' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: OBJECT_SCHEMA }],
+      versions: v1(OBJECT_SCHEMA),
       ...over,
     });
     const name = await k.fails(['create', '-f', '-'], { input: crd('gadget.example.com', spec()) });
@@ -213,16 +216,7 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
       /The CustomResourceDefinition "gadget.example.com" is invalid: metadata.name: Invalid value: "gadget.example.com": must be spec.names.plural\+"\."\+spec.group/,
     );
     const nonStructural = spec({
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: { type: 'object', properties: { spec: { properties: { a: { type: 'string' } } } } },
-          },
-        },
-      ],
+      versions: v1({ type: 'object', properties: { spec: { properties: { a: { type: 'string' } } } } }),
     });
     assert.match(
       await k.fails(['create', '-f', '-'], { input: crd('gadgets.example.com', nonStructural) }),
@@ -234,25 +228,16 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
       /spec.conversion.strategy: Invalid value: "Webhook": conversion webhooks are not supported/,
     );
     const cel = spec({
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: { q: { type: 'string' } },
-                  'x-kubernetes-validations': [{ rule: 'isQuantity(self.q)' }],
-                },
-              },
-            },
+      versions: v1({
+        type: 'object',
+        properties: {
+          spec: {
+            type: 'object',
+            properties: { q: { type: 'string' } },
+            'x-kubernetes-validations': [{ rule: 'isQuantity(self.q)' }],
           },
         },
-      ],
+      }),
     });
     assert.match(
       await k.fails(['create', '-f', '-'], { input: crd('gadgets.example.com', cel) }),
@@ -267,7 +252,7 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
         group: 'example.com',
         scope: 'Namespaced',
         names: { plural: 'doodads', kind: 'Widget', singular: 'doodad' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: OBJECT_SCHEMA }],
+        versions: v1(OBJECT_SCHEMA),
       }),
     });
     await until('NamesAccepted=False', async () => {
@@ -286,7 +271,7 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
         group: 'space.example.org',
         scope: 'Cluster',
         names: { plural: 'planets', kind: 'Planet' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: OBJECT_SCHEMA }],
+        versions: v1(OBJECT_SCHEMA),
       }),
     });
     await k.ok(['wait', '--for', 'condition=Established', 'crd/planets.space.example.org', '--timeout=15s']);
@@ -319,8 +304,8 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
         scope: 'Namespaced',
         names: { plural: 'sprockets', kind: 'Sprocket' },
         versions: [
-          { name: 'v1beta1', served: true, storage: false, schema: OBJECT_SCHEMA },
-          { name: 'v1', served: true, storage: true, schema: OBJECT_SCHEMA },
+          { name: 'v1beta1', served: true, storage: false, schema: { openAPIV3Schema: OBJECT_SCHEMA } },
+          ...v1(OBJECT_SCHEMA),
         ],
       }),
     });

@@ -4,9 +4,9 @@
  * statusReplicasPath and status.selector at labelSelectorPath.
  */
 import { readJSONPath, type CustomResourceSubresourceScale } from '../../api/index.js';
-import { deepCopy, meta, type Obj } from '../object.js';
+import { deepCopy, type Obj } from '../object.js';
 import type { SubresourceHandler } from '../registry/resource.js';
-import { serveScale } from '../registry/scale.js';
+import { scaleObject, serveScale } from '../registry/scale.js';
 
 const segments = (path: string): string[] => path.replace(/^\./, '').split('.');
 
@@ -24,7 +24,6 @@ function setPath(obj: Obj, path: string, value: unknown): void {
 /** The scale handler of one CRD version's scale paths. */
 export function customResourceScale(paths: CustomResourceSubresourceScale): SubresourceHandler {
   const view = (obj: Obj): Obj => {
-    const m = meta(obj);
     const num = (p: string): number => {
       const v = readJSONPath(obj, p);
       return typeof v === 'number' ? v : 0;
@@ -34,19 +33,7 @@ export function customResourceScale(paths: CustomResourceSubresourceScale): Subr
       const sel = readJSONPath(obj, paths.labelSelectorPath);
       if (typeof sel === 'string' && sel !== '') status.selector = sel;
     }
-    return {
-      kind: 'Scale',
-      apiVersion: 'autoscaling/v1',
-      metadata: {
-        name: m.name,
-        namespace: m.namespace,
-        uid: m.uid,
-        resourceVersion: m.resourceVersion,
-        creationTimestamp: m.creationTimestamp,
-      },
-      spec: { replicas: num(paths.specReplicasPath) },
-      status,
-    };
+    return scaleObject(obj, num(paths.specReplicasPath), status);
   };
   const setReplicas = (cur: Obj, replicas: number): Obj => {
     const next = deepCopy(cur);

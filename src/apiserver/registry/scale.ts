@@ -11,11 +11,9 @@ import { checkBodyKind, parseDryRun } from '../endpoints/write.js';
 import { deepCopy, meta, type Obj } from '../object.js';
 import { writeJSON } from '../responsewriters.js';
 
-/** The autoscaling/v1 Scale view of a deployment or replicaset. */
-export function scaleOf(obj: Obj): Obj {
+/** An autoscaling/v1 Scale of `obj` (its identity metadata) with the given replicas and status. */
+export function scaleObject(obj: Obj, replicas: number, status: Obj): Obj {
   const m = meta(obj);
-  const sel = (obj.spec as Obj | undefined)?.selector as Obj | undefined;
-  const matchLabels = (sel?.matchLabels ?? {}) as Record<string, string>;
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
@@ -26,14 +24,21 @@ export function scaleOf(obj: Obj): Obj {
       resourceVersion: m.resourceVersion,
       creationTimestamp: m.creationTimestamp,
     },
-    spec: { replicas: ((obj.spec as Obj | undefined)?.replicas as number | undefined) ?? 0 },
-    status: {
-      replicas: ((obj.status as Obj | undefined)?.replicas as number | undefined) ?? 0,
-      selector: Object.entries(matchLabels)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(','),
-    },
+    spec: { replicas },
+    status,
   };
+}
+
+/** The autoscaling/v1 Scale view of a deployment or replicaset. */
+export function scaleOf(obj: Obj): Obj {
+  const sel = (obj.spec as Obj | undefined)?.selector as Obj | undefined;
+  const matchLabels = (sel?.matchLabels ?? {}) as Record<string, string>;
+  return scaleObject(obj, ((obj.spec as Obj | undefined)?.replicas as number | undefined) ?? 0, {
+    replicas: ((obj.status as Obj | undefined)?.replicas as number | undefined) ?? 0,
+    selector: Object.entries(matchLabels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(','),
+  });
 }
 
 /** A resource's Scale view and how a new spec.replicas is written back (custom resources: their scale paths). */
