@@ -63,3 +63,18 @@ export function customResourcePrinter(columns: readonly CustomResourceColumnDefi
     }),
   };
 }
+
+/** CustomResourceDefinitions: NAME and CREATED AT (the timestamp itself), as kube-apiserver's default table for them. */
+export const customResourceDefinitionPrinter: ResourcePrinter = {
+  columns: [
+    NAME,
+    {
+      name: 'Created At',
+      type: 'date',
+      format: '',
+      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      priority: 0,
+    },
+  ],
+  print: (o) => ({ cells: [o.metadata?.name ?? '', o.metadata?.creationTimestamp ?? ''] }),
+};

@@ -3,6 +3,7 @@
  * handlers' asTable: the server always prints every column (wide included),
  * and kubectl hides priority-1 columns unless asked for -o wide.
  */
+import { customResourceDefinitionPrinter } from '../apiextensions/printer.js';
 import { controllerRevisionPrinter, daemonSetPrinter, statefulSetPrinter } from './apps.js';
 import { deploymentPrinter, jobPrinter, replicaSetPrinter } from './workloads.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
@@ -59,6 +60,7 @@ const printers = new Map<string, ResourcePrinter>([
   ['certificatesigningrequests', csrPrinter],
   ['flowschemas', flowSchemaPrinter],
   ['prioritylevelconfigurations', priorityLevelConfigurationPrinter],
+  ['customresourcedefinitions', customResourceDefinitionPrinter],
 ]);
 
 /** Options for printTable; `now` is milliseconds since the epoch, injected so output is deterministic. */
