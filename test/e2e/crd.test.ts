@@ -57,7 +57,9 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
   });
 
   test('kubectl get crd lists it, with NamesAccepted and Established true and the stored version', async () => {
-    assert.match(await k.ok(['get', 'crd']), /^widgets\.example\.com\s/m);
+    const table = await k.ok(['get', 'crd']);
+    assert.match(table, /^NAME\s+CREATED AT\s*$/m);
+    assert.match(table, /^widgets\.example\.com\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\s*$/m);
     const c = await k.getJSON(['crd', 'widgets.example.com']);
     const cond = Object.fromEntries(
       (c.status.conditions as { type: string; status: string }[]).map((x) => [x.type, x.status]),
@@ -335,6 +337,38 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
     assert.deepEqual((JSON.parse(await raw('v1', '/s1')) as { spec: unknown }).spec, { a: 2 });
     const c = await k.getJSON(['crd', 'sprockets.example.com']);
     assert.deepEqual(c.status.storedVersions, ['v1']);
+  });
+
+  test('a CRD being deleted is Terminating: its objects with finalizers hold it, and creates are refused', async () => {
+    await k.ok(['create', '-f', '-'], {
+      input: crd('gizmos.example.com', {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gizmos', kind: 'Gizmo' },
+        versions: v1(OBJECT_SCHEMA),
+      }),
+    });
+    await k.ok(['wait', '--for', 'condition=Established', 'crd/gizmos.example.com', '--timeout=15s']);
+    const gizmo = (name: string, finalizers: string[] = []): string =>
+      manifest({ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name, finalizers }, spec: {} });
+    await until('gizmos served', async () => (await k.run(['get', 'gizmos'])).code === 0);
+    await k.ok(['create', '-f', '-'], { input: gizmo('held', ['example.com/hold']) });
+    await k.ok(['create', '-f', '-'], { input: gizmo('free') });
+    await k.ok(['delete', 'crd', 'gizmos.example.com', '--wait=false']);
+    await until('Terminating', async () => {
+      const c = await k.getJSON(['crd', 'gizmos.example.com']);
+      return (c.status.conditions ?? []).some(
+        (x: { type: string; status: string }) => x.type === 'Terminating' && x.status === 'True',
+      );
+    });
+    await until('the free gizmo deleted', async () => (await k.run(['get', 'gizmo', 'free'])).code !== 0);
+    assert.match(
+      await k.fails(['create', '-f', '-'], { input: gizmo('late') }),
+      /create not allowed while custom resource definition is terminating/,
+    );
+    assert.ok((await k.getJSON(['crd', 'gizmos.example.com'])).metadata.deletionTimestamp);
+    await k.ok(['patch', 'gizmo', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+    await until('the CRD gone', async () => (await k.run(['get', 'crd', 'gizmos.example.com'])).code !== 0, 20_000);
   });
 
   test('client-node CustomObjectsApi: create, get, list, merge patch, delete', async () => {

@@ -150,6 +150,30 @@ export class CRDController {
     return { conditions, acceptedNames, storedVersions: stored };
   }
 
+  /** Sets the Terminating condition (once) while the CRD's objects are deleted, as upstream's finalizing controller. */
+  private async setTerminating(crd: CustomResourceDefinition): Promise<void> {
+    if (crd.status?.conditions?.some((c) => c.type === 'Terminating' && c.status === 'True') === true) return;
+    await this.crds.guaranteedUpdate(
+      undefined,
+      crd.metadata!.name!,
+      (cur) => {
+        const next = deepCopy(cur!);
+        const st = (next.status ?? (next.status = {})) as NonNullable<CustomResourceDefinition['status']>;
+        const conditions = (st.conditions ?? []).filter((c) => c.type !== 'Terminating');
+        conditions.push({
+          type: 'Terminating',
+          status: 'True',
+          lastTransitionTime: formatTimestamp(this.clock.now()),
+          reason: 'InstanceDeletionInProgress',
+          message: 'CustomResource deletion is in progress',
+        });
+        st.conditions = conditions;
+        return next;
+      },
+      { allowCreate: false, dryRun: false },
+    );
+  }
+
   /** A clash of the CRD's names with a built-in resource or another CRD's accepted names in its group. */
   private namesConflict(crd: CustomResourceDefinition): { reason: string; message: string } | undefined {
     const { group, names } = crd.spec;
@@ -187,6 +211,8 @@ export class CRDController {
     const established = crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') === true;
     if (established && this.served.storageStore(name) === undefined) this.served.install(crd);
     const store = this.served.storageStore(name);
+    this.served.markTerminating(name);
+    await this.setTerminating(crd);
     if (store !== undefined) {
       const now = this.clock.now();
       const page = await store.list({});

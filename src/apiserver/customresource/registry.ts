@@ -46,6 +46,8 @@ export class CustomResources {
   private readonly byGVR = new Map<string, CustomResourceEntry>();
   private readonly byCRD = new Map<string, { crd: CustomResourceDefinition; entries: CustomResourceEntry[] }>();
   private served: ResourceInfo[] = [];
+  /** CRDs being deleted: their objects may be read and deleted, not created. */
+  private readonly terminating = new Set<string>();
 
   constructor(private readonly factory: StoreFactory) {}
 
@@ -103,7 +105,7 @@ export class CustomResources {
     for (const v of crd.spec.versions) {
       if (!v.served) continue;
       const info = customResourceInfo(crd, v);
-      const strategy = customResourceStrategy(info, v);
+      const strategy = customResourceStrategy(info, v, () => this.terminating.has(name));
       const store =
         v.name === stored
           ? this.factory.newStore(info, strategy)
@@ -122,8 +124,14 @@ export class CustomResources {
     this.reindex();
   }
 
+  /** Marks a CRD as being deleted: creates of its objects are refused from now on. */
+  markTerminating(crdName: string): void {
+    this.terminating.add(crdName);
+  }
+
   /** Stops serving a CRD's resources, and drops their watch cache. */
   async remove(crdName: string): Promise<void> {
+    this.terminating.delete(crdName);
     const e = this.byCRD.get(crdName);
     if (e === undefined) return;
     this.unindex(crdName);

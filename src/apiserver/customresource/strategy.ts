@@ -6,6 +6,7 @@
  * serves /status.
  */
 import {
+  newStatusError,
   applySchemaDefaults,
   crdPatchSchema,
   evaluateRules,
@@ -25,8 +26,12 @@ import type { Strategy } from '../registry/strategy.js';
 
 const EMPTY_SCHEMA: JSONSchemaProps = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 
-/** The strategy of one served version of a CRD. */
-export function customResourceStrategy(info: ResourceInfo, version: CustomResourceDefinitionVersion): Strategy {
+/** The strategy of one served version of a CRD; `terminating` tells whether the CRD is being deleted. */
+export function customResourceStrategy(
+  info: ResourceInfo,
+  version: CustomResourceDefinitionVersion,
+  terminating: () => boolean = () => false,
+): Strategy {
   const schema = version.schema?.openAPIV3Schema ?? EMPTY_SCHEMA;
   const rules = rulesFor(schema);
   const m = (o: Obj): ObjectMeta | undefined => o.metadata as ObjectMeta | undefined;
@@ -46,6 +51,15 @@ export function customResourceStrategy(info: ResourceInfo, version: CustomResour
     alwaysHasSpec: false,
     alwaysHasStatus: false,
     applyDefaults: (o) => applySchemaDefaults(schema, o),
+    // Like upstream's crdHandler, no new objects while the CRD's cleanup deletes the old ones.
+    prepareForCreate: () => {
+      if (terminating())
+        throw newStatusError(
+          405,
+          'MethodNotAllowed',
+          'create not allowed while custom resource definition is terminating',
+        );
+    },
     unknownFields: (o) => unknownFieldPaths(schema, o),
     patchSchema: crdPatchSchema(schema),
     validate: (o) => [
