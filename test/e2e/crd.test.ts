@@ -419,3 +419,34 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
     assert.equal((await k.getJSON(['widgets', '-A'])).items.length, 0);
   });
 });
+
+describe('custom resources after a server restart', () => {
+  test('established CRDs are served again from storage at start-up, with their objects', async () => {
+    const first = await startServer();
+    let second: TestServer | undefined;
+    const k1 = new Kubectl(kubectlPath(), first.kubeconfig);
+    try {
+      await k1.ok(['apply', '-f', WIDGETS]);
+      await k1.ok(['wait', '--for', 'condition=Established', 'crd/widgets.example.com', '--timeout=15s']);
+      await until('widgets served', async () => (await k1.run(['get', 'widgets'])).code === 0);
+      await k1.ok(['create', '-f', '-'], { input: widget('kept', { color: 'blue' }) });
+      const exited = new Promise((r) => first.process.once('exit', r));
+      first.process.kill('SIGTERM');
+      await exited;
+      second = await startServer([], first.dir);
+      const k2 = new Kubectl(kubectlPath(), second.kubeconfig);
+      try {
+        assert.equal((await k2.getJSON(['widget', 'kept'])).spec.color, 'blue');
+        assert.match(
+          await k2.fails(['create', '-f', '-'], { input: widget('bad', { color: 'pink' }) }),
+          /Unsupported value: "pink"/,
+        );
+      } finally {
+        await k2.close();
+      }
+    } finally {
+      await k1.close();
+      await (second ?? first).stop();
+    }
+  });
+});
