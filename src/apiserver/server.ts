@@ -75,7 +75,7 @@ import { IPAllocator, PortAllocator } from './registry/ipallocator.js';
 import { definitionFor, restoreServiceAllocations } from './registry/index.js';
 import type { Strategy, StrategyConfig } from './registry/strategy.js';
 import { CustomResources } from './customresource/registry.js';
-import { VersionedStorage } from './customresource/version_storage.js';
+import { versionedStorage } from './customresource/version_storage.js';
 import { CRDController } from './controllers/crd_controller.js';
 import { GenericStore } from './registry/store.js';
 import { instrumentStorage } from './storage_metrics.js';
@@ -232,7 +232,7 @@ export class ApiServer {
         if (storedAPIVersion === undefined) return this.newStore(info, strategy, reads);
         // Another served version: apiVersion rewritten both ways over the storage version's keys, read uncached.
         const served = `${info.group}/${info.version}`;
-        const convert = (s: Storage): Storage => new VersionedStorage(s, storedAPIVersion, served);
+        const convert = (s: Storage): Storage => versionedStorage(s, info.storagePrefix, storedAPIVersion, served);
         return new GenericStore(info, strategy, {
           storage: convert(instrumentStorage(this.storage, this.metrics, name)),
           quorum: convert(reads),
