@@ -224,6 +224,10 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
       await k.fails(['create', '-f', '-'], { input: crd('gadgets.example.com', nonStructural) }),
       /spec.versions\[0\].schema.openAPIV3Schema.properties\[spec\].type: Required value: must not be empty for specified object fields/,
     );
+    assert.match(
+      await k.fails(['create', '-f', '-'], { input: crd('gadgets.example.com', spec({ versionz: [] })) }),
+      /strict decoding error: unknown field "spec.versionz"/,
+    );
     const webhook = spec({ conversion: { strategy: 'Webhook' } });
     assert.match(
       await k.fails(['create', '-f', '-'], { input: crd('gadgets.example.com', webhook) }),

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { CustomResourceDefinition, JSONSchemaProps } from '../types/index.js';
 import { errorString } from '../validation/index.js';
 import { compileRules, evaluateRules, rulesFor } from './cel.js';
+import { crdUnknownFields } from './crd_fields.js';
 import { validateCustomResourceDefinition } from './crd_validation.js';
 import { customResourcePrinter, readJSONPath } from './printer.js';
 import { applySchemaDefaults, unknownFieldPaths } from './pruning.js';
@@ -263,4 +264,41 @@ test('printer columns read JSONPaths; dates print as ages', () => {
     Date.parse('2026-01-01T00:05:00Z'),
   );
   assert.deepEqual(row.cells, ['w', 'red', '5m']);
+});
+
+test('CRD field validation: unknown fields anywhere in the body, schemas and rules included', () => {
+  const body = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com', labelz: {} },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', kind: 'Widget', shortname: 'w' },
+      versionz: [],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              'x-kubernetes-validations': [{ rule: 'true', mesage: 'typo' }],
+              properties: { spec: { type: 'object', typo: 1, properties: { a: { type: 'string', maxlength: 3 } } } },
+            },
+          },
+        },
+      ],
+    },
+  };
+  assert.deepEqual(crdUnknownFields(body), [
+    'metadata.labelz',
+    'spec.names.shortname',
+    'spec.versionz',
+    'spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].mesage',
+    'spec.versions[0].schema.openAPIV3Schema.properties[spec].typo',
+    'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[a].maxlength',
+  ]);
+  assert.deepEqual(crdUnknownFields(crd()), []);
 });

@@ -8,3 +8,4 @@ export { customResourceInfo, customResourcePrefix, storageVersion } from './reso
 export { crdPatchSchema } from './patch_schema.js';
 export { customResourcePrinter, readJSONPath } from './printer.js';
 export { customResourceOpenAPIV3, customDefinitionName } from './openapi.js';
+export { crdUnknownFields, metadataUnknownFields } from './crd_fields.js';

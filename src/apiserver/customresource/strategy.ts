@@ -10,6 +10,7 @@ import {
   applySchemaDefaults,
   crdPatchSchema,
   evaluateRules,
+  metadataUnknownFields,
   nameIsDNSSubdomain,
   rulesFor,
   unknownFieldPaths,
@@ -60,7 +61,7 @@ export function customResourceStrategy(
           'create not allowed while custom resource definition is terminating',
         );
     },
-    unknownFields: (o) => unknownFieldPaths(schema, o),
+    unknownFields: (o) => [...metadataUnknownFields(o), ...unknownFieldPaths(schema, o)],
     patchSchema: crdPatchSchema(schema),
     validate: (o) => [
       ...validation.validateObjectMeta(m(o), info.namespaced, nameIsDNSSubdomain),

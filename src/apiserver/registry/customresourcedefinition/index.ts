@@ -6,6 +6,7 @@
  * part); status is written by the CRD controller through /status.
  */
 import {
+  crdUnknownFields,
   validateCustomResourceDefinition,
   validateCustomResourceDefinitionUpdate,
   type CustomResourceDefinition,
@@ -45,6 +46,7 @@ export const customResourceDefinitions: ResourceDefinition = {
         if (!f.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) m.finalizers = [...f, CUSTOM_RESOURCE_CLEANUP_FINALIZER];
         o.status = { storedVersions: [], conditions: [], acceptedNames: { plural: '', kind: '' } };
       },
+      unknownFields: (o) => crdUnknownFields(o),
       validate: (o) => validateCustomResourceDefinition(crd(o)),
       validateUpdate: (o, old) => validateCustomResourceDefinitionUpdate(crd(o), crd(old)),
     }),
