@@ -47,7 +47,7 @@ export function serveOpenAPI(
     const paths: Record<string, unknown> = {};
     for (const { group, version } of servedGroupVersions(custom?.resources() ?? [])) {
       paths[gvPath(group, version)] = {
-        serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${SERVER_VERSION.gitVersion}`,
+        serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${custom?.openAPIHash(group, version) ?? SERVER_VERSION.gitVersion}`,
       };
     }
     writeJSON(res, 200, { paths });

@@ -94,6 +94,21 @@ describe('CustomResourceDefinitions with kubectl and client-node', () => {
     assert.match(explain, /color\s+<string> -required-/);
   });
 
+  test('kubectl explain follows a changed CRD schema', async () => {
+    assert.match(await k.ok(['explain', 'widgets.spec']), /The widget's desired state\./);
+    await k.ok([
+      'patch',
+      'crd',
+      'widgets.example.com',
+      '--type=json',
+      '-p',
+      '[{"op":"replace","path":"/spec/versions/0/schema/openAPIV3Schema/properties/spec/description","value":"What the widget should be."}]',
+    ]);
+    await until('explain shows the new description', async () =>
+      /What the widget should be\./.test((await k.run(['explain', 'widgets.spec'])).stdout),
+    );
+  });
+
   test('a custom object violating its schema is a 422 listing every failing field', async () => {
     const bad = widget('bad', {
       color: 'purple',

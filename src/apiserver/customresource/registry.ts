@@ -6,6 +6,7 @@
  * custom resource's lookup is one more map lookup. Installing a CRD builds a
  * store per served version over one watch cache; removing it drops them.
  */
+import { createHash } from 'node:crypto';
 import {
   customResourceInfo,
   customResourceOpenAPIV3,
@@ -46,6 +47,7 @@ export class CustomResources {
   private readonly byGVR = new Map<string, CustomResourceEntry>();
   private readonly byCRD = new Map<string, { crd: CustomResourceDefinition; entries: CustomResourceEntry[] }>();
   private served: ResourceInfo[] = [];
+  private hashes = new Map<string, string>();
   /** CRDs being deleted: their objects may be read and deleted, not created. */
   private readonly terminating = new Set<string>();
 
@@ -74,6 +76,14 @@ export class CustomResources {
       }
     }
     return entries.length === 0 ? undefined : customResourceOpenAPIV3(entries);
+  }
+
+  /**
+   * A hash of what the custom group-version's OpenAPI document is built from (its CRDs' resourceVersions),
+   * for /openapi/v3's serverRelativeURL: kubectl caches documents by it. Undefined for other group-versions.
+   */
+  openAPIHash(group: string, version: string): string | undefined {
+    return this.hashes.get(`${group}/${version}`);
   }
 
   /** The CRDs installed, with their entries. */
@@ -150,6 +160,16 @@ export class CustomResources {
     for (const { entries } of this.byCRD.values())
       for (const e of entries) this.byGVR.set(`${e.info.group}/${e.info.version}/${e.info.resource}`, e);
     this.served = [...this.byGVR.values()].map((e) => e.info);
+    const parts = new Map<string, string[]>();
+    for (const { crd, entries } of this.byCRD.values()) {
+      for (const e of entries) {
+        const gv = `${e.info.group}/${e.info.version}`;
+        parts.set(gv, [...(parts.get(gv) ?? []), `${crd.metadata?.name ?? ''}@${crd.metadata?.resourceVersion ?? ''}`]);
+      }
+    }
+    this.hashes = new Map(
+      [...parts].map(([gv, p]) => [gv, createHash('sha256').update(p.sort().join(',')).digest('hex').slice(0, 32)]),
+    );
   }
 }
 
