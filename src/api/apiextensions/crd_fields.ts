@@ -6,6 +6,7 @@
  */
 import { findUnknownFields } from '../schema/index.js';
 import { child, index, key } from '../validation/index.js';
+import { VALUE_KEYWORDS } from './schema_validation.js';
 
 /** A node of the CRD type: its known fields, each with the node of its value ('' for a leaf). */
 type Node = { [field: string]: Node | 'leaf' | 'schema' | [Node] };
@@ -18,30 +19,19 @@ const RULE: Node = {
   fieldPath: 'leaf',
   optionalOldSelf: 'leaf',
 };
-const SCHEMA_LEAVES = [
+const SCHEMA_LEAVES: readonly string[] = [
+  ...VALUE_KEYWORDS,
   'id',
   '$schema',
   '$ref',
   'description',
   'type',
-  'format',
   'title',
   'default',
   'maximum',
   'exclusiveMaximum',
   'minimum',
   'exclusiveMinimum',
-  'maxLength',
-  'minLength',
-  'pattern',
-  'maxItems',
-  'minItems',
-  'uniqueItems',
-  'multipleOf',
-  'enum',
-  'maxProperties',
-  'minProperties',
-  'required',
   'example',
   'nullable',
   'externalDocs',

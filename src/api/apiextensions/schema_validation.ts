@@ -41,25 +41,26 @@ export function validateAgainstSchema(schema: JSONSchemaProps, obj: unknown): Er
   return (fn.errors ?? []).map((e) => toFieldError(e, obj)).filter((e): e is FieldError => e !== undefined);
 }
 
+/** The value validations that mean the same in OpenAPI v3 and in JSON Schema, copied as they are. */
+export const VALUE_KEYWORDS = [
+  'format',
+  'enum',
+  'multipleOf',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxProperties',
+  'minProperties',
+  'required',
+] as const;
+
 /** The JSON Schema (draft 7, as ajv reads it) of a structural OpenAPI v3 schema. */
 function toJSONSchema(s: JSONSchemaProps): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const copy = [
-    'format',
-    'enum',
-    'multipleOf',
-    'maxLength',
-    'minLength',
-    'pattern',
-    'maxItems',
-    'minItems',
-    'uniqueItems',
-    'maxProperties',
-    'minProperties',
-    'required',
-  ] as const;
-  for (const k of copy) if (s[k] !== undefined) out[k] = s[k];
-  if (s.pattern !== undefined) out.pattern = s.pattern;
+  for (const k of VALUE_KEYWORDS) if (s[k] !== undefined) out[k] = s[k];
   if (s.maximum !== undefined) out[s.exclusiveMaximum === true ? 'exclusiveMaximum' : 'maximum'] = s.maximum;
   if (s.minimum !== undefined) out[s.exclusiveMinimum === true ? 'exclusiveMinimum' : 'minimum'] = s.minimum;
   let type: string | string[] | undefined = s.type;
