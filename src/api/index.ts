@@ -53,7 +53,6 @@ export {
   type PatchSchemaLookup,
 } from './strategicpatch/index.js';
 export { ApplyConflictError, serverSideApply, updateManagedFields } from './managedfields/index.js';
-export { printTable, type ResourcePrinter, type TableColumnDefinition } from './printers/index.js';
 export { findRestoreError, goFormat } from './schema/restore.js';
 export * from './bootstrap_token.js';
 export * from './certificates.js';

@@ -5,7 +5,7 @@ import { errorString } from '../validation/index.js';
 import { compileRules, evaluateRules, rulesFor } from './cel.js';
 import { crdUnknownFields } from './crd_fields.js';
 import { validateCustomResourceDefinition } from './crd_validation.js';
-import { customResourcePrinter, readJSONPath } from './printer.js';
+import { readJSONPath } from './jsonpath.js';
 import { applySchemaDefaults, unknownFieldPaths } from './pruning.js';
 import { validateAgainstSchema } from './schema_validation.js';
 import { validateStructural } from './structural.js';
@@ -249,21 +249,8 @@ test('CRD validation: a good CRD passes; name, group, scope, storage versions an
   ]);
 });
 
-test('printer columns read JSONPaths; dates print as ages', () => {
+test('readJSONPath reads dotted paths with list indices', () => {
   assert.equal(readJSONPath({ status: { conditions: [{ type: 'Ready' }] } }, '.status.conditions[0].type'), 'Ready');
-  const p = customResourcePrinter([
-    { name: 'Color', type: 'string', jsonPath: '.spec.color' },
-    { name: 'Since', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-  ]);
-  assert.deepEqual(
-    p.columns.map((c) => c.name),
-    ['Name', 'Color', 'Since'],
-  );
-  const row = p.print(
-    { metadata: { name: 'w', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { color: 'red' } },
-    Date.parse('2026-01-01T00:05:00Z'),
-  );
-  assert.deepEqual(row.cells, ['w', 'red', '5m']);
 });
 
 test('CRD field validation: unknown fields anywhere in the body, schemas and rules included', () => {

@@ -6,6 +6,6 @@ export { unknownFieldPaths, applySchemaDefaults } from './pruning.js';
 export { compileRules, evaluateRules, rulesFor, type CompiledRules } from './cel.js';
 export { customResourceInfo, customResourcePrefix, storageVersion } from './resource_info.js';
 export { crdPatchSchema } from './patch_schema.js';
-export { customResourcePrinter, readJSONPath } from './printer.js';
+export { readJSONPath } from './jsonpath.js';
 export { customResourceOpenAPIV3, customDefinitionName } from './openapi.js';
 export { crdUnknownFields, metadataUnknownFields } from './crd_fields.js';

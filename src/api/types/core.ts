@@ -163,6 +163,11 @@ export interface Volume {
   [source: string]: unknown;
 }
 
+/** v1.PodReadinessGate. */
+export interface PodReadinessGate {
+  conditionType: string;
+}
+
 /** v1.PodSpec. */
 export interface PodSpec {
   initContainers?: Container[];
@@ -186,6 +191,7 @@ export interface PodSpec {
   overhead?: ResourceList;
   topologySpreadConstraints?: TopologySpreadConstraint[];
   schedulingGates?: PodSchedulingGate[];
+  readinessGates?: PodReadinessGate[];
 }
 
 /** v1.PodCondition. */
@@ -364,10 +370,22 @@ export interface ServiceSpec {
   trafficDistribution?: string;
 }
 
+/** v1.LoadBalancerIngress, with the fields kubectl prints. */
+export interface LoadBalancerIngress {
+  ip?: string;
+  hostname?: string;
+}
+
+/** v1.ServiceStatus; conditions are kept as sent. */
+export interface ServiceStatus {
+  loadBalancer?: { ingress?: LoadBalancerIngress[] };
+  conditions?: unknown[];
+}
+
 /** v1.Service. */
 export interface Service extends KubeObject {
   spec?: ServiceSpec;
-  status?: Record<string, unknown>;
+  status?: ServiceStatus;
 }
 
 /** v1.EndpointAddress. */
@@ -419,6 +437,12 @@ export interface EventSource {
   host?: string;
 }
 
+/** v1.EventSeries: a repeating event's count and last time (a MicroTime). */
+export interface EventSeries {
+  count?: number;
+  lastObservedTime?: string;
+}
+
 /** core/v1 Event. */
 export interface Event extends KubeObject {
   involvedObject: ObjectReference;
@@ -431,6 +455,7 @@ export interface Event extends KubeObject {
   /** Normal or Warning. */
   type?: string;
   eventTime?: string | null;
+  series?: EventSeries | null;
   action?: string;
   reportingComponent?: string;
   reportingInstance?: string;

@@ -13,3 +13,4 @@ export * from './rbac.js';
 export * from './authorization.js';
 export * from './authentication.js';
 export * from './apiextensions.js';
+export * from './meta.js';

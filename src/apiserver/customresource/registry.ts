@@ -10,19 +10,19 @@ import { createHash } from 'node:crypto';
 import {
   customResourceInfo,
   customResourceOpenAPIV3,
-  customResourcePrinter,
   storageVersion,
   type CustomResourceDefinition,
   type JSONSchemaProps,
   type ResourceInfo,
-  type ResourcePrinter,
   readJSONPath,
 } from '../../api/index.js';
+import type { ResourcePrinter } from '../registry/printers/index.js';
 import type { SubresourceHandler } from '../registry/resource.js';
 import type { Strategy } from '../registry/strategy.js';
 import type { GenericStore } from '../registry/store.js';
 import { customResourceStrategy } from './strategy.js';
 import { customResourceScale } from './scale.js';
+import { customResourcePrinter } from './table.js';
 
 /** One served version of a custom resource. */
 export interface CustomResourceEntry {

@@ -3,7 +3,8 @@
  * resource's store, and the server-wide services (clock, admission, stores).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ResourceInfo, ResourcePrinter } from '../../api/index.js';
+import type { ResourceInfo } from '../../api/index.js';
+import type { ResourcePrinter } from '../registry/printers/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { CustomResources } from '../customresource/registry.js';

@@ -7,9 +7,9 @@
 import { compileFieldSelector } from '../../api/index.js';
 import { parseLabelSelector } from '../../api/index.js';
 import { groupVersionString } from '../../api/index.js';
-import { printTable } from '../../api/index.js';
 import { badRequest } from '../../api/index.js';
 import { negotiateOutput } from '../negotiation.js';
+import { printTable, tableFor } from '../registry/index.js';
 import type { Obj } from '../object.js';
 import type { Predicate } from '../registry/store.js';
 import { toStatusError, writeJSON, writeJSONParts } from '../responsewriters.js';
@@ -91,7 +91,7 @@ export async function handleGet(ctx: RestContext): Promise<void> {
     writeJSON(
       ctx.res,
       200,
-      printTable(ctx.printer ?? ctx.resource.resource, [obj.decode() as Obj], {
+      printTable(ctx.printer ?? tableFor(ctx.resource), [obj.decode() as Obj], {
         now: ctx.services.clock.now(),
         includeObject: out.includeObject,
         resourceVersion: String(obj.revision),
@@ -148,7 +148,7 @@ export async function handleList(ctx: RestContext): Promise<void> {
       ctx.res,
       200,
       printTable(
-        ctx.printer ?? ctx.resource.resource,
+        ctx.printer ?? tableFor(ctx.resource),
         list.items.map((o) => o.decode() as Obj),
         {
           now: ctx.services.clock.now(),

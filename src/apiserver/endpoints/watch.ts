@@ -7,11 +7,11 @@
  * object-level storage contract with each object's bytes encoded once; one
  * frame line per event is built from them and shared between watchers.
  */
-import { printTable } from '../../api/index.js';
 import { groupVersionString } from '../../api/index.js';
 import { badRequest, expired as expiredStatus, timeout as timeoutStatus } from '../../api/index.js';
 import { isStorageError } from '../../storage/index.js';
 import { negotiateOutput } from '../negotiation.js';
+import { printTable, tableFor } from '../registry/index.js';
 import type { Obj } from '../object.js';
 import type { RestContext } from './context.js';
 import { indexFromSelector, parseRV, residualPredicate, selectorPredicate } from './read.js';
@@ -33,6 +33,7 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw badRequest(`invalid timeoutSeconds: ${t}`);
   const predicate = selectorPredicate(ctx);
   const out = negotiateOutput(ctx.req, q);
+  const printer = ctx.printer ?? tableFor(resource);
   const gv = groupVersionString(resource.group, resource.version);
   let headersSent = false;
   let closed = false;
@@ -54,7 +55,7 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
   const frame = async (type: EventType, obj: Obj | null): Promise<void> => {
     if (out.table && (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') && obj !== null) {
       // Column definitions go with the first event only, as upstream's watch of Tables does.
-      const table = printTable(ctx.printer ?? resource.resource, [obj], {
+      const table = printTable(printer, [obj], {
         now: services.clock.now(),
         includeObject: out.includeObject,
         noHeaders: headersSent,

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RESOURCES } from '../../api/index.js';
 import { IPAllocator, PortAllocator } from './ipallocator.js';
-import { DEFINITIONS, definitionFor } from './index.js';
+import { DEFINITIONS, definitionFor, tableFor } from './index.js';
+import { columnDefinitions, defaultTable, printRow } from './printers/index.js';
 
 const cfg = {
   eventTTLSeconds: 3600,
@@ -22,6 +23,18 @@ test('a resource without a folder is refused', () => {
     () => definitionFor({ group: 'example.com', resource: 'widgets' }),
     /no registry folder serves widgets.example.com/,
   );
+});
+
+test("every folder's Table has one cell per column, and a resource without columns gets Name and Age", () => {
+  const now = Date.parse('2025-06-01T12:00:00Z');
+  const obj = { metadata: { name: 'x', namespace: 'ns', creationTimestamp: new Date(now - 45_000).toISOString() } };
+  for (const info of RESOURCES) {
+    const table = tableFor(info);
+    assert.equal(table, definitionFor(info).table ?? defaultTable);
+    assert.equal(printRow(table, obj, now).cells.length, columnDefinitions(table).length, info.resource);
+  }
+  assert.equal(tableFor({ group: 'example.com', resource: 'widgets' }), defaultTable);
+  assert.equal(tableFor({ group: 'scheduling.x-k8s.io', resource: 'podgroups' }), defaultTable);
 });
 
 test('each folder handles only subresources its scheme entry serves, and never status', () => {

@@ -29,6 +29,7 @@ import { clusterRoleBindings } from './clusterrolebinding/index.js';
 import { roles } from './role/index.js';
 import { roleBindings } from './rolebinding/index.js';
 import { replicaSets } from './replicaset/index.js';
+import { defaultTable, type ResourcePrinter } from './printers/index.js';
 import type { ResourceDefinition } from './resource.js';
 import { secrets } from './secret/index.js';
 import { serviceAccounts } from './serviceaccount/index.js';
@@ -36,6 +37,7 @@ import { services } from './service/index.js';
 import { statefulSets } from './statefulset/index.js';
 
 export type { ResourceDefinition, SubresourceHandler } from './resource.js';
+export { printTable } from './printers/index.js';
 export { restoreServiceAllocations } from './service/index.js';
 
 /** Every resource folder. */
@@ -78,4 +80,9 @@ export function definitionFor(info: Pick<ResourceInfo, 'group' | 'resource'>): R
   if (d === undefined)
     throw new Error(`no registry folder serves ${info.resource}${info.group === '' ? '' : `.${info.group}`}`);
   return d;
+}
+
+/** The Table columns of a resource: its folder's, else Name and Age (a resource with no folder included). */
+export function tableFor(info: Pick<ResourceInfo, 'group' | 'resource'>): ResourcePrinter {
+  return byGroupResource.get(`${info.group}/${info.resource}`)?.table ?? defaultTable;
 }

@@ -1,11 +1,13 @@
 /**
  * What a resource's folder under registry/ provides, like the REST storage
  * upstream's pkg/registry/<group>/<resource>/storage builds: its strategy and
- * the handlers of its own subresources. `status` needs no handler: every
- * resource whose scheme entry serves it gets the generic one.
+ * the handlers of its own subresources, and its Table columns (upstream's
+ * TableConvertor). `status` needs no handler: every resource whose scheme
+ * entry serves it gets the generic one.
  */
 import type { ResourceInfo } from '../../api/index.js';
 import type { RestContext } from '../endpoints/context.js';
+import type { ResourcePrinter } from './printers/index.js';
 import type { Strategy, StrategyConfig } from './strategy.js';
 
 /** Serves one request to a subresource (pods/binding, deployments/scale, ...). */
@@ -19,6 +21,8 @@ export interface ResourceDefinition {
   resource: string;
   /** Builds the resource's strategy for one API server. */
   strategy(info: ResourceInfo, cfg: StrategyConfig): Strategy;
+  /** kubectl get's columns (`<folder>/table.ts`); without it the Table has Name and Age. */
+  table?: ResourcePrinter;
   /** Handlers of the subresources other than status, by name. */
   subresources?: Readonly<Record<string, SubresourceHandler>>;
 }

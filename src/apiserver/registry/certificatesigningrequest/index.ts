@@ -8,6 +8,7 @@ import { handlePatch } from '../../endpoints/patch.js';
 import { handleGet } from '../../endpoints/read.js';
 import { handleUpdate } from '../../endpoints/write.js';
 import type { ResourceDefinition } from '../resource.js';
+import { csrTable } from './table.js';
 import { csrStrategy } from './strategy.js';
 
 /** GET, PUT and PATCH of certificatesigningrequests/approval: the generic handlers, which write only the conditions. */
@@ -25,6 +26,7 @@ function serveApproval(ctx: RestContext): Promise<void> {
 export const certificateSigningRequests: ResourceDefinition = {
   group: 'certificates.k8s.io',
   resource: 'certificatesigningrequests',
+  table: csrTable,
   strategy: (info) => csrStrategy(info),
   subresources: { approval: serveApproval },
 };

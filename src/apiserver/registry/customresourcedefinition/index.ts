@@ -14,6 +14,7 @@ import {
 import { meta, type Obj } from '../../object.js';
 import type { ResourceDefinition } from '../resource.js';
 import { genericStrategy } from '../strategy.js';
+import { customResourceDefinitionTable } from './table.js';
 
 /** The finalizer that makes a CRD's deletion delete its custom objects first. */
 export const CUSTOM_RESOURCE_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -24,6 +25,7 @@ const crd = (o: Obj): CustomResourceDefinition => o as unknown as CustomResource
 export const customResourceDefinitions: ResourceDefinition = {
   group: 'apiextensions.k8s.io',
   resource: 'customresourcedefinitions',
+  table: customResourceDefinitionTable,
   strategy: (info) =>
     genericStrategy(info, {
       tracksGeneration: true,

@@ -9,11 +9,13 @@ import type { Obj } from '../../object.js';
 import type { ResourceDefinition } from '../resource.js';
 import { handleFinalize } from './finalize.js';
 import { genericStrategy } from '../strategy.js';
+import { namespaceTable } from './table.js';
 
 /** The namespaces registry entry. */
 export const namespaces: ResourceDefinition = {
   group: '',
   resource: 'namespaces',
+  table: namespaceTable,
   strategy: (info) =>
     genericStrategy(info, {
       alwaysHasSpec: true,

@@ -1,6 +1,7 @@
 /** Services (v1): ClusterIP and NodePort allocation (see strategy.ts). */
 import type { ResourceDefinition } from '../resource.js';
 import { serviceStrategy } from './strategy.js';
+import { serviceTable } from './table.js';
 
 export { restoreServiceAllocations } from './strategy.js';
 
@@ -8,5 +9,6 @@ export { restoreServiceAllocations } from './strategy.js';
 export const services: ResourceDefinition = {
   group: '',
   resource: 'services',
+  table: serviceTable,
   strategy: serviceStrategy,
 };
