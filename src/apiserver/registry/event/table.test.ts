@@ -2,9 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { columnDefinitions, printRow } from '../printers/index.js';
 import { eventTable } from './table.js';
-
-const now = Date.parse('2025-06-01T12:00:00Z');
-const ago = (ms: number) => new Date(now - ms).toISOString();
+import { ago, now } from '../printers/testing.js';
 
 test('event columns: LAST SEEN TYPE REASON OBJECT MESSAGE, the rest wide', () => {
   assert.deepEqual(

@@ -2,8 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { columnDefinitions, printRow } from '../printers/index.js';
 import { nodeTable } from './table.js';
-
-const now = Date.parse('2025-06-01T12:00:00Z');
+import { now } from '../printers/testing.js';
 
 function node(over: {
   labels?: Record<string, string>;

@@ -2,9 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { columnDefinitions, printRow } from '../printers/index.js';
 import { podTable } from './table.js';
+import { ago, now } from '../printers/testing.js';
 
-const now = Date.parse('2025-06-01T12:00:00Z');
-const ago = (ms: number) => new Date(now - ms).toISOString();
 const MIN = 60_000;
 
 function pod(over: { metadata?: object; spec?: object; status?: object }) {

@@ -4,15 +4,7 @@ import { configMapTable } from '../configmap/table.js';
 import { namespaceTable } from '../namespace/table.js';
 import { podTable } from '../pod/table.js';
 import { columnDefinitions, defaultTable, printRow, printTable } from './index.js';
-
-const now = Date.parse('2025-06-01T12:00:00Z');
-const created = new Date(now - 45_000).toISOString();
-const meta = (name: string, namespace?: string) => ({
-  name,
-  namespace,
-  uid: `uid-${name}`,
-  creationTimestamp: created,
-});
+import { ago, meta, now } from './testing.js';
 
 test('printTable produces the meta.k8s.io/v1 Table wire shape', () => {
   const table = printTable(namespaceTable, [{ metadata: meta('default'), status: { phase: 'Active' } }], {
@@ -32,7 +24,7 @@ test('printTable produces the meta.k8s.io/v1 Table wire shape', () => {
         object: {
           kind: 'PartialObjectMetadata',
           apiVersion: 'meta.k8s.io/v1',
-          metadata: { name: 'default', uid: 'uid-default', creationTimestamp: created },
+          metadata: { name: 'default', uid: 'uid-default', creationTimestamp: ago(45_000) },
         },
       },
     ],

@@ -2,18 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { printRow } from '../printers/index.js';
 import { replicaSetTable } from './table.js';
-
-const now = Date.parse('2025-06-01T12:00:00Z');
-const ago = (ms: number) => new Date(now - ms).toISOString();
-const template = {
-  metadata: { labels: { app: 'web' } },
-  spec: {
-    containers: [
-      { name: 'app', image: 'nginx:1.27' },
-      { name: 'log', image: 'fluent-bit:3' },
-    ],
-  },
-};
+import { ago, now, template } from '../printers/testing.js';
 
 test('replicaset cells are integers and the selector uses FormatLabelSelector', () => {
   const rs = {

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { columnDefinitions, printRow } from '../printers/index.js';
 import { serviceTable } from './table.js';
+import { now } from '../printers/testing.js';
 
-const now = Date.parse('2025-06-01T12:00:00Z');
 const meta = { name: 'web', namespace: 'default', creationTimestamp: new Date(now - 5 * 3_600_000).toISOString() };
 
 test('service columns', () => {
