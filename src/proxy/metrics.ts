@@ -14,84 +14,96 @@ const NPL_BUCKETS = [
   180, 240, 300,
 ];
 
+function histogram(registry: Registry, name: string, help: string, buckets: number[]): Histogram {
+  return new Histogram({ name, help, buckets, registers: [registry] });
+}
+
+function gauge(registry: Registry, name: string, help: string, labelNames?: string[]): Gauge {
+  return new Gauge({ name, help, ...(labelNames === undefined ? {} : { labelNames }), registers: [registry] });
+}
+
+function counter(registry: Registry, name: string, help: string): Counter {
+  return new Counter({ name, help, registers: [registry] });
+}
+
 /** The proxy's metrics, in one registry. */
 export class ProxyMetrics {
   readonly registry = new Registry();
-  readonly syncDuration = new Histogram({
-    name: 'kubeproxy_sync_proxy_rules_duration_seconds',
-    help: 'SyncProxyRules latency in seconds',
-    buckets: SYNC_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly syncFullDuration = new Histogram({
-    name: 'kubeproxy_sync_full_proxy_rules_duration_seconds',
-    help: 'SyncProxyRules latency in seconds for full resyncs',
-    buckets: SYNC_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly syncPartialDuration = new Histogram({
-    name: 'kubeproxy_sync_partial_proxy_rules_duration_seconds',
-    help: 'SyncProxyRules latency in seconds for partial resyncs',
-    buckets: SYNC_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly networkProgrammingDuration = new Histogram({
-    name: 'kubeproxy_network_programming_duration_seconds',
-    help: 'In Cluster Network Programming Latency in seconds',
-    buckets: NPL_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly lastSync = new Gauge({
-    name: 'kubeproxy_sync_proxy_rules_last_timestamp_seconds',
-    help: 'The last time proxy rules were successfully synced',
-    registers: [this.registry],
-  });
-  readonly endpointChangesPending = new Gauge({
-    name: 'kubeproxy_sync_proxy_rules_endpoint_changes_pending',
-    help: 'Pending proxy rules Endpoint changes',
-    registers: [this.registry],
-  });
-  readonly endpointChangesTotal = new Counter({
-    name: 'kubeproxy_sync_proxy_rules_endpoint_changes_total',
-    help: 'Cumulative proxy rules Endpoint changes',
-    registers: [this.registry],
-  });
-  readonly serviceChangesPending = new Gauge({
-    name: 'kubeproxy_sync_proxy_rules_service_changes_pending',
-    help: 'Pending proxy rules Service changes',
-    registers: [this.registry],
-  });
-  readonly serviceChangesTotal = new Counter({
-    name: 'kubeproxy_sync_proxy_rules_service_changes_total',
-    help: 'Cumulative proxy rules Service changes',
-    registers: [this.registry],
-  });
-  readonly iptablesTotal = new Gauge({
-    name: 'kubeproxy_sync_proxy_rules_iptables_total',
-    help: 'Total number of iptables rules owned by kube-proxy',
-    labelNames: ['table'],
-    registers: [this.registry],
-  });
-  readonly objects = new Gauge({
-    name: 'kscale_proxy_objects',
-    help: 'Kernel objects the proxy owns by kind (nftables rules and map elements, IPVS virtual and real servers)',
-    labelNames: ['kind'],
-    registers: [this.registry],
-  });
-  readonly partialRestoreFailures = new Counter({
-    name: 'kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total',
-    help: 'Cumulative proxy iptables partial restore failures',
-    registers: [this.registry],
-  });
-  readonly syncBytes = new Histogram({
-    name: 'kscale_proxy_sync_bytes',
-    help: 'Bytes of rules handed to the kernel tools per sync',
-    buckets: [256, 4096, 65536, 1 << 20, 16 << 20, 256 << 20],
-    registers: [this.registry],
-  });
-  readonly conntrackCleared = new Counter({
-    name: 'kscale_proxy_conntrack_clear_total',
-    help: 'conntrack deletions issued for stale UDP flows',
-    registers: [this.registry],
-  });
+  readonly syncDuration = histogram(
+    this.registry,
+    'kubeproxy_sync_proxy_rules_duration_seconds',
+    'SyncProxyRules latency in seconds',
+    SYNC_BUCKETS,
+  );
+  readonly syncFullDuration = histogram(
+    this.registry,
+    'kubeproxy_sync_full_proxy_rules_duration_seconds',
+    'SyncProxyRules latency in seconds for full resyncs',
+    SYNC_BUCKETS,
+  );
+  readonly syncPartialDuration = histogram(
+    this.registry,
+    'kubeproxy_sync_partial_proxy_rules_duration_seconds',
+    'SyncProxyRules latency in seconds for partial resyncs',
+    SYNC_BUCKETS,
+  );
+  readonly networkProgrammingDuration = histogram(
+    this.registry,
+    'kubeproxy_network_programming_duration_seconds',
+    'In Cluster Network Programming Latency in seconds',
+    NPL_BUCKETS,
+  );
+  readonly lastSync = gauge(
+    this.registry,
+    'kubeproxy_sync_proxy_rules_last_timestamp_seconds',
+    'The last time proxy rules were successfully synced',
+  );
+  readonly endpointChangesPending = gauge(
+    this.registry,
+    'kubeproxy_sync_proxy_rules_endpoint_changes_pending',
+    'Pending proxy rules Endpoint changes',
+  );
+  readonly endpointChangesTotal = counter(
+    this.registry,
+    'kubeproxy_sync_proxy_rules_endpoint_changes_total',
+    'Cumulative proxy rules Endpoint changes',
+  );
+  readonly serviceChangesPending = gauge(
+    this.registry,
+    'kubeproxy_sync_proxy_rules_service_changes_pending',
+    'Pending proxy rules Service changes',
+  );
+  readonly serviceChangesTotal = counter(
+    this.registry,
+    'kubeproxy_sync_proxy_rules_service_changes_total',
+    'Cumulative proxy rules Service changes',
+  );
+  readonly iptablesTotal = gauge(
+    this.registry,
+    'kubeproxy_sync_proxy_rules_iptables_total',
+    'Total number of iptables rules owned by kube-proxy',
+    ['table'],
+  );
+  readonly objects = gauge(
+    this.registry,
+    'kscale_proxy_objects',
+    'Kernel objects the proxy owns by kind (nftables rules and map elements, IPVS virtual and real servers)',
+    ['kind'],
+  );
+  readonly partialRestoreFailures = counter(
+    this.registry,
+    'kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total',
+    'Cumulative proxy iptables partial restore failures',
+  );
+  readonly syncBytes = histogram(
+    this.registry,
+    'kscale_proxy_sync_bytes',
+    'Bytes of rules handed to the kernel tools per sync',
+    [256, 4096, 65536, 1 << 20, 16 << 20, 256 << 20],
+  );
+  readonly conntrackCleared = counter(
+    this.registry,
+    'kscale_proxy_conntrack_clear_total',
+    'conntrack deletions issued for stale UDP flows',
+  );
 }
