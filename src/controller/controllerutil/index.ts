@@ -37,3 +37,4 @@ export { canonical, computeHash, dropNullish } from './hash.js';
 export { selectorOrNothing } from './selector.js';
 export { updateStatusIfChanged } from './update_status.js';
 export { PerNamespaceObjectController, type EnsureFn } from './per_namespace.js';
+export { QueueController, type QueueWorkerOptions } from './queue_controller.js';

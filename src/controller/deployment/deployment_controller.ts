@@ -9,22 +9,19 @@
 import { fromLabelSelector, type Deployment, type Pod, type ReplicaSet } from '../../api/index.js';
 import {
   metaNamespaceKeyFunc,
-  RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type ClientLogger,
   type Lister,
   type ResourceClient,
   type SharedInformer,
-  type Workers,
 } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
+import type { ControllerContext } from '../controller_context.js';
 import {
   CONTROLLER_UID_INDEX,
   ControllerRefManager,
   enqueueOnChange,
+  QueueController,
   ensureControllerUIDIndex,
   getControllerOf,
   KIND_DEPLOYMENT,
@@ -42,24 +39,17 @@ import { DeploymentSyncer } from './sync.js';
 export const DEPLOYMENT_CONTROLLER = 'deployment-controller';
 
 /** Rolls Deployments out through ReplicaSets. */
-export class DeploymentController implements Controller {
-  readonly name = DEPLOYMENT_CONTROLLER;
+export class DeploymentController extends QueueController {
   readonly syncer: DeploymentSyncer;
-  private readonly queue: RateLimitingQueue<string>;
+  protected readonly syncHandler = (key: string): Promise<void> => this.syncDeployment(key);
   private readonly dLister: Lister<Deployment>;
   private readonly rsInformer: SharedInformer<ReplicaSet>;
   private readonly podInformer: SharedInformer<Pod>;
   private readonly dClient: ResourceClient<Deployment>;
   private readonly rsClient: ResourceClient<ReplicaSet>;
-  private readonly log: ClientLogger;
-  private workers: Workers | undefined;
 
-  constructor(
-    ctx: ControllerContext,
-    private readonly opts: DeploymentControllerOptions = ctx.config.deployment,
-  ) {
-    this.log = ctx.logger;
-    this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
+  constructor(ctx: ControllerContext, opts: DeploymentControllerOptions = ctx.config.deployment) {
+    super(DEPLOYMENT_CONTROLLER, ctx, { workers: opts.concurrentDeploymentSyncs, maxRetries: 15 });
     this.dClient = ctx.client.resource<Deployment>(RESOURCES.deployments);
     this.rsClient = ctx.client.resource<ReplicaSet>(RESOURCES.replicasets);
     const dInformer = ctx.informers.informerFor<Deployment>(RESOURCES.deployments);
@@ -83,25 +73,6 @@ export class DeploymentController implements Controller {
       onDelete: (rs) => this.enqueueOwner(unwrapDeleted(rs)),
     });
     this.podInformer.addEventHandler({ onDelete: (p) => this.podDeleted(unwrapDeleted(p)) });
-  }
-
-  /** Starts the workers. */
-  run(): void {
-    this.workers = runWorkers(this.queue, this.opts.concurrentDeploymentSyncs, (key) => this.syncDeployment(key), {
-      logger: this.log,
-      name: DEPLOYMENT_CONTROLLER,
-      maxRetries: 15,
-    });
-  }
-
-  /** Stops the workers after in-flight syncs. */
-  async stop(): Promise<void> {
-    await this.workers?.stop();
-  }
-
-  /** True when no sync runs and none is queued. */
-  isIdle(): boolean {
-    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   private enqueueOwner(rs: ReplicaSet): void {

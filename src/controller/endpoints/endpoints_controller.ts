@@ -8,20 +8,16 @@
 import {
   isNotFoundError,
   metaNamespaceKeyFunc,
-  RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type ClientLogger,
   type EventRecorder,
   type Indexer,
   type Lister,
   type ResourceClient,
-  type Workers,
 } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
-import { enqueueOnChange } from '../controllerutil/index.js';
+import type { ControllerContext } from '../controller_context.js';
+import { enqueueOnChange, QueueController } from '../controllerutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
   ANNOTATION_OVER_CAPACITY,
@@ -54,10 +50,9 @@ const withoutTriggerTime = (a: Record<string, string> | undefined): string => {
 export type EndpointsControllerStats = EndpointControllerStats;
 
 /** Maintains the Endpoints object of every Service with a selector. */
-export class EndpointsController implements Controller {
-  readonly name = ENDPOINTS_CONTROLLER;
+export class EndpointsController extends QueueController {
   readonly stats: EndpointsControllerStats = { syncs: 0, creates: 0, updates: 0, deletes: 0, staleCacheRetries: 0 };
-  readonly queue: RateLimitingQueue<string>;
+  protected readonly syncHandler = (key: string): Promise<void> => this.syncService(key);
   private readonly endpoints: ResourceClient<Endpoints>;
   private readonly serviceLister: Lister<Service>;
   private readonly serviceIndexer: Indexer<Service>;
@@ -68,17 +63,14 @@ export class EndpointsController implements Controller {
   /** Services whose last sync found the Endpoints cache behind our own write. */
   private readonly waitingForCache = new Set<string>();
   private readonly recorder: EventRecorder;
-  private readonly log: ClientLogger;
-  private workers: Workers | undefined;
 
   constructor(
     ctx: ControllerContext,
     private readonly opts: EndpointsControllerOptions = ctx.config.endpoints,
   ) {
-    this.log = ctx.logger;
+    super(ENDPOINTS_CONTROLLER, ctx, { workers: opts.concurrentEndpointSyncs, maxRetries: MAX_RETRIES });
     this.endpoints = ctx.client.resource<Endpoints>(RESOURCES.endpoints);
     this.recorder = ctx.events.newRecorder({ component: 'endpoint-controller' });
-    this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
     const services = ctx.informers.informerFor<Service>(RESOURCES.services);
     const pods = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     this.serviceLister = services.lister();
@@ -107,25 +99,6 @@ export class EndpointsController implements Controller {
       onUpdate: (o, p) => this.queuePod(p, o),
       onDelete: (p) => this.queuePod(unwrapDeleted(p), undefined),
     });
-  }
-
-  /** Starts the workers; informers must have synced. */
-  run(): void {
-    this.workers = runWorkers(this.queue, this.opts.concurrentEndpointSyncs, (key) => this.syncService(key), {
-      logger: this.log,
-      name: ENDPOINTS_CONTROLLER,
-      maxRetries: MAX_RETRIES,
-    });
-  }
-
-  /** Stops the workers after in-flight syncs. */
-  async stop(): Promise<void> {
-    await this.workers?.stop();
-  }
-
-  /** True when no sync runs and none is queued. */
-  isIdle(): boolean {
-    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   private queuePod(pod: Pod, old: Pod | undefined): void {

@@ -12,20 +12,16 @@ import {
   ItemExponentialFailureRateLimiter,
   MaxOfRateLimiter,
   metaNamespaceKeyFunc,
-  RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   unwrapDeleted,
-  type ClientLogger,
   type EventRecorder,
   type Indexer,
   type Lister,
   type ResourceClient,
   type SharedInformer,
-  type Workers,
 } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
-import { enqueueOnChange } from '../controllerutil/index.js';
+import type { ControllerContext } from '../controller_context.js';
+import { enqueueOnChange, QueueController } from '../controllerutil/index.js';
 import { SharedInformerFactory } from '../../client/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
@@ -66,10 +62,9 @@ const serviceKeyOfSlice = (s: EndpointSlice): string | undefined => {
 export type EndpointSliceControllerStats = EndpointControllerStats;
 
 /** Maintains the EndpointSlices of every Service with a selector. */
-export class EndpointSliceController implements Controller {
-  readonly name = ENDPOINTSLICE_CONTROLLER;
+export class EndpointSliceController extends QueueController {
   readonly stats: EndpointSliceControllerStats = { syncs: 0, creates: 0, updates: 0, deletes: 0, staleCacheRetries: 0 };
-  readonly queue: RateLimitingQueue<string>;
+  protected readonly syncHandler = (key: string): Promise<void> => this.syncService(key);
   private readonly slices: ResourceClient<EndpointSlice>;
   private readonly serviceLister: Lister<Service>;
   private readonly serviceIndexer: Indexer<Service>;
@@ -82,23 +77,21 @@ export class EndpointSliceController implements Controller {
   private readonly triggerTimes = new TriggerTimeTracker();
   private readonly topology = new TopologyCache();
   private readonly recorder: EventRecorder;
-  private readonly log: ClientLogger;
-  private workers: Workers | undefined;
 
   constructor(
     private readonly ctx: ControllerContext,
     private readonly opts: EndpointSliceControllerOptions = ctx.config.endpointSlice,
   ) {
-    this.log = ctx.logger;
-    this.slices = ctx.client.resource<EndpointSlice>(RESOURCES.endpointslices);
-    this.recorder = ctx.events.newRecorder({ component: 'endpoint-slice-controller' });
-    this.queue = new RateLimitingQueue<string>({
-      clock: ctx.clock,
+    super(ENDPOINTSLICE_CONTROLLER, ctx, {
+      workers: opts.concurrentServiceEndpointSyncs,
+      maxRetries: MAX_RETRIES,
       rateLimiter: new MaxOfRateLimiter(
         new ItemExponentialFailureRateLimiter<string>(SYNC_BACKOFF_MS.base, SYNC_BACKOFF_MS.max),
         new BucketRateLimiter<string>(10, 100, ctx.clock),
       ),
     });
+    this.slices = ctx.client.resource<EndpointSlice>(RESOURCES.endpointslices);
+    this.recorder = ctx.events.newRecorder({ component: 'endpoint-slice-controller' });
     const services = ctx.informers.informerFor<Service>(RESOURCES.services);
     const pods = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     const nodes = ctx.informers.informerFor<Node>(RESOURCES.nodes);
@@ -130,24 +123,10 @@ export class EndpointSliceController implements Controller {
     });
   }
 
-  /** Starts the workers; informers must have synced. */
-  run(): void {
+  /** Starts the workers with the nodes' topology known; informers must have synced. */
+  override run(): void {
     this.topology.setNodes(this.nodeLister.list());
-    this.workers = runWorkers(this.queue, this.opts.concurrentServiceEndpointSyncs, (key) => this.syncService(key), {
-      logger: this.log,
-      name: ENDPOINTSLICE_CONTROLLER,
-      maxRetries: MAX_RETRIES,
-    });
-  }
-
-  /** Stops the workers after in-flight syncs. */
-  async stop(): Promise<void> {
-    await this.workers?.stop();
-  }
-
-  /** True when no sync runs and none is queued. */
-  isIdle(): boolean {
-    return this.workers?.idle() ?? this.queue.len() === 0;
+    super.run();
   }
 
   private queuePodServices(pod: Pod, old?: Pod): void {

@@ -13,24 +13,21 @@
 import {
   isNotFoundError,
   metaNamespaceKeyFunc,
-  RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type ClientLogger,
   type EventRecorder,
   type Lister,
   type ResourceClient,
   type SharedInformer,
-  type Workers,
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
+import type { ControllerContext } from '../controller_context.js';
 import {
   CONTROLLER_UID_INDEX,
   enqueueOnChange,
   ensureControllerUIDIndex,
+  QueueController,
   resolveControllerRef,
   slowStartBatch,
   UIDTrackingControllerExpectations,
@@ -58,10 +55,9 @@ export interface JobControllerStats {
 }
 
 /** Runs Jobs to completion. */
-export class JobController implements Controller {
-  readonly name = JOB_CONTROLLER;
+export class JobController extends QueueController {
   readonly stats: JobControllerStats = { syncs: 0, podsCreated: 0, podsDeleted: 0, statusUpdates: 0 };
-  readonly queue: RateLimitingQueue<string>;
+  protected readonly syncHandler = (key: string): Promise<void> => this.syncJob(key);
   private readonly expectations: UIDTrackingControllerExpectations;
   private readonly jobs: ResourceClient<Job>;
   private readonly podClient: ResourceClient<Pod>;
@@ -69,17 +65,14 @@ export class JobController implements Controller {
   private readonly podInformer: SharedInformer<Pod>;
   private readonly recorder: EventRecorder;
   private readonly clock: Clock;
-  private readonly log: ClientLogger;
-  private workers: Workers | undefined;
 
   constructor(
     ctx: ControllerContext,
     private readonly opts: JobControllerOptions = ctx.config.job,
   ) {
+    super(JOB_CONTROLLER, ctx, { workers: opts.concurrentJobSyncs });
     this.clock = ctx.clock;
-    this.log = ctx.logger;
     this.expectations = new UIDTrackingControllerExpectations(this.clock);
-    this.queue = new RateLimitingQueue<string>({ clock: this.clock });
     this.jobs = ctx.client.resource<Job>(RESOURCES.jobs);
     this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
     this.recorder = ctx.events.newRecorder({ component: JOB_CONTROLLER });
@@ -113,24 +106,6 @@ export class JobController implements Controller {
         this.queueBatched(job);
       },
     });
-  }
-
-  /** Starts the workers; informers must have synced. */
-  run(): void {
-    this.workers = runWorkers(this.queue, this.opts.concurrentJobSyncs, (key) => this.syncJob(key), {
-      logger: this.log,
-      name: JOB_CONTROLLER,
-    });
-  }
-
-  /** Stops the workers after in-flight syncs. */
-  async stop(): Promise<void> {
-    await this.workers?.stop();
-  }
-
-  /** True when no sync runs and none is queued. */
-  isIdle(): boolean {
-    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   private queueBatched(job: Job): void {

@@ -11,24 +11,21 @@ import { fromLabelSelector, type Pod, type PodSpec, type ReplicaSet } from '../.
 import {
   isNotFoundError,
   metaNamespaceKeyFunc,
-  RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type ClientLogger,
   type EventRecorder,
   type Lister,
   type ResourceClient,
   type SharedInformer,
-  type Workers,
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
+import type { ControllerContext } from '../controller_context.js';
 import {
   compareForDeletion,
   ControllerRefManager,
   enqueueOnChange,
+  QueueController,
   ensureControllerUIDIndex,
   filterActivePods,
   getControllerOf,
@@ -49,27 +46,23 @@ export const REPLICASET_CONTROLLER = 'replicaset-controller';
 const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** Reconciles ReplicaSets with their pods. */
-export class ReplicaSetController implements Controller {
-  readonly name = REPLICASET_CONTROLLER;
+export class ReplicaSetController extends QueueController {
   readonly expectations: UIDTrackingControllerExpectations;
-  private readonly queue: RateLimitingQueue<string>;
+  protected readonly syncHandler = (key: string): Promise<void> => this.syncReplicaSet(key);
   private readonly rsLister: Lister<ReplicaSet>;
   private readonly podInformer: SharedInformer<Pod>;
   private readonly rsClient: ResourceClient<ReplicaSet>;
   private readonly podClient: ResourceClient<Pod>;
   private readonly recorder: EventRecorder;
   private readonly clock: Clock;
-  private readonly log: ClientLogger;
-  private workers: Workers | undefined;
 
   constructor(
     ctx: ControllerContext,
     private readonly opts: ReplicaSetControllerOptions = ctx.config.replicaSet,
   ) {
+    super(REPLICASET_CONTROLLER, ctx, { workers: opts.concurrentRSSyncs });
     this.clock = ctx.clock;
-    this.log = ctx.logger;
     this.expectations = new UIDTrackingControllerExpectations(this.clock);
-    this.queue = new RateLimitingQueue<string>({ clock: this.clock });
     this.rsClient = ctx.client.resource<ReplicaSet>(RESOURCES.replicasets);
     this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
     this.recorder = ctx.events.newRecorder({ component: REPLICASET_CONTROLLER });
@@ -83,24 +76,6 @@ export class ReplicaSetController implements Controller {
       onUpdate: (old, p) => this.updatePod(old, p),
       onDelete: (p) => this.deletePod(unwrapDeleted(p)),
     });
-  }
-
-  /** Starts the workers. */
-  run(): void {
-    this.workers = runWorkers(this.queue, this.opts.concurrentRSSyncs, (key) => this.syncReplicaSet(key), {
-      logger: this.log,
-      name: REPLICASET_CONTROLLER,
-    });
-  }
-
-  /** Stops the workers after in-flight syncs. */
-  async stop(): Promise<void> {
-    await this.workers?.stop();
-  }
-
-  /** True when no sync runs and none is queued. */
-  isIdle(): boolean {
-    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   /** The ReplicaSets whose selector matches an orphan pod (getPodReplicaSets). */
