@@ -1,13 +1,5 @@
 /** core/v1 definitions other than the pod: Service, Node, Namespace, ConfigMap, Secret, ServiceAccount, Event, Endpoints, Binding. */
-import type { StructDesc } from './dsl.js';
-
-const top = (spec?: string, status?: string): StructDesc => ({
-  apiVersion: 'string',
-  kind: 'string',
-  metadata: 'meta.ObjectMeta',
-  ...(spec ? { spec } : {}),
-  ...(status ? { status } : {}),
-});
+import { condition, top, type StructDesc } from './dsl.js';
 
 /** core/v1 definitions by short name. */
 export const CORE_DEFS: Record<string, StructDesc> = {
@@ -76,14 +68,7 @@ export const CORE_DEFS: Record<string, StructDesc> = {
     features: 'object',
     declaredFeatures: '[]string',
   },
-  'core.NodeCondition': {
-    type: 'string',
-    status: 'string',
-    lastHeartbeatTime: 'Time',
-    lastTransitionTime: 'Time',
-    reason: 'string',
-    message: 'string',
-  },
+  'core.NodeCondition': condition({ lastHeartbeatTime: 'Time' }),
   'core.NodeAddress': { type: 'string', address: 'string' },
   'core.NodeDaemonEndpoints': { kubeletEndpoint: 'core.DaemonEndpoint' },
   'core.DaemonEndpoint': { Port: 'int' },
@@ -106,13 +91,7 @@ export const CORE_DEFS: Record<string, StructDesc> = {
   'core.Namespace': top('core.NamespaceSpec', 'core.NamespaceStatus'),
   'core.NamespaceSpec': { finalizers: '[]string' },
   'core.NamespaceStatus': { phase: 'string', conditions: '[]core.NamespaceCondition@type' },
-  'core.NamespaceCondition': {
-    type: 'string',
-    status: 'string',
-    lastTransitionTime: 'Time',
-    reason: 'string',
-    message: 'string',
-  },
+  'core.NamespaceCondition': condition(),
 
   'core.ConfigMap': { ...top(), immutable: 'boolean', data: 'map[string]', binaryData: 'map[bytes]' },
   'core.Secret': { ...top(), immutable: 'boolean', data: 'map[bytes]', stringData: 'map[string]', type: 'string' },

@@ -1,5 +1,5 @@
 /** ObjectMeta and the other meta/v1 structs the built-in kinds embed. */
-import type { StructDesc } from './dsl.js';
+import { condition, type StructDesc } from './dsl.js';
 
 /** meta/v1 definitions by short name. */
 export const META_DEFS: Record<string, StructDesc> = {
@@ -40,14 +40,7 @@ export const META_DEFS: Record<string, StructDesc> = {
   },
   'meta.LabelSelector': { matchLabels: 'map[string]', matchExpressions: '[]meta.LabelSelectorRequirement' },
   'meta.LabelSelectorRequirement': { key: 'string', operator: 'string', values: '[]string' },
-  'meta.Condition': {
-    type: 'string',
-    status: 'string',
-    observedGeneration: 'int64',
-    lastTransitionTime: 'Time',
-    reason: 'string',
-    message: 'string',
-  },
+  'meta.Condition': condition({ observedGeneration: 'int64' }),
   'meta.ListMeta': { selfLink: 'string', resourceVersion: 'string', continue: 'string', remainingItemCount: 'int64' },
   'meta.Preconditions': { uid: 'string', resourceVersion: 'string' },
   'meta.DeleteOptions': {

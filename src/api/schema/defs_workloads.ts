@@ -1,21 +1,5 @@
 /** apps, batch, coordination, discovery, scheduling, policy and autoscaling (Scale) definitions. */
-import type { StructDesc } from './dsl.js';
-
-const top = (spec?: string, status?: string): StructDesc => ({
-  apiVersion: 'string',
-  kind: 'string',
-  metadata: 'meta.ObjectMeta',
-  ...(spec ? { spec } : {}),
-  ...(status ? { status } : {}),
-});
-const condition = (extra: StructDesc = {}): StructDesc => ({
-  type: 'string',
-  status: 'string',
-  ...extra,
-  lastTransitionTime: 'Time',
-  reason: 'string',
-  message: 'string',
-});
+import { condition, top, type StructDesc } from './dsl.js';
 
 /** Non-core definitions by short name. */
 export const WORKLOAD_DEFS: Record<string, StructDesc> = {

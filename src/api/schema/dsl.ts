@@ -85,6 +85,29 @@ export function compileType(expr: string): Schema {
   return { $ref: `#/definitions/${fullName(expr)}` };
 }
 
+/** A top-level kind: apiVersion, kind and metadata, then its spec and status types when it has them. */
+export function top(spec?: string, status?: string): StructDesc {
+  return {
+    apiVersion: 'string',
+    kind: 'string',
+    metadata: 'meta.ObjectMeta',
+    ...(spec ? { spec } : {}),
+    ...(status ? { status } : {}),
+  };
+}
+
+/** A condition (type, status, `extra`, then lastTransitionTime, reason, message), in upstream's field order. */
+export function condition(extra: StructDesc = {}): StructDesc {
+  return {
+    type: 'string',
+    status: 'string',
+    ...extra,
+    lastTransitionTime: 'Time',
+    reason: 'string',
+    message: 'string',
+  };
+}
+
 /** Compiles a struct description into an OpenAPI object definition. */
 export function compileStruct(desc: StructDesc): Schema {
   const properties: Record<string, Schema> = {};
