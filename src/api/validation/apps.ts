@@ -16,13 +16,17 @@ import {
   validateNonnegative,
   type ErrorList,
 } from './field.js';
-import { isEmptySelector, scaledIntOrPercent, validateIntOrPercent, validateLabelSelector } from './common.js';
+import {
+  isEmptySelector,
+  obj,
+  scaledIntOrPercent,
+  validateIntOrPercent,
+  validateLabelSelector,
+  type Obj,
+} from './common.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validatePodTemplateSpec } from './pod.js';
 import { semanticEqual } from './semantic.js';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (isObject(v) ? v : {});
 
 /** Selector plus template checks shared by workloads, like ValidatePodTemplateSpecForReplicaSet. */
 export function validateSelectorAndTemplate(spec: Obj, kind: string, restartPolicies: string[]): ErrorList {

@@ -4,14 +4,12 @@
  * template on update.
  */
 import { nameIsDNSSubdomain } from '../meta.js';
-import { isObject, type KubeObject } from '../types.js';
+import type { KubeObject } from '../types.js';
 import { immutable, notSupported, required, validateNonnegative, validatePositive, type ErrorList } from './field.js';
+import { obj, type Obj } from './common.js';
 import { validateSelectorAndTemplate } from './apps.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { semanticEqual } from './semantic.js';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (isObject(v) ? v : {});
 
 function validateJobSpec(spec: Obj): ErrorList {
   const errs: ErrorList = [];

@@ -1,10 +1,20 @@
 /**
  * Validators shared by several groups: label selectors and int-or-percent
- * values (maxSurge, maxUnavailable, minAvailable).
+ * values (maxSurge, maxUnavailable, minAvailable); and the readers every
+ * validator uses on plain JSON.
  */
 import { isQualifiedName, isValidLabelValue, regexError } from '../meta.js';
 import { asString, isObject } from '../types.js';
 import { child, fromMessages, index, invalidValue, notSupported, required, type ErrorList } from './field.js';
+
+/** A JSON object as the validators read it. */
+export type Obj = Record<string, unknown>;
+
+/** The value as an object, or {} when it is not one. */
+export const obj = (v: unknown): Obj => (isObject(v) ? v : {});
+
+/** The value as a list of objects, or [] when it is not a list. */
+export const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
 

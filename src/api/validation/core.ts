@@ -13,7 +13,7 @@ import {
   nameIsDNSLabel,
   nameIsDNSSubdomain,
 } from '../meta.js';
-import { asString, isObject, type KubeObject } from '../types.js';
+import { asString, type KubeObject } from '../types.js';
 import {
   child,
   duplicate,
@@ -27,11 +27,9 @@ import {
   tooLong,
   type ErrorList,
 } from './field.js';
+import { arr, obj } from './common.js';
 import { validateObjectMeta } from './objectmeta.js';
 
-type Obj = Record<string, unknown>;
-const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
-const obj = (v: unknown): Obj => (isObject(v) ? v : {});
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
 /** Validates a Service on create. */

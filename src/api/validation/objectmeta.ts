@@ -97,6 +97,17 @@ function validateFinalizers(finalizers: unknown, path: string): ErrorList {
   return errs;
 }
 
+/** The checks of create and update alike: generation, labels, annotations, ownerReferences and finalizers. */
+function validateMetadataFields(m: ObjectMeta, path: string): ErrorList {
+  return [
+    ...validateNonnegative(m.generation, child(path, 'generation')),
+    ...validateLabels(m.labels, child(path, 'labels')),
+    ...validateAnnotations(m.annotations, child(path, 'annotations')),
+    ...validateOwnerReferences(m.ownerReferences, child(path, 'ownerReferences')),
+    ...validateFinalizers(m.finalizers, child(path, 'finalizers')),
+  ];
+}
+
 /** Validates metadata on create: name or generateName, namespace scope, and everything else. */
 export function validateObjectMeta(
   meta: ObjectMeta | undefined,
@@ -116,11 +127,7 @@ export function validateObjectMeta(
   } else if (m.namespace) {
     errs.push(forbidden(child(path, 'namespace'), 'not allowed on this type'));
   }
-  errs.push(...validateNonnegative(m.generation, child(path, 'generation')));
-  errs.push(...validateLabels(m.labels, child(path, 'labels')));
-  errs.push(...validateAnnotations(m.annotations, child(path, 'annotations')));
-  errs.push(...validateOwnerReferences(m.ownerReferences, child(path, 'ownerReferences')));
-  errs.push(...validateFinalizers(m.finalizers, child(path, 'finalizers')));
+  errs.push(...validateMetadataFields(m, path));
   return errs;
 }
 
@@ -144,10 +151,6 @@ export function validateObjectMetaUpdate(
     errs.push(immutable(child(path, 'deletionTimestamp'), m.deletionTimestamp ?? ''));
   if (o.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds !== o.deletionGracePeriodSeconds)
     errs.push(immutable(child(path, 'deletionGracePeriodSeconds'), m.deletionGracePeriodSeconds ?? null));
-  errs.push(...validateNonnegative(m.generation, child(path, 'generation')));
-  errs.push(...validateLabels(m.labels, child(path, 'labels')));
-  errs.push(...validateAnnotations(m.annotations, child(path, 'annotations')));
-  errs.push(...validateOwnerReferences(m.ownerReferences, child(path, 'ownerReferences')));
-  errs.push(...validateFinalizers(m.finalizers, child(path, 'finalizers')));
+  errs.push(...validateMetadataFields(m, path));
   return errs;
 }

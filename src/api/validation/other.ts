@@ -3,7 +3,7 @@
  * scheduling.k8s.io PriorityClass and policy PodDisruptionBudget.
  */
 import { isDNS1123Label, isDNS1123Subdomain, isValidPortNum, nameIsDNSSubdomain } from '../meta.js';
-import { asString, isObject, type KubeObject } from '../types.js';
+import { asString, type KubeObject } from '../types.js';
 import {
   child,
   forbidden,
@@ -17,12 +17,8 @@ import {
   validateNonnegative,
   type ErrorList,
 } from './field.js';
-import { validateIntOrPercent, validateLabelSelector } from './common.js';
+import { arr, obj, validateIntOrPercent, validateLabelSelector } from './common.js';
 import { validateObjectMeta } from './objectmeta.js';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (isObject(v) ? v : {});
-const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 
 /** Validates a Lease: durations positive, transitions non-negative. */
 export function validateLease(lease: KubeObject): ErrorList {

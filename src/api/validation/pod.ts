@@ -24,14 +24,22 @@ import {
   validateNonnegative,
   type ErrorList,
 } from './field.js';
+import { arr, type Obj } from './common.js';
 import { validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validateResourceRequirements } from './resources.js';
 import { semanticEqual } from './semantic.js';
 import { jsonEqual } from '../managedfields/json.js';
 
-type Obj = Record<string, unknown>;
-const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 const MAX_INT32 = 2147483647;
+
+/** The PodSpec's optional name fields and the DNS rule each must follow when set, in upstream's check order. */
+const DNS_NAME_FIELDS = [
+  ['nodeName', isDNS1123Subdomain],
+  ['serviceAccountName', isDNS1123Subdomain],
+  ['priorityClassName', isDNS1123Subdomain],
+  ['hostname', isDNS1123Label],
+  ['subdomain', isDNS1123Label],
+] as const;
 
 /** Volume source field names; a volume must set exactly one. */
 export const VOLUME_SOURCES = [
@@ -216,28 +224,10 @@ export function validatePodSpec(spec: unknown, path: string, opts: PodSpecOption
   if (!dns) errs.push(required(child(path, 'dnsPolicy')));
   else if (!dnsPolicies.includes(dns)) errs.push(notSupported(child(path, 'dnsPolicy'), dns, dnsPolicies));
   errs.push(...validateLabels(spec.nodeSelector, child(path, 'nodeSelector')));
-  if (spec.nodeName)
-    errs.push(...fromMessages(child(path, 'nodeName'), spec.nodeName, isDNS1123Subdomain(spec.nodeName as string)));
-  if (spec.serviceAccountName)
-    errs.push(
-      ...fromMessages(
-        child(path, 'serviceAccountName'),
-        spec.serviceAccountName,
-        isDNS1123Subdomain(spec.serviceAccountName as string),
-      ),
-    );
-  if (spec.priorityClassName)
-    errs.push(
-      ...fromMessages(
-        child(path, 'priorityClassName'),
-        spec.priorityClassName,
-        isDNS1123Subdomain(spec.priorityClassName as string),
-      ),
-    );
-  if (spec.hostname)
-    errs.push(...fromMessages(child(path, 'hostname'), spec.hostname, isDNS1123Label(spec.hostname as string)));
-  if (spec.subdomain)
-    errs.push(...fromMessages(child(path, 'subdomain'), spec.subdomain, isDNS1123Label(spec.subdomain as string)));
+  for (const [field, isValid] of DNS_NAME_FIELDS) {
+    const v = spec[field];
+    if (v) errs.push(...fromMessages(child(path, field), v, isValid(v as string)));
+  }
   const ads = spec.activeDeadlineSeconds;
   if (ads !== undefined && ads !== null && (typeof ads !== 'number' || ads < 1 || ads > MAX_INT32))
     errs.push(invalidValue(child(path, 'activeDeadlineSeconds'), ads, `must be between 1 and ${MAX_INT32}, inclusive`));
