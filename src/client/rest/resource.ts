@@ -104,9 +104,14 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   /** GET one object. */
   get(name: string, opts: GetOptions = {}): Promise<T> {
-    return this.rest.request<T>({
+    return this.read<T>(this.path(opts.namespace, name), opts);
+  }
+
+  /** A GET of one object or subresource at the options' resourceVersion. */
+  private read<R>(path: string, opts: GetOptions): Promise<R> {
+    return this.rest.request<R>({
       method: 'GET',
-      path: this.path(opts.namespace, name),
+      path,
       query: { resourceVersion: opts.resourceVersion },
       signal: opts.signal,
     });
@@ -133,37 +138,24 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return new StreamWatch<T>(res, opts.bufferSize ?? DEFAULT_WATCH_BUFFER);
   }
 
+  /** A POST or PUT of `body` with the write options' dryRun, fieldManager and signal. */
+  private write<R>(method: 'POST' | 'PUT', path: string, body: unknown, opts: WriteOptions): Promise<R> {
+    return this.rest.request<R>({ method, path, query: writeQuery(opts), body, signal: opts.signal });
+  }
+
   /** POST a new object. */
   create(obj: T, opts: WriteOptions = {}): Promise<T> {
-    return this.rest.request<T>({
-      method: 'POST',
-      path: this.path(this.ns(obj, opts.namespace)),
-      query: writeQuery(opts),
-      body: obj,
-      signal: opts.signal,
-    });
+    return this.write<T>('POST', this.path(this.ns(obj, opts.namespace)), obj, opts);
   }
 
   /** PUT an object; its resourceVersion makes it a compare-and-swap (409 Conflict when stale). */
   update(obj: T, opts: WriteOptions = {}): Promise<T> {
-    return this.rest.request<T>({
-      method: 'PUT',
-      path: this.path(this.ns(obj, opts.namespace), name(obj)),
-      query: writeQuery(opts),
-      body: obj,
-      signal: opts.signal,
-    });
+    return this.write<T>('PUT', this.path(this.ns(obj, opts.namespace), name(obj)), obj, opts);
   }
 
   /** PUT the status subresource. */
   updateStatus(obj: T, opts: WriteOptions = {}): Promise<T> {
-    return this.rest.request<T>({
-      method: 'PUT',
-      path: this.path(this.ns(obj, opts.namespace), name(obj), 'status'),
-      query: writeQuery(opts),
-      body: obj,
-      signal: opts.signal,
-    });
+    return this.write<T>('PUT', this.path(this.ns(obj, opts.namespace), name(obj), 'status'), obj, opts);
   }
 
   /** PATCH an object or subresource with one of the four patch types. */
@@ -212,23 +204,12 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     body: unknown,
     opts: WriteOptions = {},
   ): Promise<R> {
-    return this.rest.request<R>({
-      method: 'POST',
-      path: this.path(opts.namespace, objName, subresource),
-      query: writeQuery(opts),
-      body,
-      signal: opts.signal,
-    });
+    return this.write<R>('POST', this.path(opts.namespace, objName, subresource), body, opts);
   }
 
   /** GET a subresource (scale, status). */
   getSubresource<R = KubeObject>(objName: string, subresource: string, opts: GetOptions = {}): Promise<R> {
-    return this.rest.request<R>({
-      method: 'GET',
-      path: this.path(opts.namespace, objName, subresource),
-      query: { resourceVersion: opts.resourceVersion },
-      signal: opts.signal,
-    });
+    return this.read<R>(this.path(opts.namespace, objName, subresource), opts);
   }
 
   /** PUT a subresource (scale). */
@@ -238,13 +219,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     body: unknown,
     opts: WriteOptions = {},
   ): Promise<R> {
-    return this.rest.request<R>({
-      method: 'PUT',
-      path: this.path(opts.namespace, objName, subresource),
-      query: writeQuery(opts),
-      body,
-      signal: opts.signal,
-    });
+    return this.write<R>('PUT', this.path(opts.namespace, objName, subresource), body, opts);
   }
 
   /** Binds a pod to a node through pods/binding, as the scheduler does. */
