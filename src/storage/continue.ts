@@ -36,6 +36,19 @@ export function decodeContinue(prefix: string, token: string): ContinueToken {
   return { revision: parsed.rv, startKey: prefix + rel };
 }
 
+/**
+ * Where a list page starts: with a continue token, the token's revision and first key (the token wins over
+ * `revision`, as every page of a list is pinned to the first page's); without one, `revision` and no key.
+ */
+export function listStart(
+  prefix: string,
+  opts: { revision?: number | undefined; continue?: string | undefined },
+): { revision: number | undefined; startKey: string | undefined } {
+  if (opts.continue === undefined || opts.continue === '') return { revision: opts.revision, startKey: undefined };
+  const t = decodeContinue(prefix, opts.continue);
+  return { revision: t.revision, startKey: t.startKey };
+}
+
 function invalid(msg: string): StorageError {
   return new StorageError('InvalidContinue', msg);
 }

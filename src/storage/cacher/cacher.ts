@@ -6,7 +6,7 @@
  * watch events, like upstream's Cacher.GetList / Cacher.Watch. A read that
  * shouldDelegate sends to storage is answered by a DirectObjectStorage.
  */
-import { decodeContinue, encodeContinue } from '../continue.js';
+import { encodeContinue, listStart } from '../continue.js';
 import { DirectObjectStorage } from '../direct_objects.js';
 import type { EncodedObject } from '../encoded_object.js';
 import { expired, keyNotFound } from '../errors.js';
@@ -39,13 +39,7 @@ export class Cacher extends CacherBase implements ObjectStorage {
   async listObjects(opts: ObjectListOptions = {}): Promise<ObjectList> {
     const filter = this.filterOf(opts.namespace, opts.index, opts.predicate);
     const prefix = filter.namespace === undefined ? this.resourcePrefix : `${this.resourcePrefix}${filter.namespace}/`;
-    let exact = opts.revision;
-    let startKey: string | undefined;
-    if (opts.continue !== undefined && opts.continue !== '') {
-      const t = decodeContinue(prefix, opts.continue);
-      exact = t.revision;
-      startKey = t.startKey;
-    }
+    const { revision: exact, startKey } = listStart(prefix, opts);
     const limit = opts.limit ?? 0;
     const plan = await this.plan('list', exact, startKey === undefined ? opts.minRevision : undefined, false);
     if (plan.from === 'storage') {

@@ -12,7 +12,7 @@
  * the extended object API (CacherObjects) follows upstream's window only.
  */
 import { RealClock, type Clock, type Timer } from '../../clock/index.js';
-import { decodeContinue, encodeContinue } from '../continue.js';
+import { encodeContinue, listStart } from '../continue.js';
 import { expired, isStorageError, keyNotFound, StorageError } from '../errors.js';
 import type {
   CreateOptions,
@@ -252,13 +252,7 @@ export abstract class CacherBase implements Storage, CacheReadState {
 
   /** Lists a prefix under the resource; every page of one list is pinned to the first page's revision. */
   async list(prefix: string, opts: CacherListOptions = {}): Promise<ListResult> {
-    let exact = opts.revision;
-    let startKey: string | undefined;
-    if (opts.continue !== undefined && opts.continue !== '') {
-      const t = decodeContinue(prefix, opts.continue);
-      exact = t.revision;
-      startKey = t.startKey;
-    }
+    const { revision: exact, startKey } = listStart(prefix, opts);
     const plan = await this.plan('list', exact, startKey === undefined ? opts.minRevision : undefined, true);
     if (plan.from === 'storage') {
       this.counters.storageReads++;

@@ -5,7 +5,7 @@
  * first page's revision through the continue token.
  */
 import type { Etcd3, IRangeRequest, IRangeResponse } from 'etcd3';
-import { decodeContinue, encodeContinue, prefixEnd } from '../continue.js';
+import { encodeContinue, listStart, prefixEnd } from '../continue.js';
 import { expired, keyNotFound, tooLargeResourceVersion } from '../errors.js';
 import type { GetOptions, KeyValue, ListOptions, ListResult } from '../interface.js';
 import { isCompactedError, isFutureRevisionError, retryRead, toKeyValue } from './client.js';
@@ -53,13 +53,9 @@ export async function listPrefix(
   revs: RevisionSource,
 ): Promise<ListResult> {
   if (!prefix.endsWith('/')) throw new Error(`list prefix must end with '/': ${prefix}`);
-  let start = prefix;
-  let revision = opts.revision ?? 0;
-  if (opts.continue !== undefined && opts.continue !== '') {
-    const token = decodeContinue(prefix, opts.continue);
-    start = token.startKey;
-    revision = token.revision;
-  }
+  const from = listStart(prefix, opts);
+  const start = from.startKey ?? prefix;
+  const revision = from.revision ?? 0;
   const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
   const res = await range(
     client,

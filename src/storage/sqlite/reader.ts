@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { expired, keyNotFound, tooLargeResourceVersion, unavailable } from '../errors.js';
-import { decodeContinue, encodeContinue, prefixEnd } from '../continue.js';
+import { encodeContinue, listStart, prefixEnd } from '../continue.js';
 import type { KeyValue, ListOptions, ListResult } from '../interface.js';
 import { applyPragmas, readMeta, type SyncMode } from './schema.js';
 
@@ -97,13 +97,9 @@ export class Reader {
   /** Lists keys under `prefix`, paging with continue tokens pinned to the first page's revision. */
   list(prefix: string, opts: ListOptions, compacted: number): ListResult {
     const end = prefixEnd(prefix);
-    let start = prefix;
-    let revision = opts.revision ?? 0;
-    if (opts.continue !== undefined && opts.continue !== '') {
-      const tok = decodeContinue(prefix, opts.continue);
-      start = tok.startKey;
-      revision = tok.revision;
-    }
+    const from = listStart(prefix, opts);
+    const start = from.startKey ?? prefix;
+    const revision = from.revision ?? 0;
     const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : -1;
     return this.db.transaction((): ListResult => {
       const latest = this.revision();
