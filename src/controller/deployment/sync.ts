@@ -108,6 +108,14 @@ export class DeploymentSyncer {
     return { newRS, oldRSs };
   }
 
+  /** Sets Progressing=True with `reason`, as upstream does once it finds or creates the new ReplicaSet. */
+  private setProgressing(status: DeploymentStatus, reason: string, message: string): void {
+    setDeploymentCondition(
+      status,
+      newDeploymentCondition('Progressing', 'True', reason, message, this.deps.clock.now()),
+    );
+  }
+
   private async getNewReplicaSet(
     d: Deployment,
     original: Deployment,
@@ -130,16 +138,7 @@ export class DeploymentSyncer {
       }
       let needsUpdate = setDeploymentRevision(d, rsCopy.metadata?.annotations?.[REVISION_ANNOTATION] ?? '');
       if (hasProgressDeadline(d) && getDeploymentCondition(status, 'Progressing') === undefined) {
-        setDeploymentCondition(
-          status,
-          newDeploymentCondition(
-            'Progressing',
-            'True',
-            REASONS.foundNewRS,
-            `Found new replica set "${rsCopy.metadata!.name!}"`,
-            this.deps.clock.now(),
-          ),
-        );
+        this.setProgressing(status, REASONS.foundNewRS, `Found new replica set "${rsCopy.metadata!.name!}"`);
         needsUpdate = true;
       }
       if (needsUpdate) await this.updateDeploymentStatus(d, original);
@@ -212,16 +211,7 @@ export class DeploymentSyncer {
       );
     let needsUpdate = setDeploymentRevision(d, String(newRevision));
     if (!alreadyExists && hasProgressDeadline(d)) {
-      setDeploymentCondition(
-        status,
-        newDeploymentCondition(
-          'Progressing',
-          'True',
-          REASONS.newRSCreated,
-          `Created new replica set "${created.metadata!.name!}"`,
-          this.deps.clock.now(),
-        ),
-      );
+      this.setProgressing(status, REASONS.newRSCreated, `Created new replica set "${created.metadata!.name!}"`);
       needsUpdate = true;
     }
     if (needsUpdate) await this.updateDeploymentStatus(d, original);
