@@ -10,23 +10,21 @@ import {
   metaNamespaceKeyFunc,
   RESOURCES,
   splitMetaNamespaceKey,
-  unwrapDeleted,
   type EventRecorder,
   type Indexer,
   type Lister,
   type ResourceClient,
 } from '../../client/index.js';
 import type { ControllerContext } from '../controller_context.js';
-import { enqueueOnChange, QueueController } from '../controllerutil/index.js';
+import { QueueController } from '../controllerutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
   ANNOTATION_OVER_CAPACITY,
-  ensureLabelIndexes,
   LABEL_HEADLESS,
   selectedPods,
   serviceSelector,
-  servicesToSyncForPod,
   TriggerTimeTracker,
+  watchServicesAndPods,
   type EndpointControllerStats,
 } from '../endpointutil/index.js';
 import { OVER_CAPACITY_TRUNCATED, type EndpointsControllerOptions } from './config.js';
@@ -71,12 +69,11 @@ export class EndpointsController extends QueueController {
     super(ENDPOINTS_CONTROLLER, ctx, { workers: opts.concurrentEndpointSyncs, maxRetries: MAX_RETRIES });
     this.endpoints = ctx.client.resource<Endpoints>(RESOURCES.endpoints);
     this.recorder = ctx.events.newRecorder({ component: 'endpoint-controller' });
-    const services = ctx.informers.informerFor<Service>(RESOURCES.services);
-    const pods = ctx.informers.informerFor<Pod>(RESOURCES.pods);
-    this.serviceLister = services.lister();
-    ensureLabelIndexes(pods, services);
-    this.serviceIndexer = services.indexer;
-    this.podIndexer = pods.indexer;
+    ({
+      serviceLister: this.serviceLister,
+      serviceIndexer: this.serviceIndexer,
+      podIndexer: this.podIndexer,
+    } = watchServicesAndPods(ctx.informers, this.queue, opts.endpointUpdatesBatchPeriodMs));
     const endpointsInformer = ctx.informers.informerFor<Endpoints>(RESOURCES.endpoints);
     this.endpointsLister = endpointsInformer.lister();
     // The event that brings the cache past our own write wakes the Service that waited for it.
@@ -93,17 +90,6 @@ export class EndpointsController extends QueueController {
         if (this.waitingForCache.delete(key)) this.queue.add(key);
       },
     });
-    enqueueOnChange(services, this.queue);
-    pods.addEventHandler({
-      onAdd: (p) => this.queuePod(p, undefined),
-      onUpdate: (o, p) => this.queuePod(p, o),
-      onDelete: (p) => this.queuePod(unwrapDeleted(p), undefined),
-    });
-  }
-
-  private queuePod(pod: Pod, old: Pod | undefined): void {
-    for (const key of servicesToSyncForPod(this.serviceIndexer, pod, old))
-      this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
   }
 
   /** syncService: computes the Service's Endpoints and writes it when it differs. */

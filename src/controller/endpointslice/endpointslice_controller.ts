@@ -21,18 +21,17 @@ import {
   type SharedInformer,
 } from '../../client/index.js';
 import type { ControllerContext } from '../controller_context.js';
-import { enqueueOnChange, QueueController } from '../controllerutil/index.js';
+import { QueueController } from '../controllerutil/index.js';
 import { SharedInformerFactory } from '../../client/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
   ENDPOINTSLICE_CONTROLLER_MANAGED_BY,
-  ensureLabelIndexes,
   LABEL_MANAGED_BY,
   LABEL_SERVICE_NAME,
   selectedPods,
   serviceSelector,
-  servicesToSyncForPod,
   TriggerTimeTracker,
+  watchServicesAndPods,
   type EndpointControllerStats,
 } from '../endpointutil/index.js';
 import { MAX_RETRIES, SYNC_BACKOFF_MS, type EndpointSliceControllerOptions } from './config.js';
@@ -92,25 +91,18 @@ export class EndpointSliceController extends QueueController {
     });
     this.slices = ctx.client.resource<EndpointSlice>(RESOURCES.endpointslices);
     this.recorder = ctx.events.newRecorder({ component: 'endpoint-slice-controller' });
-    const services = ctx.informers.informerFor<Service>(RESOURCES.services);
-    const pods = ctx.informers.informerFor<Pod>(RESOURCES.pods);
+    ({
+      serviceLister: this.serviceLister,
+      serviceIndexer: this.serviceIndexer,
+      podIndexer: this.podIndexer,
+    } = watchServicesAndPods(ctx.informers, this.queue, opts.endpointUpdatesBatchPeriodMs));
     const nodes = ctx.informers.informerFor<Node>(RESOURCES.nodes);
     this.sliceInformer = ctx.informers.informerFor<EndpointSlice>(RESOURCES.endpointslices);
     SharedInformerFactory.ensureIndex(this.sliceInformer, SLICE_SERVICE_INDEX, (s) => {
       const k = serviceKeyOfSlice(s);
       return k === undefined ? [] : [k];
     });
-    this.serviceLister = services.lister();
-    ensureLabelIndexes(pods, services);
-    this.serviceIndexer = services.indexer;
-    this.podIndexer = pods.indexer;
     this.nodeLister = nodes.lister();
-    enqueueOnChange(services, this.queue);
-    pods.addEventHandler({
-      onAdd: (p) => this.queuePodServices(p),
-      onUpdate: (o, p) => this.queuePodServices(p, o),
-      onDelete: (p) => this.queuePodServices(unwrapDeleted(p)),
-    });
     nodes.addEventHandler({
       onAdd: () => this.nodesChanged(),
       onUpdate: () => this.nodesChanged(),
@@ -127,11 +119,6 @@ export class EndpointSliceController extends QueueController {
   override run(): void {
     this.topology.setNodes(this.nodeLister.list());
     super.run();
-  }
-
-  private queuePodServices(pod: Pod, old?: Pod): void {
-    for (const key of servicesToSyncForPod(this.serviceIndexer, pod, old))
-      this.queue.addAfter(key, this.opts.endpointUpdatesBatchPeriodMs);
   }
 
   private nodesChanged(): void {

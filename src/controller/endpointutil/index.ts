@@ -5,3 +5,4 @@ export { serviceSelector, podServiceMemberships, servicesToSyncForPod, selectedP
 export { ensureLabelIndexes, labelPair, POD_LABEL_INDEX, SERVICE_SELECTOR_INDEX } from './label_index.js';
 export { TriggerTimeTracker } from './trigger_time_tracker.js';
 export type { EndpointControllerStats } from './stats.js';
+export { watchServicesAndPods, type ServicePodInformers } from './informers.js';
