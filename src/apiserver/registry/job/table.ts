@@ -4,13 +4,12 @@ import {
   ageColumn,
   column,
   docs,
-  formatLabelSelector,
   humanDuration,
   int,
-  layoutContainerCells,
   nameColumn,
   parseTime,
   str,
+  templateCells,
   templateColumns,
   timestampSince,
   type PrintedRow,
@@ -48,7 +47,6 @@ function jobDuration(job: Job, now: number): string {
 
 function printJob(obj: KubeObject, now: number): PrintedRow {
   const job = obj as Job;
-  const [names, images] = layoutContainerCells(job.spec?.template?.spec?.containers);
   return {
     cells: [
       str(job.metadata?.name),
@@ -56,9 +54,7 @@ function printJob(obj: KubeObject, now: number): PrintedRow {
       jobCompletions(job),
       jobDuration(job, now),
       timestampSince(job.metadata?.creationTimestamp, now),
-      names,
-      images,
-      formatLabelSelector(job.spec?.selector),
+      ...templateCells(job.spec),
     ],
   };
 }

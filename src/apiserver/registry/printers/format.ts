@@ -2,7 +2,7 @@
  * Cell formatting shared by several printers: label maps and selectors the way
  * k8s.io/apimachinery prints them, container lists, and "+ N more..." lists.
  */
-import type { Container, LabelSelector } from '../../../api/index.js';
+import type { Container, LabelSelector, PodTemplateSpec } from '../../../api/index.js';
 
 /** Like labels.FormatLabels: "k=v,k2=v2" sorted by key, or "<none>". */
 export function formatLabels(labels: Record<string, string> | undefined | null): string {
@@ -56,6 +56,11 @@ export function formatLabelSelector(sel: LabelSelector | undefined | null): stri
 export function layoutContainerCells(containers: Pick<Container, 'name' | 'image'>[] | undefined): [string, string] {
   const list = containers ?? [];
   return [list.map((c) => c.name ?? '').join(','), list.map((c) => c.image ?? '').join(',')];
+}
+
+/** The wide Containers, Images and Selector cells of a workload, its selector printed like FormatLabelSelector. */
+export function templateCells(spec: { template?: PodTemplateSpec; selector?: LabelSelector } | undefined): string[] {
+  return [...layoutContainerCells(spec?.template?.spec?.containers), formatLabelSelector(spec?.selector)];
 }
 
 /** Like upstream's listWithMoreString: the first `max` items, "+ N more...", or "<unset>" when empty. */

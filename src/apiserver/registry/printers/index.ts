@@ -21,4 +21,5 @@ export {
   listWithMore,
   selectorString,
   str,
+  templateCells,
 } from './format.js';

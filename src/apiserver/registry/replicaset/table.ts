@@ -4,11 +4,10 @@ import {
   ageColumn,
   column,
   docs,
-  formatLabelSelector,
   int,
-  layoutContainerCells,
   nameColumn,
   str,
+  templateCells,
   templateColumns,
   timestampSince,
   type PrintedRow,
@@ -17,7 +16,6 @@ import {
 
 function printReplicaSet(obj: KubeObject, now: number): PrintedRow {
   const rs = obj as ReplicaSet;
-  const [names, images] = layoutContainerCells(rs.spec?.template?.spec?.containers);
   return {
     cells: [
       str(rs.metadata?.name),
@@ -26,9 +24,7 @@ function printReplicaSet(obj: KubeObject, now: number): PrintedRow {
       int(rs.status?.replicas),
       int(rs.status?.readyReplicas),
       timestampSince(rs.metadata?.creationTimestamp, now),
-      names,
-      images,
-      formatLabelSelector(rs.spec?.selector),
+      ...templateCells(rs.spec),
     ],
   };
 }
