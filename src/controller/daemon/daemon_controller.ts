@@ -21,24 +21,21 @@ import {
 import {
   isNotFoundError,
   metaNamespaceKeyFunc,
-  RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type ClientLogger,
   type EventRecorder,
   type Lister,
   type ResourceClient,
   type SharedInformer,
-  type Workers,
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
+import type { ControllerContext } from '../controller_context.js';
 import {
   CONTROLLER_UID_INDEX,
   ControllerRefManager,
   enqueueOnChange,
+  QueueController,
   ensureControllerUIDIndex,
   getControllerOf,
   newControllerRef,
@@ -64,10 +61,9 @@ const errMessage = (err: unknown): string => (err instanceof Error ? err.message
 const nameOf = (o: { metadata?: { name?: string } }): string => o.metadata?.name ?? '';
 
 /** Reconciles DaemonSets with their pods and nodes. */
-export class DaemonSetsController implements Controller {
-  readonly name = DAEMONSET_CONTROLLER;
+export class DaemonSetsController extends QueueController {
   readonly expectations: UIDTrackingControllerExpectations;
-  private readonly queue: RateLimitingQueue<string>;
+  protected readonly syncHandler = (key: string): Promise<void> => this.syncDaemonSet(key);
   private readonly dsLister: Lister<DaemonSet>;
   private readonly nodeLister: Lister<Node>;
   private readonly podInformer: SharedInformer<Pod>;
@@ -77,17 +73,14 @@ export class DaemonSetsController implements Controller {
   private readonly historyClient: ResourceClient<ControllerRevision>;
   private readonly recorder: EventRecorder;
   private readonly clock: Clock;
-  private readonly log: ClientLogger;
-  private workers: Workers | undefined;
 
   constructor(
     ctx: ControllerContext,
     private readonly opts: DaemonSetControllerOptions = ctx.config.daemonSet,
   ) {
+    super(DAEMONSET_CONTROLLER, ctx, { workers: opts.concurrentDaemonSetSyncs });
     this.clock = ctx.clock;
-    this.log = ctx.logger;
     this.expectations = new UIDTrackingControllerExpectations(this.clock);
-    this.queue = new RateLimitingQueue<string>({ clock: this.clock });
     this.dsClient = ctx.client.resource<DaemonSet>(RESOURCES.daemonsets);
     this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
     this.historyClient = ctx.client.resource<ControllerRevision>(RESOURCES.controllerrevisions);
@@ -117,24 +110,6 @@ export class DaemonSetsController implements Controller {
       },
       onDelete: (p) => this.podChanged(unwrapDeleted(p), 'delete'),
     });
-  }
-
-  /** Starts the workers. */
-  run(): void {
-    this.workers = runWorkers(this.queue, this.opts.concurrentDaemonSetSyncs, (key) => this.syncDaemonSet(key), {
-      logger: this.log,
-      name: DAEMONSET_CONTROLLER,
-    });
-  }
-
-  /** Stops the workers after in-flight syncs. */
-  async stop(): Promise<void> {
-    await this.workers?.stop();
-  }
-
-  /** True when no sync runs and none is queued. */
-  isIdle(): boolean {
-    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   private enqueueAll(): void {

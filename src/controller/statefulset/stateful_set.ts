@@ -18,23 +18,20 @@ import {
   isAlreadyExistsError,
   isNotFoundError,
   metaNamespaceKeyFunc,
-  RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type ClientLogger,
   type EventRecorder,
   type Lister,
   type ResourceClient,
   type SharedInformer,
-  type Workers,
 } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
+import type { ControllerContext } from '../controller_context.js';
 import {
   CONTROLLER_UID_INDEX,
   ControllerRefManager,
   enqueueOnChange,
+  QueueController,
   ensureControllerUIDIndex,
   getControllerOf,
   newControllerRef,
@@ -63,9 +60,8 @@ const errMessage = (err: unknown): string => (err instanceof Error ? err.message
 const nameOf = (o: { metadata?: { name?: string } }): string => o.metadata?.name ?? '';
 
 /** Reconciles StatefulSets with their ordinal pods. */
-export class StatefulSetController implements Controller {
-  readonly name = STATEFULSET_CONTROLLER;
-  private readonly queue: RateLimitingQueue<string>;
+export class StatefulSetController extends QueueController {
+  protected readonly syncHandler = (key: string): Promise<void> => this.sync(key);
   private readonly setLister: Lister<StatefulSet>;
   private readonly podInformer: SharedInformer<Pod>;
   private readonly historyInformer: SharedInformer<ControllerRevision>;
@@ -73,17 +69,14 @@ export class StatefulSetController implements Controller {
   private readonly podClient: ResourceClient<Pod>;
   private readonly historyClient: ResourceClient<ControllerRevision>;
   private readonly recorder: EventRecorder;
-  private readonly log: ClientLogger;
   private readonly now: () => number;
-  private workers: Workers | undefined;
 
   constructor(
     ctx: ControllerContext,
     private readonly opts: StatefulSetControllerOptions = ctx.config.statefulSet,
   ) {
-    this.log = ctx.logger;
+    super(STATEFULSET_CONTROLLER, ctx, { workers: opts.concurrentStatefulSetSyncs });
     this.now = () => ctx.clock.now();
-    this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
     this.setClient = ctx.client.resource<StatefulSet>(RESOURCES.statefulsets);
     this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
     this.historyClient = ctx.client.resource<ControllerRevision>(RESOURCES.controllerrevisions);
@@ -100,24 +93,6 @@ export class StatefulSetController implements Controller {
       onUpdate: (old, p) => old.metadata?.resourceVersion !== p.metadata?.resourceVersion && this.podChanged(p),
       onDelete: (p) => this.podChanged(unwrapDeleted(p)),
     });
-  }
-
-  /** Starts the workers. */
-  run(): void {
-    this.workers = runWorkers(this.queue, this.opts.concurrentStatefulSetSyncs, (key) => this.sync(key), {
-      logger: this.log,
-      name: STATEFULSET_CONTROLLER,
-    });
-  }
-
-  /** Stops the workers after in-flight syncs. */
-  async stop(): Promise<void> {
-    await this.workers?.stop();
-  }
-
-  /** True when no sync runs and none is queued. */
-  isIdle(): boolean {
-    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   private podChanged(pod: Pod): void {

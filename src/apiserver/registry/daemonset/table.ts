@@ -7,12 +7,11 @@ import {
   ageColumn,
   column,
   docs,
-  formatLabelSelector,
   formatLabels,
   int,
-  layoutContainerCells,
   nameColumn,
   str,
+  templateCells,
   templateColumns,
   timestampSince,
   type PrintedRow,
@@ -22,7 +21,6 @@ import {
 function printDaemonSet(obj: KubeObject, now: number): PrintedRow {
   const ds = obj as DaemonSet;
   const s = ds.status ?? {};
-  const [names, images] = layoutContainerCells(ds.spec?.template?.spec?.containers);
   return {
     cells: [
       str(ds.metadata?.name),
@@ -33,9 +31,7 @@ function printDaemonSet(obj: KubeObject, now: number): PrintedRow {
       int(s.numberAvailable),
       formatLabels(ds.spec?.template?.spec?.nodeSelector),
       timestampSince(ds.metadata?.creationTimestamp, now),
-      names,
-      images,
-      formatLabelSelector(ds.spec?.selector),
+      ...templateCells(ds.spec),
     ],
   };
 }
