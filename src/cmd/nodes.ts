@@ -93,6 +93,12 @@ export function nodesCommand(): Command {
     .option('--pod-startup-latency <p50,p99>', 'simulated pod start-up latency in ms (log-normal)', '1000,3000')
     .option('--job-pod-runtime <duration>', 'how long a Job-owned pod runs before it succeeds', '30s')
     .option(
+      '--port <n>',
+      "the kubelet API port (container logs) on each node's loopback InternalIP, like the kubelet flag; 0: ephemeral, -1: off",
+      (v: string) => Number.parseInt(v, 10),
+      10250,
+    )
+    .option(
       '--max-connections <n>',
       'keep-alive sockets shared by all kubelets for short requests, split evenly between node heartbeats and pods',
       nonNegativeIntFlag,
@@ -187,6 +193,7 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
     maxConnections: Math.max(1, o.maxConnections as number),
     clock,
     logger: log,
+    ...((o.port as number) >= 0 ? { kubeletPort: o.port as number } : {}),
   });
   const control = await serveControl(fleet, kubeconfigFile(o), o.namePrefix as string);
   const proxies = o.hollowProxy === true ? hollowProxies(o, config, fleet, clock, log) : undefined;

@@ -21,14 +21,14 @@ test('node identities are distinct per index: names, zones, addresses and /24 po
     index: 0,
     name: 'hollow-node-0',
     zone: 'zone-a',
-    internalIP: '172.16.0.1',
+    internalIP: '127.1.0.1',
     podCIDR: '10.64.0.0/24',
   });
   assert.deepEqual(b, {
     index: 257,
     name: 'hollow-node-257',
     zone: 'zone-c',
-    internalIP: '172.16.1.2',
+    internalIP: '127.1.1.2',
     podCIDR: '10.65.1.0/24',
   });
   assert.equal(zoneName(26), 'zone-aa');

@@ -63,8 +63,10 @@ export interface NodeIdentity {
   index: number;
   name: string;
   zone: string;
-  /** InternalIP, 172.16.0.0/12 by index. */
+  /** InternalIP, a loopback address 127.1.0.1 onwards by index, where the fleet serves this node's kubelet API. */
   internalIP: string;
+  /** The kubelet API port (daemonEndpoints); upstream's 10250 unless the fleet bound another. */
+  kubeletPort?: number;
   /** A /24 from 10.64.0.0/10 by index (16,384 nodes before it wraps). */
   podCIDR: string;
 }
@@ -77,7 +79,7 @@ export function nodeIdentity(prefix: string, index: number, zones: number): Node
     index,
     name: `${prefix}${index}`,
     zone: zoneName(index % Math.max(1, zones)),
-    internalIP: `172.${16 + ((n >> 16) & 15)}.${(n >> 8) & 255}.${n & 255}`,
+    internalIP: `127.${1 + ((n >> 16) & 127)}.${(n >> 8) & 255}.${n & 255}`,
     podCIDR: `10.${64 + (block >> 8)}.${block & 255}.0/24`,
   };
 }

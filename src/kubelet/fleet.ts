@@ -22,6 +22,7 @@ import {
 import type { Clock } from '../clock/index.js';
 import { nodeIdentity, type KubeletSettings } from './config.js';
 import { HollowKubelet } from './hollow_kubelet.js';
+import { KubeletServer } from './kubelet_server.js';
 import { KUBELET_VERSION } from './node.js';
 import { PodStartStats, type PodStartSnapshot } from './pod_start_stats.js';
 import { TimerQueue } from './timer_queue.js';
@@ -50,6 +51,11 @@ export interface FleetOptions {
   clock: Clock;
   random?: () => number;
   logger: ClientLogger;
+  /**
+   * Serve the kubelet API (container logs) on each node's InternalIP at this port (upstream's 10250;
+   * 0: one ephemeral port chosen on the first node and used for all). Absent: not served.
+   */
+  kubeletPort?: number;
 }
 
 /** Counters summed over the fleet. */
@@ -94,6 +100,8 @@ export class Fleet {
   private sharedStop: Stopper | undefined;
   private joins: Promise<void>[] = [];
   private stopped = false;
+  private readonly byAddress = new Map<string, HollowKubelet>();
+  private kubeletServer: KubeletServer | undefined;
 
   constructor(private readonly o: FleetOptions) {
     this.random = o.random ?? Math.random;
@@ -152,6 +160,7 @@ export class Fleet {
 
   /** Starts the shared pod watch (if any) and the staggered joins; resolves once every node has registered. */
   async start(): Promise<void> {
+    if (this.o.kubeletPort !== undefined) await this.serveKubeletAPI(this.o.kubeletPort);
     if (this.o.podWatch === 'shared') this.startSharedWatch();
     const gapMs = this.o.joinRate > 0 ? 1000 / this.o.joinRate : 0;
     let i = 0;
@@ -170,6 +179,28 @@ export class Fleet {
       );
     }
     await Promise.all(this.joins);
+  }
+
+  /**
+   * One listener per node on its own loopback InternalIP, all feeding one server (a listener is one fd);
+   * a node whose address cannot be bound still runs, without logs.
+   */
+  private async serveKubeletAPI(port: number): Promise<void> {
+    const server = new KubeletServer(
+      (address, ns, name) => this.byAddress.get(address)?.pods.get(ns, name),
+      this.o.clock,
+    );
+    this.kubeletServer = server;
+    let bound = port;
+    for (const k of this.kubelets.values()) {
+      try {
+        bound = await server.listen(k.id.internalIP, bound);
+        k.id.kubeletPort = bound;
+        this.byAddress.set(k.id.internalIP, k);
+      } catch (err) {
+        this.o.logger.warn({ node: k.name, err: String(err) }, 'serving the kubelet API failed');
+      }
+    }
   }
 
   private startSharedWatch(): void {
@@ -297,6 +328,7 @@ export class Fleet {
     this.startStats.stop();
     await Promise.all([...this.kubelets.values()].map((k) => k.stop()));
     await this.sharedStop?.stop();
+    await this.kubeletServer?.close();
     this.agent.destroy();
     this.podAgent.destroy();
     this.watchAgent.destroy();

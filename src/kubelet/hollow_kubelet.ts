@@ -52,6 +52,8 @@ export interface HollowKubeletOptions {
 /** One simulated node. */
 export class HollowKubelet {
   readonly name: string;
+  /** The node's identity; the fleet sets its kubeletPort before the node registers. */
+  readonly id: NodeIdentity;
   readonly lease: NodeLeaseController;
   readonly status: NodeStatusUpdater;
   readonly pods: PodWorkers;
@@ -65,6 +67,7 @@ export class HollowKubelet {
 
   constructor(private readonly o: HollowKubeletOptions) {
     this.name = o.id.name;
+    this.id = o.id;
     const nodes = o.rest.resource<Node>(RESOURCES.nodes);
     const leases = o.rest.resource<Lease>(RESOURCES.leases);
     const pods = (o.podRest ?? o.rest).resource<Pod>(RESOURCES.pods);

@@ -81,7 +81,7 @@ export function staticNodeStatus(id: NodeIdentity, s: KubeletSettings): NodeStat
       { type: 'InternalIP', address: id.internalIP },
       { type: 'Hostname', address: id.name },
     ],
-    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+    daemonEndpoints: { kubeletEndpoint: { Port: id.kubeletPort ?? 10250 } },
     nodeInfo: {
       machineID: uuid,
       systemUUID: `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`,

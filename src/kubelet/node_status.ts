@@ -33,7 +33,7 @@ const STATIC_FIELDS = ['capacity', 'allocatable', 'addresses', 'daemonEndpoints'
 export class NodeStatusUpdater {
   /** When status was last written (registration counts), like kl.lastStatusReportTime. */
   private lastReportAt = Number.NEGATIVE_INFINITY;
-  private readonly statics: NodeStatus;
+  private staticsCache: NodeStatus | undefined;
   private readonly staticJSON = new Map<string, string>();
   /** Counters for the fleet's stats. */
   readonly stats = { syncs: 0, patches: 0, errors: 0 };
@@ -43,9 +43,15 @@ export class NodeStatusUpdater {
     private readonly id: NodeIdentity,
     private readonly settings: KubeletSettings,
     private readonly clock: Clock,
-  ) {
-    this.statics = staticNodeStatus(id, settings);
-    for (const f of STATIC_FIELDS) this.staticJSON.set(f, JSON.stringify(this.statics[f]));
+  ) {}
+
+  /** The unchanging fields, computed on first use: the fleet binds the kubelet port after construction. */
+  private get statics(): NodeStatus {
+    if (this.staticsCache === undefined) {
+      this.staticsCache = staticNodeStatus(this.id, this.settings);
+      for (const f of STATIC_FIELDS) this.staticJSON.set(f, JSON.stringify(this.staticsCache[f]));
+    }
+    return this.staticsCache;
   }
 
   /** Records a status written by registration (the POST carried a full status). */
@@ -118,9 +124,10 @@ export class NodeStatusUpdater {
     }
     const patch: NodeStatusPatch = {};
     for (const f of STATIC_FIELDS) {
+      const want = this.statics[f];
       const same = JSON.stringify(current[f]) === this.staticJSON.get(f);
       if (!same) changed = true;
-      if (!same || mode === 'status') (patch as Record<string, unknown>)[f] = this.statics[f];
+      if (!same || mode === 'status') (patch as Record<string, unknown>)[f] = want;
     }
     if (patchConds.length > 0) {
       patch['$setElementOrder/conditions'] = merged.map((c) => ({ type: c.type }));

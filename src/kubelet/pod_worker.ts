@@ -68,6 +68,11 @@ export class PodWorkers {
     return this.pods.size;
   }
 
+  /** The pod as this kubelet last saw it, while it knows it. */
+  get(namespace: string, name: string): Pod | undefined {
+    return this.pods.get(`${namespace}/${name}`)?.pod;
+  }
+
   /** A pod was added or updated by the watch. */
   sync(pod: Pod): void {
     if (this.paused) return;
