@@ -182,8 +182,8 @@ export class Fleet {
   }
 
   /**
-   * One listener per node on its own loopback InternalIP, all feeding one server (a listener is one fd);
-   * a node whose address cannot be bound still runs, without logs.
+   * One listener per node on its own loopback InternalIP, all feeding one server (a listener is one fd).
+   * When an address cannot be bound (another fleet holds the port), the rest of the fleet runs without logs.
    */
   private async serveKubeletAPI(port: number): Promise<void> {
     const server = new KubeletServer(
@@ -195,11 +195,15 @@ export class Fleet {
     for (const k of this.kubelets.values()) {
       try {
         bound = await server.listen(k.id.internalIP, bound);
-        k.id.kubeletPort = bound;
-        this.byAddress.set(k.id.internalIP, k);
       } catch (err) {
-        this.o.logger.warn({ node: k.name, err: String(err) }, 'serving the kubelet API failed');
+        this.o.logger.warn(
+          { node: k.name, port: bound, err: String(err) },
+          'serving the kubelet API failed; no logs from here on',
+        );
+        return;
       }
+      k.id.kubeletPort = bound;
+      this.byAddress.set(k.id.internalIP, k);
     }
   }
 
