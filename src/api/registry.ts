@@ -75,6 +75,10 @@ const SPECS: Spec[] = [
       status,
       { name: 'binding', kind: 'Binding', verbs: ['create'] },
       { name: 'eviction', gv: 'policy/v1', kind: 'Eviction', verbs: ['create'] },
+      { name: 'log', verbs: ['get'] },
+      { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+      { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+      { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
     ],
   },
   {

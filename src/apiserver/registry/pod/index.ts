@@ -1,7 +1,9 @@
-/** Pods (v1): the pod strategy, with the binding and eviction subresources. */
+/** Pods (v1): the pod strategy, with the binding, eviction, log, exec, attach and portforward subresources. */
 import type { ResourceDefinition } from '../resource.js';
 import { handleBinding } from './binding.js';
 import { handleEviction } from './eviction.js';
+import { hollowStream } from './exec.js';
+import { handleLog } from './log.js';
 import { podStrategy } from './strategy.js';
 import { podTable } from './table.js';
 
@@ -11,5 +13,12 @@ export const pods: ResourceDefinition = {
   resource: 'pods',
   table: podTable,
   strategy: podStrategy,
-  subresources: { binding: handleBinding, eviction: handleEviction },
+  subresources: {
+    binding: handleBinding,
+    eviction: handleEviction,
+    log: handleLog,
+    exec: hollowStream('exec into'),
+    attach: hollowStream('attach to'),
+    portforward: hollowStream('port-forward to'),
+  },
 };
