@@ -8,9 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { RESTClient, RESOURCES, loadKubeconfig, type KubeObject } from '../../src/client/index.js';
-import { KSCALE, kubectlPath, startServer, type TestServer } from './harness.js';
+import { KSCALE, kubectlPath, secureGet, startServer, type TestServer } from './harness.js';
 import { startFleet, waitFor, type FleetProcess } from './fixtures/cluster.js';
 import { startPodPlacement } from './fixtures/workloads.js';
 
@@ -142,5 +145,42 @@ describe('kubectl logs for hollow pods', { timeout: 120_000 }, () => {
     const r = kubectl('exec', 'web', '--', 'ls');
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, /hollow pod, whose containers are simulated and run no processes/);
+  });
+});
+
+describe('pods/log on the secure port', { timeout: 60_000 }, () => {
+  let server: TestServer;
+  const admin = (...args: string[]) =>
+    spawnSync(kubectlPath(), ['--kubeconfig', server.kubeconfig, ...args], { encoding: 'utf8', timeout: 20_000 });
+
+  before(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kscale-e2e-'));
+    const file = join(dir, 'tokens.csv');
+    writeFileSync(file, 'reader-token,reader,3\n');
+    server = await startServer(['--secure-port', '0', '--token-auth-file', file], dir);
+    const r = admin('run', 'pending', '--image=app:1', '--overrides={"spec":{"nodeSelector":{"nowhere":"true"}}}');
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('reading a log needs get on pods/log, not just on pods', async () => {
+    const path = '/api/v1/namespaces/default/pods/pending/log';
+    assert.equal((await secureGet(server, path, 'reader-token')).code, 403);
+    assert.equal(admin('create', 'role', 'pods-only', '--verb=get', '--resource=pods').status, 0);
+    assert.equal(admin('create', 'rolebinding', 'pods-only', '--role=pods-only', '--user=reader').status, 0);
+    await waitFor('pods readable', async () =>
+      (await secureGet(server, '/api/v1/namespaces/default/pods/pending', 'reader-token')).code === 200
+        ? true
+        : undefined,
+    );
+    assert.equal((await secureGet(server, path, 'reader-token')).code, 403);
+    assert.equal(admin('create', 'role', 'logs', '--verb=get', '--resource=pods/log').status, 0);
+    assert.equal(admin('create', 'rolebinding', 'logs', '--role=logs', '--user=reader').status, 0);
+    await waitFor('the log readable', async () =>
+      (await secureGet(server, path, 'reader-token')).code === 200 ? true : undefined,
+    );
   });
 });
