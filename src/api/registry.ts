@@ -94,6 +94,8 @@ const SPECS: Spec[] = [
   { gv: 'v1', kind: 'Event', resource: 'events', short: ['ev'], namespaced: true },
   { gv: 'v1', kind: 'ConfigMap', resource: 'configmaps', short: ['cm'], namespaced: true },
   { gv: 'v1', kind: 'Secret', resource: 'secrets', namespaced: true },
+  { gv: 'v1', kind: 'ResourceQuota', resource: 'resourcequotas', short: ['quota'], namespaced: true, sub: [status] },
+  { gv: 'v1', kind: 'LimitRange', resource: 'limitranges', short: ['limits'], namespaced: true },
   {
     gv: 'v1',
     kind: 'ServiceAccount',

@@ -50,7 +50,20 @@ export const ROOT_KINDS: Readonly<Record<string, string>> = Object.fromEntries(
   [
     [
       'v1',
-      ['Namespace', 'Node', 'Pod', 'Service', 'Endpoints', 'Event', 'ConfigMap', 'Secret', 'ServiceAccount', 'Binding'],
+      [
+        'Namespace',
+        'Node',
+        'Pod',
+        'Service',
+        'Endpoints',
+        'Event',
+        'ConfigMap',
+        'Secret',
+        'ServiceAccount',
+        'Binding',
+        'ResourceQuota',
+        'LimitRange',
+      ],
     ],
     ['coordination.k8s.io/v1', ['Lease']],
     ['discovery.k8s.io/v1', ['EndpointSlice']],

@@ -14,3 +14,4 @@ export * from './authorization.js';
 export * from './authentication.js';
 export * from './apiextensions.js';
 export * from './meta.js';
+export * from './quota.js';

@@ -41,6 +41,7 @@ import {
   validatePodGroup,
 } from './other.js';
 import { validatePod, validatePodStatusUpdate, validatePodUpdate } from './pod.js';
+import { validateLimitRange, validateResourceQuota, validateResourceQuotaStatus } from './quota.js';
 import {
   validateClusterRole,
   validateClusterRoleBinding,
@@ -87,6 +88,8 @@ const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?
   priorityclasses: { create: validatePriorityClass, extraUpdate: validatePriorityClassUpdate },
   poddisruptionbudgets: { create: validatePodDisruptionBudget },
   podgroups: { create: validatePodGroup },
+  resourcequotas: { create: validateResourceQuota, status: (o) => validateResourceQuotaStatus(o) },
+  limitranges: { create: validateLimitRange },
   roles: { create: validateRole },
   clusterroles: { create: validateClusterRole },
   rolebindings: { create: validateRoleBinding, update: validateRoleBindingUpdate },

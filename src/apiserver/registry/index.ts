@@ -9,6 +9,8 @@ import { certificateSigningRequests } from './certificatesigningrequest/index.js
 import { configMaps } from './configmap/index.js';
 import { controllerRevisions } from './controllerrevision/index.js';
 import { customResourceDefinitions } from './customresourcedefinition/index.js';
+import { limitRanges } from './limitrange/index.js';
+import { resourceQuotas } from './resourcequota/index.js';
 import { daemonSets } from './daemonset/index.js';
 import { deployments } from './deployment/index.js';
 import { endpoints } from './endpoints/index.js';
@@ -63,6 +65,8 @@ export const DEFINITIONS: readonly ResourceDefinition[] = [
   podDisruptionBudgets,
   podGroups,
   customResourceDefinitions,
+  resourceQuotas,
+  limitRanges,
   roles,
   clusterRoles,
   roleBindings,
