@@ -4,6 +4,7 @@
  * the object in place.
  */
 import { defaultFlowSchema, defaultPriorityLevelConfiguration } from './defaults_flowcontrol.js';
+import { defaultLimitRange } from './quota/defaults.js';
 import { defaultPod, defaultPodSpec } from './defaults_pod.js';
 import type { ResourceInfo } from './registry.js';
 import { isObject, type KubeObject } from './types.js';
@@ -220,6 +221,7 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
   endpoints: defaultEndpoints,
   endpointslices: defaultEndpointSlice,
   secrets: defaultSecret,
+  limitranges: defaultLimitRange,
   priorityclasses: (pc) => void (pc.preemptionPolicy ||= 'PreemptLowerPriority'),
   rolebindings: defaultBinding,
   clusterrolebindings: defaultBinding,

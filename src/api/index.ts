@@ -56,3 +56,4 @@ export { ApplyConflictError, serverSideApply, updateManagedFields } from './mana
 export { findRestoreError, goFormat } from './schema/restore.js';
 export * from './bootstrap_token.js';
 export * from './certificates.js';
+export * from './quota/index.js';
