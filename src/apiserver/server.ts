@@ -47,6 +47,9 @@ import { nodeRestriction } from './admission/node_restriction.js';
 import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './admission/certificates.js';
 import { rbacEscalation } from './admission/rbac_escalation.js';
 import { defaultTolerationSeconds, priorityAdmission, serviceAccountAdmission } from './admission/pod_plugins.js';
+import { limitRanger } from './admission/limit_ranger.js';
+import { NamespaceObjectCache } from './admission/namespace_cache.js';
+import { resourceQuotaAdmission } from './admission/resource_quota.js';
 import { bootstrap } from './controllers/bootstrap.js';
 import { NamespaceController } from './controllers/namespace_controller.js';
 import type { ServerServices } from './endpoints/context.js';
@@ -245,6 +248,13 @@ export class ApiServer {
       },
       dropCache: async (prefix) => this.cache?.removeResource(prefix),
     });
+    // The LimitRanger and ResourceQuota plugins read these, fed by in-server informers, as upstream's listers.
+    const limitRanges = new NamespaceObjectCache();
+    const quotas = new NamespaceObjectCache();
+    this.informers.push(
+      new StoreInformer(this.stores.get('limitranges')!, this.storage, this.clock, limitRanges),
+      new StoreInformer(this.stores.get('resourcequotas')!, this.storage, this.clock, quotas),
+    );
     const admission = new AdmissionChain([
       namespaceLifecycle(
         () => this.stores.get('namespaces')!,
@@ -258,6 +268,9 @@ export class ApiServer {
       certificateSigning(() => this.authorizer),
       certificateSubjectRestriction,
       rbacEscalation({ authorize: (a) => this.authorizer.authorize(a) }, this.rbac),
+      limitRanger(limitRanges),
+      // Last, as upstream: a charge is written only for a request every other plugin admitted.
+      resourceQuotaAdmission(quotas, () => this.stores.get('resourcequotas')!, this.clock),
     ]);
     this.tokenIssuer = new ServiceAccountTokenIssuer({
       key: opts.serviceAccountSigningKey ?? generateSigningKey(),
