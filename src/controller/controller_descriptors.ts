@@ -30,6 +30,7 @@ import {
   CLUSTERROLE_AGGREGATION_CONTROLLER,
   ClusterRoleAggregationController,
 } from './clusterroleaggregation/index.js';
+import { RESOURCEQUOTA_CONTROLLER, ResourceQuotaController } from './resourcequota/index.js';
 
 /** Every known controller, in start order. */
 export function newControllerDescriptors(): ControllerDescriptor[] {
@@ -66,5 +67,6 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
       aliases: ['clusterrole-aggregation'],
       init: (ctx) => new ClusterRoleAggregationController(ctx),
     },
+    { name: RESOURCEQUOTA_CONTROLLER, aliases: ['resourcequota'], init: (ctx) => new ResourceQuotaController(ctx) },
   ];
 }
