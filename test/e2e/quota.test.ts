@@ -7,6 +7,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadKubeconfig, RESTClient, RESOURCES } from '../../src/client/index.js';
+import type { Pod } from '../../src/api/index.js';
 import { kubectlPath, startServer, type TestServer } from './harness.js';
 import { waitFor } from './fixtures/cluster.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
@@ -60,6 +62,28 @@ test('a pods=2 quota refuses the third pod with upstream text, and deleting a po
   await waitFor('status.used going down', async () => ((await used('q1', 'two')).pods === '1' ? true : undefined));
   assert.equal((await used('q1', 'two'))['requests.cpu'], '100m');
   await k.ok(['create', '-f', '-'], { input: pod('c', 'q1', cpu) });
+});
+
+test('concurrent creates never take more than the quota allows: charges are compare-and-swap', async () => {
+  await k.ok(['create', 'ns', 'q3']);
+  await k.ok(['-n', 'q3', 'create', 'quota', 'three', '--hard=pods=3']);
+  await waitFor('status.used computed', async () => ((await used('q3', 'three')).pods === '0' ? true : undefined));
+  const client = new RESTClient({ ...loadKubeconfig({ path: server.kubeconfig }), qps: 0 });
+  try {
+    const pods = client.resource<Pod>(RESOURCES.pods);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => pods.create(JSON.parse(pod(`p${i}`, 'q3')) as Pod, { namespace: 'q3' })),
+    );
+    const admitted = results.filter((r) => r.status === 'fulfilled').length;
+    assert.equal(admitted, 3);
+    for (const r of results)
+      if (r.status === 'rejected')
+        assert.match(String(r.reason), /exceeded quota: three, requested: pods=1, used: pods=3, limited: pods=3/);
+    assert.equal((await pods.list({ namespace: 'q3' })).items.length, 3);
+    assert.equal((await used('q3', 'three')).pods, '3');
+  } finally {
+    client.close();
+  }
 });
 
 test('a requests.cpu quota refuses a pod without a cpu request: must specify', async () => {
