@@ -9,6 +9,7 @@ import { isObject } from '../types.js';
 import { CERTIFICATES_DEFS } from './defs_certificates.js';
 import { CORE_DEFS } from './defs_core.js';
 import { FLOWCONTROL_DEFS } from './defs_flowcontrol.js';
+import { QUOTA_DEFS } from './defs_quota.js';
 import { META_DEFS } from './defs_meta.js';
 import { POD_DEFS } from './defs_pod.js';
 import { RBAC_DEFS } from './defs_rbac.js';
@@ -39,7 +40,16 @@ export function definitionName(group: string, kind: string): string | undefined 
 
 function build(): Record<string, Schema> {
   const defs: Record<string, Schema> = { ...structuredClone(SCALAR_DEFS) };
-  for (const src of [META_DEFS, POD_DEFS, CORE_DEFS, WORKLOAD_DEFS, RBAC_DEFS, CERTIFICATES_DEFS, FLOWCONTROL_DEFS])
+  for (const src of [
+    META_DEFS,
+    POD_DEFS,
+    CORE_DEFS,
+    QUOTA_DEFS,
+    WORKLOAD_DEFS,
+    RBAC_DEFS,
+    CERTIFICATES_DEFS,
+    FLOWCONTROL_DEFS,
+  ])
     for (const [short, desc] of Object.entries(src)) defs[fullName(short)] = compileStruct(desc);
   // Top-level kinds, plus the subresource bodies (Binding, Eviction, Scale), carry their GVK.
   const kinds: { group: string; version: string; kind: string }[] = RESOURCES.map((r) => ({
