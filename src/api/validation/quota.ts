@@ -26,23 +26,36 @@ import {
 } from './field.js';
 import { validateObjectMeta } from './objectmeta.js';
 
-function validateQuotaList(list: unknown, path: string): ErrorList {
+/**
+ * Each resource of a list: a qualified name, a non-negative quantity, and what `extra` adds
+ * (quota names must be standard, object counts whole).
+ */
+function validateResourceList(
+  list: unknown,
+  path: string,
+  extra: (name: string, q: unknown, p: string, errs: ErrorList) => void = () => undefined,
+): ErrorList {
   if (!isObject(list)) return [];
   const errs: ErrorList = [];
   for (const [name, q] of Object.entries(list)) {
     const p = key(path, name);
     const msgs = isQualifiedName(name);
     if (msgs.length) errs.push(...fromMessages(p, name, msgs));
-    else if (!name.includes('/') && !isStandardQuotaResource(name))
-      errs.push(invalidValue(p, name, 'must be a standard resource for quota'));
     const v = tryParseQuantity(q);
     if (v === undefined) errs.push(invalidValue(p, q, QUANTITY_FORMAT_ERROR));
     else if (v < 0) errs.push(invalidValue(p, asString(q), 'must be greater than or equal to 0'));
-    else if (isIntegerQuotaResource(name) && milliValue(q as string) % 1000 !== 0)
-      errs.push(invalidValue(p, asString(q), 'must be an integer'));
+    extra(name, v === undefined || v < 0 ? undefined : q, p, errs);
   }
   return errs;
 }
+
+const validateQuotaList = (list: unknown, path: string): ErrorList =>
+  validateResourceList(list, path, (name, q, p, errs) => {
+    if (isQualifiedName(name).length === 0 && !name.includes('/') && !isStandardQuotaResource(name))
+      errs.push(invalidValue(p, name, 'must be a standard resource for quota'));
+    if (q !== undefined && isIntegerQuotaResource(name) && milliValue(q as string) % 1000 !== 0)
+      errs.push(invalidValue(p, asString(q), 'must be an integer'));
+  });
 
 function validateScopes(rq: ResourceQuota): ErrorList {
   const spec = rq.spec ?? {};
@@ -108,20 +121,6 @@ export function validateResourceQuotaStatus(obj: KubeObject): ErrorList {
 
 const LIMIT_TYPES = ['Pod', 'Container', 'PersistentVolumeClaim'];
 
-function validateLimitResourceNames(list: unknown, path: string): ErrorList {
-  if (!isObject(list)) return [];
-  const errs: ErrorList = [];
-  for (const [name, q] of Object.entries(list)) {
-    const p = key(path, name);
-    const msgs = isQualifiedName(name);
-    if (msgs.length) errs.push(...fromMessages(p, name, msgs));
-    const v = tryParseQuantity(q);
-    if (v === undefined) errs.push(invalidValue(p, q, QUANTITY_FORMAT_ERROR));
-    else if (v < 0) errs.push(invalidValue(p, asString(q), 'must be greater than or equal to 0'));
-  }
-  return errs;
-}
-
 /** Validates a LimitRange: known unique types, and min <= defaultRequest <= default <= max per resource. */
 export function validateLimitRange(obj: KubeObject): ErrorList {
   const lr = obj as LimitRange;
@@ -133,7 +132,7 @@ export function validateLimitRange(obj: KubeObject): ErrorList {
     if (seen.has(item.type)) errs.push(duplicate(child(p, 'type'), item.type));
     seen.add(item.type);
     for (const f of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const)
-      errs.push(...validateLimitResourceNames(item[f], child(p, f)));
+      errs.push(...validateResourceList(item[f], child(p, f)));
     if (item.type === 'Pod') {
       if (Object.keys(item.default ?? {}).length)
         errs.push(invalidValue(child(p, 'default'), item.default, "may not be specified when `type` is 'Pod'"));
