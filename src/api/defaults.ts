@@ -129,6 +129,17 @@ function defaultJob(job: Obj): void {
   defaultTemplate(s);
 }
 
+/** SetDefaults_CronJob: Allow, not suspended, keep 3 succeeded and 1 failed Job; the template gets pod defaults only. */
+function defaultCronJob(cj: Obj): void {
+  const s = spec(cj);
+  s.concurrencyPolicy ||= 'Allow';
+  if (unset(s.suspend)) s.suspend = false;
+  if (unset(s.successfulJobsHistoryLimit)) s.successfulJobsHistoryLimit = 3;
+  if (unset(s.failedJobsHistoryLimit)) s.failedJobsHistoryLimit = 1;
+  const jt = isObject(s.jobTemplate) ? s.jobTemplate : (s.jobTemplate = {});
+  defaultTemplate(spec(jt));
+}
+
 /** The label a Job's generated selector uses, and its template carries. */
 export const JOB_CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 /** The label naming a Job on its pods. */
@@ -216,6 +227,7 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
   statefulsets: defaultStatefulSet,
   daemonsets: defaultDaemonSet,
   jobs: defaultJob,
+  cronjobs: defaultCronJob,
   namespaces: defaultNamespace,
   nodes: defaultNode,
   endpoints: defaultEndpoints,

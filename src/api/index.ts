@@ -17,6 +17,7 @@ export * from './selectable.js';
 export * from './meta.js';
 export * from './quantity.js';
 export { parseDuration } from './duration.js';
+export { isValidTimeZone, parseCronSchedule, type CronSchedule } from './cron.js';
 export * from './defaults.js';
 export * from './admission.js';
 export {

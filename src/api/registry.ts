@@ -144,6 +144,15 @@ const SPECS: Spec[] = [
   },
   { gv: 'apps/v1', kind: 'ControllerRevision', resource: 'controllerrevisions', namespaced: true },
   { gv: 'batch/v1', kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], sub: [status] },
+  {
+    gv: 'batch/v1',
+    kind: 'CronJob',
+    resource: 'cronjobs',
+    short: ['cj'],
+    namespaced: true,
+    categories: ['all'],
+    sub: [status],
+  },
   { gv: 'scheduling.k8s.io/v1', kind: 'PriorityClass', resource: 'priorityclasses', short: ['pc'], namespaced: false },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', resource: 'clusterroles', namespaced: false },
   {

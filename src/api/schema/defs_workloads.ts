@@ -146,6 +146,23 @@ export const WORKLOAD_DEFS: Record<string, StructDesc> = {
   },
   'batch.JobCondition': condition({ lastProbeTime: 'Time' }),
   'batch.UncountedTerminatedPods': { succeeded: '[]string', failed: '[]string' },
+  'batch.CronJob': top('batch.CronJobSpec', 'batch.CronJobStatus'),
+  'batch.CronJobSpec': {
+    schedule: 'string',
+    timeZone: 'string',
+    startingDeadlineSeconds: 'int64',
+    concurrencyPolicy: 'string',
+    suspend: 'boolean',
+    jobTemplate: 'batch.JobTemplateSpec',
+    successfulJobsHistoryLimit: 'int',
+    failedJobsHistoryLimit: 'int',
+  },
+  'batch.JobTemplateSpec': { metadata: 'meta.ObjectMeta', spec: 'batch.JobSpec' },
+  'batch.CronJobStatus': {
+    active: '[]core.ObjectReference',
+    lastScheduleTime: 'Time',
+    lastSuccessfulTime: 'Time',
+  },
 
   'coordination.Lease': top('coordination.LeaseSpec'),
   'coordination.LeaseSpec': {

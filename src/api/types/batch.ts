@@ -1,6 +1,6 @@
-/** batch/v1 Job. Upstream's JSON names; optional where upstream is omitempty. */
-import type { KubeObject, LabelSelector } from '../types.js';
-import type { PodTemplateSpec } from './core.js';
+/** batch/v1 Job and CronJob. Upstream's JSON names; optional where upstream is omitempty. */
+import type { KubeObject, LabelSelector, ObjectMeta } from '../types.js';
+import type { ObjectReference, PodTemplateSpec } from './core.js';
 
 /** batch/v1 JobSpec. */
 export interface JobSpec {
@@ -53,4 +53,36 @@ export interface JobStatus {
 export interface Job extends KubeObject {
   spec?: JobSpec;
   status?: JobStatus;
+}
+
+/** batch/v1 JobTemplateSpec: the Job a CronJob creates. */
+export interface JobTemplateSpec {
+  metadata?: ObjectMeta;
+  spec?: JobSpec;
+}
+
+/** batch/v1 CronJobSpec. */
+export interface CronJobSpec {
+  schedule: string;
+  timeZone?: string;
+  startingDeadlineSeconds?: number;
+  /** Allow (the default), Forbid or Replace. */
+  concurrencyPolicy?: string;
+  suspend?: boolean;
+  jobTemplate: JobTemplateSpec;
+  successfulJobsHistoryLimit?: number;
+  failedJobsHistoryLimit?: number;
+}
+
+/** batch/v1 CronJobStatus. */
+export interface CronJobStatus {
+  active?: ObjectReference[];
+  lastScheduleTime?: string;
+  lastSuccessfulTime?: string;
+}
+
+/** batch/v1 CronJob. */
+export interface CronJob extends KubeObject {
+  spec?: CronJobSpec;
+  status?: CronJobStatus;
 }

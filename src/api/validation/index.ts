@@ -14,8 +14,8 @@ import {
   validateReplicaSetUpdate,
   validateReplicaStatus,
 } from './apps.js';
-import { validateJob, validateJobUpdate } from './batch.js';
 import { validateDaemonSet, validateDaemonSetStatus } from './daemonset.js';
+import { validateCronJob, validateCronJobUpdate, validateJob, validateJobUpdate } from './batch.js';
 import {
   validateConfigMap,
   validateEndpoints,
@@ -85,6 +85,7 @@ const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?
   daemonsets: { create: validateDaemonSet, extraUpdate: selectorImmutable, status: validateDaemonSetStatus },
   controllerrevisions: { create: validateControllerRevision, extraUpdate: validateControllerRevisionUpdate },
   jobs: { create: validateJob, update: validateJobUpdate },
+  cronjobs: { create: validateCronJob, update: validateCronJobUpdate },
   priorityclasses: { create: validatePriorityClass, extraUpdate: validatePriorityClassUpdate },
   poddisruptionbudgets: { create: validatePodDisruptionBudget },
   podgroups: { create: validatePodGroup },

@@ -12,6 +12,7 @@ import { customResourceDefinitions } from './customresourcedefinition/index.js';
 import { limitRanges } from './limitrange/index.js';
 import { resourceQuotas } from './resourcequota/index.js';
 import { daemonSets } from './daemonset/index.js';
+import { cronJobs } from './cronjob/index.js';
 import { deployments } from './deployment/index.js';
 import { endpoints } from './endpoints/index.js';
 import { endpointSlices } from './endpointslice/index.js';
@@ -61,6 +62,7 @@ export const DEFINITIONS: readonly ResourceDefinition[] = [
   daemonSets,
   controllerRevisions,
   jobs,
+  cronJobs,
   priorityClasses,
   podDisruptionBudgets,
   podGroups,
