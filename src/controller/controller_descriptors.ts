@@ -31,6 +31,7 @@ import {
   ClusterRoleAggregationController,
 } from './clusterroleaggregation/index.js';
 import { RESOURCEQUOTA_CONTROLLER, ResourceQuotaController } from './resourcequota/index.js';
+import { CRONJOB_CONTROLLER, CronJobController } from './cronjob/index.js';
 
 /** Every known controller, in start order. */
 export function newControllerDescriptors(): ControllerDescriptor[] {
@@ -68,5 +69,6 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
       init: (ctx) => new ClusterRoleAggregationController(ctx),
     },
     { name: RESOURCEQUOTA_CONTROLLER, aliases: ['resourcequota'], init: (ctx) => new ResourceQuotaController(ctx) },
+    { name: CRONJOB_CONTROLLER, aliases: ['cronjob'], init: (ctx) => new CronJobController(ctx) },
   ];
 }

@@ -31,3 +31,4 @@ export * from './certificates/index.js';
 export * from './rootcacertpublisher/index.js';
 export * from './serviceaccount/index.js';
 export * from './clusterroleaggregation/index.js';
+export * from './cronjob/index.js';

@@ -33,6 +33,7 @@ export const RESOURCES = {
   daemonsets: gv('apps', 'v1', 'daemonsets'),
   controllerrevisions: gv('apps', 'v1', 'controllerrevisions'),
   jobs: gv('batch', 'v1', 'jobs'),
+  cronjobs: gv('batch', 'v1', 'cronjobs'),
   poddisruptionbudgets: gv('policy', 'v1', 'poddisruptionbudgets'),
   certificatesigningrequests: gv('certificates.k8s.io', 'v1', 'certificatesigningrequests', false),
   clusterroles: gv('rbac.authorization.k8s.io', 'v1', 'clusterroles', false),
