@@ -38,6 +38,8 @@ const API_GROUPS = [
   'scheduling',
   'policy',
   'autoscaling',
+  'autoscaling/v2',
+  'networking',
   'authentication',
   'authorization',
   'rbac',
@@ -175,7 +177,8 @@ function main(apiDir: string, machineryDir: string): void {
     const pkg = /^package\s+([\w.]+);/m.exec(proto)![1];
     if (existsSync(join(dir, 'types.go'))) goTypes.set(pkg, parseGoTypes(readFileSync(join(dir, 'types.go'), 'utf8')));
   };
-  for (const g of API_GROUPS) load(join(apiDir, g, 'v1'));
+  // A group alone is its v1; "group/version" names another version.
+  for (const g of API_GROUPS) load(join(apiDir, g.includes('/') ? g : `${g}/v1`));
   for (const p of APIMACHINERY) load(join(machineryDir, p));
   const table = buildTable(protos, goTypes);
   const lines = Object.entries(table).map(([name, fields]) => `  ${JSON.stringify(name)}: ${JSON.stringify(fields)},`);
