@@ -108,6 +108,20 @@ function defaultStatefulSet(sts: Obj): void {
   defaultTemplate(s);
 }
 
+/** SetDefaults_ReplicationController: selector and labels from the template's labels when unset, one replica. */
+function defaultReplicationController(rc: Obj): void {
+  const s = spec(rc);
+  const template = isObject(s.template) ? s.template : undefined;
+  const tLabels = isObject(template?.metadata) ? (template.metadata as Obj).labels : undefined;
+  if (isObject(tLabels)) {
+    if (!isObject(s.selector) || !Object.keys(s.selector).length) s.selector = { ...tLabels };
+    const meta = (isObject(rc.metadata) ? rc.metadata : (rc.metadata = {})) as Obj;
+    if (!isObject(meta.labels) || !Object.keys(meta.labels).length) meta.labels = { ...tLabels };
+  }
+  if (unset(s.replicas)) s.replicas = 1;
+  defaultTemplate(s);
+}
+
 function defaultJob(job: Obj): void {
   const s = spec(job);
   if (unset(s.completions) && unset(s.parallelism)) {
@@ -226,6 +240,7 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
   replicasets: defaultReplicaSet,
   statefulsets: defaultStatefulSet,
   daemonsets: defaultDaemonSet,
+  replicationcontrollers: defaultReplicationController,
   jobs: defaultJob,
   cronjobs: defaultCronJob,
   namespaces: defaultNamespace,

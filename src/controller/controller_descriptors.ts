@@ -8,7 +8,12 @@ import { DEPLOYMENT_CONTROLLER, DeploymentController } from './deployment/index.
 import { GARBAGE_COLLECTOR_CONTROLLER, GarbageCollector } from './garbagecollector/index.js';
 import { NODE_LIFECYCLE_CONTROLLER, NodeLifecycleController } from './nodelifecycle/index.js';
 import { PODGC_CONTROLLER, PodGCController } from './podgc/index.js';
-import { REPLICASET_CONTROLLER, ReplicaSetController } from './replicaset/index.js';
+import {
+  REPLICASET_CONTROLLER,
+  REPLICATIONCONTROLLER_CONTROLLER,
+  REPLICATIONCONTROLLER_KIND,
+  ReplicaSetController,
+} from './replicaset/index.js';
 import { TAINT_EVICTION_CONTROLLER, TaintEvictionController } from './tainteviction/index.js';
 import { ENDPOINTSLICE_CONTROLLER, EndpointSliceController } from './endpointslice/index.js';
 import { ENDPOINTS_CONTROLLER, EndpointsController } from './endpoints/index.js';
@@ -39,6 +44,11 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
     { name: NODE_LIFECYCLE_CONTROLLER, aliases: ['nodelifecycle'], init: (ctx) => new NodeLifecycleController(ctx) },
     { name: TAINT_EVICTION_CONTROLLER, aliases: ['tainteviction'], init: (ctx) => new TaintEvictionController(ctx) },
     { name: REPLICASET_CONTROLLER, aliases: ['replicaset'], init: (ctx) => new ReplicaSetController(ctx) },
+    {
+      name: REPLICATIONCONTROLLER_CONTROLLER,
+      aliases: ['replicationcontroller'],
+      init: (ctx) => new ReplicaSetController(ctx, ctx.config.replicaSet, REPLICATIONCONTROLLER_KIND),
+    },
     { name: DEPLOYMENT_CONTROLLER, aliases: ['deployment'], init: (ctx) => new DeploymentController(ctx) },
     { name: GARBAGE_COLLECTOR_CONTROLLER, aliases: ['garbagecollector'], init: (ctx) => new GarbageCollector(ctx) },
     { name: PODGC_CONTROLLER, aliases: ['podgc'], init: (ctx) => new PodGCController(ctx) },

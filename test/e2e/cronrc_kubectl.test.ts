@@ -8,14 +8,42 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, versionedKubectl, type TestServer } from './harness.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
+import { startInProcessControllers } from './fixtures/workloads.js';
 
 let server: TestServer;
+let controllers: Awaited<ReturnType<typeof startInProcessControllers>>;
 before(async () => {
   server = await startServer();
+  controllers = await startInProcessControllers(server.kubeconfig, ['replicationcontroller-controller']);
 });
 after(async () => {
+  await controllers?.stop();
   await server?.stop();
 });
+
+const rc = (name: string, replicas: number): string =>
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name },
+    spec: {
+      replicas,
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+    },
+  });
+
+async function podsOf(k: Kubectl, ns: string, app: string, want: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const pods = await k.getJSON(['-n', ns, 'pods', '-l', `app=${app}`]);
+    const live = (pods.items as { metadata: { deletionTimestamp?: string } }[]).filter(
+      (p) => p.metadata.deletionTimestamp === undefined,
+    );
+    if (live.length === want) return;
+    if (Date.now() > deadline) throw new Error(`${app}: ${live.length} pods, want ${want}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 for (const minor of [27, 33]) {
   describe(`kubectl 1.${minor}`, () => {
@@ -70,6 +98,29 @@ for (const minor of [27, 33]) {
         }),
       });
       assert.match(zone, /spec\.timeZone: Invalid value: "Mars\/Olympus": unknown time zone Mars\/Olympus/);
+    });
+
+    test('a ReplicationController defaults its selector from the template, runs its pods, scales, and shows in get all', async () => {
+      await k.ok(['-n', ns, 'create', '-f', '-'], { input: rc('web', 2) });
+      const obj = await k.getJSON(['-n', ns, 'rc', 'web']);
+      assert.deepEqual(obj.spec.selector, { app: 'web' });
+      await podsOf(k, ns, 'web', 2);
+      await k.ok(['-n', ns, 'scale', 'rc', 'web', '--replicas=3']);
+      await podsOf(k, ns, 'web', 3);
+      const table = await k.ok(['-n', ns, 'get', 'rc']);
+      assert.match(table.split('\n')[0]!, /^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE$/);
+      assert.match(table, /\nweb\s+3\s+3\s+0\s+\d+s/);
+      assert.match(await k.ok(['-n', ns, 'get', 'all']), /replicationcontroller\/web/);
+      const mismatch = await k.fails(['-n', ns, 'create', '-f', '-'], {
+        input: JSON.stringify({
+          ...JSON.parse(rc('bad', 1)),
+          spec: { ...JSON.parse(rc('bad', 1)).spec, selector: { app: 'other' } },
+        }),
+      });
+      assert.match(
+        mismatch,
+        /spec\.template\.metadata\.labels: Invalid value: .*`selector` does not match template `labels`/,
+      );
     });
   });
 }

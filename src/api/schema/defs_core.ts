@@ -138,4 +138,26 @@ export const CORE_DEFS: Record<string, StructDesc> = {
   'core.EndpointAddress': { ip: 'string', hostname: 'string', nodeName: 'string', targetRef: 'core.ObjectReference' },
   'core.EndpointPort': { name: 'string', port: 'int', protocol: 'string', appProtocol: 'string' },
   'core.Binding': { ...top(), target: 'core.ObjectReference' },
+  'core.ReplicationController': top('core.ReplicationControllerSpec', 'core.ReplicationControllerStatus'),
+  'core.ReplicationControllerSpec': {
+    replicas: 'int',
+    minReadySeconds: 'int',
+    selector: 'map[string]',
+    template: 'core.PodTemplateSpec',
+  },
+  'core.ReplicationControllerStatus': {
+    replicas: 'int',
+    fullyLabeledReplicas: 'int',
+    readyReplicas: 'int',
+    availableReplicas: 'int',
+    observedGeneration: 'int64',
+    conditions: '[]core.ReplicationControllerCondition@type',
+  },
+  'core.ReplicationControllerCondition': {
+    type: 'string',
+    status: 'string',
+    lastTransitionTime: 'Time',
+    reason: 'string',
+    message: 'string',
+  },
 };

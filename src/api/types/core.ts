@@ -475,3 +475,27 @@ export interface Secret extends KubeObject {
   stringData?: Record<string, string>;
   type?: string;
 }
+
+/** v1.ReplicationControllerSpec: like a ReplicaSet's, with a plain label map as selector. */
+export interface ReplicationControllerSpec {
+  replicas?: number;
+  minReadySeconds?: number;
+  selector?: Record<string, string>;
+  template?: PodTemplateSpec;
+}
+
+/** v1.ReplicationControllerStatus: the same counts a ReplicaSet reports. */
+export interface ReplicationControllerStatus {
+  replicas: number;
+  fullyLabeledReplicas?: number;
+  readyReplicas?: number;
+  availableReplicas?: number;
+  observedGeneration?: number;
+  conditions?: { type: string; status: string; lastTransitionTime?: string; reason?: string; message?: string }[];
+}
+
+/** v1.ReplicationController. */
+export interface ReplicationController extends KubeObject {
+  spec?: ReplicationControllerSpec;
+  status?: ReplicationControllerStatus;
+}

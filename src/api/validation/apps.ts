@@ -141,6 +141,16 @@ export const validateReplicaSetUpdate = (rs: KubeObject, old: KubeObject): Error
   ...selectorImmutable(rs, old),
 ];
 
+/** Validates a ReplicationController on create and update: its label-map selector is checked as matchLabels (v1 lets it change). */
+export function validateReplicationController(rc: KubeObject): ErrorList {
+  const spec = obj(rc.spec);
+  const sel = isObject(spec.selector) && Object.keys(spec.selector).length ? { matchLabels: spec.selector } : undefined;
+  return [
+    ...validateObjectMeta(rc.metadata, true, nameIsDNSSubdomain),
+    ...validateReplicaSetLikeSpec({ ...spec, selector: sel }, 'replicationcontroller'),
+  ];
+}
+
 /** Each named status count of `o` is non-negative (the apps/v1 status validators). */
 export function validateStatusCounts(o: KubeObject, fields: readonly string[]): ErrorList {
   const s = obj(o.status);

@@ -13,6 +13,7 @@ import {
   validateReplicaSet,
   validateReplicaSetUpdate,
   validateReplicaStatus,
+  validateReplicationController,
 } from './apps.js';
 import { validateDaemonSet, validateDaemonSetStatus } from './daemonset.js';
 import { validateCronJob, validateCronJobUpdate, validateJob, validateJobUpdate } from './batch.js';
@@ -84,6 +85,7 @@ const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?
   statefulsets: { create: validateStatefulSet, update: validateStatefulSetUpdate, status: validateStatefulSetStatus },
   daemonsets: { create: validateDaemonSet, extraUpdate: selectorImmutable, status: validateDaemonSetStatus },
   controllerrevisions: { create: validateControllerRevision, extraUpdate: validateControllerRevisionUpdate },
+  replicationcontrollers: { create: validateReplicationController, status: validateReplicaStatus },
   jobs: { create: validateJob, update: validateJobUpdate },
   cronjobs: { create: validateCronJob, update: validateCronJobUpdate },
   priorityclasses: { create: validatePriorityClass, extraUpdate: validatePriorityClassUpdate },

@@ -33,6 +33,7 @@ import { roles } from './role/index.js';
 import { roleBindings } from './rolebinding/index.js';
 import { replicaSets } from './replicaset/index.js';
 import { defaultTable, type ResourcePrinter } from './printers/index.js';
+import { replicationControllers } from './replicationcontroller/index.js';
 import type { ResourceDefinition } from './resource.js';
 import { secrets } from './secret/index.js';
 import { serviceAccounts } from './serviceaccount/index.js';
@@ -61,6 +62,7 @@ export const DEFINITIONS: readonly ResourceDefinition[] = [
   statefulSets,
   daemonSets,
   controllerRevisions,
+  replicationControllers,
   jobs,
   cronJobs,
   priorityClasses,

@@ -32,7 +32,9 @@ export function scaleObject(obj: Obj, replicas: number, status: Obj): Obj {
 /** The autoscaling/v1 Scale view of a deployment or replicaset. */
 export function scaleOf(obj: Obj): Obj {
   const sel = (obj.spec as Obj | undefined)?.selector as Obj | undefined;
-  const matchLabels = (sel?.matchLabels ?? {}) as Record<string, string>;
+  // A ReplicationController's selector is the label map itself.
+  const labelMap = sel !== undefined && sel.matchLabels === undefined && sel.matchExpressions === undefined;
+  const matchLabels = ((labelMap ? sel : sel?.matchLabels) ?? {}) as Record<string, string>;
   return scaleObject(obj, ((obj.spec as Obj | undefined)?.replicas as number | undefined) ?? 0, {
     replicas: ((obj.status as Obj | undefined)?.replicas as number | undefined) ?? 0,
     selector: Object.entries(matchLabels)

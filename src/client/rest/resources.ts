@@ -32,6 +32,7 @@ export const RESOURCES = {
   statefulsets: gv('apps', 'v1', 'statefulsets'),
   daemonsets: gv('apps', 'v1', 'daemonsets'),
   controllerrevisions: gv('apps', 'v1', 'controllerrevisions'),
+  replicationcontrollers: core('replicationcontrollers'),
   jobs: gv('batch', 'v1', 'jobs'),
   cronjobs: gv('batch', 'v1', 'cronjobs'),
   poddisruptionbudgets: gv('policy', 'v1', 'poddisruptionbudgets'),

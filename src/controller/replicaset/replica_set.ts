@@ -7,7 +7,14 @@
  * lagging pod informer never makes it act twice. Status carries replicas,
  * ready and available counts.
  */
-import { fromLabelSelector, type Pod, type PodSpec, type ReplicaSet } from '../../api/index.js';
+import {
+  fromLabelSelector,
+  type LabelSelector,
+  type Pod,
+  type PodSpec,
+  type ReplicaSet,
+  type ReplicationController,
+} from '../../api/index.js';
 import {
   isNotFoundError,
   metaNamespaceKeyFunc,
@@ -42,6 +49,38 @@ import { calculateStatus, updateReplicaSetStatus } from './replica_set_utils.js'
 
 /** The controller's name for --controllers. */
 export const REPLICASET_CONTROLLER = 'replicaset-controller';
+/** The ReplicationController controller's name for --controllers. */
+export const REPLICATIONCONTROLLER_CONTROLLER = 'replicationcontroller-controller';
+
+/**
+ * What the controller manages, like upstream's NewBaseController arguments: ReplicaSets, or (as upstream's
+ * ReplicationManager runs this same controller) ReplicationControllers, whose selector is a plain label map.
+ */
+export interface ReplicaSetKind {
+  controllerName: string;
+  kind: { apiVersion: string; kind: string };
+  resource: (typeof RESOURCES)[keyof typeof RESOURCES];
+  selector(obj: ReplicaSet): LabelSelector | undefined;
+}
+
+/** ReplicaSets (apps/v1). */
+export const REPLICASET_KIND: ReplicaSetKind = {
+  controllerName: REPLICASET_CONTROLLER,
+  kind: KIND_REPLICASET,
+  resource: RESOURCES.replicasets,
+  selector: (rs) => rs.spec?.selector,
+};
+
+/** ReplicationControllers (v1): spec.selector is a label map, read as matchLabels. */
+export const REPLICATIONCONTROLLER_KIND: ReplicaSetKind = {
+  controllerName: REPLICATIONCONTROLLER_CONTROLLER,
+  kind: { apiVersion: 'v1', kind: 'ReplicationController' },
+  resource: RESOURCES.replicationcontrollers,
+  selector: (rc) => {
+    const sel = (rc as ReplicationController).spec?.selector;
+    return sel === undefined ? undefined : { matchLabels: sel };
+  },
+};
 
 const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -59,14 +98,15 @@ export class ReplicaSetController extends QueueController {
   constructor(
     ctx: ControllerContext,
     private readonly opts: ReplicaSetControllerOptions = ctx.config.replicaSet,
+    private readonly kind: ReplicaSetKind = REPLICASET_KIND,
   ) {
-    super(REPLICASET_CONTROLLER, ctx, { workers: opts.concurrentRSSyncs });
+    super(kind.controllerName, ctx, { workers: opts.concurrentRSSyncs });
     this.clock = ctx.clock;
     this.expectations = new UIDTrackingControllerExpectations(this.clock);
-    this.rsClient = ctx.client.resource<ReplicaSet>(RESOURCES.replicasets);
+    this.rsClient = ctx.client.resource<ReplicaSet>(kind.resource);
     this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
-    this.recorder = ctx.events.newRecorder({ component: REPLICASET_CONTROLLER });
-    const rsInformer = ctx.informers.informerFor<ReplicaSet>(RESOURCES.replicasets);
+    this.recorder = ctx.events.newRecorder({ component: kind.controllerName });
+    const rsInformer = ctx.informers.informerFor<ReplicaSet>(kind.resource);
     this.rsLister = rsInformer.lister();
     this.podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     ensureControllerUIDIndex(this.podInformer);
@@ -84,7 +124,7 @@ export class ReplicaSetController extends QueueController {
       .namespace(pod.metadata?.namespace ?? '')
       .list()
       .filter((rs) => {
-        const sel = fromSelectorOrNothing(rs);
+        const sel = fromSelectorOrNothing(this.kind.selector(rs));
         return !sel.empty && sel.matches(pod.metadata?.labels);
       });
   }
@@ -96,7 +136,7 @@ export class ReplicaSetController extends QueueController {
       return;
     }
     if (getControllerOf(pod) !== undefined) {
-      const rs = resolveControllerRef(this.rsLister, KIND_REPLICASET.kind, pod);
+      const rs = resolveControllerRef(this.rsLister, this.kind.kind.kind, pod);
       if (rs === undefined) return;
       this.expectations.creationObserved(metaNamespaceKeyFunc(rs));
       this.queue.add(metaNamespaceKeyFunc(rs));
@@ -117,11 +157,11 @@ export class ReplicaSetController extends QueueController {
     const curRef = getControllerOf(cur);
     const refChanged = oldRef?.uid !== curRef?.uid;
     if (refChanged && oldRef !== undefined) {
-      const oldRS = resolveControllerRef(this.rsLister, KIND_REPLICASET.kind, old);
+      const oldRS = resolveControllerRef(this.rsLister, this.kind.kind.kind, old);
       if (oldRS !== undefined) this.queue.add(metaNamespaceKeyFunc(oldRS));
     }
     if (curRef !== undefined) {
-      const rs = resolveControllerRef(this.rsLister, KIND_REPLICASET.kind, cur);
+      const rs = resolveControllerRef(this.rsLister, this.kind.kind.kind, cur);
       if (rs === undefined) return;
       this.queue.add(metaNamespaceKeyFunc(rs));
       // A pod that just became Ready turns available after minReadySeconds: look again then.
@@ -135,7 +175,7 @@ export class ReplicaSetController extends QueueController {
   }
 
   private deletePod(pod: Pod): void {
-    const rs = resolveControllerRef(this.rsLister, KIND_REPLICASET.kind, pod);
+    const rs = resolveControllerRef(this.rsLister, this.kind.kind.kind, pod);
     if (rs === undefined) return;
     this.expectations.deletionObservedOf(metaNamespaceKeyFunc(rs), metaNamespaceKeyFunc(pod));
     this.queue.add(metaNamespaceKeyFunc(rs));
@@ -150,9 +190,9 @@ export class ReplicaSetController extends QueueController {
       return;
     }
     const needsSync = this.expectations.satisfiedExpectations(key);
-    const selector = fromSelectorOrNothing(rs);
+    const selector = fromSelectorOrNothing(this.kind.selector(rs));
     const candidates = filterActivePods(ownedAndOrphans(this.podInformer.indexer, rs));
-    const manager = new ControllerRefManager<Pod>(rs, KIND_REPLICASET, selector, this.podClient, async () =>
+    const manager = new ControllerRefManager<Pod>(rs, this.kind.kind, selector, this.podClient, async () =>
       this.rsClient.get(name, { namespace }),
     );
     const { claimed, errors } = await manager.claim(candidates);
@@ -210,7 +250,7 @@ export class ReplicaSetController extends QueueController {
           try {
             await this.podClient.delete(pod.metadata!.name!, { namespace: pod.metadata!.namespace! });
             this.recorder.event(
-              { ...rs, ...KIND_REPLICASET },
+              { ...rs, ...this.kind.kind },
               'Normal',
               'SuccessfulDelete',
               `Deleted pod: ${pod.metadata!.name!}`,
@@ -220,7 +260,7 @@ export class ReplicaSetController extends QueueController {
             if (isNotFoundError(err)) return;
             this.expectations.deletionObservedOf(key, metaNamespaceKeyFunc(pod));
             this.recorder.event(
-              { ...rs, ...KIND_REPLICASET },
+              { ...rs, ...this.kind.kind },
               'Warning',
               'FailedDelete',
               `Error deleting: ${errMessage(err)}`,
@@ -246,7 +286,7 @@ export class ReplicaSetController extends QueueController {
         ...(md.labels !== undefined ? { labels: { ...md.labels } } : {}),
         ...(md.annotations !== undefined ? { annotations: { ...md.annotations } } : {}),
         ...(md.finalizers !== undefined ? { finalizers: [...md.finalizers] } : {}),
-        ownerReferences: [newControllerRef(rs, KIND_REPLICASET)],
+        ownerReferences: [newControllerRef(rs, this.kind.kind)],
       },
       // A template without a spec is passed on as is; the API server's validation rejects the pod.
       spec: structuredClone(t.spec ?? ({} as PodSpec)),
@@ -254,14 +294,14 @@ export class ReplicaSetController extends QueueController {
     try {
       const created = await this.podClient.create(pod, { namespace: rs.metadata!.namespace! });
       this.recorder.event(
-        { ...rs, ...KIND_REPLICASET },
+        { ...rs, ...this.kind.kind },
         'Normal',
         'SuccessfulCreate',
         `Created pod: ${created.metadata?.name ?? ''}`,
       );
     } catch (err) {
       this.recorder.event(
-        { ...rs, ...KIND_REPLICASET },
+        { ...rs, ...this.kind.kind },
         'Warning',
         'FailedCreate',
         `Error creating: ${errMessage(err)}`,
@@ -280,10 +320,10 @@ export class ReplicaSetController extends QueueController {
   }
 }
 
-/** The ReplicaSet's selector; a malformed one matches nothing (validation keeps that from happening). */
-function fromSelectorOrNothing(rs: ReplicaSet): ReturnType<typeof fromLabelSelector> {
+/** A ReplicaSet's selector; a malformed one matches nothing (validation keeps that from happening). */
+function fromSelectorOrNothing(selector: LabelSelector | undefined): ReturnType<typeof fromLabelSelector> {
   try {
-    return fromLabelSelector(rs.spec?.selector);
+    return fromLabelSelector(selector);
   } catch {
     return fromLabelSelector(undefined);
   }
