@@ -154,6 +154,25 @@ function defaultCronJob(cj: Obj): void {
   defaultTemplate(spec(jt));
 }
 
+/** SetDefaults_HorizontalPodAutoscaler (v2): minReplicas 1, and 80% average CPU utilization when no metric is given. */
+function defaultHorizontalPodAutoscaler(hpa: Obj): void {
+  const s = spec(hpa);
+  if (unset(s.minReplicas)) s.minReplicas = 1;
+  if (!Array.isArray(s.metrics) || !s.metrics.length)
+    s.metrics = [
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+    ];
+}
+
+/** SetDefaults_NetworkPolicy: ports default to TCP; policyTypes to Ingress, plus Egress when egress rules exist. */
+function defaultNetworkPolicy(np: Obj): void {
+  const s = spec(np);
+  if (!isObject(s.podSelector)) s.podSelector = {};
+  for (const r of [...arr(s.ingress), ...arr(s.egress)]) for (const p of arr(r.ports)) p.protocol ||= 'TCP';
+  if (!Array.isArray(s.policyTypes) || !s.policyTypes.length)
+    s.policyTypes = arr(s.egress).length ? ['Ingress', 'Egress'] : ['Ingress'];
+}
+
 /** The label a Job's generated selector uses, and its template carries. */
 export const JOB_CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 /** The label naming a Job on its pods. */
@@ -243,6 +262,8 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
   replicationcontrollers: defaultReplicationController,
   jobs: defaultJob,
   cronjobs: defaultCronJob,
+  horizontalpodautoscalers: defaultHorizontalPodAutoscaler,
+  networkpolicies: defaultNetworkPolicy,
   namespaces: defaultNamespace,
   nodes: defaultNode,
   endpoints: defaultEndpoints,

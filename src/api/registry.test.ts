@@ -47,6 +47,8 @@ test('legacy discovery documents', () => {
     'discovery.k8s.io',
     'apps',
     'batch',
+    'autoscaling',
+    'networking.k8s.io',
     'scheduling.k8s.io',
     'rbac.authorization.k8s.io',
     'certificates.k8s.io',

@@ -162,6 +162,22 @@ const SPECS: Spec[] = [
     categories: ['all'],
     sub: [status],
   },
+  {
+    gv: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    resource: 'horizontalpodautoscalers',
+    short: ['hpa'],
+    namespaced: true,
+    categories: ['all'],
+    sub: [status],
+  },
+  {
+    gv: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    resource: 'networkpolicies',
+    short: ['netpol'],
+    namespaced: true,
+  },
   { gv: 'scheduling.k8s.io/v1', kind: 'PriorityClass', resource: 'priorityclasses', short: ['pc'], namespaced: false },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', resource: 'clusterroles', namespaced: false },
   {

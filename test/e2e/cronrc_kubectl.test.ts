@@ -122,5 +122,67 @@ for (const minor of [27, 33]) {
         /spec\.template\.metadata\.labels: Invalid value: .*`selector` does not match template `labels`/,
       );
     });
+
+    // kubectl 1.27's autoscale posts autoscaling/v1, which kscale does not serve (one version per resource):
+    // with 1.27 the same HPA is created from a manifest.
+    test('an autoscaling/v2 HPA (kubectl autoscale with 1.33) gets upstream columns; a bad one is 422', async () => {
+      await k.ok(['-n', ns, 'create', 'deployment', 'auto', '--image=busybox']);
+      if (minor >= 33) await k.ok(['-n', ns, 'autoscale', 'deployment', 'auto', '--min', '1', '--max', '3']);
+      else
+        await k.ok(['-n', ns, 'create', '-f', '-'], {
+          input: JSON.stringify({
+            apiVersion: 'autoscaling/v2',
+            kind: 'HorizontalPodAutoscaler',
+            metadata: { name: 'auto' },
+            spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'auto' }, maxReplicas: 3 },
+          }),
+        });
+      const hpa = await k.getJSON(['-n', ns, 'hpa.v2.autoscaling', 'auto']);
+      assert.deepEqual(hpa.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: 'auto' });
+      assert.equal(hpa.spec.minReplicas, 1);
+      assert.equal(hpa.spec.maxReplicas, 3);
+      const table = await k.ok(['-n', ns, 'get', 'hpa']);
+      assert.match(table.split('\n')[0]!, /^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE$/);
+      assert.match(table, /\nauto\s+Deployment\/auto\s+cpu: <unknown>\/\d+%\s+1\s+3\s+0\s+\d+s/);
+      const bad = await k.fails(['-n', ns, 'create', '-f', '-'], {
+        input: JSON.stringify({
+          apiVersion: 'autoscaling/v2',
+          kind: 'HorizontalPodAutoscaler',
+          metadata: { name: 'bad' },
+          spec: { scaleTargetRef: { kind: 'Deployment', name: 'auto' }, minReplicas: 5, maxReplicas: 2 },
+        }),
+      });
+      assert.match(
+        bad,
+        /HorizontalPodAutoscaler "bad" is invalid: spec\.maxReplicas: Invalid value: 2: must be greater than or equal to `minReplicas`/,
+      );
+    });
+
+    test('a NetworkPolicy is created with defaults and printed; bad ports and peers are 422', async () => {
+      const np = (name: string, ingress: unknown[]): string =>
+        JSON.stringify({
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'NetworkPolicy',
+          metadata: { name },
+          spec: { podSelector: { matchLabels: { app: 'db' } }, ingress },
+        });
+      await k.ok(['-n', ns, 'create', '-f', '-'], {
+        input: np('db', [{ from: [{ podSelector: { matchLabels: { app: 'web' } } }], ports: [{ port: 5432 }] }]),
+      });
+      const got = await k.getJSON(['-n', ns, 'netpol', 'db']);
+      assert.deepEqual(got.spec.policyTypes, ['Ingress']);
+      assert.equal(got.spec.ingress[0].ports[0].protocol, 'TCP');
+      const table = await k.ok(['-n', ns, 'get', 'networkpolicy']);
+      assert.match(table, /^NAME\s+POD-SELECTOR\s+AGE\ndb\s+app=db\s+\d+s/);
+      const bad = await k.fails(['-n', ns, 'create', '-f', '-'], {
+        input: np('bad', [{ from: [{ ipBlock: { cidr: '10.0.0.0/33' } }], ports: [{ port: 70000 }] }]),
+      });
+      assert.match(bad, /NetworkPolicy "bad" is invalid/);
+      assert.match(
+        bad,
+        /spec\.ingress\[0\]\.ports\[0\]\.port: Invalid value: 70000: must be between 1 and 65535, inclusive/,
+      );
+      assert.match(bad, /spec\.ingress\[0\]\.from\[0\]\.ipBlock\.cidr: Invalid value: "10\.0\.0\.0\/33"/);
+    });
   });
 }

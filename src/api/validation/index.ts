@@ -16,6 +16,8 @@ import {
   validateReplicationController,
 } from './apps.js';
 import { validateDaemonSet, validateDaemonSetStatus } from './daemonset.js';
+import { validateHorizontalPodAutoscaler } from './autoscaling.js';
+import { validateNetworkPolicy } from './networking.js';
 import { validateCronJob, validateCronJobUpdate, validateJob, validateJobUpdate } from './batch.js';
 import {
   validateConfigMap,
@@ -88,6 +90,8 @@ const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?
   replicationcontrollers: { create: validateReplicationController, status: validateReplicaStatus },
   jobs: { create: validateJob, update: validateJobUpdate },
   cronjobs: { create: validateCronJob, update: validateCronJobUpdate },
+  horizontalpodautoscalers: { create: validateHorizontalPodAutoscaler },
+  networkpolicies: { create: validateNetworkPolicy },
   priorityclasses: { create: validatePriorityClass, extraUpdate: validatePriorityClassUpdate },
   poddisruptionbudgets: { create: validatePodDisruptionBudget },
   podgroups: { create: validatePodGroup },

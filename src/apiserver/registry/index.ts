@@ -18,7 +18,9 @@ import { endpoints } from './endpoints/index.js';
 import { endpointSlices } from './endpointslice/index.js';
 import { events } from './event/index.js';
 import { flowSchemas } from './flowschema/index.js';
+import { horizontalPodAutoscalers } from './horizontalpodautoscaler/index.js';
 import { jobs } from './job/index.js';
+import { networkPolicies } from './networkpolicy/index.js';
 import { leases } from './lease/index.js';
 import { namespaces } from './namespace/index.js';
 import { nodes } from './node/index.js';
@@ -65,6 +67,8 @@ export const DEFINITIONS: readonly ResourceDefinition[] = [
   replicationControllers,
   jobs,
   cronJobs,
+  horizontalPodAutoscalers,
+  networkPolicies,
   priorityClasses,
   podDisruptionBudgets,
   podGroups,
