@@ -162,7 +162,7 @@ export class CronJobController implements Controller {
   /** Upstream's syncCronJob: mutates `cj`'s status and creates or deletes Jobs. */
   private async syncCronJob(cj: CronJob, jobs: Job[]): Promise<SyncResult> {
     const now = this.clock.now();
-    const status = (cj.status ??= {});
+    let status = (cj.status ??= {});
     let updateStatus = false;
     const children = new Set<string>();
     for (const j of jobs) {
@@ -171,6 +171,13 @@ export class CronJobController implements Controller {
       const active = (status.active ?? []).some((r) => r.uid === juid);
       const finished = finishedCondition(j);
       if (!active && finished === undefined) {
+        // The cached CronJob may predate the status write that recorded this Job: re-read it, as upstream does.
+        const fresh = await this.cronJobs.get(cj.metadata?.name ?? '', { namespace: cj.metadata?.namespace });
+        if (fresh.status?.active?.some((r) => r.uid === juid)) {
+          cj.metadata = fresh.metadata;
+          status = cj.status = fresh.status;
+          continue;
+        }
         this.recorder.event(cj, 'Warning', 'UnexpectedJob', 'Saw a job that the controller did not create or forgot');
       } else if (active && finished !== undefined) {
         status.active = (status.active ?? []).filter((r) => r.uid !== juid);
