@@ -234,8 +234,8 @@ describe('raw protobuf requests', () => {
       ['an illegal wire type', Buffer.concat([Buffer.from([0x6b, 0x38, 0x73, 0x00]), Buffer.from([0x0f])]), /wireType/],
       [
         'an unknown kind',
-        unknownKindEnvelope('authentication.k8s.io/v1', 'TokenReview'),
-        /no kind "TokenReview" is registered/,
+        unknownKindEnvelope('node.k8s.io/v1', 'RuntimeClass'),
+        /no kind "RuntimeClass" is registered/,
       ],
       [
         'garbage',

@@ -50,11 +50,11 @@ describe('decodeProtobufObject on bodies the real kubectl sent', () => {
     });
   });
 
-  test('a kind kscale has no message for (HorizontalPodAutoscaler) is an error naming kind and version', () => {
+  test('a kind kscale has no message for (RuntimeClass) is an error naming kind and version', () => {
     // A runtime.Unknown envelope by hand: typeMeta {apiVersion, kind} (field 1), then an empty raw object (field 2).
     const str = (field: number, v: string): Buffer =>
       Buffer.concat([Buffer.of((field << 3) | 2, v.length), Buffer.from(v)]);
-    const typeMeta = Buffer.concat([str(1, 'autoscaling/v2'), str(2, 'HorizontalPodAutoscaler')]);
+    const typeMeta = Buffer.concat([str(1, 'node.k8s.io/v1'), str(2, 'RuntimeClass')]);
     const body = Buffer.concat([
       Buffer.from('k8s\0', 'latin1'),
       Buffer.of(0x0a, typeMeta.length),
@@ -65,7 +65,7 @@ describe('decodeProtobufObject on bodies the real kubectl sent', () => {
       () => decodeProtobufObject(body),
       (err: Error) => {
         assert.ok(err instanceof ProtobufError);
-        assert.match(err.message, /no kind "HorizontalPodAutoscaler" is registered for version "autoscaling\/v2"/);
+        assert.match(err.message, /no kind "RuntimeClass" is registered for version "node.k8s.io\/v1"/);
         return true;
       },
     );
