@@ -6,6 +6,7 @@
 import { defaultFlowSchema, defaultPriorityLevelConfiguration } from './defaults_flowcontrol.js';
 import { defaultLimitRange } from './quota/defaults.js';
 import { defaultPod, defaultPodSpec } from './defaults_pod.js';
+import { defaultPersistentVolume, defaultPersistentVolumeClaim, defaultStorageClass } from './defaults_storage.js';
 import type { ResourceInfo } from './registry.js';
 import { isObject, type KubeObject } from './types.js';
 
@@ -275,6 +276,9 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
   clusterrolebindings: defaultBinding,
   flowschemas: defaultFlowSchema,
   prioritylevelconfigurations: defaultPriorityLevelConfiguration,
+  persistentvolumes: defaultPersistentVolume,
+  persistentvolumeclaims: defaultPersistentVolumeClaim,
+  storageclasses: defaultStorageClass,
 };
 
 /** Applies upstream's defaults for `resource` (a plural or ResourceInfo) to `obj`, in place; returns it. */

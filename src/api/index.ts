@@ -19,6 +19,7 @@ export * from './quantity.js';
 export { parseDuration } from './duration.js';
 export { isValidTimeZone, parseCronSchedule, type CronSchedule } from './cron.js';
 export * from './defaults.js';
+export * from './storage_helper.js';
 export * from './admission.js';
 export {
   validateCreate,

@@ -56,6 +56,7 @@ test('legacy discovery documents', () => {
     'flowcontrol.apiserver.k8s.io',
     'apiextensions.k8s.io',
     'scheduling.x-k8s.io',
+    'storage.k8s.io',
     'authentication.k8s.io',
     'authorization.k8s.io',
   ]);

@@ -236,6 +236,23 @@ const SPECS: Spec[] = [
     namespaced: true,
     sub: [status],
   },
+  {
+    gv: 'v1',
+    kind: 'PersistentVolume',
+    resource: 'persistentvolumes',
+    short: ['pv'],
+    namespaced: false,
+    sub: [status],
+  },
+  {
+    gv: 'v1',
+    kind: 'PersistentVolumeClaim',
+    resource: 'persistentvolumeclaims',
+    short: ['pvc'],
+    namespaced: true,
+    sub: [status],
+  },
+  { gv: 'storage.k8s.io/v1', kind: 'StorageClass', resource: 'storageclasses', short: ['sc'], namespaced: false },
 ];
 
 // Create-only virtual resources: the reviews, answered by the server and never stored; discovery lists them.

@@ -499,3 +499,75 @@ export interface ReplicationController extends KubeObject {
   spec?: ReplicationControllerSpec;
   status?: ReplicationControllerStatus;
 }
+
+/** v1.TypedLocalObjectReference, as a claim's dataSource. */
+export interface TypedLocalObjectReference {
+  apiGroup?: string;
+  kind: string;
+  name: string;
+}
+
+/** v1.VolumeResourceRequirements: a claim's requests and limits (only `storage` matters). */
+export interface VolumeResourceRequirements {
+  requests?: ResourceList;
+  limits?: ResourceList;
+}
+
+/** v1.PersistentVolumeClaimSpec. */
+export interface PersistentVolumeClaimSpec {
+  accessModes?: string[];
+  selector?: LabelSelector;
+  resources?: VolumeResourceRequirements;
+  volumeName?: string;
+  storageClassName?: string;
+  volumeMode?: string;
+  dataSource?: TypedLocalObjectReference;
+  volumeAttributesClassName?: string;
+}
+
+/** v1.PersistentVolumeClaimStatus. */
+export interface PersistentVolumeClaimStatus {
+  /** Pending, Bound or Lost. */
+  phase?: string;
+  accessModes?: string[];
+  capacity?: ResourceList;
+  conditions?: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[];
+}
+
+/** v1.PersistentVolumeClaim (namespaced). */
+export interface PersistentVolumeClaim extends KubeObject {
+  spec?: PersistentVolumeClaimSpec;
+  status?: PersistentVolumeClaimStatus;
+}
+
+/** v1.PersistentVolumeSpec; of the volume sources kscale's hollow volumes use hostPath and csi. */
+export interface PersistentVolumeSpec {
+  capacity?: ResourceList;
+  accessModes?: string[];
+  claimRef?: ObjectReference;
+  /** Retain, Delete or Recycle. */
+  persistentVolumeReclaimPolicy?: string;
+  storageClassName?: string;
+  mountOptions?: string[];
+  volumeMode?: string;
+  nodeAffinity?: { required?: NodeSelector };
+  volumeAttributesClassName?: string;
+  hostPath?: { path: string; type?: string };
+  local?: { path: string; fsType?: string };
+  csi?: { driver: string; volumeHandle: string; fsType?: string; readOnly?: boolean };
+}
+
+/** v1.PersistentVolumeStatus. */
+export interface PersistentVolumeStatus {
+  /** Pending, Available, Bound, Released or Failed. */
+  phase?: string;
+  message?: string;
+  reason?: string;
+  lastPhaseTransitionTime?: string;
+}
+
+/** v1.PersistentVolume (cluster-scoped). */
+export interface PersistentVolume extends KubeObject {
+  spec?: PersistentVolumeSpec;
+  status?: PersistentVolumeStatus;
+}

@@ -17,3 +17,4 @@ export * from './authentication.js';
 export * from './apiextensions.js';
 export * from './meta.js';
 export * from './quota.js';
+export * from './storage.js';

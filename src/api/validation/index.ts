@@ -59,6 +59,14 @@ import {
   validateCertificateSigningRequestStatusUpdate,
   validateCertificateSigningRequestUpdate,
 } from './certificates.js';
+import {
+  validatePersistentVolume,
+  validatePersistentVolumeClaim,
+  validatePersistentVolumeClaimUpdate,
+  validatePersistentVolumeUpdate,
+  validateStorageClass,
+  validateStorageClassUpdate,
+} from './storage.js';
 
 type Create = (o: KubeObject) => ErrorList;
 type Update = (o: KubeObject, old: KubeObject) => ErrorList;
@@ -108,6 +116,9 @@ const VALIDATORS: Record<string, { create: Create; update?: Update; extraUpdate?
   },
   flowschemas: { create: validateFlowSchema },
   prioritylevelconfigurations: { create: validatePriorityLevelConfiguration },
+  persistentvolumes: { create: validatePersistentVolume, extraUpdate: validatePersistentVolumeUpdate },
+  persistentvolumeclaims: { create: validatePersistentVolumeClaim, extraUpdate: validatePersistentVolumeClaimUpdate },
+  storageclasses: { create: validateStorageClass, extraUpdate: validateStorageClassUpdate },
 };
 
 const resourceName = (r: ResourceInfo | string): string => (typeof r === 'string' ? r : r.resource);
@@ -154,4 +165,5 @@ export { validateLabelSelector, validateIntOrPercent, scaledIntOrPercent } from 
 export { validatePodSpec, validatePodTemplateSpec, validateTolerations } from './pod.js';
 export { validateResourceRequirements } from './resources.js';
 export { semanticEqual } from './semantic.js';
+export { ACCESS_MODES } from './storage.js';
 export { HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASSES } from './other.js';

@@ -41,6 +41,9 @@ import { secrets } from './secret/index.js';
 import { serviceAccounts } from './serviceaccount/index.js';
 import { services } from './service/index.js';
 import { statefulSets } from './statefulset/index.js';
+import { persistentVolumes } from './persistentvolume/index.js';
+import { persistentVolumeClaims } from './persistentvolumeclaim/index.js';
+import { storageClasses } from './storageclass/index.js';
 
 export type { ResourceDefinition, SubresourceHandler } from './resource.js';
 export { printTable } from './printers/index.js';
@@ -82,6 +85,9 @@ export const DEFINITIONS: readonly ResourceDefinition[] = [
   certificateSigningRequests,
   flowSchemas,
   priorityLevelConfigurations,
+  persistentVolumes,
+  persistentVolumeClaims,
+  storageClasses,
 ];
 
 const byGroupResource = new Map(DEFINITIONS.map((d) => [`${d.group}/${d.resource}`, d]));

@@ -38,4 +38,7 @@ export const RESOURCES = {
   poddisruptionbudgets: gv('policy', 'v1', 'poddisruptionbudgets'),
   certificatesigningrequests: gv('certificates.k8s.io', 'v1', 'certificatesigningrequests', false),
   clusterroles: gv('rbac.authorization.k8s.io', 'v1', 'clusterroles', false),
+  persistentvolumes: core('persistentvolumes', false),
+  persistentvolumeclaims: core('persistentvolumeclaims'),
+  storageclasses: gv('storage.k8s.io', 'v1', 'storageclasses', false),
 } as const satisfies Record<string, GroupVersionResource>;
