@@ -50,6 +50,7 @@ import { defaultTolerationSeconds, priorityAdmission, serviceAccountAdmission } 
 import { limitRanger } from './admission/limit_ranger.js';
 import { NamespaceObjectCache } from './admission/namespace_cache.js';
 import { resourceQuotaAdmission } from './admission/resource_quota.js';
+import { defaultStorageClassAdmission, storageObjectInUseProtection } from './admission/storage_plugins.js';
 import { bootstrap } from './controllers/bootstrap.js';
 import { NamespaceController } from './controllers/namespace_controller.js';
 import type { ServerServices } from './endpoints/context.js';
@@ -268,6 +269,8 @@ export class ApiServer {
       certificateSigning(() => this.authorizer),
       certificateSubjectRestriction,
       rbacEscalation({ authorize: (a) => this.authorizer.authorize(a) }, this.rbac),
+      defaultStorageClassAdmission(() => this.stores.get('storageclasses')!),
+      storageObjectInUseProtection,
       limitRanger(limitRanges),
       // Last, as upstream: a charge is written only for a request every other plugin admitted.
       resourceQuotaAdmission(quotas, () => this.stores.get('resourcequotas')!, this.clock),

@@ -1,7 +1,9 @@
 /**
  * Objects every cluster has, created at start-up like kube-apiserver's
  * bootstrap controllers: the system namespaces and the `kubernetes` Service
- * (ClusterIP = the first address of the service range).
+ * (ClusterIP = the first address of the service range); and, as kind and
+ * minikube install theirs, the default StorageClass `hollow`, whose claims
+ * the controller-manager's hollow provisioner serves.
  */
 import type { Clock } from '../../clock/index.js';
 import { meta, type Obj } from '../object.js';
@@ -27,7 +29,18 @@ async function ensure(store: GenericStore, obj: Obj, clock: Clock): Promise<void
   }
 }
 
-/** Creates the system namespaces and the `kubernetes` Service when missing. */
+/** The default StorageClass the server installs. */
+export const HOLLOW_STORAGE_CLASS = {
+  kind: 'StorageClass',
+  apiVersion: 'storage.k8s.io/v1',
+  metadata: { name: 'hollow', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+  provisioner: 'kscale.io/hollow',
+  reclaimPolicy: 'Delete',
+  volumeBindingMode: 'Immediate',
+  allowVolumeExpansion: true,
+};
+
+/** Creates the system namespaces, the `kubernetes` Service and the `hollow` StorageClass when missing. */
 export async function bootstrap(stores: Map<string, GenericStore>, cfg: StrategyConfig, clock: Clock): Promise<void> {
   for (const name of SYSTEM_NAMESPACES) {
     await ensure(stores.get('namespaces')!, { kind: 'Namespace', apiVersion: 'v1', metadata: { name } }, clock);
@@ -51,4 +64,5 @@ export async function bootstrap(stores: Map<string, GenericStore>, cfg: Strategy
     },
     clock,
   );
+  await ensure(stores.get('storageclasses')!, structuredClone(HOLLOW_STORAGE_CLASS), clock);
 }
