@@ -37,6 +37,16 @@ import {
 } from './clusterroleaggregation/index.js';
 import { RESOURCEQUOTA_CONTROLLER, ResourceQuotaController } from './resourcequota/index.js';
 import { CRONJOB_CONTROLLER, CronJobController } from './cronjob/index.js';
+import {
+  HOLLOW_PROVISIONER_CONTROLLER,
+  HollowProvisioner,
+  PERSISTENTVOLUME_BINDER_CONTROLLER,
+  PersistentVolumeController,
+  PV_PROTECTION_CONTROLLER,
+  PVC_PROTECTION_CONTROLLER,
+  PVCProtectionController,
+  PVProtectionController,
+} from './volume/index.js';
 
 /** Every known controller, in start order. */
 export function newControllerDescriptors(): ControllerDescriptor[] {
@@ -80,5 +90,13 @@ export function newControllerDescriptors(): ControllerDescriptor[] {
     },
     { name: RESOURCEQUOTA_CONTROLLER, aliases: ['resourcequota'], init: (ctx) => new ResourceQuotaController(ctx) },
     { name: CRONJOB_CONTROLLER, aliases: ['cronjob'], init: (ctx) => new CronJobController(ctx) },
+    {
+      name: PERSISTENTVOLUME_BINDER_CONTROLLER,
+      aliases: ['persistentvolume-binder'],
+      init: (ctx) => new PersistentVolumeController(ctx),
+    },
+    { name: PVC_PROTECTION_CONTROLLER, aliases: ['pvc-protection'], init: (ctx) => new PVCProtectionController(ctx) },
+    { name: PV_PROTECTION_CONTROLLER, aliases: ['pv-protection'], init: (ctx) => new PVProtectionController(ctx) },
+    { name: HOLLOW_PROVISIONER_CONTROLLER, aliases: ['hollow-provisioner'], init: (ctx) => new HollowProvisioner(ctx) },
   ];
 }
