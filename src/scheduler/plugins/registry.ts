@@ -19,6 +19,7 @@ import { podTopologySpread, NAME as POD_TOPOLOGY_SPREAD } from './podtopologyspr
 import { prioritySort, NAME as PRIORITY_SORT } from './queuesort/index.js';
 import { schedulingGates, NAME as SCHEDULING_GATES } from './schedulinggates/index.js';
 import { taintToleration, NAME as TAINT_TOLERATION } from './tainttoleration/index.js';
+import { volumeBinding, NAME as VOLUME_BINDING } from './volumebinding/index.js';
 
 /** Every in-tree plugin by name. */
 export function inTreeRegistry(): Map<string, PluginFactory> {
@@ -37,6 +38,7 @@ export function inTreeRegistry(): Map<string, PluginFactory> {
     [DEFAULT_PREEMPTION, (args, h) => defaultPreemption(args, h)],
     [COSCHEDULING, (args, h) => coscheduling(args, h)],
     [DEFAULT_BINDER, (args, h) => defaultBinder(args, h)],
+    [VOLUME_BINDING, (args, h) => volumeBinding(args, h)],
   ]);
 }
 

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RESOURCES } from '../../../client/index.js';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../../api/index.js';
+import { fakeHandle, makeNode, makePod, makeSnapshot, runFilter } from '../../testing/wrappers.js';
+import { volumeBinding } from './index.js';
+
+const CONFLICT = 'node(s) had volume node affinity conflict';
+const claim = (name: string, cls: string, volumeName?: string, deleting = false): PersistentVolumeClaim => ({
+  metadata: { name, namespace: 'default', ...(deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
+  spec: { storageClassName: cls, ...(volumeName ? { volumeName } : {}) },
+});
+const pinned = (name: string, node: string): PersistentVolume => ({
+  metadata: { name },
+  spec: {
+    nodeAffinity: {
+      required: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }],
+      },
+    },
+  },
+});
+const classes: StorageClass[] = [
+  { metadata: { name: 'now' }, provisioner: 'kscale.io/hollow', volumeBindingMode: 'Immediate' },
+  { metadata: { name: 'later' }, provisioner: 'kscale.io/hollow', volumeBindingMode: 'WaitForFirstConsumer' },
+];
+
+const cases: { name: string; claims: string[]; want: Record<string, string> }[] = [
+  { name: 'a pod without claims fits every node (PreFilter skips)', claims: [], want: { n1: '', n2: '' } },
+  {
+    name: 'a missing claim is unresolvable',
+    claims: ['nope'],
+    want: { PreFilter: 'persistentvolumeclaim "nope" not found' },
+  },
+  {
+    name: 'a deleting claim is unresolvable',
+    claims: ['gone'],
+    want: { PreFilter: 'persistentvolumeclaim "gone" is being deleted' },
+  },
+  {
+    name: 'an unbound Immediate claim waits for the binder',
+    claims: ['pending'],
+    want: { PreFilter: 'pod has unbound immediate PersistentVolumeClaims' },
+  },
+  { name: 'an unbound WaitForFirstConsumer claim fits every node', claims: ['wffc'], want: { n1: '', n2: '' } },
+  { name: 'a claim bound to a volume pinned to n2 fits only n2', claims: ['onn2'], want: { n1: CONFLICT, n2: '' } },
+  { name: 'a claim bound to an unpinned volume fits every node', claims: ['free'], want: { n1: '', n2: '' } },
+];
+
+for (const c of cases) {
+  test(`VolumeBinding Filter: ${c.name}`, () => {
+    const nodes = ['n1', 'n2'].map((n) => makeNode(n, { labels: { 'kubernetes.io/hostname': n } }));
+    const snap = makeSnapshot(nodes);
+    const handle = fakeHandle(snap);
+    const informers = handle.informerFactory();
+    const claims = [
+      claim('gone', 'now', undefined, true),
+      claim('pending', 'now'),
+      claim('wffc', 'later'),
+      claim('onn2', 'later', 'pv-n2'),
+      claim('free', 'now', 'pv-free'),
+    ];
+    for (const x of claims) informers.informerFor(RESOURCES.persistentvolumeclaims).indexer.add(x);
+    for (const x of [pinned('pv-n2', 'n2'), { metadata: { name: 'pv-free' }, spec: {} }])
+      informers.informerFor(RESOURCES.persistentvolumes).indexer.add(x);
+    for (const x of classes) informers.informerFor(RESOURCES.storageclasses).indexer.add(x);
+    const volumes = c.claims.map((n, i) => ({ name: `v${i}`, persistentVolumeClaim: { claimName: n } }));
+    const pod = makePod('p', { spec: { volumes } as object });
+    assert.deepEqual(runFilter(volumeBinding({}, handle), pod, snap), c.want);
+  });
+}
