@@ -31,6 +31,7 @@ import {
   Graph,
   NodeAuthorizer,
   podGraphPopulator,
+  pvGraphPopulator,
   privilegedGroups,
   RBACAuthorizer,
   serveSelfSubjectRulesReview,
@@ -532,8 +533,12 @@ export class ApiServer {
         // port nothing is ever authorized, so the lab's plain-HTTP server pays for no pod informer.
         const graph = new Graph();
         chain.push(new NodeAuthorizer(graph));
-        if (this.opts.secureServing !== undefined)
+        if (this.opts.secureServing !== undefined) {
           this.informers.push(new StoreInformer(s('pods'), this.storage, this.clock, podGraphPopulator(graph)));
+          this.informers.push(
+            new StoreInformer(s('persistentvolumes'), this.storage, this.clock, pvGraphPopulator(graph)),
+          );
+        }
       } else throw new Error(`authorization mode ${JSON.stringify(m)} is not supported (AlwaysAllow, Node, RBAC)`);
     }
     if (modes.includes('RBAC')) {

@@ -30,6 +30,7 @@ export {
   NodeAuthorizer,
   nodeIdentity,
   podGraphPopulator,
+  pvGraphPopulator,
   podRefs,
 } from './node/index.js';
 export { attributesOf } from './attributes.js';
