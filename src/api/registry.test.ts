@@ -12,7 +12,7 @@ import {
 } from './registry.js';
 
 test('every resource is reachable by group/version/plural and by apiVersion+kind', () => {
-  assert.equal(RESOURCES.length, 34);
+  assert.equal(RESOURCES.length, 37);
   for (const r of RESOURCES) {
     assert.equal(lookupResource(r.group, r.version, r.resource), r);
     assert.equal(resourceForKind(r.group ? `${r.group}/${r.version}` : r.version, r.kind), r);
