@@ -21,10 +21,17 @@ export function withPriorityAndFairness(apf: APFController): Filter {
     res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', c.level.uid);
     const work = apf.estimate(info, c.level);
     let cancel: (() => void) | undefined;
-    let outcome = apf.admit(c, work, (f) => req.once('close', (cancel = f)));
+    // A client that leaves, or a deadline that answers 504 (the response closes), takes the request out of its queue.
+    let outcome = apf.admit(c, work, (f) => {
+      req.once('close', (cancel = f));
+      res.once('close', f);
+    });
     if (outcome instanceof Promise) {
       outcome = await outcome;
-      if (cancel !== undefined) req.off('close', cancel);
+      if (cancel !== undefined) {
+        req.off('close', cancel);
+        res.off('close', cancel);
+      }
     }
     if (typeof outcome === 'string') throw tooManyRequests('Too many requests, please try again later.', 1);
     const admitted: Admitted = outcome;
@@ -33,14 +40,10 @@ export function withPriorityAndFairness(apf: APFController): Filter {
       admitted.finish();
       return p;
     }
-    let done = false;
-    try {
-      await next(req, res, info);
-      done = res.writableEnded;
-    } finally {
-      // Like the max-in-flight filter, a handler still writing keeps its seats until the response closes.
-      if (done) admitted.finish();
-      else res.once('close', admitted.finish);
-    }
+    // The seats go back when the handler returns with its response written, or when the response closes:
+    // a handler still writing keeps them, one past its deadline (504 written) does not.
+    res.once('close', admitted.finish);
+    await next(req, res, info);
+    if (res.writableEnded) admitted.finish();
   };
 }
