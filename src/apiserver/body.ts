@@ -6,14 +6,72 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYAML } from 'yaml';
 import { decodeProtobufObject, ProtobufError, PROTOBUF_MEDIA_TYPE } from '../api/index.js';
-import { badRequest, newStatusError, requestEntityTooLarge, unsupportedMediaType } from '../api/index.js';
+import {
+  badRequest,
+  newStatusError,
+  requestEntityTooLarge,
+  tooManyRequests,
+  unsupportedMediaType,
+} from '../api/index.js';
 import { noteRequestBody } from './audit/request.js';
 
 /** kube-apiserver's default limit on a request body. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
-/** Reads the whole body, failing with 413 past `limit`. */
+/**
+ * A server-wide budget for the bytes of request bodies being buffered (kscale's, beyond upstream):
+ * a body that would take it past `maxBytes` is refused with 429 and Retry-After.
+ */
+export class BodyBudget {
+  /** Bytes held now. */
+  used = 0;
+  constructor(readonly maxBytes: number) {}
+
+  /** Takes `n` bytes; false (nothing taken) when they do not fit. */
+  take(n: number): boolean {
+    if (this.maxBytes > 0 && this.used + n > this.maxBytes) return false;
+    this.used += n;
+    return true;
+  }
+
+  /** Gives `n` bytes back. */
+  give(n: number): void {
+    this.used -= n;
+  }
+}
+
+/** Bodies read ahead of dispatch (readAheadBody), handed to the handler's readBody. */
+const readAhead = new WeakMap<IncomingMessage, Buffer>();
+
+/** Reads the whole body, failing with 413 past `limit`; a body read ahead is returned as it is. */
 export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+  const ahead = readAhead.get(req);
+  if (ahead !== undefined) {
+    if (ahead.length > limit) throw requestEntityTooLarge(`the request body is too large: more than ${limit} bytes`);
+    return ahead;
+  }
+  return collectBody(req, limit);
+}
+
+/**
+ * Reads a request's body before it is dispatched (so a client trickling its body holds no seat), its bytes
+ * counted in `budget` (`held` says how many, to give back when the response closes).
+ */
+export async function readAheadBody(
+  req: IncomingMessage,
+  budget: BodyBudget,
+  held: { bytes: number },
+  limit = MAX_REQUEST_BODY_BYTES,
+): Promise<void> {
+  readAhead.set(req, await collectBody(req, limit, budget, held));
+}
+
+function collectBody(
+  req: IncomingMessage,
+  limit: number,
+  budget?: BodyBudget,
+  held?: { bytes: number },
+): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > limit) {
     req.resume();
@@ -29,13 +87,22 @@ export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BY
       if (settled) return;
       settled = true;
       chunks.length = 0;
+      if (budget !== undefined && held !== undefined) {
+        budget.give(held.bytes);
+        held.bytes = 0;
+      }
       reject(err);
     };
     req.on('data', (b: Buffer) => {
       if (settled) return; // past the limit: keep draining, discard
       size += b.length;
       if (size > limit) fail(requestEntityTooLarge(`the request body is too large: more than ${limit} bytes`));
-      else chunks.push(b);
+      else if (budget !== undefined && held !== undefined && !budget.take(b.length))
+        fail(tooManyRequests('the server is buffering too many request bodies, please try again later', 1));
+      else {
+        if (held !== undefined) held.bytes += b.length;
+        chunks.push(b);
+      }
     });
     req.once('end', () => {
       if (settled) return;

@@ -1,8 +1,9 @@
 /**
  * The handler chain, like upstream's DefaultBuildHandlerChain: each filter
  * wraps the next. Order (outermost first): panic recovery and request info,
- * metrics, authentication, audit, API Priority and Fairness (or max-in-flight when
- * it is off), authorization, then the router.
+ * metrics, the request deadline, authentication, audit, the per-user watch cap,
+ * reading bodies ahead, API Priority and Fairness (or max-in-flight when it is
+ * off), authorization, then the router.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../api/index.js';
@@ -150,14 +151,10 @@ function verbLabel(verb: string): string {
 export function withMaxInFlight(limiter: MaxInFlight): Filter {
   return (next) => async (req, res, info) => {
     const release = limiter.acquire(info);
-    let done = false;
-    try {
-      await next(req, res, info);
-      done = res.writableEnded;
-    } finally {
-      // Like upstream, the slot is held until the handler returns; one still writing keeps it until the response closes.
-      if (done) release();
-      else res.once('close', release);
-    }
+    // Like upstream, the slot is held until the handler returns; one still writing keeps it until the response
+    // closes, and a response closed early (a 504 at the deadline) gives it back then.
+    res.once('close', release);
+    await next(req, res, info);
+    if (res.writableEnded) release();
   };
 }

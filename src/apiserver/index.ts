@@ -1,6 +1,12 @@
 /** The API server component's public surface. */
 export { ApiServer, type ApiServerOptions, type SecureServingOptions } from './server.js';
 export {
+  DEFAULT_MAX_BUFFERED_BODY_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_WATCHES_PER_USER,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from './serving_limits.js';
+export {
   kubeconfigYAML,
   secureKubeconfigYAML,
   writeKubeconfig,

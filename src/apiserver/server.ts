@@ -23,7 +23,7 @@ import {
 } from './authentication/index.js';
 import { withAuthentication } from './filters/authentication.js';
 import { AuditMetrics, Auditor, PolicyRuleEvaluator, type AuditConfig } from './audit/index.js';
-import { decodeBody } from './body.js';
+import { BodyBudget, decodeBody } from './body.js';
 import { withAuthorization } from './filters/authorization.js';
 import { withImpersonation } from './filters/impersonation.js';
 import {
@@ -57,6 +57,19 @@ import { NamespaceController } from './controllers/namespace_controller.js';
 import type { ServerServices } from './endpoints/context.js';
 import { serveResource } from './endpoints/router.js';
 import { MaxInFlight } from './filters/max_inflight.js';
+import { withBodyReadAhead } from './filters/read_ahead.js';
+import { withTimeout } from './filters/timeout.js';
+import { WatchLimiter, withWatchLimit } from './filters/watch_limit.js';
+import { ConnectionLimiter, guardConnections } from './connection_limit.js';
+import {
+  answerClientError,
+  DEFAULT_MAX_BUFFERED_BODY_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_WATCHES_PER_USER,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  MAX_HEADER_BYTES,
+  socketLimits,
+} from './serving_limits.js';
 import { withPriorityAndFairness } from './filters/priority_and_fairness.js';
 import {
   APFController,
@@ -116,6 +129,14 @@ export interface ApiServerOptions {
   maxMutatingRequestsInflight?: number;
   /** --enable-priority-and-fairness (true): API Priority and Fairness instead of max-in-flight. */
   enablePriorityAndFairness?: boolean;
+  /** --request-timeout (60 s): the deadline of every non-long-running request (0: none). */
+  requestTimeoutMs?: number;
+  /** --max-watches-per-user (kscale's, 5000; 0: no cap): concurrent watches one user may hold. */
+  maxWatchesPerUser?: number;
+  /** --max-connections (kscale's, 15000; 0: no cap): open connections before new ones get 429 and are closed. */
+  maxConnections?: number;
+  /** --max-buffered-body-bytes (kscale's, 512 MiB; 0: no cap): request body bytes buffered at once before 429. */
+  maxBufferedBodyBytes?: number;
   /** --min-request-timeout (1800 s): watches without timeoutSeconds last [min, 2*min). */
   minRequestTimeoutSeconds?: number;
   /** --service-cluster-ip-range (10.96.0.0/12 here; upstream has no default). */
@@ -354,23 +375,28 @@ export class ApiServer {
       });
     }
     const audit = this.auditor;
+    const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const chain = buildChain(route, [
       withMetrics(this.metrics),
+      withTimeout(requestTimeoutMs),
       ...(audit === undefined ? [] : [withFailedAuthenticationAudit(audit)]),
       withAuthentication({ anonymous: opts.anonymousAuth ?? true, tokens }),
       ...(audit === undefined ? [] : [withAudit(audit)]),
       withImpersonation(this.authorizer),
       withProbabilisticGoaway(opts.secureServing?.goawayChance ?? 0),
+      withWatchLimit(new WatchLimiter(opts.maxWatchesPerUser ?? DEFAULT_MAX_WATCHES_PER_USER)),
+      withBodyReadAhead(new BodyBudget(opts.maxBufferedBodyBytes ?? DEFAULT_MAX_BUFFERED_BODY_BYTES)),
       this.apf === undefined ? withMaxInFlight(limiter) : withPriorityAndFairness(this.apf),
       withAuthorization(this.authorizer),
     ]);
-    const listener = toListener(chain);
-    this.http = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000 }, listener);
-    this.http.on('clientError', (_err, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-      else socket.destroy();
-    });
-    this.https = opts.secureServing === undefined ? undefined : this.secureServer(opts.secureServing, listener);
+    const listener = guardConnections(toListener(chain));
+    this.http = createServer(socketLimits(requestTimeoutMs), listener);
+    this.http.on('clientError', answerClientError);
+    this.https =
+      opts.secureServing === undefined ? undefined : this.secureServer(opts.secureServing, listener, requestTimeoutMs);
+    const connections = new ConnectionLimiter(opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+    connections.watch(this.http, false);
+    if (this.https !== undefined) connections.watch(this.https, true);
     this.nsController = new NamespaceController(this.storage, this.stores, this.clock, () =>
       this.customResources.storageStores(),
     );
@@ -406,7 +432,11 @@ export class ApiServer {
    * Client certificates are requested and verified against the client CA; one that does not verify
    * ends the connection right after the handshake, before any request is read.
    */
-  private secureServer(o: SecureServingOptions, listener: ReturnType<typeof toListener>): Http2SecureServer {
+  private secureServer(
+    o: SecureServingOptions,
+    listener: ReturnType<typeof toListener>,
+    requestTimeoutMs: number,
+  ): Http2SecureServer {
     const server = createSecureServer(
       {
         cert: o.cert,
@@ -415,12 +445,18 @@ export class ApiServer {
         requestCert: true,
         rejectUnauthorized: false,
         allowHTTP1: true,
-        // A client that stalls mid-handshake is dropped after 10 s instead of Node's 120 s.
+        // A client that stalls mid-handshake is dropped after 10 s (Go's TLSHandshakeTimeout) instead of Node's 120 s.
         handshakeTimeout: 10_000,
-        settings: { maxConcurrentStreams: o.http2MaxStreamsPerConnection ?? 1000 },
+        settings: {
+          maxConcurrentStreams: o.http2MaxStreamsPerConnection ?? 1000,
+          maxHeaderListSize: MAX_HEADER_BYTES,
+        },
       },
       listener as unknown as Parameters<typeof createSecureServer>[1],
     );
+    // The HTTP/1.1 fallback reads these off the server, as an http.Server would its options.
+    Object.assign(server, socketLimits(requestTimeoutMs));
+    server.on('clientError', answerClientError);
     server.on('secureConnection', (socket: TLSSocket) => {
       const peer = socket.getPeerCertificate();
       if (!socket.authorized && peer !== null && Object.keys(peer).length > 0) {
@@ -453,6 +489,8 @@ export class ApiServer {
     const apf = new APFController({
       clock: this.clock,
       serverConcurrencyLimit: (opts.maxRequestsInflight ?? 400) + (opts.maxMutatingRequestsInflight ?? 200),
+      // Queued requests wait at most a quarter of the request timeout, as upstream.
+      requestTimeoutMs: opts.requestTimeoutMs || DEFAULT_REQUEST_TIMEOUT_MS,
       stats: this.resourceStats(),
       metrics: new FlowControlMetrics(this.metrics.registry),
       writeDangling: async (name, condition) => {

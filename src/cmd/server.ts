@@ -16,6 +16,7 @@ import { openStorage } from './storage_flags.js';
 import { firstServiceIP, secureServingSetup, type SecureServingSetup } from './secure_serving.js';
 import { logger } from './log.js';
 import { addAuditFlags, auditConfigFromFlags, type AuditFlags } from './audit_flags.js';
+import { addServingLimitFlags, servingLimitsFromFlags } from './serving_limits_flags.js';
 import { addEncryptionFlags, withEncryptionAtRest } from './encryption_flags.js';
 
 /**
@@ -33,7 +34,7 @@ async function storageMaintenance(storage: Storage, log: { warn(o: object, m: st
 
 /** Adds the `server` subcommand. */
 export function serverCommand(): Command {
-  return addEncryptionFlags(addAuditFlags(new Command('server')))
+  return addServingLimitFlags(addEncryptionFlags(addAuditFlags(new Command('server'))))
     .description('run the API server (embedded SQLite storage by default, or etcd)')
     .option('--data-dir <dir>', 'directory of the embedded SQLite store', '.kscale/data')
     .option('--etcd-servers <urls>', 'etcd client URLs (comma-separated); replaces the embedded store')
@@ -252,6 +253,7 @@ export function serverCommand(): Command {
         maxMutatingRequestsInflight: o.maxMutatingRequestsInflight as number,
         enablePriorityAndFairness: o.enablePriorityAndFairness !== 'false',
         minRequestTimeoutSeconds: o.minRequestTimeout as number,
+        ...servingLimitsFromFlags(o),
         serviceClusterIPRange: o.serviceClusterIpRange as string,
         serviceNodePortRange: o.serviceNodePortRange as string,
         eventTTLSeconds: parseDuration(o.eventTtl as string) / 1000,
