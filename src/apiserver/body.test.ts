@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { StatusError } from '../api/index.js';
-import { decodeBody, MAX_NESTING_DEPTH, nestsDeeperThan } from './body.js';
+import { BodyBudget, decodeBody, MAX_NESTING_DEPTH, nestsDeeperThan, readAheadBody, readBody } from './body.js';
 
 const json = (text: string): unknown => decodeBody(Buffer.from(text), 'application/json');
 const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
@@ -58,4 +60,23 @@ test('nestsDeeperThan counts arrays and objects, not scalars, and ends on cycles
   const cyclic: Record<string, unknown> = {};
   cyclic.self = cyclic;
   assert.equal(nestsDeeperThan(cyclic, 10), true);
+});
+
+test('bodies read ahead count against the budget until given back; past it they are 429', async () => {
+  const budget = new BodyBudget(10);
+  const held = { bytes: 0 };
+  const first = Readable.from([Buffer.from('12345'), Buffer.from('678')]) as unknown as IncomingMessage;
+  first.headers = {};
+  await readAheadBody(first, budget, held);
+  assert.equal(held.bytes, 8);
+  assert.equal(budget.used, 8);
+  // The handler's readBody gets the body read ahead.
+  assert.equal((await readBody(first)).toString(), '12345678');
+  const second = Readable.from([Buffer.from('abcdef')]) as unknown as IncomingMessage;
+  second.headers = {};
+  const other = { bytes: 0 };
+  await assert.rejects(readAheadBody(second, budget, other), (e: { code?: number }) => e.code === 429);
+  assert.equal(budget.used, 8);
+  budget.give(held.bytes);
+  assert.equal(budget.used, 0);
 });
