@@ -1,10 +1,12 @@
 /**
  * A cap on concurrent watches per user (kscale's --max-watches-per-user;
  * upstream has none): past it a watch gets 429 with Retry-After instead of
- * the server running out of file descriptors and memory.
+ * the server running out of file descriptors and memory. The plain port's
+ * system:unsecured (the lab's every component, like upstream's loopback
+ * client) is not capped.
  */
 import { tooManyRequests } from '../../api/index.js';
-import { ANONYMOUS_USER } from '../authentication/index.js';
+import { ANONYMOUS_USER, UNSECURED_USER } from '../authentication/index.js';
 import type { Filter } from '../handler_chain.js';
 
 /** Counts open watches by user name. */
@@ -34,10 +36,10 @@ export class WatchLimiter {
   }
 }
 
-/** Applies `limiter` to every watch, after authentication. */
+/** Applies `limiter` to every watch over the secure port, after authentication. */
 export function withWatchLimit(limiter: WatchLimiter): Filter {
   return (next) => async (req, res, info) => {
-    if (info.verb !== 'watch') return next(req, res, info);
+    if (info.verb !== 'watch' || info.user === UNSECURED_USER) return next(req, res, info);
     const release = limiter.acquire((info.user ?? ANONYMOUS_USER).username);
     res.once('close', release);
     return next(req, res, info);
