@@ -22,8 +22,9 @@ export async function updateStatusIfChanged<T extends WithStatus>(
   let latest = obj;
   const namespace = obj.metadata!.namespace!;
   for (let attempt = 0; ; attempt++) {
-    const observedGeneration = latest.metadata?.generation ?? generation;
-    const next = { ...latest, status: { ...(latest.status ?? {}), ...computed, observedGeneration } };
+    // The generation the status was computed from, even when the retry writes onto a newer object: claiming the newer
+    // generation would tell clients (kubectl rollout status) that a spec the controller has not seen is done.
+    const next = { ...latest, status: { ...(latest.status ?? {}), ...computed, observedGeneration: generation } };
     try {
       await client.updateStatus(next, { namespace });
       return;
