@@ -92,7 +92,8 @@ test('status, binding and eviction subresources', async () => {
 });
 
 test('429 from --max-mutating-requests-inflight is retried until every write lands', async () => {
-  const s = await startServer(['--max-mutating-requests-inflight', '1']);
+  // Max-in-flight alone: under APF the plain port's system:masters is exempt and never pushed back.
+  const s = await startServer(['--max-mutating-requests-inflight', '1', '--enable-priority-and-fairness=false']);
   const c = new RESTClient(loadKubeconfig({ path: s.kubeconfig }));
   try {
     const cms = c.resource(RESOURCES.configmaps);
