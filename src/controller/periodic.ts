@@ -5,6 +5,7 @@
  */
 import type { ClientLogger } from '../client/index.js';
 import type { Clock, Timer } from '../clock/index.js';
+import type { Controller, ControllerContext } from './controller_context.js';
 
 /** A loop started by `start` and ended by `stop`. */
 export class Periodic {
@@ -49,6 +50,36 @@ export class Periodic {
     this.timer?.cancel();
     this.timer = undefined;
     await this.current;
+  }
+}
+
+/** A controller whose work is one pass repeated every period on a Periodic; subclasses set name and pass. */
+export abstract class PeriodicController implements Controller {
+  abstract readonly name: string;
+  protected readonly log: ClientLogger;
+  private readonly loop: Periodic;
+
+  constructor(ctx: ControllerContext, periodMs: number, loopName: string) {
+    this.log = ctx.logger;
+    this.loop = new Periodic(ctx.clock, periodMs, () => this.pass(), this.log, loopName);
+  }
+
+  /** One pass; a throw is logged and the next pass still runs. */
+  protected abstract readonly pass: () => Promise<void>;
+
+  /** Starts the periodic pass. */
+  run(): void {
+    this.loop.start();
+  }
+
+  /** Stops the pass after the current one. */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /** True between passes. */
+  isIdle(): boolean {
+    return !this.loop.running;
   }
 }
 

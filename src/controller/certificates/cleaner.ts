@@ -5,7 +5,7 @@
  * updated, pending ones a day after creation, and any whose issued
  * certificate has expired. It reads from the informer only.
  */
-import { isNotFoundError, RESOURCES, type ClientLogger, type Lister, type ResourceClient } from '../../client/index.js';
+import { isNotFoundError, RESOURCES, type Lister, type ResourceClient } from '../../client/index.js';
 import {
   CSR_APPROVED,
   CSR_DENIED,
@@ -15,8 +15,8 @@ import {
 } from '../../api/index.js';
 import 'reflect-metadata'; // @peculiar/x509's dependency injection needs the Reflect polyfill loaded first.
 import { X509Certificate } from '@peculiar/x509';
-import type { Controller, ControllerContext } from '../controller_context.js';
-import { Periodic } from '../periodic.js';
+import type { ControllerContext } from '../controller_context.js';
+import { PeriodicController } from '../periodic.js';
 
 /** The controller's name for --controllers (upstream's names.CertificateSigningRequestCleanerController). */
 export const CSR_CLEANER_CONTROLLER = 'certificatesigningrequest-cleaner-controller';
@@ -53,33 +53,16 @@ export function csrCleanupReason(csr: CertificateSigningRequest, now: number): s
 }
 
 /** Deletes stale CSRs hourly. */
-export class CSRCleanerController implements Controller {
+export class CSRCleanerController extends PeriodicController {
+  protected readonly pass = (): Promise<void> => this.clean();
   readonly name = CSR_CLEANER_CONTROLLER;
   private readonly lister: Lister<CertificateSigningRequest>;
   private readonly csrs: ResourceClient<CertificateSigningRequest>;
-  private readonly log: ClientLogger;
-  private readonly loop: Periodic;
 
   constructor(private readonly ctx: ControllerContext) {
-    this.log = ctx.logger;
+    super(ctx, POLLING_INTERVAL_MS, 'csrcleaner');
     this.lister = ctx.informers.informerFor<CertificateSigningRequest>(RESOURCES.certificatesigningrequests).lister();
     this.csrs = ctx.client.resource<CertificateSigningRequest>(RESOURCES.certificatesigningrequests);
-    this.loop = new Periodic(ctx.clock, POLLING_INTERVAL_MS, () => this.clean(), this.log, 'csrcleaner');
-  }
-
-  /** Starts the hourly pass. */
-  run(): void {
-    this.loop.start();
-  }
-
-  /** Stops after the current pass. */
-  async stop(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  /** True between passes. */
-  isIdle(): boolean {
-    return !this.loop.running;
   }
 
   /** One pass over every cached CSR. */

@@ -7,11 +7,11 @@
  * stuck terminating. Deletions are forced (grace period 0). It reads only
  * from informers, so an idle cluster costs it no API calls.
  */
-import { isNotFoundError, RESOURCES, type ClientLogger, type Lister, type ResourceClient } from '../../client/index.js';
+import { isNotFoundError, RESOURCES, type Lister, type ResourceClient } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
+import type { ControllerContext } from '../controller_context.js';
 import { isPodTerminal } from '../controllerutil/index.js';
-import { parallelize, Periodic } from '../periodic.js';
+import { parallelize, PeriodicController } from '../periodic.js';
 import type { PodGCControllerOptions } from './config.js';
 import { formatTimestamp, parseTimestamp, type Node, type Pod } from '../../api/index.js';
 
@@ -21,7 +21,8 @@ export const PODGC_CONTROLLER = 'pod-garbage-collector-controller';
 const DELETE_WORKERS = 50;
 
 /** Deletes pods nobody else will: excess terminated ones and those of deleted nodes. */
-export class PodGCController implements Controller {
+export class PodGCController extends PeriodicController {
+  protected readonly pass = (): Promise<void> => this.gc();
   readonly name = PODGC_CONTROLLER;
   /** Pods deleted so far, by reason (upstream's pod_gc_collector force_delete_pods_total). */
   readonly deleted = { terminated: 0, orphaned: 0, unscheduledTerminating: 0 };
@@ -30,8 +31,6 @@ export class PodGCController implements Controller {
   private readonly pods: ResourceClient<Pod>;
   private readonly nodes: ResourceClient<Node>;
   private readonly clock: Clock;
-  private readonly log: ClientLogger;
-  private readonly loop: Periodic;
   /** Node names seen missing, with when they were first missed (upstream's nodeQueue with quarantine). */
   private readonly missingSince = new Map<string, number>();
 
@@ -39,28 +38,12 @@ export class PodGCController implements Controller {
     ctx: ControllerContext,
     private readonly opts: PodGCControllerOptions = ctx.config.podGC,
   ) {
+    super(ctx, opts.gcCheckPeriodMs, 'podgc');
     this.clock = ctx.clock;
-    this.log = ctx.logger;
     this.podLister = ctx.informers.informerFor<Pod>(RESOURCES.pods).lister();
     this.nodeLister = ctx.informers.informerFor<Node>(RESOURCES.nodes).lister();
     this.pods = ctx.client.resource<Pod>(RESOURCES.pods);
     this.nodes = ctx.client.resource<Node>(RESOURCES.nodes);
-    this.loop = new Periodic(this.clock, opts.gcCheckPeriodMs, () => this.gc(), this.log, 'podgc');
-  }
-
-  /** Starts the periodic pass. */
-  run(): void {
-    this.loop.start();
-  }
-
-  /** Stops the pass after the current one. */
-  async stop(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  /** True between passes. */
-  isIdle(): boolean {
-    return !this.loop.running;
   }
 
   /** One pass of every collection. */

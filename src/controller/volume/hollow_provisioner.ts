@@ -16,12 +16,11 @@ import {
   isAlreadyExistsError,
   isNotFoundError,
   RESOURCES,
-  type ClientLogger,
   type Lister,
   type ResourceClient,
 } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
-import { Periodic } from '../periodic.js';
+import type { ControllerContext } from '../controller_context.js';
+import { PeriodicController } from '../periodic.js';
 import { ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER } from './pv_controller.js';
 
 /** The controller's name for --controllers. */
@@ -33,37 +32,20 @@ export const ANN_PROVISIONED_BY = 'pv.kubernetes.io/provisioned-by';
 const SYNC_PERIOD_MS = 500;
 
 /** Creates volumes for hollow-class claims and deletes them when released. */
-export class HollowProvisioner implements Controller {
+export class HollowProvisioner extends PeriodicController {
+  protected readonly pass = (): Promise<void> => this.sync();
   readonly name = HOLLOW_PROVISIONER_CONTROLLER;
   private readonly pvLister: Lister<PersistentVolume>;
   private readonly pvcLister: Lister<PersistentVolumeClaim>;
   private readonly classLister: Lister<StorageClass>;
   private readonly pvs: ResourceClient<PersistentVolume>;
-  private readonly log: ClientLogger;
-  private readonly loop: Periodic;
 
   constructor(ctx: ControllerContext) {
-    this.log = ctx.logger;
+    super(ctx, SYNC_PERIOD_MS, 'hollow-provisioner');
     this.pvLister = ctx.informers.informerFor<PersistentVolume>(RESOURCES.persistentvolumes).lister();
     this.pvcLister = ctx.informers.informerFor<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims).lister();
     this.classLister = ctx.informers.informerFor<StorageClass>(RESOURCES.storageclasses).lister();
     this.pvs = ctx.client.resource<PersistentVolume>(RESOURCES.persistentvolumes);
-    this.loop = new Periodic(ctx.clock, SYNC_PERIOD_MS, () => this.sync(), this.log, 'hollow-provisioner');
-  }
-
-  /** Starts the periodic pass. */
-  run(): void {
-    this.loop.start();
-  }
-
-  /** Stops the pass after the current one. */
-  async stop(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  /** True between passes. */
-  isIdle(): boolean {
-    return !this.loop.running;
   }
 
   /** One pass: provision what is asked for, delete what is released. */

@@ -6,9 +6,9 @@
  * kubernetes.io/pv-protection while it is Bound.
  */
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod } from '../../api/index.js';
-import { isNotFoundError, RESOURCES, type ClientLogger, type Lister, type ResourceClient } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
-import { Periodic } from '../periodic.js';
+import { isNotFoundError, RESOURCES, type Lister, type ResourceClient } from '../../client/index.js';
+import type { ControllerContext } from '../controller_context.js';
+import { PeriodicController } from '../periodic.js';
 
 /** The pvc-protection controller's name for --controllers. */
 export const PVC_PROTECTION_CONTROLLER = 'persistentvolumeclaim-protection-controller';
@@ -26,37 +26,20 @@ export function podUsesClaim(pod: Pod, claim: string): boolean {
 }
 
 /** One periodic pass that drops a finalizer from deleting objects once `inUse` says they are free. */
-abstract class ProtectionController<T extends KubeObject> implements Controller {
-  abstract readonly name: string;
-  private readonly loop: Periodic;
+abstract class ProtectionController<T extends KubeObject> extends PeriodicController {
+  protected readonly pass = (): Promise<void> => this.sync();
 
   constructor(
     ctx: ControllerContext,
     private readonly lister: Lister<T>,
     private readonly client: ResourceClient<T>,
     private readonly finalizer: string,
-    private readonly log: ClientLogger = ctx.logger,
   ) {
-    this.loop = new Periodic(ctx.clock, SYNC_PERIOD_MS, () => this.sync(), this.log, finalizer);
+    super(ctx, SYNC_PERIOD_MS, finalizer);
   }
 
   /** Whether the object is still in use, so its finalizer stays. */
   protected abstract inUse(obj: T): boolean;
-
-  /** Starts the periodic pass. */
-  run(): void {
-    this.loop.start();
-  }
-
-  /** Stops the pass after the current one. */
-  async stop(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  /** True between passes. */
-  isIdle(): boolean {
-    return !this.loop.running;
-  }
 
   /** One pass over the deleting objects that still carry the finalizer. */
   async sync(): Promise<void> {

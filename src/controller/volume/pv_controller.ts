@@ -15,9 +15,9 @@ import {
   type PersistentVolumeClaim,
   type StorageClass,
 } from '../../api/index.js';
-import { isNotFoundError, RESOURCES, type ClientLogger, type Lister, type ResourceClient } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
-import { Periodic } from '../periodic.js';
+import { isNotFoundError, RESOURCES, type Lister, type ResourceClient } from '../../client/index.js';
+import type { ControllerContext } from '../controller_context.js';
+import { PeriodicController } from '../periodic.js';
 import { claimRefMatches, findMatchingVolume, volumePhase } from './binder.js';
 
 /** The controller's name for --controllers. */
@@ -35,39 +35,22 @@ export const ANN_SELECTED_NODE = 'volume.kubernetes.io/selected-node';
 const SYNC_PERIOD_MS = 500;
 
 /** Binds claims to volumes and keeps both sides' phases. */
-export class PersistentVolumeController implements Controller {
+export class PersistentVolumeController extends PeriodicController {
+  protected readonly pass = (): Promise<void> => this.sync();
   readonly name = PERSISTENTVOLUME_BINDER_CONTROLLER;
   private readonly pvLister: Lister<PersistentVolume>;
   private readonly pvcLister: Lister<PersistentVolumeClaim>;
   private readonly classLister: Lister<StorageClass>;
   private readonly pvs: ResourceClient<PersistentVolume>;
   private readonly pvcs: ResourceClient<PersistentVolumeClaim>;
-  private readonly log: ClientLogger;
-  private readonly loop: Periodic;
 
   constructor(ctx: ControllerContext) {
-    this.log = ctx.logger;
+    super(ctx, SYNC_PERIOD_MS, 'pv-binder');
     this.pvLister = ctx.informers.informerFor<PersistentVolume>(RESOURCES.persistentvolumes).lister();
     this.pvcLister = ctx.informers.informerFor<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims).lister();
     this.classLister = ctx.informers.informerFor<StorageClass>(RESOURCES.storageclasses).lister();
     this.pvs = ctx.client.resource<PersistentVolume>(RESOURCES.persistentvolumes);
     this.pvcs = ctx.client.resource<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims);
-    this.loop = new Periodic(ctx.clock, SYNC_PERIOD_MS, () => this.sync(), this.log, 'pv-binder');
-  }
-
-  /** Starts the periodic pass. */
-  run(): void {
-    this.loop.start();
-  }
-
-  /** Stops the pass after the current one. */
-  async stop(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  /** True between passes. */
-  isIdle(): boolean {
-    return !this.loop.running;
   }
 
   /** One pass: claims first (binding), then volumes (phases). */
