@@ -8,14 +8,10 @@
 import {
   isNotFoundError,
   metaNamespaceKeyFunc,
-  RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   splitMetaNamespaceKey,
-  type ClientLogger,
   type Lister,
   type ResourceClient,
-  type Workers,
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import {
@@ -24,25 +20,22 @@ import {
   SECRET_TYPE_BOOTSTRAP_TOKEN,
   type Secret,
 } from '../../api/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
+import type { ControllerContext } from '../controller_context.js';
+import { QueueController } from '../controllerutil/index.js';
 
 /** The controller's name for --controllers (upstream's names.TokenCleanerController). */
 export const TOKEN_CLEANER_CONTROLLER = 'token-cleaner-controller';
 
 /** Deletes expired bootstrap tokens. */
-export class TokenCleaner implements Controller {
-  readonly name = TOKEN_CLEANER_CONTROLLER;
-  readonly queue: RateLimitingQueue<string>;
+export class TokenCleaner extends QueueController {
+  protected readonly syncHandler = (key: string): Promise<void> => this.syncFunc(key);
   private readonly lister: Lister<Secret>;
   private readonly secrets: ResourceClient<Secret>;
   private readonly clock: Clock;
-  private readonly log: ClientLogger;
-  private workers: Workers | undefined;
 
   constructor(ctx: ControllerContext) {
+    super(TOKEN_CLEANER_CONTROLLER, ctx, { workers: 1 }); // upstream runs one worker
     this.clock = ctx.clock;
-    this.log = ctx.logger;
-    this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
     const informer = ctx.informers.informerFor<Secret>(RESOURCES.secrets, {
       namespace: BOOTSTRAP_TOKEN_NAMESPACE,
       fieldSelector: `type=${SECRET_TYPE_BOOTSTRAP_TOKEN}`,
@@ -54,24 +47,6 @@ export class TokenCleaner implements Controller {
       onUpdate: (_o, s) => this.queue.add(metaNamespaceKeyFunc(s)),
       onDelete: (s) => this.queue.forget(metaNamespaceKeyFunc(s)),
     });
-  }
-
-  /** Starts the worker (upstream runs one). */
-  run(): void {
-    this.workers = runWorkers(this.queue, 1, (key) => this.syncFunc(key), {
-      logger: this.log,
-      name: TOKEN_CLEANER_CONTROLLER,
-    });
-  }
-
-  /** Stops the worker. */
-  async stop(): Promise<void> {
-    await this.workers?.stop();
-  }
-
-  /** True when no token is being looked at. */
-  isIdle(): boolean {
-    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   /** Deletes the Secret behind `key` if it has expired, or looks again when it will. */

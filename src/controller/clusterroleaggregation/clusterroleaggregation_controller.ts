@@ -5,17 +5,10 @@
  * ClusterRole its selectors match, in name order, each rule once. Any
  * ClusterRole change queues every aggregated ClusterRole, as upstream does.
  */
-import {
-  RateLimitingQueue,
-  RESOURCES,
-  runWorkers,
-  type ClientLogger,
-  type Lister,
-  type ResourceClient,
-  type Workers,
-} from '../../client/index.js';
+import { RESOURCES, type Lister, type ResourceClient } from '../../client/index.js';
 import { fromLabelSelector, type ClusterRole, type PolicyRule } from '../../api/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
+import type { ControllerContext } from '../controller_context.js';
+import { QueueController } from '../controllerutil/index.js';
 
 /** The controller's name for --controllers. */
 export const CLUSTERROLE_AGGREGATION_CONTROLLER = 'clusterrole-aggregation-controller';
@@ -23,17 +16,13 @@ export const CLUSTERROLE_AGGREGATION_CONTROLLER = 'clusterrole-aggregation-contr
 const WORKERS = 5;
 
 /** Keeps aggregated ClusterRoles' rules the union of the roles they select. */
-export class ClusterRoleAggregationController implements Controller {
-  readonly name = CLUSTERROLE_AGGREGATION_CONTROLLER;
-  readonly queue: RateLimitingQueue<string>;
+export class ClusterRoleAggregationController extends QueueController {
+  protected readonly syncHandler = (name: string): Promise<void> => this.syncClusterRole(name);
   private readonly lister: Lister<ClusterRole>;
   private readonly roles: ResourceClient<ClusterRole>;
-  private readonly log: ClientLogger;
-  private workers: Workers | undefined;
 
   constructor(ctx: ControllerContext) {
-    this.log = ctx.logger;
-    this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
+    super(CLUSTERROLE_AGGREGATION_CONTROLLER, ctx, { workers: WORKERS });
     const informer = ctx.informers.informerFor<ClusterRole>(RESOURCES.clusterroles);
     this.lister = informer.lister();
     this.roles = ctx.client.resource<ClusterRole>(RESOURCES.clusterroles);
@@ -41,24 +30,6 @@ export class ClusterRoleAggregationController implements Controller {
       for (const r of this.lister.list()) if (r.aggregationRule !== undefined) this.queue.add(r.metadata?.name ?? '');
     };
     informer.addEventHandler({ onAdd: enqueueAll, onUpdate: enqueueAll, onDelete: enqueueAll });
-  }
-
-  /** Starts the workers; the informer must have synced. */
-  run(): void {
-    this.workers = runWorkers(this.queue, WORKERS, (key) => this.syncClusterRole(key), {
-      logger: this.log,
-      name: CLUSTERROLE_AGGREGATION_CONTROLLER,
-    });
-  }
-
-  /** Stops the workers after in-flight syncs. */
-  async stop(): Promise<void> {
-    await this.workers?.stop();
-  }
-
-  /** True when no sync runs and none is queued. */
-  isIdle(): boolean {
-    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   /** Writes the aggregated rules of ClusterRole `name` when they differ from what it has. */

@@ -11,20 +11,16 @@ import {
   isAlreadyExistsError,
   isNotFoundError,
   metaNamespaceKeyFunc,
-  RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type ClientLogger,
   type EventRecorder,
   type Lister,
   type ResourceClient,
-  type Workers,
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
-import { getControllerOf, resolveControllerRef } from '../controllerutil/index.js';
+import type { ControllerContext } from '../controller_context.js';
+import { getControllerOf, QueueController, resolveControllerRef } from '../controllerutil/index.js';
 import {
   formatTimestamp,
   isValidTimeZone,
@@ -59,25 +55,18 @@ interface SyncResult {
 }
 
 /** Runs Jobs on a cron schedule. */
-export class CronJobController implements Controller {
-  readonly name = CRONJOB_CONTROLLER;
-  readonly queue: RateLimitingQueue<string>;
+export class CronJobController extends QueueController {
+  protected readonly syncHandler = (key: string): Promise<void> => this.sync(key);
   private readonly cronJobs: ResourceClient<CronJob>;
   private readonly jobs: ResourceClient<Job>;
   private readonly cronJobLister: Lister<CronJob>;
   private readonly jobLister: Lister<Job>;
   private readonly recorder: EventRecorder;
   private readonly clock: Clock;
-  private readonly log: ClientLogger;
-  private workers: Workers | undefined;
 
-  constructor(
-    ctx: ControllerContext,
-    private readonly workerCount = DEFAULT_CONCURRENT_CRON_JOB_SYNCS,
-  ) {
+  constructor(ctx: ControllerContext, workerCount = DEFAULT_CONCURRENT_CRON_JOB_SYNCS) {
+    super(CRONJOB_CONTROLLER, ctx, { workers: workerCount });
     this.clock = ctx.clock;
-    this.log = ctx.logger;
-    this.queue = new RateLimitingQueue<string>({ clock: this.clock });
     this.cronJobs = ctx.client.resource<CronJob>(RESOURCES.cronjobs);
     this.jobs = ctx.client.resource<Job>(RESOURCES.jobs);
     this.recorder = ctx.events.newRecorder({ component: CRONJOB_CONTROLLER });
@@ -101,24 +90,6 @@ export class CronJobController implements Controller {
       },
       onDelete: (d) => enqueueOwner(unwrapDeleted(d)),
     });
-  }
-
-  /** Starts the workers; informers must have synced. */
-  run(): void {
-    this.workers = runWorkers(this.queue, this.workerCount, (key) => this.sync(key), {
-      logger: this.log,
-      name: CRONJOB_CONTROLLER,
-    });
-  }
-
-  /** Stops the workers after in-flight syncs. */
-  async stop(): Promise<void> {
-    await this.workers?.stop();
-  }
-
-  /** True when no sync runs and none is queued now (a requeue for a later schedule time is not work). */
-  isIdle(): boolean {
-    return this.workers?.idle() ?? this.queue.len() === 0;
   }
 
   /** sync: one CronJob's Jobs reconciled, its next Job created, old Jobs cleaned up, its status written. */

@@ -9,20 +9,17 @@
  */
 import {
   metaNamespaceKeyFunc,
-  RateLimitingQueue,
   RESOURCES,
-  runWorkers,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type ClientLogger,
   type RESTClient,
   type Lister,
   type ResourceClient,
   type SharedInformer,
-  type Workers,
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
-import type { Controller, ControllerContext } from '../controller_context.js';
+import type { ControllerContext } from '../controller_context.js';
+import { QueueController } from '../controllerutil/index.js';
 import { Periodic } from '../periodic.js';
 import {
   isTerminalPod,
@@ -69,27 +66,23 @@ function resourceFor(name: string): [string, string] | undefined {
 }
 
 /** Recomputes quotas' status.used from the objects in their namespaces. */
-export class ResourceQuotaController implements Controller {
-  readonly name = RESOURCEQUOTA_CONTROLLER;
-  readonly queue: RateLimitingQueue<string>;
+export class ResourceQuotaController extends QueueController {
+  protected readonly syncHandler = (key: string): Promise<void> => this.syncResourceQuota(key);
   private readonly quotaLister: Lister<ResourceQuota>;
   private readonly podLister: Lister<Pod>;
   private readonly serviceLister: Lister<KubeObject>;
   private readonly quotas: ResourceClient<ResourceQuota>;
   private readonly client: RESTClient;
   private readonly clock: Clock;
-  private readonly log: ClientLogger;
   private readonly resync: Periodic;
-  private workers: Workers | undefined;
 
   constructor(
     ctx: ControllerContext,
     private readonly opts: ResourceQuotaControllerOptions = DEFAULT_RESOURCEQUOTA_OPTIONS,
   ) {
+    super(RESOURCEQUOTA_CONTROLLER, ctx, { workers: opts.concurrentResourceQuotaSyncs });
     this.clock = ctx.clock;
-    this.log = ctx.logger;
     this.client = ctx.client;
-    this.queue = new RateLimitingQueue<string>({ clock: this.clock });
     this.quotas = ctx.client.resource<ResourceQuota>(QUOTAS);
     const quotaInformer = ctx.informers.informerFor<ResourceQuota>(QUOTAS);
     this.quotaLister = quotaInformer.lister();
@@ -125,28 +118,15 @@ export class ResourceQuotaController implements Controller {
   }
 
   /** Starts the workers and the full resync; informers must have synced. */
-  run(): void {
-    this.workers = runWorkers(
-      this.queue,
-      this.opts.concurrentResourceQuotaSyncs,
-      (key) => this.syncResourceQuota(key),
-      {
-        logger: this.log,
-        name: RESOURCEQUOTA_CONTROLLER,
-      },
-    );
+  override run(): void {
+    super.run();
     this.resync.start();
   }
 
   /** Stops the resync and the workers after in-flight syncs. */
-  async stop(): Promise<void> {
+  override async stop(): Promise<void> {
     await this.resync.stop();
-    await this.workers?.stop();
-  }
-
-  /** True when no sync runs and none is queued. */
-  isIdle(): boolean {
-    return this.workers?.idle() ?? this.queue.len() === 0;
+    await super.stop();
   }
 
   /** An object that charged quota went away: resync every quota of its namespace. */
