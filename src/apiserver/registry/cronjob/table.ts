@@ -1,43 +1,20 @@
 /** The CronJobs' Table columns, as upstream's printCronJob: NAME SCHEDULE TIMEZONE SUSPEND ACTIVE LAST SCHEDULE AGE, wide CONTAINERS IMAGES SELECTOR. */
-import type { CronJob, KubeObject } from '../../../api/index.js';
+import type { CronJob } from '../../../api/index.js';
 import {
-  ageColumn,
   column,
   docs,
-  nameColumn,
   str,
-  templateCells,
-  templateColumns,
+  templatedWorkloadPrinter,
   timestampSince,
-  type PrintedRow,
   type ResourcePrinter,
 } from '../printers/index.js';
 
 // Like upstream's printBoolPtr.
 const boolPtr = (b: boolean | undefined): string => (b === undefined ? '<unset>' : b ? 'True' : 'False');
 
-function printCronJob(obj: KubeObject, now: number): PrintedRow {
-  const cj = obj as CronJob;
-  const jobSpec = cj.spec?.jobTemplate?.spec;
-  const last = cj.status?.lastScheduleTime;
-  return {
-    cells: [
-      str(cj.metadata?.name),
-      str(cj.spec?.schedule),
-      cj.spec?.timeZone ?? '<none>',
-      boolPtr(cj.spec?.suspend),
-      cj.status?.active?.length ?? 0,
-      last ? timestampSince(last, now) : '<none>',
-      timestampSince(cj.metadata?.creationTimestamp, now),
-      ...templateCells(jobSpec),
-    ],
-  };
-}
-
 /** CronJobs, as upstream's printCronJob. */
-export const cronJobTable: ResourcePrinter = {
+export const cronJobTable: ResourcePrinter = templatedWorkloadPrinter<CronJob>({
   columns: [
-    nameColumn(),
     column('Schedule', 'string', 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.'),
     column(
       'Timezone',
@@ -51,8 +28,17 @@ export const cronJobTable: ResourcePrinter = {
     ),
     column('Active', 'integer', 'A list of pointers to currently running jobs.'),
     column('Last Schedule', 'string', 'Information when was the last time the job was successfully scheduled.'),
-    ageColumn(),
-    ...templateColumns(docs.jobSpecSelector),
   ],
-  print: printCronJob,
-};
+  selectorDoc: docs.jobSpecSelector,
+  cells: (cj, now) => {
+    const last = cj.status?.lastScheduleTime;
+    return [
+      str(cj.spec?.schedule),
+      cj.spec?.timeZone ?? '<none>',
+      boolPtr(cj.spec?.suspend),
+      cj.status?.active?.length ?? 0,
+      last ? timestampSince(last, now) : '<none>',
+    ];
+  },
+  templateSpec: (cj) => cj.spec?.jobTemplate?.spec,
+});

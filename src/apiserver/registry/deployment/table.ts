@@ -3,6 +3,7 @@ import type { Deployment, KubeObject } from '../../../api/index.js';
 import {
   ageColumn,
   column,
+  desiredReplicas,
   docs,
   int,
   layoutContainerCells,
@@ -20,8 +21,7 @@ function printDeployment(obj: KubeObject, now: number): PrintedRow {
   const [names, images] = layoutContainerCells(d.spec?.template?.spec?.containers);
   // Upstream prints the raw selector string here ("" when empty), not FormatLabelSelector.
   const selector = selectorString(d.spec?.selector) ?? '<invalid>';
-  // spec.replicas defaults to 1, as the v1 defaulter does.
-  const desired = typeof d.spec?.replicas === 'number' ? d.spec.replicas : 1;
+  const desired = desiredReplicas(d.spec);
   return {
     cells: [
       str(d.metadata?.name),

@@ -1,18 +1,12 @@
 /** The jobs' Table columns, as upstream's printJob: NAME STATUS COMPLETIONS DURATION AGE, wide CONTAINERS IMAGES SELECTOR. */
-import type { Job, KubeObject } from '../../../api/index.js';
+import type { Job } from '../../../api/index.js';
 import {
-  ageColumn,
   column,
   docs,
   humanDuration,
   int,
-  nameColumn,
   parseTime,
-  str,
-  templateCells,
-  templateColumns,
-  timestampSince,
-  type PrintedRow,
+  templatedWorkloadPrinter,
   type ResourcePrinter,
 } from '../printers/index.js';
 
@@ -45,29 +39,14 @@ function jobDuration(job: Job, now: number): string {
   return humanDuration((end ?? now) - start);
 }
 
-function printJob(obj: KubeObject, now: number): PrintedRow {
-  const job = obj as Job;
-  return {
-    cells: [
-      str(job.metadata?.name),
-      jobStatus(job),
-      jobCompletions(job),
-      jobDuration(job, now),
-      timestampSince(job.metadata?.creationTimestamp, now),
-      ...templateCells(job.spec),
-    ],
-  };
-}
-
 /** Jobs: NAME STATUS COMPLETIONS DURATION AGE, wide CONTAINERS IMAGES SELECTOR. */
-export const jobTable: ResourcePrinter = {
+export const jobTable: ResourcePrinter = templatedWorkloadPrinter<Job>({
   columns: [
-    nameColumn(),
     column('Status', 'string', 'Status of the job.'),
     column('Completions', 'string', docs.jobStatusSucceeded),
     column('Duration', 'string', 'Time required to complete the job.'),
-    ageColumn(),
-    ...templateColumns(docs.jobSpecSelector),
   ],
-  print: printJob,
-};
+  selectorDoc: docs.jobSpecSelector,
+  cells: (job, now) => [jobStatus(job), jobCompletions(job), jobDuration(job, now)],
+  templateSpec: (job) => job.spec,
+});

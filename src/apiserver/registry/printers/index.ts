@@ -23,3 +23,4 @@ export {
   str,
   templateCells,
 } from './format.js';
+export { desiredReplicas, templatedWorkloadPrinter, type TemplatedWorkload } from './workload.js';

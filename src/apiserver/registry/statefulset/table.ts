@@ -3,6 +3,7 @@ import type { KubeObject, StatefulSet } from '../../../api/index.js';
 import {
   ageColumn,
   column,
+  desiredReplicas,
   containerColumns,
   int,
   layoutContainerCells,
@@ -16,8 +17,7 @@ import {
 function printStatefulSet(obj: KubeObject, now: number): PrintedRow {
   const sts = obj as StatefulSet;
   const [names, images] = layoutContainerCells(sts.spec?.template?.spec?.containers);
-  // spec.replicas defaults to 1, as the v1 defaulter does.
-  const replicas = typeof sts.spec?.replicas === 'number' ? sts.spec.replicas : 1;
+  const replicas = desiredReplicas(sts.spec);
   return {
     cells: [
       str(sts.metadata?.name),
