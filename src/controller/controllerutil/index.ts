@@ -38,3 +38,4 @@ export { selectorOrNothing } from './selector.js';
 export { updateStatusIfChanged } from './update_status.js';
 export { PerNamespaceObjectController, type EnsureFn } from './per_namespace.js';
 export { QueueController, type QueueWorkerOptions } from './queue_controller.js';
+export { PodOwnerController } from './pod_owner_controller.js';

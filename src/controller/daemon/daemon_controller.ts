@@ -24,18 +24,16 @@ import {
   RESOURCES,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type EventRecorder,
   type Lister,
   type ResourceClient,
   type SharedInformer,
 } from '../../client/index.js';
-import type { Clock } from '../../clock/index.js';
 import type { ControllerContext } from '../controller_context.js';
 import {
   CONTROLLER_UID_INDEX,
   ControllerRefManager,
   enqueueOnChange,
-  QueueController,
+  PodOwnerController,
   ensureControllerUIDIndex,
   getControllerOf,
   newControllerRef,
@@ -43,7 +41,6 @@ import {
   resolveControllerRef,
   slowStartBatch,
   selectorOrNothing,
-  UIDTrackingControllerExpectations,
   updateStatusIfChanged,
 } from '../controllerutil/index.js';
 import { CONTROLLER_REVISION_HASH_LABEL, parentHistory, truncateHistory } from '../history/index.js';
@@ -61,30 +58,21 @@ const errMessage = (err: unknown): string => (err instanceof Error ? err.message
 const nameOf = (o: { metadata?: { name?: string } }): string => o.metadata?.name ?? '';
 
 /** Reconciles DaemonSets with their pods and nodes. */
-export class DaemonSetsController extends QueueController {
-  readonly expectations: UIDTrackingControllerExpectations;
+export class DaemonSetsController extends PodOwnerController {
   protected readonly syncHandler = (key: string): Promise<void> => this.syncDaemonSet(key);
   private readonly dsLister: Lister<DaemonSet>;
   private readonly nodeLister: Lister<Node>;
-  private readonly podInformer: SharedInformer<Pod>;
   private readonly historyInformer: SharedInformer<ControllerRevision>;
   private readonly dsClient: ResourceClient<DaemonSet>;
-  private readonly podClient: ResourceClient<Pod>;
   private readonly historyClient: ResourceClient<ControllerRevision>;
-  private readonly recorder: EventRecorder;
-  private readonly clock: Clock;
 
   constructor(
     ctx: ControllerContext,
     private readonly opts: DaemonSetControllerOptions = ctx.config.daemonSet,
   ) {
     super(DAEMONSET_CONTROLLER, ctx, { workers: opts.concurrentDaemonSetSyncs });
-    this.clock = ctx.clock;
-    this.expectations = new UIDTrackingControllerExpectations(this.clock);
     this.dsClient = ctx.client.resource<DaemonSet>(RESOURCES.daemonsets);
-    this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
     this.historyClient = ctx.client.resource<ControllerRevision>(RESOURCES.controllerrevisions);
-    this.recorder = ctx.events.newRecorder({ component: DAEMONSET_CONTROLLER });
     const dsInformer = ctx.informers.informerFor<DaemonSet>(RESOURCES.daemonsets);
     this.dsLister = dsInformer.lister();
     enqueueOnChange(dsInformer, this.queue, (key) => {
@@ -100,8 +88,6 @@ export class DaemonSetsController extends QueueController {
     });
     this.historyInformer = ctx.informers.informerFor<ControllerRevision>(RESOURCES.controllerrevisions);
     ensureControllerUIDIndex(this.historyInformer);
-    this.podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
-    ensureControllerUIDIndex(this.podInformer);
     this.podInformer.addEventHandler({
       onAdd: (p) => this.podChanged(p, 'add'),
       onUpdate: (old, p) => {

@@ -16,21 +16,16 @@ import {
   RESOURCES,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type EventRecorder,
   type Lister,
   type ResourceClient,
-  type SharedInformer,
 } from '../../client/index.js';
-import type { Clock } from '../../clock/index.js';
 import type { ControllerContext } from '../controller_context.js';
 import {
   CONTROLLER_UID_INDEX,
   enqueueOnChange,
-  ensureControllerUIDIndex,
-  QueueController,
+  PodOwnerController,
   resolveControllerRef,
   slowStartBatch,
-  UIDTrackingControllerExpectations,
 } from '../controllerutil/index.js';
 import { remainingBackoffMs } from './backoff.js';
 import { MAX_POD_CREATE_DELETE_PER_SYNC, type JobControllerOptions } from './config.js';
@@ -55,31 +50,20 @@ export interface JobControllerStats {
 }
 
 /** Runs Jobs to completion. */
-export class JobController extends QueueController {
+export class JobController extends PodOwnerController {
   readonly stats: JobControllerStats = { syncs: 0, podsCreated: 0, podsDeleted: 0, statusUpdates: 0 };
   protected readonly syncHandler = (key: string): Promise<void> => this.syncJob(key);
-  private readonly expectations: UIDTrackingControllerExpectations;
   private readonly jobs: ResourceClient<Job>;
-  private readonly podClient: ResourceClient<Pod>;
   private readonly jobLister: Lister<Job>;
-  private readonly podInformer: SharedInformer<Pod>;
-  private readonly recorder: EventRecorder;
-  private readonly clock: Clock;
 
   constructor(
     ctx: ControllerContext,
     private readonly opts: JobControllerOptions = ctx.config.job,
   ) {
     super(JOB_CONTROLLER, ctx, { workers: opts.concurrentJobSyncs });
-    this.clock = ctx.clock;
-    this.expectations = new UIDTrackingControllerExpectations(this.clock);
     this.jobs = ctx.client.resource<Job>(RESOURCES.jobs);
-    this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
-    this.recorder = ctx.events.newRecorder({ component: JOB_CONTROLLER });
     const jobInformer = ctx.informers.informerFor<Job>(RESOURCES.jobs);
     this.jobLister = jobInformer.lister();
-    this.podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
-    ensureControllerUIDIndex(this.podInformer);
     enqueueOnChange(jobInformer, this.queue, (key) => this.expectations.deleteExpectations(key));
     this.podInformer.addEventHandler({
       onAdd: (p) => {

@@ -21,19 +21,15 @@ import {
   RESOURCES,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type EventRecorder,
   type Lister,
   type ResourceClient,
-  type SharedInformer,
 } from '../../client/index.js';
-import type { Clock } from '../../clock/index.js';
 import type { ControllerContext } from '../controller_context.js';
 import {
   compareForDeletion,
   ControllerRefManager,
   enqueueOnChange,
-  QueueController,
-  ensureControllerUIDIndex,
+  PodOwnerController,
   filterActivePods,
   getControllerOf,
   isPodReady,
@@ -42,7 +38,6 @@ import {
   ownedAndOrphans,
   resolveControllerRef,
   slowStartBatch,
-  UIDTrackingControllerExpectations,
 } from '../controllerutil/index.js';
 import { SLOW_START_INITIAL_BATCH_SIZE, type ReplicaSetControllerOptions } from './config.js';
 import { calculateStatus, updateReplicaSetStatus } from './replica_set_utils.js';
@@ -85,15 +80,10 @@ export const REPLICATIONCONTROLLER_KIND: ReplicaSetKind = {
 const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** Reconciles ReplicaSets with their pods. */
-export class ReplicaSetController extends QueueController {
-  readonly expectations: UIDTrackingControllerExpectations;
+export class ReplicaSetController extends PodOwnerController {
   protected readonly syncHandler = (key: string): Promise<void> => this.syncReplicaSet(key);
   private readonly rsLister: Lister<ReplicaSet>;
-  private readonly podInformer: SharedInformer<Pod>;
   private readonly rsClient: ResourceClient<ReplicaSet>;
-  private readonly podClient: ResourceClient<Pod>;
-  private readonly recorder: EventRecorder;
-  private readonly clock: Clock;
 
   constructor(
     ctx: ControllerContext,
@@ -101,15 +91,9 @@ export class ReplicaSetController extends QueueController {
     private readonly kind: ReplicaSetKind = REPLICASET_KIND,
   ) {
     super(kind.controllerName, ctx, { workers: opts.concurrentRSSyncs });
-    this.clock = ctx.clock;
-    this.expectations = new UIDTrackingControllerExpectations(this.clock);
     this.rsClient = ctx.client.resource<ReplicaSet>(kind.resource);
-    this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
-    this.recorder = ctx.events.newRecorder({ component: kind.controllerName });
     const rsInformer = ctx.informers.informerFor<ReplicaSet>(kind.resource);
     this.rsLister = rsInformer.lister();
-    this.podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
-    ensureControllerUIDIndex(this.podInformer);
     enqueueOnChange(rsInformer, this.queue, (key) => this.expectations.deleteExpectations(key));
     this.podInformer.addEventHandler({
       onAdd: (p) => this.addPod(p),
