@@ -20,7 +20,7 @@ import {
 } from '../../client/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { ControllerContext } from '../controller_context.js';
-import { getControllerOf, QueueController, resolveControllerRef } from '../controllerutil/index.js';
+import { getControllerOf, QueueController, resolveControllerRef, errMessage } from '../controllerutil/index.js';
 import {
   formatTimestamp,
   isValidTimeZone,
@@ -45,8 +45,6 @@ import {
 export const CRONJOB_CONTROLLER = 'cronjob-controller';
 /** --concurrent-cron-job-syncs' default. */
 export const DEFAULT_CONCURRENT_CRON_JOB_SYNCS = 5;
-
-const errMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** The outcome of syncCronJob: whether status changed, and when to look again. */
 interface SyncResult {

@@ -42,6 +42,8 @@ import {
   slowStartBatch,
   selectorOrNothing,
   updateStatusIfChanged,
+  errMessage,
+  nameOf,
 } from '../controllerutil/index.js';
 import { CONTROLLER_REVISION_HASH_LABEL, parentHistory, truncateHistory } from '../history/index.js';
 import type { DaemonSetControllerOptions } from './config.js';
@@ -53,9 +55,6 @@ export const DAEMONSET_CONTROLLER = 'daemonset-controller';
 
 /** apps/v1 DaemonSet's apiVersion and kind. */
 export const KIND_DAEMONSET = { apiVersion: 'apps/v1', kind: 'DaemonSet' } as const;
-
-const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-const nameOf = (o: { metadata?: { name?: string } }): string => o.metadata?.name ?? '';
 
 /** Reconciles DaemonSets with their pods and nodes. */
 export class DaemonSetsController extends PodOwnerController {

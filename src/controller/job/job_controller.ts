@@ -26,6 +26,7 @@ import {
   PodOwnerController,
   resolveControllerRef,
   slowStartBatch,
+  errMessage,
 } from '../controllerutil/index.js';
 import { remainingBackoffMs } from './backoff.js';
 import { MAX_POD_CREATE_DELETE_PER_SYNC, type JobControllerOptions } from './config.js';
@@ -38,8 +39,6 @@ import { formatTimestamp, parseTimestamp, type Job, type JobStatus, type Pod } f
 
 /** The controller's name for --controllers. */
 export const JOB_CONTROLLER = 'job-controller';
-
-const errMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Counts of the controller's work, for tests and benchmarks. */
 export interface JobControllerStats {

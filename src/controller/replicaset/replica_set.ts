@@ -38,6 +38,7 @@ import {
   ownedAndOrphans,
   resolveControllerRef,
   slowStartBatch,
+  errMessage,
 } from '../controllerutil/index.js';
 import { SLOW_START_INITIAL_BATCH_SIZE, type ReplicaSetControllerOptions } from './config.js';
 import { calculateStatus, updateReplicaSetStatus } from './replica_set_utils.js';
@@ -76,8 +77,6 @@ export const REPLICATIONCONTROLLER_KIND: ReplicaSetKind = {
     return sel === undefined ? undefined : { matchLabels: sel };
   },
 };
-
-const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** Reconciles ReplicaSets with their pods. */
 export class ReplicaSetController extends PodOwnerController {

@@ -39,6 +39,8 @@ import {
   resolveControllerRef,
   selectorOrNothing,
   updateStatusIfChanged,
+  errMessage,
+  nameOf,
 } from '../controllerutil/index.js';
 import { parentHistory, templateOf, truncateHistory } from '../history/index.js';
 import type { StatefulSetControllerOptions } from './config.js';
@@ -55,9 +57,6 @@ export const STATEFULSET_CONTROLLER = 'statefulset-controller';
 
 /** apps/v1 StatefulSet's apiVersion and kind. */
 export const KIND_STATEFULSET = { apiVersion: 'apps/v1', kind: 'StatefulSet' } as const;
-
-const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-const nameOf = (o: { metadata?: { name?: string } }): string => o.metadata?.name ?? '';
 
 /** Reconciles StatefulSets with their ordinal pods. */
 export class StatefulSetController extends QueueController {
