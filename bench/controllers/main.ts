@@ -23,12 +23,12 @@
  * to what the pace needs and reports it.
  */
 import { cpus, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RESOURCES, RESTClient, loadKubeconfig } from '../../src/client/index.js';
-import { processCpuMs, runBenchmark, startKscale, tempDir } from '../apiserver/processes.js';
-import { scrape, startFleet, type Scrape } from '../kubelet/measure.js';
-import { startPlacement } from './placement.js';
+import { RESOURCES } from '../../src/client/index.js';
+import { processCpuMs, runBenchmark } from '../apiserver/processes.js';
+import { scrape, type Scrape } from '../kubelet/measure.js';
+import { startBenchCluster } from './cluster.js';
 import { startControllerManager } from './controller_manager.js';
 import { budgetLines, eventWritesBySource } from './budget.js';
 import { startWatchers } from './watch_bytes.js';
@@ -80,30 +80,13 @@ function writesBetween(a: Scrape, b: Scrape): Map<string, number> {
 }
 
 await runBenchmark('bench/controllers', log, async (cleanup) => {
-  const dir = tempDir(cleanup, 'controllers');
-  const kubeconfig = join(dir, 'kubeconfig');
-  const server = await startKscale(cleanup, join(dir, 'data'), ['--write-kubeconfig', kubeconfig], []);
-  const base = `http://${server.host}:${server.port}`;
-  const rest = new RESTClient({ ...loadKubeconfig({ path: kubeconfig }), qps: 0 });
-  cleanup.add(() => rest.close());
-  log(`starting ${NODES} hollow nodes`);
-  const fleet = await startFleet(cleanup, kubeconfig, [
-    '--count',
-    String(NODES),
-    '--join-rate',
-    '1000',
-    '--pod-watch',
-    'shared',
-    ...(quick ? ['--pod-startup-latency', '100,300'] : []),
-  ]);
-  const placement = await startPlacement(cleanup, kubeconfig, rest, [
-    '--port',
-    '0',
-    '--kube-api-qps',
-    SCHED_QPS,
-    '--kube-api-burst',
-    SCHED_BURST,
-  ]);
+  const { kubeconfig, base, serverPid, rest, fleet, placement } = await startBenchCluster(cleanup, 'controllers', {
+    nodes: NODES,
+    quick: quick,
+    schedulerQPS: SCHED_QPS,
+    schedulerBurst: SCHED_BURST,
+    log,
+  });
   const cmPid = await startControllerManager(cleanup, kubeconfig, {
     controllers: 'replicaset-controller,deployment-controller,endpointslice-controller,endpoints-controller',
     qps: QPS,
@@ -122,7 +105,7 @@ await runBenchmark('bench/controllers', log, async (cleanup) => {
   const s0 = await scrape(base);
   const cpuNow = (): Record<'cm' | 'server' | 'fleet' | 'scheduler', number> => ({
     cm: processCpuMs(cmPid)!,
-    server: processCpuMs(server.pid)!,
+    server: processCpuMs(serverPid)!,
     fleet: processCpuMs(fleet.pid)!,
     scheduler: placement.pid !== undefined ? (processCpuMs(placement.pid) ?? NaN) : NaN,
   });

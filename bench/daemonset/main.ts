@@ -12,14 +12,13 @@
  *   node dist/bench/daemonset/main.js [--quick] [--nodes 2500] [--max-unavailable 10%]
  *     [--kube-api-qps 100] [--kube-api-burst 200] [--scheduler-kube-api-qps 100] [--scheduler-kube-api-burst 200]
  */
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RESOURCES, RESTClient, loadKubeconfig, type KubeObject } from '../../src/client/index.js';
+import { RESOURCES, RESTClient, type KubeObject } from '../../src/client/index.js';
 import type { DaemonSet } from '../../src/api/index.js';
-import { processCpuMs, runBenchmark, startKscale, tempDir } from '../apiserver/processes.js';
-import { scrape, startFleet, type Scrape } from '../kubelet/measure.js';
+import { processCpuMs, runBenchmark } from '../apiserver/processes.js';
+import { scrape, type Scrape } from '../kubelet/measure.js';
 import { startControllerManager } from '../controllers/controller_manager.js';
-import { startPlacement } from '../controllers/placement.js';
+import { startBenchCluster } from '../controllers/cluster.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -89,30 +88,13 @@ function writes(a: Scrape, b: Scrape): number {
 }
 
 await runBenchmark('bench/daemonset', log, async (cleanup) => {
-  const dir = tempDir(cleanup, 'daemonset');
-  const kubeconfig = join(dir, 'kubeconfig');
-  const server = await startKscale(cleanup, join(dir, 'data'), ['--write-kubeconfig', kubeconfig], []);
-  const base = `http://${server.host}:${server.port}`;
-  const rest = new RESTClient({ ...loadKubeconfig({ path: kubeconfig }), qps: 0 });
-  cleanup.add(() => rest.close());
-  log(`starting ${NODES} hollow nodes`);
-  await startFleet(cleanup, kubeconfig, [
-    '--count',
-    String(NODES),
-    '--join-rate',
-    '1000',
-    '--pod-watch',
-    'shared',
-    ...(quick ? ['--pod-startup-latency', '100,300'] : []),
-  ]);
-  const placement = await startPlacement(cleanup, kubeconfig, rest, [
-    '--port',
-    '0',
-    '--kube-api-qps',
-    args['scheduler-kube-api-qps']!,
-    '--kube-api-burst',
-    args['scheduler-kube-api-burst']!,
-  ]);
+  const { kubeconfig, base, rest, placement } = await startBenchCluster(cleanup, 'daemonset', {
+    nodes: NODES,
+    quick: quick,
+    schedulerQPS: args['scheduler-kube-api-qps']!,
+    schedulerBurst: args['scheduler-kube-api-burst']!,
+    log,
+  });
   const cmPid = await startControllerManager(cleanup, kubeconfig, {
     controllers: 'daemonset-controller',
     qps: args['kube-api-qps']!,
