@@ -10,34 +10,27 @@ import {
   metaNamespaceKeyFunc,
   RESOURCES,
   splitMetaNamespaceKey,
-  type EventRecorder,
-  type Indexer,
   type Lister,
   type ResourceClient,
 } from '../../client/index.js';
 import type { ControllerContext } from '../controller_context.js';
-import { QueueController } from '../controllerutil/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
   ANNOTATION_OVER_CAPACITY,
   LABEL_HEADLESS,
   selectedPods,
-  serviceSelector,
-  TriggerTimeTracker,
-  watchServicesAndPods,
+  ServiceEndpointsController,
   type EndpointControllerStats,
 } from '../endpointutil/index.js';
 import { OVER_CAPACITY_TRUNCATED, type EndpointsControllerOptions } from './config.js';
 import { StaleEndpointsTracker } from './stale_endpoints_tracker.js';
 import { computeSubsets, truncateSubsets } from './subsets.js';
-import { formatTimestamp, type Endpoints, type Pod, type Service } from '../../api/index.js';
+import { formatTimestamp, type Endpoints } from '../../api/index.js';
 
 /** The controller's name for --controllers. */
 export const ENDPOINTS_CONTROLLER = 'endpoints-controller';
 /** A Service is dropped from the queue after this many failed syncs. */
 const MAX_RETRIES = 15;
-/** A Service that found the Endpoints cache behind its own write is looked at again after this long, if no Endpoints event came first. */
-const STALE_CACHE_RECHECK_MS = 1_000;
 
 const withoutTriggerTime = (a: Record<string, string> | undefined): string => {
   const { [ANNOTATION_LAST_CHANGE_TRIGGER_TIME]: _t, ...rest } = a ?? {};
@@ -48,46 +41,34 @@ const withoutTriggerTime = (a: Record<string, string> | undefined): string => {
 export type EndpointsControllerStats = EndpointControllerStats;
 
 /** Maintains the Endpoints object of every Service with a selector. */
-export class EndpointsController extends QueueController {
-  readonly stats: EndpointsControllerStats = { syncs: 0, creates: 0, updates: 0, deletes: 0, staleCacheRetries: 0 };
+export class EndpointsController extends ServiceEndpointsController {
   protected readonly syncHandler = (key: string): Promise<void> => this.syncService(key);
   private readonly endpoints: ResourceClient<Endpoints>;
-  private readonly serviceLister: Lister<Service>;
-  private readonly serviceIndexer: Indexer<Service>;
-  private readonly podIndexer: Indexer<Pod>;
   private readonly endpointsLister: Lister<Endpoints>;
-  private readonly triggerTimes = new TriggerTimeTracker();
   private readonly staleEndpoints = new StaleEndpointsTracker();
-  /** Services whose last sync found the Endpoints cache behind our own write. */
-  private readonly waitingForCache = new Set<string>();
-  private readonly recorder: EventRecorder;
 
   constructor(
     ctx: ControllerContext,
     private readonly opts: EndpointsControllerOptions = ctx.config.endpoints,
   ) {
-    super(ENDPOINTS_CONTROLLER, ctx, { workers: opts.concurrentEndpointSyncs, maxRetries: MAX_RETRIES });
+    super(
+      ENDPOINTS_CONTROLLER,
+      ctx,
+      { workers: opts.concurrentEndpointSyncs, maxRetries: MAX_RETRIES },
+      { podBatchPeriodMs: opts.endpointUpdatesBatchPeriodMs, recorderComponent: 'endpoint-controller' },
+    );
     this.endpoints = ctx.client.resource<Endpoints>(RESOURCES.endpoints);
-    this.recorder = ctx.events.newRecorder({ component: 'endpoint-controller' });
-    ({
-      serviceLister: this.serviceLister,
-      serviceIndexer: this.serviceIndexer,
-      podIndexer: this.podIndexer,
-    } = watchServicesAndPods(ctx.informers, this.queue, opts.endpointUpdatesBatchPeriodMs));
     const endpointsInformer = ctx.informers.informerFor<Endpoints>(RESOURCES.endpoints);
     this.endpointsLister = endpointsInformer.lister();
     // The event that brings the cache past our own write wakes the Service that waited for it.
-    const cacheCaughtUp = (e: Endpoints): void => {
-      const key = metaNamespaceKeyFunc(e);
-      if (this.waitingForCache.delete(key)) this.queue.add(key);
-    };
+    const cacheCaughtUp = (e: Endpoints): void => void this.cacheCaughtUp(metaNamespaceKeyFunc(e));
     endpointsInformer.addEventHandler({
       onAdd: cacheCaughtUp,
       onUpdate: (_o, e) => cacheCaughtUp(e),
       onDelete: (e) => {
         const key = metaNamespaceKeyFunc(e);
         this.staleEndpoints.delete(key);
-        if (this.waitingForCache.delete(key)) this.queue.add(key);
+        this.cacheCaughtUp(key);
       },
     });
   }
@@ -99,9 +80,8 @@ export class EndpointsController extends QueueController {
     const svc = this.serviceLister.get(key);
     if (svc === undefined) {
       // Unlike slices, Endpoints carry no owner reference: the controller deletes them itself.
-      this.triggerTimes.deleteService(key);
+      this.forgetService(key);
       this.staleEndpoints.delete(key);
-      this.waitingForCache.delete(key);
       try {
         await this.endpoints.delete(name, { namespace });
         this.stats.deletes++;
@@ -110,16 +90,12 @@ export class EndpointsController extends QueueController {
       }
       return;
     }
-    const selector = serviceSelector(svc);
     // Services without a selector have user-managed Endpoints; ExternalName Services have none.
-    if (selector === undefined || svc.spec?.type === 'ExternalName') return;
+    const selector = this.managedSelector(svc);
+    if (selector === undefined) return;
     const current = this.endpointsLister.namespace(namespace).get(name);
     if (current !== undefined && this.staleEndpoints.isStale(key, current)) {
-      // Upstream returns an error and retries with backoff; as the EndpointSlice controller here, wait for the
-      // Endpoints event that catches the cache up (or the recheck), since this is no failure.
-      this.stats.staleCacheRetries++;
-      this.waitingForCache.add(key);
-      this.queue.addAfter(key, STALE_CACHE_RECHECK_MS);
+      this.waitForCache(key);
       return;
     }
     const pods = selectedPods(this.podIndexer, svc, selector);

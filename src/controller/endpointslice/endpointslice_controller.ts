@@ -14,14 +14,11 @@ import {
   metaNamespaceKeyFunc,
   RESOURCES,
   unwrapDeleted,
-  type EventRecorder,
-  type Indexer,
   type Lister,
   type ResourceClient,
   type SharedInformer,
 } from '../../client/index.js';
 import type { ControllerContext } from '../controller_context.js';
-import { QueueController } from '../controllerutil/index.js';
 import { SharedInformerFactory } from '../../client/index.js';
 import {
   ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
@@ -29,9 +26,7 @@ import {
   LABEL_MANAGED_BY,
   LABEL_SERVICE_NAME,
   selectedPods,
-  serviceSelector,
-  TriggerTimeTracker,
-  watchServicesAndPods,
+  ServiceEndpointsController,
   type EndpointControllerStats,
 } from '../endpointutil/index.js';
 import { MAX_RETRIES, SYNC_BACKOFF_MS, type EndpointSliceControllerOptions } from './config.js';
@@ -40,15 +35,12 @@ import { EndpointSliceTracker } from './endpointslice_tracker.js';
 import { applyHints } from './hints.js';
 import { reconcile, type ReconcilePlan } from './reconciler.js';
 import { hintsMode, TopologyCache } from './topology_cache.js';
-import { formatTimestamp, type EndpointSlice, type Node, type Pod, type Service } from '../../api/index.js';
+import { formatTimestamp, type EndpointSlice, type Node } from '../../api/index.js';
 
 /** The controller's name for --controllers. */
 export const ENDPOINTSLICE_CONTROLLER = 'endpointslice-controller';
 /** The slice index by owning Service (`namespace/service-name`). */
 export const SLICE_SERVICE_INDEX = 'endpointslice.serviceKey';
-
-/** A Service that found the cache stale is looked at again after this long, if no slice event came first. */
-const STALE_CACHE_RECHECK_MS = 1_000;
 
 const managed = (s: EndpointSlice): boolean =>
   s.metadata?.labels?.[LABEL_MANAGED_BY] === ENDPOINTSLICE_CONTROLLER_MANAGED_BY;
@@ -61,41 +53,32 @@ const serviceKeyOfSlice = (s: EndpointSlice): string | undefined => {
 export type EndpointSliceControllerStats = EndpointControllerStats;
 
 /** Maintains the EndpointSlices of every Service with a selector. */
-export class EndpointSliceController extends QueueController {
-  readonly stats: EndpointSliceControllerStats = { syncs: 0, creates: 0, updates: 0, deletes: 0, staleCacheRetries: 0 };
+export class EndpointSliceController extends ServiceEndpointsController {
   protected readonly syncHandler = (key: string): Promise<void> => this.syncService(key);
   private readonly slices: ResourceClient<EndpointSlice>;
-  private readonly serviceLister: Lister<Service>;
-  private readonly serviceIndexer: Indexer<Service>;
-  private readonly podIndexer: Indexer<Pod>;
   private readonly nodeLister: Lister<Node>;
   private readonly sliceInformer: SharedInformer<EndpointSlice>;
   private readonly tracker = new EndpointSliceTracker();
-  /** Services whose last sync found the slice cache behind our own writes. */
-  private readonly waitingForCache = new Set<string>();
-  private readonly triggerTimes = new TriggerTimeTracker();
   private readonly topology = new TopologyCache();
-  private readonly recorder: EventRecorder;
 
   constructor(
     private readonly ctx: ControllerContext,
     private readonly opts: EndpointSliceControllerOptions = ctx.config.endpointSlice,
   ) {
-    super(ENDPOINTSLICE_CONTROLLER, ctx, {
-      workers: opts.concurrentServiceEndpointSyncs,
-      maxRetries: MAX_RETRIES,
-      rateLimiter: new MaxOfRateLimiter(
-        new ItemExponentialFailureRateLimiter<string>(SYNC_BACKOFF_MS.base, SYNC_BACKOFF_MS.max),
-        new BucketRateLimiter<string>(10, 100, ctx.clock),
-      ),
-    });
+    super(
+      ENDPOINTSLICE_CONTROLLER,
+      ctx,
+      {
+        workers: opts.concurrentServiceEndpointSyncs,
+        maxRetries: MAX_RETRIES,
+        rateLimiter: new MaxOfRateLimiter(
+          new ItemExponentialFailureRateLimiter<string>(SYNC_BACKOFF_MS.base, SYNC_BACKOFF_MS.max),
+          new BucketRateLimiter<string>(10, 100, ctx.clock),
+        ),
+      },
+      { podBatchPeriodMs: opts.endpointUpdatesBatchPeriodMs, recorderComponent: 'endpoint-slice-controller' },
+    );
     this.slices = ctx.client.resource<EndpointSlice>(RESOURCES.endpointslices);
-    this.recorder = ctx.events.newRecorder({ component: 'endpoint-slice-controller' });
-    ({
-      serviceLister: this.serviceLister,
-      serviceIndexer: this.serviceIndexer,
-      podIndexer: this.podIndexer,
-    } = watchServicesAndPods(ctx.informers, this.queue, opts.endpointUpdatesBatchPeriodMs));
     const nodes = ctx.informers.informerFor<Node>(RESOURCES.nodes);
     this.sliceInformer = ctx.informers.informerFor<EndpointSlice>(RESOURCES.endpointslices);
     SharedInformerFactory.ensureIndex(this.sliceInformer, SLICE_SERVICE_INDEX, (s) => {
@@ -130,7 +113,8 @@ export class EndpointSliceController extends QueueController {
   private sliceChanged(slice: EndpointSlice, deleted: boolean): void {
     const key = serviceKeyOfSlice(slice);
     if (key === undefined || !managed(slice)) return;
-    if (this.tracker.shouldSync(key, slice, deleted) || this.waitingForCache.delete(key)) this.queue.add(key);
+    const changed = this.tracker.shouldSync(key, slice, deleted);
+    if (!this.cacheCaughtUp(key) && changed) this.queue.add(key);
   }
 
   /** syncService: reconciles one Service's slices. */
@@ -139,22 +123,17 @@ export class EndpointSliceController extends QueueController {
     const svc = this.serviceLister.get(key);
     if (svc === undefined) {
       // The slices go with their owner reference (garbage collector); only our own state is dropped.
-      this.triggerTimes.deleteService(key);
+      this.forgetService(key);
       this.tracker.deleteService(key);
-      this.waitingForCache.delete(key);
       this.topology.hintsPopulated.delete(key);
       return;
     }
-    const selector = serviceSelector(svc);
-    if (selector === undefined || svc.spec?.type === 'ExternalName') return;
+    const selector = this.managedSelector(svc);
+    if (selector === undefined) return;
     const existing = this.sliceInformer.indexer.byIndex(SLICE_SERVICE_INDEX, key).filter(managed);
     const stale = this.tracker.stale(key, existing);
     if (stale !== undefined) {
-      // Upstream returns an error here; under heavy pod churn the retries then pile up to maxRetries and
-      // drop the Service. Waiting is not a failure: the slice event that catches the cache up queues it again.
-      this.stats.staleCacheRetries++;
-      this.waitingForCache.add(key);
-      this.queue.addAfter(key, STALE_CACHE_RECHECK_MS);
+      this.waitForCache(key);
       this.log.debug({ service: key, slice: stale }, 'EndpointSlice informer cache is out of date; waiting');
       return;
     }

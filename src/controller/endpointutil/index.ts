@@ -6,3 +6,4 @@ export { ensureLabelIndexes, labelPair, POD_LABEL_INDEX, SERVICE_SELECTOR_INDEX 
 export { TriggerTimeTracker } from './trigger_time_tracker.js';
 export type { EndpointControllerStats } from './stats.js';
 export { watchServicesAndPods, type ServicePodInformers } from './informers.js';
+export { ServiceEndpointsController } from './service_controller.js';
