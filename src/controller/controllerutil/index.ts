@@ -38,5 +38,5 @@ export { selectorOrNothing } from './selector.js';
 export { updateStatusIfChanged } from './update_status.js';
 export { PerNamespaceObjectController, type EnsureFn } from './per_namespace.js';
 export { QueueController, type QueueWorkerOptions } from './queue_controller.js';
-export { PodOwnerController } from './pod_owner_controller.js';
+export { PodExpectationsController, PodOwnerController } from './pod_owner_controller.js';
 export { errMessage, nameOf } from './messages.js';

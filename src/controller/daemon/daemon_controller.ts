@@ -33,7 +33,7 @@ import {
   CONTROLLER_UID_INDEX,
   ControllerRefManager,
   enqueueOnChange,
-  PodOwnerController,
+  PodExpectationsController,
   ensureControllerUIDIndex,
   getControllerOf,
   newControllerRef,
@@ -57,7 +57,7 @@ export const DAEMONSET_CONTROLLER = 'daemonset-controller';
 export const KIND_DAEMONSET = { apiVersion: 'apps/v1', kind: 'DaemonSet' } as const;
 
 /** Reconciles DaemonSets with their pods and nodes. */
-export class DaemonSetsController extends PodOwnerController {
+export class DaemonSetsController extends PodExpectationsController {
   protected readonly syncHandler = (key: string): Promise<void> => this.syncDaemonSet(key);
   private readonly dsLister: Lister<DaemonSet>;
   private readonly nodeLister: Lister<Node>;

@@ -23,7 +23,7 @@ import type { ControllerContext } from '../controller_context.js';
 import {
   CONTROLLER_UID_INDEX,
   enqueueOnChange,
-  PodOwnerController,
+  PodExpectationsController,
   resolveControllerRef,
   slowStartBatch,
   errMessage,
@@ -49,7 +49,7 @@ export interface JobControllerStats {
 }
 
 /** Runs Jobs to completion. */
-export class JobController extends PodOwnerController {
+export class JobController extends PodExpectationsController {
   readonly stats: JobControllerStats = { syncs: 0, podsCreated: 0, podsDeleted: 0, statusUpdates: 0 };
   protected readonly syncHandler = (key: string): Promise<void> => this.syncJob(key);
   private readonly jobs: ResourceClient<Job>;

@@ -29,7 +29,7 @@ import {
   compareForDeletion,
   ControllerRefManager,
   enqueueOnChange,
-  PodOwnerController,
+  PodExpectationsController,
   filterActivePods,
   getControllerOf,
   isPodReady,
@@ -79,7 +79,7 @@ export const REPLICATIONCONTROLLER_KIND: ReplicaSetKind = {
 };
 
 /** Reconciles ReplicaSets with their pods. */
-export class ReplicaSetController extends PodOwnerController {
+export class ReplicaSetController extends PodExpectationsController {
   protected readonly syncHandler = (key: string): Promise<void> => this.syncReplicaSet(key);
   private readonly rsLister: Lister<ReplicaSet>;
   private readonly rsClient: ResourceClient<ReplicaSet>;

@@ -21,7 +21,6 @@ import {
   RESOURCES,
   splitMetaNamespaceKey,
   unwrapDeleted,
-  type EventRecorder,
   type Lister,
   type ResourceClient,
   type SharedInformer,
@@ -31,7 +30,7 @@ import {
   CONTROLLER_UID_INDEX,
   ControllerRefManager,
   enqueueOnChange,
-  QueueController,
+  PodOwnerController,
   ensureControllerUIDIndex,
   getControllerOf,
   newControllerRef,
@@ -59,34 +58,25 @@ export const STATEFULSET_CONTROLLER = 'statefulset-controller';
 export const KIND_STATEFULSET = { apiVersion: 'apps/v1', kind: 'StatefulSet' } as const;
 
 /** Reconciles StatefulSets with their ordinal pods. */
-export class StatefulSetController extends QueueController {
+export class StatefulSetController extends PodOwnerController {
   protected readonly syncHandler = (key: string): Promise<void> => this.sync(key);
   private readonly setLister: Lister<StatefulSet>;
-  private readonly podInformer: SharedInformer<Pod>;
   private readonly historyInformer: SharedInformer<ControllerRevision>;
   private readonly setClient: ResourceClient<StatefulSet>;
-  private readonly podClient: ResourceClient<Pod>;
   private readonly historyClient: ResourceClient<ControllerRevision>;
-  private readonly recorder: EventRecorder;
-  private readonly now: () => number;
 
   constructor(
     ctx: ControllerContext,
     private readonly opts: StatefulSetControllerOptions = ctx.config.statefulSet,
   ) {
     super(STATEFULSET_CONTROLLER, ctx, { workers: opts.concurrentStatefulSetSyncs });
-    this.now = () => ctx.clock.now();
     this.setClient = ctx.client.resource<StatefulSet>(RESOURCES.statefulsets);
-    this.podClient = ctx.client.resource<Pod>(RESOURCES.pods);
     this.historyClient = ctx.client.resource<ControllerRevision>(RESOURCES.controllerrevisions);
-    this.recorder = ctx.events.newRecorder({ component: STATEFULSET_CONTROLLER });
     const setInformer = ctx.informers.informerFor<StatefulSet>(RESOURCES.statefulsets);
     this.setLister = setInformer.lister();
     enqueueOnChange(setInformer, this.queue);
     this.historyInformer = ctx.informers.informerFor<ControllerRevision>(RESOURCES.controllerrevisions);
     ensureControllerUIDIndex(this.historyInformer);
-    this.podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
-    ensureControllerUIDIndex(this.podInformer);
     this.podInformer.addEventHandler({
       onAdd: (p) => this.podChanged(p),
       onUpdate: (old, p) => old.metadata?.resourceVersion !== p.metadata?.resourceVersion && this.podChanged(p),
@@ -140,7 +130,7 @@ export class StatefulSetController extends QueueController {
         failure = err;
       }
     }
-    const status = statefulSetStatus(set, claimed, nameOf(current), updateRevision, this.now());
+    const status = statefulSetStatus(set, claimed, nameOf(current), updateRevision, this.clock.now());
     await updateStatusIfChanged(this.setClient, set, { ...status });
     const minReady = set.spec?.minReadySeconds ?? 0;
     if (minReady > 0 && status.readyReplicas !== status.availableReplicas) this.queue.addAfter(key, minReady * 1000);
