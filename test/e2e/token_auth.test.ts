@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { kubectlPath, startServer, tokenKubeconfig, type TestServer } from './harness.js';
 import { Kubectl, until } from './fixtures/kubectl/cli.js';
 import { startControllerManagerProcess } from './fixtures/workloads.js';
+import { loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
 
 /** Kubectls authenticating with bearer tokens against one server, closed together. */
 class TokenKubectls {
@@ -65,6 +66,34 @@ describe('--token-auth-file', () => {
     await users.close();
     await admin?.close();
     await server?.stop();
+  });
+
+  test('writes on keep-alive connections stay authenticated by their token after a 409 (no certificate, no opinion)', async () => {
+    const client = new RESTClient(
+      { ...loadKubeconfig({ path: tokenKubeconfig(server, 'static-admin-token', 'keep-alive') }), qps: 0, burst: 1 },
+      { maxRetries: 0 },
+    );
+    const cms = client.resource(RESOURCES.configmaps);
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep-alive', namespace: 'default' } };
+    await cms.create(cm);
+    await assert.rejects(cms.create(cm), (e: { code?: number }) => e.code === 409);
+    const errors: string[] = [];
+    let writes = 0;
+    const step = async (call: () => Promise<unknown>, done: () => void): Promise<void> => {
+      for (let i = 0; i < 20; i++) await call().then(done, (e: Error) => void errors.push(e.message));
+    };
+    await Promise.all([
+      step(
+        () => client.requestRaw({ method: 'GET', path: '/api/v1/pods' }),
+        () => undefined,
+      ),
+      step(
+        () => cms.patch('keep-alive', 'merge', { data: { n: String(writes) } }, { namespace: 'default' }),
+        () => void writes++,
+      ),
+    ]);
+    assert.deepEqual(errors, []);
+    assert.equal(writes, 20);
   });
 
   test("a file token is its record's user, uid and groups", async () => {

@@ -28,8 +28,11 @@ export async function authenticateRequest(req: IncomingMessage, opts: Authentica
   const socket = tlsSocketOf(req);
   if (socket === undefined) return UNSECURED_USER;
   // Node verified the chain against the client CA; an unverifiable certificate never completes the handshake.
-  if (socket.authorized) {
-    const user = userFromCertificate(socket.getPeerCertificate());
+  // Like upstream's x509 authenticator, no client certificate means no opinion: Node can report a keep-alive
+  // socket without one as authorized, and its bearer token must still be read.
+  const cert = socket.authorized ? socket.getPeerCertificate() : undefined;
+  if (cert !== undefined && cert !== null && Object.keys(cert).length > 0) {
+    const user = userFromCertificate(cert);
     if (user === undefined) throw unauthorized();
     return user;
   }
