@@ -3,7 +3,7 @@
  * SLOs, shut it down) and `kscale lab` (experiments, and the lists of
  * scenarios and experiments).
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { resolve, join } from 'node:path';
 import {
   defaultConfig,
@@ -93,6 +93,11 @@ function addRunFlags(cmd: Command): Command {
       64,
     )
     .option('--fleet-processes <n>', 'hollow-node fleet processes the nodes are split over', nonNegativeIntFlag, 1)
+    .option(
+      '--noisy-neighbour <lists,writes>',
+      'a ServiceAccount with this many cluster-wide pod LISTs and ConfigMap writes in flight; the fleet then heartbeats as system:nodes over the secure port (throttling experiment: 50,250)',
+      noisyNeighbourFlag,
+    )
     .addOption(
       new Option('--proxy-mode <mode>', 'hollow proxies in each node (needs kscale nodes --hollow-proxy)')
         .choices(['off', 'iptables', 'ipvs', 'nftables'])
@@ -153,6 +158,11 @@ function configFrom(
   c.fleet.proxyMode = o.proxyMode as LabConfig['fleet']['proxyMode'];
   c.fleet.qps = o.kubeletQps as number;
   c.fleet.burst = o.kubeletBurst as number;
+  if (o.noisyNeighbour !== undefined) {
+    c.noisyNeighbour = o.noisyNeighbour as LabConfig['noisyNeighbour'];
+    // Under APF the admin's heartbeats would be exempt: the comparison needs them classified as kubelets'.
+    c.fleet.identity = 'node-group';
+  }
   c.controllerManager.nodeMonitorPeriod = o.nodeMonitorPeriod as string;
   c.controllerManager.nodeMonitorGracePeriod = o.nodeMonitorGracePeriod as string;
   if (o.controllerManagerQps !== undefined) c.controllerManager.qps = o.controllerManagerQps as number;
@@ -164,6 +174,13 @@ function configFrom(
   c.settleS = parseDuration(o.settle as string) / 1000;
   c.seed = o.seed as number;
   return c;
+}
+
+/** Parses --noisy-neighbour's `lists,writes`. */
+function noisyNeighbourFlag(v: string): LabConfig['noisyNeighbour'] {
+  const m = /^(\d+),(\d+)$/.exec(v.trim());
+  if (m === null) throw new InvalidArgumentError('expected <lists>,<writes>, e.g. 50,250');
+  return { listsInFlight: Number(m[1]), writesInFlight: Number(m[2]) };
 }
 
 function defaultReportDir(what: string): string {

@@ -15,6 +15,7 @@ import {
   bucketTotal,
   type Buckets,
 } from './prom.js';
+import { flowControlOf, requestsWithCode, type FlowControlSample } from './flowcontrol_report.js';
 
 /** One scrape, reduced. */
 export interface ApiSnapshot {
@@ -32,6 +33,10 @@ export interface ApiSnapshot {
   eventLoopLagMax: number | null;
   /** Seconds spent in GC since the server started (all kinds). */
   gcSeconds: number;
+  /** API Priority and Fairness per priority level and FlowSchema (empty without APF). */
+  flowControl: FlowControlSample;
+  /** Lease requests answered 429 (node heartbeats refused). */
+  leaseTooManyRequests: number;
 }
 
 /** The SLI key of a request series; WATCH and CONNECT are not SLI calls. */
@@ -58,6 +63,8 @@ export function snapshotOf(text: string, t: number): ApiSnapshot {
     eventLoopLagP99: valueOf(samples, 'nodejs_eventloop_lag_p99_seconds'),
     eventLoopLagMax: valueOf(samples, 'nodejs_eventloop_lag_max_seconds'),
     gcSeconds: sumOf(samples, 'nodejs_gc_duration_seconds_sum'),
+    flowControl: flowControlOf(samples),
+    leaseTooManyRequests: requestsWithCode(samples, 'leases', '429'),
   };
 }
 

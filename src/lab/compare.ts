@@ -17,6 +17,12 @@ const mean = (v: number[]): number => (v.length === 0 ? NaN : v.reduce((a, b) =>
 const proc = (r: LabReport, name: string): LabReport['processes'][number] | undefined =>
   r.processes.find((p) => p.name === name);
 
+/** The 429s the noisy neighbour received, LISTs and writes together; null when none ran. */
+function noisy429(r: LabReport): number | null {
+  const nn = r.flowControl?.noisyNeighbour;
+  return nn === null || nn === undefined ? null : nn.lists.tooManyRequests + nn.writes.tooManyRequests;
+}
+
 /** The figures compared across variants: [name, unit, value]. */
 export function keyFigures(r: LabReport): [string, string, number | null][] {
   const slo = (prefix: string): number | null => r.slos.find((s) => s.name.startsWith(prefix))?.measured ?? null;
@@ -45,6 +51,12 @@ export function keyFigures(r: LabReport): [string, string, number | null][] {
     ['controller-manager CPU (mean)', 'cores', cpuOf('controller-manager')],
     ['scheduler CPU (mean)', 'cores', cpuOf('scheduler')],
     ['dead-node detection time', 's', kill?.detectionS ?? null],
+    ['node heartbeat (Lease write) p99', 's', r.flowControl?.heartbeat.leaseWriteP99S ?? null],
+    ['Lease requests answered 429', '', r.flowControl?.heartbeat.leaseTooManyRequests ?? null],
+    ['nodes turned NotReady', '', r.flowControl?.heartbeat.nodesTurnedNotReady ?? null],
+    ['noisy neighbour 429s', '', noisy429(r)],
+    ['noisy neighbour CPU (mean)', 'cores', r.flowControl?.noisyNeighbour?.avgCores ?? null],
+    ['server event loop lag p99 (worst interval)', 'ms', r.serverRuntime?.eventLoopLagP99Ms.max ?? null],
     ['total run time', 's', r.totalS],
   ];
 }

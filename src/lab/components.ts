@@ -49,6 +49,10 @@ export function detectCapabilities(): Capabilities {
 export interface RunPaths {
   dataDir: string;
   kubeconfig: string;
+  /** The server's --token-auth-file; with it the server also serves its secure port. */
+  tokenAuthFile?: string;
+  /** The fleet's own kubeconfig (fleet.identity node-group); the admin's otherwise. */
+  fleetKubeconfig?: string;
 }
 
 /** A kscale subcommand under this Node, with the runtime flags for its role (node_flags.ts). */
@@ -83,6 +87,10 @@ export function serverSpec(c: LabConfig, paths: RunPaths, onUrl: (url: string) =
         String(s.maxMutatingRequestsInflight),
         ...(s.etcdServers !== undefined ? ['--etcd-servers', s.etcdServers] : []),
         ...(s.etcdServersOverrides !== undefined ? ['--etcd-servers-overrides', s.etcdServersOverrides] : []),
+        // One token stands for a whole fleet's nodes, so the per-user watch cap would count them all as one client.
+        ...(paths.tokenAuthFile !== undefined
+          ? ['--secure-port', '0', '--token-auth-file', paths.tokenAuthFile, '--max-watches-per-user', '0']
+          : []),
         ...s.extraArgs,
       ],
       'server',
@@ -155,7 +163,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
         '--count',
         String(count),
         '--kubeconfig',
-        paths.kubeconfig,
+        paths.fleetKubeconfig ?? paths.kubeconfig,
         '--name-prefix',
         n === 1 ? 'hollow-node-' : `hollow-node-${i}-`,
         '--kube-api-qps',

@@ -57,10 +57,19 @@ export interface LabConfig {
     proxyMode: 'off' | 'iptables' | 'ipvs' | 'nftables';
     /** What the hollow proxies watch besides Services: EndpointSlices (kube-proxy since 1.19) or Endpoints (before). */
     proxyWatch: 'endpointslices' | 'endpoints';
+    /**
+     * 'admin': the fleet shares the lab's admin kubeconfig (system:masters, exempt under API Priority and Fairness);
+     * 'node-group': a token of a user in system:nodes over the secure port (identities.ts), so its heartbeats are
+     * classified as kubelets' (node-high).
+     */
+    identity: 'admin' | 'node-group';
     extraArgs: string[];
   };
-  /** A client LISTing all pods in a loop (the throttling experiment's noisy neighbour); 0: none. */
-  noisyListQps: number;
+  /**
+   * The throttling experiment's noisy neighbour (noisy_neighbour.ts): a ServiceAccount on the secure port
+   * with this many cluster-wide pod LISTs and ConfigMap writes in flight; zeros: none.
+   */
+  noisyNeighbour: { listsInFlight: number; writesInFlight: number };
 }
 
 /**
@@ -107,8 +116,9 @@ export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig 
       maxConnections: 64,
       proxyMode: 'off',
       proxyWatch: 'endpointslices',
+      identity: 'admin',
       extraArgs: [],
     },
-    noisyListQps: 0,
+    noisyNeighbour: { listsInFlight: 0, writesInFlight: 0 },
   };
 }

@@ -4,6 +4,7 @@
  * pod startup CDF, scheduling, storage and watch rates, and per-process CPU
  * and memory.
  */
+import { flowControlHtml } from './flowcontrol_html.js';
 import { esc, mergeX, renderPage, type Section } from './html_page.js';
 import type { LabReport } from './report.js';
 
@@ -165,6 +166,7 @@ export function renderHtml(r: LabReport): string {
       },
     },
     { html: latencyTable(r) },
+    ...(r.flowControl === undefined ? [] : [{ html: '<h2>API Priority and Fairness</h2>' + flowControlHtml(r) }]),
     { html: '<h2>Storage, watches, scheduling</h2>' },
     {
       chart: {

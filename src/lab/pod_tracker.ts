@@ -54,6 +54,8 @@ export interface ClusterCounts {
   podsScheduled: number;
   podsRunning: number;
   podsLive: number;
+  /** Times a Ready node turned not Ready (heartbeats missed past the grace period, or a killed node). */
+  nodesTurnedNotReady: number;
   /** Pod watch events the lab received. */
   watchEvents: number;
 }
@@ -71,6 +73,7 @@ export class PodTracker {
     podsScheduled: 0,
     podsRunning: 0,
     podsLive: 0,
+    nodesTurnedNotReady: 0,
     watchEvents: 0,
   };
   /** Times at which pods were first seen scheduled (for throughput). */
@@ -172,6 +175,9 @@ export class PodTracker {
     if (ready && !this.readyNodes.has(name)) {
       this.readyNodes.add(name);
       this.counts.nodesReady++;
-    } else if (!ready && this.readyNodes.delete(name)) this.counts.nodesReady--;
+    } else if (!ready && this.readyNodes.delete(name)) {
+      this.counts.nodesReady--;
+      this.counts.nodesTurnedNotReady++;
+    }
   }
 }

@@ -16,6 +16,8 @@ import {
 import type { LabConfig } from './config.js';
 import type { Capabilities } from './components.js';
 import { fleetSummaryLines, type FleetReport } from './fleet_report.js';
+import { flowControlSummaryLines } from './flowcontrol_html.js';
+import { flowControlReport, flowControlTargets, type FlowControlReport } from './flowcontrol_targets.js';
 import type { ClientLatencies, PhaseResult, WorkloadMode } from './load.js';
 import {
   podStartup,
@@ -26,6 +28,7 @@ import {
   type PodStartup,
   type SloEntry,
 } from './measure.js';
+import type { NoisyNeighbourStats } from './noisy_neighbour.js';
 import type { PodTimes } from './pod_tracker.js';
 import type { ProcSeries } from './proc.js';
 import { percentiles, type Percentiles } from './stats.js';
@@ -79,6 +82,8 @@ export interface LabReport {
    * the share of time spent in GC. Percentiles are over intervals.
    */
   serverRuntime: { eventLoopLagP99Ms: Percentiles; eventLoopLagMaxMs: Percentiles; gcShare: Percentiles };
+  /** API Priority and Fairness per priority level, node heartbeats, and the noisy neighbour (absent in older reports). */
+  flowControl?: FlowControlReport;
   processes: (ProcSeries & { peakRssMiB: number; avgCores: number })[];
 }
 
@@ -107,6 +112,10 @@ export interface RunRecord {
   fleets: FleetReport[];
   /** When the run started (ms since the epoch): phases' start and end are seconds since then. */
   startedAtMs: number;
+  /** Times a Ready node turned not Ready during the run. */
+  nodesTurnedNotReady?: number;
+  /** The noisy neighbour's own figures, when one ran (null: it saved none). */
+  noisyNeighbour?: NoisyNeighbourStats | null;
 }
 
 /** The current commit, when run from a git checkout. */
@@ -139,6 +148,7 @@ export function buildReport(r: RunRecord): LabReport {
   const series = apiSeries(r.snapshots);
   const server = r.procs.find((p) => p.name === 'server');
   const { scenario, ...rest } = r.config;
+  const flowControl = flowControlReport(r.snapshots, latency, r.nodesTurnedNotReady ?? 0, r.noisyNeighbour, r.procs);
   return {
     kind: 'kscale-lab-report',
     version: 1,
@@ -156,7 +166,10 @@ export function buildReport(r: RunRecord): LabReport {
     ...(r.error !== undefined ? { error: r.error } : {}),
     totalS: r.totalS,
     phases: r.phases,
-    slos: sloEntries(latency, startup, r.createRate, 100, r.config.podRate),
+    slos: [
+      ...sloEntries(latency, startup, r.createRate, 100, r.config.podRate),
+      ...(r.noisyNeighbour !== undefined ? flowControlTargets(flowControl) : []),
+    ],
     api: {
       latency,
       series,
@@ -185,6 +198,7 @@ export function buildReport(r: RunRecord): LabReport {
       eventLoopLagMaxMs: percentiles(present(series.eventLoopLagMaxMs)),
       gcShare: percentiles(series.gcShare),
     },
+    flowControl,
     processes: r.procs.map((p) => ({
       ...p,
       peakRssMiB: p.peakRssBytes / 2 ** 20,
@@ -233,6 +247,7 @@ export function summaryText(rep: LabReport): string {
       `  created in ${b.phase.padEnd(16)} ${String(b.pods).padStart(6)} pods: p50 ${f(b.total.p50, 0)}  p99 ${f(b.total.p99, 0)}  (scheduled → kubelet + watch p99 ${f(b.scheduledToKubeletAndWatch.p99, 0)})`,
     );
   lines.push(...fleetSummaryLines(rep.fleets ?? []));
+  lines.push(...flowControlSummaryLines(rep));
   const rt = rep.serverRuntime;
   if (rt !== undefined && rt.eventLoopLagP99Ms.count > 0) {
     lines.push(

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadKubeconfig, RESOURCES, RESTClient } from '../client/index.js';
+import { loadKubeconfig, RESTClient } from '../client/index.js';
 import { apiSeries, type ApiSnapshot } from './api_metrics.js';
 import type { LabConfig } from './config.js';
 import {
@@ -17,9 +17,12 @@ import {
   schedulerSpec,
   serverSpec,
   type Capabilities,
+  type RunPaths,
 } from './components.js';
 import { collectFleetReports, type FleetReport } from './fleet_report.js';
 import { renderHtml } from './html.js';
+import { NOISY_NAMESPACE, noisyNeighbourToken, writeTokenAuthFile, writeTokenKubeconfig } from './identities.js';
+import { noisyNeighbourSpec, readNoisyNeighbourStats } from './noisy_neighbour.js';
 import { killNodesPhase } from './node_failure.js';
 import { LoadGenerator, type PhaseResult, type WorkloadMode } from './load.js';
 import { PodTracker, type PodTimes } from './pod_tracker.js';
@@ -95,7 +98,16 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     );
   mkdirSync(c.reportDir, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'kscale-lab-'));
-  const paths = { dataDir, kubeconfig: join(c.reportDir, 'kubeconfig') };
+  const paths: RunPaths = { dataDir, kubeconfig: join(c.reportDir, 'kubeconfig') };
+  const noisyLoad = c.noisyNeighbour;
+  const noisyOn = noisyLoad.listsInFlight + noisyLoad.writesInFlight > 0;
+  const noisyStatsFile = join(c.reportDir, 'noisy-neighbour.json');
+  // Both need the secure port: on the plain one every client is system:masters, exempt under APF.
+  let fleetToken: string | undefined;
+  if (c.fleet.identity === 'node-group' || noisyOn) {
+    paths.tokenAuthFile = join(dataDir, 'tokens.csv');
+    fleetToken = writeTokenAuthFile(paths.tokenAuthFile);
+  }
   const t0 = Date.now();
   const elapsed = (): number => (Date.now() - t0) / 1000;
   const supervisor = new Supervisor(join(c.reportDir, 'logs'));
@@ -130,7 +142,6 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   let result: LabReport['result'] = 'completed';
   let error: string | undefined;
   let ticker: NodeJS.Timeout | undefined;
-  let noisy: Promise<void> | undefined;
   try {
     progress.log(
       `kscale lab: ${c.nodes} nodes × ${c.podsPerNode} pods, scenario ${c.scenario.name}, workloads=${mode.workloads}, binding=${mode.binding}; report in ${c.reportDir}`,
@@ -157,6 +168,10 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     }
     await sup.start(serverSpec(server, paths, (u) => (serverUrl = u)));
     progress.log(`server ready at ${serverUrl}`);
+    if (c.fleet.identity === 'node-group' && fleetToken !== undefined) {
+      paths.fleetKubeconfig = join(c.reportDir, 'fleet.kubeconfig');
+      writeTokenKubeconfig(paths.kubeconfig, paths.fleetKubeconfig, fleetToken);
+    }
     await sup.start(controllerManagerSpec(c, paths));
     progress.log('controller-manager ready');
     if (mode.binding === 'scheduler') {
@@ -256,7 +271,14 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       return (seed >>> 0) / 2 ** 32;
     };
     gen = new LoadGenerator({ client, tracker: tr, mode, podRate: c.podRate, elapsed, signal: abort.signal, random });
-    if (c.noisyListQps > 0) noisy = noisyLister(client, c.noisyListQps, abort.signal, gen.latencies);
+    if (noisyOn) {
+      const file = join(c.reportDir, 'noisy-neighbour.kubeconfig');
+      writeTokenKubeconfig(paths.kubeconfig, file, await noisyNeighbourToken(client));
+      await sup.start(noisyNeighbourSpec(file, NOISY_NAMESPACE, noisyLoad, noisyStatsFile));
+      progress.log(
+        `noisy neighbour started: ${noisyLoad.listsInFlight} pod LISTs and ${noisyLoad.writesInFlight} ConfigMap writes in flight`,
+      );
+    }
     if (plan.workloads.length > 0) await gen.createNamespaces(plan.namespaces);
     for (const p of c.scenario.phases) {
       phase = p.name;
@@ -267,7 +289,15 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       const startedAt = Date.now();
       const res =
         p.type === 'kill-nodes'
-          ? await killNodesPhase(p.name, p.fraction, p.timeoutMs, paths.kubeconfig, tr, elapsed, abort.signal)
+          ? await killNodesPhase(
+              p.name,
+              p.fraction,
+              p.timeoutMs,
+              paths.fleetKubeconfig ?? paths.kubeconfig,
+              tr,
+              elapsed,
+              abort.signal,
+            )
           : await gen.run(p, plan.workloads, timeout);
       phases.push(res);
       if (p.type === 'create') createRate = sustainedRunningRate(tr.pods.values(), startedAt, Date.now());
@@ -291,7 +321,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     progress.clear();
   }
   if (sampler !== undefined) await sampler.stop();
-  const fleets: FleetReport[] = await collectFleetReports(paths.kubeconfig).catch(() => []);
+  const fleets: FleetReport[] = await collectFleetReports(paths.fleetKubeconfig ?? paths.kubeconfig).catch(() => []);
   machine.loadAverageEnd = loadavg();
   const report = buildReport({
     config: c,
@@ -314,6 +344,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     createRate,
     fleets,
     startedAtMs: t0,
+    nodesTurnedNotReady: tracker?.counts.nodesTurnedNotReady ?? 0,
+    ...(noisyOn ? { noisyNeighbour: readNoisyNeighbourStats(noisyStatsFile) } : {}),
   });
   writeFileSync(join(c.reportDir, 'report.json'), `${JSON.stringify(report, null, 1)}\n`);
   writeFileSync(join(c.reportDir, 'report.html'), renderHtml(report));
@@ -322,7 +354,6 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       await hooks.waitForStop(paths.kubeconfig, serverUrl);
   } finally {
     abort.abort(new Error('stopping'));
-    await noisy;
     await tracker?.stop();
     await sup.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -334,30 +365,4 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
 /** The mutating-call p99 between two scrapes, for the progress display. */
 function lastP99(a: ApiSnapshot, b: ApiSnapshot): number {
   return apiSeries([a, b]).p99.mutating[0] ?? NaN;
-}
-
-/** A client LISTing every pod from storage in a loop at `qps`, as a misbehaving agent would (the throttling experiment). */
-async function noisyLister(
-  client: RESTClient,
-  qps: number,
-  signal: AbortSignal,
-  lat: Map<string, number[]>,
-): Promise<void> {
-  const pods = client.resource(RESOURCES.pods);
-  const inflight = new Set<Promise<void>>();
-  const samples: number[] = [];
-  lat.set('noisy-lister pods LIST', samples);
-  while (!signal.aborted) {
-    if (inflight.size < 50) {
-      const t0 = performance.now();
-      const p = pods
-        .list({})
-        .then(() => void samples.push(performance.now() - t0))
-        .catch(() => undefined)
-        .finally(() => inflight.delete(p));
-      inflight.add(p);
-    }
-    await new Promise((r) => setTimeout(r, 1000 / qps));
-  }
-  await Promise.all(inflight);
 }

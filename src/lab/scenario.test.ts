@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { listScenarios, loadScenario, parseScenario, planScenario } from './scenario.js';
 
 test('the shipped scenarios parse', () => {
-  assert.deepEqual(listScenarios(), ['load', 'node-failure', 'nodes', 'pods']);
+  assert.deepEqual(listScenarios(), ['load', 'node-failure', 'nodes', 'pods', 'throttling']);
   for (const s of listScenarios()) assert.equal(loadScenario(s).name, s);
 });
 
