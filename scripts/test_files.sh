@@ -16,6 +16,7 @@ E2E_IN_SRC=(
   dist/src/storage/etcd3/store.test.js
   dist/src/storage/router.test.js
   dist/src/storage/sqlite/durability.test.js
+  dist/src/storage/sqlite/failpoints.test.js
 )
 
 for f in "${E2E_IN_SRC[@]}"; do

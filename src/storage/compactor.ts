@@ -7,6 +7,7 @@
  */
 import type { Clock, Timer } from '../clock/index.js';
 import type { Storage } from './interface.js';
+import { failpointsEnabled, hit } from '../failpoint/index.js';
 
 /** kube-apiserver's default --etcd-compaction-interval: 5 minutes. */
 export const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60_000;
@@ -109,6 +110,7 @@ export class Compactor {
       let t1 = t0;
       let t2 = t0;
       if (target > 0 && target > this.stats.compactedRevision) {
+        if (failpointsEnabled) await hit('compactor/beforeCompact');
         await this.store.compact(target);
         this.stats.compactions++;
         this.stats.compactedRevision = target;

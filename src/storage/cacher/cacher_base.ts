@@ -48,6 +48,7 @@ import { ProgressRequester } from './progress_requester.js';
 import { Reflector } from './reflector.js';
 import { WatchCache } from './watch_cache.js';
 import { WatcherIndex } from './watcher_index.js';
+import { crash, failpoint, failpointsEnabled } from '../../failpoint/index.js';
 import type { WatchCacheEvent } from './watch_cache_event.js';
 
 /** Where a read is served from: storage, or the cache at a revision. */
@@ -481,9 +482,15 @@ export abstract class CacherBase implements Storage, CacheReadState {
     }
     if (rec === null) return;
     this.counters.eventsReceived++;
+    // The fan-out's failpoint, one per resource (cacher/dispatch/configmaps): `duplicate` and `skip` are the
+    // checker's mutation runs (an event delivered twice, a revision never delivered).
+    const fault = failpointsEnabled ? failpoint(`cacher/dispatch/${this.resource}`) : undefined;
+    if (fault?.kind === 'panic') crash(`cacher/dispatch/${this.resource}`);
     this.watchers.forEachInterested(rec, (r) => {
       this.counters.eventsDispatched++;
+      if (fault?.kind === 'verb' && fault.verb === 'skip') return;
       r.deliver(rec);
+      if (fault?.kind === 'verb' && fault.verb === 'duplicate') r.deliver(rec);
     });
     rec.releaseDecoded();
   }

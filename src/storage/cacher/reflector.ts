@@ -7,6 +7,7 @@
  */
 import type { Clock } from '../../clock/index.js';
 import { isExpired } from '../errors.js';
+import { failpointsEnabled, hit } from '../../failpoint/index.js';
 import type { KeyValue, ListResult, Storage, WatchEvent, Watcher } from '../interface.js';
 
 /** What the reflector drives. */
@@ -64,6 +65,7 @@ export class Reflector {
         this.stats.watches++;
         for await (const ev of w) {
           if (this.stopped) break;
+          if (failpointsEnabled) await hit(`cacher/reflector${this.prefix}`);
           this.sink.event(ev);
           failures = 0;
           if (++delivered % YIELD_EVERY === 0) await nextTurn();

@@ -6,6 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { crash, failpoint, failpointsEnabled, hitSync } from '../../failpoint/index.js';
+import { SQLITE_FAILPOINTS as FP, walPosition, dropUnsyncedWal, type WalPosition } from './wal_failpoints.js';
 import { applyPragmas, SCHEMA } from './schema.js';
 import type { Expiry, OpResult, Request, Response, WriteOp, WriterConfig } from './protocol.js';
 
@@ -86,8 +88,12 @@ let nearQuota = false;
 function handleBatch(id: number, ops: WriteOp[]): void {
   const t0 = performance.now();
   let results: OpResult[];
+  let acked = false;
   try {
+    const before = failpointsEnabled ? walPosition(cfg.file) : undefined;
+    if (failpointsEnabled) hitSync(FP.beforeCommit);
     results = runBatch(ops);
+    if (before !== undefined) acked = afterCommitFailpoints(id, results, before);
   } catch (err) {
     const e = err as { code?: string; message?: string };
     // SQLITE_FULL: the disk (or max_page_count) is full; raise the alarm like etcd's NOSPACE.
@@ -104,7 +110,33 @@ function handleBatch(id: number, ops: WriteOp[]): void {
     nearQuota = size > cfg.quotaBytes * 0.99;
     if (size > cfg.quotaBytes) setAlarm(true);
   }
-  post({ type: 'batch', id, results, commitMs });
+  if (!acked) post({ type: 'batch', id, results, commitMs });
+}
+
+/**
+ * The writer's failpoints between its commit and its answer. SQLite's commit
+ * fsyncs inside the transaction, so "after commit, before fsync" is emulated:
+ * drop-unsynced cuts the WAL back to where it stood before this batch (a real
+ * truncate, with the database left open and never checkpointed) and kills the
+ * process, which is what power loss before the fsync leaves on disk. The
+ * ackBeforeFsync point (mutation runs only) answers first, so the checker
+ * must find the acknowledged writes missing. Returns whether it answered.
+ */
+function afterCommitFailpoints(id: number, results: OpResult[], before: WalPosition): boolean {
+  let acked = false;
+  if (failpoint(FP.ackBeforeFsync) !== undefined) {
+    post({ type: 'batch', id, results, commitMs: 0 });
+    acked = true;
+    // Give the event loop time to send the answers before the power goes.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+  }
+  const a = hitSync(FP.afterCommitBeforeFsync);
+  if (a?.kind === 'drop-unsynced') {
+    dropUnsyncedWal(cfg.file, before);
+    crash(FP.afterCommitBeforeFsync);
+  }
+  hitSync(FP.afterFsyncBeforeAck);
+  return acked;
 }
 
 function handleExpire(id: number, now: number): void {

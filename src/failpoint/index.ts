@@ -1,0 +1,1 @@
+export * from './failpoint.js';
