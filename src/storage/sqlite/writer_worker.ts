@@ -128,7 +128,7 @@ function afterCommitFailpoints(id: number, results: OpResult[], before: WalPosit
     post({ type: 'batch', id, results, commitMs: 0 });
     acked = true;
     // Give the event loop time to send the answers before the power goes.
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000);
   }
   const a = hitSync(FP.afterCommitBeforeFsync);
   if (a?.kind === 'drop-unsynced') {
