@@ -239,13 +239,18 @@ export function upCommand(): Command {
     .description(
       'bring up a cluster (API server, controller-manager, scheduler, hollow nodes), run a load scenario, report the SLOs, shut down',
     )
-    .option('--keep-running', 'leave the cluster up after the report, with a kubeconfig printed; Ctrl-C stops it');
+    .option('--keep-running', 'leave the cluster up after the report, with a kubeconfig printed; Ctrl-C stops it')
+    .option(
+      '--chaos [scenario]',
+      'kill -9 each component in turn during the load and report its recovery (scenario: kill)',
+    );
   addRunFlags(cmd).action(async (o: Record<string, unknown>) => {
     const scenario = loadScenario(o.scenario as string);
     const nodes = (o.nodes as number | undefined) ?? UP_DEFAULT_NODES;
     const dir = o.report !== undefined ? resolve(o.report as string) : defaultReportDir(`${scenario.name}-${nodes}n`);
     const c = configFrom(o, scenario, dir, { nodes: UP_DEFAULT_NODES });
     c.keepRunning = o.keepRunning === true;
+    if (o.chaos !== undefined) c.chaos = o.chaos === true ? 'kill' : (o.chaos as string);
     const progress = new Progress(process.stderr);
     const ctl = interruptible(progress);
     try {

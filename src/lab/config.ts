@@ -70,6 +70,8 @@ export interface LabConfig {
    * with this many cluster-wide pod LISTs and ConfigMap writes in flight; zeros: none.
    */
   noisyNeighbour: { listsInFlight: number; writesInFlight: number };
+  /** A chaos scenario (src/lab/chaos) run during the load: `kscale up --chaos [name]`; undefined: none. */
+  chaos?: string;
 }
 
 /**

@@ -3,6 +3,7 @@
  * settings; and the terminal summary printed at the end of `kscale up`.
  */
 import { execFileSync } from 'node:child_process';
+import type { ChaosFault } from './chaos/index.js';
 import { cpus, loadavg, totalmem } from 'node:os';
 import {
   apiLatencies,
@@ -43,6 +44,8 @@ export interface MachineInfo {
 
 /** A whole run's report (report.json). */
 export interface LabReport {
+  /** Each fault of a `--chaos` run: its component, recovery times and acknowledged writes checked and lost. */
+  chaos?: ChaosFault[];
   kind: 'kscale-lab-report';
   version: 1;
   date: string;

@@ -14,6 +14,7 @@ import {
   detectCapabilities,
   etcdSpec,
   fleetSpecs,
+  freePort,
   schedulerSpec,
   serverSpec,
   type Capabilities,
@@ -31,6 +32,7 @@ import { buildReport, gitCommit, machineNow, type LabReport } from './report.js'
 import { Sampler } from './sampler.js';
 import { planScenario } from './scenario.js';
 import { Supervisor } from './supervisor.js';
+import { CHAOS_SCENARIOS, runChaos, type ChaosFault } from './chaos/index.js';
 
 /** Picks how pods are made and placed from the capabilities; throws when an explicit choice cannot run. */
 export function resolveMode(c: LabConfig, caps: Capabilities, notes: string[]): WorkloadMode {
@@ -142,6 +144,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   let result: LabReport['result'] = 'completed';
   let error: string | undefined;
   let ticker: NodeJS.Timeout | undefined;
+  let chaos: Promise<ChaosFault[]> | undefined;
+  let faults: ChaosFault[] | undefined;
   try {
     progress.log(
       `kscale lab: ${c.nodes} nodes × ${c.podsPerNode} pods, scenario ${c.scenario.name}, workloads=${mode.workloads}, binding=${mode.binding}; report in ${c.reportDir}`,
@@ -166,6 +170,12 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       };
       progress.log(`etcd ready (${c.server.labEtcd})`);
     }
+    // Under chaos the server comes back on the same port, so every component's kubeconfig stays right.
+    if (c.chaos !== undefined)
+      server = {
+        ...server,
+        server: { ...server.server, extraArgs: [...server.server.extraArgs, '--port', String(await freePort())] },
+      };
     await sup.start(serverSpec(server, paths, (u) => (serverUrl = u)));
     progress.log(`server ready at ${serverUrl}`);
     if (c.fleet.identity === 'node-group' && fleetToken !== undefined) {
@@ -280,6 +290,13 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       );
     }
     if (plan.workloads.length > 0) await gen.createNamespaces(plan.namespaces);
+    if (c.chaos !== undefined) {
+      const scenario = CHAOS_SCENARIOS.get(c.chaos);
+      if (scenario === undefined)
+        throw new Error(`--chaos ${c.chaos}: no such scenario (${[...CHAOS_SCENARIOS.keys()].join(', ')})`);
+      progress.log(`chaos: ${scenario.description}`);
+      chaos = runChaos({ scenario, supervisor, client, nodes: c.nodes, elapsed, random, signal: abort.signal });
+    }
     for (const p of c.scenario.phases) {
       phase = p.name;
       const timeout =
@@ -309,6 +326,14 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
         error = `phase ${p.name} did not complete: ${res.note ?? ''}`;
         break;
       }
+    }
+    if (chaos !== undefined) {
+      phase = 'chaos';
+      faults = await chaos;
+      for (const f of faults)
+        progress.log(
+          `chaos: ${f.component} killed at ${f.killedAtS.toFixed(0)} s, back in ${f.restartS.toFixed(1)} s, recovered in ${f.recoverS?.toFixed(1) ?? 'never'} s, ${f.writesLost}/${f.writesChecked} acknowledged writes lost`,
+        );
     }
     phase = 'settle';
     await new Promise((r) => setTimeout(r, c.settleS * 1000));
@@ -347,6 +372,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     nodesTurnedNotReady: tracker?.counts.nodesTurnedNotReady ?? 0,
     ...(noisyOn ? { noisyNeighbour: readNoisyNeighbourStats(noisyStatsFile) } : {}),
   });
+  if (faults !== undefined) report.chaos = faults;
   writeFileSync(join(c.reportDir, 'report.json'), `${JSON.stringify(report, null, 1)}\n`);
   writeFileSync(join(c.reportDir, 'report.html'), renderHtml(report));
   try {

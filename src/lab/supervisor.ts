@@ -46,6 +46,8 @@ export class Supervisor {
     (c: RunningComponent, code: number | null, signal: string | null) => void
   >();
   private readonly logsClosed: Promise<void>[] = [];
+  /** Components being killed on purpose (chaos): their exit is not a crash. */
+  private readonly killing = new Set<RunningComponent>();
 
   /**
    * @param logDir when given, each component's stdout and stderr are also written to `<logDir>/<name>.log`,
@@ -94,7 +96,7 @@ export class Supervisor {
           reject(
             new Error(`${spec.name} exited (code ${code}, signal ${signal}) before it was ready: ${err.slice(-2000)}`),
           );
-        else if (!this.stopping) for (const fn of this.onExitHandlers) fn(c, code, signal);
+        else if (!this.stopping && !this.killing.has(c)) for (const fn of this.onExitHandlers) fn(c, code, signal);
       });
       createInterface({ input: spec.readyStream === 'stderr' ? p.stderr! : p.stdout! }).on('line', (line) => {
         if (ready) return;
@@ -119,6 +121,23 @@ export class Supervisor {
     p.stderr!.on('data', (d: Buffer) => log.write(d));
     // 'close' comes after the last output of both pipes, so nothing is written after the end.
     p.once('close', () => log.end());
+  }
+
+  /** Kills a component with SIGKILL on purpose (chaos) and resolves once it has exited; its exit is no crash. */
+  async kill(c: RunningComponent): Promise<void> {
+    this.killing.add(c);
+    if (alive(c.process)) c.process.kill('SIGKILL');
+    await c.exited;
+  }
+
+  /** Starts a killed component again from its spec, in its place in the start order; resolves once it is ready. */
+  async restart(c: RunningComponent): Promise<RunningComponent> {
+    const i = this.components.indexOf(c);
+    const next = await this.start(c.spec);
+    this.components.splice(this.components.indexOf(next), 1);
+    if (i >= 0) this.components[i] = next;
+    else this.components.push(next);
+    return next;
   }
 
   /** True once stop() was called. */
