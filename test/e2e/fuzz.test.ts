@@ -15,21 +15,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { startServer, type TestServer } from './harness.js';
+import { seededRandom as prng } from '../robustness/seeded_random.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- fuzz bodies and replies are dynamic JSON
 type Obj = Record<string, any>;
-
-/** mulberry32: a small, fast, seedable PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random choices over one seeded stream. */
 class Gen {

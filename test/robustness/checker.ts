@@ -14,6 +14,17 @@ interface Change {
   source: string;
 }
 
+/** What the rules share: the record, its acknowledged writes, the reference and the stretches no watch saw. */
+interface Context {
+  h: History;
+  acked: WriteOp[];
+  ref: Map<number, Change>;
+  revs: number[];
+  /** Whether [lo, hi] meets a stretch no watch saw. */
+  unseen: (lo: number, hi: number) => boolean;
+  v: string[];
+}
+
 const eventType = (w: WriteOp): Change['type'] =>
   w.kind === 'create' ? 'ADDED' : w.kind === 'update' ? 'MODIFIED' : 'DELETED';
 
@@ -27,10 +38,11 @@ export function checkHistory(h: History): string[] {
   const gaps = h.reads.filter((r) => r.snapshot === true && r.rv > 0).map((r) => [r.gapFrom ?? 0, r.rv] as const);
   /** Whether [lo, hi] meets a stretch (a, b] no watch saw, where the reference may lack changes. */
   const unseen = (lo: number, hi: number): boolean => gaps.some(([a, b]) => lo <= b && hi > a);
-  checkCas(acked, ref, revs, unseen, v);
+  const ctx: Context = { h, acked, ref, revs, unseen, v };
+  checkCas(ctx);
   checkApplyCounts(h, ref, v);
   checkWatches(h, ref, revs, v);
-  checkReads(h, acked, ref, revs, unseen, v);
+  checkReads(ctx);
   return v;
 }
 
@@ -72,13 +84,7 @@ function checkRealTimeWrites(acked: WriteOp[], v: string[]): void {
 }
 
 /** An acknowledged update or delete replaced exactly the revision it named (compare-and-swap held). */
-function checkCas(
-  acked: WriteOp[],
-  ref: Map<number, Change>,
-  revs: number[],
-  unseen: (lo: number, hi: number) => boolean,
-  v: string[],
-): void {
+function checkCas({ acked, ref, revs, unseen, v }: Context): void {
   const prev = previousByKey(ref, revs);
   for (const w of acked) {
     if (w.kind === 'create' || unseen(w.expect!, w.rv!)) continue;
@@ -161,14 +167,7 @@ const describe = (c: Change): string => `${c.type} ${c.key}=${c.value}`;
  * A consistent read is never older than a write acknowledged before it began; every list equals the reference
  * replayed to its revision (so every acknowledged write is there, or superseded by a later change).
  */
-function checkReads(
-  h: History,
-  acked: WriteOp[],
-  ref: Map<number, Change>,
-  revs: number[],
-  unseen: (lo: number, hi: number) => boolean,
-  v: string[],
-): void {
+function checkReads({ h, acked, ref, revs, unseen, v }: Context): void {
   const snapshots = h.reads.filter((r) => r.snapshot === true && r.rv > 0).sort((a, b) => a.rv - b.rv);
   const byEnd = [...acked].sort((a, b) => a.end - b.end);
   for (const r of h.reads) {

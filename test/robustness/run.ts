@@ -14,6 +14,7 @@ import { checkHistory } from './checker.js';
 import { KubeHttp } from './client.js';
 import type { History, Outcome, ReadOp, WatchSession, WriteOp } from './history.js';
 import { faultFor, type Fault } from './faults.js';
+import { seededRandom } from './seeded_random.js';
 
 /** What one run does. */
 export interface RunOptions {
@@ -40,18 +41,6 @@ export interface RunResult {
 const NS = 'default';
 const KEYS = 8;
 const BASE = `/api/v1/namespaces/${NS}/configmaps`;
-
-/** mulberry32: a small seeded generator, so a seed replays the same choices. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rvOf = (o: Record<string, unknown> | undefined): number =>
   Number((o?.metadata as { resourceVersion?: string } | undefined)?.resourceVersion ?? 0);
