@@ -5,13 +5,15 @@
  * scale` removes the highest ordinals first; a partitioned rolling update
  * stops at the partition and then finishes in reverse ordinal order; rollout
  * history and undo use ControllerRevisions; Parallel creates at once;
- * client-node's AppsV1Api reads the kinds; bad input is a 422.
+ * client-node's AppsV1Api reads the kinds; volumeClaimTemplates give each pod
+ * its claims, which the retention policy deletes on scale-down and with the
+ * set; bad input is a 422.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppsV1Api, KubeConfig } from '@kubernetes/client-node';
 import { RESOURCES, type Watch, type WatchEvent } from '../../src/client/index.js';
-import type { Pod } from '../../src/api/index.js';
+import type { PersistentVolumeClaim, Pod } from '../../src/api/index.js';
 import { waitFor } from './fixtures/cluster.js';
 import { header, row, type Kubectl } from './fixtures/kubectl/cli.js';
 import { startKubectlCluster, type KubectlCluster } from './fixtures/workloads.js';
@@ -181,4 +183,77 @@ test('bad StatefulSets are 422: a selector that misses the template, a changed s
     '{"spec":{"selector":{"matchLabels":{"app":"web","x":"y"}},"template":{"metadata":{"labels":{"x":"y"}}}}}',
   ]);
   assert.match(err3, /spec: Forbidden: updates to statefulset spec/);
+});
+
+test('volumeClaimTemplates: claims <template>-<pod> bound before the pods, deleted on scale-down and with the set by the retention policy', async () => {
+  const claims = cluster.client.resource<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims);
+  const claimNames = async (): Promise<string[]> =>
+    (await claims.list({ namespace: 'default', labelSelector: 'app=db' })).items
+      .filter((c) => c.metadata?.deletionTimestamp === undefined)
+      .map((c) => c.metadata!.name!)
+      .sort();
+  const template = {
+    metadata: { name: 'data' },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  };
+  await k.ok(['create', '-f', '-'], {
+    input: statefulSet('db', 2, 'db:1', {
+      volumeClaimTemplates: [template],
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' },
+    }),
+  });
+  await k.ok(['rollout', 'status', 'sts/db', '--timeout=60s'], { timeoutMs: 70_000 });
+  assert.deepEqual(await claimNames(), ['data-db-0', 'data-db-1']);
+  const pods = await livePods('db');
+  for (const p of pods)
+    assert.deepEqual(
+      p.spec?.volumes?.find((v) => v.name === 'data'),
+      { name: 'data', persistentVolumeClaim: { claimName: `data-${p.metadata!.name!}` } },
+    );
+  const c0 = await claims.get('data-db-0', { namespace: 'default' });
+  assert.deepEqual(
+    c0.metadata?.ownerReferences?.map((r) => `${r.kind}/${r.name}`),
+    ['StatefulSet/db'],
+  );
+  await waitFor('the hollow provisioner binds both claims', async () => {
+    const items = (await claims.list({ namespace: 'default', labelSelector: 'app=db' })).items;
+    return items.length === 2 && items.every((c) => c.status?.phase === 'Bound') ? true : undefined;
+  });
+  const table = await k.ok(['get', 'pvc', '-l', 'app=db']);
+  assert.match(table, /data-db-1\s+Bound/);
+
+  await k.ok(['scale', 'sts/db', '--replicas=1']);
+  await waitFor('data-db-1 deleted with the scaled-away pod', async () =>
+    (await claimNames()).join() === 'data-db-0' ? true : undefined,
+  );
+  assert.deepEqual(
+    (await livePods('db')).map((p) => p.metadata?.name),
+    ['db-0'],
+  );
+
+  await k.ok(['delete', 'sts', 'db']);
+  await waitFor('data-db-0 deleted with the set', async () => ((await claimNames()).length === 0 ? true : undefined));
+});
+
+test('volumeClaimTemplates under the default Retain policy: claims outlive scale-down and the set', async () => {
+  const claims = cluster.client.resource<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims);
+  await k.ok(['create', '-f', '-'], {
+    input: statefulSet('kept', 2, 'kept:1', {
+      podManagementPolicy: 'Parallel',
+      volumeClaimTemplates: [
+        {
+          metadata: { name: 'www' },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Mi' } } },
+        },
+      ],
+    }),
+  });
+  await k.ok(['rollout', 'status', 'sts/kept', '--timeout=60s'], { timeoutMs: 70_000 });
+  await k.ok(['scale', 'sts/kept', '--replicas=0']);
+  await waitFor('no kept pods', async () => ((await livePods('kept')).length === 0 ? true : undefined), 30_000);
+  await k.ok(['delete', 'sts', 'kept']);
+  const left = (await claims.list({ namespace: 'default', labelSelector: 'app=kept' })).items;
+  assert.deepEqual(left.map((c) => c.metadata?.name).sort(), ['www-kept-0', 'www-kept-1']);
+  assert.ok(left.every((c) => (c.metadata?.ownerReferences ?? []).length === 0));
+  assert.ok(left.every((c) => c.metadata?.deletionTimestamp === undefined));
 });

@@ -3,7 +3,7 @@
  * optional where upstream is omitempty.
  */
 import type { KubeObject, LabelSelector } from '../types.js';
-import type { PodTemplateSpec } from './core.js';
+import type { PersistentVolumeClaim, PodTemplateSpec } from './core.js';
 
 /** apps/v1 ReplicaSetCondition. */
 export interface ReplicaSetCondition {
@@ -168,12 +168,12 @@ export interface StatefulSetOrdinals {
   start?: number;
 }
 
-/** apps/v1 StatefulSetSpec; volumeClaimTemplates are PersistentVolumeClaims, kept untyped until PVCs are served. */
+/** apps/v1 StatefulSetSpec. */
 export interface StatefulSetSpec {
   replicas?: number;
   selector?: LabelSelector;
   template?: PodTemplateSpec;
-  volumeClaimTemplates?: KubeObject[];
+  volumeClaimTemplates?: PersistentVolumeClaim[];
   serviceName?: string;
   podManagementPolicy?: string;
   updateStrategy?: StatefulSetUpdateStrategy;

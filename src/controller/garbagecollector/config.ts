@@ -18,11 +18,12 @@ export const DEFAULT_GARBAGE_COLLECTOR_OPTIONS: GarbageCollectorOptions = {
 /**
  * The resources whose objects the collector watches (its monitors). Upstream
  * watches every deletable resource through metadata informers; kscale watches
- * the ones that carry ownerReferences in practice: workloads, their pods, and
- * Services with their endpoints.
+ * the ones that carry ownerReferences in practice: workloads, their pods, the
+ * claims StatefulSets make, and Services with their endpoints.
  */
 export const MONITORED_RESOURCES: readonly GroupVersionResource[] = [
   RESOURCES.pods,
+  RESOURCES.persistentvolumeclaims,
   RESOURCES.replicasets,
   RESOURCES.deployments,
   RESOURCES.daemonsets,
@@ -37,6 +38,7 @@ export const MONITORED_RESOURCES: readonly GroupVersionResource[] = [
 /** kind -> resource, for reading owners of any known kind (the collector's RESTMapper). */
 export const KIND_TO_RESOURCE: Readonly<Record<string, GroupVersionResource>> = {
   Pod: RESOURCES.pods,
+  PersistentVolumeClaim: RESOURCES.persistentvolumeclaims,
   Node: RESOURCES.nodes,
   Namespace: RESOURCES.namespaces,
   Service: RESOURCES.services,

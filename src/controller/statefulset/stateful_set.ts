@@ -9,11 +9,19 @@
  * the status. Pod names are fixed, so a create that races a lagging informer
  * ends in AlreadyExists, which is harmless: no expectations are needed.
  *
- * volumeClaimTemplates: pods mount `<claim>-<pod>` claims, but the claims are
- * not created until PersistentVolumeClaims are served (the seam is
- * createPersistentVolumeClaims below).
+ * volumeClaimTemplates: before each pod the controller creates its missing
+ * `<template>-<pod>` PersistentVolumeClaims, and every sync keeps the claims'
+ * ownerReferences as persistentVolumeClaimRetentionPolicy says (the set owns
+ * them under whenDeleted=Delete, a scaled-away pod under whenScaled=Delete),
+ * so the garbage collector deletes them; Retain leaves them alone.
  */
-import { type ControllerRevision, type Pod, type PodTemplateSpec, type StatefulSet } from '../../api/index.js';
+import {
+  type ControllerRevision,
+  type PersistentVolumeClaim,
+  type Pod,
+  type PodTemplateSpec,
+  type StatefulSet,
+} from '../../api/index.js';
 import {
   isAlreadyExistsError,
   isNotFoundError,
@@ -44,8 +52,11 @@ import {
 import { parentHistory, templateOf, truncateHistory } from '../history/index.js';
 import type { StatefulSetControllerOptions } from './config.js';
 import {
+  claimOwnerRefs,
+  getPersistentVolumeClaims,
   getPodRevision,
   newStatefulSetPod,
+  sameOwners,
   planStatefulSet,
   statefulSetStatus,
   usesCurrentRevision,
@@ -64,6 +75,8 @@ export class StatefulSetController extends PodOwnerController {
   private readonly historyInformer: SharedInformer<ControllerRevision>;
   private readonly setClient: ResourceClient<StatefulSet>;
   private readonly historyClient: ResourceClient<ControllerRevision>;
+  private readonly claimLister: Lister<PersistentVolumeClaim>;
+  private readonly claimClient: ResourceClient<PersistentVolumeClaim>;
 
   constructor(
     ctx: ControllerContext,
@@ -72,6 +85,8 @@ export class StatefulSetController extends PodOwnerController {
     super(STATEFULSET_CONTROLLER, ctx, { workers: opts.concurrentStatefulSetSyncs });
     this.setClient = ctx.client.resource<StatefulSet>(RESOURCES.statefulsets);
     this.historyClient = ctx.client.resource<ControllerRevision>(RESOURCES.controllerrevisions);
+    this.claimClient = ctx.client.resource<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims);
+    this.claimLister = ctx.informers.informerFor<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims).lister();
     const setInformer = ctx.informers.informerFor<StatefulSet>(RESOURCES.statefulsets);
     this.setLister = setInformer.lister();
     enqueueOnChange(setInformer, this.queue);
@@ -143,6 +158,7 @@ export class StatefulSetController extends PodOwnerController {
     current: ControllerRevision,
     update: ControllerRevision,
   ): Promise<void> {
+    await this.syncClaims(set, pods);
     const plan = planStatefulSet(set, pods, nameOf(update));
     const currentTemplate: PodTemplateSpec | undefined = templateOf(current) ?? set.spec?.template;
     await Promise.all([
@@ -163,11 +179,73 @@ export class StatefulSetController extends PodOwnerController {
   }
 
   /**
-   * The seam for volumeClaimTemplates: upstream creates each missing `<claim>-<pod>` PersistentVolumeClaim here,
-   * before the pod. kscale does not serve PersistentVolumeClaims yet, so the pod's claim volumes name claims that
-   * do not exist; the hollow kubelet runs such pods anyway.
+   * The claims of the set's existing pods, before any pod is deleted: missing claims of a live pod are created
+   * again (createMissingPersistentVolumeClaims), and each claim's ownerReferences follow the retention policy
+   * (UpdatePodClaimForRetentionPolicy), so a condemned pod owns its claims before it goes.
    */
-  private async createPersistentVolumeClaims(_set: StatefulSet, _pod: Pod): Promise<void> {}
+  private async syncClaims(set: StatefulSet, pods: readonly Pod[]): Promise<void> {
+    if ((set.spec?.volumeClaimTemplates ?? []).length === 0) return;
+    await Promise.all(
+      pods.map(async (pod) => {
+        if (pod.metadata?.deletionTimestamp !== undefined) return;
+        for (const want of getPersistentVolumeClaims(set, nameOf(pod))) {
+          const have = this.claimLister.namespace(want.metadata!.namespace!).get(nameOf(want));
+          if (have === undefined) await this.createClaim(set, pod, want);
+          else if (have.metadata?.deletionTimestamp === undefined) await this.updateClaimOwners(set, pod, have);
+        }
+      }),
+    );
+  }
+
+  /**
+   * createPersistentVolumeClaims: each `<template>-<pod>` claim the pod mounts, created unless it exists, before
+   * the pod; a claim being deleted fails the sync until it is gone, as upstream.
+   */
+  private async createPersistentVolumeClaims(set: StatefulSet, pod: Pod): Promise<void> {
+    for (const want of getPersistentVolumeClaims(set, nameOf(pod))) {
+      const have = this.claimLister.namespace(want.metadata!.namespace!).get(nameOf(want));
+      if (have?.metadata?.deletionTimestamp !== undefined) throw new Error(`pvc ${nameOf(have)} is being deleted`);
+      if (have === undefined) await this.createClaim(set, pod, want);
+    }
+  }
+
+  private async createClaim(set: StatefulSet, pod: Pod, claim: PersistentVolumeClaim): Promise<void> {
+    const ref = { ...set, ...KIND_STATEFULSET };
+    const owners = claimOwnerRefs(set, pod, claim);
+    if (owners.length > 0) claim.metadata!.ownerReferences = owners;
+    try {
+      await this.claimClient.create(claim, { namespace: claim.metadata!.namespace! });
+      this.recorder.event(
+        ref,
+        'Normal',
+        'SuccessfulCreate',
+        `create Claim ${nameOf(claim)} Pod ${nameOf(pod)} in StatefulSet ${nameOf(set)} success`,
+      );
+    } catch (err) {
+      if (isAlreadyExistsError(err)) return;
+      this.recorder.event(
+        ref,
+        'Warning',
+        'FailedCreate',
+        `create Claim ${nameOf(claim)} for Pod ${nameOf(pod)} in StatefulSet ${nameOf(set)} failed error: ${errMessage(err)}`,
+      );
+      throw err;
+    }
+  }
+
+  private async updateClaimOwners(set: StatefulSet, pod: Pod, claim: PersistentVolumeClaim): Promise<void> {
+    const owners = claimOwnerRefs(set, pod, claim);
+    if (sameOwners(claim.metadata?.ownerReferences, owners)) return;
+    const updated = structuredClone(claim);
+    updated.metadata!.ownerReferences = owners;
+    if (owners.length === 0) delete updated.metadata!.ownerReferences;
+    try {
+      await this.claimClient.update(updated, { namespace: claim.metadata!.namespace! });
+    } catch (err) {
+      if (isNotFoundError(err)) return;
+      throw err;
+    }
+  }
 
   private async createPod(set: StatefulSet, pod: Pod): Promise<void> {
     const ref = { ...set, ...KIND_STATEFULSET };

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Pod, StatefulSet } from '../../api/index.js';
-import { newStatefulSetPod, planStatefulSet, statefulSetStatus, usesCurrentRevision } from './stateful_set_utils.js';
+import type { PersistentVolumeClaim, Pod, StatefulSet } from '../../api/index.js';
+import {
+  claimOwnerRefs,
+  getPersistentVolumeClaims,
+  newStatefulSetPod,
+  planStatefulSet,
+  sameOwners,
+  statefulSetStatus,
+  usesCurrentRevision,
+} from './stateful_set_utils.js';
 
 const set = (replicas: number, spec: Partial<NonNullable<StatefulSet['spec']>> = {}): StatefulSet => ({
   metadata: { name: 'web', namespace: 'ns', uid: 'u' },
@@ -95,4 +103,61 @@ test('status counts pods per revision and makes the update revision current once
   );
   const done = statefulSetStatus(s, [pod(0, 'r2'), pod(1, 'r2'), pod(2, 'r2')], 'r1', 'r2', 0);
   assert.deepEqual([done.currentReplicas, done.currentRevision], [3, 'r2']);
+});
+
+const withClaims = (whenDeleted: string, whenScaled: string, replicas = 2): StatefulSet =>
+  set(replicas, {
+    volumeClaimTemplates: [
+      {
+        metadata: { name: 'data', labels: { tier: 'db', app: 'mine' } },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+        status: { phase: 'Bound' },
+      },
+    ],
+    persistentVolumeClaimRetentionPolicy: { whenDeleted, whenScaled },
+  });
+
+test('each volumeClaimTemplate becomes a claim <template>-<pod> in the set namespace, labelled with the selector', () => {
+  const s = withClaims('Retain', 'Retain');
+  const [claim] = getPersistentVolumeClaims(s, 'web-1');
+  assert.equal(claim.metadata?.name, 'data-web-1');
+  assert.equal(claim.metadata?.namespace, 'ns');
+  assert.deepEqual(claim.metadata?.labels, { tier: 'db', app: 'web' });
+  assert.equal(claim.kind, 'PersistentVolumeClaim');
+  assert.equal(claim.status, undefined);
+  assert.deepEqual(claim.spec?.resources?.requests, { storage: '1Gi' });
+  // The template itself is not modified.
+  assert.equal(s.spec?.volumeClaimTemplates?.[0].metadata?.name, 'data');
+  const p = newStatefulSetPod(s, s.spec?.template, 1, 'r1');
+  assert.deepEqual(p.spec?.volumes, [{ name: 'data', persistentVolumeClaim: { claimName: 'data-web-1' } }]);
+});
+
+test('the retention policy decides the claim owners: the set on whenDeleted=Delete, a condemned pod on whenScaled=Delete', () => {
+  const live = { ...pod(1), metadata: { ...pod(1).metadata, uid: 'p1' } };
+  const condemned = { ...pod(3), metadata: { ...pod(3).metadata, uid: 'p3' } };
+  const claim: PersistentVolumeClaim = {
+    metadata: { name: 'data-web-1', ownerReferences: [{ apiVersion: 'x/v1', kind: 'Other', name: 'o', uid: 'o' }] },
+  };
+  const owners = (ws: StatefulSet, p: Pod): string[] => claimOwnerRefs(ws, p, claim).map((r) => `${r.kind}/${r.name}`);
+  assert.deepEqual(owners(withClaims('Retain', 'Retain'), live), ['Other/o']);
+  assert.deepEqual(owners(withClaims('Retain', 'Retain'), condemned), ['Other/o']);
+  assert.deepEqual(owners(withClaims('Delete', 'Retain'), live), ['Other/o', 'StatefulSet/web']);
+  assert.deepEqual(owners(withClaims('Delete', 'Retain'), condemned), ['Other/o', 'StatefulSet/web']);
+  assert.deepEqual(owners(withClaims('Retain', 'Delete'), live), ['Other/o']);
+  assert.deepEqual(owners(withClaims('Retain', 'Delete'), condemned), ['Other/o', 'Pod/web-3']);
+  assert.deepEqual(owners(withClaims('Delete', 'Delete'), live), ['Other/o', 'StatefulSet/web']);
+  assert.deepEqual(owners(withClaims('Delete', 'Delete'), condemned), ['Other/o', 'Pod/web-3']);
+  // A pod not yet created (no uid) never owns its claim.
+  assert.deepEqual(owners(withClaims('Delete', 'Delete'), pod(3)), ['Other/o', 'StatefulSet/web']);
+  // A policy changed back to Retain drops the set's reference.
+  const setOwned: PersistentVolumeClaim = {
+    metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'u' }] },
+  };
+  const retained = claimOwnerRefs(withClaims('Retain', 'Retain'), live, setOwned);
+  assert.deepEqual(retained, []);
+  assert.equal(sameOwners(setOwned.metadata?.ownerReferences, retained), false);
+  assert.equal(
+    sameOwners(setOwned.metadata?.ownerReferences, claimOwnerRefs(withClaims('Delete', 'Retain'), live, setOwned)),
+    true,
+  );
 });

@@ -6,7 +6,15 @@
  * to delete under OrderedReady or Parallel management, the rolling update in
  * reverse ordinal order down to the partition, and the status counts.
  */
-import type { Pod, PodTemplateSpec, StatefulSet, StatefulSetStatus, Volume } from '../../api/index.js';
+import type {
+  OwnerReference,
+  PersistentVolumeClaim,
+  Pod,
+  PodTemplateSpec,
+  StatefulSet,
+  StatefulSetStatus,
+  Volume,
+} from '../../api/index.js';
 import { isPodAvailable, isPodReady } from '../controllerutil/index.js';
 import { CONTROLLER_REVISION_HASH_LABEL } from '../history/index.js';
 
@@ -38,13 +46,82 @@ const isFinished = (pod: Pod): boolean => pod.status?.phase === 'Failed' || pod.
 
 /**
  * The claim volumes a pod of the set mounts: one PersistentVolumeClaim `<template>-<pod>` per volumeClaimTemplate,
- * like updateStorage. The claims themselves are created once PersistentVolumeClaims are served (see docs).
+ * like updateStorage.
  */
 export function claimVolumes(set: StatefulSet, podName: string): Volume[] {
   return (set.spec?.volumeClaimTemplates ?? []).map((t) => {
     const claim = t.metadata?.name ?? '';
     return { name: claim, persistentVolumeClaim: { claimName: `${claim}-${podName}` } };
   });
+}
+
+/**
+ * The claims a pod of the set needs, like getPersistentVolumeClaims: each template named `<template>-<pod>` in the
+ * set's namespace, labelled with the set's selector matchLabels over the template's own labels.
+ */
+export function getPersistentVolumeClaims(set: StatefulSet, podName: string): PersistentVolumeClaim[] {
+  const match = set.spec?.selector?.matchLabels ?? {};
+  return (set.spec?.volumeClaimTemplates ?? []).map((t) => {
+    const claim = structuredClone(t);
+    const md = claim.metadata ?? {};
+    claim.apiVersion = 'v1';
+    claim.kind = 'PersistentVolumeClaim';
+    claim.metadata = {
+      ...(md.annotations !== undefined ? { annotations: md.annotations } : {}),
+      name: `${md.name ?? ''}-${podName}`,
+      namespace: set.metadata!.namespace!,
+      labels: { ...(md.labels ?? {}), ...match },
+    };
+    delete claim.status;
+    return claim;
+  });
+}
+
+/** Whether the pod's ordinal is within [start, start+replicas) (podInOrdinalRange); outside it a pod is condemned. */
+export function podInOrdinalRange(set: StatefulSet, pod: Pod): boolean {
+  const ord = getOrdinal(set, pod);
+  const start = startOrdinal(set);
+  return ord !== undefined && ord >= start && ord < start + (set.spec?.replicas ?? 1);
+}
+
+const ownerRef = (owner: { apiVersion: string; kind: string }, obj: Pod | StatefulSet): OwnerReference => ({
+  apiVersion: owner.apiVersion,
+  kind: owner.kind,
+  name: obj.metadata!.name!,
+  uid: obj.metadata!.uid!,
+});
+
+/**
+ * The ownerReferences a claim of `pod` should carry under the set's persistentVolumeClaimRetentionPolicy, like
+ * updateClaimOwnerRefForSetAndPod: whenDeleted=Delete makes the set an owner (the garbage collector deletes the
+ * claim with the set); whenScaled=Delete makes a condemned pod (an ordinal scaled away) the owner instead, so the
+ * claim goes with that pod. References to other owners are kept.
+ */
+export function claimOwnerRefs(set: StatefulSet, pod: Pod, claim: PersistentVolumeClaim): OwnerReference[] {
+  const policy = set.spec?.persistentVolumeClaimRetentionPolicy;
+  const deleteWithSet = policy?.whenDeleted === 'Delete';
+  const deleteWhenScaled = policy?.whenScaled === 'Delete';
+  const condemned = !podInOrdinalRange(set, pod);
+  const ownedByPod = deleteWhenScaled && condemned && pod.metadata?.uid !== undefined;
+  const ownedBySet = deleteWithSet && !ownedByPod;
+  const setUID = set.metadata?.uid;
+  const podUID = pod.metadata?.uid;
+  const others = (claim.metadata?.ownerReferences ?? []).filter(
+    (r) => !(r.uid === setUID && r.kind === 'StatefulSet') && !(r.uid === podUID && r.kind === 'Pod'),
+  );
+  return [
+    ...others,
+    ...(ownedBySet ? [ownerRef({ apiVersion: 'apps/v1', kind: 'StatefulSet' }, set)] : []),
+    ...(ownedByPod ? [ownerRef({ apiVersion: 'v1', kind: 'Pod' }, pod)] : []),
+  ];
+}
+
+/** Whether two ownerReference lists name the same owners (claimOwnerMatchesSetAndPod's comparison). */
+export function sameOwners(a: readonly OwnerReference[] | undefined, b: readonly OwnerReference[]): boolean {
+  const key = (r: OwnerReference): string => `${r.kind}/${r.uid}`;
+  const x = (a ?? []).map(key).sort();
+  const y = b.map(key).sort();
+  return x.length === y.length && x.every((k, i) => k === y[i]);
 }
 
 /** newStatefulSetPod: the template with the ordinal's identity, revision label and claim volumes. */
