@@ -20,6 +20,7 @@ export { parseDuration } from './duration.js';
 export { isValidTimeZone, parseCronSchedule, type CronSchedule } from './cron.js';
 export * from './defaults.js';
 export * from './storage_helper.js';
+export * from './autoscaling_conversion.js';
 export * from './admission.js';
 export {
   validateCreate,

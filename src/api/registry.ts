@@ -313,6 +313,25 @@ function build(s: Spec): ResourceInfo {
 /** Every served resource, in discovery order. */
 export const RESOURCES: readonly ResourceInfo[] = Object.freeze(SPECS.map(build));
 
+/**
+ * Served versions that are not the storage version, as upstream serves autoscaling/v1 beside the stored
+ * autoscaling/v2: each shares its stored resource's storagePrefix, and the API server converts on the way to and
+ * from storage. RESOURCES (the storage and RBAC view) does not list them; lookupResource and resourceForKind do.
+ */
+export const CONVERTED_RESOURCES: readonly ResourceInfo[] = Object.freeze(
+  [
+    {
+      gv: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      resource: 'horizontalpodautoscalers',
+      short: ['hpa'],
+      namespaced: true,
+      categories: ['all'],
+      sub: [status],
+    },
+  ].map(build),
+);
+
 /** The create-only review resources: served by their own handlers, in discovery, with no storage. */
 export const VIRTUAL_RESOURCES: readonly ResourceInfo[] = Object.freeze(REVIEW_SPECS.map(build));
 
@@ -323,6 +342,10 @@ for (const r of RESOURCES) {
   byGVR.set(`${r.group}/${r.version}/${r.resource}`, r);
   byGVK.set(`${groupVersionString(r.group, r.version)}/${r.kind}`, r);
   byGroupResource.set(`${r.group}/${r.resource}`, r);
+}
+for (const r of CONVERTED_RESOURCES) {
+  byGVR.set(`${r.group}/${r.version}/${r.resource}`, r);
+  byGVK.set(`${groupVersionString(r.group, r.version)}/${r.kind}`, r);
 }
 
 /** The resource served at /api[s]/<group>/<version>/<resource>, or undefined. */
@@ -388,4 +411,8 @@ export function resourcesIn(
 }
 
 /** What discovery lists: the stored resources, then the virtual ones. */
-export const DISCOVERY_RESOURCES: readonly ResourceInfo[] = Object.freeze([...RESOURCES, ...VIRTUAL_RESOURCES]);
+export const DISCOVERY_RESOURCES: readonly ResourceInfo[] = Object.freeze([
+  ...RESOURCES,
+  ...CONVERTED_RESOURCES,
+  ...VIRTUAL_RESOURCES,
+]);

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { BOOTSTRAP_TOKEN_NAMESPACE, RESOURCES, type ResourceInfo } from '../api/index.js';
+import { BOOTSTRAP_TOKEN_NAMESPACE, CONVERTED_RESOURCES, RESOURCES, type ResourceInfo } from '../api/index.js';
 import { RealClock, type Clock } from '../clock/index.js';
 import { DirectObjectStorage, type Indexer, type Storage } from '../storage/index.js';
 import { AdmissionChain } from './admission/chain.js';
@@ -91,6 +91,8 @@ import { serveOpenIDMetadata } from './openid_metadata.js';
 import { generateSigningKey, ServiceAccountTokenIssuer, type SigningKey } from './serviceaccount/index.js';
 import { IPAllocator, PortAllocator } from './registry/ipallocator.js';
 import { definitionFor, restoreServiceAllocations } from './registry/index.js';
+import { convertedStorage } from './registry/converted_storage.js';
+import { gvrKey } from './endpoints/context.js';
 import type { Strategy, StrategyConfig } from './registry/strategy.js';
 import { CustomResources } from './customresource/registry.js';
 import { versionedStorage } from './customresource/version_storage.js';
@@ -188,6 +190,8 @@ export interface SecureServingOptions {
 export class ApiServer {
   readonly metrics = new ApiServerMetrics();
   readonly stores = new Map<string, GenericStore>();
+  /** The stores of served versions that are not the storage version (autoscaling/v1), by group/version/resource. */
+  readonly convertedStores = new Map<string, GenericStore>();
   readonly clock: Clock;
   /** Signs ServiceAccount tokens and serves their OIDC discovery documents. */
   readonly tokenIssuer: ServiceAccountTokenIssuer;
@@ -245,6 +249,7 @@ export class ApiServer {
       const store = this.newStore(info, definitionFor(info).strategy(info, this.cfg), quorum.get(info.resource)!);
       this.stores.set(info.resource, store);
     }
+    for (const info of CONVERTED_RESOURCES) this.convertedStores.set(gvrKey(info), this.newConvertedStore(info));
     this.customResources = new CustomResources({
       newStore: (info, strategy, storedAPIVersion) => {
         const name = `${info.resource}.${info.group}`;
@@ -307,6 +312,7 @@ export class ApiServer {
       tokenIssuer: this.tokenIssuer,
       clock: this.clock,
       stores: this.stores,
+      convertedStores: this.convertedStores,
       admission,
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
       openWatches: this.openWatches,
@@ -409,6 +415,25 @@ export class ApiServer {
   }
 
   /** A resource's store over the watch cache (or, with --watch-cache=false or its size 0, storage read directly). */
+  /** The store of a served version that is not the storage version: converted both ways, read uncached. */
+  private newConvertedStore(info: ResourceInfo): GenericStore {
+    const def = definitionFor(info);
+    const conversion = def.conversions?.[info.version];
+    if (conversion === undefined)
+      throw new Error(`no conversion serves ${info.resource}.${info.group}/${info.version}`);
+    const convert = (s: Storage): Storage => convertedStorage(s, info.storagePrefix, conversion);
+    const reads = instrumentStorage(this.opts.storage, this.metrics, info.resource);
+    return new GenericStore(info, def.strategy(info, this.cfg), {
+      storage: convert(instrumentStorage(this.storage, this.metrics, info.resource)),
+      quorum: convert(reads),
+      objects: new DirectObjectStorage({
+        storage: convert(reads),
+        resourcePrefix: info.storagePrefix,
+        indexers: indexersFor(info.resource),
+      }),
+    });
+  }
+
   private newStore(info: ResourceInfo, strategy: Strategy, reads: Storage): GenericStore {
     return new GenericStore(info, strategy, {
       storage: instrumentStorage(

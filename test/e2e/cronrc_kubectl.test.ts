@@ -2,12 +2,13 @@
  * CronJob, ReplicationController, HorizontalPodAutoscaler and NetworkPolicy
  * through the real kubectl (1.27 and 1.33) against a real `kscale server`:
  * create, get columns, upstream's 422s for bad input, and the client-side
- * verbs kubectl builds on them (`create job --from=cronjob/…`).
+ * verbs kubectl builds on them (`create job --from=cronjob/…`, `autoscale`);
+ * an HPA is served as autoscaling/v1 and v2 over one stored object.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, versionedKubectl, type TestServer } from './harness.js';
-import { Kubectl } from './fixtures/kubectl/cli.js';
+import { Kubectl, type Doc } from './fixtures/kubectl/cli.js';
 import { startInProcessControllers } from './fixtures/workloads.js';
 
 let server: TestServer;
@@ -123,20 +124,10 @@ for (const minor of [27, 33]) {
       );
     });
 
-    // kubectl 1.27's autoscale posts autoscaling/v1, which kscale does not serve (one version per resource):
-    // with 1.27 the same HPA is created from a manifest.
-    test('an autoscaling/v2 HPA (kubectl autoscale with 1.33) gets upstream columns; a bad one is 422', async () => {
+    // kubectl 1.27's autoscale posts autoscaling/v1, 1.33's autoscaling/v2: both are served, over one stored object.
+    test('kubectl autoscale (autoscaling/v1 with 1.27, v2 with 1.33) gets upstream columns; a bad HPA is 422', async () => {
       await k.ok(['-n', ns, 'create', 'deployment', 'auto', '--image=busybox']);
-      if (minor >= 33) await k.ok(['-n', ns, 'autoscale', 'deployment', 'auto', '--min', '1', '--max', '3']);
-      else
-        await k.ok(['-n', ns, 'create', '-f', '-'], {
-          input: JSON.stringify({
-            apiVersion: 'autoscaling/v2',
-            kind: 'HorizontalPodAutoscaler',
-            metadata: { name: 'auto' },
-            spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'auto' }, maxReplicas: 3 },
-          }),
-        });
+      await k.ok(['-n', ns, 'autoscale', 'deployment', 'auto', '--min', '1', '--max', '3']);
       const hpa = await k.getJSON(['-n', ns, 'hpa.v2.autoscaling', 'auto']);
       assert.deepEqual(hpa.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: 'auto' });
       assert.equal(hpa.spec.minReplicas, 1);
@@ -155,6 +146,69 @@ for (const minor of [27, 33]) {
       assert.match(
         bad,
         /HorizontalPodAutoscaler "bad" is invalid: spec\.maxReplicas: Invalid value: 2: must be greater than or equal to `minReplicas`/,
+      );
+    });
+
+    test('an autoscaling/v1 HPA converts to and from the stored v2: CPU target, other metrics and behavior kept', async () => {
+      await k.ok(['-n', ns, 'create', 'deployment', 'conv', '--image=busybox']);
+      await k.ok(['-n', ns, 'autoscale', 'deployment', 'conv', '--min=2', '--max=5', '--cpu-percent=60']);
+      // Read v1 by path: kubectl 1.33 resolves `hpa.v1.autoscaling` to the preferred version.
+      const v1path = `/apis/autoscaling/v1/namespaces/${ns}/horizontalpodautoscalers/conv`;
+      const readV1 = async (): Promise<Doc> => JSON.parse(await k.ok(['get', '--raw', v1path])) as Doc;
+      const v1 = await readV1();
+      assert.equal(v1.apiVersion, 'autoscaling/v1');
+      assert.equal(v1.spec.targetCPUUtilizationPercentage, 60);
+      assert.equal(v1.spec.minReplicas, 2);
+      const v2 = await k.getJSON(['-n', ns, 'hpa.v2.autoscaling', 'conv']);
+      assert.equal(v2.apiVersion, 'autoscaling/v2');
+      assert.deepEqual(v2.spec.metrics, [
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
+      ]);
+      assert.equal(v2.metadata.resourceVersion, v1.metadata.resourceVersion);
+      // A v2 memory metric and behavior survive a v1 read-modify-write.
+      await k.ok([
+        '-n',
+        ns,
+        'patch',
+        'hpa.v2.autoscaling',
+        'conv',
+        '--type=merge',
+        '-p',
+        JSON.stringify({
+          spec: {
+            metrics: [
+              ...v2.spec.metrics,
+              { type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1Gi' } } },
+            ],
+            behavior: { scaleDown: { stabilizationWindowSeconds: 60 } },
+          },
+        }),
+      ]);
+      const v1again = await readV1();
+      assert.match(v1again.metadata.annotations['autoscaling.alpha.kubernetes.io/metrics'], /"memory"/);
+      assert.match(
+        v1again.metadata.annotations['autoscaling.alpha.kubernetes.io/behavior'],
+        /"stabilizationWindowSeconds":60/,
+      );
+      // A v1 read-modify-write (replace with the v1 object and its resourceVersion) keeps what v1 cannot say.
+      v1again.spec.maxReplicas = 7;
+      await k.ok(['replace', '-f', '-'], { input: JSON.stringify(v1again) });
+      const after = await k.getJSON(['-n', ns, 'hpa.v2.autoscaling', 'conv']);
+      assert.equal(after.spec.maxReplicas, 7);
+      assert.equal(after.spec.metrics.length, 2);
+      assert.equal(after.spec.behavior.scaleDown.stabilizationWindowSeconds, 60);
+      assert.equal(after.metadata.annotations, undefined);
+      const bad = await k.fails(['-n', ns, 'create', '-f', '-'], {
+        input: JSON.stringify({
+          apiVersion: 'autoscaling/v1',
+          kind: 'HorizontalPodAutoscaler',
+          metadata: { name: 'bad1' },
+          spec: { scaleTargetRef: { kind: 'Deployment', name: 'conv' }, minReplicas: 0, maxReplicas: 2 },
+        }),
+      });
+      assert.match(
+        bad,
+        /HorizontalPodAutoscaler "bad1" is invalid: spec\.minReplicas: Invalid value: 0: must be greater than or equal to 1/,
       );
     });
 

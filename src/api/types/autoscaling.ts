@@ -65,3 +65,26 @@ export interface HorizontalPodAutoscaler extends KubeObject {
   spec?: HorizontalPodAutoscalerSpec;
   status?: HorizontalPodAutoscalerStatus;
 }
+
+/** autoscaling/v1 HorizontalPodAutoscalerSpec: one CPU utilization target instead of metrics. */
+export interface HorizontalPodAutoscalerSpecV1 {
+  scaleTargetRef: CrossVersionObjectReference;
+  minReplicas?: number;
+  maxReplicas: number;
+  targetCPUUtilizationPercentage?: number;
+}
+
+/** autoscaling/v1 HorizontalPodAutoscalerStatus. */
+export interface HorizontalPodAutoscalerStatusV1 {
+  observedGeneration?: number;
+  lastScaleTime?: string;
+  currentReplicas: number;
+  desiredReplicas: number;
+  currentCPUUtilizationPercentage?: number;
+}
+
+/** autoscaling/v1 HorizontalPodAutoscaler, served by conversion from the stored autoscaling/v2 object. */
+export interface HorizontalPodAutoscalerV1 extends KubeObject {
+  spec?: HorizontalPodAutoscalerSpecV1;
+  status?: HorizontalPodAutoscalerStatusV1;
+}

@@ -16,6 +16,8 @@ import type { ServiceAccountTokenIssuer } from '../serviceaccount/index.js';
 export interface ServerServices {
   clock: Clock;
   stores: Map<string, GenericStore>;
+  /** The stores of served versions that are not the storage version, by gvrKey (autoscaling/v1 HPAs). */
+  convertedStores?: Map<string, GenericStore>;
   admission: AdmissionChain;
   /** The minimum watch timeout (kube-apiserver's --min-request-timeout, 1800 s). */
   minRequestTimeoutSeconds: number;
@@ -26,6 +28,10 @@ export interface ServerServices {
   /** Signs serviceaccounts/token requests. */
   tokenIssuer?: ServiceAccountTokenIssuer;
 }
+
+/** The key of a served group/version/resource in ServerServices.convertedStores. */
+export const gvrKey = (r: { group: string; version: string; resource: string }): string =>
+  `${r.group}/${r.version}/${r.resource}`;
 
 /** One resource request in flight. */
 export interface RestContext {

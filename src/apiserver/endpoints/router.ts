@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { definitionFor } from '../registry/index.js';
 import type { RequestInfo } from '../request_info.js';
 import { checkAcceptable } from '../negotiation.js';
-import type { RestContext, ServerServices } from './context.js';
+import { gvrKey, type RestContext, type ServerServices } from './context.js';
 import { handleDelete, handleDeleteCollection } from './delete.js';
 import { handlePatch } from './patch.js';
 import { handleGet, handleList } from './read.js';
@@ -42,7 +42,8 @@ export async function serveResource(
     builtIn === undefined ? services.customResources?.lookup(info.apiGroup, info.apiVersion, info.resource) : undefined;
   const resource = builtIn ?? custom?.info;
   if (resource === undefined) throw routeNotFound();
-  const store = custom?.store ?? services.stores.get(resource.resource);
+  const store =
+    custom?.store ?? services.convertedStores?.get(gvrKey(resource)) ?? services.stores.get(resource.resource);
   if (store === undefined) throw notFound({ group: resource.group, resource: resource.resource }, info.name);
   // A cluster-scoped resource under /namespaces/x/ is not served.
   if (!resource.namespaced && info.namespace !== '' && resource.resource !== 'namespaces') {

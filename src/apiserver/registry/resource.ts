@@ -25,4 +25,12 @@ export interface ResourceDefinition {
   table?: ResourcePrinter;
   /** Handlers of the subresources other than status, by name. */
   subresources?: Readonly<Record<string, SubresourceHandler>>;
+  /** For each other served version (CONVERTED_RESOURCES), its conversion to and from the stored version. */
+  conversions?: Readonly<Record<string, VersionConversion>>;
+}
+
+/** Converts one served version's objects to and from the storage version (upstream's scheme conversion funcs). */
+export interface VersionConversion {
+  toStored(obj: Record<string, unknown>): Record<string, unknown>;
+  fromStored(obj: Record<string, unknown>): Record<string, unknown>;
 }

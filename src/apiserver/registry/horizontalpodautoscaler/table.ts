@@ -1,5 +1,11 @@
 /** The HorizontalPodAutoscalers' Table columns, as upstream's printHorizontalPodAutoscaler. */
-import type { HorizontalPodAutoscaler, KubeObject, MetricSpec } from '../../../api/index.js';
+import {
+  hpaV1ToV2,
+  type HorizontalPodAutoscaler,
+  type HorizontalPodAutoscalerV1,
+  type KubeObject,
+  type MetricSpec,
+} from '../../../api/index.js';
 import {
   ageColumn,
   column,
@@ -33,7 +39,11 @@ function formatMetrics(metrics: MetricSpec[] | undefined): string {
 }
 
 function printHPA(obj: KubeObject, now: number): PrintedRow {
-  const hpa = obj as HorizontalPodAutoscaler;
+  // autoscaling/v1 objects print as their stored v2 form, as upstream prints the internal version.
+  const hpa =
+    obj.apiVersion === 'autoscaling/v1'
+      ? hpaV1ToV2(obj as HorizontalPodAutoscalerV1)
+      : (obj as HorizontalPodAutoscaler);
   const ref = hpa.spec?.scaleTargetRef;
   const min = hpa.spec?.minReplicas;
   return {
