@@ -7,7 +7,7 @@
  * version: kscale does not encode protobuf (a deliberate, documented limit).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RESOURCES, servedGroupVersions } from '../api/index.js';
+import { CONVERTED_RESOURCES, RESOURCES, servedGroupVersions } from '../api/index.js';
 import { openapiV2Definitions, openapiV3Document } from '../api/index.js';
 import type { CustomResources } from './customresource/registry.js';
 import { SERVER_VERSION } from './nonresource.js';
@@ -45,7 +45,11 @@ export function serveOpenAPI(
   }
   if (p === '/openapi/v3') {
     const paths: Record<string, unknown> = {};
-    for (const { group, version } of servedGroupVersions([...RESOURCES, ...(custom?.resources() ?? [])])) {
+    for (const { group, version } of servedGroupVersions([
+      ...RESOURCES,
+      ...CONVERTED_RESOURCES,
+      ...(custom?.resources() ?? []),
+    ])) {
       paths[gvPath(group, version)] = {
         serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${custom?.openAPIHash(group, version) ?? SERVER_VERSION.gitVersion}`,
       };

@@ -29,6 +29,9 @@ export const PREFIXES: Record<string, string> = {
   certificates: 'io.k8s.api.certificates.v1',
   policy: 'io.k8s.api.policy.v1',
   autoscaling: 'io.k8s.api.autoscaling.v1',
+  autoscalingv2: 'io.k8s.api.autoscaling.v2',
+  networking: 'io.k8s.api.networking.v1',
+  storage: 'io.k8s.api.storage.v1',
   flowcontrol: 'io.k8s.api.flowcontrol.v1',
   meta: 'io.k8s.apimachinery.pkg.apis.meta.v1',
 };

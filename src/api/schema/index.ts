@@ -3,7 +3,7 @@
  * descriptions, strict-decoding checks (unknown fields), and OpenAPI v2/v3
  * output with x-kubernetes-group-version-kind and patch-merge extensions.
  */
-import { RESOURCES, type ResourceInfo } from '../registry.js';
+import { CONVERTED_RESOURCES, RESOURCES, type ResourceInfo } from '../registry.js';
 import { badRequest, type StatusError } from '../status.js';
 import { isObject } from '../types.js';
 import { CERTIFICATES_DEFS } from './defs_certificates.js';
@@ -13,6 +13,7 @@ import { QUOTA_DEFS } from './defs_quota.js';
 import { META_DEFS } from './defs_meta.js';
 import { POD_DEFS } from './defs_pod.js';
 import { RBAC_DEFS } from './defs_rbac.js';
+import { STORAGE_DEFS } from './defs_storage.js';
 import { WORKLOAD_DEFS } from './defs_workloads.js';
 import { compileStruct, fullName, SCALAR_DEFS, type Schema } from './dsl.js';
 
@@ -28,11 +29,21 @@ const GROUP_PREFIX: Record<string, string> = {
   policy: 'policy',
   autoscaling: 'autoscaling',
   'flowcontrol.apiserver.k8s.io': 'flowcontrol',
+  'networking.k8s.io': 'networking',
+  'storage.k8s.io': 'storage',
 };
+// A group-version whose definitions live in their own package (io.k8s.api.autoscaling.v2 beside v1's Scale).
+const GROUP_VERSION_PREFIX: Record<string, string> = { 'autoscaling/v2': 'autoscalingv2' };
 
-/** The OpenAPI definition name of a kind, e.g. ("apps", "Deployment") → io.k8s.api.apps.v1.Deployment; undefined if unknown. */
-export function definitionName(group: string, kind: string): string | undefined {
-  const prefix = GROUP_PREFIX[group];
+const prefixOf = (group: string, version?: string): string | undefined =>
+  (version === undefined ? undefined : GROUP_VERSION_PREFIX[`${group}/${version}`]) ?? GROUP_PREFIX[group];
+
+/**
+ * The OpenAPI definition name of a kind, e.g. ("apps", "Deployment") → io.k8s.api.apps.v1.Deployment; undefined if
+ * unknown. `version` picks the package where a group has several (autoscaling v1 and v2); without it, the group's first.
+ */
+export function definitionName(group: string, kind: string, version?: string): string | undefined {
+  const prefix = prefixOf(group, version);
   if (prefix === undefined) return undefined;
   const name = fullName(`${prefix}.${kind}`);
   return DEFINITIONS[name] ? name : undefined;
@@ -49,10 +60,11 @@ function build(): Record<string, Schema> {
     RBAC_DEFS,
     CERTIFICATES_DEFS,
     FLOWCONTROL_DEFS,
+    STORAGE_DEFS,
   ])
     for (const [short, desc] of Object.entries(src)) defs[fullName(short)] = compileStruct(desc);
   // Top-level kinds, plus the subresource bodies (Binding, Eviction, Scale), carry their GVK.
-  const kinds: { group: string; version: string; kind: string }[] = RESOURCES.map((r) => ({
+  const kinds: { group: string; version: string; kind: string }[] = [...RESOURCES, ...CONVERTED_RESOURCES].map((r) => ({
     group: r.group,
     version: r.version,
     kind: r.kind,
@@ -61,7 +73,7 @@ function build(): Record<string, Schema> {
     for (const s of r.subresources)
       if (s.kind !== r.kind) kinds.push({ group: s.group, version: s.version, kind: s.kind });
   for (const k of kinds) {
-    const prefix = GROUP_PREFIX[k.group];
+    const prefix = prefixOf(k.group, k.version);
     const def = prefix !== undefined ? defs[fullName(`${prefix}.${k.kind}`)] : undefined;
     if (def) def['x-kubernetes-group-version-kind'] = [{ group: k.group, kind: k.kind, version: k.version }];
   }
@@ -130,10 +142,10 @@ function walk(schema: Schema, value: unknown, stack: (string | number)[], out: s
  * The paths of fields the kind's schema does not know (`spec.foo`, `spec.containers[0].bar`),
  * for fieldValidation=Strict/Warn. `kind` is a kind name ("Pod") or a definition name; unknown kinds report nothing.
  */
-export function findUnknownFields(kind: string, obj: unknown, group?: string): string[] {
+export function findUnknownFields(kind: string, obj: unknown, group?: string, version?: string): string[] {
   let name: string | undefined;
   if (DEFINITIONS[kind]) name = kind;
-  else if (group !== undefined) name = definitionName(group, kind);
+  else if (group !== undefined) name = definitionName(group, kind, version);
   else name = RESOURCES.map((r) => definitionName(r.group, kind)).find((n) => n !== undefined);
   if (!name) return [];
   const out: string[] = [];
@@ -215,12 +227,12 @@ export function v3SchemasFrom(roots: string[]): Record<string, unknown> {
 
 /** The /openapi/v3/<api|apis/group>/<version> document: paths with GVK-tagged operations, and the schemas they reach. */
 export function openapiV3Document(group: string, version: string): Record<string, unknown> | undefined {
-  const rs = RESOURCES.filter((r) => r.group === group && r.version === version);
+  const rs = [...RESOURCES, ...CONVERTED_RESOURCES].filter((r) => r.group === group && r.version === version);
   if (!rs.length) return undefined;
   const paths: Record<string, unknown> = {};
   const roots: string[] = [];
   for (const r of rs) {
-    const name = definitionName(r.group, r.kind);
+    const name = definitionName(r.group, r.kind, r.version);
     if (!name) continue;
     roots.push(name);
     Object.assign(paths, JSON.parse(JSON.stringify(resourcePaths(r, `#/components/schemas/${name}`))));

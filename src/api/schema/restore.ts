@@ -11,8 +11,8 @@ import { DEFINITIONS, definitionName } from './index.js';
 import { SCALAR_DEFS, type Schema } from './dsl.js';
 
 /** The first conversion error in `obj` of kind `kind` (group `group`), or undefined when every map, struct and list has its shape. */
-export function findRestoreError(group: string, kind: string, obj: unknown): string | undefined {
-  const name = definitionName(group, kind);
+export function findRestoreError(group: string, kind: string, obj: unknown, version?: string): string | undefined {
+  const name = definitionName(group, kind, version);
   return name === undefined ? undefined : check(DEFINITIONS[name], obj);
 }
 

@@ -28,7 +28,8 @@ export function parseFieldValidation(q: URLSearchParams): FieldValidation {
  */
 export function applyFieldValidation(ctx: RestContext, obj: Obj, v: FieldValidation): void {
   const unknown =
-    ctx.store.strategy.unknownFields?.(obj) ?? findUnknownFields(obj.kind as string, obj, ctx.resource.group);
+    ctx.store.strategy.unknownFields?.(obj) ??
+    findUnknownFields(obj.kind as string, obj, ctx.resource.group, ctx.resource.version);
   if (unknown.length === 0) return;
   if (v === 'Strict') {
     const err = strictDecodingError(unknown);

@@ -149,8 +149,8 @@ export function applyPatch(type: string, current: Obj, patch: unknown): Obj {
  * the wrong shape (labels as a string) is a 422 on the field "patch" naming the patch and the conversion error.
  */
 function checkPatchedShape(patched: Obj, patch: object): void {
-  const [group] = splitAPIVersion(patched.apiVersion);
-  const why = findRestoreError(group, String(patched.kind), patched);
+  const [group, version] = splitAPIVersion(patched.apiVersion);
+  const why = findRestoreError(group, String(patched.kind), patched, version);
   if (why === undefined) return;
   const value = goFormat(patch);
   throw invalid(
