@@ -257,3 +257,38 @@ test('volumeClaimTemplates under the default Retain policy: claims outlive scale
   assert.ok(left.every((c) => (c.metadata?.ownerReferences ?? []).length === 0));
   assert.ok(left.every((c) => c.metadata?.deletionTimestamp === undefined));
 });
+
+test('the default scheduler profile runs VolumeBinding: a pod waits for its missing claim, and the claim event requeues it', async () => {
+  const pods = cluster.client.resource<Pod>(RESOURCES.pods);
+  const claims = cluster.client.resource<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims);
+  await pods.create(
+    {
+      metadata: { name: 'needs-claim', namespace: 'default' },
+      spec: {
+        containers: [{ name: 'c', image: 'x' }],
+        volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'late' } }],
+      },
+    },
+    { namespace: 'default' },
+  );
+  const message = await waitFor('PodScheduled=False from VolumeBinding', async () => {
+    const p = await pods.get('needs-claim', { namespace: 'default' });
+    const c = p.status?.conditions?.find((x) => x.type === 'PodScheduled' && x.status === 'False');
+    return c?.message;
+  });
+  assert.match(message, /persistentvolumeclaim "late" not found/);
+  await claims.create(
+    {
+      metadata: { name: 'late', namespace: 'default' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Mi' } } },
+    },
+    { namespace: 'default' },
+  );
+  // Well inside the scheduler's 5-minute unschedulable flush: the claim's events move the pod back.
+  await waitFor(
+    'the pod is bound once its claim is',
+    async () => ((await pods.get('needs-claim', { namespace: 'default' })).spec?.nodeName ? true : undefined),
+    20_000,
+  );
+  assert.equal((await claims.get('late', { namespace: 'default' })).status?.phase, 'Bound');
+});

@@ -94,7 +94,8 @@ export interface PermitPlugin extends Plugin {
 
 /** Runs before Bind, e.g. to provision volumes. */
 export interface PreBindPlugin extends Plugin {
-  preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<MaybeStatus>;
+  /** May answer at once (null) when it has nothing to do for the pod, sparing a promise on the binding path. */
+  preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<MaybeStatus> | MaybeStatus;
 }
 
 /** Binds the pod; Skip passes to the next Bind plugin. */

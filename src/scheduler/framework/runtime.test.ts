@@ -27,6 +27,7 @@ test('the default profile runs upstream\u2019s Filter plugins in order, and each
       'NodeAffinity',
       'NodePorts',
       'NodeResourcesFit',
+      'VolumeBinding',
       'PodTopologySpread',
       'InterPodAffinity',
     ],

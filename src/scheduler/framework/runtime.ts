@@ -280,7 +280,13 @@ export class Framework {
   /** Runs PreBind in order. */
   async runPreBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Promise<MaybeStatus> {
     for (const p of this.preBind) {
-      const s = await p.preBind(state, pod, nodeName).catch(asStatus);
+      let s: MaybeStatus;
+      try {
+        const r = p.preBind(state, pod, nodeName);
+        s = r instanceof Promise ? await r.catch(asStatus) : r;
+      } catch (err) {
+        s = asStatus(err);
+      }
       if (s !== null && !s.isSuccess()) return s.withPlugin(p.name);
     }
     return null;

@@ -3,7 +3,9 @@
  * plugins/registry.go and the v1 default plugin set. Coscheduling is
  * enabled by default here (PodGroup is a served type in kscale): it only
  * changes anything for pods labelled with a pod group, and its QueueSort
- * orders everything else exactly like PrioritySort.
+ * orders everything else exactly like PrioritySort. VolumeBinding is in the
+ * default profile, as upstream; for a pod without claims its PreFilter
+ * answers Skip without allocating and its PreBind returns at once.
  */
 import type { PluginFactory } from '../framework/interface.js';
 import { coscheduling, NAME as COSCHEDULING } from './coscheduling/index.js';
@@ -52,6 +54,7 @@ export const DEFAULT_MULTI_POINT: readonly { name: string; weight?: number }[] =
   { name: NODE_AFFINITY, weight: 2 },
   { name: NODE_PORTS },
   { name: FIT, weight: 1 },
+  { name: VOLUME_BINDING },
   { name: POD_TOPOLOGY_SPREAD, weight: 2 },
   { name: INTER_POD_AFFINITY, weight: 2 },
   { name: DEFAULT_PREEMPTION },

@@ -14,10 +14,17 @@ import {
   type StorageClass,
 } from '../../../api/index.js';
 import { Lister, RESOURCES } from '../../../client/index.js';
-import type { FilterPlugin, Handle, PreBindPlugin, PreFilterPlugin } from '../../framework/interface.js';
+import {
+  ActionType,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type Handle,
+  type PreBindPlugin,
+  type PreFilterPlugin,
+} from '../../framework/interface.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Code, pluginStatus } from '../../framework/status.js';
+import { Code, pluginStatus, type MaybeStatus } from '../../framework/status.js';
 
 /** The plugin name. */
 export const NAME = 'VolumeBinding';
@@ -34,17 +41,25 @@ interface PodVolumes {
   delayed: PersistentVolumeClaim[];
 }
 
-/** The names of the claims a pod's volumes use. */
-export function podClaimNames(pod: PodInfo): string[] {
-  const volumes = (pod.pod.spec as { volumes?: { persistentVolumeClaim?: { claimName?: string } }[] }).volumes ?? [];
-  return volumes.map((v) => v.persistentVolumeClaim?.claimName).filter((n): n is string => !!n);
+const NO_CLAIMS: readonly string[] = Object.freeze([]);
+
+/** The names of the claims a pod's volumes use; a pod without claims allocates nothing. */
+export function podClaimNames(pod: PodInfo): readonly string[] {
+  const volumes = pod.pod.spec?.volumes;
+  if (volumes === undefined || volumes.length === 0) return NO_CLAIMS;
+  let out: string[] | undefined;
+  for (const v of volumes) {
+    const n = v.persistentVolumeClaim?.claimName;
+    if (n) (out ??= []).push(n);
+  }
+  return out ?? NO_CLAIMS;
 }
 
 /** Builds the plugin; args.bindTimeoutSeconds is upstream's VolumeBindingArgs field (default 600). */
 export function volumeBinding(
   args: Record<string, unknown>,
   handle: Handle,
-): PreFilterPlugin & FilterPlugin & PreBindPlugin {
+): PreFilterPlugin & FilterPlugin & PreBindPlugin & EnqueueExtensions {
   const informers = handle.informerFactory();
   const pvcs = new Lister<PersistentVolumeClaim>(
     informers.informerFor<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims).indexer,
@@ -94,24 +109,47 @@ export function volumeBinding(
       const v = state.read<PodVolumes>(STATE_KEY);
       return v === undefined || v.affinity.every((m) => m(node)) ? null : CONFLICT;
     },
-    async preBind(state, _pod, nodeName) {
+    // A pod without delayed claims (every pod without volumes) returns at once, without a promise.
+    preBind(state, _pod, nodeName) {
       const v = state.read<PodVolumes>(STATE_KEY);
       if (v === undefined || !v.delayed.length) return null;
-      const client = handle.client.resource<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims);
-      for (const c of v.delayed) {
-        const patch = { metadata: { annotations: { [SELECTED_NODE]: nodeName } } };
-        await client.patch(c.metadata!.name!, 'merge', patch, { namespace: c.metadata!.namespace! });
-      }
-      const deadline = handle.clock.now() + timeoutMs;
-      for (;;) {
-        const unbound = v.delayed.filter(
-          (c) => claim(c.metadata!.namespace!, c.metadata!.name!)?.status?.phase !== 'Bound',
-        );
-        if (!unbound.length) return null;
-        if (handle.clock.now() >= deadline)
-          return pluginStatus(NAME, Code.Error, `binding volumes: timed out waiting for the condition`);
-        await new Promise<void>((r) => handle.clock.setTimeout(r, POLL_MS));
-      }
+      return bindDelayed(v, nodeName);
     },
+    // Like upstream's EventsToRegister: a claim of the pod added or bound, a volume or class added or changed, or a
+    // node that may match a volume's affinity.
+    eventsToRegister: () => [
+      { event: { resource: PVC_EVENTS, action: ActionType.Add | ActionType.Update }, hint: usesClaim },
+      { event: { resource: PV_EVENTS, action: ActionType.Add | ActionType.Update } },
+      { event: { resource: CLASS_EVENTS, action: ActionType.Add | ActionType.Update } },
+      { event: { resource: 'Node', action: ActionType.Add | ActionType.UpdateNodeLabel } },
+    ],
   };
+
+  async function bindDelayed(v: PodVolumes, nodeName: string): Promise<MaybeStatus> {
+    const client = handle.client.resource<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims);
+    for (const c of v.delayed) {
+      const patch = { metadata: { annotations: { [SELECTED_NODE]: nodeName } } };
+      await client.patch(c.metadata!.name!, 'merge', patch, { namespace: c.metadata!.namespace! });
+    }
+    const deadline = handle.clock.now() + timeoutMs;
+    for (;;) {
+      const unbound = v.delayed.filter(
+        (c) => claim(c.metadata!.namespace!, c.metadata!.name!)?.status?.phase !== 'Bound',
+      );
+      if (!unbound.length) return null;
+      if (handle.clock.now() >= deadline)
+        return pluginStatus(NAME, Code.Error, `binding volumes: timed out waiting for the condition`);
+      await new Promise<void>((r) => handle.clock.setTimeout(r, POLL_MS));
+    }
+  }
+}
+
+const PVC_EVENTS = 'persistentvolumeclaims.v1.' as const;
+const PV_EVENTS = 'persistentvolumes.v1.' as const;
+const CLASS_EVENTS = 'storageclasses.v1.storage.k8s.io' as const;
+
+/** Whether a claim event concerns one of the pod's claims. */
+function usesClaim(pod: PodInfo, _old: unknown, obj: unknown): boolean {
+  const c = obj as PersistentVolumeClaim | undefined;
+  return c?.metadata?.namespace === pod.pod.metadata?.namespace && podClaimNames(pod).includes(c?.metadata?.name ?? '');
 }

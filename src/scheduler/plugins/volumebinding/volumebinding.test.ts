@@ -3,7 +3,9 @@ import { test } from 'node:test';
 import { RESOURCES } from '../../../client/index.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../../api/index.js';
 import { fakeHandle, makeNode, makePod, makeSnapshot, runFilter } from '../../testing/wrappers.js';
-import { volumeBinding } from './index.js';
+import { CycleState } from '../../framework/cycle_state.js';
+import { Code } from '../../framework/status.js';
+import { podClaimNames, volumeBinding } from './index.js';
 
 const CONFLICT = 'node(s) had volume node affinity conflict';
 const claim = (name: string, cls: string, volumeName?: string, deleting = false): PersistentVolumeClaim => ({
@@ -69,3 +71,33 @@ for (const c of cases) {
     assert.deepEqual(runFilter(volumeBinding({}, handle), pod, snap), c.want);
   });
 }
+
+test('a pod without claims costs VolumeBinding no allocation and no promise: Skip, no state, PreBind answers null at once', () => {
+  const snap = makeSnapshot([makeNode('n1')]);
+  const plugin = volumeBinding({}, fakeHandle(snap));
+  const plain = makePod('plain', { spec: { volumes: [{ name: 'cfg', configMap: { name: 'c' } }] } as object });
+  assert.equal(podClaimNames(plain), podClaimNames(makePod('other')), 'the same frozen empty list');
+  const state = new CycleState();
+  assert.equal(plugin.preFilter(state, plain, snap)?.code, Code.Skip);
+  assert.equal(state.read('PreFilterVolumeBinding'), undefined);
+  const r = plugin.preBind(state, plain, 'n1');
+  assert.equal(r, null, 'a synchronous null, not a promise');
+});
+
+test('VolumeBinding registers for claim, volume and class events; the claim hint picks the pod\u2019s own claims', () => {
+  const plugin = volumeBinding({}, fakeHandle(makeSnapshot([])));
+  const events = plugin.eventsToRegister();
+  const pvc = events.find((e) => e.event.resource === 'persistentvolumeclaims.v1.');
+  assert.ok(pvc?.hint !== undefined);
+  assert.ok(events.some((e) => e.event.resource === 'persistentvolumes.v1.'));
+  assert.ok(events.some((e) => e.event.resource === 'storageclasses.v1.storage.k8s.io'));
+  const pod = makePod('p', {
+    spec: { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] } as object,
+  });
+  assert.equal(pvc.hint(pod, undefined, claim('data', 'now')), true);
+  assert.equal(pvc.hint(pod, undefined, claim('other', 'now')), false);
+  assert.equal(
+    pvc.hint(pod, undefined, { ...claim('data', 'now'), metadata: { name: 'data', namespace: 'x' } }),
+    false,
+  );
+});
