@@ -3,7 +3,9 @@
  * and the resourcequota controller in `kscale controller-manager`: quota
  * charged at admission (403 past hard, 403 when a cpu quota's request is
  * missing), LimitRange defaults on created pods and max as a 403, status.used
- * going down after a delete, and the printers and describers kubectl uses.
+ * going down after a delete, updates charged what they add (a Service turned
+ * NodePort, a claim's storage raised), and the printers and describers
+ * kubectl uses.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +22,10 @@ let k: Kubectl;
 
 before(async () => {
   server = await startServer();
-  cm = await startControllerManagerProcess(server.kubeconfig, ['--controllers', 'resourcequota-controller']);
+  cm = await startControllerManagerProcess(server.kubeconfig, [
+    '--controllers',
+    'resourcequota-controller,persistentvolume-binder,hollow-provisioner',
+  ]);
   k = new Kubectl(kubectlPath(), server.kubeconfig);
 });
 after(async () => {
@@ -151,4 +156,50 @@ test('bad quotas and limit ranges are 422s with upstream texts', async () => {
     }),
   });
   assert.match(lr, /spec.limits\[0\].min\[cpu\]: Invalid value: "2": min value 2 is greater than max value 1/);
+});
+
+test('updates are charged what they add: a Service turned NodePort and a claim raised past the quota are 403s', async () => {
+  await k.ok(['create', 'ns', 'qupd']);
+  await k.ok(['-n', 'qupd', 'create', 'quota', 'np', '--hard=services.nodeports=1,requests.storage=3Gi']);
+  await waitFor('status.used computed', async () =>
+    (await used('qupd', 'np'))['services.nodeports'] === '0' ? true : undefined,
+  );
+  await k.ok(['-n', 'qupd', 'create', 'service', 'clusterip', 'a', '--tcp=80']);
+  await k.ok(['-n', 'qupd', 'create', 'service', 'clusterip', 'b', '--tcp=80']);
+  await k.ok(['-n', 'qupd', 'patch', 'svc', 'a', '-p', '{"spec":{"type":"NodePort"}}']);
+  assert.equal((await used('qupd', 'np'))['services.nodeports'], '1');
+  // Changing something else on a NodePort Service adds nothing, so it passes a full quota.
+  await k.ok(['-n', 'qupd', 'label', 'svc', 'a', 'x=y']);
+  const err = await k.fails(['-n', 'qupd', 'patch', 'svc', 'b', '-p', '{"spec":{"type":"NodePort"}}']);
+  assert.match(
+    err,
+    /services "b" is forbidden: exceeded quota: np, requested: services.nodeports=1, used: services.nodeports=1, limited: services.nodeports=1/,
+  );
+  await k.ok(['create', '-f', '-'], {
+    input: JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', namespace: 'qupd' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    }),
+  });
+  await waitFor('the claim is bound', async () =>
+    (await k.getJSON(['-n', 'qupd', 'pvc', 'data'])).status?.phase === 'Bound' ? true : undefined,
+  );
+  const resize = (size: string): string[] => [
+    '-n',
+    'qupd',
+    'patch',
+    'pvc',
+    'data',
+    '-p',
+    JSON.stringify({ spec: { resources: { requests: { storage: size } } } }),
+  ];
+  await k.ok(resize('2Gi'));
+  assert.equal((await used('qupd', 'np'))['requests.storage'], '2Gi');
+  const err2 = await k.fails(resize('4Gi'));
+  assert.match(
+    err2,
+    /persistentvolumeclaims "data" is forbidden: exceeded quota: np, requested: requests.storage=2Gi, used: requests.storage=2Gi, limited: requests.storage=3Gi/,
+  );
 });

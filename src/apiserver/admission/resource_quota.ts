@@ -1,6 +1,11 @@
 /**
  * ResourceQuota admission, as upstream's plugin/pkg/admission/resourcequota:
- * a create is charged against every quota of its namespace that selects it.
+ * a create is charged against every quota of its namespace that selects it,
+ * and so is the growth an update brings to what Services and claims charge
+ * (a Service turned NodePort, a claim's storage request raised), as upstream's
+ * evaluators handle updates for those two. A quota counts only once the
+ * resourcequota controller has filled status.hard, as upstream (a new quota
+ * limits nothing until then).
  * Each charge is a compare-and-swap on the quota's status.used (storage's
  * guaranteedUpdate, retried on conflict), so concurrent creates cannot both
  * take the last unit; a charge past status.hard is a 403 `exceeded quota`, a
@@ -33,7 +38,7 @@ const groupOf = (resource: string): string => RESOURCES.find((r) => r.resource =
 /** The part of `usage` a quota limits (by status.hard), or undefined when the quota does not select the object. */
 function charged(rq: ResourceQuota, group: string, a: Attributes, usage: Usage): Usage | undefined {
   if (!quotaSelects(rq, group, a.resource, a.object!)) return undefined;
-  const hard = rq.status?.hard ?? rq.spec?.hard ?? {};
+  const hard = rq.status?.hard ?? {};
   const delta: Usage = new Map();
   for (const k of Object.keys(hard)) if (usage.has(k)) delta.set(k, usage.get(k)!);
   return delta;
@@ -45,13 +50,9 @@ function charge(rq: ResourceQuota, group: string, a: Attributes, usage: Usage): 
   const deny = (why: string) => forbidden({ group, resource: a.resource }, a.name, why);
   const delta = charged(rq, group, a, usage);
   if (delta === undefined) return undefined;
+  // Like upstream's checkRequest, the limits are status.hard: a quota the controller has not synced yet limits nothing.
   const hardList = rq.status?.hard;
-  if (hardList === undefined) {
-    // The controller has not computed usage yet: upstream refuses rather than guess.
-    if (Object.keys(rq.spec?.hard ?? {}).some((k) => usage.has(k)))
-      throw deny(`status unknown for quota: ${name}, resources: ${[...delta.keys()].sort().join(',')}`);
-    return undefined;
-  }
+  if (hardList === undefined) return undefined;
   if (group === '' && a.resource === 'pods') {
     const why = podConstraintViolation(a.object as Pod, Object.keys(hardList));
     if (why !== '') throw deny(`failed quota: ${name}: ${why}`);
@@ -72,6 +73,20 @@ function charge(rq: ResourceQuota, group: string, a: Attributes, usage: Usage): 
   return { ...rq, status: { ...rq.status, used: toResourceList(used) } };
 }
 
+/** Whether upstream's evaluator for the resource handles UPDATE: Services and PersistentVolumeClaims (pods only through pods/resize). */
+const handlesUpdate = (group: string, resource: string): boolean =>
+  group === '' && (resource === 'services' || resource === 'persistentvolumeclaims');
+
+/** `now` minus `before`, keeping only what grew (quota.SubtractWithNonNegativeResult, then RemoveZeros). */
+export function growth(now: Usage, before: Usage): Usage {
+  const out: Usage = new Map();
+  for (const [k, v] of now) {
+    const d = v - (before.get(k) ?? 0);
+    if (d > 0) out.set(k, d);
+  }
+  return out;
+}
+
 /** The ResourceQuota admission plugin: quotas from an in-server informer, charges written to the quota store. */
 export function resourceQuotaAdmission(
   quotas: NamespaceObjectCache,
@@ -81,11 +96,21 @@ export function resourceQuotaAdmission(
   return {
     name: 'ResourceQuota',
     async validate(a) {
-      if (a.operation !== 'CREATE' || a.subresource !== '' || a.object === null) return;
+      if (a.subresource !== '' || a.object === null) return;
+      const group = groupOf(a.resource);
+      if (a.operation !== 'CREATE' && !(a.operation === 'UPDATE' && handlesUpdate(group, a.resource))) return;
       const listed = quotas.list(a.namespace) as ResourceQuota[];
       if (listed.length === 0) return;
-      const group = groupOf(a.resource);
-      const usage = usageOf(group, a.resource, a.object, clock.now());
+      let usage = usageOf(group, a.resource, a.object, clock.now());
+      // An update is charged what it adds, unless it creates (no old resourceVersion): upstream's non-negative delta.
+      const old = a.oldObject;
+      if (
+        a.operation === 'UPDATE' &&
+        old !== null &&
+        (old.metadata as { resourceVersion?: string } | undefined)?.resourceVersion
+      )
+        usage = growth(usage, usageOf(group, a.resource, old, clock.now()));
+      if (a.operation === 'UPDATE' && usage.size === 0) return;
       for (const cached of listed) {
         // Reject from the cache when it already says no; the charge itself re-checks on the stored quota.
         const next = charge(cached, group, a, usage);
