@@ -53,6 +53,17 @@ interface Spec {
 const status = { name: 'status' };
 const scale = { name: 'scale', gv: 'autoscaling/v1', kind: 'Scale' };
 
+/** HorizontalPodAutoscalers, stored as autoscaling/v2 and served as v1 too. */
+const hpaSpec = (gv: string): Spec => ({
+  gv,
+  kind: 'HorizontalPodAutoscaler',
+  resource: 'horizontalpodautoscalers',
+  short: ['hpa'],
+  namespaced: true,
+  categories: ['all'],
+  sub: [status],
+});
+
 const SPECS: Spec[] = [
   {
     gv: 'v1',
@@ -162,15 +173,7 @@ const SPECS: Spec[] = [
     categories: ['all'],
     sub: [status],
   },
-  {
-    gv: 'autoscaling/v2',
-    kind: 'HorizontalPodAutoscaler',
-    resource: 'horizontalpodautoscalers',
-    short: ['hpa'],
-    namespaced: true,
-    categories: ['all'],
-    sub: [status],
-  },
+  hpaSpec('autoscaling/v2'),
   {
     gv: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
@@ -318,19 +321,7 @@ export const RESOURCES: readonly ResourceInfo[] = Object.freeze(SPECS.map(build)
  * autoscaling/v2: each shares its stored resource's storagePrefix, and the API server converts on the way to and
  * from storage. RESOURCES (the storage and RBAC view) does not list them; lookupResource and resourceForKind do.
  */
-export const CONVERTED_RESOURCES: readonly ResourceInfo[] = Object.freeze(
-  [
-    {
-      gv: 'autoscaling/v1',
-      kind: 'HorizontalPodAutoscaler',
-      resource: 'horizontalpodautoscalers',
-      short: ['hpa'],
-      namespaced: true,
-      categories: ['all'],
-      sub: [status],
-    },
-  ].map(build),
-);
+export const CONVERTED_RESOURCES: readonly ResourceInfo[] = Object.freeze([hpaSpec('autoscaling/v1')].map(build));
 
 /** The create-only review resources: served by their own handlers, in discovery, with no storage. */
 export const VIRTUAL_RESOURCES: readonly ResourceInfo[] = Object.freeze(REVIEW_SPECS.map(build));

@@ -2,29 +2,12 @@
  * Volumes (core PersistentVolume and PersistentVolumeClaim, storage.k8s.io StorageClass), networking.k8s.io
  * NetworkPolicy and autoscaling HorizontalPodAutoscaler (v2, and the v1 served by conversion) definitions.
  */
+import { PV_SOURCES } from '../validation/storage.js';
 import { condition, top, type StructDesc } from './dsl.js';
 
 // The in-tree and flex volume sources kscale never mounts stay free-form objects: accepted, not checked field by field.
-const LEGACY_PV_SOURCES = [
-  'gcePersistentDisk',
-  'awsElasticBlockStore',
-  'glusterfs',
-  'rbd',
-  'iscsi',
-  'cinder',
-  'cephfs',
-  'fc',
-  'flocker',
-  'flexVolume',
-  'azureFile',
-  'vsphereVolume',
-  'quobyte',
-  'azureDisk',
-  'photonPersistentDisk',
-  'portworxVolume',
-  'scaleIO',
-  'storageos',
-];
+const TYPED_PV_SOURCES = new Set(['hostPath', 'nfs', 'local', 'csi']);
+const LEGACY_PV_SOURCES = PV_SOURCES.filter((s) => !TYPED_PV_SOURCES.has(s));
 
 /** The storage, networking and autoscaling definitions by short name. */
 export const STORAGE_DEFS: Record<string, StructDesc> = {

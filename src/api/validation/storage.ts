@@ -30,8 +30,8 @@ const VOLUME_MODES = ['Block', 'Filesystem'];
 const PV_RECLAIM_POLICIES = ['Delete', 'Recycle', 'Retain'];
 const SC_RECLAIM_POLICIES = ['Delete', 'Retain'];
 const BINDING_MODES = ['Immediate', 'WaitForFirstConsumer'];
-// The PersistentVolumeSource members a PV may name (exactly one).
-const PV_SOURCES = [
+/** The PersistentVolumeSource members a PV may name (exactly one). */
+export const PV_SOURCES = [
   'gcePersistentDisk',
   'awsElasticBlockStore',
   'hostPath',
