@@ -210,25 +210,34 @@ export class StatefulSetController extends PodOwnerController {
   }
 
   private async createClaim(set: StatefulSet, pod: Pod, claim: PersistentVolumeClaim): Promise<void> {
-    const ref = { ...set, ...KIND_STATEFULSET };
     const owners = claimOwnerRefs(set, pod, claim);
     if (owners.length > 0) claim.metadata!.ownerReferences = owners;
+    const [c, p, s] = [nameOf(claim), nameOf(pod), nameOf(set)];
+    await this.recordCreate(
+      set,
+      () => this.claimClient.create(claim, { namespace: claim.metadata!.namespace! }),
+      `create Claim ${c} Pod ${p} in StatefulSet ${s} success`,
+      `create Claim ${c} for Pod ${p} in StatefulSet ${s} failed`,
+    );
+  }
+
+  /**
+   * One create for the set, with upstream's SuccessfulCreate or FailedCreate event. AlreadyExists is no error: an
+   * object the informer has not shown yet, which the next sync sees.
+   */
+  private async recordCreate(
+    set: StatefulSet,
+    create: () => Promise<unknown>,
+    success: string,
+    failure: string,
+  ): Promise<void> {
+    const ref = { ...set, ...KIND_STATEFULSET };
     try {
-      await this.claimClient.create(claim, { namespace: claim.metadata!.namespace! });
-      this.recorder.event(
-        ref,
-        'Normal',
-        'SuccessfulCreate',
-        `create Claim ${nameOf(claim)} Pod ${nameOf(pod)} in StatefulSet ${nameOf(set)} success`,
-      );
+      await create();
+      this.recorder.event(ref, 'Normal', 'SuccessfulCreate', success);
     } catch (err) {
       if (isAlreadyExistsError(err)) return;
-      this.recorder.event(
-        ref,
-        'Warning',
-        'FailedCreate',
-        `create Claim ${nameOf(claim)} for Pod ${nameOf(pod)} in StatefulSet ${nameOf(set)} failed error: ${errMessage(err)}`,
-      );
+      this.recorder.event(ref, 'Warning', 'FailedCreate', `${failure} error: ${errMessage(err)}`);
       throw err;
     }
   }
@@ -248,26 +257,13 @@ export class StatefulSetController extends PodOwnerController {
   }
 
   private async createPod(set: StatefulSet, pod: Pod): Promise<void> {
-    const ref = { ...set, ...KIND_STATEFULSET };
-    try {
-      await this.podClient.create(pod, { namespace: pod.metadata!.namespace! });
-      this.recorder.event(
-        ref,
-        'Normal',
-        'SuccessfulCreate',
-        `create Pod ${nameOf(pod)} in StatefulSet ${nameOf(set)} successful`,
-      );
-    } catch (err) {
-      // A pod the informer has not shown yet: the next sync sees it.
-      if (isAlreadyExistsError(err)) return;
-      this.recorder.event(
-        ref,
-        'Warning',
-        'FailedCreate',
-        `create Pod ${nameOf(pod)} in StatefulSet ${nameOf(set)} failed error: ${errMessage(err)}`,
-      );
-      throw err;
-    }
+    const [p, s] = [nameOf(pod), nameOf(set)];
+    await this.recordCreate(
+      set,
+      () => this.podClient.create(pod, { namespace: pod.metadata!.namespace! }),
+      `create Pod ${p} in StatefulSet ${s} successful`,
+      `create Pod ${p} in StatefulSet ${s} failed`,
+    );
   }
 
   private async deletePod(set: StatefulSet, pod: Pod): Promise<void> {
