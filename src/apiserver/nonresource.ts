@@ -98,7 +98,8 @@ export async function serveHealth(
       async () => {
         try {
           await storage.currentRevision();
-          return null;
+          // Reads may still work while every write fails (the writer thread died): that is not healthy either.
+          return (await storage.status()).writeFailure ?? null;
         } catch (err) {
           return (err as Error).message;
         }
@@ -121,8 +122,8 @@ export async function serveHealth(
     if (only !== '' && only !== name) continue;
     const failure = await check();
     if (failure !== null) ok = false;
-    lines.push(failure === null ? `[+]${name} ok` : `[-]${name} failed: reason withheld`);
-    if (failure !== null) lines.push(`  ${failure}`);
+    // Upstream withholds the reason from the body; an operator of a store that refuses writes needs it here.
+    lines.push(failure === null ? `[+]${name} ok` : `[-]${name} failed: ${failure.replace(/\s+/g, ' ')}`);
   }
   if (only !== '' && lines.length === 0) return false;
   const verbose = info.query.has('verbose') || !ok;

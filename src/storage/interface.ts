@@ -159,6 +159,8 @@ export interface StorageStatus {
   quotaBytes: number;
   /** Active alarms, like etcd's NOSPACE. */
   alarms: string[];
+  /** Why the store refuses every write (its writer thread died), when it does; /healthz fails with it. */
+  writeFailure?: string;
   currentRevision: number;
   compactedRevision: number;
 }

@@ -287,6 +287,7 @@ export class SqliteStorage implements Storage {
       dbSizeBytes: size,
       quotaBytes: this.quotaBytes,
       alarms: this.noSpace ? ['NOSPACE'] : [],
+      ...(this.writer.failure === null || this.closed ? {} : { writeFailure: this.writer.failure }),
       currentRevision: this.reader.revision(),
       compactedRevision: this.compacted,
     };

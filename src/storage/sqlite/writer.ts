@@ -65,6 +65,11 @@ export class Writer {
     this.worker.on('exit', (code) => this.fail(unavailable(`storage writer exited (code ${code})`)));
   }
 
+  /** Why every write now fails (the thread died or the store closed), or null while the writer is alive. */
+  get failure(): string | null {
+    return this.failed?.message ?? null;
+  }
+
   /** Queues one write; resolves once it is committed (and fsynced, in full sync mode). */
   write(op: WriteOp): Promise<OpResult> {
     if (this.failed !== null) return Promise.reject(this.failed);

@@ -4,6 +4,7 @@
  * server's event loop. Batches arrive already grouped: one transaction, one
  * fsync, many writes (group commit).
  */
+import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { crash, failpoint, failpointsEnabled, hitSync } from '../../failpoint/index.js';
@@ -83,9 +84,13 @@ const runBatch = db.transaction((ops: WriteOp[]): OpResult[] =>
   ops.map((op) => (noSpace && op.op !== 'delete' ? { ok: false, code: 'NoSpace' } : applyOp(op))),
 );
 
+/** A test hook: once this file exists, the thread exits at its next batch, as a crashed writer would. */
+const exitWhenFile = process.env.KSCALE_TEST_WRITER_EXIT_FILE;
+
 let batchesSinceSizeCheck = 0;
 let nearQuota = false;
 function handleBatch(id: number, ops: WriteOp[]): void {
+  if (exitWhenFile !== undefined && existsSync(exitWhenFile)) process.exit(70);
   const t0 = performance.now();
   let results: OpResult[];
   let acked = false;
