@@ -88,6 +88,11 @@ export class ApiServerMetrics {
     labelNames: ['storage_cluster_id'],
     registers: [this.registry],
   });
+  readonly storageDefragment = new Gauge({
+    name: 'kscale_storage_defragment_last_duration_seconds',
+    help: 'How long the last defragment (VACUUM) blocked every write to the embedded store.',
+    registers: [this.registry],
+  });
   readonly storageAlarm = new Gauge({
     name: 'kscale_storage_alarm',
     help: "Active storage alarms (1 when raised), like etcd's NOSPACE.",

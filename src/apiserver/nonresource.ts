@@ -150,6 +150,7 @@ export async function serveMisc(
     if (st !== null) {
       metrics.storageSize.set({ storage_cluster_id: 'default' }, st.dbSizeBytes);
       metrics.storageAlarm.set({ alarm: 'NOSPACE' }, st.alarms.includes('NOSPACE') ? 1 : 0);
+      if (st.lastDefragmentMs !== undefined) metrics.storageDefragment.set(st.lastDefragmentMs / 1000);
     }
     const text = await metrics.registry.metrics();
     res.writeHead(200, { 'Content-Type': metrics.registry.contentType });

@@ -86,6 +86,7 @@ import type { RequestInfo } from './request_info.js';
 import { buildChain, toListener, withMaxInFlight, withMetrics, type Handler } from './handler_chain.js';
 import { ApiServerMetrics } from './metrics.js';
 import { serveDiscovery, serveHealth, serveMisc, serveNotFound } from './nonresource.js';
+import { serveStorageMaintenance } from './storage_maintenance.js';
 import { serveOpenAPI } from './openapi.js';
 import { serveOpenIDMetadata } from './openid_metadata.js';
 import { generateSigningKey, ServiceAccountTokenIssuer, type SigningKey } from './serviceaccount/index.js';
@@ -359,6 +360,7 @@ export class ApiServer {
       }
       if (serveDiscovery(req, res, info, this.customResources.resources())) return;
       if (await serveHealth(res, info, opts.storage, () => this.ready)) return;
+      if (await serveStorageMaintenance(req, res, info, opts.storage)) return;
       if (await serveMisc(res, info, this.metrics, opts.storage)) return;
       if (serveOpenAPI(req, res, info, this.customResources)) return;
       if (serveOpenIDMetadata(res, info, this.tokenIssuer)) return;

@@ -7,6 +7,7 @@ import { nodesCommand } from './nodes.js';
 import { schedulerCommand } from './scheduler.js';
 import { labCommand, upCommand } from './lab.js';
 import { proxyCommand } from './proxy.js';
+import { storageCommand } from './storage.js';
 
 const program = new Command('kscale').description('a Kubernetes-compatible control plane built for thousands of nodes');
 program.addCommand(serverCommand());
@@ -16,4 +17,5 @@ program.addCommand(schedulerCommand());
 program.addCommand(upCommand());
 program.addCommand(labCommand());
 program.addCommand(proxyCommand());
+program.addCommand(storageCommand());
 await program.parseAsync(process.argv);

@@ -20,16 +20,19 @@ import { addServingLimitFlags, servingLimitsFromFlags } from './serving_limits_f
 import { addEncryptionFlags, withEncryptionAtRest } from './encryption_flags.js';
 
 /**
- * After each compaction tick: truncate the embedded store's WAL, and while the
- * NOSPACE alarm is raised, defragment (VACUUM), which clears the alarm once the
- * database is back under its quota, as `etcdctl defrag` plus `alarm disarm` would.
+ * After each compaction tick: truncate the embedded store's WAL. A raised
+ * NOSPACE alarm is left to the operator (`kscale storage defrag`, then
+ * `kscale storage alarm disarm`), as etcd leaves it to etcdctl: a VACUUM on
+ * every tick would block every write again and again.
  */
 async function storageMaintenance(storage: Storage, log: { warn(o: object, m: string): void }): Promise<void> {
   if (typeof storage.checkpoint === 'function') await storage.checkpoint();
   const st = await storage.status();
-  if (!st.alarms.includes('NOSPACE')) return;
-  log.warn({ dbSizeBytes: st.dbSizeBytes, quotaBytes: st.quotaBytes }, 'storage quota exceeded: defragmenting');
-  await storage.defragment();
+  if (st.alarms.includes('NOSPACE'))
+    log.warn(
+      { dbSizeBytes: st.dbSizeBytes, quotaBytes: st.quotaBytes },
+      'storage NOSPACE alarm raised: writes are refused until `kscale storage defrag` and `kscale storage alarm disarm`',
+    );
 }
 
 /** Adds the `server` subcommand. */

@@ -161,6 +161,8 @@ export interface StorageStatus {
   alarms: string[];
   /** Why the store refuses every write (its writer thread died), when it does; /healthz fails with it. */
   writeFailure?: string;
+  /** How long the last defragment blocked writes (the embedded store's VACUUM), in ms. */
+  lastDefragmentMs?: number;
   currentRevision: number;
   compactedRevision: number;
 }
@@ -202,8 +204,11 @@ export interface Storage {
   /** Space, alarms and revisions. */
   status(): Promise<StorageStatus>;
 
-  /** Reclaim free space (etcd's defrag, SQLite's VACUUM) and clear a NOSPACE alarm once back under quota. */
+  /** Reclaim free space (etcd's defrag, SQLite's VACUUM). A NOSPACE alarm stays raised until `disarmAlarms`. */
   defragment(): Promise<void>;
+
+  /** Clear the NOSPACE alarm, like `etcdctl alarm disarm`; writes are refused until then. */
+  disarmAlarms(): Promise<void>;
 
   /** Release resources; pending writes are completed or failed first. */
   close(): Promise<void>;

@@ -111,6 +111,11 @@ export class RoutedStorage implements Storage {
     for (const s of this.stores()) await s.defragment();
   }
 
+  /** Disarms every store's alarms. */
+  async disarmAlarms(): Promise<void> {
+    for (const s of this.stores()) await s.disarmAlarms();
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.stores().map((s) => s.close()));
   }

@@ -216,6 +216,9 @@ export abstract class CacherBase implements Storage, CacheReadState {
     this.noteCompacted(st.compactedRevision);
     return st;
   }
+  disarmAlarms(): Promise<void> {
+    return this.storage.disarmAlarms();
+  }
   defragment(): Promise<void> {
     return this.storage.defragment();
   }

@@ -167,6 +167,9 @@ export class CacherRegistry implements Storage {
     for (const c of this.byPrefix.values()) c.noteCompacted(st.compactedRevision);
     return st;
   }
+  disarmAlarms(): Promise<void> {
+    return this.opts.storage.disarmAlarms();
+  }
   defragment(): Promise<void> {
     return this.opts.storage.defragment();
   }

@@ -4,7 +4,7 @@
  * compactor, we record it in the key `compact_rev_key` after each compaction.
  */
 import type { Etcd3 } from 'etcd3';
-import { tooLargeResourceVersion } from '../errors.js';
+import { StorageError, tooLargeResourceVersion } from '../errors.js';
 import type { StorageStatus } from '../interface.js';
 import { isCompactedError, isFutureRevisionError, mapEtcdError, retryRead } from './client.js';
 
@@ -67,20 +67,25 @@ export class Maintenance {
     };
   }
 
-  /**
-   * Defragments the connected member, then disarms NOSPACE once the database is
-   * back under quota: etcd never clears that alarm by itself.
-   */
+  /** Defragments the connected member; NOSPACE stays raised (etcd never clears it by itself). */
   async defragment(): Promise<void> {
     try {
       await this.client.maintenance.defragment({ deadline: Date.now() + 5 * 60_000 });
     } catch (err) {
       throw mapEtcdError(err);
     }
+  }
+
+  /** `etcdctl alarm disarm` for NOSPACE; refused (NoSpace) while the database is still over quota. */
+  async disarmAlarms(): Promise<void> {
     const nospace = (await this.alarms()).filter((a) => a.alarm === 'NOSPACE');
     if (nospace.length === 0) return;
     const st = await retryRead(() => this.client.maintenance.status());
-    if (Number(st.dbSize) >= this.quotaBytes) return;
+    if (Number(st.dbSize) >= this.quotaBytes)
+      throw new StorageError(
+        'NoSpace',
+        `database size ${Number(st.dbSize)} still exceeds the quota ${this.quotaBytes}: compact and defragment first`,
+      );
     try {
       for (const a of nospace)
         await this.client.maintenance.alarm({ action: 'Deactivate', memberID: a.memberID, alarm: 'Nospace' });

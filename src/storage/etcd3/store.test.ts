@@ -119,7 +119,7 @@ test('etcd3: a replay of more than 4 MB of events arrives complete', async () =>
   }
 });
 
-test('etcd3: a full database raises NoSpace until compaction and defragmentation recover it', async () => {
+test('etcd3: a full database raises NoSpace until compaction, defragmentation and an explicit disarm recover it', async () => {
   const quota = 4 * 1024 * 1024;
   const small = await startEtcd({ extraFlags: [`--quota-backend-bytes=${quota}`] });
   const s = new Etcd3Storage({ servers: [small.clientUrl], quotaBytes: quota });
@@ -138,10 +138,13 @@ test('etcd3: a full database raises NoSpace until compaction and defragmentation
     await assert.rejects(s.create(p + 'other', buf('x')), (err) => isStorageError(err, 'NoSpace'));
     // Reads still work under the alarm; compaction frees the superseded values.
     const live = await s.get(p + 'k');
+    await assert.rejects(s.disarmAlarms(), /still exceeds the quota/, 'no disarm while over quota');
     await s.compact(await s.currentRevision());
     await s.defragment();
+    assert.deepEqual((await s.status()).alarms, ['NOSPACE'], 'defragment alone leaves the alarm raised');
+    await s.disarmAlarms();
     const st = await s.status();
-    assert.deepEqual(st.alarms, [], 'defragment disarms NOSPACE once back under quota');
+    assert.deepEqual(st.alarms, [], 'the explicit disarm clears NOSPACE');
     assert.ok(st.dbSizeBytes < quota);
     await s.create(p + 'after', buf('writes work again'));
     assert.equal((await s.get(p + 'k')).modRevision, live.modRevision);

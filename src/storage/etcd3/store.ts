@@ -143,6 +143,10 @@ export class Etcd3Storage implements Storage, RevisionSource {
     return this.maintenance.status();
   }
 
+  disarmAlarms(): Promise<void> {
+    return this.maintenance.disarmAlarms();
+  }
+
   defragment(): Promise<void> {
     return this.maintenance.defragment();
   }

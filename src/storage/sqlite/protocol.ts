@@ -28,13 +28,14 @@ export type Request =
   | { type: 'expire'; id: number; now: number }
   | { type: 'compact'; id: number; revision: number; step: number }
   | { type: 'vacuum'; id: number }
+  | { type: 'disarm'; id: number }
   | { type: 'checkpoint'; id: number }
   | { type: 'close'; id: number };
 
 export type Response =
   | { type: 'batch'; id: number; results: OpResult[]; commitMs: number }
   | { type: 'expire'; id: number; expired: Expiry[] }
-  | { type: 'done'; id: number; deleted?: number; maxStepMs?: number }
+  | { type: 'done'; id: number; deleted?: number; maxStepMs?: number; vacuumMs?: number }
   | { type: 'error'; id: number; message: string; code?: string }
   | { type: 'alarm'; noSpace: boolean; dbSizeBytes: number };
 

@@ -8,7 +8,7 @@ import { openSqliteStorage } from './store.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'kscale-space-'));
 
-test('over the quota, writes fail with NoSpace, reads go on, and compaction plus defragment recovers', async () => {
+test('over the quota, writes fail with NoSpace, reads go on, and compaction, defragment and an explicit disarm recover', async () => {
   const dir = tmp();
   const s = await openSqliteStorage({ dataDir: dir, quotaBytes: 2 * 1024 * 1024 });
   try {
@@ -34,8 +34,13 @@ test('over the quota, writes fail with NoSpace, reads go on, and compaction plus
     assert.equal((await s.list('/registry/q/')).items.length, 10, 'reads go on under the alarm');
     await assert.rejects(s.create('/registry/q/new', Buffer.from('x')), (e) => isStorageError(e, 'NoSpace'));
     await s.delete('/registry/q/k9'); // deletes are allowed, as in etcd
+    await assert.rejects(s.disarmAlarms(), /still exceeds the quota/, 'no disarm while over quota');
     await s.compact(await s.currentRevision());
     await s.defragment();
+    assert.deepEqual((await s.status()).alarms, ['NOSPACE'], 'defragment alone leaves the alarm raised');
+    assert.ok(((await s.status()).lastDefragmentMs ?? -1) >= 0, 'the VACUUM is timed');
+    await assert.rejects(s.create('/registry/q/new', Buffer.from('x')), (e) => isStorageError(e, 'NoSpace'));
+    await s.disarmAlarms();
     const st = await s.status();
     assert.deepEqual(st.alarms, []);
     assert.ok(st.dbSizeBytes < 2 * 1024 * 1024, `defragmented to ${st.dbSizeBytes} bytes`);

@@ -95,12 +95,17 @@ export class SqliteStorage implements Storage {
   private closed = false;
   /** The longest compaction step, for benchmarks. */
   maxCompactionStepMs = 0;
+  private lastDefragMs: number | undefined;
+  private readonly slowCommitMs: number;
+  private readonly log: SqliteOptions['log'];
 
   constructor(
     private readonly file: string,
     opts: SqliteOptions,
   ) {
     this.clock = opts.clock ?? new RealClock();
+    this.slowCommitMs = opts.slowCommitMs ?? 1_000;
+    this.log = opts.log;
     this.quotaBytes = opts.quotaBytes ?? 2 * 1024 ** 3;
     const sync = opts.sync ?? 'full';
     this.reader = new Reader(file, sync);
@@ -288,13 +293,28 @@ export class SqliteStorage implements Storage {
       quotaBytes: this.quotaBytes,
       alarms: this.noSpace ? ['NOSPACE'] : [],
       ...(this.writer.failure === null || this.closed ? {} : { writeFailure: this.writer.failure }),
+      ...(this.lastDefragMs === undefined ? {} : { lastDefragmentMs: this.lastDefragMs }),
       currentRevision: this.reader.revision(),
       compactedRevision: this.compacted,
     };
   }
 
+  /**
+   * VACUUM on the writer thread, after it checked for free space. Every write
+   * waits behind it; a VACUUM as slow as a slow commit is logged, and its
+   * duration is in status() for metrics. It does not disarm NOSPACE.
+   */
   async defragment(): Promise<void> {
-    await this.writer.call({ type: 'vacuum' });
+    const r = await this.writer.call({ type: 'vacuum' });
+    const ms = r.type === 'done' ? (r.vacuumMs ?? 0) : 0;
+    this.lastDefragMs = ms;
+    if (ms >= this.slowCommitMs)
+      this.log?.warn({ vacuumMs: Math.round(ms) }, 'storage defragment (VACUUM) blocked every write while it ran');
+  }
+
+  /** Clears NOSPACE, like `etcdctl alarm disarm`; NoSpace while the database is still over its quota. */
+  async disarmAlarms(): Promise<void> {
+    await this.writer.call({ type: 'disarm' });
   }
 
   /** Truncates the WAL (SQLite's checkpoint), bounding its size. */

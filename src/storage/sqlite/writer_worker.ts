@@ -4,7 +4,8 @@
  * server's event loop. Batches arrive already grouped: one transaction, one
  * fsync, many writes (group commit).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { crash, failpoint, failpointsEnabled, hitSync } from '../../failpoint/index.js';
@@ -190,6 +191,49 @@ function compactFrom(id: number, target: number, step: number, deleted: number, 
   }
 }
 
+/**
+ * VACUUM (etcd's defrag) rewrites the whole database through the WAL, so it
+ * first checks that the data dir's filesystem has room for another copy:
+ * started on a nearly full disk it would fail halfway and fill it. It never
+ * clears the NOSPACE alarm; only `disarm` does, as `etcdctl alarm disarm`.
+ */
+function vacuum(id: number): void {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const fs = statfsSync(dirname(cfg.file));
+  const free = fs.bavail * fs.bsize;
+  const need = dbSize();
+  if (free < need) {
+    post({
+      type: 'error',
+      id,
+      code: 'SQLITE_FULL',
+      message: `defragment needs ${need} free bytes in ${dirname(cfg.file)}, only ${free} are free`,
+    });
+    return;
+  }
+  const t0 = performance.now();
+  db.exec('VACUUM');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  post({ type: 'done', id, vacuumMs: performance.now() - t0 });
+}
+
+/** Clears NOSPACE unless the database is still over its quota (it would be raised again at once). */
+function disarm(id: number): void {
+  const size = dbSize();
+  if (size > cfg.quotaBytes) {
+    post({
+      type: 'error',
+      id,
+      code: 'SQLITE_FULL',
+      message: `database size ${size} still exceeds the quota ${cfg.quotaBytes}: compact and defragment first`,
+    });
+    return;
+  }
+  setAlarm(false);
+  nearQuota = false;
+  post({ type: 'done', id });
+}
+
 port.on('message', (req: Request) => {
   try {
     switch (req.type) {
@@ -204,11 +248,10 @@ port.on('message', (req: Request) => {
         compactFrom(req.id, req.revision, req.step, 0, 0);
         break;
       case 'vacuum':
-        db.pragma('wal_checkpoint(TRUNCATE)');
-        db.exec('VACUUM');
-        db.pragma('wal_checkpoint(TRUNCATE)');
-        if (dbSize() <= cfg.quotaBytes) setAlarm(false);
-        post({ type: 'done', id: req.id });
+        vacuum(req.id);
+        break;
+      case 'disarm':
+        disarm(req.id);
         break;
       case 'checkpoint':
         db.pragma('wal_checkpoint(TRUNCATE)');

@@ -152,6 +152,9 @@ export class TransformingStorage implements Storage {
     return this.base.status();
   }
 
+  disarmAlarms(): Promise<void> {
+    return this.base.disarmAlarms();
+  }
   defragment(): Promise<void> {
     return this.base.defragment();
   }
