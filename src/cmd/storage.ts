@@ -2,11 +2,13 @@
  * `kscale storage`: etcdctl's maintenance verbs for kscale's storage.
  * `status`, `defrag` and `alarm disarm|list` ask the running server (its
  * loopback-only /debug/kscale/storage/ endpoints), so they work with either
- * backend.
+ * backend; `backup` and `restore` work on the embedded store's data dir,
+ * like `etcdctl snapshot save` and `etcdutl snapshot restore`.
  */
 import { Command } from 'commander';
+import { resolve } from 'node:path';
 import { addClientFlags, RESTClient, restConfigFromFlags, type ClientFlags } from '../client/index.js';
-import type { StorageStatus } from '../storage/index.js';
+import { backupSqlite, restoreSqlite, type StorageStatus } from '../storage/index.js';
 
 /** Runs one verb; prints its failure and exits 1 instead of a stack trace. */
 function run(verb: string, fn: () => Promise<void>): () => Promise<void> {
@@ -70,5 +72,29 @@ export function storageCommand(): Command {
       }),
   );
   cmd.addCommand(alarm);
+  cmd.addCommand(
+    new Command('backup')
+      .description('an online, consistent copy of the embedded store (etcdctl snapshot save), while the server runs')
+      .requiredOption('--data-dir <dir>', 'the data dir of the (running or stopped) server')
+      .requiredOption('--out <file>', 'the snapshot file to write')
+      .action(async (o: { dataDir: string; out: string }) => {
+        await run('backup', async () => {
+          const s = await backupSqlite(resolve(o.dataDir), resolve(o.out));
+          process.stdout.write(`backup at revision ${s.revision}: ${s.keys} keys, ${s.bytes} bytes, ${o.out}\n`);
+        })();
+      }),
+  );
+  cmd.addCommand(
+    new Command('restore')
+      .description('write a snapshot into a new data dir (etcdutl snapshot restore); start the server on it after')
+      .requiredOption('--from <file>', 'the snapshot file')
+      .requiredOption('--data-dir <dir>', 'an empty data dir to restore into')
+      .action(async (o: { from: string; dataDir: string }) => {
+        await run('restore', async () => {
+          const s = restoreSqlite(resolve(o.from), resolve(o.dataDir));
+          process.stdout.write(`restored revision ${s.revision}: ${s.keys} keys into ${o.dataDir}\n`);
+        })();
+      }),
+  );
   return cmd;
 }

@@ -10,4 +10,13 @@ export {
   type ObjectCodec,
 } from './encoded_object.js';
 export * from './errors.js';
-export { openSqliteStorage, SqliteStorage, type SqliteOptions, type SyncMode } from './sqlite/index.js';
+export {
+  openSqliteStorage,
+  SqliteStorage,
+  backupSqlite,
+  restoreSqlite,
+  inspectSnapshot,
+  type SnapshotInfo,
+  type SqliteOptions,
+  type SyncMode,
+} from './sqlite/index.js';
