@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 need_pkgs=()
 command -v etcd >/dev/null 2>&1 || need_pkgs+=(etcd-server etcd-client)
 command -v strace >/dev/null 2>&1 || need_pkgs+=(strace)
+# Clock-jump tests run the controller-manager under libfaketime.
+command -v faketime >/dev/null 2>&1 || need_pkgs+=(faketime)
 # The service proxy programs a real kernel: iptables (legacy and nft), nftables, conntrack, ipset, ipvsadm.
 command -v iptables-legacy >/dev/null 2>&1 || need_pkgs+=(iptables)
 command -v nft >/dev/null 2>&1 || need_pkgs+=(nftables)

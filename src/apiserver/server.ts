@@ -685,15 +685,15 @@ export class ApiServer {
       https === undefined ? Promise.resolve() : new Promise<void>((resolve) => https.close(() => resolve()));
     for (const stop of [...this.openWatches]) stop();
     this.http.closeIdleConnections();
-    const deadline = Date.now() + graceMs;
-    while (this.openWatches.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const deadline = performance.now() + graceMs;
+    while (this.openWatches.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     const idle = setInterval(() => this.http.closeIdleConnections(), 50);
     const timer = setTimeout(
       () => {
         this.http.closeAllConnections();
         for (const s of this.secureSockets) s.destroy();
       },
-      Math.max(0, deadline - Date.now()),
+      Math.max(0, deadline - performance.now()),
     );
     // HTTP/2 sessions get GOAWAY (their streams finish); HTTP/1.1-over-TLS sockets go once idle or at the deadline.
     https?.on('session', (s) => s.close());

@@ -9,8 +9,14 @@ export interface Timer {
 }
 
 export interface Clock {
-  /** Milliseconds since the epoch. */
+  /** Milliseconds since the epoch: for timestamps written into objects. It may jump when the host's clock is set. */
   now(): number;
+  /**
+   * Milliseconds on a clock that never jumps (performance.now(), like Go's
+   * monotonic reading): for every elapsed-time measurement (grace periods,
+   * lease expiry, backoff, rate limits, delays). Only differences mean anything.
+   */
+  monotonic(): number;
   /** Run `fn` once after `ms`. */
   setTimeout(fn: () => void, ms: number): Timer;
   /** Run `fn` every `ms`. */
@@ -23,6 +29,9 @@ export interface Clock {
 export class RealClock implements Clock {
   now(): number {
     return Date.now();
+  }
+  monotonic(): number {
+    return performance.now();
   }
   setTimeout(fn: () => void, ms: number): Timer {
     const t = setTimeout(fn, ms);
@@ -52,6 +61,10 @@ export class FakeClock implements Clock {
   constructor(private time = Date.UTC(2026, 0, 1)) {}
 
   now(): number {
+    return this.time;
+  }
+  /** Timers run on this time, as Node's do on the monotonic clock. */
+  monotonic(): number {
     return this.time;
   }
   setTimeout(fn: () => void, ms: number): Timer {

@@ -45,7 +45,7 @@ export class BoundedFrequencyRunner {
       this.again = true;
       return;
     }
-    this.schedule(Math.max(0, this.lastRun + this.opts.minIntervalMs - this.opts.clock.now()));
+    this.schedule(Math.max(0, this.lastRun + this.opts.minIntervalMs - this.opts.clock.monotonic()));
   }
 
   /** Stops scheduling and waits for a run in progress. */
@@ -63,7 +63,7 @@ export class BoundedFrequencyRunner {
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
-    const at = this.opts.clock.now() + delayMs;
+    const at = this.opts.clock.monotonic() + delayMs;
     if (this.timer !== undefined && this.timerAt <= at) return;
     this.timer?.cancel();
     this.timerAt = at;
@@ -74,7 +74,7 @@ export class BoundedFrequencyRunner {
     this.timer = undefined;
     this.timerAt = Number.POSITIVE_INFINITY;
     if (this.stopped || this.running !== undefined) return;
-    this.lastRun = this.opts.clock.now();
+    this.lastRun = this.opts.clock.monotonic();
     this.again = false;
     let failed = false;
     this.running = this.fn()
@@ -89,7 +89,7 @@ export class BoundedFrequencyRunner {
         if (failed) this.schedule(this.opts.retryIntervalMs ?? this.opts.maxIntervalMs);
         else if (this.again) this.run();
         // schedule() keeps the earliest timer, so this only arms the periodic run when nothing sooner is due.
-        this.schedule(Math.max(0, this.lastRun + this.opts.maxIntervalMs - this.opts.clock.now()));
+        this.schedule(Math.max(0, this.lastRun + this.opts.maxIntervalMs - this.opts.clock.monotonic()));
       });
   }
 }

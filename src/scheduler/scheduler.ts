@@ -177,12 +177,12 @@ export class Scheduler {
   }
 
   private async loop(): Promise<void> {
-    let sliceStart = Date.now();
+    let sliceStart = performance.now();
     while (!this.stopped) {
       const q = this.queue.tryPop();
       if (q === undefined) {
         await this.queue.waitForPod();
-        sliceStart = Date.now();
+        sliceStart = performance.now();
         continue;
       }
       const fwk = this.frameworkFor(q.podInfo);
@@ -200,9 +200,9 @@ export class Scheduler {
       }
       await this.one.bindSlot();
       // Yield to the event loop every few ms so watch events and binding responses are handled promptly.
-      if (Date.now() - sliceStart >= 4) {
+      if (performance.now() - sliceStart >= 4) {
         await new Promise<void>((r) => setImmediate(r));
-        sliceStart = Date.now();
+        sliceStart = performance.now();
       }
     }
   }

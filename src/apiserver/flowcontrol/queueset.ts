@@ -87,7 +87,7 @@ export class QueueSet {
     concurrencyLimit: number,
   ) {
     this.concurrencyLimit = concurrencyLimit;
-    this.lastRealTime = clock.now();
+    this.lastRealTime = clock.monotonic();
     this.setConfig(config);
   }
 
@@ -158,7 +158,7 @@ export class QueueSet {
     if (waitingCount(queue) >= this.config.queueLengthLimit) return { rejected: 'queue-full' };
     let settle!: (r: Ticket | RejectReason) => void;
     const waiting = new Promise<Ticket | RejectReason>((resolve) => (settle = resolve));
-    const r: Request = { seats, work, queue, arrived: this.clock.now(), timer: undefined, settle };
+    const r: Request = { seats, work, queue, arrived: this.clock.monotonic(), timer: undefined, settle };
     this.activate(queue);
     if (waitingCount(queue) === 0 && queue.executing === 0)
       queue.nextDispatchR = Math.max(queue.nextDispatchR, this.currentR);
@@ -215,7 +215,7 @@ export class QueueSet {
 
   /** Moves virtual time on: each active queue advances at min(seats asked, limit) / active queues per second. */
   private advanceR(): void {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     const dt = now - this.lastRealTime;
     this.lastRealTime = now;
     if (dt <= 0 || this.activeQueues === 0) return;
@@ -250,7 +250,7 @@ export class QueueSet {
       }
       this.dequeued(q, r);
       q.nextDispatchR += this.totalWork(r.work, r.seats);
-      r.settle(this.run(q, r.seats, r.work, this.clock.now() - r.arrived));
+      r.settle(this.run(q, r.seats, r.work, this.clock.monotonic() - r.arrived));
     }
   }
 
@@ -273,7 +273,7 @@ export class QueueSet {
       q.seatsInUse += seats;
       q.executing++;
     }
-    const started = this.clock.now();
+    const started = this.clock.monotonic();
     let done = false;
     let handlerMs = 0;
     const release = (held: number): void => {
@@ -294,7 +294,7 @@ export class QueueSet {
       finish: () => {
         if (done) return;
         done = true;
-        handlerMs = Math.max(0, this.clock.now() - started);
+        handlerMs = Math.max(0, this.clock.monotonic() - started);
         const extra = work.finalSeats > 0 && work.additionalLatencyMs > 0;
         if (!extra) return release(seats);
         // The watchers' notifications: the final seats stay taken for the extra latency.

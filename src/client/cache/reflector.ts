@@ -201,7 +201,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
     this.stats.watches++;
     this.current = w;
-    const started = this.clock.now();
+    const started = this.clock.monotonic();
     let events = 0;
     try {
       for await (const ev of w) {
@@ -229,7 +229,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
     if (this.stopped) return 'stopped';
     // Like upstream's "very short watch": a server that closes at once would otherwise be hammered.
-    if (events === 0 && this.clock.now() - started < (this.opts.shortWatchMs ?? 1000)) return 'backoff';
+    if (events === 0 && this.clock.monotonic() - started < (this.opts.shortWatchMs ?? 1000)) return 'backoff';
     this.backoff.reset();
     return 'rewatch';
   }

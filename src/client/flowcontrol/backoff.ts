@@ -47,7 +47,7 @@ export class Backoff {
 
   /** The next delay in ms, growing each call until `reset` or a calm period. */
   next(): number {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     if (now - this.lastAt > this.resetAfterMs) this.step = 0;
     this.lastAt = now;
     const base = Math.min(this.maxMs, this.initialMs * this.factor ** this.step);

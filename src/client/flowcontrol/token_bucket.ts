@@ -27,11 +27,11 @@ export class TokenBucket implements RateLimiter {
   ) {
     this.burst = Math.max(1, burst);
     this.tokens = this.burst;
-    this.last = clock.now();
+    this.last = clock.monotonic();
   }
 
   private refill(): void {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     // Tokens may be negative (outstanding reservations); refill towards burst only.
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
     this.last = now;

@@ -72,12 +72,12 @@ export class LeaderElector {
     this.leading = true;
     const lost = new AbortController();
     this.cfg.onStartedLeading(lost.signal);
-    let lastRenew = this.cfg.clock.now();
+    let lastRenew = this.cfg.clock.monotonic();
     while (!signal.aborted) {
       await this.sleep(this.retryPeriodMs, signal);
       if (signal.aborted) break;
-      if (await this.tryAcquireOrRenew()) lastRenew = this.cfg.clock.now();
-      else if (this.cfg.clock.now() - lastRenew >= this.renewDeadlineMs) break;
+      if (await this.tryAcquireOrRenew()) lastRenew = this.cfg.clock.monotonic();
+      else if (this.cfg.clock.monotonic() - lastRenew >= this.renewDeadlineMs) break;
     }
     this.leading = false;
     if (signal.aborted) await this.release();
@@ -86,7 +86,9 @@ export class LeaderElector {
   }
 
   private async tryAcquireOrRenew(): Promise<boolean> {
+    // Times written into the Lease are wall time; its expiry is judged on our own monotonic observation, as upstream's observedTime.
     const now = this.cfg.clock.now();
+    const seen = this.cfg.clock.monotonic();
     const { namespace, name, identity } = this.cfg;
     let cur: Lease;
     try {
@@ -106,18 +108,18 @@ export class LeaderElector {
         },
       };
       try {
-        this.observe(await this.leases.create(lease, { namespace }), now);
+        this.observe(await this.leases.create(lease, { namespace }), seen);
         return true;
       } catch (e) {
         if (!isAlreadyExistsError(e)) this.failed(e);
         return false;
       }
     }
-    if (this.observed?.metadata?.resourceVersion !== cur.metadata?.resourceVersion) this.observe(cur, now);
+    if (this.observed?.metadata?.resourceVersion !== cur.metadata?.resourceVersion) this.observe(cur, seen);
     const holder = cur.spec?.holderIdentity ?? '';
     const durMs = (cur.spec?.leaseDurationSeconds ?? 0) * 1000;
     // Like client-go, expiry is judged by when *we* last saw the record change, not by the holder's clock.
-    if (holder !== '' && holder !== identity && this.observedAt + durMs > now) return false;
+    if (holder !== '' && holder !== identity && this.observedAt + durMs > seen) return false;
     const mine = holder === identity;
     const next: Lease = {
       ...cur,
@@ -131,7 +133,7 @@ export class LeaderElector {
       },
     };
     try {
-      this.observe(await this.leases.update(next, { namespace }), now);
+      this.observe(await this.leases.update(next, { namespace }), seen);
       return true;
     } catch (err) {
       if (!isConflictError(err)) this.failed(err);
@@ -154,9 +156,9 @@ export class LeaderElector {
     }
   }
 
-  private observe(l: Lease, now: number): void {
+  private observe(l: Lease, seenAt: number): void {
     this.observed = l;
-    this.observedAt = now;
+    this.observedAt = seenAt;
     const holder = l.spec?.holderIdentity ?? '';
     if (holder !== this.lastLeader) {
       this.lastLeader = holder;

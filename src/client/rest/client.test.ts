@@ -14,6 +14,9 @@ class InstantClock implements Clock {
   now(): number {
     return this.t;
   }
+  monotonic(): number {
+    return this.t;
+  }
   setTimeout(fn: () => void, ms: number): Timer {
     this.slept.push(ms);
     this.t += ms;

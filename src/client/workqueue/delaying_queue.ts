@@ -23,7 +23,7 @@ export class DelayingQueue<T = string> extends WorkQueue<T> {
       this.add(item);
       return;
     }
-    const at = this.clock.now() + ms;
+    const at = this.clock.monotonic() + ms;
     const prev = this.waiting.get(item);
     if (prev !== undefined) {
       if (prev.at <= at) return;

@@ -34,7 +34,7 @@ export class ControllerExpectations {
     const e = this.store.get(key);
     if (e === undefined) return true;
     if (e.add <= 0 && e.del <= 0) return true;
-    return this.clock.now() - e.timestamp > EXPECTATIONS_TIMEOUT_MS;
+    return this.clock.monotonic() - e.timestamp > EXPECTATIONS_TIMEOUT_MS;
   }
 
   /** Forgets `key` (its controller object is gone). */
@@ -44,7 +44,7 @@ export class ControllerExpectations {
 
   /** Replaces the expectations of `key` and restarts its timeout. */
   setExpectations(key: string, add: number, del: number): void {
-    this.store.set(key, { add, del, timestamp: this.clock.now() });
+    this.store.set(key, { add, del, timestamp: this.clock.monotonic() });
   }
 
   /** Expects `adds` creations. */

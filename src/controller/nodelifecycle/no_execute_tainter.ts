@@ -154,7 +154,7 @@ export class NoExecuteTainter {
     }
     if (allWasFullyDisrupted) {
       this.log.warn({}, 'some nodes are ready: exiting master disruption mode');
-      const now = this.clock.now();
+      const now = this.clock.monotonic();
       for (const node of nodes) {
         const h = health.get(node.metadata!.name!);
         if (h !== undefined)

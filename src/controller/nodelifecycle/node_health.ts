@@ -3,7 +3,9 @@
  * and tryUpdateNodeHealth: the controller's own probe timestamp per node,
  * moved forward whenever the Ready condition's heartbeat changes or the
  * node's Lease is renewed. Past the grace period the node's conditions are
- * set to Unknown. Times are the controller's clock, as upstream's nc.now().
+ * set to Unknown. Probe times are the controller's monotonic clock (Go's
+ * time.Now() carries a monotonic reading), so a step of the host's wall clock
+ * never expires a grace period; only timestamps written to the node are wall time.
  */
 import type { ResourceClient } from '../../client/index.js';
 import { deepCopy, getCondition } from '../nodeutil/index.js';
@@ -13,7 +15,9 @@ import { formatTimestamp, parseTimestamp, type Lease, type Node, type NodeCondit
 export interface NodeHealthData {
   /** The last status seen (or written). */
   status: Node['status'];
+  /** Monotonic ms (Clock.monotonic) when the controller last saw a heartbeat. */
   probeTimestamp: number;
+  /** Monotonic ms of the last Ready transition the controller saw. */
   readyTransitionTimestamp: number;
   lease?: Lease;
 }
@@ -31,7 +35,10 @@ const NODE_CONDITION_TYPES = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPre
 
 /** Inputs of tryUpdateNodeHealth. */
 export interface NodeHealthInputs {
+  /** Wall time, for timestamps written to the node. */
   now: number;
+  /** Monotonic time (Clock.monotonic), for every grace period. */
+  monotonic: number;
   gracePeriods: { monitorMs: number; startupMs: number };
   lease: Lease | undefined;
   nodes: ResourceClient<Node>;
@@ -46,8 +53,11 @@ export async function tryUpdateNodeHealth(
   // The cached node is only read; it is copied only when its status must be written (a pass over thousands of nodes stays cheap).
   const node = nodeIn;
   const name = node.metadata!.name!;
-  const now = inp.now;
-  const created = parseTimestamp(node.metadata?.creationTimestamp) ?? now;
+  const wall = inp.now;
+  const now = inp.monotonic;
+  // The creation time is wall time; carried into the monotonic domain as "this long ago".
+  const createdWall = parseTimestamp(node.metadata?.creationTimestamp);
+  const created = createdWall === undefined ? now : now - Math.max(0, wall - createdWall);
   let health = healthMap.get(name);
   let currentReady = getCondition(node.status?.conditions, 'Ready');
   let observed: NodeCondition;
@@ -96,7 +106,7 @@ export async function tryUpdateNodeHealth(
   healthMap.set(name, health);
 
   if (now > health.probeTimestamp + gracePeriod) {
-    const ts = formatTimestamp(now);
+    const ts = formatTimestamp(wall);
     const updated = deepCopy(node);
     updated.status ??= {};
     const conditions = (updated.status.conditions ??= []);

@@ -218,6 +218,7 @@ export class NodeLifecycleController implements Controller {
       try {
         result = await tryUpdateNodeHealth(this.nodeHealthMap, node, {
           now: this.clock.now(),
+          monotonic: this.clock.monotonic(),
           gracePeriods: {
             monitorMs: this.opts.nodeMonitorGracePeriodMs,
             startupMs: this.opts.nodeStartupGracePeriodMs,

@@ -54,7 +54,7 @@ export class RateLimitedTimedQueue {
   /** Queues `value` unless it is in the set already (queued or processed); true when added. */
   add(value: string, uid: string): boolean {
     if (this.set.has(value)) return false;
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     this.set.add(value);
     this.queue.set(value, { value, uid, addedAt: now, processAt: now });
     return true;
@@ -88,7 +88,7 @@ export class RateLimitedTimedQueue {
   async try(fn: ActionFunc): Promise<void> {
     for (let v = this.head(); v !== undefined; v = this.head()) {
       if (!this.limiter.tryAccept()) return;
-      const now = this.clock.now();
+      const now = this.clock.monotonic();
       if (now < v.processAt) return;
       const { done, retryMs } = await fn(v);
       const cur = this.queue.get(v.value);

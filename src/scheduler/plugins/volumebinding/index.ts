@@ -131,13 +131,13 @@ export function volumeBinding(
       const patch = { metadata: { annotations: { [SELECTED_NODE]: nodeName } } };
       await client.patch(c.metadata!.name!, 'merge', patch, { namespace: c.metadata!.namespace! });
     }
-    const deadline = handle.clock.now() + timeoutMs;
+    const deadline = handle.clock.monotonic() + timeoutMs;
     for (;;) {
       const unbound = v.delayed.filter(
         (c) => claim(c.metadata!.namespace!, c.metadata!.name!)?.status?.phase !== 'Bound',
       );
       if (!unbound.length) return null;
-      if (handle.clock.now() >= deadline)
+      if (handle.clock.monotonic() >= deadline)
         return pluginStatus(NAME, Code.Error, `binding volumes: timed out waiting for the condition`);
       await new Promise<void>((r) => handle.clock.setTimeout(r, POLL_MS));
     }

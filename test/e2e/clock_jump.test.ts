@@ -1,0 +1,150 @@
+/**
+ * Clock jumps: the real `kscale controller-manager` process runs under
+ * Debian's libfaketime, whose offset the test moves at run time (an hour
+ * forward, then back past the start) while the monotonic clock runs on, as a
+ * step of the host's clock would. Renewing nodes stay Ready and untainted
+ * through both jumps; a node that stopped renewing still goes Unknown,
+ * proving the controller was deciding all along.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KSCALE, startServer, type TestServer } from './harness.js';
+import { loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
+import { getCondition } from '../../src/controller/nodeutil/index.js';
+import {
+  formatMicroTimestamp,
+  formatTimestamp,
+  NAMESPACE_NODE_LEASE,
+  type Lease,
+  type Node,
+} from '../../src/api/index.js';
+
+const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+
+let server: TestServer;
+let cm: ChildProcess;
+let client: RESTClient;
+let stderr = '';
+let offsetFile: string;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+before(async () => {
+  // No skip: without libfaketime (scripts/setup.sh installs it) the suite fails here.
+  assert.ok(existsSync(LIBFAKETIME), `${LIBFAKETIME} missing: apt-get install faketime`);
+  server = await startServer();
+  offsetFile = join(server.dir, 'faketime');
+  client = new RESTClient({ ...loadKubeconfig({ path: server.kubeconfig }), qps: 0 });
+});
+after(async () => {
+  if (cm !== undefined && cm.exitCode === null) cm.kill('SIGKILL');
+  client?.close();
+  await server?.stop();
+  rmSync(offsetFile, { force: true });
+});
+
+async function addNode(name: string): Promise<void> {
+  const nodes = client.resource<Node>(RESOURCES.nodes);
+  const node = await nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {} });
+  const t = formatTimestamp(Date.now());
+  node.status = {
+    conditions: [
+      { type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: t, lastTransitionTime: t },
+    ],
+  };
+  await nodes.updateStatus(node);
+  await client.resource<Lease>(RESOURCES.leases).create({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, namespace: NAMESPACE_NODE_LEASE },
+    spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: formatMicroTimestamp(Date.now()) },
+  });
+}
+
+const LIVE = ['live-0', 'live-1', 'live-2'];
+
+/**
+ * Renews the live nodes' leases (the kubelets' clocks are right) for `ms`,
+ * every 2 s against a 1 s monitor period, as a kubelet's 10 s renewals meet
+ * a 5 s period: some passes see no renewal, and then only elapsed time counts.
+ */
+async function renewFor(ms: number, jumpTo?: string): Promise<void> {
+  const leases = client.resource<Lease>(RESOURCES.leases);
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    for (const n of LIVE)
+      await leases.patch(
+        n,
+        'merge',
+        { spec: { renewTime: formatMicroTimestamp(Date.now()) } },
+        { namespace: NAMESPACE_NODE_LEASE },
+      );
+    // The jump lands just after a renewal, so the controller's next pass sees no new renewal, only the clock.
+    if (jumpTo !== undefined) writeFileSync(offsetFile, jumpTo);
+    jumpTo = undefined;
+    await sleep(2_000);
+  }
+}
+
+async function assertLiveNodesReady(when: string): Promise<void> {
+  const nodes = client.resource<Node>(RESOURCES.nodes);
+  for (const n of LIVE) {
+    const node = await nodes.get(n);
+    assert.equal(getCondition(node.status?.conditions, 'Ready')?.status, 'True', `${n} Ready ${when}: ${stderr}`);
+    assert.deepEqual(node.spec?.taints ?? [], [], `${n} untainted ${when}`);
+  }
+}
+
+test("moving the controller-manager's wall clock forward and back marks no renewing node NotReady", async () => {
+  for (const n of [...LIVE, 'silent']) await addNode(n);
+  writeFileSync(offsetFile, '+0\n');
+  cm = spawn(
+    process.execPath,
+    [
+      KSCALE,
+      'controller-manager',
+      '--kubeconfig',
+      server.kubeconfig,
+      '--node-monitor-period',
+      '1s',
+      '--node-monitor-grace-period',
+      '4s',
+      '--node-eviction-rate',
+      '1',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        LD_PRELOAD: LIBFAKETIME,
+        FAKETIME_TIMESTAMP_FILE: offsetFile,
+        FAKETIME_NO_CACHE: '1',
+        // A host clock step moves CLOCK_REALTIME only.
+        FAKETIME_DONT_FAKE_MONOTONIC: '1',
+      },
+    },
+  );
+  cm.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    cm.stdout!.on('data', (d: Buffer) => d.toString().includes('controller-manager started') && resolve());
+    cm.once('exit', (code) => reject(new Error(`controller-manager exited with ${code}: ${stderr}`)));
+  });
+  await renewFor(3_000);
+  await assertLiveNodesReady('before any jump');
+
+  await renewFor(7_000, '+1h\n'); // grace 4 s + monitor period, with room
+  await assertLiveNodesReady('after the wall clock jumped an hour forward');
+
+  await renewFor(7_000, '-1h\n');
+  await assertLiveNodesReady('after the wall clock jumped two hours back');
+
+  // The controller was deciding all along: the node that never renewed went Unknown.
+  const silent = await client.resource<Node>(RESOURCES.nodes).get('silent');
+  assert.equal(getCondition(silent.status?.conditions, 'Ready')?.status, 'Unknown', stderr);
+  const exited = new Promise<number | null>((r) => cm.once('exit', (code) => r(code)));
+  cm.kill('SIGTERM');
+  assert.equal(await exited, 0);
+});
