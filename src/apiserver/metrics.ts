@@ -88,6 +88,16 @@ export class ApiServerMetrics {
     labelNames: ['storage_cluster_id'],
     registers: [this.registry],
   });
+  readonly storageWriteQueue = new Gauge({
+    name: 'kscale_storage_write_queue_length',
+    help: "Writes waiting for the embedded store's writer thread.",
+    registers: [this.registry],
+  });
+  readonly storageWritesRejected = new Gauge({
+    name: 'kscale_storage_writes_rejected_total',
+    help: 'Writes refused with 429 because the storage write queue was full.',
+    registers: [this.registry],
+  });
   readonly storageDefragment = new Gauge({
     name: 'kscale_storage_defragment_last_duration_seconds',
     help: 'How long the last defragment (VACUUM) blocked every write to the embedded store.',

@@ -150,6 +150,10 @@ export async function serveMisc(
     if (st !== null) {
       metrics.storageSize.set({ storage_cluster_id: 'default' }, st.dbSizeBytes);
       metrics.storageAlarm.set({ alarm: 'NOSPACE' }, st.alarms.includes('NOSPACE') ? 1 : 0);
+      if (st.writeQueue !== undefined) {
+        metrics.storageWriteQueue.set(st.writeQueue.queued);
+        metrics.storageWritesRejected.set(st.writeQueue.rejected);
+      }
       if (st.lastDefragmentMs !== undefined) metrics.storageDefragment.set(st.lastDefragmentMs / 1000);
     }
     const text = await metrics.registry.metrics();

@@ -56,6 +56,8 @@ function fromStorageError(err: StorageError, gr: GroupResource | string, name: s
       return api.timeout(err.message, 1);
     case 'InvalidContinue':
       return api.badRequest(err.message);
+    case 'Busy':
+      return api.tooManyRequests(err.message, 1);
     case 'TooSlow':
     case 'Unavailable':
       return api.serviceUnavailable(err.message);

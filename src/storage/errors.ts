@@ -3,7 +3,7 @@
  * (KeyNotFound, KeyExists, ResourceVersionConflicts, ...). The API server maps
  * each code onto a Kubernetes Status: NotFound 404, AlreadyExists 409,
  * Conflict 409, Expired 410, TooLarge 413/422, NoSpace and Unavailable 503,
- * TooLargeResourceVersion 504.
+ * TooLargeResourceVersion 504, Busy 429.
  */
 
 export type StorageErrorCode =
@@ -16,7 +16,9 @@ export type StorageErrorCode =
   | 'Unavailable'
   | 'TooLargeResourceVersion'
   | 'TooSlow'
-  | 'InvalidContinue';
+  | 'InvalidContinue'
+  /** The store's write queue is full: shed load (429 with Retry-After) rather than grow without bound. */
+  | 'Busy';
 
 /** One error class for every storage condition; `code` tells which. */
 export class StorageError extends Error {

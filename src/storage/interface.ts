@@ -163,6 +163,8 @@ export interface StorageStatus {
   writeFailure?: string;
   /** How long the last defragment blocked writes (the embedded store's VACUUM), in ms. */
   lastDefragmentMs?: number;
+  /** The embedded store's bounded write queue: writes waiting, and writes refused (429) because it was full. */
+  writeQueue?: { queued: number; rejected: number };
   currentRevision: number;
   compactedRevision: number;
 }

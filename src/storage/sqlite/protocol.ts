@@ -12,7 +12,11 @@ export type WriteOp =
 
 export type OpResult =
   | { ok: true; rev: number; created: number }
-  | { ok: false; code: 'KeyExists' | 'KeyNotFound' | 'Conflict' | 'NoSpace' | 'Unavailable'; message?: string };
+  | {
+      ok: false;
+      code: 'KeyExists' | 'KeyNotFound' | 'Conflict' | 'NoSpace' | 'Unavailable' | 'Busy';
+      message?: string;
+    };
 
 /** A key deleted by TTL expiry, with the value it had. */
 export interface Expiry {

@@ -54,6 +54,8 @@ export interface SqliteOptions {
   log?: { warn(fields: Record<string, unknown>, msg: string): void };
   /** The commit duration that counts as slow (default 1 s). */
   slowCommitMs?: number;
+  /** Writes that may wait for the writer thread before more are refused with Busy (default 10,000). */
+  maxQueuedWrites?: number;
   /** Tests of a full disk: SQLite's max_page_count. */
   maxPageCount?: number;
 }
@@ -130,6 +132,7 @@ export class SqliteStorage implements Storage {
       (commitMs, writes) =>
         opts.log?.warn({ commitMs: Math.round(commitMs), writes }, 'storage commit slow: every write waited behind it'),
       opts.slowCommitMs,
+      opts.maxQueuedWrites,
     );
     this.compactionStep = opts.compactionStep ?? 500;
     this.prevOf = new WeakMap();
@@ -294,6 +297,7 @@ export class SqliteStorage implements Storage {
       alarms: this.noSpace ? ['NOSPACE'] : [],
       ...(this.writer.failure === null || this.closed ? {} : { writeFailure: this.writer.failure }),
       ...(this.lastDefragMs === undefined ? {} : { lastDefragmentMs: this.lastDefragMs }),
+      writeQueue: { queued: this.writer.queued, rejected: this.writer.stats.rejected },
       currentRevision: this.reader.revision(),
       compactedRevision: this.compacted,
     };
@@ -352,6 +356,8 @@ export class SqliteStorage implements Storage {
         return conflict(key);
       case 'NoSpace':
         return noSpace();
+      case 'Busy':
+        return new StorageError('Busy', r.message ?? 'storage write queue is full', key);
       default:
         return unavailable(r.message ?? 'storage unavailable');
     }

@@ -28,10 +28,19 @@ export interface WriterStats {
   maxCommitMs: number;
   /** The most writes a single commit carried. */
   maxBatchWrites: number;
+  /** Writes refused because the queue was full. */
+  rejected: number;
 }
 
 /** The most writes one commit carries (see above); 32 writes still share each fsync. */
 export const MAX_BATCH_WRITES = 32;
+
+/**
+ * The most writes waiting for the writer thread. Past it a write fails at once
+ * with Busy (429 and Retry-After to the client), so a stalled disk sheds load
+ * instead of holding ever more requests and their bodies in memory.
+ */
+export const DEFAULT_MAX_QUEUED_WRITES = 10_000;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -48,7 +57,7 @@ export class Writer {
   >();
   private failed: StorageError | null = null;
   private scheduled = false;
-  readonly stats: WriterStats = { commits: 0, writes: 0, maxCommitMs: 0, maxBatchWrites: 0 };
+  readonly stats: WriterStats = { commits: 0, writes: 0, maxCommitMs: 0, maxBatchWrites: 0, rejected: 0 };
 
   constructor(
     cfg: WriterConfig,
@@ -58,11 +67,17 @@ export class Writer {
     /** Called after a commit that took at least `slowCommitMs`, with its duration and size. */
     private readonly onSlowCommit?: (commitMs: number, writes: number) => void,
     private readonly slowCommitMs = 1_000,
+    private readonly maxQueued = DEFAULT_MAX_QUEUED_WRITES,
   ) {
     this.worker = new Worker(new URL('./writer_worker.js', import.meta.url), { workerData: cfg });
     this.worker.on('message', (msg: Response) => this.onMessage(msg));
     this.worker.on('error', (err) => this.fail(unavailable(`storage writer failed: ${err.message}`, err)));
     this.worker.on('exit', (code) => this.fail(unavailable(`storage writer exited (code ${code})`)));
+  }
+
+  /** Writes waiting for the writer thread (not yet in a commit). */
+  get queued(): number {
+    return this.queue.length;
   }
 
   /** Why every write now fails (the thread died or the store closed), or null while the writer is alive. */
@@ -73,6 +88,14 @@ export class Writer {
   /** Queues one write; resolves once it is committed (and fsynced, in full sync mode). */
   write(op: WriteOp): Promise<OpResult> {
     if (this.failed !== null) return Promise.reject(this.failed);
+    if (this.queue.length >= this.maxQueued) {
+      this.stats.rejected++;
+      return Promise.resolve({
+        ok: false,
+        code: 'Busy',
+        message: `storage write queue is full (${this.maxQueued} writes waiting for the disk)`,
+      });
+    }
     return new Promise((resolve) => {
       this.queue.push({ op, resolve });
       this.schedule();
