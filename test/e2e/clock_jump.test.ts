@@ -8,19 +8,14 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KSCALE, startServer, type TestServer } from './harness.js';
+import { startServer, type TestServer } from './harness.js';
+import { addReadyNode, startShortPeriodControllerManager } from './nodelifecycle_helpers.js';
 import { loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
 import { getCondition } from '../../src/controller/nodeutil/index.js';
-import {
-  formatMicroTimestamp,
-  formatTimestamp,
-  NAMESPACE_NODE_LEASE,
-  type Lease,
-  type Node,
-} from '../../src/api/index.js';
+import { formatMicroTimestamp, NAMESPACE_NODE_LEASE, type Lease, type Node } from '../../src/api/index.js';
 
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -45,24 +40,6 @@ after(async () => {
   await server?.stop();
   rmSync(offsetFile, { force: true });
 });
-
-async function addNode(name: string): Promise<void> {
-  const nodes = client.resource<Node>(RESOURCES.nodes);
-  const node = await nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {} });
-  const t = formatTimestamp(Date.now());
-  node.status = {
-    conditions: [
-      { type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: t, lastTransitionTime: t },
-    ],
-  };
-  await nodes.updateStatus(node);
-  await client.resource<Lease>(RESOURCES.leases).create({
-    apiVersion: 'coordination.k8s.io/v1',
-    kind: 'Lease',
-    metadata: { name, namespace: NAMESPACE_NODE_LEASE },
-    spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: formatMicroTimestamp(Date.now()) },
-  });
-}
 
 const LIVE = ['live-0', 'live-1', 'live-2'];
 
@@ -99,38 +76,15 @@ async function assertLiveNodesReady(when: string): Promise<void> {
 }
 
 test("moving the controller-manager's wall clock forward and back marks no renewing node NotReady", async () => {
-  for (const n of [...LIVE, 'silent']) await addNode(n);
+  for (const n of [...LIVE, 'silent']) await addReadyNode(client, n);
   writeFileSync(offsetFile, '+0\n');
-  cm = spawn(
-    process.execPath,
-    [
-      KSCALE,
-      'controller-manager',
-      '--kubeconfig',
-      server.kubeconfig,
-      '--node-monitor-period',
-      '1s',
-      '--node-monitor-grace-period',
-      '4s',
-      '--node-eviction-rate',
-      '1',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        LD_PRELOAD: LIBFAKETIME,
-        FAKETIME_TIMESTAMP_FILE: offsetFile,
-        FAKETIME_NO_CACHE: '1',
-        // A host clock step moves CLOCK_REALTIME only.
-        FAKETIME_DONT_FAKE_MONOTONIC: '1',
-      },
-    },
-  );
-  cm.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    cm.stdout!.on('data', (d: Buffer) => d.toString().includes('controller-manager started') && resolve());
-    cm.once('exit', (code) => reject(new Error(`controller-manager exited with ${code}: ${stderr}`)));
+  cm = await startShortPeriodControllerManager(server.kubeconfig, (d) => (stderr += d), {
+    ...process.env,
+    LD_PRELOAD: LIBFAKETIME,
+    FAKETIME_TIMESTAMP_FILE: offsetFile,
+    FAKETIME_NO_CACHE: '1',
+    // A host clock step moves CLOCK_REALTIME only.
+    FAKETIME_DONT_FAKE_MONOTONIC: '1',
   });
   await renewFor(3_000);
   await assertLiveNodesReady('before any jump');

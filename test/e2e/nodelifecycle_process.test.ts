@@ -6,17 +6,12 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { KSCALE, startServer, type TestServer } from './harness.js';
+import type { ChildProcess } from 'node:child_process';
+import { startServer, type TestServer } from './harness.js';
+import { addReadyNode, startShortPeriodControllerManager } from './nodelifecycle_helpers.js';
 import { loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
 import { getCondition, TAINT_NODE_UNREACHABLE } from '../../src/controller/nodeutil/index.js';
-import {
-  formatMicroTimestamp,
-  formatTimestamp,
-  NAMESPACE_NODE_LEASE,
-  type Lease,
-  type Node,
-} from '../../src/api/index.js';
+import { formatMicroTimestamp, NAMESPACE_NODE_LEASE, type Lease, type Node } from '../../src/api/index.js';
 
 let server: TestServer;
 let cm: ChildProcess;
@@ -35,53 +30,10 @@ after(async () => {
   await server?.stop();
 });
 
-async function addNode(name: string): Promise<void> {
-  const nodes = client.resource<Node>(RESOURCES.nodes);
-  const node = await nodes.create({
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name, labels: { 'topology.kubernetes.io/zone': 'z1' } },
-    spec: {},
-  });
-  const t = formatTimestamp(Date.now());
-  node.status = {
-    conditions: [
-      { type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: t, lastTransitionTime: t },
-    ],
-  };
-  await nodes.updateStatus(node);
-  await client.resource<Lease>(RESOURCES.leases).create({
-    apiVersion: 'coordination.k8s.io/v1',
-    kind: 'Lease',
-    metadata: { name, namespace: NAMESPACE_NODE_LEASE },
-    spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: formatMicroTimestamp(Date.now()) },
-  });
-}
-
 test('kscale controller-manager with short periods marks a dead node Unknown and taints it, then stops on SIGTERM', async () => {
-  await addNode('alive');
-  await addNode('dead');
-  cm = spawn(
-    process.execPath,
-    [
-      KSCALE,
-      'controller-manager',
-      '--kubeconfig',
-      server.kubeconfig,
-      '--node-monitor-period',
-      '1s',
-      '--node-monitor-grace-period',
-      '4s',
-      '--node-eviction-rate',
-      '1',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  cm.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    cm.stdout!.on('data', (d: Buffer) => d.toString().includes('controller-manager started') && resolve());
-    cm.once('exit', (code) => reject(new Error(`controller-manager exited with ${code}: ${stderr}`)));
-  });
+  await addReadyNode(client, 'alive', { 'topology.kubernetes.io/zone': 'z1' });
+  await addReadyNode(client, 'dead', { 'topology.kubernetes.io/zone': 'z1' });
+  cm = await startShortPeriodControllerManager(server.kubeconfig, (d) => (stderr += d));
   const leases = client.resource<Lease>(RESOURCES.leases);
   const nodes = client.resource<Node>(RESOURCES.nodes);
   const t0 = Date.now();
