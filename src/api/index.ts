@@ -7,6 +7,7 @@ export * from './types.js';
 export * from './types/index.js';
 export * from './taints.js';
 export { compileTerm, compileTerms, type SelectableNode } from './node_selector.js';
+export { podReferencedNames, type PodReferencedNames } from './pod_refs.js';
 export * from './status.js';
 export * from './registry.js';
 export * from './apiextensions/index.js';
