@@ -130,3 +130,10 @@ export {
 } from './record/index.js';
 
 export { LeaderElector, type LeaderElectionConfig } from './leaderelection/index.js';
+export {
+  CertificateManager,
+  CertificateRequestError,
+  generateKeyAndCSR,
+  requestCertificate,
+  type ClientCertificate,
+} from './certificate/index.js';

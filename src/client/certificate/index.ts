@@ -1,2 +1,13 @@
-/** Client-side certificate helpers (client-go's util/certificate): keys and certificate requests. */
+/** Client-side certificate helpers (client-go's util/certificate): keys, certificate requests and their renewal. */
 export { generateKeyAndCSR, type CSRSubject, type KeyAndCSR } from './csr.js';
+export {
+  CertificateManager,
+  CertificateRequestError,
+  requestCertificate,
+  rotationDeadline,
+  validity,
+  waitForCertificate,
+  type CertificateManagerOptions,
+  type CertificateRequest,
+  type ClientCertificate,
+} from './manager.js';

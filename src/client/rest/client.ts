@@ -62,8 +62,8 @@ export class RESTClient {
   readonly rateLimiter: RateLimiter;
   private readonly random: () => number;
   private readonly maxRetries: number;
-  private readonly agent: http.Agent;
-  private readonly ownAgent: boolean;
+  private agent: http.Agent;
+  private ownAgent: boolean;
   private readonly base: URL;
   private readonly headers: Record<string, string>;
   private readonly transport: typeof http | typeof https;
@@ -126,6 +126,16 @@ export class RESTClient {
   /** A typed client for one resource over this connection. */
   resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource): ResourceClient<T> {
     return new ResourceClient<T>(this, gvr);
+  }
+
+  /**
+   * Sends later requests over `agent` (e.g. one carrying a rotated client certificate); the caller owns it.
+   * Like client-go after a rotation, whoever owned the old agent closes it so open watches reconnect.
+   */
+  useAgent(agent: http.Agent): void {
+    if (this.ownAgent) this.agent.destroy();
+    this.agent = agent;
+    this.ownAgent = false;
   }
 
   /** Closes idle keep-alive sockets of an agent this client owns. */
