@@ -9,6 +9,7 @@ import { parseDuration, quantityValue } from '../api/index.js';
 import {
   addClientFlags,
   kubeconfigPaths,
+  loadKubeconfig,
   nonNegativeIntFlag,
   nonNegativeNumberFlag,
   restConfigFromFlags,
@@ -28,6 +29,7 @@ import {
   type FleetEndpoint,
   type HeartbeatMode,
   type KubeletSettings,
+  type PodReferencesMode,
   type PodWatchMode,
 } from '../kubelet/index.js';
 import { logger } from './log.js';
@@ -103,6 +105,26 @@ export function nodesCommand(): Command {
       'keep-alive sockets shared by all kubelets for short requests, split evenly between node heartbeats and pods',
       nonNegativeIntFlag,
       64,
+    )
+    .option(
+      '--bootstrap-kubeconfig <file>',
+      "join like kubeadm nodes: each node sends a CSR with this kubeconfig's bootstrap token and then talks with its own client certificate over its own connection",
+    )
+    .option(
+      '--cert-dir <dir>',
+      "with --bootstrap-kubeconfig, write each node's <dir>/<node>/kubelet-client-current.pem (default: kept in memory)",
+    )
+    .option(
+      '--bootstrap-concurrency <n>',
+      'with --bootstrap-kubeconfig, nodes bootstrapping their certificate at once (no thundering herd of CSRs)',
+      nonNegativeIntFlag,
+      32,
+    )
+    .addOption(
+      new Option(
+        '--pod-references <mode>',
+        "watch: kubelets GET+watch each Secret and ConfigMap their pods reference and request each pod's ServiceAccount token, as real kubelets (default with --bootstrap-kubeconfig); none: they do not (default otherwise)",
+      ).choices(['watch', 'none']),
     )
     .option('--stats-period <duration>', 'print fleet counters as JSON on stdout this often (0: never)', '0')
     .option('--hollow-proxy', "also run each node's kube-proxy watches of Services and EndpointSlices", false)
@@ -180,7 +202,15 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
   const log = logger(o.verbose === true);
   const clock = new RealClock();
   const settings = settingsFrom(o);
-  const config = restConfigFromFlags(o as unknown as ClientFlags);
+  const bootstrapFile = o.bootstrapKubeconfig as string | undefined;
+  if (bootstrapFile !== undefined && o.podWatch === 'shared') {
+    process.stderr.write('kscale nodes: --pod-watch shared needs the shared credential; drop --bootstrap-kubeconfig\n');
+    process.exit(2);
+  }
+  const config =
+    bootstrapFile === undefined ? restConfigFromFlags(o as unknown as ClientFlags) : nodeConfig(o, bootstrapFile);
+  const podReferences =
+    (o.podReferences as PodReferencesMode | undefined) ?? (bootstrapFile !== undefined ? 'watch' : 'none');
   const fleet = new Fleet({
     config,
     count: o.count as number,
@@ -194,6 +224,16 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
     clock,
     logger: log,
     ...((o.port as number) >= 0 ? { kubeletPort: o.port as number } : {}),
+    ...(bootstrapFile !== undefined
+      ? {
+          join: {
+            bootstrap: loadKubeconfig({ path: bootstrapFile }),
+            concurrency: Math.max(1, o.bootstrapConcurrency as number),
+            ...(o.certDir !== undefined ? { certDir: o.certDir as string } : {}),
+          },
+        }
+      : {}),
+    podReferences,
   });
   const control = await serveControl(fleet, kubeconfigFile(o), o.namePrefix as string);
   const proxies = o.hollowProxy === true ? hollowProxies(o, config, fleet, clock, log) : undefined;
@@ -219,7 +259,7 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
   process.once('SIGTERM', shutdown);
   process.stdout.write(
     `kscale nodes: ${o.count as number} hollow nodes joining ${config.host} at ${o.joinRate as number}/s ` +
-      `(heartbeat=${settings.heartbeat}, pod-watch=${o.podWatch as string}); control ${control.endpoint.url}, endpoint file ${control.endpoint.file}\n`,
+      `(heartbeat=${settings.heartbeat}, pod-watch=${o.podWatch as string}, join=${bootstrapFile !== undefined ? 'csr' : 'shared'}, pod-references=${podReferences}); control ${control.endpoint.url}, endpoint file ${control.endpoint.file}\n`,
   );
   const t0 = clock.now();
   proxies?.start();
@@ -231,6 +271,12 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
     );
   }
   // The control server keeps the process alive until a signal arrives.
+}
+
+/** The nodes' server and CA from the bootstrap kubeconfig, without its token: each node brings its own certificate. */
+function nodeConfig(o: Record<string, unknown>, bootstrapFile: string): ReturnType<typeof restConfigFromFlags> {
+  const { bearerToken: _token, cert: _cert, key: _key, ...server } = loadKubeconfig({ path: bootstrapFile });
+  return { ...server, qps: o.kubeApiQps as number, burst: o.kubeApiBurst as number };
 }
 
 function fleetsOrExit(o: { kubeconfig?: string }): FleetEndpoint[] {

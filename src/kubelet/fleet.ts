@@ -24,12 +24,24 @@ import { nodeIdentity, type KubeletSettings } from './config.js';
 import { HollowKubelet } from './hollow_kubelet.js';
 import { KubeletServer } from './kubelet_server.js';
 import { KUBELET_VERSION } from './node.js';
+import { JoinLimiter, NodeJoin } from './node_join.js';
+import { PodReferenceManager, type PodReferencesMode } from './pod_references.js';
 import { PodStartStats, type PodStartSnapshot } from './pod_start_stats.js';
 import { TimerQueue } from './timer_queue.js';
 import type { Pod } from '../api/index.js';
 
 /** per-node: a watch per kubelet, as real kubelets do; shared: one watch for the fleet. */
 export type PodWatchMode = 'per-node' | 'shared';
+
+/** --bootstrap-kubeconfig: each node joins with its own certificate through a CSR instead of the shared credential. */
+export interface FleetJoinOptions {
+  /** The bootstrap token's kubeconfig (server, CA, token). */
+  bootstrap: RestConfig;
+  /** Nodes bootstrapping at once (key, CSR, wait for the certificate). */
+  concurrency: number;
+  /** Where each node writes kubelet-client-current.pem (the kubelet's --cert-dir); nowhere when absent. */
+  certDir?: string;
+}
 
 /** Everything a fleet needs. */
 export interface FleetOptions {
@@ -56,6 +68,10 @@ export interface FleetOptions {
    * 0: one ephemeral port chosen on the first node and used for all). Absent: not served.
    */
   kubeletPort?: number;
+  /** Join through bootstrap tokens and CSRs, one connection and certificate per node; shared credential when absent. */
+  join?: FleetJoinOptions;
+  /** Read what pods reference (Secrets, ConfigMaps, ServiceAccount tokens); none when absent. */
+  podReferences?: PodReferencesMode;
 }
 
 /** Counters summed over the fleet. */
@@ -78,6 +94,15 @@ export interface FleetStats {
   podsCompleted: number;
   podsDeleted: number;
   podErrors: number;
+  /** csr (own certificates) or shared (the fleet's credential). */
+  join: 'csr' | 'shared';
+  /** Nodes holding their own certificate, and certificates issued (first ones and renewals). */
+  joined: number;
+  joinFailed: number;
+  certificates: number;
+  /** Per-object Secret and ConfigMap watches open, and ServiceAccount tokens requested. */
+  referenceWatches: number;
+  serviceAccountTokens: number;
   /** The fleet's share of pod startup: start lateness, status PATCH latency, event loop delay (ms). */
   podStart: PodStartSnapshot;
 }
@@ -102,6 +127,12 @@ export class Fleet {
   private stopped = false;
   private readonly byAddress = new Map<string, HollowKubelet>();
   private kubeletServer: KubeletServer | undefined;
+  private readonly nodeJoins = new Map<string, NodeJoin>();
+  private readonly references: PodReferenceManager[] = [];
+  private readonly joinLimiter: JoinLimiter;
+  private bootstrap: RESTClient | undefined;
+  private bootstrapAgent: http.Agent | undefined;
+  private joinFailed = 0;
 
   constructor(private readonly o: FleetOptions) {
     this.random = o.random ?? Math.random;
@@ -115,6 +146,15 @@ export class Fleet {
     this.agent = newAgent(o.config, Math.max(1, o.maxConnections - podLane));
     this.podAgent = newAgent(o.config, podLane);
     this.watchAgent = newAgent(o.config, Infinity);
+    this.joinLimiter = new JoinLimiter(Math.max(1, o.join?.concurrency ?? 1));
+    if (o.join !== undefined) {
+      this.bootstrapAgent = newAgent(o.join.bootstrap, Math.max(1, o.join.concurrency));
+      this.bootstrap = new RESTClient(
+        { ...o.join.bootstrap, userAgent: `kubelet/${KUBELET_VERSION} (linux/amd64) kscale-hollow/bootstrap` },
+        { clock: o.clock, random: this.random, agent: this.bootstrapAgent },
+      );
+      this.clients.push(this.bootstrap);
+    }
     for (let i = 0; i < o.count; i++) {
       const id = nodeIdentity(o.namePrefix, i, o.settings.zones);
       // One token bucket per kubelet, shared by its request and watch clients, like one client-go client.
@@ -138,6 +178,31 @@ export class Fleet {
         rateLimiter: limiter,
         agent: this.watchAgent,
       });
+      if (o.join !== undefined)
+        this.nodeJoins.set(
+          id.name,
+          new NodeJoin({
+            node: id.name,
+            config: o.join.bootstrap,
+            bootstrap: this.bootstrap!,
+            clients: [rest, podRest, watchRest],
+            ...(o.join.certDir !== undefined ? { certDir: o.join.certDir } : {}),
+            clock: o.clock,
+            random: this.random,
+            logger: o.logger,
+          }),
+        );
+      const references =
+        (o.podReferences ?? 'none') === 'watch'
+          ? new PodReferenceManager({
+              rest: podRest,
+              node: id.name,
+              clock: o.clock,
+              random: this.random,
+              logger: o.logger,
+            })
+          : undefined;
+      if (references !== undefined) this.references.push(references);
       this.kubelets.set(
         id.name,
         new HollowKubelet({
@@ -152,6 +217,7 @@ export class Fleet {
           logger: o.logger,
           sharedPodWatch: o.podWatch === 'shared',
           startStats: this.startStats,
+          ...(references !== undefined ? { references } : {}),
         }),
       );
       this.clients.push(rest, podRest, watchRest);
@@ -170,8 +236,8 @@ export class Fleet {
         new Promise<void>((resolve) => {
           this.queue.after(delay, () => {
             if (this.stopped) return resolve();
-            k.start()
-              .then(() => this.replayShared(k))
+            this.join(k)
+              .then((joined) => (joined ? k.start().then(() => this.replayShared(k)) : undefined))
               .catch((err: unknown) => this.o.logger.warn({ node: k.name, err: String(err) }, 'node failed to start'))
               .finally(resolve);
           });
@@ -179,6 +245,23 @@ export class Fleet {
       );
     }
     await Promise.all(this.joins);
+  }
+
+  /** Bootstraps the node's own certificate (csr mode), at most join.concurrency at once; false when it did not join. */
+  private async join(k: HollowKubelet): Promise<boolean> {
+    const j = this.nodeJoins.get(k.name);
+    if (j === undefined) return true;
+    try {
+      await this.joinLimiter.run(() => j.start());
+      return !this.stopped;
+    } catch (err) {
+      this.joinFailed++;
+      this.o.logger.warn(
+        { node: k.name, err: String(err) },
+        'the node did not join: no client certificate was issued for it',
+      );
+      return false;
+    }
   }
 
   /**
@@ -301,6 +384,12 @@ export class Fleet {
       podsCompleted: 0,
       podsDeleted: 0,
       podErrors: 0,
+      join: this.o.join !== undefined ? 'csr' : 'shared',
+      joined: 0,
+      joinFailed: this.joinFailed,
+      certificates: 0,
+      referenceWatches: 0,
+      serviceAccountTokens: 0,
       podStart: this.startStats.snapshot(),
     };
     for (const k of this.kubelets.values()) {
@@ -316,6 +405,14 @@ export class Fleet {
       s.podsCompleted += k.pods.stats.completed;
       s.podsDeleted += k.pods.stats.deleted;
       s.podErrors += k.pods.stats.errors;
+    }
+    for (const j of this.nodeJoins.values()) {
+      if (j.certificates.current !== undefined) s.joined++;
+      s.certificates += j.certificates.issued;
+    }
+    for (const r of this.references) {
+      s.referenceWatches += r.stats.watches;
+      s.serviceAccountTokens += r.stats.tokens;
     }
     for (const c of this.clients) {
       s.requests += c.stats.requests;
@@ -333,6 +430,8 @@ export class Fleet {
     await Promise.all([...this.kubelets.values()].map((k) => k.stop()));
     await this.sharedStop?.stop();
     await this.kubeletServer?.close();
+    for (const j of this.nodeJoins.values()) j.stop();
+    this.bootstrapAgent?.destroy();
     this.agent.destroy();
     this.podAgent.destroy();
     this.watchAgent.destroy();

@@ -25,6 +25,7 @@ import { initialNode } from './node.js';
 import { NodeStatusUpdater } from './node_status.js';
 import { PodIPAllocator } from './pod_ips.js';
 import type { PodStartStats } from './pod_start_stats.js';
+import type { PodReferenceManager } from './pod_references.js';
 import { PodWorkers } from './pod_worker.js';
 import type { TaskHandle, TimerQueue } from './timer_queue.js';
 import { formatTimestamp, NAMESPACE_NODE_LEASE, type Lease, type Node, type Pod } from '../api/index.js';
@@ -47,6 +48,8 @@ export interface HollowKubeletOptions {
   sharedPodWatch: boolean;
   /** The fleet's pod start timings. */
   startStats?: PodStartStats;
+  /** Reads what this node's pods reference (Secrets, ConfigMaps, ServiceAccount tokens); none when absent. */
+  references?: PodReferenceManager;
 }
 
 /** One simulated node. */
@@ -190,11 +193,17 @@ export class HollowKubelet {
 
   /** A pod of this node was added or changed. */
   podChanged(pod: Pod): void {
-    if (!this.stopped) this.pods.sync(pod);
+    if (this.stopped) return;
+    const phase = pod.status?.phase;
+    if (pod.metadata?.deletionTimestamp === undefined && phase !== 'Succeeded' && phase !== 'Failed')
+      this.o.references?.registerPod(pod);
+    else this.o.references?.unregisterPod(pod);
+    this.pods.sync(pod);
   }
 
   /** A pod of this node was deleted. */
   podDeleted(pod: Pod): void {
+    this.o.references?.unregisterPod(pod);
     this.pods.forget(pod);
   }
 
@@ -217,6 +226,6 @@ export class HollowKubelet {
     for (const l of this.loops) l.cancel();
     this.loops = [];
     this.pods.pause();
-    await this.informerStop?.stop();
+    await Promise.all([this.informerStop?.stop(), this.o.references?.stop()]);
   }
 }

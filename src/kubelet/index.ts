@@ -13,7 +13,9 @@ export {
   type KubeletSettings,
   type NodeIdentity,
 } from './config.js';
-export { Fleet, type FleetOptions, type FleetStats, type PodWatchMode } from './fleet.js';
+export { Fleet, type FleetJoinOptions, type FleetOptions, type FleetStats, type PodWatchMode } from './fleet.js';
+export { JoinLimiter, NodeJoin, type NodeJoinOptions } from './node_join.js';
+export { PodReferenceManager, type PodReferencesMode, type PodReferenceStats } from './pod_references.js';
 export {
   callFleet,
   endpointFile,

@@ -1,0 +1,144 @@
+/**
+ * What a kubelet reads for its pods, so the Node authorizer and RBAC see a real node's load:
+ * - Secrets and ConfigMaps that pods reference (volumes, env, envFrom, image pull secrets), each
+ *   watched on its own with `fieldSelector=metadata.name=<n>` while any pod of the node uses it,
+ *   as the kubelet's default `Watch` change-detection strategy (pkg/kubelet/util/manager's
+ *   WatchBasedManager) does, reference-counted across pods;
+ * - a ServiceAccount token per pod (TokenRequest bound to the pod), as the kubelet's token manager
+ *   does for the projected token volume. Tokens are requested once per pod; refresh is not simulated.
+ */
+import {
+  RESOURCES,
+  SharedInformer,
+  listWatchFor,
+  stripManagedFields,
+  type ClientLogger,
+  type RESTClient,
+  type Stopper,
+} from '../client/index.js';
+import type { Clock } from '../clock/index.js';
+import { podReferencedNames, type ConfigMap, type KubeObject, type Pod, type Secret } from '../api/index.js';
+
+/** Which of a pod's references the kubelet reads: watch (as upstream's default) or none. */
+export type PodReferencesMode = 'watch' | 'none';
+
+/** Counters of a node's reference manager. */
+export interface PodReferenceStats {
+  /** Per-object watches open now. */
+  watches: number;
+  tokens: number;
+  errors: number;
+}
+
+/** What the manager needs. */
+export interface PodReferenceManagerOptions {
+  /** The node's client; watches and token requests go over it. */
+  rest: RESTClient;
+  node: string;
+  clock: Clock;
+  random: () => number;
+  logger: ClientLogger;
+}
+
+interface Watched {
+  pods: number;
+  stop: Stopper;
+}
+
+/** One node's Secret and ConfigMap watches and its pods' ServiceAccount tokens. */
+export class PodReferenceManager {
+  private readonly watched = new Map<string, Watched>();
+  private readonly pods = new Map<string, string[]>();
+  readonly stats: PodReferenceStats = { watches: 0, tokens: 0, errors: 0 };
+
+  constructor(private readonly o: PodReferenceManagerOptions) {}
+
+  /** Registers a pod (once per uid): watches what it references and requests its ServiceAccount token. */
+  registerPod(pod: Pod): void {
+    const key = podKey(pod);
+    if (key === undefined || this.pods.has(key)) return;
+    const ns = pod.metadata!.namespace ?? 'default';
+    const refs = podReferencedNames(pod);
+    const keys = [
+      ...refs.secrets.map((n) => this.watch<Secret>('secrets', ns, n)),
+      ...refs.configMaps.map((n) => this.watch<ConfigMap>('configmaps', ns, n)),
+    ];
+    this.pods.set(key, keys);
+    void this.requestToken(pod, ns);
+  }
+
+  /** Unregisters a pod; watches nobody else needs are stopped. */
+  unregisterPod(pod: Pod): void {
+    const key = podKey(pod);
+    const keys = key !== undefined ? this.pods.get(key) : undefined;
+    if (keys === undefined) return;
+    this.pods.delete(key!);
+    for (const k of keys) {
+      const w = this.watched.get(k);
+      if (w === undefined || --w.pods > 0) continue;
+      this.watched.delete(k);
+      this.stats.watches--;
+      void w.stop.stop();
+    }
+  }
+
+  /** Stops every watch. */
+  async stop(): Promise<void> {
+    const all = [...this.watched.values()];
+    this.watched.clear();
+    this.pods.clear();
+    this.stats.watches = 0;
+    await Promise.all(all.map((w) => w.stop.stop()));
+  }
+
+  private watch<T extends KubeObject>(resource: 'secrets' | 'configmaps', namespace: string, name: string): string {
+    const key = `${resource}/${namespace}/${name}`;
+    const have = this.watched.get(key);
+    if (have !== undefined) {
+      have.pods++;
+      return key;
+    }
+    const informer = new SharedInformer<T>(
+      listWatchFor(this.o.rest.resource<T>(RESOURCES[resource]), { namespace, fieldSelector: `metadata.name=${name}` }),
+      {
+        clock: this.o.clock,
+        random: this.o.random,
+        logger: this.o.logger,
+        reflector: { name: `${key}@${this.o.node}`, transform: stripManagedFields },
+      },
+    );
+    this.watched.set(key, { pods: 1, stop: informer.run() });
+    this.stats.watches++;
+    return key;
+  }
+
+  private async requestToken(pod: Pod, namespace: string): Promise<void> {
+    const sa = pod.spec?.serviceAccountName ?? 'default';
+    try {
+      await this.o.rest.request({
+        method: 'POST',
+        path: `${this.o.rest.resource(RESOURCES.serviceaccounts).path(namespace, sa)}/token`,
+        body: {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenRequest',
+          spec: {
+            expirationSeconds: 3607,
+            boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata!.name, uid: pod.metadata!.uid },
+          },
+        },
+      });
+      this.stats.tokens++;
+    } catch (err) {
+      this.stats.errors++;
+      this.o.logger.warn(
+        { node: this.o.node, pod: `${namespace}/${pod.metadata!.name}`, err: String(err) },
+        'requesting the service account token failed',
+      );
+    }
+  }
+}
+
+function podKey(pod: Pod): string | undefined {
+  const m = pod.metadata;
+  return m?.name === undefined ? undefined : `${m.namespace ?? ''}/${m.name}/${m.uid ?? ''}`;
+}
