@@ -14,6 +14,8 @@ import { RESOURCES } from '../rest/resources.js';
 import { generateKeyAndCSR, type CSRSubject } from './csr.js';
 import type { CertificateSigningRequest } from '../../api/index.js';
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** An issued client certificate and its key, PEM. */
 export interface ClientCertificate {
   certPEM: string;
@@ -154,7 +156,12 @@ export class CertificateManager {
 
   private schedule(at: number): void {
     if (this.stopped) return;
-    this.timer = this.o.clock.setTimeout(() => void this.rotate(), Math.max(0, at - this.o.clock.now()));
+    const delay = Math.max(0, at - this.o.clock.now());
+    // Timers hold at most 2^31-1 ms (24.8 days); a year-long certificate waits in steps.
+    this.timer =
+      delay > MAX_TIMER_MS
+        ? this.o.clock.setTimeout(() => this.schedule(at), MAX_TIMER_MS)
+        : this.o.clock.setTimeout(() => void this.rotate(), delay);
   }
 
   private async rotate(): Promise<void> {
