@@ -84,6 +84,14 @@ function addRunFlags(cmd: Command): Command {
         .choices(['per-node', 'shared'])
         .default('per-node'),
     )
+    .addOption(
+      new Option(
+        '--node-join <mode>',
+        'csr: the server serves TLS with bootstrap tokens, and hollow nodes join through CSRs, each with its own certificate and connection; shared: one credential for the fleet',
+      )
+        .choices(['csr', 'shared'])
+        .default('shared'),
+    )
     .option('--pod-startup-ms <ms>', "the hollow kubelets' fixed simulated container start", nonNegativeIntFlag, 1000)
     .option('--join-rate <n>', 'nodes registering per second', nonNegativeNumberFlag, 50)
     .option(
@@ -151,6 +159,7 @@ function configFrom(
   c.fleet.heartbeat = o.heartbeat as 'lease' | 'status';
   c.fleet.nodeStatusUpdateFrequency = o.nodeStatusUpdateFrequency as string;
   c.fleet.podWatch = o.podWatch as 'per-node' | 'shared';
+  c.fleet.nodeJoin = o.nodeJoin as 'csr' | 'shared';
   c.fleet.podStartupMs = o.podStartupMs as number;
   c.fleet.joinRate = o.joinRate as number;
   c.fleet.processes = Math.max(1, o.fleetProcesses as number);

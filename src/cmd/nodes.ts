@@ -236,7 +236,9 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
     podReferences,
   });
   const control = await serveControl(fleet, kubeconfigFile(o), o.namePrefix as string);
-  const proxies = o.hollowProxy === true ? hollowProxies(o, config, fleet, clock, log) : undefined;
+  // Hollow proxies keep the --kubeconfig credential (kube-proxy's identity is not the node's).
+  const proxyConfig = bootstrapFile === undefined ? config : restConfigFromFlags(o as unknown as ClientFlags);
+  const proxies = o.hollowProxy === true ? hollowProxies(o, proxyConfig, fleet, clock, log) : undefined;
   const statsMs = parseDuration(o.statsPeriod as string);
   const statsTimer =
     statsMs > 0

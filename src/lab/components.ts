@@ -55,6 +55,11 @@ export interface RunPaths {
   fleetKubeconfig?: string;
 }
 
+/** The bootstrap kubeconfig the fleets join with under --node-join csr. */
+export function bootstrapKubeconfigPath(paths: RunPaths): string {
+  return join(paths.dataDir, 'bootstrap.kubeconfig');
+}
+
 /** A kscale subcommand under this Node, with the runtime flags for its role (node_flags.ts). */
 const node = (args: string[], role: ProcessRole = 'component'): { command: string; args: string[] } => ({
   command: process.execPath,
@@ -85,6 +90,7 @@ export function serverSpec(c: LabConfig, paths: RunPaths, onUrl: (url: string) =
         String(s.maxRequestsInflight),
         '--max-mutating-requests-inflight',
         String(s.maxMutatingRequestsInflight),
+        ...(c.fleet.nodeJoin === 'csr' ? ['--secure-port', '0', '--enable-bootstrap-token-auth'] : []),
         ...(s.etcdServers !== undefined ? ['--etcd-servers', s.etcdServers] : []),
         ...(s.etcdServersOverrides !== undefined ? ['--etcd-servers-overrides', s.etcdServersOverrides] : []),
         // One token stands for a whole fleet's nodes, so the per-user watch cap would count them all as one client.
@@ -118,6 +124,15 @@ export function controllerManagerSpec(c: LabConfig, paths: RunPaths): ComponentS
       cm.nodeMonitorPeriod,
       '--node-monitor-grace-period',
       cm.nodeMonitorGracePeriod,
+      // The nodes' CSRs are signed with the server's client CA; only the controller-manager reads its key.
+      ...(c.fleet.nodeJoin === 'csr'
+        ? [
+            '--cluster-signing-cert-file',
+            join(paths.dataDir, 'data', 'tls', 'client-ca.crt'),
+            '--cluster-signing-key-file',
+            join(paths.dataDir, 'data', 'tls', 'client-ca.key'),
+          ]
+        : []),
       ...cm.extraArgs,
     ]),
     ready: /kscale controller-manager started/,
@@ -176,6 +191,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
         f.nodeStatusUpdateFrequency,
         '--pod-watch',
         f.podWatch,
+        ...(f.nodeJoin === 'csr' ? ['--bootstrap-kubeconfig', bootstrapKubeconfigPath(paths)] : []),
         '--pod-startup-latency',
         `${f.podStartupMs},${f.podStartupMs}`,
         '--join-rate',

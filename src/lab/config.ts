@@ -48,6 +48,8 @@ export interface LabConfig {
     heartbeat: 'lease' | 'status';
     nodeStatusUpdateFrequency: string;
     podWatch: 'per-node' | 'shared';
+    /** csr: a secure server and nodes joining through bootstrap tokens and CSRs, each with its own certificate; shared: the lab's kubeconfig. */
+    nodeJoin: 'csr' | 'shared';
     /** Fixed simulated container start, ms (p50 = p99: no randomness, so it can be subtracted exactly). */
     podStartupMs: number;
     joinRate: number;
@@ -113,6 +115,7 @@ export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig 
       heartbeat: 'lease',
       nodeStatusUpdateFrequency: '10s',
       podWatch: 'per-node',
+      nodeJoin: 'shared',
       podStartupMs: 1000,
       joinRate: 50,
       maxConnections: 64,

@@ -15,11 +15,13 @@ import {
   etcdSpec,
   fleetSpecs,
   freePort,
+  bootstrapKubeconfigPath,
   schedulerSpec,
   serverSpec,
   type Capabilities,
   type RunPaths,
 } from './components.js';
+import { writeBootstrapKubeconfig } from './node_join.js';
 import { collectFleetReports, type FleetReport } from './fleet_report.js';
 import { renderHtml } from './html.js';
 import { NOISY_NAMESPACE, noisyNeighbourToken, writeTokenAuthFile, writeTokenKubeconfig } from './identities.js';
@@ -245,6 +247,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       });
     };
     ticker = setInterval(draw, 1000);
+    if (c.fleet.nodeJoin === 'csr')
+      await writeBootstrapKubeconfig(client, paths.kubeconfig, bootstrapKubeconfigPath(paths));
     for (const spec of fleetSpecs(c, paths)) await sup.start(spec);
     progress.log(`fleet started: ${c.nodes} hollow nodes joining at ${c.fleet.joinRate}/s`);
     // Nodes: wait until every node is Ready.

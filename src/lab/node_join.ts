@@ -1,0 +1,46 @@
+/**
+ * The lab's `--node-join csr`: like `kubeadm token create` before `kubeadm join`, a bootstrap token
+ * Secret in kube-system (in kubeadm's default-node-token group, so csrapproving auto-approves its
+ * nodes' CSRs) and a bootstrap kubeconfig carrying it, which the fleets use as --bootstrap-kubeconfig.
+ */
+import { randomInt } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { RESOURCES, type RESTClient } from '../client/index.js';
+import type { Secret } from '../api/index.js';
+
+/** How the lab's hollow nodes authenticate: csr (each its own certificate) or shared (the admin kubeconfig). */
+export type NodeJoinMode = 'csr' | 'shared';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const random = (n: number): string => Array.from({ length: n }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+
+/** Creates a bootstrap token and writes `file`, the admin kubeconfig with that token instead of the admin's certificate. */
+export async function writeBootstrapKubeconfig(
+  client: RESTClient,
+  adminKubeconfig: string,
+  file: string,
+): Promise<void> {
+  const id = random(6);
+  const secret = random(16);
+  const token: Secret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: `bootstrap-token-${id}`, namespace: 'kube-system' },
+    type: 'bootstrap.kubernetes.io/token',
+    stringData: {
+      'token-id': id,
+      'token-secret': secret,
+      'usage-bootstrap-authentication': 'true',
+      'auth-extra-groups': 'system:bootstrappers:kubeadm:default-node-token',
+    },
+  };
+  await client.resource<Secret>(RESOURCES.secrets).create(token, { namespace: 'kube-system' });
+  const admin = readFileSync(adminKubeconfig, 'utf8');
+  const text = admin.replace(
+    / {4}client-certificate-data: .*\n {4}client-key-data: .*\n/,
+    `    token: ${id}.${secret}\n`,
+  );
+  if (text === admin)
+    throw new Error(`--node-join csr needs a secure server: ${adminKubeconfig} holds no client certificate`);
+  writeFileSync(file, text, { mode: 0o600 });
+}
