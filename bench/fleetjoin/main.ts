@@ -10,12 +10,12 @@
  *   node --expose-gc dist/bench/fleetjoin/main.js [--nodes=100] [--concurrency=32] [--quick]
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { RESTClient, RESOURCES, loadKubeconfig, silentLogger, type RestConfig } from '../../src/client/index.js';
+import { RESTClient, loadKubeconfig, silentLogger, type RestConfig } from '../../src/client/index.js';
 import { RealClock } from '../../src/clock/index.js';
 import { DEFAULT_SETTINGS, Fleet, type FleetJoinOptions } from '../../src/kubelet/index.js';
+import { writeBootstrapKubeconfig } from '../../src/lab/node_join.js';
 import { Cleanup, KSCALE, startKscale, tempDir } from '../apiserver/processes.js';
 
 const args = new Map(
@@ -27,7 +27,6 @@ const args = new Map(
 const quick = args.has('quick');
 const NODES = Number(args.get('nodes') ?? (quick ? 10 : 100));
 const CONCURRENCY = Number(args.get('concurrency') ?? 32);
-const TOKEN = 'fjbnch.0123456789abcdef';
 
 /** RSS and heap after a full GC (when --expose-gc), in bytes. */
 function memory(): { rss: number; heap: number } {
@@ -114,30 +113,8 @@ async function main(): Promise<void> {
     const admin = loadKubeconfig({ path: kubeconfig });
     const rest = new RESTClient({ ...admin, qps: 0 });
     cleanup.add(() => rest.close());
-    const [id, secret] = TOKEN.split('.') as [string, string];
-    await rest.resource(RESOURCES.secrets).create(
-      {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: `bootstrap-token-${id}`, namespace: 'kube-system' },
-        type: 'bootstrap.kubernetes.io/token',
-        stringData: {
-          'token-id': id,
-          'token-secret': secret,
-          'usage-bootstrap-authentication': 'true',
-          'auth-extra-groups': 'system:bootstrappers:kubeadm:default-node-token',
-        },
-      } as never,
-      { namespace: 'kube-system' },
-    );
     const bootstrapFile = join(dir, 'bootstrap.kubeconfig');
-    writeFileSync(
-      bootstrapFile,
-      readFileSync(kubeconfig, 'utf8').replace(
-        / {4}client-certificate-data: .*\n {4}client-key-data: .*\n/,
-        `    token: ${TOKEN}\n`,
-      ),
-    );
+    await writeBootstrapKubeconfig(rest, kubeconfig, bootstrapFile);
     const bootstrap = loadKubeconfig({ path: bootstrapFile });
     const { bearerToken: _t, ...server } = bootstrap;
     await new Promise((r) => setTimeout(r, 500)); // the token Secret reaches the authenticator's informer

@@ -59,3 +59,20 @@ export function bootstrapTokenExtraGroups(s: Secret): string[] | undefined {
   const groups = v.split(',').map((g) => g.trim());
   return groups.every((g) => EXTRA_GROUP_RE.test(g)) ? groups : undefined;
 }
+
+/** A bootstrap token Secret as `kubeadm token create` writes it, for `<id>.<secret>` in the given extra groups. */
+export function bootstrapTokenSecret(id: string, secret: string, extraGroups: readonly string[]): Secret {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: BOOTSTRAP_TOKEN_SECRET_PREFIX + id, namespace: BOOTSTRAP_TOKEN_NAMESPACE },
+    type: SECRET_TYPE_BOOTSTRAP_TOKEN,
+    stringData: {
+      [BOOTSTRAP_TOKEN_KEYS.id]: id,
+      [BOOTSTRAP_TOKEN_KEYS.secret]: secret,
+      [BOOTSTRAP_TOKEN_KEYS.usageAuthentication]: 'true',
+      [BOOTSTRAP_TOKEN_KEYS.usageSigning]: 'true',
+      [BOOTSTRAP_TOKEN_KEYS.extraGroups]: extraGroups.join(','),
+    },
+  };
+}

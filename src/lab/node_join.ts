@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { RESOURCES, type RESTClient } from '../client/index.js';
-import type { Secret } from '../api/index.js';
+import { bootstrapTokenSecret, type Secret } from '../api/index.js';
 
 /** How the lab's hollow nodes authenticate: csr (each its own certificate) or shared (the admin kubeconfig). */
 export type NodeJoinMode = 'csr' | 'shared';
@@ -22,18 +22,7 @@ export async function writeBootstrapKubeconfig(
 ): Promise<void> {
   const id = random(6);
   const secret = random(16);
-  const token: Secret = {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: `bootstrap-token-${id}`, namespace: 'kube-system' },
-    type: 'bootstrap.kubernetes.io/token',
-    stringData: {
-      'token-id': id,
-      'token-secret': secret,
-      'usage-bootstrap-authentication': 'true',
-      'auth-extra-groups': 'system:bootstrappers:kubeadm:default-node-token',
-    },
-  };
+  const token = bootstrapTokenSecret(id, secret, ['system:bootstrappers:kubeadm:default-node-token']);
   await client.resource<Secret>(RESOURCES.secrets).create(token, { namespace: 'kube-system' });
   const admin = readFileSync(adminKubeconfig, 'utf8');
   const text = admin.replace(

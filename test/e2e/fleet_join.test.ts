@@ -19,25 +19,13 @@ import { KSCALE, kubectlPath, startServer, tokenKubeconfig, type TestServer } fr
 import { Kubectl, row, until } from './fixtures/kubectl/cli.js';
 import { startFleet, type FleetProcess } from './fixtures/cluster.js';
 import { startControllerManagerProcess } from './fixtures/workloads.js';
+import { bootstrapTokenSecret } from '../../src/api/index.js';
 
 const COUNT = 5;
 
-/** A bootstrap token Secret, as `kubeadm token create` writes it. */
-function bootstrapToken(id: string, secret: string, groups: string): string {
-  return JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: `bootstrap-token-${id}`, namespace: 'kube-system' },
-    type: 'bootstrap.kubernetes.io/token',
-    stringData: {
-      'token-id': id,
-      'token-secret': secret,
-      'usage-bootstrap-authentication': 'true',
-      'usage-bootstrap-signing': 'true',
-      'auth-extra-groups': groups,
-    },
-  });
-}
+/** A bootstrap token Secret, as `kubeadm token create` writes it, as JSON for kubectl. */
+const bootstrapToken = (id: string, secret: string, group: string): string =>
+  JSON.stringify(bootstrapTokenSecret(id, secret, [group]));
 
 describe('hollow nodes join through bootstrap tokens and CSRs', { timeout: 180_000 }, () => {
   let server: TestServer;
