@@ -102,7 +102,10 @@ export interface FleetStats {
   certificates: number;
   /** Per-object Secret and ConfigMap watches open, and ServiceAccount tokens requested. */
   referenceWatches: number;
+  referenceWatchesSynced: number;
   serviceAccountTokens: number;
+  /** Kubelets whose own-Node watch (csr mode) has synced. */
+  nodeWatchesSynced: number;
   /** The fleet's share of pod startup: start lateness, status PATCH latency, event loop delay (ms). */
   podStart: PodStartSnapshot;
 }
@@ -216,6 +219,7 @@ export class Fleet {
           random: this.random,
           logger: o.logger,
           sharedPodWatch: o.podWatch === 'shared',
+          nodeWatch: o.join !== undefined,
           startStats: this.startStats,
           ...(references !== undefined ? { references } : {}),
         }),
@@ -389,12 +393,15 @@ export class Fleet {
       joinFailed: this.joinFailed,
       certificates: 0,
       referenceWatches: 0,
+      referenceWatchesSynced: 0,
       serviceAccountTokens: 0,
+      nodeWatchesSynced: 0,
       podStart: this.startStats.snapshot(),
     };
     for (const k of this.kubelets.values()) {
       if (k.registered) s.registered++;
       if (k.killed) s.killed++;
+      if (k.nodeWatchSynced) s.nodeWatchesSynced++;
       s.leaseRenewals += k.lease.stats.renewals + k.lease.stats.creates;
       s.leaseErrors += k.lease.stats.errors;
       s.statusSyncs += k.status.stats.syncs;
@@ -412,6 +419,7 @@ export class Fleet {
     }
     for (const r of this.references) {
       s.referenceWatches += r.stats.watches;
+      s.referenceWatchesSynced += r.syncedWatches();
       s.serviceAccountTokens += r.stats.tokens;
     }
     for (const c of this.clients) {

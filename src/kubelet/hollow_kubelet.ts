@@ -46,6 +46,8 @@ export interface HollowKubeletOptions {
   logger: ClientLogger;
   /** True when the fleet's shared informer delivers this node's pods. */
   sharedPodWatch: boolean;
+  /** Watch this node's own Node (metadata.name=<node>), as the kubelet's node informer does. */
+  nodeWatch?: boolean;
   /** The fleet's pod start timings. */
   startStats?: PodStartStats;
   /** Reads what this node's pods reference (Secrets, ConfigMaps, ServiceAccount tokens); none when absent. */
@@ -62,6 +64,8 @@ export class HollowKubelet {
   readonly pods: PodWorkers;
   private informer: SharedInformer<Pod> | undefined;
   private informerStop: Stopper | undefined;
+  private nodeInformer: SharedInformer<Node> | undefined;
+  private nodeInformerStop: Stopper | undefined;
   private loops: TaskHandle[] = [];
   private killedFlag = false;
   private stopped = false;
@@ -146,6 +150,26 @@ export class HollowKubelet {
       ),
     );
     if (!this.o.sharedPodWatch) this.startPodWatch();
+    if (this.o.nodeWatch === true) this.startNodeWatch();
+  }
+
+  /** Whether the own-Node watch has listed its Node. */
+  get nodeWatchSynced(): boolean {
+    return this.nodeInformer?.hasSynced() === true;
+  }
+
+  /** The kubelet's node informer: its own Node only, the one Node the Node authorizer lets it read. */
+  private startNodeWatch(): void {
+    const lw = listWatchFor(this.o.watchRest.resource<Node>(RESOURCES.nodes), {
+      fieldSelector: `metadata.name=${this.name}`,
+    });
+    this.nodeInformer = new SharedInformer<Node>(lw, {
+      clock: this.o.clock,
+      random: this.o.random,
+      logger: this.o.logger,
+      reflector: { name: `node@${this.name}`, transform: stripManagedFields },
+    });
+    this.nodeInformerStop = this.nodeInformer.run();
   }
 
   /** Creates the Node, retrying with backoff like registerWithAPIServer; an existing Node is taken over. */
@@ -226,6 +250,6 @@ export class HollowKubelet {
     for (const l of this.loops) l.cancel();
     this.loops = [];
     this.pods.pause();
-    await Promise.all([this.informerStop?.stop(), this.o.references?.stop()]);
+    await Promise.all([this.informerStop?.stop(), this.nodeInformerStop?.stop(), this.o.references?.stop()]);
   }
 }

@@ -43,6 +43,7 @@ export interface PodReferenceManagerOptions {
 interface Watched {
   pods: number;
   stop: Stopper;
+  synced: () => boolean;
 }
 
 /** One node's Secret and ConfigMap watches and its pods' ServiceAccount tokens. */
@@ -82,6 +83,13 @@ export class PodReferenceManager {
     }
   }
 
+  /** Watches whose first list succeeded (the Node authorizer let this node read the object). */
+  syncedWatches(): number {
+    let n = 0;
+    for (const w of this.watched.values()) if (w.synced()) n++;
+    return n;
+  }
+
   /** Stops every watch. */
   async stop(): Promise<void> {
     const all = [...this.watched.values()];
@@ -107,7 +115,7 @@ export class PodReferenceManager {
         reflector: { name: `${key}@${this.o.node}`, transform: stripManagedFields },
       },
     );
-    this.watched.set(key, { pods: 1, stop: informer.run() });
+    this.watched.set(key, { pods: 1, stop: informer.run(), synced: () => informer.hasSynced() });
     this.stats.watches++;
     return key;
   }

@@ -125,6 +125,7 @@ describe('hollow nodes join through bootstrap tokens and CSRs', { timeout: 180_0
         nodes.every((n) => n.status.conditions.some((c) => c.type === 'Ready' && c.status === 'True'))
       );
     });
+    await until('every kubelet watches its own Node', async () => fleetStats().nodeWatchesSynced === COUNT);
     const who = JSON.parse(await asNode('fj-3').ok(['auth', 'whoami', '-o', 'json']));
     assert.equal(who.status.userInfo.username, 'system:node:fj-3');
     assert.ok((who.status.userInfo.groups as string[]).includes('system:nodes'));
@@ -166,7 +167,8 @@ describe('hollow nodes join through bootstrap tokens and CSRs', { timeout: 180_0
     await until('its kubelet watches both and has its token', async () => {
       const s = fleetStats();
       return (
-        s.referenceWatches! >= before.referenceWatches! + 2 && s.serviceAccountTokens! > before.serviceAccountTokens!
+        s.referenceWatchesSynced! >= before.referenceWatchesSynced! + 2 &&
+        s.serviceAccountTokens! > before.serviceAccountTokens!
       );
     });
     assert.match(await asNode('fj-2').ok(['get', 'secret', 'db-pass', '-o', 'name']), /secret\/db-pass/);
