@@ -160,16 +160,22 @@ export class HollowKubelet {
 
   /** The kubelet's node informer: its own Node only, the one Node the Node authorizer lets it read. */
   private startNodeWatch(): void {
-    const lw = listWatchFor(this.o.watchRest.resource<Node>(RESOURCES.nodes), {
-      fieldSelector: `metadata.name=${this.name}`,
-    });
-    this.nodeInformer = new SharedInformer<Node>(lw, {
+    this.nodeInformer = this.informerFor<Node>('nodes', `metadata.name=${this.name}`, `node@${this.name}`);
+    this.nodeInformerStop = this.nodeInformer.run();
+  }
+
+  /** An informer over this kubelet's watch client, for the objects a field selector picks. */
+  private informerFor<T extends Pod | Node>(
+    resource: 'pods' | 'nodes',
+    fieldSelector: string,
+    name: string,
+  ): SharedInformer<T> {
+    return new SharedInformer<T>(listWatchFor(this.o.watchRest.resource<T>(RESOURCES[resource]), { fieldSelector }), {
       clock: this.o.clock,
       random: this.o.random,
       logger: this.o.logger,
-      reflector: { name: `node@${this.name}`, transform: stripManagedFields },
+      reflector: { name, transform: stripManagedFields },
     });
-    this.nodeInformerStop = this.nodeInformer.run();
   }
 
   /** Creates the Node, retrying with backoff like registerWithAPIServer; an existing Node is taken over. */
@@ -198,15 +204,7 @@ export class HollowKubelet {
   }
 
   private startPodWatch(): void {
-    const lw = listWatchFor(this.o.watchRest.resource<Pod>(RESOURCES.pods), {
-      fieldSelector: `spec.nodeName=${this.name}`,
-    });
-    this.informer = new SharedInformer<Pod>(lw, {
-      clock: this.o.clock,
-      random: this.o.random,
-      logger: this.o.logger,
-      reflector: { name: `pods@${this.name}`, transform: stripManagedFields },
-    });
+    this.informer = this.informerFor<Pod>('pods', `spec.nodeName=${this.name}`, `pods@${this.name}`);
     this.informer.addEventHandler({
       onAdd: (p) => this.podChanged(p),
       onUpdate: (_old, p) => this.podChanged(p),
