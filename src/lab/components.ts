@@ -90,7 +90,9 @@ export function serverSpec(c: LabConfig, paths: RunPaths, onUrl: (url: string) =
         String(s.maxRequestsInflight),
         '--max-mutating-requests-inflight',
         String(s.maxMutatingRequestsInflight),
-        ...(c.fleet.nodeJoin === 'csr' ? ['--secure-port', '0', '--enable-bootstrap-token-auth'] : []),
+        ...(c.fleet.nodeJoin === 'csr'
+          ? [...(paths.tokenAuthFile === undefined ? ['--secure-port', '0'] : []), '--enable-bootstrap-token-auth']
+          : []),
         ...(s.etcdServers !== undefined ? ['--etcd-servers', s.etcdServers] : []),
         ...(s.etcdServersOverrides !== undefined ? ['--etcd-servers-overrides', s.etcdServersOverrides] : []),
         // One token stands for a whole fleet's nodes, so the per-user watch cap would count them all as one client.
