@@ -4,10 +4,15 @@
  * brought with --tls-cert-file, --tls-private-key-file and --client-ca-file
  * (kube-apiserver).
  */
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SecureKubeconfig, SecureServingOptions } from '../apiserver/index.js';
-import { loadOrCreateServerPKI } from '../apiserver/pki/server_pki.js';
+import { writeSecureKubeconfig, type SecureKubeconfig, type SecureServingOptions } from '../apiserver/index.js';
+import {
+  COMPONENT_USERS,
+  loadOrCreateComponentCert,
+  loadOrCreateServerPKI,
+  type Component,
+} from '../apiserver/pki/server_pki.js';
 
 /** The secure-serving flags as parsed. */
 export interface SecureServingFlags {
@@ -23,10 +28,17 @@ export interface SecureServingFlags {
   goawayChance: number;
 }
 
-/** What the server serves with, and what a kubeconfig for it carries (without the server URL). */
+type KubeconfigBody = Omit<SecureKubeconfig, 'server'>;
+
+/** What the server serves with, and what its kubeconfigs carry (without the server URL). */
 export interface SecureServingSetup {
   serving: SecureServingOptions;
-  kubeconfig: Omit<SecureKubeconfig, 'server'>;
+  /** The everyday admin (kubeadm:cluster-admins); without a client certificate when --client-ca-file is one's own. */
+  kubeconfig: KubeconfigBody;
+  /** The break-glass admin (system:masters), when kscale holds the client CA's key. */
+  superAdmin?: KubeconfigBody;
+  /** A component's kubeconfig body, when kscale holds the client CA's key. */
+  component?: (c: Component) => Promise<KubeconfigBody>;
 }
 
 /** Loads or generates the certificates; throws with the file at fault. */
@@ -47,7 +59,17 @@ export async function secureServingSetup(f: SecureServingFlags): Promise<SecureS
   const caPEM = f.tlsCertFile === undefined ? pki.serverCA.certPEM : lastCertificate(cert);
   const admin =
     f.clientCAFile === undefined ? { clientCertPEM: pki.admin.certPEM, clientKeyPEM: pki.admin.keyPEM } : {};
+  const signed = f.clientCAFile === undefined;
   return {
+    ...(signed
+      ? {
+          superAdmin: { caPEM, clientCertPEM: pki.superAdmin.certPEM, clientKeyPEM: pki.superAdmin.keyPEM },
+          component: async (c: Component) => {
+            const pair = await loadOrCreateComponentCert(join(f.dataDir, 'tls'), pki.clientCA, c);
+            return { caPEM, clientCertPEM: pair.certPEM, clientKeyPEM: pair.keyPEM, name: c };
+          },
+        }
+      : {}),
     serving: {
       cert,
       key,
@@ -57,6 +79,34 @@ export async function secureServingSetup(f: SecureServingFlags): Promise<SecureS
     },
     kubeconfig: { caPEM, ...admin },
   };
+}
+
+/** Which kubeconfigs to write, and where (kubeadm's admin.conf, super-admin.conf and per-component .conf files). */
+export interface KubeconfigTargets {
+  admin?: string;
+  superAdmin?: string;
+  /** A directory that receives controller-manager.conf, scheduler.conf and proxy.conf. */
+  componentsDir?: string;
+}
+
+/** Writes the requested kubeconfigs for `server`, each 0600; throws when kscale holds no key to sign one. */
+export async function writeServerKubeconfigs(
+  setup: SecureServingSetup,
+  server: string,
+  t: KubeconfigTargets,
+): Promise<void> {
+  if (t.admin !== undefined) writeSecureKubeconfig(t.admin, { server, ...setup.kubeconfig });
+  if (t.superAdmin !== undefined) {
+    if (setup.superAdmin === undefined) throw new Error('--write-super-admin-kubeconfig needs the generated client CA');
+    writeSecureKubeconfig(t.superAdmin, { server, ...setup.superAdmin, name: 'kscale-super-admin' });
+  }
+  if (t.componentsDir !== undefined) {
+    if (setup.component === undefined) throw new Error('--write-component-kubeconfigs needs the generated client CA');
+    mkdirSync(t.componentsDir, { recursive: true, mode: 0o700 });
+    chmodSync(t.componentsDir, 0o700);
+    for (const c of Object.keys(COMPONENT_USERS) as Component[])
+      writeSecureKubeconfig(join(t.componentsDir, `${c}.conf`), { server, ...(await setup.component(c)) });
+  }
 }
 
 function lastCertificate(chain: string): string {

@@ -3,8 +3,9 @@
  * alone it is a working Kubernetes API. Flags keep upstream's names.
  */
 import { Command, Option } from 'commander';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ApiServer, writeKubeconfig, writeSecureKubeconfig } from '../apiserver/index.js';
+import { ApiServer } from '../apiserver/index.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, loadOrCreateSigningKey } from '../apiserver/serviceaccount/index.js';
 import { tokenFileAuthenticator, type TokenAuthenticator } from '../apiserver/authentication/index.js';
 import { RealClock } from '../clock/index.js';
@@ -13,7 +14,12 @@ import { isStorageError, type Storage } from '../storage/index.js';
 import { parseDuration } from '../api/index.js';
 import { nonNegativeIntFlag } from '../client/index.js';
 import { openStorage } from './storage_flags.js';
-import { firstServiceIP, secureServingSetup, type SecureServingSetup } from './secure_serving.js';
+import {
+  firstServiceIP,
+  secureServingSetup,
+  writeServerKubeconfigs,
+  type SecureServingSetup,
+} from './secure_serving.js';
 import { logger } from './log.js';
 import { addAuditFlags, auditConfigFromFlags, type AuditFlags } from './audit_flags.js';
 import { addServingLimitFlags, servingLimitsFromFlags } from './serving_limits_flags.js';
@@ -62,16 +68,17 @@ export function serverCommand(): Command {
       '127.0.0.1',
     )
     .option(
-      '--port <n>',
-      'plain-HTTP port (upstream removed its insecure port; kscale keeps one for labs)',
+      '--secure-port <n>',
+      'HTTPS port (HTTP/2 and HTTP/1.1): x509, token and ServiceAccount authentication, then --authorization-mode (0 picks a free port)',
       nonNegativeIntFlag,
-      8080,
+      6443,
     )
     .option(
-      '--secure-port <n>',
-      'HTTPS port (HTTP/2 and HTTP/1.1) with client-certificate authentication; off unless given (0 picks a free port)',
+      '--insecure-port <n>',
+      'lab switch for A/B measurement: also serve plain HTTP on this port, unauthenticated and AlwaysAllow (system:masters); off unless given (0 picks a free port)',
       nonNegativeIntFlag,
     )
+    .addOption(new Option('--port <n>', 'deprecated: use --insecure-port').argParser(nonNegativeIntFlag).hideHelp())
     .option(
       '--tls-san <name>',
       'an extra IP or DNS name for the generated serving certificate (repeatable)',
@@ -152,10 +159,28 @@ export function serverCommand(): Command {
       '--api-audiences <list>',
       'audiences of a TokenRequest that names none (comma-separated; default: the issuer)',
     )
-    .option('--write-kubeconfig <file>', 'write a kubeconfig for this server')
+    .option(
+      '--write-kubeconfig <file>',
+      "write the admin kubeconfig (kubeadm's admin.conf: group kubeadm:cluster-admins, bound to cluster-admin)",
+    )
+    .option(
+      '--write-super-admin-kubeconfig <file>',
+      "write the break-glass kubeconfig (kubeadm's super-admin.conf: group system:masters, bypasses RBAC and flow control)",
+    )
+    .option(
+      '--write-component-kubeconfigs <dir>',
+      'write controller-manager.conf, scheduler.conf and proxy.conf (system:kube-controller-manager, …) into <dir>',
+    )
     .option('-v, --verbose', 'verbose logs')
     .action(async (o: Record<string, string | number | boolean | undefined>) => {
       const log = logger(o.verbose === true);
+      if (o.port !== undefined) {
+        process.stderr.write('kscale server: --port is deprecated: use --insecure-port\n');
+        o.insecurePort ??= o.port;
+      }
+      // Like k3s: the data dir holds keys, so only its owner may enter it.
+      mkdirSync(resolve(o.dataDir as string), { recursive: true, mode: 0o700 });
+      chmodSync(resolve(o.dataDir as string), 0o700);
       let storage;
       try {
         storage = await openStorage({
@@ -205,24 +230,22 @@ export function serverCommand(): Command {
         );
         process.exit(1);
       }
-      let secure: SecureServingSetup | undefined;
-      if (o.securePort !== undefined) {
-        try {
-          secure = await secureServingSetup({
-            dataDir: resolve(o.dataDir as string),
-            bindAddress: o.bindAddress as string,
-            kubernetesServiceIP: firstServiceIP(o.serviceClusterIpRange as string),
-            tlsSANs: o.tlsSan as unknown as string[],
-            ...(o.tlsCertFile === undefined ? {} : { tlsCertFile: resolve(o.tlsCertFile as string) }),
-            ...(o.tlsPrivateKeyFile === undefined ? {} : { tlsPrivateKeyFile: resolve(o.tlsPrivateKeyFile as string) }),
-            ...(o.clientCaFile === undefined ? {} : { clientCAFile: resolve(o.clientCaFile as string) }),
-            http2MaxStreamsPerConnection: o.http2MaxStreamsPerConnection as number,
-            goawayChance: o.goawayChance as number,
-          });
-        } catch (err) {
-          process.stderr.write(`kscale server: secure serving: ${(err as Error).message}\n`);
-          process.exit(1);
-        }
+      let secure: SecureServingSetup;
+      try {
+        secure = await secureServingSetup({
+          dataDir: resolve(o.dataDir as string),
+          bindAddress: o.bindAddress as string,
+          kubernetesServiceIP: firstServiceIP(o.serviceClusterIpRange as string),
+          tlsSANs: o.tlsSan as unknown as string[],
+          ...(o.tlsCertFile === undefined ? {} : { tlsCertFile: resolve(o.tlsCertFile as string) }),
+          ...(o.tlsPrivateKeyFile === undefined ? {} : { tlsPrivateKeyFile: resolve(o.tlsPrivateKeyFile as string) }),
+          ...(o.clientCaFile === undefined ? {} : { clientCAFile: resolve(o.clientCaFile as string) }),
+          http2MaxStreamsPerConnection: o.http2MaxStreamsPerConnection as number,
+          goawayChance: o.goawayChance as number,
+        });
+      } catch (err) {
+        process.stderr.write(`kscale server: secure serving: ${(err as Error).message}\n`);
+        process.exit(1);
       }
       let audit;
       try {
@@ -269,12 +292,13 @@ export function serverCommand(): Command {
           .split(',')
           .map((m) => m.trim())
           .filter((m) => m !== ''),
-        ...(secure === undefined ? {} : { secureServing: secure.serving }),
+        secureServing: secure.serving,
         ...(audit === undefined ? {} : { audit }),
       });
       await server.start();
-      const port = await server.listen(o.port as number, o.bindAddress as string);
-      const url = `http://${o.bindAddress as string}:${port}`;
+      let url: string | undefined;
+      if (o.insecurePort !== undefined)
+        url = `http://${o.bindAddress as string}:${await server.listen(o.insecurePort as number, o.bindAddress as string)}`;
       // The compactor goes through the watch cache, so the cache learns the compacted revision.
       const compactor = new Compactor(server.storage, {
         clock,
@@ -283,17 +307,24 @@ export function serverCommand(): Command {
         afterTick: () => storageMaintenance(storage, log),
       });
       const handle = compactor.start();
-      let secureURL: string | undefined;
-      if (secure !== undefined)
-        secureURL = `https://${o.bindAddress as string}:${await server.listenSecure(o.securePort as number, o.bindAddress as string)}`;
-      if (typeof o.writeKubeconfig === 'string') {
-        if (secure !== undefined && secureURL !== undefined)
-          writeSecureKubeconfig(resolve(o.writeKubeconfig), { server: secureURL, ...secure.kubeconfig });
-        else writeKubeconfig(resolve(o.writeKubeconfig), url);
+      const secureURL = `https://${o.bindAddress as string}:${await server.listenSecure(o.securePort as number, o.bindAddress as string)}`;
+      try {
+        await writeServerKubeconfigs(secure, secureURL, {
+          ...(typeof o.writeKubeconfig === 'string' ? { admin: resolve(o.writeKubeconfig) } : {}),
+          ...(typeof o.writeSuperAdminKubeconfig === 'string'
+            ? { superAdmin: resolve(o.writeSuperAdminKubeconfig) }
+            : {}),
+          ...(typeof o.writeComponentKubeconfigs === 'string'
+            ? { componentsDir: resolve(o.writeComponentKubeconfigs) }
+            : {}),
+        });
+      } catch (err) {
+        process.stderr.write(`kscale server: ${(err as Error).message}\n`);
+        process.exit(1);
       }
-      log.info({ url, ...(secureURL === undefined ? {} : { secureURL }) }, 'kscale server listening');
-      if (secureURL !== undefined) process.stdout.write(`kscale server serving securely on ${secureURL}\n`);
-      process.stdout.write(`kscale server listening on ${url}\n`);
+      log.info({ secureURL, ...(url === undefined ? {} : { url }) }, 'kscale server listening');
+      process.stdout.write(`kscale server serving securely on ${secureURL}\n`);
+      if (url !== undefined) process.stdout.write(`kscale server listening on ${url} (insecure: AlwaysAllow)\n`);
       const shutdown = (): void => {
         handle.stop();
         void server

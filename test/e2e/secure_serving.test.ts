@@ -85,15 +85,24 @@ describe('kscale server --secure-port', () => {
     await server?.stop();
   });
 
-  test('the written kubeconfig verifies the server with its CA and authenticates as system:admin', async () => {
+  test('the written kubeconfig verifies the server with its CA and authenticates as kubeadm:cluster-admins', async () => {
     const text = readFileSync(server.kubeconfig, 'utf8');
     assert.doesNotMatch(text, /insecure-skip-tls-verify/);
     assert.equal(t.url.protocol, 'https:');
     const who = await k.ok(['auth', 'whoami', '-o', 'json']);
     const review = JSON.parse(who);
-    assert.equal(review.status.userInfo.username, 'system:admin');
-    assert.deepEqual(review.status.userInfo.groups, ['system:masters', 'system:authenticated']);
+    assert.equal(review.status.userInfo.username, 'kubernetes-admin');
+    assert.deepEqual(review.status.userInfo.groups, ['kubeadm:cluster-admins', 'system:authenticated']);
     assert.match(await k.ok(['get', 'namespaces', '-o', 'name']), /namespace\/kube-system/);
+    const superAdmin = new Kubectl(kubectlPath(), server.superAdminKubeconfig);
+    try {
+      assert.doesNotMatch(readFileSync(server.superAdminKubeconfig, 'utf8'), /insecure-skip-tls-verify/);
+      const su = JSON.parse(await superAdmin.ok(['auth', 'whoami', '-o', 'json']));
+      assert.equal(su.status.userInfo.username, 'kubernetes-super-admin');
+      assert.deepEqual(su.status.userInfo.groups, ['system:masters', 'system:authenticated']);
+    } finally {
+      await superAdmin.close();
+    }
   });
 
   test('HTTP/2 is negotiated with ALPN h2, and HTTP/1.1 still works', async () => {

@@ -104,6 +104,12 @@ export function altNamesOf(certPEM: string): string[] {
   return (san?.names.items ?? []).filter((n) => n.type === 'ip' || n.type === 'dns').map((n) => n.value);
 }
 
+/** A certificate's subject CN and O values (a client certificate's user and groups). */
+export function subjectOf(certPEM: string): { commonName: string; organizations: string[] } {
+  const name = new x509.X509Certificate(certPEM).subjectName;
+  return { commonName: name.getField('CN')[0] ?? '', organizations: name.getField('O') };
+}
+
 /** When a certificate stops being valid. */
 export function notAfterOf(certPEM: string): Date {
   return new x509.X509Certificate(certPEM).notAfter;

@@ -2,13 +2,15 @@
  * The API server's certificates, generated on first start under the data
  * directory and reused after, as k3s keeps them (server/tls/): a cluster CA
  * that signs the serving certificate, a client CA that signs client
- * certificates, and the admin's client certificate (system:admin in
- * system:masters) that `--write-kubeconfig` hands out. The directory is 0700
- * and every file 0600.
+ * certificates, and the admins' client certificates, as kubeadm since 1.29:
+ * the everyday admin (`kubernetes-admin` in `kubeadm:cluster-admins`, bound to
+ * cluster-admin by RBAC) that `--write-kubeconfig` hands out, and the
+ * break-glass super-admin (`kubernetes-super-admin` in `system:masters`). The
+ * directory is 0700 and every file 0600.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { altNamesOf, generateCA, issueCert, notAfterOf, type CertKeyPair } from './certs.js';
+import { altNamesOf, generateCA, issueCert, notAfterOf, subjectOf, type CertKeyPair } from './certs.js';
 
 /** The names every serving certificate carries, as kube-apiserver's self-signed one and k3s's do. */
 export const DEFAULT_SERVING_NAMES = [
@@ -27,9 +29,24 @@ export interface ServerPKI {
   /** The CA whose client certificates authenticate users. */
   clientCA: CertKeyPair;
   serving: CertKeyPair;
-  /** system:admin, group system:masters. */
+  /** kubernetes-admin, group kubeadm:cluster-admins: authorized by RBAC (kubeadm's admin.conf). */
   admin: CertKeyPair;
+  /** kubernetes-super-admin, group system:masters: bypasses authorization (kubeadm's super-admin.conf). */
+  superAdmin: CertKeyPair;
 }
+
+/** kubeadm's group of everyday admins, bound to cluster-admin by a bootstrap ClusterRoleBinding. */
+export const ADMIN_GROUP = 'kubeadm:cluster-admins';
+
+/** The identities of the control-plane components, as kubeadm writes their kubeconfigs. */
+export const COMPONENT_USERS = {
+  'controller-manager': 'system:kube-controller-manager',
+  scheduler: 'system:kube-scheduler',
+  proxy: 'system:kube-proxy',
+} as const;
+
+/** A component that gets a kubeconfig of its own. */
+export type Component = keyof typeof COMPONENT_USERS;
 
 // A leaf this close to expiry is reissued at start, as k3s renews within 90 days.
 const RENEW_BEFORE_MS = 90 * 86_400_000;
@@ -57,15 +74,41 @@ export async function loadOrCreateServerPKI(dir: string, altNames: readonly stri
       }),
     (pair) => names.every((n) => altNamesOf(pair.certPEM).includes(n)),
   );
-  const admin = await loadOrCreate(dir, 'client-admin', () =>
-    issueCert(clientCA, {
-      commonName: 'system:admin',
-      organizations: ['system:masters'],
-      usages: ['client'],
-      validityDays: LEAF_DAYS,
-    }),
+  // A data dir from before the everyday admin left system:masters gets its admin reissued.
+  const admin = await loadOrCreateClient(dir, clientCA, 'client-admin', 'kubernetes-admin', [ADMIN_GROUP]);
+  const superAdmin = await loadOrCreateClient(dir, clientCA, 'client-super-admin', 'kubernetes-super-admin', [
+    'system:masters',
+  ]);
+  return { serverCA, clientCA, serving, admin, superAdmin };
+}
+
+/** A component's client certificate (CN its upstream user, no groups), signed by the client CA and kept under `dir`. */
+export function loadOrCreateComponentCert(
+  dir: string,
+  clientCA: CertKeyPair,
+  component: Component,
+): Promise<CertKeyPair> {
+  const user = COMPONENT_USERS[component];
+  return loadOrCreateClient(dir, clientCA, `client-${user.slice('system:'.length)}`, user, []);
+}
+
+function loadOrCreateClient(
+  dir: string,
+  clientCA: CertKeyPair,
+  name: string,
+  commonName: string,
+  organizations: readonly string[],
+): Promise<CertKeyPair> {
+  return loadOrCreate(
+    dir,
+    name,
+    () => issueCert(clientCA, { commonName, organizations, usages: ['client'], validityDays: LEAF_DAYS }),
+    (pair) => sameStrings(subjectOf(pair.certPEM).organizations, organizations),
   );
-  return { serverCA, clientCA, serving, admin };
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
 }
 
 async function loadOrCreate(
