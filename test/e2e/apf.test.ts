@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlPath, secureGet, secureRequest, startServer, type TestServer } from './harness.js';
+import { kubectlPath, secureGet, secureRequest, startServer, type TestServer, INSECURE_PORT } from './harness.js';
 import { header, Kubectl, manifest, row, until } from './fixtures/kubectl/cli.js';
 
 const FC = 'flowcontrol.apiserver.k8s.io/v1';
@@ -32,7 +32,7 @@ describe('API Priority and Fairness objects', () => {
   let admin: Kubectl;
 
   before(async () => {
-    server = await startServer(['--secure-port', '0']);
+    server = await startServer([...INSECURE_PORT, '--secure-port', '0']);
     admin = new Kubectl(kubectlPath(), server.kubeconfig);
   });
 
@@ -227,7 +227,7 @@ describe('API Priority and Fairness objects', () => {
     server.process.kill('SIGTERM');
     await exited;
     await admin.close();
-    server = await startServer(['--secure-port', '0'], server.dir);
+    server = await startServer([...INSECURE_PORT, '--secure-port', '0'], server.dir);
     admin = new Kubectl(kubectlPath(), server.kubeconfig);
     assert.equal(
       (await admin.getJSON(['prioritylevelconfiguration', 'catch-all'])).spec.limited.nominalConcurrencyShares,
@@ -374,12 +374,12 @@ describe('API Priority and Fairness objects', () => {
 
 describe('--enable-priority-and-fairness=false', () => {
   test('max-in-flight alone: no PF headers', async () => {
-    const server = await startServer(['--enable-priority-and-fairness=false']);
+    const server = await startServer([...INSECURE_PORT, '--enable-priority-and-fairness=false']);
     try {
       const res = await fetch(`${server.url}/api/v1/namespaces`);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('x-kubernetes-pf-flowschema-uid'), null);
-      const on = await startServer([]);
+      const on = await startServer([...INSECURE_PORT]);
       try {
         const r2 = await fetch(`${on.url}/api/v1/namespaces`);
         assert.notEqual(r2.headers.get('x-kubernetes-pf-flowschema-uid'), null);

@@ -106,7 +106,7 @@ describe('kscale server --audit-policy-file --audit-log-path (blocking)', () => 
     assert.equal(ev!.kind, 'Event');
     assert.equal(ev!.level, 'RequestResponse');
     assert.equal(ev!.stage, 'ResponseComplete');
-    assert.equal(ev!.user.username, 'system:admin');
+    assert.equal(ev!.user.username, 'kubernetes-admin');
     assert.deepEqual(ev!.objectRef, {
       resource: 'configmaps',
       namespace: 'default',
@@ -206,9 +206,9 @@ describe('kscale server --audit-log-mode=batch', () => {
       await until('the batched create event', () =>
         readEvents(log).some((e) => e.verb === 'create' && e.objectRef?.name === 'batched'),
       );
-      // The plain-HTTP lab port authenticates no one: its user is system:unsecured.
+      // The harness's server is secure by default: its kubeconfig is the admin's client certificate.
       const ev = readEvents(log).find((e) => e.objectRef?.name === 'batched')!;
-      assert.equal(ev.user.username, 'system:unsecured');
+      assert.equal(ev.user.username, 'kubernetes-admin');
     } finally {
       await stop();
     }

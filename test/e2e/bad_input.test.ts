@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { startServer, type TestServer } from './harness.js';
+import { startServer, type TestServer, INSECURE_PORT } from './harness.js';
 import { readReply, send, type Obj, type Reply } from './raw_http.js';
 
 const json = (
@@ -60,7 +60,7 @@ async function assertServing(srv: TestServer): Promise<void> {
 describe('bad input', () => {
   let srv: TestServer;
   before(async () => {
-    srv = await startServer();
+    srv = await startServer([...INSECURE_PORT]);
     assert.equal((await json(srv.url, 'POST', CM, configMap('existing'))).code, 201);
   });
   after(async () => {
@@ -423,6 +423,7 @@ describe('in-flight limits', () => {
   before(async () => {
     // The max-in-flight filter itself: with APF on (the default) the plain port's system:masters is exempt.
     srv = await startServer([
+      ...INSECURE_PORT,
       '--max-mutating-requests-inflight',
       '1',
       '--max-requests-inflight',

@@ -88,7 +88,7 @@ describe('CertificateSigningRequests', () => {
         const before = await k.ok(['get', 'csr']);
         assert.deepEqual(header(before), ['NAME', 'AGE', 'SIGNERNAME', 'REQUESTOR', 'REQUESTEDDURATION', 'CONDITION']);
         assert.equal(row(before, a).CONDITION, 'Pending');
-        assert.equal(row(before, a).REQUESTOR, 'system:admin');
+        assert.equal(row(before, a).REQUESTOR, 'kubernetes-admin');
         assert.equal(row(before, a).REQUESTEDDURATION, '24h');
         assert.match(await k.ok(['certificate', 'approve', a]), /approved/);
         assert.match(await k.ok(['certificate', 'deny', d]), /denied/);

@@ -25,7 +25,7 @@ import {
   type V1Pod,
   type V1PodList,
 } from '@kubernetes/client-node';
-import { startServer, type TestServer } from './harness.js';
+import { startServer, type TestServer, INSECURE_PORT } from './harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Status bodies and watch objects are dynamic JSON
 type Obj = Record<string, any>;
@@ -189,7 +189,7 @@ describe('client-node 1.4.0: typed API', () => {
   let core: CoreV1Api;
   let kc: KubeConfig;
   before(async () => {
-    srv = await startServer();
+    srv = await startServer([...INSECURE_PORT]);
     proxy = new RecordingProxy(srv.url);
     await proxy.start();
     kc = kubeConfigFor(proxy.url);
@@ -491,7 +491,7 @@ describe('client-node 1.4.0: informer with a field selector', () => {
   let core: CoreV1Api;
   before(async () => {
     // Watches without timeoutSeconds last 2-4 s, so the server closes streams during the test.
-    srv = await startServer(['--min-request-timeout', '2']);
+    srv = await startServer([...INSECURE_PORT, '--min-request-timeout', '2']);
     proxy = new RecordingProxy(srv.url);
     await proxy.start();
     kc = kubeConfigFor(proxy.url);
@@ -606,7 +606,7 @@ describe('client-node 1.4.0: informer with a field selector', () => {
 });
 
 test("kscale ends open watch streams cleanly on SIGTERM, like kube-apiserver's graceful shutdown, so client-node re-watches", async () => {
-  const srv = await startServer();
+  const srv = await startServer([...INSECURE_PORT]);
   try {
     const ended = await new Promise<string>((resolve) => {
       const req = request(new URL('/api/v1/namespaces/default/configmaps?watch=true', srv.url));
@@ -632,7 +632,7 @@ describe('client-node 1.4.0: informer after an expired resourceVersion', () => {
   let kc: KubeConfig;
   let core: CoreV1Api;
   before(async () => {
-    srv = await startServer(args);
+    srv = await startServer([...INSECURE_PORT, ...args]);
     proxy = new RecordingProxy(srv.url);
     await proxy.start();
     kc = kubeConfigFor(proxy.url);
@@ -660,7 +660,7 @@ describe('client-node 1.4.0: informer after an expired resourceVersion', () => {
       const exited = new Promise((r) => srv.process.once('exit', r));
       srv.process.kill('SIGTERM');
       await exited;
-      srv = await startServer(args, srv.dir);
+      srv = await startServer([...INSECURE_PORT, ...args], srv.dir);
       // Meanwhile (as far as the informer knows) a node-a pod went away; the relist must notice it.
       await kubeConfigFor(srv.url)
         .makeApiClient(CoreV1Api)

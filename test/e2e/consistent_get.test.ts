@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { startEtcd, type EtcdProcess } from '../../src/storage/testing/etcd_process.js';
-import { startServer, type TestServer } from './harness.js';
+import { startServer, type TestServer, INSECURE_PORT } from './harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API objects are dynamic JSON
 type Obj = Record<string, any>;
@@ -159,7 +159,7 @@ async function readYourWrites(base: string): Promise<void> {
 }
 
 async function withServer(args: string[], fn: (s: TestServer) => Promise<void>): Promise<void> {
-  const s = await startServer(args);
+  const s = await startServer([...INSECURE_PORT, ...args]);
   try {
     await fn(s);
   } finally {

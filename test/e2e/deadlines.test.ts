@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect as connectH2, type ClientHttp2Stream } from 'node:http2';
 import { connect, type Socket } from 'node:net';
-import { secureGet, startServer, type TestServer } from './harness.js';
+import { secureGet, startServer, type TestServer, INSECURE_PORT } from './harness.js';
 import { readReply, send } from './raw_http.js';
 
 const cm = (name: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
@@ -30,7 +30,12 @@ describe('deadlines and limits, max-in-flight alone', () => {
   const sockets: Socket[] = [];
 
   before(async () => {
-    server = await startServer(['--enable-priority-and-fairness=false', '--max-mutating-requests-inflight', '20']);
+    server = await startServer([
+      ...INSECURE_PORT,
+      '--enable-priority-and-fairness=false',
+      '--max-mutating-requests-inflight',
+      '20',
+    ]);
   });
 
   after(async () => {
@@ -104,7 +109,15 @@ describe('connection limits and TLS handshakes', () => {
   let server: TestServer;
 
   before(async () => {
-    server = await startServer(['--secure-port', '0', '--max-connections', '40', '--max-watches-per-user', '100']);
+    server = await startServer([
+      ...INSECURE_PORT,
+      '--secure-port',
+      '0',
+      '--max-connections',
+      '40',
+      '--max-watches-per-user',
+      '100',
+    ]);
   });
 
   after(async () => server?.stop());

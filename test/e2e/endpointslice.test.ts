@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadKubeconfig, RESOURCES, RESTClient, type KubeObject } from '../../src/client/index.js';
-import { startServer, type TestServer } from './harness.js';
+import { startServer, type TestServer, INSECURE_PORT } from './harness.js';
 import { startFleet, waitFor, type FleetProcess } from './fixtures/cluster.js';
 import { requestCounts, requestsSince } from './fixtures/api_requests.js';
 import { startControllerManagerProcess, startPodPlacement } from './fixtures/workloads.js';
@@ -22,7 +22,7 @@ let cm: Awaited<ReturnType<typeof startControllerManagerProcess>>;
 let client: RESTClient;
 
 before(async () => {
-  server = await startServer();
+  server = await startServer([...INSECURE_PORT]);
   client = new RESTClient({ ...loadKubeconfig({ path: server.kubeconfig }), qps: 0 });
   fleet = startFleet(server.kubeconfig, ['--count', '12', '--zones', '3']);
   await fleet.registered;

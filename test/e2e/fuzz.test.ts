@@ -14,7 +14,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
-import { startServer, type TestServer } from './harness.js';
+import { startServer, type TestServer, INSECURE_PORT } from './harness.js';
 import { seededRandom as prng } from '../robustness/seeded_random.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- fuzz bodies and replies are dynamic JSON
@@ -606,7 +606,7 @@ async function call(base: string, method: string, p: string, b?: unknown): Promi
 describe('fuzz', () => {
   let srv: TestServer;
   before(async () => {
-    srv = await startServer();
+    srv = await startServer([...INSECURE_PORT]);
   });
   after(async () => {
     agent.destroy();

@@ -1,7 +1,9 @@
 /**
  * Starts a real `kscale server` process for end-to-end tests: a temp data
- * dir, a free port on 127.0.0.1, and a kubeconfig that kubectl and
- * client-node use as is. Stopping kills the process and removes the dir.
+ * dir, a free secure port on 127.0.0.1, and the admin kubeconfig (TLS, a
+ * client certificate in kubeadm:cluster-admins) that kubectl and client-node
+ * use as is. A test that needs the plain-HTTP lab port passes INSECURE_PORT.
+ * Stopping kills the process and removes the dir.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,11 +18,20 @@ import { KubeConfig } from '@kubernetes/client-node';
 /** The compiled kscale command. */
 export const KSCALE = fileURLToPath(new URL('../../src/cmd/kscale.js', import.meta.url));
 
+/** The flags that also open the plain-HTTP lab port (AlwaysAllow, system:masters) on a free port. */
+export const INSECURE_PORT = ['--insecure-port', '0'] as const;
+
 /** A running server. */
 export interface TestServer {
+  /** The plain-HTTP URL when the test asked for INSECURE_PORT, else the secure URL. */
   url: string;
+  /** The HTTPS URL. */
+  secureURL: string;
   dir: string;
+  /** The admin kubeconfig (kubeadm:cluster-admins, authorized by RBAC). */
   kubeconfig: string;
+  /** The break-glass kubeconfig (system:masters). */
+  superAdminKubeconfig: string;
   process: ChildProcess;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
@@ -33,34 +44,53 @@ export async function startServer(
   dir = mkdtempSync(join(tmpdir(), 'kscale-e2e-')),
 ): Promise<TestServer> {
   const kubeconfig = join(dir, 'kubeconfig');
+  const superAdminKubeconfig = join(dir, 'super-admin.kubeconfig');
   const p = spawn(
     process.execPath,
-    [KSCALE, 'server', '--port', '0', '--data-dir', join(dir, 'data'), '--write-kubeconfig', kubeconfig, ...extraArgs],
+    [
+      KSCALE,
+      'server',
+      '--secure-port',
+      '0',
+      '--data-dir',
+      join(dir, 'data'),
+      '--write-kubeconfig',
+      kubeconfig,
+      '--write-super-admin-kubeconfig',
+      superAdminKubeconfig,
+      ...extraArgs,
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   let err = '';
   p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
+  const insecure = extraArgs.includes(INSECURE_PORT[0]) || extraArgs.includes('--port');
+  const { secureURL, plainURL } = await new Promise<{ secureURL: string; plainURL?: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`kscale server did not start in 30 s: ${err}`)), 30_000);
     p.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`kscale server exited with ${code}: ${err}`));
     });
+    let secureURL: string | undefined;
     const rl = createInterface({ input: p.stdout! });
     rl.on('line', (line) => {
+      const s = /serving securely on (https:\/\/\S+)/.exec(line);
+      if (s !== null) secureURL = s[1]!;
       const m = /listening on (http:\/\/\S+)/.exec(line);
-      if (m !== null) {
+      if (secureURL !== undefined && (!insecure || m !== null)) {
         clearTimeout(timer);
-        resolve(m[1]!);
+        resolve({ secureURL, ...(m === null ? {} : { plainURL: m[1]! }) });
       }
     });
   });
   return {
-    url,
+    url: plainURL ?? secureURL,
+    secureURL,
     dir,
     kubeconfig,
+    superAdminKubeconfig,
     process: p,
     stderr: () => err,
     async stop() {

@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadKubeconfig, RESOURCES, RESTClient, type CoreEvent } from '../../src/client/index.js';
-import { kubectlPath, startServer, type TestServer } from './harness.js';
+import { kubectlPath, startServer, type TestServer, INSECURE_PORT } from './harness.js';
 import { startFleet, waitFor, type FleetProcess } from './fixtures/cluster.js';
 import { requestCounts, requestsSince } from './fixtures/api_requests.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
@@ -24,7 +24,7 @@ let cm: Awaited<ReturnType<typeof startControllerManagerProcess>>;
 let client: RESTClient;
 
 before(async () => {
-  server = await startServer();
+  server = await startServer([...INSECURE_PORT]);
   client = new RESTClient({ ...loadKubeconfig({ path: server.kubeconfig }), qps: 0 });
   fleet = startFleet(server.kubeconfig, ['--count', '6']);
   await fleet.registered;

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { kubectlPath, startServer, versionedKubectl, type TestServer } from './harness.js';
+import { kubectlPath, startServer, versionedKubectl, type TestServer, INSECURE_PORT } from './harness.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
 import { send, type Obj, type Reply } from './raw_http.js';
 
@@ -49,7 +49,7 @@ describe('kubectl create generators (protobuf bodies) against kscale server', ()
   let k: Kubectl;
 
   before(async () => {
-    server = await startServer();
+    server = await startServer([...INSECURE_PORT]);
     k = new Kubectl(kubectlPath(), server.kubeconfig);
   });
 
@@ -169,7 +169,7 @@ describe('raw protobuf requests', () => {
   let server: TestServer;
 
   before(async () => {
-    server = await startServer();
+    server = await startServer([...INSECURE_PORT]);
   });
 
   after(async () => {

@@ -59,7 +59,7 @@ for (const minor of [27, 33]) {
       assert.equal(row(r.stdout, 'leases').APIVERSION, 'coordination.k8s.io/v1');
       assert.equal(row(r.stdout, 'priorityclasses').NAMESPACED, 'false');
       // Legacy discovery fetches each group-version document; aggregated needs only /api and /apis.
-      if (minor < 29) assert.match(r.stderr, /GET http:\/\/[^ ]+\/apis\/apps\/v1\?timeout=/);
+      if (minor < 29) assert.match(r.stderr, /GET https:\/\/[^ ]+\/apis\/apps\/v1\?timeout=/);
       else assert.doesNotMatch(r.stderr, /\/apis\/apps\/v1\?/);
     });
 

@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { startServer, type TestServer } from './harness.js';
+import { startServer, type TestServer, INSECURE_PORT } from './harness.js';
 import { send, type Obj } from './raw_http.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
@@ -16,7 +16,7 @@ const COUNT = 900;
 
 let server: TestServer;
 before(async () => {
-  server = await startServer();
+  server = await startServer([...INSECURE_PORT]);
   // 900 ConfigMaps of ~4 KiB: ~3.6 MiB, so a list fills both chunks and reuses each. Two are bigger than a chunk (1 MiB of data plus metadata).
   const filler = 'x'.repeat(4_000);
   for (let i = 0; i < COUNT; i += 50) {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { RESTClient, RESOURCES, loadKubeconfig, type KubeObject } from '../../src/client/index.js';
-import { KSCALE, kubectlPath, secureGet, startServer, type TestServer } from './harness.js';
+import { KSCALE, kubectlPath, secureGet, startServer, type TestServer, INSECURE_PORT } from './harness.js';
 import { startFleet, waitFor, type FleetProcess } from './fixtures/cluster.js';
 import { startPodPlacement } from './fixtures/workloads.js';
 
@@ -43,7 +43,7 @@ describe('kubectl logs for hollow pods', { timeout: 120_000 }, () => {
     });
 
   before(async () => {
-    server = await startServer();
+    server = await startServer([...INSECURE_PORT]);
     rest = new RESTClient(loadKubeconfig({ path: server.kubeconfig }));
     placement = await startPodPlacement(server.kubeconfig);
     fleet = startFleet(server.kubeconfig, ['--count', '3', '--port', '0', '--name-prefix', 'logs-node-']);
@@ -157,7 +157,7 @@ describe('pods/log on the secure port', { timeout: 60_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'kscale-e2e-'));
     const file = join(dir, 'tokens.csv');
     writeFileSync(file, 'reader-token,reader,3\n');
-    server = await startServer(['--secure-port', '0', '--token-auth-file', file], dir);
+    server = await startServer([...INSECURE_PORT, '--secure-port', '0', '--token-auth-file', file], dir);
     const r = admin('run', 'pending', '--image=app:1', '--overrides={"spec":{"nodeSelector":{"nowhere":"true"}}}');
     assert.equal(r.status, 0, r.stderr);
   });

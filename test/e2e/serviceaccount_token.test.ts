@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { kubectlPath, startServer, versionedKubectl, type TestServer } from './harness.js';
+import { kubectlPath, startServer, versionedKubectl, type TestServer, INSECURE_PORT } from './harness.js';
 import { Kubectl, binding, manifest, podManifest, until } from './fixtures/kubectl/cli.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- decoded JWT claims and Status bodies are dynamic JSON
@@ -49,7 +49,7 @@ describe('serviceaccounts/token against kscale server', () => {
   const kubectls: Kubectl[] = [];
 
   before(async () => {
-    server = await startServer();
+    server = await startServer([...INSECURE_PORT]);
   });
 
   after(async () => {
@@ -366,7 +366,7 @@ describe('the signing key survives a restart (--service-account-signing-key-file
   });
 
   test("a token from the first server verifies against the second one's JWKS; the issuer and maximum lifetime are the flags'", async () => {
-    const first = await startServer(flags);
+    const first = await startServer([...INSECURE_PORT, ...flags]);
     servers.push(first);
     const k1 = new Kubectl(kubectlPath(), first.kubeconfig);
     const r = await k1.run(['create', 'token', 'default', '-n', 'default', '--duration', '24h']);
@@ -380,7 +380,7 @@ describe('the signing key survives a restart (--service-account-signing-key-file
     assert.equal(claims.exp - claims.iat, 7200, 'a 24h request is cut to --service-account-max-token-expiration');
     await first.stop();
 
-    const second = await startServer(flags);
+    const second = await startServer([...INSECURE_PORT, ...flags]);
     servers.push(second);
     const again = await verifyToken(second.url, token);
     assert.equal(again.header.kid, header.kid);

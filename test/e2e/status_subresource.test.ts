@@ -8,7 +8,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from './harness.js';
+import { startServer, type TestServer, INSECURE_PORT } from './harness.js';
 import { send, type Obj } from './raw_http.js';
 
 const PODS = '/api/v1/namespaces/default/pods';
@@ -18,7 +18,7 @@ const JSON_PATCH = 'application/json-patch+json';
 
 let server: TestServer;
 before(async () => {
-  server = await startServer();
+  server = await startServer([...INSECURE_PORT]);
 });
 after(async () => {
   await server.stop();

@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { KSCALE, startServer, type TestServer } from './harness.js';
+import { KSCALE, startServer, type TestServer, INSECURE_PORT } from './harness.js';
 
 let server: TestServer;
 before(async () => {
-  server = await startServer(['--quota-backend-bytes', String(3 * 1024 * 1024), '--etcd-compaction-interval', '1s']);
+  server = await startServer([
+    ...INSECURE_PORT,
+    '--quota-backend-bytes',
+    String(3 * 1024 * 1024),
+    '--etcd-compaction-interval',
+    '1s',
+  ]);
 });
 after(async () => server.stop());
 

@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, type IncomingMessage } from 'node:http';
-import { startServer, type TestServer } from './harness.js';
+import { startServer, type TestServer, INSECURE_PORT } from './harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- watch events are dynamic JSON
 type Obj = Record<string, any>;
@@ -169,7 +169,7 @@ async function listRV(base: string, path: string): Promise<string> {
 describe('watch semantics', () => {
   let srv: TestServer;
   before(async () => {
-    srv = await startServer();
+    srv = await startServer([...INSECURE_PORT]);
   });
   after(async () => {
     await srv?.stop();
@@ -398,7 +398,7 @@ describe('watch from a compacted resourceVersion', () => {
   const args = ['--etcd-compaction-interval', '1s'];
   let srv: TestServer;
   before(async () => {
-    srv = await startServer(args);
+    srv = await startServer([...INSECURE_PORT, ...args]);
   });
   after(async () => {
     await srv?.stop();
@@ -418,7 +418,7 @@ describe('watch from a compacted resourceVersion', () => {
     const exited = new Promise((r) => srv.process.once('exit', r));
     srv.process.kill('SIGTERM');
     await exited;
-    srv = await startServer(args, srv.dir);
+    srv = await startServer([...INSECURE_PORT, ...args], srv.dir);
     let w: OpenWatch | undefined;
     for (let attempt = 0; attempt < 10; attempt++) {
       if (attempt > 0) await sleep(500);

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { RESOURCES } from '../../src/client/index.js';
 import { waitFor } from './fixtures/cluster.js';
 import { requestCounts } from './fixtures/api_requests.js';
+import { INSECURE_PORT } from './harness.js';
 import type { Kubectl } from './fixtures/kubectl/cli.js';
 import { startKubectlCluster, type KubectlCluster } from './fixtures/workloads.js';
 import type { Pod } from '../../src/api/index.js';
@@ -19,7 +20,8 @@ let cluster: KubectlCluster;
 let k: Kubectl;
 
 before(async () => {
-  cluster = await startKubectlCluster(10);
+  // The plain port serves the request-count metrics the efficiency test reads.
+  cluster = await startKubectlCluster(10, [...INSECURE_PORT]);
   k = cluster.k;
 });
 after(async () => {

@@ -22,9 +22,11 @@ after(async () => {
 test('the kubeconfig the server writes is loaded as is', () => {
   const cfg = loadKubeconfig({ env: { KUBECONFIG: server.kubeconfig } });
   assert.equal(cfg.host, server.url.replace(/\/$/, ''));
-  assert.equal(cfg.bearerToken, 'kscale-admin');
+  assert.equal(cfg.bearerToken, undefined, 'the admin authenticates with a client certificate');
+  assert.match(String(cfg.cert), /BEGIN CERTIFICATE/);
+  assert.match(String(cfg.ca), /BEGIN CERTIFICATE/);
   assert.equal(cfg.namespace, 'default');
-  assert.equal(cfg.insecureSkipTLSVerify, true);
+  assert.notEqual(cfg.insecureSkipTLSVerify, true, 'the server is verified with its CA');
 });
 
 test('create, get, list, update with a stale RV, and delete', async () => {
