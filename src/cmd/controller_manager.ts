@@ -23,6 +23,7 @@ import {
   type ControllerManagerConfiguration,
   defaultControllerManagerConfiguration,
   newControllerDescriptors,
+  SAControllerClientBuilder,
   SimpleControllerClientBuilder,
   startControllers,
 } from '../controller/index.js';
@@ -185,6 +186,12 @@ export function controllerManagerCommand(): Command {
       '--root-ca-file <file>',
       "CA bundle published as every namespace's kube-root-ca.crt (default: the kubeconfig's certificate authority)",
     )
+    .option(
+      '--use-service-account-credentials [bool]',
+      'each controller talks as its own ServiceAccount kube-system/<name> (TokenRequest), authorized by its system:controller:<name> role',
+      (v: string) => v !== 'false',
+      false,
+    )
     .option('-v, --verbose', 'verbose logs');
   return addClientFlags(withSchedulerFlags(cmd), { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
     const log = logger(o.verbose === true);
@@ -192,11 +199,14 @@ export function controllerManagerCommand(): Command {
     // Like upstream: every controller gets its own client (its own QPS/burst bucket) from the builder, and the
     // shared informers list and watch through one more, "shared-informers".
     const restConfig = restConfigFromFlags(o as unknown as ClientFlags);
-    const clientBuilder = new SimpleControllerClientBuilder(
-      { ...restConfig, userAgent: 'kscale-controller-manager' },
-      { clock },
-    );
-    const client = clientBuilder.client('shared-informers');
+    const managerConfig = { ...restConfig, userAgent: 'kscale-controller-manager' };
+    const simple = new SimpleControllerClientBuilder(managerConfig, { clock });
+    // The shared informers list and watch as the manager itself, as upstream's do.
+    const client = simple.client('shared-informers');
+    const clientBuilder =
+      o.useServiceAccountCredentials === true
+        ? new SAControllerClientBuilder(managerConfig, client, { clock, logger: log })
+        : simple;
     const config = defaultControllerManagerConfiguration();
     config.nodeLifecycle = {
       nodeMonitorPeriodMs: o.nodeMonitorPeriod as number,

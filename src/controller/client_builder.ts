@@ -13,6 +13,8 @@ import { RESTClient, type RestConfig, type RESTClientOptions } from '../client/i
 export interface ControllerClientBuilder {
   /** The client of controller `name`; the same name gets the same client. */
   client(name: string): RESTClient;
+  /** Readies the credentials of the controllers about to start (ServiceAccount tokens), when the builder has any. */
+  prepare?(controllers: readonly string[]): Promise<void>;
 }
 
 /** Builds each named client from one config, like upstream's SimpleControllerClientBuilder. */

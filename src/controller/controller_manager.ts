@@ -28,6 +28,7 @@ export async function startControllers(
   validateControllers(descriptors, enabled);
   const controllers: Controller[] = [];
   const broadcasters: EventBroadcaster[] = [];
+  await ctx.clientBuilder?.prepare?.(descriptors.filter((d) => isControllerEnabled(d, enabled)).map((d) => d.name));
   for (const d of descriptors) {
     if (!isControllerEnabled(d, enabled)) {
       ctx.logger.info({ controller: d.name }, 'controller is disabled');

@@ -12,6 +12,7 @@ export {
 export { isControllerEnabled, validateControllers, type ControllerDescriptor } from './controller_descriptor.js';
 export { newControllerDescriptors } from './controller_descriptors.js';
 export { SimpleControllerClientBuilder, type ControllerClientBuilder } from './client_builder.js';
+export { CONTROLLER_SERVICE_ACCOUNTS, SAControllerClientBuilder } from './sa_client_builder.js';
 export { startControllers, type RunningControllers } from './controller_manager.js';
 export { Periodic, parallelize } from './periodic.js';
 export * as nodeutil from './nodeutil/index.js';

@@ -100,6 +100,11 @@ export class RESTClient {
       this.headers.Authorization = `Basic ${Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64')}`;
   }
 
+  /** Replaces the bearer token of every later request (a renewed ServiceAccount token). */
+  setBearerToken(token: string): void {
+    this.headers.Authorization = `Bearer ${token}`;
+  }
+
   /** Sends a request and decodes the JSON body; failures throw StatusError. */
   async request<T>(opts: RequestOptions): Promise<T> {
     const res = await this.requestRaw(opts);
