@@ -66,6 +66,10 @@ function addRunFlags(cmd: Command): Command {
         .default('full'),
     )
     .option('--watch-cache <bool>', "the API server's watch cache", 'true')
+    .option(
+      '--insecure',
+      'A/B switch: every component on the plain-HTTP --insecure-port with AlwaysAllow (default: TLS, Node,RBAC, an identity per component)',
+    )
     .option('--max-requests-inflight <n>', 'API server read-only in-flight limit (0: none)', nonNegativeIntFlag, 400)
     .option(
       '--max-mutating-requests-inflight <n>',
@@ -154,6 +158,7 @@ function configFrom(
   if (o.etcdServers !== undefined) c.server.etcdServers = o.etcdServers as string;
   c.server.storageSync = o.storageSync as 'full' | 'normal';
   c.server.watchCache = o.watchCache !== 'false';
+  c.server.insecure = o.insecure === true;
   c.server.maxRequestsInflight = o.maxRequestsInflight as number;
   c.server.maxMutatingRequestsInflight = o.maxMutatingRequestsInflight as number;
   c.fleet.heartbeat = o.heartbeat as 'lease' | 'status';

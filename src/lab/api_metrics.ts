@@ -6,6 +6,7 @@
  * server's runtime: event loop lag since the last scrape (prom-client resets
  * its histogram on every collect) and time spent in GC.
  */
+import type { RESTClient } from '../client/index.js';
 import {
   histograms,
   histogramQuantile,
@@ -74,9 +75,17 @@ function valueOf(samples: ReturnType<typeof parsePrometheus>, name: string): num
   return s === undefined || !Number.isFinite(s.value) ? null : s.value;
 }
 
-/** Fetches /metrics of `baseUrl`; rejects on a non-200. */
-export async function scrape(baseUrl: string, signal?: AbortSignal): Promise<string> {
-  const res = await fetch(`${baseUrl}/metrics`, signal === undefined ? {} : { signal });
+/** Fetches /metrics of `server` (a plain-HTTP base URL, or a client with its kubeconfig's TLS); rejects on a non-200. */
+export async function scrape(server: string | RESTClient, signal?: AbortSignal): Promise<string> {
+  if (typeof server !== 'string') {
+    const res = await server.requestRaw({
+      method: 'GET',
+      path: '/metrics',
+      ...(signal === undefined ? {} : { signal }),
+    });
+    return res.body.toString();
+  }
+  const res = await fetch(`${server}/metrics`, signal === undefined ? {} : { signal });
   if (res.status !== 200) throw new Error(`GET /metrics: ${res.status}`);
   return res.text();
 }

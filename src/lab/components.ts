@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeKubeconfig } from '../apiserver/index.js';
 import type { LabConfig } from './config.js';
 import type { ComponentSpec } from './supervisor.js';
 import { nodeRuntimeFlags, type ProcessRole } from './node_flags.js';
@@ -48,11 +49,48 @@ export function detectCapabilities(): Capabilities {
 /** Paths of one run's files. */
 export interface RunPaths {
   dataDir: string;
+  /** The admin's kubeconfig (kubeadm:cluster-admins; on --insecure, the plain port's). */
   kubeconfig: string;
   /** The server's --token-auth-file; with it the server also serves its secure port. */
   tokenAuthFile?: string;
   /** The fleet's own kubeconfig (fleet.identity node-group); the admin's otherwise. */
   fleetKubeconfig?: string;
+  /** The break-glass kubeconfig (system:masters): the lab's /metrics scrapes, exempt from flow control. */
+  superAdminKubeconfig: string;
+  /** controller-manager.conf, scheduler.conf and proxy.conf, written by the server. */
+  componentsDir: string;
+}
+
+/** The paths of a run with its report under `reportDir` and its data under `dataDir`. */
+export function runPaths(reportDir: string, dataDir: string): RunPaths {
+  return {
+    dataDir,
+    kubeconfig: join(reportDir, 'kubeconfig'),
+    superAdminKubeconfig: join(dataDir, 'super-admin.conf'),
+    componentsDir: join(dataDir, 'components'),
+  };
+}
+
+/** The kubeconfig a component runs with: its own identity, or on --insecure the plain port's. */
+export function componentKubeconfig(
+  c: LabConfig,
+  paths: RunPaths,
+  component: 'controller-manager' | 'scheduler',
+): string {
+  return c.server.insecure ? paths.kubeconfig : join(paths.componentsDir, `${component}.conf`);
+}
+
+/**
+ * The kubeconfig of the hollow-node fleets: for now one identity for the whole fleet (the node-group token's,
+ * else the admin's), until the fleet joins node by node with bootstrap tokens and CSRs.
+ */
+export function fleetKubeconfig(_c: LabConfig, paths: RunPaths): string {
+  return paths.fleetKubeconfig ?? paths.kubeconfig;
+}
+
+/** The kubeconfig the lab scrapes the server's /metrics with. */
+export function metricsKubeconfig(c: LabConfig, paths: RunPaths): string {
+  return c.server.insecure ? paths.kubeconfig : paths.superAdminKubeconfig;
 }
 
 /** The bootstrap kubeconfig the fleets join with under --node-join csr. */
@@ -66,7 +104,11 @@ const node = (args: string[], role: ProcessRole = 'component'): { command: strin
   args: [...nodeRuntimeFlags(role), KSCALE, ...args],
 });
 
-/** The API server. `onUrl` receives its URL once it listens. */
+/**
+ * The API server, secure (a free --secure-port, the admin, super-admin and component kubeconfigs), or with
+ * --insecure also a plain-HTTP port with AlwaysAllow whose kubeconfig the lab writes. `onUrl` receives the URL
+ * the components use once it listens.
+ */
 export function serverSpec(c: LabConfig, paths: RunPaths, onUrl: (url: string) => void): ComponentSpec {
   const s = c.server;
   return {
@@ -74,14 +116,18 @@ export function serverSpec(c: LabConfig, paths: RunPaths, onUrl: (url: string) =
     ...node(
       [
         'server',
-        '--port',
+        '--secure-port',
         '0',
+        ...(s.insecure ? ['--insecure-port', '0', '--authorization-mode', 'AlwaysAllow'] : []),
         '--bind-address',
         '127.0.0.1',
         '--data-dir',
         join(paths.dataDir, 'data'),
-        '--write-kubeconfig',
-        paths.kubeconfig,
+        ...(s.insecure ? [] : ['--write-kubeconfig', paths.kubeconfig]),
+        '--write-super-admin-kubeconfig',
+        paths.superAdminKubeconfig,
+        '--write-component-kubeconfigs',
+        paths.componentsDir,
         '--storage-sync',
         s.storageSync,
         '--watch-cache',
@@ -97,15 +143,18 @@ export function serverSpec(c: LabConfig, paths: RunPaths, onUrl: (url: string) =
         ...(s.etcdServersOverrides !== undefined ? ['--etcd-servers-overrides', s.etcdServersOverrides] : []),
         // One token stands for a whole fleet's nodes, so the per-user watch cap would count them all as one client.
         ...(paths.tokenAuthFile !== undefined
-          ? ['--secure-port', '0', '--token-auth-file', paths.tokenAuthFile, '--max-watches-per-user', '0']
+          ? ['--token-auth-file', paths.tokenAuthFile, '--max-watches-per-user', '0']
           : []),
         ...s.extraArgs,
       ],
       'server',
     ),
-    ready: /listening on (http:\/\/\S+)/,
+    ready: s.insecure ? /listening on (http:\/\/\S+)/ : /serving securely on (https:\/\/\S+)/,
     readyTimeoutMs: 60_000,
-    onReady: (m) => onUrl(m[1]!),
+    onReady: (m) => {
+      if (s.insecure) writeKubeconfig(paths.kubeconfig, m[1]!);
+      onUrl(m[1]!);
+    },
   };
 }
 
@@ -117,7 +166,9 @@ export function controllerManagerSpec(c: LabConfig, paths: RunPaths): ComponentS
     ...node([
       'controller-manager',
       '--kubeconfig',
-      paths.kubeconfig,
+      componentKubeconfig(c, paths, 'controller-manager'),
+      // As kubeadm runs it: each controller under its own ServiceAccount.
+      ...(c.server.insecure ? [] : ['--use-service-account-credentials']),
       '--kube-api-qps',
       String(cm.qps),
       '--kube-api-burst',
@@ -152,7 +203,7 @@ export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
       '--port',
       '0',
       '--kubeconfig',
-      paths.kubeconfig,
+      componentKubeconfig(c, paths, 'scheduler'),
       '--kube-api-qps',
       String(c.scheduler.qps),
       '--kube-api-burst',
@@ -180,7 +231,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
         '--count',
         String(count),
         '--kubeconfig',
-        paths.fleetKubeconfig ?? paths.kubeconfig,
+        fleetKubeconfig(c, paths),
         '--name-prefix',
         n === 1 ? 'hollow-node-' : `hollow-node-${i}-`,
         '--kube-api-qps',

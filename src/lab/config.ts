@@ -39,6 +39,11 @@ export interface LabConfig {
     watchCache: boolean;
     maxRequestsInflight: number;
     maxMutatingRequestsInflight: number;
+    /**
+     * The A/B switch: serve the plain-HTTP lab port with AlwaysAllow and run every component on it. Off (the
+     * default): TLS, Node,RBAC, and each component under its own identity.
+     */
+    insecure: boolean;
     extraArgs: string[];
   };
   controllerManager: ClientLimits & { nodeMonitorPeriod: string; nodeMonitorGracePeriod: string; extraArgs: string[] };
@@ -104,6 +109,7 @@ export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig 
       watchCache: true,
       maxRequestsInflight: 400,
       maxMutatingRequestsInflight: 200,
+      insecure: false,
       extraArgs: [],
     },
     controllerManager: { ...RAISED_LIMITS, nodeMonitorPeriod: '5s', nodeMonitorGracePeriod: '50s', extraArgs: [] },

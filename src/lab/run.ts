@@ -18,6 +18,8 @@ import {
   bootstrapKubeconfigPath,
   schedulerSpec,
   serverSpec,
+  metricsKubeconfig,
+  runPaths,
   type Capabilities,
   type RunPaths,
 } from './components.js';
@@ -102,7 +104,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     );
   mkdirSync(c.reportDir, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'kscale-lab-'));
-  const paths: RunPaths = { dataDir, kubeconfig: join(c.reportDir, 'kubeconfig') };
+  const paths: RunPaths = runPaths(c.reportDir, dataDir);
   const noisyLoad = c.noisyNeighbour;
   const noisyOn = noisyLoad.listsInFlight + noisyLoad.writesInFlight > 0;
   const noisyStatsFile = join(c.reportDir, 'noisy-neighbour.json');
@@ -199,7 +201,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     tracker = new PodTracker(client);
     await tracker.start();
     sampler = new Sampler(
-      serverUrl,
+      new RESTClient({ ...loadKubeconfig({ path: metricsKubeconfig(c, paths) }), qps: 0, burst: 1 }),
       () => [{ name: 'lab', pid: process.pid }, ...sup.components.map((x) => ({ name: x.spec.name, pid: x.pid }))],
       t0,
       c.scrapeIntervalMs,

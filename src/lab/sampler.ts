@@ -3,6 +3,7 @@
  * server's /metrics and every component's /proc entries, and keeps the
  * series the report is built from.
  */
+import type { RESTClient } from '../client/index.js';
 import { scrape, snapshotOf, type ApiSnapshot } from './api_metrics.js';
 import { ProcSampler } from './proc.js';
 
@@ -15,7 +16,7 @@ export class Sampler {
   private busy = false;
 
   constructor(
-    private readonly serverUrl: string,
+    private readonly server: string | RESTClient,
     private readonly processes: () => { name: string; pid: number }[],
     private readonly t0: number,
     private readonly intervalMs: number,
@@ -30,7 +31,7 @@ export class Sampler {
     const now = Date.now();
     try {
       this.procs.sample(this.processes(), now);
-      const text = await scrape(this.serverUrl, AbortSignal.timeout(Math.max(5_000, this.intervalMs)));
+      const text = await scrape(this.server, AbortSignal.timeout(Math.max(5_000, this.intervalMs)));
       this.snapshots.push(snapshotOf(text, (now - this.t0) / 1000));
     } catch {
       // A slow or busy server misses a sample; the count goes into the report.
