@@ -28,6 +28,9 @@ export function keyFigures(r: LabReport): [string, string, number | null][] {
   const slo = (prefix: string): number | null => r.slos.find((s) => s.name.startsWith(prefix))?.measured ?? null;
   const kill = r.phases.find((p) => p.type === 'kill-nodes');
   const cpuOf = (name: string): number | null => proc(r, name)?.avgCores ?? null;
+  const qps = mean(r.api.series.qps);
+  const serverCPU = cpuOf('server');
+  const join = r.phases.find((p) => p.name === 'nodes');
   return [
     ['mutating p99', 's', slo('Mutating')],
     ['single-object read p99', 's', slo('Read-only API call latency p99 (single')],
@@ -46,8 +49,12 @@ export function keyFigures(r: LabReport): [string, string, number | null][] {
     ['watch events dispatched/s (mean)', '/s', mean(r.api.series.watchEventsPerSec)],
     ['scheduling throughput (mean)', 'pods/s', r.scheduling.average || null],
     ['server CPU (mean)', 'cores', cpuOf('server')],
+    ['server CPU per request', 'µs', serverCPU === null || !(qps > 0) ? null : (serverCPU / qps) * 1e6],
     ['server peak RSS', 'MiB', proc(r, 'server')?.peakRssMiB ?? null],
     ['fleet CPU (mean)', 'cores', cpuOf('nodes')],
+    // The fleet holds the nodes' connections: its memory is what they cost on the client side.
+    ['fleet peak RSS', 'MiB', proc(r, 'nodes')?.peakRssMiB ?? null],
+    ['node join time (all Ready)', 's', join?.durationS ?? null],
     ['controller-manager CPU (mean)', 'cores', cpuOf('controller-manager')],
     ['scheduler CPU (mean)', 'cores', cpuOf('scheduler')],
     ['dead-node detection time', 's', kill?.detectionS ?? null],

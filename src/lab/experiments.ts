@@ -112,6 +112,17 @@ export const EXPERIMENTS: Experiment[] = [
     ],
   },
   {
+    name: 'security',
+    lesson:
+      'Secure serving is not free: every connection pays a TLS handshake and every request authentication, Node and RBAC authorization; measured against the plain-HTTP lab port with AlwaysAllow, what it costs shows in server CPU per request and connection memory, and it must not cost an SLO.',
+    watch: 'server CPU per request, server and fleet peak RSS, node join time, every SLO',
+    scenario: 'load',
+    variants: [
+      { label: 'TLS, Node,RBAC', apply: (c) => (c.server.insecure = false) },
+      { label: 'insecure port, AlwaysAllow', apply: (c) => (c.server.insecure = true) },
+    ],
+  },
+  {
     name: 'throttling',
     lesson:
       "API Priority and Fairness gives every kind of client its own share of the server: a noisy neighbour's flood of LISTs and writes waits in its own priority level's queues and gets the 429s, while node heartbeats keep their seats; with max-in-flight alone the flood takes the mutating slots the Lease renewals need, and the nodes get the 429s.",
