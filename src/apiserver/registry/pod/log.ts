@@ -123,7 +123,8 @@ function streamFromKubelet(ctx: RestContext, url: string): Promise<void> {
         kres.on('error', reject);
         return;
       }
-      ctx.res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
+      // No Transfer-Encoding header: HTTP/1.1 chunks a body of unknown length by itself, and HTTP/2 forbids it.
+      ctx.res.writeHead(200, { 'Content-Type': 'text/plain' });
       ctx.res.flushHeaders();
       kres.pipe(ctx.res);
       kres.on('end', resolve);
