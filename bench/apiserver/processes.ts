@@ -132,7 +132,10 @@ export async function startKscale(
     process.execPath,
     kscaleArgv('server', nodeArgs, [
       'server',
-      '--port',
+      // The plain lab port, as before secure serving was the default; the secure port on a free port, not 6443.
+      '--insecure-port',
+      '0',
+      '--secure-port',
       '0',
       '--bind-address',
       '127.0.0.1',

@@ -39,7 +39,10 @@ const args = [
   '--trace-gc',
   kscale,
   'server',
-  '--port',
+  // The plain lab port, as before secure serving was the default; the secure port on a free port, not 6443.
+  '--insecure-port',
+  '0',
+  '--secure-port',
   '0',
   '--data-dir',
   join(dir, 'data'),

@@ -1,0 +1,170 @@
+/**
+ * Secure serving's cost (issue 23's target: TLS + Node,RBAC at least 70% of the insecure rate): single-object
+ * GET/s against one `kscale server`, side by side in one run, on kept-alive connections:
+ * - insecure: the plain-HTTP --insecure-port (system:masters, AlwaysAllow, exempt from flow control);
+ * - TLS h1: HTTPS/1.1 with the admin's client certificate (kubeadm:cluster-admins: x509 authentication, Node and
+ *   RBAC authorization, flow control), one kept-alive socket per worker;
+ * - TLS h2: the same identity over one HTTP/2 connection carrying every worker's streams, as client-go does.
+ * Rounds alternate the modes so drift on a shared machine hits all of them alike.
+ *
+ *   node dist/bench/secure/main.js [--seconds 5] [--rounds 3] [--concurrency 16]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { connect, type ClientHttp2Session } from 'node:http2';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadKubeconfig } from '../../src/client/index.js';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '16' },
+  },
+});
+const SECONDS = Number(values.seconds);
+const ROUNDS = Number(values.rounds);
+const CONCURRENCY = Number(values.concurrency);
+const PATH = '/api/v1/namespaces/default/configmaps/bench';
+const KSCALE = fileURLToPath(new URL('../../src/cmd/kscale.js', import.meta.url));
+
+type Mode = 'insecure' | 'TLS h1' | 'TLS h2';
+
+/** One GET of PATH; resolves with the status code. */
+type Get = () => Promise<number>;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'kscale-bench-secure-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const server = spawn(
+    process.execPath,
+    [
+      KSCALE,
+      'server',
+      '--secure-port',
+      '0',
+      '--insecure-port',
+      '0',
+      '--data-dir',
+      join(dir, 'data'),
+      '--storage-sync',
+      'normal',
+      '--write-kubeconfig',
+      kubeconfig,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let session: ClientHttp2Session | undefined;
+  try {
+    const { plain, secure } = await urls(server.stdout!);
+    const cfg = loadKubeconfig({ path: kubeconfig });
+    const tls = { ca: cfg.ca, cert: cfg.cert, key: cfg.key };
+    const plainAgent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+    const tlsAgent = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY, ...tls });
+    const created = await request(
+      http.request(`${plain}/api/v1/namespaces/default/configmaps`, {
+        method: 'POST',
+        agent: plainAgent,
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench' }, data: { k: 'v' } }),
+    );
+    if (created !== 201) throw new Error(`creating the ConfigMap: ${created}`);
+    session = connect(secure, tls);
+    const h2 = session;
+    const gets: Record<Mode, Get> = {
+      insecure: () => request(http.request(`${plain}${PATH}`, { agent: plainAgent })),
+      'TLS h1': () => request(https.request(`${secure}${PATH}`, { agent: tlsAgent })),
+      'TLS h2': () =>
+        new Promise((resolve, reject) => {
+          const s = h2.request({ ':path': PATH });
+          let code = 0;
+          s.on('response', (h) => (code = Number(h[':status'])));
+          s.on('error', reject);
+          s.on('end', () => resolve(code));
+          s.resume();
+          s.end();
+        }),
+    };
+    const rates: Record<Mode, number[]> = { insecure: [], 'TLS h1': [], 'TLS h2': [] };
+    for (const mode of Object.keys(gets) as Mode[]) await run(gets[mode], 0.5); // warm-up: connections, JIT
+    for (let r = 0; r < ROUNDS; r++)
+      for (const mode of Object.keys(gets) as Mode[]) rates[mode].push(await run(gets[mode], SECONDS));
+    const base = median(rates.insecure);
+    process.stdout.write(
+      `single-object GET/s, ${CONCURRENCY} workers, ${ROUNDS} × ${SECONDS} s per mode (median; rounds alternate)\n`,
+    );
+    for (const mode of Object.keys(gets) as Mode[]) {
+      const m = median(rates[mode]);
+      const share = mode === 'insecure' ? '' : `  ${((m / base) * 100).toFixed(0)}% of insecure (target ≥ 70%)`;
+      process.stdout.write(
+        `  ${mode.padEnd(9)} ${m.toFixed(0).padStart(7)} GET/s  [${rates[mode].map((x) => x.toFixed(0)).join(', ')}]${share}\n`,
+      );
+    }
+    plainAgent.destroy();
+    tlsAgent.destroy();
+  } finally {
+    session?.close();
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The secure and plain URLs the server prints once it listens. */
+function urls(stdout: NodeJS.ReadableStream): Promise<{ plain: string; secure: string }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('kscale server did not start in 30 s')), 30_000);
+    let secure: string | undefined;
+    createInterface({ input: stdout }).on('line', (line) => {
+      secure ??= /serving securely on (https:\/\/\S+)/.exec(line)?.[1];
+      const plain = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+      if (secure !== undefined && plain !== undefined) {
+        clearTimeout(timer);
+        resolve({ plain, secure });
+      }
+    });
+  });
+}
+
+/** Sends `req` with `body`, drains the answer, resolves with its status. */
+function request(req: http.ClientRequest, body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    req.on('error', reject);
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.end(body);
+  });
+}
+
+/** GETs per second over `seconds` with CONCURRENCY workers each waiting for its answer; throws on a non-200. */
+async function run(get: Get, seconds: number): Promise<number> {
+  const end = performance.now() + seconds * 1000;
+  let done = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        const code = await get();
+        if (code !== 200) throw new Error(`GET ${PATH}: ${code}`);
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - t0) / 1000);
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+await main();
