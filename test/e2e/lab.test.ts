@@ -133,7 +133,11 @@ describe('kscale up', () => {
     assert.match(r.stdout, /Pod startup latency p99 .* (PASS|FAIL)/);
     assert.ok(existsSync(join(dir, 'report.html')));
     // Each component's output is kept beside the report, so a stall can be matched against its log lines.
-    assert.match(readFileSync(join(dir, 'logs', 'server.log'), 'utf8'), /listening on http:\/\/127\.0\.0\.1:\d+/);
+    // Secure by default: only HTTPS, no plain-HTTP port.
+    const serverLog = readFileSync(join(dir, 'logs', 'server.log'), 'utf8');
+    assert.match(serverLog, /serving securely on https:\/\/127\.0\.0\.1:\d+/);
+    assert.doesNotMatch(serverLog, /listening on http:/);
+    assert.equal(rep.config.server.insecure, false);
     assert.match(
       readFileSync(join(dir, 'logs', 'controller-manager.log'), 'utf8'),
       /kscale controller-manager started/,
