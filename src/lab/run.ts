@@ -178,7 +178,15 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     if (c.chaos !== undefined)
       server = {
         ...server,
-        server: { ...server.server, extraArgs: [...server.server.extraArgs, '--port', String(await freePort())] },
+        server: {
+          ...server.server,
+          // The port the components use: the secure one, or on --insecure the plain one.
+          extraArgs: [
+            ...server.server.extraArgs,
+            c.server.insecure ? '--insecure-port' : '--secure-port',
+            String(await freePort()),
+          ],
+        },
       };
     await sup.start(serverSpec(server, paths, (u) => (serverUrl = u)));
     progress.log(`server ready at ${serverUrl}`);
