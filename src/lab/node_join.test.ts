@@ -1,27 +1,36 @@
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { controllerManagerSpec, fleetSpecs, serverSpec } from './components.js';
 import { defaultConfig } from './config.js';
 import { loadScenario } from './scenario.js';
 
-const paths = { dataDir: '/tmp/lab-run', kubeconfig: '/tmp/lab-run/kubeconfig' };
+/** The run directory the command lines name (nothing is written there). */
+const RUN = join(tmpdir(), 'lab-run');
+const paths = {
+  dataDir: RUN,
+  kubeconfig: `${RUN}/kubeconfig`,
+  superAdminKubeconfig: `${RUN}/super-admin.conf`,
+  componentsDir: `${RUN}/components`,
+};
 const after = (args: string[], flag: string): string | undefined => args[args.indexOf(flag) + 1];
 
 test('--node-join csr: a secure server with bootstrap tokens, a signing controller-manager, fleets with a bootstrap kubeconfig', () => {
-  const c = defaultConfig(loadScenario('nodes'), '/tmp/lab-run');
+  const c = defaultConfig(loadScenario('nodes'), RUN);
   c.fleet.nodeJoin = 'csr';
   const server = serverSpec(c, paths, () => undefined).args;
   assert.equal(after(server, '--secure-port'), '0');
   assert.ok(server.includes('--enable-bootstrap-token-auth'));
   const cm = controllerManagerSpec(c, paths).args;
-  assert.equal(after(cm, '--cluster-signing-cert-file'), '/tmp/lab-run/data/tls/client-ca.crt');
-  assert.equal(after(cm, '--cluster-signing-key-file'), '/tmp/lab-run/data/tls/client-ca.key');
+  assert.equal(after(cm, '--cluster-signing-cert-file'), `${RUN}/data/tls/client-ca.crt`);
+  assert.equal(after(cm, '--cluster-signing-key-file'), `${RUN}/data/tls/client-ca.key`);
   for (const f of fleetSpecs(c, paths))
-    assert.equal(after(f.args, '--bootstrap-kubeconfig'), '/tmp/lab-run/bootstrap.kubeconfig');
+    assert.equal(after(f.args, '--bootstrap-kubeconfig'), `${RUN}/bootstrap.kubeconfig`);
 });
 
 test('--node-join shared (the default) leaves every command line as it was', () => {
-  const c = defaultConfig(loadScenario('nodes'), '/tmp/lab-run');
+  const c = defaultConfig(loadScenario('nodes'), RUN);
   assert.equal(c.fleet.nodeJoin, 'shared');
   assert.ok(!serverSpec(c, paths, () => undefined).args.includes('--enable-bootstrap-token-auth'));
   assert.ok(!controllerManagerSpec(c, paths).args.includes('--cluster-signing-cert-file'));
