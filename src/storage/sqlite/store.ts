@@ -24,6 +24,7 @@ import type {
   WatchOptions,
   Watcher,
 } from '../interface.js';
+import { lockDataDir, type DataDirLock } from './dir_lock.js';
 import type { OpResult, WriteOp } from './protocol.js';
 import { Reader } from './reader.js';
 import { applyPragmas, SCHEMA, type SyncMode } from './schema.js';
@@ -68,6 +69,7 @@ export async function openSqliteStorage(opts: SqliteOptions): Promise<SqliteStor
   mkdirSync(opts.dataDir, { recursive: true });
   const file = dbFile(opts.dataDir);
   const sync = opts.sync ?? 'full';
+  const lock = lockDataDir(opts.dataDir);
   try {
     // Create the schema synchronously first, so the file is valid before either connection uses it.
     const db = new Database(file);
@@ -75,10 +77,17 @@ export async function openSqliteStorage(opts: SqliteOptions): Promise<SqliteStor
     db.exec(SCHEMA);
     db.close();
   } catch (err) {
+    lock.release();
     throw unavailable(`cannot open storage file ${file}: ${(err as Error).message}`, err);
   }
-  const s = new SqliteStorage(file, opts);
-  await s.ready();
+  let s: SqliteStorage;
+  try {
+    s = new SqliteStorage(file, opts, lock);
+    await s.ready();
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   return s;
 }
 
@@ -104,6 +113,7 @@ export class SqliteStorage implements Storage {
   constructor(
     private readonly file: string,
     opts: SqliteOptions,
+    private readonly lock?: DataDirLock,
   ) {
     this.clock = opts.clock ?? new RealClock();
     this.slowCommitMs = opts.slowCommitMs ?? 1_000;
@@ -334,6 +344,7 @@ export class SqliteStorage implements Storage {
     await this.compacting;
     await this.writer.close();
     this.reader.close();
+    this.lock?.release();
   }
 
   private expiry(ttlSeconds: number | undefined): number | null {
