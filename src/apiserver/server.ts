@@ -91,9 +91,11 @@ import { serveOpenAPI } from './openapi.js';
 import { serveOpenIDMetadata } from './openid_metadata.js';
 import { generateSigningKey, ServiceAccountTokenIssuer, type SigningKey } from './serviceaccount/index.js';
 import { IPAllocator, PortAllocator } from './registry/ipallocator.js';
-import { definitionFor, restoreServiceAllocations } from './registry/index.js';
+import { definitionFor, serviceAllocations } from './registry/index.js';
 import { convertedStorage } from './registry/converted_storage.js';
 import { gvrKey } from './endpoints/context.js';
+import { StoredOffsets } from './registry/allocator_storage.js';
+import { AllocationRepair } from './controllers/allocation_repair.js';
 import type { Strategy, StrategyConfig } from './registry/strategy.js';
 import { CustomResources } from './customresource/registry.js';
 import { versionedStorage } from './customresource/version_storage.js';
@@ -209,6 +211,7 @@ export class ApiServer {
   readonly customResources: CustomResources;
   private readonly crdController: CRDController;
   private readonly cfg: StrategyConfig;
+  private readonly allocationRepair: AllocationRepair;
   private ready = false;
   private readonly openWatches = new Set<() => void>();
   /** What the stores write to: the watch cache over storage, or storage itself with --watch-cache=false. */
@@ -241,11 +244,41 @@ export class ApiServer {
           });
     this.storage = this.cache ?? opts.storage;
     if (this.cache !== undefined) registerCacheMetrics(this.metrics, this.cache);
+    // The allocators' used sets live in storage (compare-and-swap), exact with several servers over one etcd.
+    const ipRange = opts.serviceClusterIPRange ?? '10.96.0.0/12';
+    const portRange = opts.serviceNodePortRange ?? '30000-32767';
+    const ranges = { ips: '/registry/ranges/serviceips', ports: '/registry/ranges/servicenodeports' };
     this.cfg = {
       eventTTLSeconds: opts.eventTTLSeconds ?? 3600,
-      serviceIPs: new IPAllocator(opts.serviceClusterIPRange ?? '10.96.0.0/12'),
-      nodePorts: new PortAllocator(opts.serviceNodePortRange ?? '30000-32767'),
+      serviceIPs: new IPAllocator(ipRange, (n) => new StoredOffsets(opts.storage, ranges.ips, n, ipRange)),
+      nodePorts: new PortAllocator(portRange, (n) => new StoredOffsets(opts.storage, ranges.ports, n, portRange)),
     };
+    const { serviceIPs, nodePorts } = this.cfg;
+    this.allocationRepair = new AllocationRepair({
+      storage: opts.storage,
+      listServices: async () => (await this.stores.get('services')!.list({})).items.map((i) => i.obj),
+      clock: this.clock,
+      targets: [
+        {
+          key: ranges.ips,
+          size: serviceIPs.count,
+          range: ipRange,
+          offsetsOf: (svc) =>
+            serviceAllocations(svc)
+              .ips.filter((ip) => serviceIPs.contains(ip))
+              .map((ip) => serviceIPs.offsetOf(ip)),
+        },
+        {
+          key: ranges.ports,
+          size: nodePorts.count,
+          range: portRange,
+          offsetsOf: (svc) =>
+            serviceAllocations(svc)
+              .ports.filter((p) => nodePorts.contains(p))
+              .map((p) => p - nodePorts.min),
+        },
+      ],
+    });
     for (const info of RESOURCES) {
       const store = this.newStore(info, definitionFor(info).strategy(info, this.cfg), quorum.get(info.resource)!);
       this.stores.set(info.resource, store);
@@ -636,8 +669,8 @@ export class ApiServer {
   /** Restores allocations, creates the system objects and starts the built-in controllers. */
   async start(): Promise<void> {
     await this.cache?.ready();
-    const services = await this.stores.get('services')!.list({});
-    for (const { obj } of services.items) restoreServiceAllocations(obj, this.cfg);
+    // Like upstream's repair controllers' first pass: the stored ranges hold what every stored Service holds.
+    await this.allocationRepair.start();
     await this.nsController.start();
     await bootstrap(this.stores, this.cfg, this.clock);
     await reconcileBootstrapPolicy(this.stores, this.clock);
@@ -675,6 +708,7 @@ export class ApiServer {
   async close(graceMs = 2_000): Promise<void> {
     this.ready = false;
     this.nsController.stop();
+    this.allocationRepair.stop();
     this.apf?.stop();
     this.apfEnsureTimer?.cancel();
     this.crdController.stop();

@@ -25,7 +25,13 @@ async function ensure(store: GenericStore, obj: Obj, clock: Clock): Promise<void
     // The create sequence without admission, as upstream's bootstrap controllers write through the registry.
     await store.create(obj, { now: clock.now(), dryRun: false });
   } catch (err) {
-    if ((err as { reason?: string }).reason !== 'AlreadyExists') throw err;
+    if ((err as { reason?: string }).reason === 'AlreadyExists') return;
+    // Another API server may have created it meanwhile (its ClusterIP is then already allocated): fine if it exists.
+    try {
+      await store.get(m.namespace as string | undefined, m.name as string);
+    } catch {
+      throw err;
+    }
   }
 }
 

@@ -47,7 +47,7 @@ import { storageClasses } from './storageclass/index.js';
 
 export type { ResourceDefinition, SubresourceHandler } from './resource.js';
 export { printTable } from './printers/index.js';
-export { restoreServiceAllocations } from './service/index.js';
+export { serviceAllocations } from './service/index.js';
 
 /** Every resource folder. */
 export const DEFINITIONS: readonly ResourceDefinition[] = [

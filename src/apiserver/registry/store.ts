@@ -171,7 +171,7 @@ export class GenericStore {
     try {
       await this.prepareNew(obj, (meta(obj).namespace as string | undefined) ?? '', opts);
     } catch (err) {
-      if (!opts.dryRun) this.strategy.abortCreate?.(obj);
+      if (!opts.dryRun) await this.strategy.abortCreate?.(obj);
       throw err;
     }
     opts.beforeWrite?.(obj);
@@ -179,7 +179,7 @@ export class GenericStore {
     try {
       created = await this.createStored(obj, opts);
     } catch (err) {
-      if (!opts.dryRun) this.strategy.abortCreate?.(obj);
+      if (!opts.dryRun) await this.strategy.abortCreate?.(obj);
       throw err;
     }
     if (!opts.dryRun) await this.strategy.afterCreate?.(created.obj);

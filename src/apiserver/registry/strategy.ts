@@ -68,7 +68,7 @@ export interface Strategy {
   /** Runs after a successful create (outside storage), e.g. to create dependants. */
   afterCreate?(obj: Obj): Promise<void>;
   /** Undoes what prepareForCreate reserved when the create then fails (allocated IPs and ports). */
-  abortCreate?(obj: Obj): void;
+  abortCreate?(obj: Obj): void | Promise<void>;
   /** Runs after a delete that removed the object from storage (to release allocations). */
   afterDelete?(obj: Obj): Promise<void>;
   /** Finalizers outside metadata.finalizers that block removal (namespaces: spec.finalizers). */

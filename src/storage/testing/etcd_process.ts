@@ -94,7 +94,8 @@ export async function startEtcd(opts: EtcdProcessOptions = {}): Promise<EtcdProc
   return { clientUrl, dataDir, progressNotifyIntervalMs: progressMs, stop };
 }
 
-async function healthy(url: string): Promise<boolean> {
+/** Whether the etcd at `url` answers /health as healthy within a second. */
+export async function healthy(url: string): Promise<boolean> {
   try {
     const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
     const body = (await res.json()) as { health?: string };
@@ -105,7 +106,7 @@ async function healthy(url: string): Promise<boolean> {
 }
 
 /** SIGTERM, then SIGKILL if etcd has not exited within 5 s. */
-async function kill(child: ChildProcess): Promise<void> {
+export async function kill(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');

@@ -3,7 +3,7 @@ import type { ResourceDefinition } from '../resource.js';
 import { serviceStrategy } from './strategy.js';
 import { serviceTable } from './table.js';
 
-export { restoreServiceAllocations } from './strategy.js';
+export { serviceAllocations } from './strategy.js';
 
 /** The services registry entry. */
 export const services: ResourceDefinition = {

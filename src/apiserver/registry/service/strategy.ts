@@ -14,28 +14,31 @@ export function serviceStrategy(info: ResourceInfo, cfg: StrategyConfig): Strate
     const t = (o.spec as Obj | undefined)?.type;
     return t === 'NodePort' || t === 'LoadBalancer';
   };
-  const release = (o: Obj): void => {
+  const release = async (o: Obj): Promise<void> => {
     const spec = (o.spec ?? {}) as Obj;
-    for (const ip of (spec.clusterIPs as string[] | undefined) ?? []) if (ip !== 'None') cfg.serviceIPs.release(ip);
-    for (const p of ports(o)) if (typeof p.nodePort === 'number') cfg.nodePorts.release(p.nodePort);
+    for (const ip of (spec.clusterIPs as string[] | undefined) ?? [])
+      if (ip !== 'None') await cfg.serviceIPs.release(ip);
+    for (const p of ports(o)) if (typeof p.nodePort === 'number') await cfg.nodePorts.release(p.nodePort);
   };
+  // The objects whose allocations this strategy made, so a failed create gives back only its own.
+  const reserved = new WeakSet<Obj>();
   return genericStrategy(info, {
     alwaysHasSpec: true,
     alwaysHasStatus: true,
     /** Allocates the ClusterIP and NodePorts; a dry run shows them without keeping them. */
-    prepareForCreate(o, ctx) {
+    async prepareForCreate(o, ctx) {
       const spec = (o.spec ?? (o.spec = {})) as Obj;
       const type = spec.type ?? 'ClusterIP';
-      const taken: (() => void)[] = [];
+      const taken: (() => Promise<void>)[] = [];
       try {
         if (type !== 'ExternalName' && spec.clusterIP !== 'None') {
           const want = (spec.clusterIP as string | undefined) ?? ((spec.clusterIPs as string[] | undefined) ?? [])[0];
           let ip: string;
           if (want !== undefined && want !== '') {
-            cfg.serviceIPs.allocate(want);
+            await cfg.serviceIPs.allocate(want);
             ip = want;
           } else {
-            ip = cfg.serviceIPs.allocateNext();
+            ip = await cfg.serviceIPs.allocateNext();
           }
           taken.push(() => cfg.serviceIPs.release(ip));
           spec.clusterIP = ip;
@@ -44,19 +47,20 @@ export function serviceStrategy(info: ResourceInfo, cfg: StrategyConfig): Strate
           spec.clusterIPs = ['None'];
         }
         if (wantsNodePorts(o)) {
-          ports(o).forEach((p, i) => {
+          for (const [i, p] of ports(o).entries()) {
             if (typeof p.nodePort === 'number' && p.nodePort !== 0)
-              cfg.nodePorts.allocate(p.nodePort, `spec.ports[${i}].nodePort`);
-            else p.nodePort = cfg.nodePorts.allocateNext();
+              await cfg.nodePorts.allocate(p.nodePort, `spec.ports[${i}].nodePort`);
+            else p.nodePort = await cfg.nodePorts.allocateNext();
             const port = p.nodePort as number;
             taken.push(() => cfg.nodePorts.release(port));
-          });
+          }
         }
       } catch (err) {
-        for (const undo of taken) undo();
+        for (const undo of taken) await undo();
         throw err;
       }
-      if (ctx.dryRun) for (const undo of taken) undo();
+      if (ctx.dryRun) for (const undo of taken) await undo();
+      else reserved.add(o);
     },
     /** Keeps allocated values an update leaves out, like upstream's patchAllocatedValues. */
     prepareForUpdate(o, old) {
@@ -78,16 +82,21 @@ export function serviceStrategy(info: ResourceInfo, cfg: StrategyConfig): Strate
         }
       }
     },
-    abortCreate: release,
-    afterDelete: async (o) => release(o),
+    abortCreate: async (o) => {
+      if (reserved.delete(o)) await release(o);
+    },
+    afterDelete: release,
   });
 }
 
-/** Restores allocator state from a stored Service at start-up. */
-export function restoreServiceAllocations(svc: Obj, cfg: StrategyConfig): void {
+/** The ClusterIPs and NodePorts a stored Service holds. */
+export function serviceAllocations(svc: Obj): { ips: string[]; ports: number[] } {
   const spec = (svc.spec ?? {}) as Obj;
-  for (const ip of (spec.clusterIPs as string[] | undefined) ?? [spec.clusterIP as string])
-    if (typeof ip === 'string' && ip !== 'None') cfg.serviceIPs.restore(ip);
-  for (const p of (spec.ports as Obj[] | undefined) ?? [])
-    if (typeof p.nodePort === 'number') cfg.nodePorts.restore(p.nodePort);
+  const ips = ((spec.clusterIPs as string[] | undefined) ?? [spec.clusterIP as string]).filter(
+    (ip) => typeof ip === 'string' && ip !== 'None' && ip !== '',
+  );
+  const ports = ((spec.ports as Obj[] | undefined) ?? [])
+    .map((p) => p.nodePort)
+    .filter((p): p is number => typeof p === 'number');
+  return { ips, ports };
 }
