@@ -96,6 +96,7 @@ import { convertedStorage } from './registry/converted_storage.js';
 import { gvrKey } from './endpoints/context.js';
 import { StoredOffsets } from './registry/allocator_storage.js';
 import { AllocationRepair } from './controllers/allocation_repair.js';
+import { LeaseEndpointReconciler } from './controllers/lease_endpoint_reconciler.js';
 import type { Strategy, StrategyConfig } from './registry/strategy.js';
 import { CustomResources } from './customresource/registry.js';
 import { versionedStorage } from './customresource/version_storage.js';
@@ -212,6 +213,7 @@ export class ApiServer {
   private readonly crdController: CRDController;
   private readonly cfg: StrategyConfig;
   private readonly allocationRepair: AllocationRepair;
+  private endpointReconciler: LeaseEndpointReconciler | undefined;
   private ready = false;
   private readonly openWatches = new Set<() => void>();
   /** What the stores write to: the watch cache over storage, or storage itself with --watch-cache=false. */
@@ -689,6 +691,23 @@ export class ApiServer {
     this.ready = true;
   }
 
+  /**
+   * Starts upstream's lease endpoint reconciler (--endpoint-reconciler-type=lease): this server's
+   * `/masterleases/<advertiseAddress>` key and the `kubernetes` endpoints listing every live server.
+   */
+  async startEndpointReconciler(advertiseAddress: string, port: number, ttlSeconds?: number): Promise<void> {
+    this.endpointReconciler = new LeaseEndpointReconciler({
+      storage: this.opts.storage,
+      endpoints: this.stores.get('endpoints')!,
+      endpointSlices: this.stores.get('endpointslices')!,
+      clock: this.clock,
+      advertiseAddress,
+      port,
+      ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
+    });
+    await this.endpointReconciler.start();
+  }
+
   /** Listens on host:port (port 0 picks a free one); resolves with the bound port. */
   async listen(port: number, host = '127.0.0.1'): Promise<number> {
     return listenOn(this.http, port, host);
@@ -707,6 +726,8 @@ export class ApiServer {
    */
   async close(graceMs = 2_000): Promise<void> {
     this.ready = false;
+    // Like upstream's RemoveEndpoints on shutdown: clients stop being sent here before the listeners close.
+    await this.endpointReconciler?.stop().catch(() => undefined);
     this.nsController.stop();
     this.allocationRepair.stop();
     this.apf?.stop();
