@@ -170,6 +170,14 @@ export interface StorageStatus {
 }
 
 /** The storage contract every backend and the cacher implement. */
+/** What Storage.freshness found. */
+export interface Freshness {
+  /** Storage's current revision, read with a quorum read. */
+  revision: number;
+  /** Whether the prefix holds exactly the reader's state: no key modified after `since`, none deleted. */
+  unchanged: boolean;
+}
+
 export interface Storage {
   /** The latest revision of the whole store. */
   currentRevision(): Promise<number>;
@@ -231,6 +239,16 @@ export interface Storage {
    * that; etcd's quorum revision read serves the same purpose over the network.
    */
   acknowledgedRevision?(): number;
+
+  /**
+   * A quorum read of storage's current revision that also tells whether nothing under `prefix`
+   * changed after `since`, for a reader holding `count` keys there as of `since` (etcd: one
+   * read-only transaction counting the prefix and looking for a key modified after `since`).
+   * A watch cache that has not seen that revision yet may then answer a consistent read as
+   * well, as a progress notification would let it, on etcd versions whose progress on request
+   * is unreliable (below 3.4.31).
+   */
+  freshness?(prefix: string, since: number, count: number): Promise<Freshness>;
 
   /** Bound the write-ahead log (the embedded store truncates SQLite's WAL); the server runs it after compaction. */
   checkpoint?(): Promise<void>;

@@ -10,6 +10,7 @@
  * other stores through `stores()`, each at a revision of its own.
  */
 import type {
+  Freshness,
   CreateOptions,
   DeleteOptions,
   GetOptions,
@@ -34,6 +35,8 @@ export interface StorageRoute {
 /** A Storage that sends each key to the store owning its prefix, else to the default store. */
 export class RoutedStorage implements Storage {
   private readonly routes: StorageRoute[];
+  /** The owning store's freshness of a prefix; present only when every store has it. */
+  freshness?: (prefix: string, since: number, count: number) => Promise<Freshness>;
 
   constructor(
     private readonly defaultStore: Storage,
@@ -46,6 +49,8 @@ export class RoutedStorage implements Storage {
         throw new Error(`storage routes may not nest or repeat: ${r.prefix} and ${clash.prefix}`);
     }
     this.routes = [...routes];
+    if (this.stores().every((st) => st.freshness !== undefined))
+      this.freshness = (prefix, since, count) => this.storeForPrefix(prefix).freshness!(prefix, since, count);
   }
 
   /** The store that owns `key`. */

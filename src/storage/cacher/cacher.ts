@@ -98,8 +98,7 @@ export class Cacher extends CacherBase implements ObjectStorage {
       await this.ready();
       const wc = this.watchCache;
       const from = opts.fromRevision ?? 0;
-      if (from === 0 && opts.consistent === true && this.consistentReadsFromCache)
-        await this.waitFresh(this.acknowledged?.() ?? (await this.storage.currentRevision()));
+      if (from === 0 && opts.consistent === true && this.consistentReadsFromCache) await this.catchUp();
       if (from > 0) {
         if (from < wc.window.oldestRevision) throw expired(from, wc.window.oldestRevision);
         if (from > wc.revision) await this.waitFresh(from);

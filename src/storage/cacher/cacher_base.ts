@@ -79,6 +79,8 @@ export abstract class CacherBase implements Storage, CacheReadState {
   private readonly requester: ProgressRequester | null;
   /** The storage's acknowledged revision, when it knows it without a read (a cheaper consistent-read probe). */
   protected readonly acknowledged: (() => number) | undefined;
+  /** Storage's quorum revision plus whether this resource changed since a revision (etcd without reliable progress). */
+  private readonly fresh: Storage['freshness'];
   private readonly ticker: Timer;
   private readonly readyPromise: Promise<void>;
   private markReady!: () => void;
@@ -116,7 +118,9 @@ export abstract class CacherBase implements Storage, CacheReadState {
           this.clock,
         )
       : null;
-    this.consistentReadsFromCache = opts.consistentReadsFromCache ?? this.requester !== null;
+    this.fresh = storage.freshness === undefined ? undefined : (p, since, n) => storage.freshness!(p, since, n);
+    this.consistentReadsFromCache =
+      opts.consistentReadsFromCache ?? (this.requester !== null || this.fresh !== undefined);
     this.acknowledged = hasAcknowledgedRevision(storage) ? () => storage.acknowledgedRevision() : undefined;
     this.consistentGetsFromCache = this.consistentReadsFromCache && this.acknowledged !== undefined;
     this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
@@ -318,15 +322,40 @@ export abstract class CacherBase implements Storage, CacheReadState {
       return STORAGE;
     if (isExact) return { from: 'cache', revision: exact };
     if (min !== undefined) return { from: 'cache', revision: wc.revision };
-    const target = this.acknowledged?.() ?? (await this.storage.currentRevision());
     try {
-      if (target > wc.revision) await this.waitFresh(target);
+      return { from: 'cache', revision: await this.catchUp() };
     } catch (err) {
       // Like upstream's consistent reads from cache: if the cache does not catch up in time, ask storage.
       if (isStorageError(err, 'TooLargeResourceVersion')) return STORAGE;
       throw err;
     }
-    return { from: 'cache', revision: wc.revision };
+  }
+
+  /**
+   * Waits (bounded) until the cache is as fresh as storage for a consistent read, and resolves
+   * with the revision to serve at. Storage's revision comes from its acknowledged revision, or a
+   * quorum read; over etcd that read also tells whether this resource changed since the cache's
+   * revision, and when it did not the cache is current already, as a progress notification
+   * would have said. TooLargeResourceVersion when the cache does not catch up in time.
+   */
+  protected async catchUp(): Promise<number> {
+    const wc = this.watchCache;
+    if (this.acknowledged === undefined && this.fresh !== undefined) {
+      const since = wc.revision;
+      const f = await this.fresh(this.resourcePrefix, since, wc.store.size);
+      if (wc.revision >= f.revision) return wc.revision;
+      if (f.unchanged && wc.revision === since) {
+        // Nothing under the prefix in (since, f.revision]: any event still to come is newer, so the
+        // cache may move to f.revision now, exactly as a progress notification would move it.
+        this.onEvent({ type: 'progress', revision: f.revision, key: '' });
+        return wc.revision;
+      }
+      await this.waitFresh(f.revision);
+      return wc.revision;
+    }
+    const target = this.acknowledged?.() ?? (await this.storage.currentRevision());
+    if (target > wc.revision) await this.waitFresh(target);
+    return wc.revision;
   }
 
   /**

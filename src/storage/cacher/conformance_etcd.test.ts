@@ -1,7 +1,8 @@
 /**
  * The storage conformance suite, unchanged, against the cacher over a real
- * etcd 3.4: no progress on request there, so consistent reads go to storage
- * while RV-0 reads, exact reads inside the window and watches use the cache.
+ * etcd 3.4: no reliable progress on request there, so consistent lists wait
+ * for etcd's quorum revision (or learn from it that the resource has not
+ * changed); RV-0 reads, exact reads inside the window and watches use the cache.
  */
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';

@@ -6,8 +6,10 @@
  */
 import type { Etcd3, IRequestOp, ITxnResponse } from 'etcd3';
 import { checkValueSize, conflict, keyExists, keyNotFound } from '../errors.js';
+import { prefixEnd } from '../continue.js';
 import type {
   CreateOptions,
+  Freshness,
   DeleteOptions,
   GetOptions,
   GuaranteedUpdateOptions,
@@ -61,6 +63,30 @@ export class Etcd3Storage implements Storage, RevisionSource {
     // A count-only range of one key is the cheapest request that returns a header.
     const res = await retryRead(() => this.client.kv.range({ key: Buffer.from('compact_rev_key'), count_only: true }));
     return Number(res.header.revision);
+  }
+
+  /**
+   * One read-only transaction (linearizable) at the current revision: the count of keys under
+   * `prefix`, and whether any of them was modified after `since`. A put after `since` leaves a
+   * key with a newer mod revision; a delete of a key older than `since` lowers the count; so
+   * both unchanged means the prefix is exactly as it was at `since`.
+   */
+  async freshness(prefix: string, since: number, count: number): Promise<Freshness> {
+    const key = Buffer.from(prefix, 'utf8');
+    const rangeEnd = Buffer.from(prefixEnd(prefix), 'utf8');
+    const res = await retryRead(() =>
+      this.client.kv.txn({
+        compare: [],
+        success: [
+          { request_range: { key, range_end: rangeEnd, count_only: true } },
+          { request_range: { key, range_end: rangeEnd, keys_only: true, limit: 1, min_mod_revision: since + 1 } },
+        ],
+        failure: [],
+      }),
+    );
+    const total = Number(res.responses[0]?.response_range?.count ?? -1);
+    const newer = res.responses[1]?.response_range?.kvs?.length ?? 1;
+    return { revision: Number(res.header.revision), unchanged: total === count && newer === 0 };
   }
 
   /** The oldest revision still readable, as far as this store knows. */

@@ -7,6 +7,7 @@
  * watches are the base store's own, and their values are never copied.
  */
 import type {
+  Freshness,
   CreateOptions,
   DeleteOptions,
   GetOptions,
@@ -33,6 +34,7 @@ export interface TransformerRoute {
 export class TransformingStorage implements Storage {
   requestProgress?: () => void;
   acknowledgedRevision?: () => number;
+  freshness?: (prefix: string, since: number, count: number) => Promise<Freshness>;
   checkpoint?: () => Promise<void>;
 
   constructor(
@@ -43,6 +45,7 @@ export class TransformingStorage implements Storage {
     if (base.requestProgress !== undefined) this.requestProgress = () => base.requestProgress!();
     if (base.acknowledgedRevision !== undefined) this.acknowledgedRevision = () => base.acknowledgedRevision!();
     if (base.checkpoint !== undefined) this.checkpoint = () => base.checkpoint!();
+    if (base.freshness !== undefined) this.freshness = (p, since, n) => base.freshness!(p, since, n);
   }
 
   /** The transformers of `key`, or undefined when its values are stored as they are. */
