@@ -79,6 +79,24 @@ export function serveDiscovery(
   return true;
 }
 
+/**
+ * Runs one health check, bounded like upstream's --etcd-healthcheck-timeout (2 s): an unreachable
+ * etcd fails the check (a thrown error is its reason), never hangs it or the endpoint.
+ */
+async function bounded(check: () => Promise<string | null>): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve('no answer within 2s'), 2_000);
+  });
+  try {
+    return await Promise.race([check(), timeout]);
+  } catch (err) {
+    return (err as Error).message;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** /livez, /readyz and /healthz (with ?verbose), checking storage and its alarms. */
 export async function serveHealth(
   res: ServerResponse,
@@ -120,7 +138,7 @@ export async function serveHealth(
   let ok = true;
   for (const [name, check] of checks) {
     if (only !== '' && only !== name) continue;
-    const failure = await check();
+    const failure = await bounded(check);
     if (failure !== null) ok = false;
     // Upstream withholds the reason from the body; an operator of a store that refuses writes needs it here.
     lines.push(failure === null ? `[+]${name} ok` : `[-]${name} failed: ${failure.replace(/\s+/g, ' ')}`);

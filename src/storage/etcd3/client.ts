@@ -40,7 +40,15 @@ export function createEtcdClient(opts: Etcd3ClientOptions): Etcd3 {
   const timeout = opts.callTimeoutMs ?? 10_000;
   return new Etcd3({
     hosts: opts.servers,
-    grpcOptions: { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1 },
+    grpcOptions: {
+      'grpc.max_receive_message_length': -1,
+      'grpc.max_send_message_length': -1,
+      // A dead or partitioned member is noticed within about 5 s of silence, where upstream's 30 s + 10 s
+      // would leave the watch cache's stream on it for 40 s. 5 s is etcd's --grpc-keepalive-min-time: more
+      // frequent pings are refused with GOAWAY. The watch streams keep pings permitted on every connection.
+      'grpc.keepalive_time_ms': 5_000,
+      'grpc.keepalive_timeout_ms': 1_000,
+    },
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
     faultHandling: { global: noRetry, host: () => noRetry },
   });

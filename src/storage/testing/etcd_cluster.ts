@@ -20,8 +20,11 @@ export interface EtcdMember {
   running(): boolean;
   /** Sends a signal (SIGKILL for a crash) and waits for the exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts the member again on its data dir (it rejoins and catches up). */
-  restart(): Promise<void>;
+  /**
+   * Starts the member again on its data dir (it rejoins and catches up) and waits for it to report
+   * healthy, unless `wait` is false (a member alone has no quorum: restart them all, then wait).
+   */
+  restart(wait?: boolean): Promise<void>;
 }
 
 /** A running cluster; `stop()` kills every member and removes the data dirs. */
@@ -96,8 +99,9 @@ export async function startEtcdCluster(size = 3, startTimeoutMs = 30_000): Promi
         c.kill(signal);
         await exited;
       },
-      async restart() {
+      async restart(wait = true) {
         launch();
+        if (!wait) return;
         const deadline = Date.now() + startTimeoutMs;
         while (!(await healthy(s.clientUrl))) {
           if (Date.now() > deadline) throw new Error(`etcd member ${s.name} did not become healthy again`);
