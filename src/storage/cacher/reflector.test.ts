@@ -96,3 +96,47 @@ test('a compacted storage watch re-lists, and watchers get Expired instead of a 
     await f.close();
   }
 });
+
+/** Wraps a storage whose first watch silently drops the event at `dropRevision`, as the etcd3 client can. */
+function dropping(s: SqliteStorage, dropRevision: () => number): Storage {
+  let dropped = false;
+  const watch = (prefix: string, opts?: Parameters<Storage['watch']>[1]): Watcher => {
+    const inner = s.watch(prefix, opts);
+    const gen = (async function* (): AsyncGenerator<WatchEvent> {
+      for await (const ev of inner) {
+        if (!dropped && ev.revision === dropRevision()) {
+          dropped = true;
+          continue;
+        }
+        yield ev;
+      }
+    })();
+    return { stop: () => inner.stop(), [Symbol.asyncIterator]: () => gen };
+  };
+  return new Proxy(s, {
+    get(target, prop) {
+      if (prop === 'watch') return watch;
+      const v = Reflect.get(target, prop) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+test('a silently dropped event is detected at the next event of its key, and the cache re-lists instead of serving the gap', async () => {
+  let target = Number.MAX_SAFE_INTEGER;
+  const f = await openCacher(P, {}, (s) => dropping(s, () => target));
+  try {
+    const key = `${P}default/gap`;
+    const created = await f.sqlite.create(key, pod('gap', { phase: 'v0' }));
+    target = created.modRevision + 1;
+    await f.sqlite.guaranteedUpdate(key, () => ({ value: pod('gap', { phase: 'v1' }) })); // dropped
+    const last = await f.sqlite.guaranteedUpdate(key, () => ({ value: pod('gap', { phase: 'v2' }) }));
+    for (let i = 0; i < 200 && f.cacher.metrics().initializations < 2; i++) await turn();
+    const got = await f.cacher.get(key, { minRevision: last.modRevision });
+    assert.equal(got.modRevision, last.modRevision);
+    assert.match(got.value.toString(), /v2/);
+    assert.ok(f.cacher.metrics().initializations >= 2, 'the cache re-listed after the gap');
+  } finally {
+    await f.close();
+  }
+});

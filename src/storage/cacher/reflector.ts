@@ -3,7 +3,8 @@
  * a paginated list, then one watch with progress notifications from the
  * cache's revision. A watch that breaks is re-opened from the revision the
  * cache reached, so no event is lost and none is applied twice; only Expired
- * (the history is compacted away) forces a re-list.
+ * (the history is compacted away) or a detected gap (an event whose previous
+ * value the cache does not hold: some event never arrived) forces a re-list.
  */
 import type { Clock } from '../../clock/index.js';
 import { isExpired } from '../errors.js';
@@ -34,7 +35,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 /** The list-and-watch loop of one resource prefix. */
 export class Reflector {
   /** Lists done (the first is the initialization), watches opened, failures seen. */
-  readonly stats = { lists: 0, watches: 0, failures: 0 };
+  readonly stats = { lists: 0, watches: 0, failures: 0, gaps: 0 };
   private stopped = false;
   private current: Watcher | null = null;
 
@@ -56,6 +57,9 @@ export class Reflector {
         if (needList) {
           const { items, revision } = await this.listAll();
           if (this.stopped) break;
+          // A member behind what the cache has already seen is an error to retry, never a rollback.
+          if (revision < this.sink.revision())
+            throw new Error(`storage listed at revision ${revision}, older than ${this.sink.revision()} already seen`);
           this.sink.replace(items, revision);
           this.stats.lists++;
           needList = false;
@@ -75,7 +79,8 @@ export class Reflector {
         if (this.stopped) break;
         failures++;
         this.stats.failures++;
-        if (isExpired(err)) needList = true;
+        if (isExpired(err) || (err as Error).name === 'WatchGapError') needList = true;
+        if ((err as Error).name === 'WatchGapError') this.stats.gaps++;
         this.log?.warn(
           { prefix: this.prefix, err: (err as Error).message, relist: needList },
           'watch cache: storage watch failed, restarting',

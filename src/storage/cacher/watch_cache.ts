@@ -130,6 +130,10 @@ export class WatchCache {
       return null;
     }
     const prev = this.store.get(ev.key) ?? null;
+    // Gap detection: storage's previous value of the key must be the one the cache holds. When it is not,
+    // an event was lost (etcd's client can drop a replay silently), and the cache must re-list, not serve.
+    if (ev.prevKv !== undefined && (prev === null || prev.revision !== ev.prevKv.modRevision))
+      throw new WatchGapError(ev.key, prev?.revision ?? null, ev.prevKv.modRevision, ev.revision);
     let recorded: WatchCacheEvent | null = null;
     const now = Math.round(this.clock.now() - this.epoch);
     if (ev.type === 'put') {
@@ -218,5 +222,20 @@ export class WatchCache {
       } else keep.push(w);
     }
     this.waiters = keep;
+  }
+}
+
+/** An event whose previous value the cache does not hold: events were lost, and the cache re-lists. */
+export class WatchGapError extends Error {
+  constructor(
+    readonly key: string,
+    readonly cached: number | null,
+    readonly storagePrev: number,
+    readonly revision: number,
+  ) {
+    super(
+      `watch gap on ${key} at revision ${revision}: storage's previous value is at ${storagePrev}, the cache's at ${cached ?? 'none'}`,
+    );
+    this.name = 'WatchGapError';
   }
 }
