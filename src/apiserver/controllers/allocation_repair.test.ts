@@ -7,9 +7,16 @@ import { FakeClock } from '../../clock/index.js';
 import { openSqliteStorage } from '../../storage/index.js';
 import type { Obj } from '../object.js';
 import { decodeRangeAllocation, StoredOffsets } from '../registry/allocator_storage.js';
-import { AllocationRepair, REPAIRS_BEFORE_LEAK_CLEANUP } from './allocation_repair.js';
+import { AllocationRepair, REPAIRS_BEFORE_LEAK_CLEANUP, type RepairTarget } from './allocation_repair.js';
 
 const KEY = '/registry/ranges/servicenodeports';
+/** A 10-port range whose Services hold the nodePorts of their spec.ports. */
+const PORTS: RepairTarget = {
+  key: KEY,
+  size: 10,
+  range: '0-9',
+  offsetsOf: (svc) => ((svc.spec as Obj).ports as Obj[]).map((p) => p.nodePort as number),
+};
 
 test('repair marks what Services hold, and frees a leak only after it stayed leaked for three passes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kscale-repair-'));
@@ -20,14 +27,7 @@ test('repair marks what Services hold, and frees a leak only after it stayed lea
       storage: s,
       listServices: () => Promise.resolve(services),
       clock: new FakeClock(),
-      targets: [
-        {
-          key: KEY,
-          size: 10,
-          range: '0-9',
-          offsetsOf: (svc) => ((svc.spec as Obj).ports as Obj[]).map((p) => p.nodePort as number),
-        },
-      ],
+      targets: [PORTS],
     });
     const first = (await repair.runOnce()).get(KEY)!;
     assert.deepEqual(first, { marked: 2, leaks: 0, freed: 0, written: true });
@@ -64,14 +64,7 @@ test('a repair pass that races an allocation loses its swap instead of overwriti
         return [{ spec: { ports: [{ nodePort: 1 }, { nodePort: 4 }] } }];
       },
       clock: new FakeClock(),
-      targets: [
-        {
-          key: KEY,
-          size: 10,
-          range: '0-9',
-          offsetsOf: (svc) => ((svc.spec as Obj).ports as Obj[]).map((p) => p.nodePort as number),
-        },
-      ],
+      targets: [PORTS],
     });
     assert.equal((await repair.runOnce()).get(KEY)!.written, false);
     assert.deepEqual([...decodeRangeAllocation(await s.get(KEY), 10).offsets()], [1, 2]);

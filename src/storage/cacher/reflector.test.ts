@@ -7,6 +7,17 @@ import { failureOf, openCacher, pod, take, turn } from './test_helpers.js';
 
 const P = '/registry/pods/';
 
+/** `s` with its watch replaced by `watch`. */
+function withWatch(s: SqliteStorage, watch: Storage['watch']): Storage {
+  return new Proxy(s, {
+    get(target, prop) {
+      if (prop === 'watch') return watch;
+      const v = Reflect.get(target, prop) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
 /** Wraps a storage so that each watch breaks (with `fail()`) after `every` events. */
 function flaky(s: SqliteStorage, every: number, fail: () => Error, counts: { watches: number }): Storage {
   const watch = (prefix: string, opts?: Parameters<Storage['watch']>[1]): Watcher => {
@@ -24,13 +35,7 @@ function flaky(s: SqliteStorage, every: number, fail: () => Error, counts: { wat
     })();
     return { stop: () => inner.stop(), [Symbol.asyncIterator]: () => gen };
   };
-  return new Proxy(s, {
-    get(target, prop) {
-      if (prop === 'watch') return watch;
-      const v = Reflect.get(target, prop) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
+  return withWatch(s, watch);
 }
 
 test('a storage watch that breaks mid-stream is resumed with no event lost or duplicated', async () => {
@@ -113,13 +118,7 @@ function dropping(s: SqliteStorage, dropRevision: () => number): Storage {
     })();
     return { stop: () => inner.stop(), [Symbol.asyncIterator]: () => gen };
   };
-  return new Proxy(s, {
-    get(target, prop) {
-      if (prop === 'watch') return watch;
-      const v = Reflect.get(target, prop) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
+  return withWatch(s, watch);
 }
 
 test('a silently dropped event is detected at the next event of its key, and the cache re-lists instead of serving the gap', async () => {
