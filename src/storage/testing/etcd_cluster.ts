@@ -4,6 +4,7 @@
  * members by default, each of which can be killed, restarted, and asked
  * whether it leads.
  */
+import { performance } from 'node:perf_hooks';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,9 +103,9 @@ export async function startEtcdCluster(size = 3, startTimeoutMs = 30_000): Promi
       async restart(wait = true) {
         launch();
         if (!wait) return;
-        const deadline = Date.now() + startTimeoutMs;
+        const deadline = performance.now() + startTimeoutMs;
         while (!(await healthy(s.clientUrl))) {
-          if (Date.now() > deadline) throw new Error(`etcd member ${s.name} did not become healthy again`);
+          if (performance.now() > deadline) throw new Error(`etcd member ${s.name} did not become healthy again`);
           await new Promise((r) => setTimeout(r, 50));
         }
       },
@@ -114,10 +115,10 @@ export async function startEtcdCluster(size = 3, startTimeoutMs = 30_000): Promi
     for (const m of members) await m.kill('SIGTERM');
     for (const s of specs) rmSync(s.dataDir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + startTimeoutMs;
+  const deadline = performance.now() + startTimeoutMs;
   for (const s of specs) {
     while (!(await healthy(s.clientUrl))) {
-      if (Date.now() > deadline) {
+      if (performance.now() > deadline) {
         await stop();
         throw new Error(`etcd cluster member ${s.name} did not become healthy on ${s.clientUrl}`);
       }
