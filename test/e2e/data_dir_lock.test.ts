@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { KSCALE, startServer } from './harness.js';
+import { INSECURE_PORT, KSCALE, startServer } from './harness.js';
 
 function runSecond(dataDir: string): Promise<{ code: number | null; stderr: string }> {
-  const p = spawn(process.execPath, [KSCALE, 'server', '--port', '0', '--data-dir', dataDir], {
+  const p = spawn(process.execPath, [KSCALE, 'server', '--secure-port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -19,7 +19,7 @@ function runSecond(dataDir: string): Promise<{ code: number | null; stderr: stri
 }
 
 test('a second server on the same data dir exits with one clear line; the lock goes with a SIGKILLed holder', async () => {
-  const first = await startServer();
+  const first = await startServer([...INSECURE_PORT]);
   const dataDir = join(first.dir, 'data');
   try {
     const t0 = Date.now();
@@ -34,7 +34,7 @@ test('a second server on the same data dir exits with one clear line; the lock g
     const exited = new Promise((r) => first.process.once('exit', r));
     first.process.kill('SIGKILL');
     await exited;
-    const again = await startServer([], first.dir);
+    const again = await startServer([...INSECURE_PORT], first.dir);
     assert.equal((await fetch(`${again.url}/api/v1/namespaces/default`)).status, 200);
     await again.stop();
   } finally {

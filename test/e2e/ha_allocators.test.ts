@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEtcdCluster, type EtcdCluster } from '../../src/storage/testing/etcd_cluster.js';
-import { startServer, type TestServer } from './harness.js';
+import { INSECURE_PORT, startServer, type TestServer } from './harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API objects are dynamic JSON
 type Obj = Record<string, any>;
@@ -32,7 +32,11 @@ async function withTwoServers(flags: string[], body: (servers: TestServer[]) => 
   const servers: TestServer[] = [];
   try {
     // Started together: both bootstrap the `kubernetes` Service, and neither may fail doing it.
-    servers.push(...(await Promise.all([0, 1].map(() => startServer(['--etcd-servers', etcd.clientUrls, ...flags])))));
+    servers.push(
+      ...(await Promise.all(
+        [0, 1].map(() => startServer(['--etcd-servers', etcd.clientUrls, ...INSECURE_PORT, ...flags])),
+      )),
+    );
     await body(servers);
   } finally {
     for (const s of servers) await s.stop();

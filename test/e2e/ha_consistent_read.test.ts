@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEtcdCluster } from '../../src/storage/testing/etcd_cluster.js';
-import { startServer, type TestServer } from './harness.js';
+import { INSECURE_PORT, startServer, type TestServer } from './harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API objects are dynamic JSON
 type Obj = Record<string, any>;
@@ -18,7 +18,7 @@ test('a write through server A is read back at once through server B by GET and 
   const etcd = await startEtcdCluster(3);
   const servers: TestServer[] = [];
   try {
-    for (let i = 0; i < 2; i++) servers.push(await startServer(['--etcd-servers', etcd.clientUrls]));
+    for (let i = 0; i < 2; i++) servers.push(await startServer(['--etcd-servers', etcd.clientUrls, ...INSECURE_PORT]));
     for (let i = 0; i < 150; i++) {
       const [a, b] = (i % 2 === 0 ? servers : [...servers].reverse()) as [TestServer, TestServer];
       const name = `cm-${i}`;

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEtcdCluster } from '../../src/storage/testing/etcd_cluster.js';
-import { startServer } from './harness.js';
+import { INSECURE_PORT, startServer } from './harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API objects are dynamic JSON
 type Obj = Record<string, any>;
@@ -17,7 +17,7 @@ const body = (name: string): string =>
 
 test('with every etcd member down: 503/504 Status within the deadline and /readyz fails; then it resumes', async () => {
   const etcd = await startEtcdCluster(3);
-  const server = await startServer(['--etcd-servers', etcd.clientUrls]);
+  const server = await startServer(['--etcd-servers', etcd.clientUrls, ...INSECURE_PORT]);
   try {
     const post = (name: string): Promise<Response> =>
       fetch(`${server.url}${CM}`, {

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEtcdCluster } from '../../src/storage/testing/etcd_cluster.js';
-import { startServer, type TestServer } from './harness.js';
+import { INSECURE_PORT, startServer, type TestServer } from './harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API objects are dynamic JSON
 type Obj = Record<string, any>;
@@ -18,7 +18,7 @@ test('after the etcd leader is killed mid-write, every acknowledged write is vis
   const etcd = await startEtcdCluster(3);
   const servers: TestServer[] = [];
   try {
-    for (let i = 0; i < 2; i++) servers.push(await startServer(['--etcd-servers', etcd.clientUrls]));
+    for (let i = 0; i < 2; i++) servers.push(await startServer(['--etcd-servers', etcd.clientUrls, ...INSECURE_PORT]));
     const acked: string[] = [];
     // When the leader was killed, and how long until the first write after it was acknowledged.
     const t: { killedAt?: number; firstAfter?: number } = {};
