@@ -23,7 +23,16 @@ export {
   type LoadKubeconfigOptions,
 } from './rest/config.js';
 export { addClientFlags, restConfigFromFlags, type ClientFlags } from './rest/flags.js';
-export { numberFlag, nonNegativeNumberFlag, nonNegativeIntFlag, durationFlag } from './rest/flag_parsers.js';
+export {
+  numberFlag,
+  nonNegativeNumberFlag,
+  nonNegativeIntFlag,
+  intFlag,
+  booleanFlag,
+  durationFlag,
+  durationTextFlag,
+  deprecatedAlias,
+} from './rest/flag_parsers.js';
 export {
   RESTClient,
   retryAfterSeconds,

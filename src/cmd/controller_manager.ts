@@ -17,7 +17,7 @@ import {
   type ClientFlags,
 } from '../client/index.js';
 import { readFileSync } from 'node:fs';
-import type { RestConfig } from '../client/index.js';
+import { booleanFlag, intFlag, type RestConfig } from '../client/index.js';
 import { RealClock } from '../clock/index.js';
 import {
   type ControllerManagerConfiguration,
@@ -109,7 +109,7 @@ export function controllerManagerCommand(): Command {
         '--enable-garbage-collector [bool]',
         'enable the garbage collector (cascading deletion by ownerReferences)',
       )
-        .argParser((v) => v !== 'false')
+        .argParser(booleanFlag)
         .default(true),
     )
     .addOption(
@@ -117,7 +117,7 @@ export function controllerManagerCommand(): Command {
         '--terminated-pod-gc-threshold <n>',
         'terminated pods kept before the pod garbage collector deletes the oldest (<= 0 disables)',
       )
-        .argParser(Number)
+        .argParser(intFlag)
         .default(12500),
     )
     .addOption(

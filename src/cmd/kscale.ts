@@ -8,8 +8,17 @@ import { schedulerCommand } from './scheduler.js';
 import { labCommand, upCommand } from './lab.js';
 import { proxyCommand } from './proxy.js';
 import { storageCommand } from './storage.js';
+import { runMain } from './exit.js';
+import { versionLine } from './version.js';
 
-const program = new Command('kscale').description('a Kubernetes-compatible control plane built for thousands of nodes');
+const program = new Command('kscale')
+  .description('a Kubernetes-compatible control plane built for thousands of nodes')
+  .option('-V, --version', 'print the version and commit');
+// Asked for lazily: every component process starts through here, and only --version needs git.
+program.on('option:version', () => {
+  process.stdout.write(`${versionLine()}\n`);
+  process.exit(0);
+});
 program.addCommand(serverCommand());
 program.addCommand(controllerManagerCommand());
 program.addCommand(nodesCommand());
@@ -18,4 +27,4 @@ program.addCommand(upCommand());
 program.addCommand(labCommand());
 program.addCommand(proxyCommand());
 program.addCommand(storageCommand());
-await program.parseAsync(process.argv);
+await runMain(program);

@@ -4,10 +4,14 @@
  * scenarios and experiments).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
+import { asUsage, EXIT, messageOf } from './exit.js';
 import {
   defaultConfig,
   EXPERIMENTS,
+  failedSlos,
+  junitXml,
   listScenarios,
   loadScenario,
   Progress,
@@ -15,15 +19,22 @@ import {
   runLab,
   summaryText,
   type LabConfig,
+  type LabReport,
   type Scenario,
 } from '../lab/index.js';
 import { experimentNamed } from '../lab/experiments.js';
 import { parseDuration } from '../api/index.js';
-import { nonNegativeIntFlag, nonNegativeNumberFlag } from '../client/index.js';
+import {
+  booleanFlag,
+  deprecatedAlias,
+  durationTextFlag,
+  nonNegativeIntFlag,
+  nonNegativeNumberFlag,
+} from '../client/index.js';
 
 /** The flags shared by `kscale up` and `kscale lab experiment`. */
 function addRunFlags(cmd: Command): Command {
-  return cmd
+  cmd
     .option(
       '--nodes <n>',
       'hollow nodes (kscale up: 2500, the main job; experiments: their own size)',
@@ -65,7 +76,7 @@ function addRunFlags(cmd: Command): Command {
         .choices(['full', 'normal'])
         .default('full'),
     )
-    .option('--watch-cache <bool>', "the API server's watch cache", 'true')
+    .option('--watch-cache <bool>', "the API server's watch cache", booleanFlag, true)
     .option(
       '--insecure',
       'A/B switch: every component on the plain-HTTP --insecure-port with AlwaysAllow (default: TLS, Node,RBAC, an identity per component)',
@@ -80,9 +91,14 @@ function addRunFlags(cmd: Command): Command {
     .addOption(
       new Option('--heartbeat <mode>', "hollow kubelets' heartbeat").choices(['lease', 'status']).default('lease'),
     )
-    .option('--node-status-update-frequency <duration>', "hollow kubelets' status period", '10s')
-    .option('--node-monitor-period <duration>', 'controller-manager node monitor period', '5s')
-    .option('--node-monitor-grace-period <duration>', 'controller-manager node monitor grace period', '50s')
+    .option('--node-status-update-frequency <duration>', "hollow kubelets' status period", durationTextFlag, '10s')
+    .option('--node-monitor-period <duration>', 'controller-manager node monitor period', durationTextFlag, '5s')
+    .option(
+      '--node-monitor-grace-period <duration>',
+      'controller-manager node monitor grace period',
+      durationTextFlag,
+      '50s',
+    )
     .addOption(
       new Option('--pod-watch <mode>', "hollow kubelets' pod watch")
         .choices(['per-node', 'shared'])
@@ -96,11 +112,16 @@ function addRunFlags(cmd: Command): Command {
         .choices(['csr', 'shared'])
         .default('shared'),
     )
-    .option('--pod-startup-ms <ms>', "the hollow kubelets' fixed simulated container start", nonNegativeIntFlag, 1000)
+    .option(
+      '--pod-startup-latency <ms>',
+      "the hollow kubelets' fixed simulated container start, in ms (kscale nodes takes p50,p99)",
+      nonNegativeIntFlag,
+      1000,
+    )
     .option('--join-rate <n>', 'nodes registering per second', nonNegativeNumberFlag, 50)
     .option(
       '--kubelet-max-connections <n>',
-      'keep-alive sockets each fleet process shares for short requests, split evenly between node heartbeats and pods (kscale nodes --max-connections)',
+      'keep-alive sockets each fleet process shares for short requests, split evenly between node heartbeats and pods',
       nonNegativeIntFlag,
       64,
     )
@@ -125,11 +146,16 @@ function addRunFlags(cmd: Command): Command {
     .option('--scheduler-burst <n>', 'scheduler client burst (upstream 100)', nonNegativeNumberFlag)
     .option('--kubelet-qps <n>', 'per hollow kubelet client QPS (upstream 50)', nonNegativeNumberFlag, 50)
     .option('--kubelet-burst <n>', 'per hollow kubelet client burst (upstream 100)', nonNegativeNumberFlag, 100)
-    .option('--scrape-interval <duration>', 'how often /metrics and /proc are read', '5s')
-    .option('--phase-timeout <duration>', 'upper bound on each phase (default: from its pods and the pod rate)')
-    .option('--settle <duration>', 'measurement after the last phase', '5s')
-    .option('--hold <duration>', "overrides the duration of the scenario's hold phases")
+    .option('--scrape-interval <duration>', 'how often /metrics and /proc are read', durationTextFlag, '5s')
+    .option(
+      '--phase-timeout <duration>',
+      'upper bound on each phase (default: from its pods and the pod rate)',
+      durationTextFlag,
+    )
+    .option('--settle <duration>', 'measurement after the last phase', durationTextFlag, '5s')
+    .option('--hold <duration>', "overrides the duration of the scenario's hold phases", durationTextFlag)
     .option('--seed <n>', 'seed of the scale and rollout picks', nonNegativeIntFlag, 1);
+  return deprecatedAlias(cmd, 'pod-startup-ms', 'pod-startup-latency', nonNegativeIntFlag);
 }
 
 /** A LabConfig from the run flags. */
@@ -157,7 +183,7 @@ function configFrom(
   c.server.labEtcd = o.labEtcd as LabConfig['server']['labEtcd'];
   if (o.etcdServers !== undefined) c.server.etcdServers = o.etcdServers as string;
   c.server.storageSync = o.storageSync as 'full' | 'normal';
-  c.server.watchCache = o.watchCache !== 'false';
+  c.server.watchCache = o.watchCache !== false;
   c.server.insecure = o.insecure === true;
   c.server.maxRequestsInflight = o.maxRequestsInflight as number;
   c.server.maxMutatingRequestsInflight = o.maxMutatingRequestsInflight as number;
@@ -165,7 +191,7 @@ function configFrom(
   c.fleet.nodeStatusUpdateFrequency = o.nodeStatusUpdateFrequency as string;
   c.fleet.podWatch = o.podWatch as 'per-node' | 'shared';
   c.fleet.nodeJoin = o.nodeJoin as 'csr' | 'shared';
-  c.fleet.podStartupMs = o.podStartupMs as number;
+  c.fleet.podStartupMs = o.podStartupLatency as number;
   c.fleet.joinRate = o.joinRate as number;
   c.fleet.processes = Math.max(1, o.fleetProcesses as number);
   c.fleet.maxConnections = Math.max(1, o.kubeletMaxConnections as number);
@@ -244,6 +270,12 @@ function interruptible(progress: Progress): {
   };
 }
 
+/** 0 when the run completed and every SLO passed, 1 when an SLO failed, 3 when the run could not complete. */
+export function upExitCode(report: LabReport): number {
+  if (report.result !== 'completed') return EXIT.INCOMPLETE;
+  return failedSlos(report).length === 0 ? EXIT.OK : EXIT.SLO_FAILED;
+}
+
 /** `kscale up` without --nodes is the main job: upstream's load test shape at 2,500 nodes. */
 const UP_DEFAULT_NODES = 2500;
 
@@ -257,9 +289,10 @@ export function upCommand(): Command {
     .option(
       '--chaos [scenario]',
       'kill -9 each component in turn during the load and report its recovery (scenario: kill)',
-    );
+    )
+    .option('--junit <file>', 'also write JUnit XML, one testcase per SLO, for CI');
   addRunFlags(cmd).action(async (o: Record<string, unknown>) => {
-    const scenario = loadScenario(o.scenario as string);
+    const scenario = asUsage('--scenario', () => loadScenario(o.scenario as string));
     const nodes = (o.nodes as number | undefined) ?? UP_DEFAULT_NODES;
     const dir = o.report !== undefined ? resolve(o.report as string) : defaultReportDir(`${scenario.name}-${nodes}n`);
     const c = configFrom(o, scenario, dir, { nodes: UP_DEFAULT_NODES });
@@ -272,10 +305,11 @@ export function upCommand(): Command {
       process.stdout.write(
         `\n${summaryText(out.report)}\n\nreport: ${join(out.reportDir, 'report.json')}\n        ${join(out.reportDir, 'report.html')}\n`,
       );
-      process.exitCode = out.report.result === 'completed' ? 0 : 1;
+      if (o.junit !== undefined) writeFileSync(resolve(o.junit as string), junitXml(out.report));
+      process.exitCode = upExitCode(out.report);
     } catch (err) {
-      process.stderr.write(`kscale up: ${(err as Error).message}\n`);
-      process.exitCode = 1;
+      process.stderr.write(`kscale up: ${messageOf(err)}\n`);
+      process.exitCode = EXIT.INCOMPLETE;
     } finally {
       ctl.dispose();
     }
@@ -299,6 +333,7 @@ export function labCommand(): Command {
     }
     // The experiment picks its scenario unless the user names one.
     const userScenario = self.getOptionValueSource('scenario') === 'cli';
+    if (userScenario) asUsage('--scenario', () => loadScenario(o.scenario as string));
     const exp2 = userScenario ? { ...e, scenario: o.scenario as string } : e;
     const dir = o.report !== undefined ? resolve(o.report as string) : defaultReportDir(`experiment-${e.name}`);
     const progress = new Progress(process.stderr);

@@ -8,6 +8,8 @@ import { Command, Option } from 'commander';
 import { parseDuration, quantityValue } from '../api/index.js';
 import {
   addClientFlags,
+  deprecatedAlias,
+  intFlag,
   kubeconfigPaths,
   loadKubeconfig,
   nonNegativeIntFlag,
@@ -97,11 +99,11 @@ export function nodesCommand(): Command {
     .option(
       '--port <n>',
       "the kubelet API port (container logs) on each node's loopback InternalIP, like the kubelet flag; 0: ephemeral, -1: off",
-      (v: string) => Number.parseInt(v, 10),
+      intFlag,
       10250,
     )
     .option(
-      '--max-connections <n>',
+      '--kubelet-max-connections <n>',
       'keep-alive sockets shared by all kubelets for short requests, split evenly between node heartbeats and pods',
       nonNegativeIntFlag,
       64,
@@ -149,6 +151,7 @@ export function nodesCommand(): Command {
     )
     .option('-v, --verbose', 'verbose logs');
   addClientFlags(cmd, { qps: 50, burst: 100 });
+  deprecatedAlias(cmd, 'max-connections', 'kubelet-max-connections', nonNegativeIntFlag);
   cmd.action(async (o: Record<string, unknown>) => runFleet(o));
   cmd.addCommand(
     controlCommand(
@@ -220,7 +223,7 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
     podWatch: o.podWatch as PodWatchMode,
     qps: o.kubeApiQps as number,
     burst: o.kubeApiBurst as number,
-    maxConnections: Math.max(1, o.maxConnections as number),
+    maxConnections: Math.max(1, o.kubeletMaxConnections as number),
     clock,
     logger: log,
     ...((o.port as number) >= 0 ? { kubeletPort: o.port as number } : {}),

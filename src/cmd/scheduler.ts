@@ -4,30 +4,36 @@
  * --leader-elect); flags given on the command line override the file.
  */
 import { Command, Option } from 'commander';
-import { addClientFlags, restConfigFromFlags, type ClientFlags, type ClientLogger } from '../client/index.js';
+import {
+  addClientFlags,
+  booleanFlag,
+  intFlag,
+  nonNegativeIntFlag,
+  restConfigFromFlags,
+  type ClientFlags,
+  type ClientLogger,
+} from '../client/index.js';
 import { RealClock, type Clock } from '../clock/index.js';
 import { loadSchedulerConfiguration, SchedulerServer, type KubeSchedulerConfiguration } from '../scheduler/index.js';
 import { logger } from './log.js';
-
-const bool = (v: string): boolean => {
-  if (v === 'true' || v === '') return true;
-  if (v === 'false') return false;
-  throw new Error(`not a boolean: ${v}`);
-};
 
 /** Adds the `scheduler` subcommand. */
 export function schedulerCommand(): Command {
   const cmd = new Command('scheduler')
     .description('run the scheduler (kube-scheduler) against an API server')
     .addOption(new Option('--config <file>', 'a KubeSchedulerConfiguration file'))
-    .addOption(new Option('--leader-elect [bool]', 'elect a leader on a Lease before scheduling').argParser(bool))
+    .addOption(
+      new Option('--leader-elect [bool]', 'elect a leader on a Lease before scheduling').argParser(booleanFlag),
+    )
     .addOption(
       new Option('--port <n>', 'port for /healthz and /metrics on 127.0.0.1 (0: pick one)')
-        .argParser(Number)
+        .argParser(intFlag)
         .default(10259),
     )
     .addOption(
-      new Option('--max-in-flight-bindings <n>', 'pods/binding calls in flight at once').argParser(Number).default(64),
+      new Option('--max-in-flight-bindings <n>', 'pods/binding calls in flight at once')
+        .argParser(nonNegativeIntFlag)
+        .default(64),
     )
     .option('-v, --verbose', 'verbose logs');
   // Upstream's clientConnection defaults are 50/100; benchmarks raise them and record what they used.
@@ -101,7 +107,9 @@ export function schedulerCommand(): Command {
 export function withSchedulerFlags(cmd: Command): Command {
   return cmd
     .addOption(
-      new Option('--run-scheduler [bool]', 'also run the scheduler in this process').argParser(bool).default(false),
+      new Option('--run-scheduler [bool]', 'also run the scheduler in this process')
+        .argParser(booleanFlag)
+        .default(false),
     )
     .addOption(
       new Option(

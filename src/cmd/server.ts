@@ -10,9 +10,9 @@ import { DEFAULT_SERVICE_ACCOUNT_ISSUER, loadOrCreateSigningKey } from '../apise
 import { tokenFileAuthenticator, type TokenAuthenticator } from '../apiserver/authentication/index.js';
 import { RealClock } from '../clock/index.js';
 import { Compactor } from '../storage/compactor.js';
-import { isStorageError, type Storage } from '../storage/index.js';
+import { type Storage } from '../storage/index.js';
 import { parseDuration } from '../api/index.js';
-import { nonNegativeIntFlag } from '../client/index.js';
+import { booleanFlag, nonNegativeIntFlag, nonNegativeNumberFlag } from '../client/index.js';
 import { openStorage } from './storage_flags.js';
 import {
   firstServiceIP,
@@ -109,7 +109,7 @@ export function serverCommand(): Command {
     .option(
       '--enable-bootstrap-token-auth [bool]',
       'bootstrap token Secrets (type bootstrap.kubernetes.io/token) in kube-system authenticate as system:bootstrap:<id>',
-      (v: string) => v !== 'false',
+      booleanFlag,
       false,
     )
     .option(
@@ -126,7 +126,7 @@ export function serverCommand(): Command {
     .option(
       '--goaway-chance <p>',
       'probability of sending GOAWAY after an HTTP/2 request, to spread clients over servers (0 to 0.02)',
-      Number,
+      nonNegativeNumberFlag,
       0,
     )
     .option('--max-requests-inflight <n>', 'read-only requests in flight before 429', nonNegativeIntFlag, 400)
@@ -202,7 +202,7 @@ export function serverCommand(): Command {
         });
       } catch (err) {
         process.stderr.write(`kscale server: cannot open storage: ${(err as Error).message}\n`);
-        process.exit(isStorageError(err) ? 2 : 1);
+        process.exit(1);
       }
       try {
         storage = withEncryptionAtRest(storage, o.encryptionProviderConfig as string | undefined, (m) =>

@@ -250,7 +250,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
         `${f.podStartupMs},${f.podStartupMs}`,
         '--join-rate',
         String(f.joinRate / n),
-        '--max-connections',
+        '--kubelet-max-connections',
         String(f.maxConnections),
         ...(f.proxyMode !== 'off'
           ? ['--hollow-proxy', '--proxy-mode', f.proxyMode, '--hollow-proxy-watch', f.proxyWatch]

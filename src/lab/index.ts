@@ -12,3 +12,4 @@ export { Progress } from './progress.js';
 export { summaryText, type LabReport } from './report.js';
 export { renderHtml } from './html.js';
 export { EXPERIMENTS, runExperiment, type Experiment } from './experiments.js';
+export { failedSlos, junitXml } from './junit.js';

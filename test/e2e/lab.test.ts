@@ -65,7 +65,7 @@ const SMALL = [
   '10',
   '--pod-rate',
   '100',
-  '--pod-startup-ms',
+  '--pod-startup-latency',
   '200',
   '--scrape-interval',
   '1s',
@@ -76,10 +76,20 @@ const SMALL = [
 describe('kscale up', () => {
   test('runs the load scenario, reports every SLO with its threshold, and leaves no process behind', async () => {
     const dir = reportDir();
-    const r = await run(['up', ...SMALL, '--report', dir]);
-    assert.equal(r.code, 0, r.stderr);
+    const junit = join(dir, 'junit.xml');
+    const r = await run(['up', ...SMALL, '--report', dir, '--junit', junit]);
     const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;
     assert.equal(rep.result, 'completed');
+    // The exit status gates on the SLOs: 0 only when every one passed, 1 otherwise.
+    const failed = rep.slos.filter((s) => s.kind === 'slo' && !s.pass);
+    assert.equal(r.code, failed.length === 0 ? 0 : 1, `${failed.map((s) => s.name).join(', ')}\n${r.stderr}`);
+    // JUnit: one testcase per SLO, failures exactly the SLOs that failed.
+    const xml = readFileSync(junit, 'utf8');
+    const sloSuite = /<testsuite name="kscale SLOs" tests="(\d+)" failures="(\d+)" errors="0"/.exec(xml);
+    assert.ok(sloSuite !== null, xml);
+    assert.equal(Number(sloSuite[1]), 5);
+    assert.equal(Number(sloSuite[2]), failed.length);
+    for (const s of rep.slos) assert.ok(xml.includes(`name="${s.name}"`), `${s.name} missing from the JUnit XML`);
     assert.deepEqual(
       rep.phases.map((p) => p.name),
       ['nodes', 'create', 'scale', 'rolling-update', 'delete'],
@@ -155,7 +165,7 @@ describe('kscale up', () => {
       }
     });
     assert.ok(sent, r.stderr);
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 3, 'a run that could not complete exits 3');
     const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;
     assert.equal(rep.result, 'interrupted');
     assert.ok(rep.processes.length >= 4);
@@ -178,9 +188,11 @@ describe('kscale up', () => {
         }
       },
     );
-    assert.equal(r.code, 0, r.stderr);
     assert.equal(nodes.trim().split('\n').length, 3, nodes);
     const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;
+    // Stopping a kept cluster after its report is not an interruption: the run completed, so the SLOs decide.
+    assert.equal(rep.result, 'completed');
+    assert.equal(r.code, rep.slos.every((s) => s.kind !== 'slo' || s.pass) ? 0 : 1, r.stderr);
     for (const p of rep.processes) if (p.name !== 'lab') assert.ok(!alive(p.pid), `${p.name} still running`);
   });
 });

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Command, InvalidArgumentError } from 'commander';
-import { durationFlag, nonNegativeIntFlag, nonNegativeNumberFlag, numberFlag } from './flag_parsers.js';
+import {
+  booleanFlag,
+  deprecatedAlias,
+  durationFlag,
+  durationTextFlag,
+  intFlag,
+  nonNegativeIntFlag,
+  nonNegativeNumberFlag,
+  numberFlag,
+} from './flag_parsers.js';
 
 const invalid = (fn: () => unknown, message: RegExp): void => {
   assert.throws(fn, (err: unknown) => err instanceof InvalidArgumentError && message.test(err.message));
@@ -49,4 +58,39 @@ test('commander reports a rejected value as an invalid option argument', () => {
       /--n <n>.*not a non-negative integer: x/.test(err.message),
   );
   assert.equal(cmd.parse(['--n', '7'], { from: 'user' }).opts().n, 7);
+});
+
+test('intFlag takes negative integers (a port of -1 is off) and rejects fractions and blanks', () => {
+  assert.equal(intFlag('-1'), -1);
+  assert.equal(intFlag('10250'), 10250);
+  invalid(() => intFlag('1.5'), /not an integer: 1.5/);
+  invalid(() => intFlag(''), /not an integer/);
+  invalid(() => intFlag('x'), /not an integer/);
+});
+
+test("booleanFlag takes pflag's spellings of true and false and nothing else", () => {
+  for (const t of ['true', '', '1', 't', 'True']) assert.equal(booleanFlag(t), true);
+  for (const f of ['false', '0', 'f', 'False']) assert.equal(booleanFlag(f), false);
+  invalid(() => booleanFlag('yes'), /not a boolean \(true or false\): yes/);
+});
+
+test('durationTextFlag checks a duration but keeps it as written', () => {
+  assert.equal(durationTextFlag('5m0s'), '5m0s');
+  invalid(() => durationTextFlag('soon'), /soon/);
+});
+
+test('deprecatedAlias sets the current flag from the old spelling, with one warning', async () => {
+  const warnings: string[] = [];
+  let seen: unknown;
+  const cmd = new Command('nodes')
+    .exitOverride()
+    .option('--kubelet-max-connections <n>', 'sockets', nonNegativeIntFlag, 64)
+    .action((o: Record<string, unknown>) => {
+      seen = o.kubeletMaxConnections;
+    });
+  deprecatedAlias(cmd, 'max-connections', 'kubelet-max-connections', nonNegativeIntFlag, (l) => warnings.push(l));
+  await cmd.parseAsync(['--max-connections', '8'], { from: 'user' });
+  assert.equal(seen, 8);
+  assert.deepEqual(warnings, ['Flag --max-connections has been deprecated, use --kubelet-max-connections instead\n']);
+  await assert.rejects(cmd.parseAsync(['--max-connections', 'x'], { from: 'user' }), /not a non-negative integer/);
 });
