@@ -16,6 +16,7 @@ export type { KubeObject, KubeList, Status } from '../api/index.js';
 
 export {
   loadKubeconfig,
+  KubeconfigError,
   parseKubeconfig,
   kubeconfigPaths,
   inClusterConfig,

@@ -5,7 +5,7 @@
  * stack only under -v or --v=N.
  */
 import { Command, CommanderError } from 'commander';
-import { nonNegativeIntFlag } from '../client/index.js';
+import { KubeconfigError, nonNegativeIntFlag } from '../client/index.js';
 
 /** Exit codes of every `kscale` subcommand; `kscale up` adds SLO_FAILED and INCOMPLETE. */
 export const EXIT = { OK: 0, RUNTIME: 1, SLO_FAILED: 1, USAGE: 2, INCOMPLETE: 3 } as const;
@@ -72,7 +72,7 @@ export function reportError(
     if (err.exitCode === 0) return EXIT.OK;
     return EXIT.USAGE;
   }
-  const usage = err instanceof UsageError;
+  const usage = err instanceof UsageError || err instanceof KubeconfigError;
   write(`${prog}: ${messageOf(err)}\n`);
   if (verbose && err instanceof Error && err.stack !== undefined) write(`${err.stack}\n`);
   return usage ? EXIT.USAGE : EXIT.RUNTIME;

@@ -4,16 +4,18 @@
  * scenarios and experiments).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { writeFileSync } from 'node:fs';
-import { resolve, join } from 'node:path';
-import { asUsage, EXIT, messageOf } from './exit.js';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, resolve, join } from 'node:path';
+import { asUsage, EXIT, messageOf, UsageError } from './exit.js';
 import {
   defaultConfig,
+  compareReports,
   EXPERIMENTS,
   failedSlos,
   junitXml,
   listScenarios,
   loadScenario,
+  readReport,
   Progress,
   runExperiment,
   runLab,
@@ -35,6 +37,7 @@ import {
 /** The flags shared by `kscale up` and `kscale lab experiment`. */
 function addRunFlags(cmd: Command): Command {
   cmd
+    .optionsGroup('Scenario and load:')
     .option(
       '--nodes <n>',
       'hollow nodes (kscale up: 2500, the main job; experiments: their own size)',
@@ -49,6 +52,7 @@ function addRunFlags(cmd: Command): Command {
     )
     .option('--scenario <name|file>', `scenario: ${listScenarios().join(', ')}, or a YAML file`, 'load')
     .option('--report <dir>', 'report folder (default: a new timestamped folder under ./kscale-reports/)')
+    .optionsGroup('Workload mode:')
     .addOption(
       new Option(
         '--workloads <mode>',
@@ -62,6 +66,7 @@ function addRunFlags(cmd: Command): Command {
         .choices(['auto', 'scheduler', 'direct'])
         .default('auto'),
     )
+    .optionsGroup('API server and storage:')
     .option('--etcd-servers <urls>', 'use this etcd instead of the embedded store')
     .addOption(
       new Option(
@@ -88,6 +93,7 @@ function addRunFlags(cmd: Command): Command {
       nonNegativeIntFlag,
       200,
     )
+    .optionsGroup('Hollow nodes and node lifecycle:')
     .addOption(
       new Option('--heartbeat <mode>', "hollow kubelets' heartbeat").choices(['lease', 'status']).default('lease'),
     )
@@ -136,6 +142,7 @@ function addRunFlags(cmd: Command): Command {
         .choices(['off', 'iptables', 'ipvs', 'nftables'])
         .default('off'),
     )
+    .optionsGroup('Client rate limits:')
     .option(
       '--controller-manager-qps <n>',
       'controller-manager client QPS (upstream 20; raised by the lab)',
@@ -146,6 +153,7 @@ function addRunFlags(cmd: Command): Command {
     .option('--scheduler-burst <n>', 'scheduler client burst (upstream 100)', nonNegativeNumberFlag)
     .option('--kubelet-qps <n>', 'per hollow kubelet client QPS (upstream 50)', nonNegativeNumberFlag, 50)
     .option('--kubelet-burst <n>', 'per hollow kubelet client burst (upstream 100)', nonNegativeNumberFlag, 100)
+    .optionsGroup('Measurement and phases:')
     .option('--scrape-interval <duration>', 'how often /metrics and /proc are read', durationTextFlag, '5s')
     .option(
       '--phase-timeout <duration>',
@@ -285,6 +293,7 @@ export function upCommand(): Command {
     .description(
       'bring up a cluster (API server, controller-manager, scheduler, hollow nodes), run a load scenario, report the SLOs, shut down',
     )
+    .optionsGroup('Run and report:')
     .option('--keep-running', 'leave the cluster up after the report, with a kubeconfig printed; Ctrl-C stops it')
     .option(
       '--chaos [scenario]',
@@ -317,9 +326,41 @@ export function upCommand(): Command {
   return cmd;
 }
 
+/** `kscale lab compare A/report.json B/report.json [...]`: the delta table, and the overlaid charts with --html. */
+function compareCommand(): Command {
+  return new Command('compare')
+    .description('compare runs: key figures of each report against the first, marked better, worse or within noise')
+    .argument('<reports...>', 'two or more report.json files (or report folders); the first is the baseline')
+    .option('--html <file>', 'also write the overlaid-chart HTML page here')
+    .option('--json <file>', 'also write the comparison as JSON here')
+    .action((files: string[], o: { html?: string; json?: string }) => {
+      if (files.length < 2) throw new UsageError('needs at least two reports to compare');
+      const runs = files.map((f, i) => {
+        const file = existsSync(f) && statSync(f).isDirectory() ? join(f, 'report.json') : f;
+        let report;
+        try {
+          report = readReport(file);
+        } catch (err) {
+          throw new UsageError(messageOf(err), { cause: err });
+        }
+        return {
+          label: `${String.fromCharCode(65 + (i % 26))}: ${basename(dirname(resolve(file)))}`,
+          dir: file,
+          report,
+        };
+      });
+      const out = compareReports(runs);
+      process.stdout.write(`${out.text}\n`);
+      if (o.html !== undefined) writeFileSync(resolve(o.html), out.html);
+      if (o.json !== undefined) writeFileSync(resolve(o.json), `${JSON.stringify(out.json, null, 1)}\n`);
+    });
+}
+
 /** Adds `kscale lab` with `experiment`, `experiments` and `scenarios`. */
 export function labCommand(): Command {
-  const lab = new Command('lab').description('the scale lab: experiments (one per big-cluster lesson) and scenarios');
+  const lab = new Command('lab').description(
+    'the scale lab: experiments (one per big-cluster lesson), scenarios, and comparing runs',
+  );
   const exp = new Command('experiment')
     .argument('<name>', `one of: ${EXPERIMENTS.map((e) => e.name).join(', ')}`)
     .description('run one scenario once per variant of a setting, then write a side-by-side report');
@@ -358,6 +399,7 @@ export function labCommand(): Command {
     }
   });
   lab.addCommand(exp);
+  lab.addCommand(compareCommand());
   lab.addCommand(
     new Command('experiments').description('list the experiments and their lessons').action(() => {
       for (const e of EXPERIMENTS) process.stdout.write(`${e.name.padEnd(16)} ${e.lesson}\n`);

@@ -16,6 +16,7 @@ import {
 import { RealClock, type Clock } from '../clock/index.js';
 import { loadSchedulerConfiguration, SchedulerServer, type KubeSchedulerConfiguration } from '../scheduler/index.js';
 import { logger } from './log.js';
+import { messageOf, UsageError } from './exit.js';
 
 /** Adds the `scheduler` subcommand. */
 export function schedulerCommand(): Command {
@@ -44,8 +45,7 @@ export function schedulerCommand(): Command {
     try {
       if (typeof o.config === 'string') config = loadSchedulerConfiguration(o.config);
     } catch (err) {
-      process.stderr.write(`kscale scheduler: ${(err as Error).message}\n`);
-      process.exit(1);
+      throw new UsageError(`--config: ${messageOf(err)}`, { cause: err });
     }
     const fromCli = (name: string): boolean => c.getOptionValueSource(name) === 'cli';
     const flags = o as unknown as ClientFlags;
@@ -57,29 +57,24 @@ export function schedulerCommand(): Command {
       flags.kubeconfig = config.clientConnection.kubeconfig;
     const leaderElect =
       o.leaderElect !== undefined ? (o.leaderElect as boolean) : (config.leaderElection?.leaderElect ?? true);
-    let server: SchedulerServer;
-    try {
-      server = new SchedulerServer({
-        restConfig: restConfigFromFlags(flags),
-        config,
-        clock,
-        logger: log,
-        leaderElect,
-        port: o.port as number,
-        maxInFlightBindings: o.maxInFlightBindings as number,
-        onStarted: () =>
-          process.stdout.write(
-            `kscale scheduler started (qps ${flags.kubeApiQps}, burst ${flags.kubeApiBurst}, leader-elect ${leaderElect})\n`,
-          ),
-        onLeadershipLost: () => {
-          process.stderr.write('kscale scheduler: leaderelection lost\n');
-          process.exit(1);
-        },
-      });
-    } catch (err) {
-      process.stderr.write(`kscale scheduler: ${(err as Error).message}\n`);
-      process.exit(1);
-    }
+    // A missing kubeconfig throws a usage error (exit 2), anything else a runtime failure (exit 1).
+    const server = new SchedulerServer({
+      restConfig: restConfigFromFlags(flags),
+      config,
+      clock,
+      logger: log,
+      leaderElect,
+      port: o.port as number,
+      maxInFlightBindings: o.maxInFlightBindings as number,
+      onStarted: () =>
+        process.stdout.write(
+          `kscale scheduler started (qps ${flags.kubeApiQps}, burst ${flags.kubeApiBurst}, leader-elect ${leaderElect})\n`,
+        ),
+      onLeadershipLost: () => {
+        process.stderr.write('kscale scheduler: leaderelection lost\n');
+        process.exit(1);
+      },
+    });
     const keepAlive = setInterval(() => undefined, 1 << 30);
     let stopping = false;
     const shutdown = (): void => {
@@ -96,8 +91,7 @@ export function schedulerCommand(): Command {
     try {
       await server.start();
     } catch (err) {
-      process.stderr.write(`kscale scheduler: ${(err as Error).message}\n`);
-      process.exit(1);
+      throw new UsageError(`--config: ${messageOf(err)}`, { cause: err });
     }
     if (server.url !== '') process.stdout.write(`kscale scheduler listening on ${server.url}\n`);
   });

@@ -1,21 +1,44 @@
 /**
- * The side-by-side report of an experiment: the lesson, a table of key
- * figures per variant with deltas against the first, and overlaid charts.
+ * Comparing runs: a table of key figures per run with deltas against the
+ * first and a verdict (better, worse, within noise), and overlaid charts.
+ * Used for an experiment's variants and by `kscale lab compare A B`.
  */
 import type { Experiment } from './experiments.js';
 import { esc, mergeX, renderPage, type Section } from './html_page.js';
 import type { LabReport } from './report.js';
 
-/** One variant's run. */
+/** One run to compare. */
 export interface ComparisonRun {
   label: string;
   dir: string;
   report: LabReport;
 }
 
-const mean = (v: number[]): number => (v.length === 0 ? NaN : v.reduce((a, b) => a + b, 0) / v.length);
+/** Which way a figure improves; 'neither' for load figures that only describe the run. */
+export type Better = 'lower' | 'higher' | 'neither';
+
+/**
+ * A compared figure. A single run carries no variance of its own, so a change
+ * is "within noise" while it is under `noise` (relative) or under `floor`
+ * (absolute, in the figure's unit): run-to-run spread seen on the lab's machine.
+ */
+export interface KeyFigure {
+  name: string;
+  unit: string;
+  value: number | null;
+  better: Better;
+  noise: number;
+  floor: number;
+}
+
+/** How a figure moved against the first run. */
+export type Verdict = 'better' | 'worse' | 'within noise' | 'changed' | 'n/a';
+
+const mean = (v: number[]): number | null => (v.length === 0 ? null : v.reduce((a, b) => a + b, 0) / v.length);
 const proc = (r: LabReport, name: string): LabReport['processes'][number] | undefined =>
   r.processes.find((p) => p.name === name);
+const finite = (v: number | null | undefined): number | null =>
+  v === null || v === undefined || !Number.isFinite(v) ? null : v;
 
 /** The 429s the noisy neighbour received, LISTs and writes together; null when none ran. */
 function noisy429(r: LabReport): number | null {
@@ -23,49 +46,128 @@ function noisy429(r: LabReport): number | null {
   return nn === null || nn === undefined ? null : nn.lists.tooManyRequests + nn.writes.tooManyRequests;
 }
 
-/** The figures compared across variants: [name, unit, value]. */
-export function keyFigures(r: LabReport): [string, string, number | null][] {
+/** The figures compared across runs. */
+export function keyFigures(r: LabReport): KeyFigure[] {
   const slo = (prefix: string): number | null => r.slos.find((s) => s.name.startsWith(prefix))?.measured ?? null;
   const kill = r.phases.find((p) => p.type === 'kill-nodes');
-  const cpuOf = (name: string): number | null => proc(r, name)?.avgCores ?? null;
+  const f = (
+    name: string,
+    unit: string,
+    value: number | null | undefined,
+    better: Better,
+    noise: number,
+    floor: number,
+  ) => ({
+    name,
+    unit,
+    value: finite(value),
+    better,
+    noise,
+    floor,
+  });
+  const latency = (name: string, v: number | null): KeyFigure => f(name, 's', v, 'lower', 0.1, 0.005);
+  const cpu = (name: string, proc2: string): KeyFigure =>
+    f(name, 'cores', proc(r, proc2)?.avgCores, 'lower', 0.1, 0.02);
+  const server = proc(r, 'server');
   const qps = mean(r.api.series.qps);
-  const serverCPU = cpuOf('server');
+  const serverCPU = server?.avgCores ?? null;
   const join = r.phases.find((p) => p.name === 'nodes');
   return [
-    ['mutating p99', 's', slo('Mutating')],
-    ['single-object read p99', 's', slo('Read-only API call latency p99 (single')],
-    ['namespace list p99', 's', slo('Read-only API call latency p99 (namespace')],
-    ['cluster list p99', 's', slo('Read-only API call latency p99 (cluster')],
-    ['pod startup p99', 's', slo('Pod startup')],
-    ['pod startup control-plane share p99', 'ms', r.podStartup.pods === 0 ? null : r.podStartup.controlPlane.p99],
-    ['API requests/s (mean)', '/s', mean(r.api.series.qps)],
-    ['429 answers/s (mean)', '/s', mean(r.api.series.tooManyPerSec)],
-    ['storage ops/s (mean)', '/s', mean(r.api.series.storageOpsPerSec)],
-    [
+    latency('mutating p99', slo('Mutating')),
+    latency('single-object read p99', slo('Read-only API call latency p99 (single')),
+    latency('namespace list p99', slo('Read-only API call latency p99 (namespace')),
+    latency('cluster list p99', slo('Read-only API call latency p99 (cluster')),
+    latency('pod startup p99', slo('Pod startup')),
+    f(
+      'pod startup control-plane share p99',
+      'ms',
+      r.podStartup.pods === 0 ? null : r.podStartup.controlPlane.p99,
+      'lower',
+      0.1,
+      5,
+    ),
+    f('API requests/s (mean)', '/s', mean(r.api.series.qps), 'neither', 0.05, 1),
+    f('429 answers/s (mean)', '/s', mean(r.api.series.tooManyPerSec), 'lower', 0.1, 0.1),
+    f('storage ops/s (mean)', '/s', mean(r.api.series.storageOpsPerSec), 'neither', 0.05, 1),
+    f(
       'server disk writes (mean)',
       'KiB/s',
-      r.storage.serverWriteBytesPerSec.count === 0 ? null : mean(proc(r, 'server')?.writeBytesPerSec ?? []) / 1024,
-    ],
-    ['watch events dispatched/s (mean)', '/s', mean(r.api.series.watchEventsPerSec)],
-    ['scheduling throughput (mean)', 'pods/s', r.scheduling.average || null],
-    ['server CPU (mean)', 'cores', cpuOf('server')],
-    ['server CPU per request', 'µs', serverCPU === null || !(qps > 0) ? null : (serverCPU / qps) * 1e6],
-    ['server peak RSS', 'MiB', proc(r, 'server')?.peakRssMiB ?? null],
-    ['fleet CPU (mean)', 'cores', cpuOf('nodes')],
+      r.storage.serverWriteBytesPerSec.count === 0 ? null : (mean(server?.writeBytesPerSec ?? []) ?? NaN) / 1024,
+      'lower',
+      0.1,
+      16,
+    ),
+    f('watch events dispatched/s (mean)', '/s', mean(r.api.series.watchEventsPerSec), 'neither', 0.05, 1),
+    f('scheduling throughput (mean)', 'pods/s', r.scheduling.average || null, 'higher', 0.05, 0.5),
+    cpu('server CPU (mean)', 'server'),
+    f(
+      'server CPU per request',
+      'µs',
+      serverCPU === null || qps === null || !(qps > 0) ? null : (serverCPU / qps) * 1e6,
+      'lower',
+      0.1,
+      1,
+    ),
+    f('server peak RSS', 'MiB', server?.peakRssMiB, 'lower', 0.05, 10),
+    cpu('fleet CPU (mean)', 'nodes'),
     // The fleet holds the nodes' connections: its memory is what they cost on the client side.
-    ['fleet peak RSS', 'MiB', proc(r, 'nodes')?.peakRssMiB ?? null],
-    ['node join time (all Ready)', 's', join?.durationS ?? null],
-    ['controller-manager CPU (mean)', 'cores', cpuOf('controller-manager')],
-    ['scheduler CPU (mean)', 'cores', cpuOf('scheduler')],
-    ['dead-node detection time', 's', kill?.detectionS ?? null],
-    ['node heartbeat (Lease write) p99', 's', r.flowControl?.heartbeat.leaseWriteP99S ?? null],
-    ['Lease requests answered 429', '', r.flowControl?.heartbeat.leaseTooManyRequests ?? null],
-    ['nodes turned NotReady', '', r.flowControl?.heartbeat.nodesTurnedNotReady ?? null],
-    ['noisy neighbour 429s', '', noisy429(r)],
-    ['noisy neighbour CPU (mean)', 'cores', r.flowControl?.noisyNeighbour?.avgCores ?? null],
-    ['server event loop lag p99 (worst interval)', 'ms', r.serverRuntime?.eventLoopLagP99Ms.max ?? null],
-    ['total run time', 's', r.totalS],
+    f('fleet peak RSS', 'MiB', proc(r, 'nodes')?.peakRssMiB, 'lower', 0.05, 10),
+    f('node join time (all Ready)', 's', join?.durationS, 'lower', 0.1, 1),
+    cpu('controller-manager CPU (mean)', 'controller-manager'),
+    cpu('scheduler CPU (mean)', 'scheduler'),
+    f('dead-node detection time', 's', kill?.detectionS, 'lower', 0.1, 1),
+    latency('node heartbeat (Lease write) p99', r.flowControl?.heartbeat.leaseWriteP99S ?? null),
+    f('Lease requests answered 429', '', r.flowControl?.heartbeat.leaseTooManyRequests, 'lower', 0.1, 1),
+    f('nodes turned NotReady', '', r.flowControl?.heartbeat.nodesTurnedNotReady, 'lower', 0, 0),
+    f('noisy neighbour 429s', '', noisy429(r), 'neither', 0.1, 1),
+    f('noisy neighbour CPU (mean)', 'cores', r.flowControl?.noisyNeighbour?.avgCores, 'neither', 0.1, 0.02),
+    f('server event loop lag p99 (worst interval)', 'ms', r.serverRuntime?.eventLoopLagP99Ms.max, 'lower', 0.1, 1),
+    f('total run time', 's', r.totalS, 'lower', 0.05, 1),
   ];
+}
+
+/** The verdict of `value` against `base` for a figure. */
+export function verdict(
+  fig: Pick<KeyFigure, 'better' | 'noise' | 'floor'>,
+  base: number | null,
+  value: number | null,
+): Verdict {
+  if (base === null || value === null) return 'n/a';
+  const d = value - base;
+  if (Math.abs(d) <= fig.floor || Math.abs(d) <= fig.noise * Math.abs(base)) return 'within noise';
+  if (fig.better === 'neither') return 'changed';
+  return d < 0 === (fig.better === 'lower') ? 'better' : 'worse';
+}
+
+/** One row of the comparison: a figure's value in every run, its delta and verdict against the first. */
+export interface FigureRow {
+  name: string;
+  unit: string;
+  better: Better;
+  noisePercent: number;
+  values: (number | null)[];
+  deltaPercent: (number | null)[];
+  verdicts: Verdict[];
+}
+
+/** The rows comparing every run against the first. */
+export function figureRows(reports: LabReport[]): FigureRow[] {
+  const figures = reports.map(keyFigures);
+  return (figures[0] ?? []).map((fig, i) => {
+    const values = figures.map((fs) => fs[i]!.value);
+    const base = values[0] ?? null;
+    return {
+      name: fig.name,
+      unit: fig.unit,
+      better: fig.better,
+      noisePercent: fig.noise * 100,
+      values,
+      deltaPercent: values.map((v) =>
+        v === null || base === null || base === 0 ? null : ((v - base) / Math.abs(base)) * 100,
+      ),
+      verdicts: values.map((v, j) => (j === 0 ? 'n/a' : verdict(fig, base, v))),
+    };
+  });
 }
 
 const fmt = (v: number | null): string =>
@@ -77,36 +179,41 @@ const fmt = (v: number | null): string =>
         ? v.toFixed(2)
         : v.toFixed(4);
 
-/** comparison.json and comparison.html of an experiment. */
-export function renderComparison(e: Experiment, runs: ComparisonRun[]): { json: object; html: string } {
-  const figures = runs.map((r) => keyFigures(r.report));
-  const rows = (figures[0] ?? []).map(([name, unit], i) => {
-    const vals = figures.map((f) => f[i]![2]);
-    const base = vals[0];
-    return {
-      name,
-      unit,
-      values: vals,
-      deltaPercent: vals.map((v) =>
-        v === null || base === null || base === undefined || !Number.isFinite(v) || !Number.isFinite(base) || base === 0
-          ? null
-          : ((v - base) / Math.abs(base)) * 100,
-      ),
-    };
-  });
-  const json = {
-    kind: 'kscale-lab-experiment',
-    experiment: e.name,
-    lesson: e.lesson,
-    watch: e.watch,
-    variants: runs.map((r) => ({ label: r.label, dir: r.dir, result: r.report.result, slos: r.report.slos })),
-    figures: rows,
-  };
+const deltaText = (row: FigureRow, i: number): string => {
+  const d = row.deltaPercent[i];
+  return d === null || d === undefined ? '' : `${d >= 0 ? '+' : ''}${d.toFixed(0)}%`;
+};
+
+/** The delta table for a terminal: one line per figure, each later run with its delta and verdict. */
+export function deltaTable(runs: ComparisonRun[], rows: FigureRow[]): string {
+  const cells = rows.map((row) => [
+    `${row.name} (${row.unit})`,
+    ...row.values.map((v, i) =>
+      i === 0 ? fmt(v) : `${fmt(v)} ${deltaText(row, i)} ${row.verdicts[i]}`.replace(/ +/g, ' '),
+    ),
+  ]);
+  const head = ['figure', ...runs.map((r, i) => (i === 0 ? r.label : `${r.label} (Δ vs first)`))];
+  const widths = head.map((h, c) => Math.max(h.length, ...cells.map((row) => row[c]!.length)));
+  const line = (cols: string[]): string =>
+    cols
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(head), ...cells.map(line)].join('\n');
+}
+
+function comparisonSections(runs: ComparisonRun[], rows: FigureRow[]): Section[] {
   const head = `<tr><th>figure</th><th>unit</th>${runs.map((r, i) => `<th>${esc(r.label)}${i === 0 ? '' : ' (Δ vs first)'}</th>`).join('')}</tr>`;
   const body = rows
     .map(
       (row) =>
-        `<tr><td>${esc(row.name)}</td><td>${esc(row.unit)}</td>${row.values.map((v, i) => `<td>${fmt(v)}${i === 0 || row.deltaPercent[i] === null ? '' : ` (${row.deltaPercent[i]! >= 0 ? '+' : ''}${row.deltaPercent[i]!.toFixed(0)}%)`}</td>`).join('')}</tr>`,
+        `<tr><td>${esc(row.name)}</td><td>${esc(row.unit)}</td>${row.values
+          .map((v, i) =>
+            i === 0
+              ? `<td>${fmt(v)}</td>`
+              : `<td class="${row.verdicts[i]!.replace(' ', '-')}">${fmt(v)} ${deltaText(row, i)} <i>${row.verdicts[i]}</i></td>`,
+          )
+          .join('')}</tr>`,
     )
     .join('');
   const overlay = (
@@ -124,11 +231,12 @@ export function renderComparison(e: Experiment, runs: ComparisonRun[]): { json: 
       const p = proc(r, name);
       return { x: (p?.t ?? []).map((t) => Math.round(t)), y: p?.[field] ?? [] };
     };
-  const sections: Section[] = [
+  return [
     {
-      html: `<p class="lesson"><b>Lesson.</b> ${esc(e.lesson)}</p><p>Look at: ${esc(e.watch)}. Scenario <b>${esc(e.scenario)}</b>; each variant is a full run (its own report is in its folder).</p>`,
+      html:
+        `<h2>Key figures</h2><style>td.better{color:#070}td.worse{color:#b00}</style><table>${head}${body}</table>` +
+        "<p>A single run has no variance of its own: a change is <i>within noise</i> under each figure's threshold (10% for latencies and CPU, 5% for rates and memory, or a small absolute floor).</p>",
     },
-    { html: `<h2>Key figures</h2><table>${head}${body}</table>` },
     {
       html: `<p>Results: ${runs.map((r) => `${esc(r.label)}: <b>${esc(r.report.result)}</b>${r.report.error === undefined ? '' : ` (${esc(r.report.error)})`}`).join('; ')}</p>`,
     },
@@ -148,5 +256,42 @@ export function renderComparison(e: Experiment, runs: ComparisonRun[]): { json: 
     overlay('API server memory (RSS)', 'MiB', procSeries('server', 'rssMiB')),
     overlay('Fleet CPU', 'cores', procSeries('nodes', 'cpuCores')),
   ];
-  return { json, html: renderPage(`kscale lab experiment: ${e.name}`, sections) };
+}
+
+/** comparison.json and comparison.html of an experiment. */
+export function renderComparison(e: Experiment, runs: ComparisonRun[]): { json: object; html: string } {
+  const rows = figureRows(runs.map((r) => r.report));
+  const json = {
+    kind: 'kscale-lab-experiment',
+    experiment: e.name,
+    lesson: e.lesson,
+    watch: e.watch,
+    variants: runs.map((r) => ({ label: r.label, dir: r.dir, result: r.report.result, slos: r.report.slos })),
+    figures: rows,
+  };
+  const intro: Section = {
+    html: `<p class="lesson"><b>Lesson.</b> ${esc(e.lesson)}</p><p>Look at: ${esc(e.watch)}. Scenario <b>${esc(e.scenario)}</b>; each variant is a full run (its own report is in its folder).</p>`,
+  };
+  return { json, html: renderPage(`kscale lab experiment: ${e.name}`, [intro, ...comparisonSections(runs, rows)]) };
+}
+
+/** `kscale lab compare`: the delta table, comparison JSON and overlaid-chart HTML of any runs' reports. */
+export function compareReports(runs: ComparisonRun[]): { text: string; json: object; html: string } {
+  const rows = figureRows(runs.map((r) => r.report));
+  const json = {
+    kind: 'kscale-lab-comparison',
+    runs: runs.map((r) => ({ label: r.label, file: r.dir, result: r.report.result, commit: r.report.commit })),
+    figures: rows,
+  };
+  const intro: Section = {
+    html: `<p>${runs.map((r) => `<b>${esc(r.label)}</b>: ${esc(r.dir)} (scenario ${esc(r.report.config.scenario.name)}, ${r.report.config.nodes} nodes, commit ${esc(r.report.commit ?? 'unknown')}, ${esc(r.report.date)})`).join('<br>')}</p>`,
+  };
+  return {
+    text: deltaTable(runs, rows),
+    json,
+    html: renderPage(`kscale lab compare: ${runs.map((r) => r.label).join(' vs ')}`, [
+      intro,
+      ...comparisonSections(runs, rows),
+    ]),
+  };
 }

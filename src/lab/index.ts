@@ -12,4 +12,6 @@ export { Progress } from './progress.js';
 export { summaryText, type LabReport } from './report.js';
 export { renderHtml } from './html.js';
 export { EXPERIMENTS, runExperiment, type Experiment } from './experiments.js';
+export { compareReports, figureRows, verdict, type FigureRow, type Verdict } from './compare.js';
+export { readReport, REPORT_SCHEMA } from './report_schema.js';
 export { failedSlos, junitXml } from './junit.js';

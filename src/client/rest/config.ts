@@ -32,6 +32,11 @@ export interface RestConfig {
   timeoutMs?: number;
 }
 
+/** A kubeconfig that cannot be read or used (missing file, context, cluster or credential): a usage error. */
+export class KubeconfigError extends Error {
+  override name = 'KubeconfigError';
+}
+
 /** Options for `loadKubeconfig`. */
 export interface LoadKubeconfigOptions {
   /** The --kubeconfig path; overrides KUBECONFIG. */
@@ -75,12 +80,12 @@ export function loadKubeconfig(opts: LoadKubeconfigOptions = {}): RestConfig {
       text = readFileSync(p, 'utf8');
     } catch (err) {
       // Like clientcmd, missing files in KUBECONFIG are skipped; an explicit --kubeconfig must exist.
-      if (explicit) throw new Error(`cannot read kubeconfig ${p}: ${(err as Error).message}`, { cause: err });
+      if (explicit) throw new KubeconfigError(`cannot read kubeconfig ${p}: ${(err as Error).message}`, { cause: err });
       continue;
     }
     files.push(parseKubeconfig(text, dirname(p)));
   }
-  if (files.length === 0) throw new Error(`no kubeconfig found in ${paths.join(', ')}`);
+  if (files.length === 0) throw new KubeconfigError(`no kubeconfig found in ${paths.join(', ')}`);
   return resolveKubeconfig(files, opts.context);
 }
 
@@ -111,16 +116,17 @@ function resolveKubeconfig(files: KubeconfigFile[], contextName?: string): RestC
     return undefined;
   };
   const ctxName = contextName ?? files.find((f) => f.currentContext !== undefined)?.currentContext;
-  if (ctxName === undefined) throw new Error('kubeconfig has no current-context and no --context was given');
+  if (ctxName === undefined) throw new KubeconfigError('kubeconfig has no current-context and no --context was given');
   const ctx = first((f) => f.contexts, ctxName);
-  if (ctx === undefined) throw new Error(`context "${ctxName}" not found in kubeconfig`);
+  if (ctx === undefined) throw new KubeconfigError(`context "${ctxName}" not found in kubeconfig`);
   const clusterName = typeof ctx.value.cluster === 'string' ? ctx.value.cluster : '';
   const cluster = first((f) => f.clusters, clusterName);
-  if (cluster === undefined) throw new Error(`cluster "${clusterName}" of context "${ctxName}" not found`);
+  if (cluster === undefined) throw new KubeconfigError(`cluster "${clusterName}" of context "${ctxName}" not found`);
   const user = first((f) => f.users, typeof ctx.value.user === 'string' ? ctx.value.user : '');
   const c = cluster.value;
   const u = user?.value ?? {};
-  if (typeof c.server !== 'string' || c.server === '') throw new Error(`cluster "${cluster.name}" has no server`);
+  if (typeof c.server !== 'string' || c.server === '')
+    throw new KubeconfigError(`cluster "${cluster.name}" has no server`);
   const cfg: RestConfig = {
     host: c.server.replace(/\/+$/, ''),
     namespace: typeof ctx.value.namespace === 'string' && ctx.value.namespace !== '' ? ctx.value.namespace : 'default',
