@@ -179,11 +179,13 @@ export class RESTClient {
     }
   }
 
-  private once(opts: RequestOptions, streaming: boolean): Promise<IncomingMessage> {
+  private async once(opts: RequestOptions, streaming: boolean): Promise<IncomingMessage> {
+    const creds = this.config.credentials;
     const url = new URL(opts.path, this.base);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     let payload: Buffer | undefined;
     const headers: Record<string, string> = { ...this.headers, Accept: opts.accept ?? 'application/json' };
+    if (creds !== undefined) headers.Authorization = await creds.authorization();
     if (opts.body !== undefined) {
       payload = Buffer.isBuffer(opts.body)
         ? opts.body
@@ -191,7 +193,7 @@ export class RESTClient {
       headers['Content-Type'] = opts.contentType ?? 'application/json';
       headers['Content-Length'] = String(payload.length);
     }
-    return new Promise<IncomingMessage>((resolve, reject) => {
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = this.transport.request(
         url,
         { method: opts.method, headers, agent: this.agent, ...(opts.signal ? { signal: opts.signal } : {}) },
@@ -205,6 +207,9 @@ export class RESTClient {
         );
       req.end(payload);
     });
+    // Like client-go's exec authenticator: a 401 means the cached credential went stale.
+    if (res.statusCode === 401) creds?.invalidate();
+    return res;
   }
 }
 

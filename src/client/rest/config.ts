@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
+import { ExecCredentialSource, TokenFileSource, type CredentialSource, type ExecConfig } from './exec_credential.js';
 
 /** Everything needed to reach and authenticate to one API server, like rest.Config. */
 export interface RestConfig {
@@ -30,6 +31,8 @@ export interface RestConfig {
   userAgent?: string;
   /** Per-request timeout for non-watch requests, in ms (0: none). */
   timeoutMs?: number;
+  /** A credential that changes (an exec plugin's token, a re-read tokenFile); overrides bearerToken. */
+  credentials?: CredentialSource;
 }
 
 /** A kubeconfig that cannot be read or used (missing file, context, cluster or credential): a usage error. */
@@ -140,8 +143,21 @@ function resolveKubeconfig(files: KubeconfigFile[], contextName?: string): RestC
   if (cert !== undefined) cfg.cert = cert;
   if (key !== undefined) cfg.key = key;
   if (typeof u.token === 'string' && u.token !== '') cfg.bearerToken = u.token;
-  else if (typeof u.tokenFile === 'string')
-    cfg.bearerToken = readFileSync(resolvePath(u.tokenFile, user!.dir), 'utf8').trim();
+  else if (typeof u.tokenFile === 'string') {
+    const file = resolvePath(u.tokenFile, user!.dir);
+    try {
+      cfg.bearerToken = readFileSync(file, 'utf8').trim();
+    } catch (err) {
+      throw new KubeconfigError(`user "${user!.name}": cannot read tokenFile ${file}: ${(err as Error).message}`);
+    }
+    cfg.credentials = new TokenFileSource(file);
+  } else if (u.exec !== undefined && u.exec !== null) {
+    try {
+      cfg.credentials = new ExecCredentialSource(u.exec as ExecConfig);
+    } catch (err) {
+      throw new KubeconfigError(`user "${user!.name}": ${(err as Error).message}`);
+    }
+  }
   if (typeof u.username === 'string') cfg.username = u.username;
   if (typeof u.password === 'string') cfg.password = u.password;
   return cfg;
