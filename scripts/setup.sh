@@ -4,21 +4,33 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# `setup.sh` (npm test) installs everything; `setup.sh lab [kscale up flags]` (npm start) only what that run needs:
+# nothing from Debian, unless the lab is to run etcd itself (--lab-etcd main|main+events).
+profile="${1:-all}"
+[ $# -gt 0 ] && shift
 need_pkgs=()
-command -v etcd >/dev/null 2>&1 || need_pkgs+=(etcd-server etcd-client)
-command -v strace >/dev/null 2>&1 || need_pkgs+=(strace)
-# Clock-jump tests run the controller-manager under libfaketime.
-command -v faketime >/dev/null 2>&1 || need_pkgs+=(faketime)
-# The service proxy programs a real kernel: iptables (legacy and nft), nftables, conntrack, ipset, ipvsadm.
-command -v iptables-legacy >/dev/null 2>&1 || need_pkgs+=(iptables)
-command -v nft >/dev/null 2>&1 || need_pkgs+=(nftables)
-command -v conntrack >/dev/null 2>&1 || need_pkgs+=(conntrack)
-command -v ipset >/dev/null 2>&1 || need_pkgs+=(ipset)
-command -v ipvsadm >/dev/null 2>&1 || need_pkgs+=(ipvsadm)
-# The official Python client, for the e2e test of its watch helper (Debian's /usr/bin/python3).
-/usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1 || need_pkgs+=(python3-kubernetes)
-# The lab's HTML report is checked in headless Debian chromium.
-command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
+lab_etcd=0
+for a in "$@"; do
+  case "$a" in --lab-etcd=main* | main | main+events) lab_etcd=1 ;; esac
+done
+if [ "$profile" = all ] || [ "$lab_etcd" = 1 ]; then
+  command -v etcd >/dev/null 2>&1 || need_pkgs+=(etcd-server etcd-client)
+fi
+if [ "$profile" = all ]; then
+  command -v strace >/dev/null 2>&1 || need_pkgs+=(strace)
+  # Clock-jump tests run the controller-manager under libfaketime.
+  command -v faketime >/dev/null 2>&1 || need_pkgs+=(faketime)
+  # The service proxy programs a real kernel: iptables (legacy and nft), nftables, conntrack, ipset, ipvsadm.
+  command -v iptables-legacy >/dev/null 2>&1 || need_pkgs+=(iptables)
+  command -v nft >/dev/null 2>&1 || need_pkgs+=(nftables)
+  command -v conntrack >/dev/null 2>&1 || need_pkgs+=(conntrack)
+  command -v ipset >/dev/null 2>&1 || need_pkgs+=(ipset)
+  command -v ipvsadm >/dev/null 2>&1 || need_pkgs+=(ipvsadm)
+  # The official Python client, for the e2e test of its watch helper (Debian's /usr/bin/python3).
+  /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1 || need_pkgs+=(python3-kubernetes)
+  # The lab's HTML report is checked in headless Debian chromium.
+  command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
+fi
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_pkgs[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"

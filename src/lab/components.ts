@@ -2,9 +2,8 @@
  * The lab's components as processes, in start-up order: the API server, the
  * controller-manager, the scheduler, then the hollow-node fleet(s). Each one
  * is a `kscale` subcommand with upstream's flags; this file only turns a
- * LabConfig into their command lines, and finds out which ones this build has.
+ * LabConfig into their command lines.
  */
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeKubeconfig } from '../apiserver/index.js';
@@ -15,7 +14,7 @@ import { nodeRuntimeFlags, type ProcessRole } from './node_flags.js';
 /** The compiled kscale command. */
 export const KSCALE = fileURLToPath(new URL('../cmd/kscale.js', import.meta.url));
 
-/** Which components this kscale build has (other parts of kscale land separately). */
+/** Which components the build that ran a report had (recorded in report.json). */
 export interface Capabilities {
   scheduler: boolean;
   /** The controller-manager runs the workload controllers (replicaset, deployment, job, garbage collector). */
@@ -23,27 +22,12 @@ export interface Capabilities {
   hollowProxy: boolean;
 }
 
-function helpOf(sub: string): string | undefined {
-  const r = spawnSync(process.execPath, [KSCALE, sub, '--help'], { encoding: 'utf8', timeout: 30_000 });
-  // Commander answers --help of an unknown subcommand with the top-level help: check it is the subcommand's own.
-  return r.status === 0 && r.stdout.includes(`Usage: kscale ${sub}`) ? r.stdout : undefined;
-}
-
-/** Asks each subcommand's --help what it supports. */
+/**
+ * What this build has: every component is in it now, so nothing is probed (the lab used to run each
+ * subcommand's --help to find out). The record stays in report.json so older reports still compare.
+ */
 export function detectCapabilities(): Capabilities {
-  const cm = helpOf('controller-manager') ?? '';
-  const nodes = helpOf('nodes') ?? '';
-  return {
-    scheduler: helpOf('scheduler') !== undefined,
-    // Deployments need the ReplicaSet controller, Jobs the Job controller, and deletion (propagationPolicy Background) the garbage collector.
-    workloadControllers: [
-      '--concurrent-deployment-syncs',
-      '--concurrent-replicaset-syncs',
-      '--concurrent-job-syncs',
-      '--concurrent-gc-syncs',
-    ].every((f) => cm.includes(f)),
-    hollowProxy: ['--hollow-proxy', '--proxy-mode'].every((f) => nodes.includes(f)),
-  };
+  return { scheduler: true, workloadControllers: true, hollowProxy: true };
 }
 
 /** Paths of one run's files. */

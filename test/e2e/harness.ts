@@ -110,7 +110,10 @@ export async function startServer(
 export function kubectlPath(): string {
   const r = spawnSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' });
   const p = r.stdout.trim();
-  if (r.status !== 0 || p === '') throw new Error('kubectl is not on PATH: the e2e suite needs the real kubectl');
+  if (r.status !== 0 || p === '')
+    throw new Error(
+      'kubectl is not on PATH: the e2e suite needs the real kubectl, with kubectl.1.27 and kubectl.1.33 beside it (a prerequisite; see README.md)',
+    );
   return p;
 }
 
@@ -118,7 +121,8 @@ export function kubectlPath(): string {
 export function versionedKubectl(minor: number): string {
   const bin = join(dirname(realpathSync(kubectlPath())), `kubectl.1.${minor}`);
   const r = spawnSync(bin, ['version', '--client'], { encoding: 'utf8' });
-  if (r.error !== undefined) throw new Error(`${bin} is missing: ${r.error.message}`);
+  if (r.error !== undefined)
+    throw new Error(`${bin} is missing (a prerequisite beside kubectl; see README.md): ${r.error.message}`);
   return bin;
 }
 
