@@ -14,7 +14,12 @@ import {
   type ClientLogger,
 } from '../client/index.js';
 import { RealClock, type Clock } from '../clock/index.js';
-import { loadSchedulerConfiguration, SchedulerServer, type KubeSchedulerConfiguration } from '../scheduler/index.js';
+import {
+  loadSchedulerConfiguration,
+  SchedulerServer,
+  type KubeSchedulerConfiguration,
+  type SchedulerServerOptions,
+} from '../scheduler/index.js';
 import { logger } from './log.js';
 import { messageOf, UsageError } from './exit.js';
 
@@ -58,18 +63,9 @@ export function schedulerCommand(): Command {
     const leaderElect =
       o.leaderElect !== undefined ? (o.leaderElect as boolean) : (config.leaderElection?.leaderElect ?? true);
     // A missing kubeconfig throws a usage error (exit 2), anything else a runtime failure (exit 1).
-    const server = new SchedulerServer({
-      restConfig: restConfigFromFlags(flags),
-      config,
-      clock,
-      logger: log,
-      leaderElect,
+    const server = newSchedulerServer(flags, config, clock, log, leaderElect, {
       port: o.port as number,
       maxInFlightBindings: o.maxInFlightBindings as number,
-      onStarted: () =>
-        process.stdout.write(
-          `kscale scheduler started (qps ${flags.kubeApiQps}, burst ${flags.kubeApiBurst}, leader-elect ${leaderElect})\n`,
-        ),
       onLeadershipLost: () => {
         process.stderr.write('kscale scheduler: leaderelection lost\n');
         process.exit(1);
@@ -113,6 +109,29 @@ export function withSchedulerFlags(cmd: Command): Command {
     );
 }
 
+/** A SchedulerServer from parsed flags that prints the started line both ways of running it share. */
+function newSchedulerServer(
+  flags: ClientFlags,
+  config: KubeSchedulerConfiguration,
+  clock: Clock,
+  log: ClientLogger,
+  leaderElect: boolean,
+  more: Partial<SchedulerServerOptions> = {},
+): SchedulerServer {
+  return new SchedulerServer({
+    restConfig: restConfigFromFlags(flags),
+    config,
+    clock,
+    logger: log,
+    leaderElect,
+    onStarted: () =>
+      process.stdout.write(
+        `kscale scheduler started (qps ${flags.kubeApiQps}, burst ${flags.kubeApiBurst}, leader-elect ${leaderElect})\n`,
+      ),
+    ...more,
+  });
+}
+
 /** Starts the embedded scheduler of `kscale controller-manager --run-scheduler`; it prints the same started line. */
 export async function startEmbeddedScheduler(
   o: Record<string, unknown>,
@@ -127,17 +146,7 @@ export async function startEmbeddedScheduler(
     kubeApiBurst: config.clientConnection?.burst ?? 100,
   };
   const leaderElect = config.leaderElection?.leaderElect ?? false;
-  const server = new SchedulerServer({
-    restConfig: restConfigFromFlags(flags),
-    config,
-    clock,
-    logger: log,
-    leaderElect,
-    onStarted: () =>
-      process.stdout.write(
-        `kscale scheduler started (qps ${flags.kubeApiQps}, burst ${flags.kubeApiBurst}, leader-elect ${leaderElect})\n`,
-      ),
-  });
+  const server = newSchedulerServer(flags, config, clock, log, leaderElect);
   await server.start();
   return server;
 }
