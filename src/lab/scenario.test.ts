@@ -37,3 +37,19 @@ test('bad scenarios are rejected with the field at fault', () => {
     /workloads\[0\].kind/,
   );
 });
+
+test('the JSON Schema names missing and mistyped fields, and bad durations', () => {
+  assert.throws(
+    () => parseScenario('name: x\nworkloads: []\nphases: [{type: scale, fraction: 0.5}]\n', 'f'),
+    /scenario f: phases\[0\]\.factor is required/,
+  );
+  assert.throws(
+    () => parseScenario('name: x\nworkloads:\n  - {kind: Job, name: j, share: 1}\nphases: [{type: create}]\n', 'f'),
+    /workloads\[0\]\.replicas is required/,
+  );
+  assert.throws(
+    () => parseScenario('name: x\nworkloads: []\nphases: [{type: hold, duration: soon}]\n', 'f'),
+    /phases\[0\]\.duration: .*soon/,
+  );
+  assert.throws(() => parseScenario('name: X Y\nworkloads: []\nphases: [{type: create}]\n', 'f'), /name must match/);
+});

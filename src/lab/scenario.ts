@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseDuration } from '../api/index.js';
 
 /** A kind of workload the lab creates. */
@@ -61,96 +62,106 @@ const fail = (source: string, msg: string): never => {
   throw new Error(`scenario ${source}: ${msg}`);
 };
 
-function num(source: string, v: unknown, what: string, min = 0): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min)
-    fail(source, `${what} must be a number >= ${min}, got ${JSON.stringify(v)}`);
-  return v as number;
+/** The JSON Schema of a scenario file (editors complete and check scenarios with it too). */
+export const SCENARIO_SCHEMA_FILE = fileURLToPath(
+  new URL('../../../lab/scenarios/scenario.schema.json', import.meta.url),
+);
+
+let validator: ValidateFunction | undefined;
+
+/** "phases[0].type must be one of create, scale, ...": an ajv error in the words of the scenario's fields. */
+function fieldMessage(e: ErrorObject): string {
+  const path = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`))
+    .join('')
+    .replace(/^\./, '');
+  if (e.keyword === 'required')
+    return `${path === '' ? '' : `${path}.`}${String(e.params.missingProperty)} is required`;
+  const why =
+    e.keyword === 'enum'
+      ? `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`
+      : e.keyword === 'minItems' && e.params.limit === 1
+        ? 'must be a non-empty list'
+        : e.keyword === 'type' && e.params.type === 'array'
+          ? 'must be a list'
+          : (e.message ?? 'is invalid');
+  return `${path === '' ? 'the document' : path} ${why}`;
 }
 
-function durationText(source: string, v: unknown, dflt: string): string {
-  if (v === undefined) return dflt;
-  if (typeof v === 'number') return String(v);
-  if (typeof v === 'string') return v;
-  return fail(source, `not a duration: ${JSON.stringify(v)}`);
-}
-
-/** Parses and checks a scenario; a bad field throws with its name. */
+/** Parses and checks a scenario against its JSON Schema, then the shares; a bad field throws with its name. */
 export function parseScenario(text: string, source: string): Scenario {
-  const doc = parse(text) as Record<string, unknown> | null;
-  if (doc === null || typeof doc !== 'object') return fail(source, 'not a YAML mapping');
-  const name =
-    typeof doc.name === 'string' && /^[a-z0-9-]+$/.test(doc.name)
-      ? doc.name
-      : fail(source, 'name must be lower-case letters, digits and dashes');
-  const workloads = (Array.isArray(doc.workloads) ? doc.workloads : fail(source, 'workloads must be a list')) as Record<
-    string,
-    unknown
-  >[];
-  const ws: WorkloadSpec[] = workloads.map((w, i) => {
-    const kind =
-      w.kind === 'Deployment' || w.kind === 'Job' || w.kind === 'Pod'
-        ? w.kind
-        : fail(source, `workloads[${i}].kind must be Deployment, Job or Pod`);
-    const wname =
-      typeof w.name === 'string' && /^[a-z0-9-]+$/.test(w.name)
-        ? w.name
-        : fail(source, `workloads[${i}].name must be a DNS label`);
-    const replicas = kind === 'Pod' ? 1 : num(source, w.replicas, `workloads[${i}].replicas`, 1);
-    return {
-      kind,
-      name: wname,
-      replicas,
-      share: num(source, w.share, `workloads[${i}].share`),
-      service: w.service === true,
-    };
-  });
+  const doc = parse(text) as unknown;
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return fail(source, 'not a YAML mapping');
+  validator ??= new Ajv({ allErrors: false, strict: false }).compile(
+    JSON.parse(readFileSync(SCENARIO_SCHEMA_FILE, 'utf8')) as object,
+  );
+  if (!validator(doc)) fail(source, fieldMessage(validator.errors![0]!));
+  const d = doc as ScenarioFile;
+  const ws: WorkloadSpec[] = d.workloads.map((w) => ({
+    kind: w.kind,
+    name: w.name,
+    replicas: w.kind === 'Pod' ? 1 : w.replicas!,
+    share: w.share,
+    service: w.service === true,
+  }));
   const total = ws.reduce((a, w) => a + w.share, 0);
   if (ws.length > 0 && Math.abs(total - 1) > 1e-6) fail(source, `workload shares add up to ${total}, not 1`);
-  const phases = (
-    Array.isArray(doc.phases) && doc.phases.length > 0 ? doc.phases : fail(source, 'phases must be a non-empty list')
-  ) as Record<string, unknown>[];
-  const ps: PhaseSpec[] = phases.map((p, i): PhaseSpec => {
-    const pname = typeof p.name === 'string' ? p.name : String(p.type);
+  const duration = (v: string | number | undefined, dflt: string, what: string): number => {
+    try {
+      return parseDuration(v === undefined ? dflt : String(v));
+    } catch (err) {
+      return fail(source, `${what}: ${(err as Error).message}`);
+    }
+  };
+  const ps: PhaseSpec[] = d.phases.map((p, i): PhaseSpec => {
+    const name = p.name ?? p.type;
     switch (p.type) {
       case 'create':
       case 'delete':
-        return { name: pname, type: p.type };
-      case 'scale': {
-        const f =
-          Array.isArray(p.factor) && p.factor.length === 2
-            ? (p.factor as unknown[])
-            : fail(source, `phases[${i}].factor must be [min, max]`);
-        return {
-          name: pname,
-          type: 'scale',
-          fraction: num(source, p.fraction, `phases[${i}].fraction`),
-          factor: [num(source, f[0], 'factor min'), num(source, f[1], 'factor max')],
-        };
-      }
+        return { name, type: p.type };
+      case 'scale':
+        return { name, type: 'scale', fraction: p.fraction!, factor: [p.factor![0]!, p.factor![1]!] };
       case 'rollout':
-        return { name: pname, type: 'rollout', fraction: num(source, p.fraction, `phases[${i}].fraction`) };
+        return { name, type: 'rollout', fraction: p.fraction! };
       case 'kill-nodes':
         return {
-          name: pname,
+          name,
           type: 'kill-nodes',
-          fraction: num(source, p.fraction, `phases[${i}].fraction`),
-          timeoutMs: parseDuration(durationText(source, p.timeout, '5m')),
+          fraction: p.fraction!,
+          timeoutMs: duration(p.timeout, '5m', `phases[${i}].timeout`),
         };
       case 'hold':
-        return { name: pname, type: 'hold', durationMs: parseDuration(durationText(source, p.duration, '60s')) };
-      default:
-        return fail(source, `phases[${i}].type must be create, scale, rollout, delete, hold or kill-nodes`);
+        return { name, type: 'hold', durationMs: duration(p.duration, '60s', `phases[${i}].duration`) };
     }
   });
   return {
-    name,
-    description: typeof doc.description === 'string' ? doc.description.trim() : '',
-    podsPerNode: num(source, doc.podsPerNode ?? 30, 'podsPerNode'),
-    podsPerNamespace: num(source, doc.podsPerNamespace ?? 3000, 'podsPerNamespace', 1),
+    name: d.name,
+    description: d.description?.trim() ?? '',
+    podsPerNode: d.podsPerNode ?? 30,
+    podsPerNamespace: d.podsPerNamespace ?? 3000,
     workloads: ws,
     phases: ps,
     source,
   };
+}
+
+/** A scenario file as its schema allows it. */
+interface ScenarioFile {
+  name: string;
+  description?: string;
+  podsPerNode?: number;
+  podsPerNamespace?: number;
+  workloads: { kind: WorkloadKind; name: string; replicas?: number; share: number; service?: boolean }[];
+  phases: {
+    name?: string;
+    type: PhaseSpec['type'];
+    fraction?: number;
+    factor?: number[];
+    duration?: string | number;
+    timeout?: string | number;
+  }[];
 }
 
 /** Loads a scenario by shipped name (load, nodes, pods) or by file path. */
