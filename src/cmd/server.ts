@@ -71,10 +71,13 @@ export function serverCommand(): Command {
       '--advertise-address <ip>',
       "the address other members of the cluster reach this server on, listed in the kubernetes Service's endpoints (default: --bind-address)",
     )
-    .option(
-      '--endpoint-reconciler-type <type>',
-      "how the kubernetes Service's endpoints are kept: lease (a TTL'd /masterleases/<ip> key per server) or none",
-      'lease',
+    .addOption(
+      new Option(
+        '--endpoint-reconciler-type <type>',
+        "how the kubernetes Service's endpoints are kept: lease (a TTL'd /masterleases/<ip> key per server) or none",
+      )
+        .choices(['lease', 'none'])
+        .default('lease'),
     )
     .option(
       '--secure-port <n>',
@@ -317,15 +320,11 @@ export function serverCommand(): Command {
       });
       const handle = compactor.start();
       const secureURL = `https://${o.bindAddress as string}:${await server.listenSecure(o.securePort as number, o.bindAddress as string)}`;
-      if (o.endpointReconcilerType === 'lease') {
+      if (o.endpointReconcilerType === 'lease')
         await server.startEndpointReconciler(
           (o.advertiseAddress ?? o.bindAddress) as string,
           Number(new URL(secureURL).port),
         );
-      } else if (o.endpointReconcilerType !== 'none') {
-        process.stderr.write(`kscale server: --endpoint-reconciler-type must be lease or none\n`);
-        process.exit(1);
-      }
       try {
         await writeServerKubeconfigs(secure, secureURL, {
           ...(typeof o.writeKubeconfig === 'string' ? { admin: resolve(o.writeKubeconfig) } : {}),
