@@ -55,7 +55,7 @@ before(async () => {
   cm = await startControllerManagerProcess(join(dir, 'components', 'controller-manager.conf'), [
     '--use-service-account-credentials',
     '--controllers',
-    'serviceaccount,root-ca-cert-publisher',
+    'serviceaccount,root-ca-cert-publisher,deployment,replicaset',
   ]);
 });
 
@@ -107,4 +107,16 @@ test('a controller ServiceAccount holds only its system:controller role', async 
   assert.equal((await k.run(['auth', 'can-i', 'create', 'serviceaccounts', '-n', 'team-b', as])).stdout.trim(), 'yes');
   assert.equal((await k.run(['auth', 'can-i', 'create', 'configmaps', '-n', 'team-b', as])).stdout.trim(), 'no');
   assert.equal((await k.run(['auth', 'can-i', 'delete', 'nodes', as])).stdout.trim(), 'no');
+});
+
+test('the deployment controller, under its own role (update, not patch), writes the revision and the status', async () => {
+  await k.ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=2', '-n', 'default']);
+  const d = await waitFor('the Deployment status', async () => {
+    const got = JSON.parse(await k.ok(['get', 'deployment', 'web', '-n', 'default', '-o', 'json'])) as {
+      metadata: { annotations?: Record<string, string> };
+      status?: { observedGeneration?: number; replicas?: number };
+    };
+    return got.status?.observedGeneration === 1 && got.status.replicas === 2 ? got : undefined;
+  });
+  assert.equal(d.metadata.annotations?.['deployment.kubernetes.io/revision'], '1');
 });

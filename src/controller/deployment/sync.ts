@@ -72,20 +72,17 @@ export class DeploymentSyncer {
 
   /**
    * Writes the Deployment's status. The revision annotation goes first through
-   * a patch, since kscale's status subresource, unlike upstream's, keeps
+   * an update (the verb upstream's deployment-controller role grants), since
+   * kscale's status subresource, unlike upstream's apps status strategy, keeps
    * metadata as it was.
    */
   async updateDeploymentStatus(d: Deployment, original: Deployment): Promise<void> {
     const ns = d.metadata!.namespace!;
     const rev = d.metadata?.annotations?.[REVISION_ANNOTATION];
     if (rev !== undefined && rev !== original.metadata?.annotations?.[REVISION_ANNOTATION]) {
-      const patched = await this.deps.deployments.patch(
-        d.metadata!.name!,
-        'merge',
-        { metadata: { annotations: { [REVISION_ANNOTATION]: rev } } },
-        { namespace: ns },
-      );
-      d.metadata!.resourceVersion = patched.metadata?.resourceVersion;
+      // The working copy carries the annotation; a main-resource update keeps the stored status.
+      const updated = await this.deps.deployments.update(d, { namespace: ns });
+      d.metadata!.resourceVersion = updated.metadata?.resourceVersion;
       original.metadata = {
         ...original.metadata,
         annotations: { ...original.metadata?.annotations, [REVISION_ANNOTATION]: rev },
