@@ -43,12 +43,17 @@ describe('kscale bad input', () => {
   const table: [string, string[], number, RegExp][] = [
     ['unknown subcommand', ['frobnicate'], USAGE, /unknown command 'frobnicate'/],
     ['unknown flag', ['server', '--no-such-flag'], USAGE, /unknown option '--no-such-flag'/],
-    ['server: bad port', ['server', '--port', 'eighty'], USAGE, /--port.*not a non-negative integer: eighty/],
+    [
+      'server: bad port',
+      ['server', '--secure-port', 'eighty'],
+      USAGE,
+      /--secure-port.*not a non-negative integer: eighty/,
+    ],
     ['server: bad boolean', ['server', '--enable-bootstrap-token-auth=maybe'], USAGE, /not a boolean/],
     ['server: bad GOAWAY chance', ['server', '--goaway-chance', 'x'], USAGE, /--goaway-chance/],
     [
       'server: missing encryption config',
-      ['server', '--port', '0', '--data-dir', join(dir, 'd1'), '--encryption-provider-config', missing],
+      ['server', '--secure-port', '0', '--data-dir', join(dir, 'd1'), '--encryption-provider-config', missing],
       RUNTIME,
       /--encryption-provider-config: .*ENOENT/,
     ],
@@ -109,7 +114,7 @@ describe('kscale bad input', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
     try {
-      oneLine(['server', '--port', String(port), '--data-dir', join(dir, 'd2')], RUNTIME, /EADDRINUSE/);
+      oneLine(['server', '--secure-port', String(port), '--data-dir', join(dir, 'd2')], RUNTIME, /EADDRINUSE/);
     } finally {
       blocker.close();
     }
@@ -121,7 +126,7 @@ describe('kscale bad input', () => {
     const port = String((blocker.address() as { port: number }).port);
     try {
       for (const v of ['-v', '--v=2']) {
-        const r = kscale(['server', '--port', port, '--data-dir', join(dir, 'd3'), v]);
+        const r = kscale(['server', '--secure-port', port, '--data-dir', join(dir, 'd3'), v]);
         assert.equal(r.code, RUNTIME, r.stderr);
         assert.match(r.stderr, /kscale server: listen EADDRINUSE/);
         assert.match(r.stderr, /^\s+at /m, `no stack with ${v}`);
