@@ -150,10 +150,9 @@ export function controllerManagerSpec(c: LabConfig, paths: RunPaths): ComponentS
     ...node([
       'controller-manager',
       '--kubeconfig',
-      // Not yet controller-manager.conf with --use-service-account-credentials: the deployment controller PATCHes
-      // Deployments (the revision annotation), which upstream's system:controller:deployment-controller does not
-      // allow (update only), so under its ServiceAccount no Deployment gets a status. The admin until that is fixed.
-      paths.kubeconfig,
+      componentKubeconfig(c, paths, 'controller-manager'),
+      // As kubeadm runs it: each controller under its own ServiceAccount and system:controller:<name> role.
+      ...(c.server.insecure ? [] : ['--use-service-account-credentials']),
       '--kube-api-qps',
       String(cm.qps),
       '--kube-api-burst',

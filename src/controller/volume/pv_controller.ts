@@ -99,7 +99,11 @@ export class PersistentVolumeController extends PeriodicController {
     if (pv === undefined && cls !== undefined && !waiting && annotations[ANN_STORAGE_PROVISIONER] === undefined) {
       this.log.info({ claim: `${ns}/${name}`, provisioner: cls.provisioner }, 'waiting for a volume to be provisioned');
       const ann = { [ANN_STORAGE_PROVISIONER]: cls.provisioner, [ANN_BETA_STORAGE_PROVISIONER]: cls.provisioner };
-      await this.pvcs.patch(name, 'merge', { metadata: { annotations: ann } }, { namespace: ns });
+      // An update, as upstream's binder writes claims (its role grants update, not patch).
+      await this.pvcs.update(
+        { ...pvc, metadata: { ...pvc.metadata, annotations: { ...annotations, ...ann } } },
+        { namespace: ns },
+      );
     }
   }
 

@@ -42,6 +42,17 @@ const CONTROLLERS: [string, Rule[]][] = [
     [rule(['escalate', 'get', 'list', 'patch', 'update', 'watch'], ['rbac.authorization.k8s.io'], ['clusterroles'])],
   ],
   [
+    'cronjob-controller',
+    [
+      rule(['get', 'list', 'update', 'watch'], ['batch'], ['cronjobs']),
+      rule(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], ['batch'], ['jobs']),
+      rule(['update'], ['batch'], ['cronjobs/status']),
+      rule(['update'], ['batch'], ['cronjobs/finalizers']),
+      rule(['delete', 'list'], [''], ['pods']),
+      EVENTS_RULE,
+    ],
+  ],
+  [
     'daemon-set-controller',
     [
       rule(READ, ['apps', 'extensions'], ['daemonsets']),
@@ -101,6 +112,17 @@ const CONTROLLERS: [string, Rule[]][] = [
     'generic-garbage-collector',
     [rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']), EVENTS_RULE],
   ],
+  // kscale's own: the hollow provisioner stands in for an external provisioner, whose RBAC (external-provisioner's
+  // ClusterRole) it follows: volumes created and deleted, claims and classes read, events.
+  [
+    'hollow-provisioner',
+    [
+      rule(['create', 'delete', 'get', 'list', 'watch'], [''], ['persistentvolumes']),
+      rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumeclaims']),
+      rule(READ, ['storage.k8s.io'], ['storageclasses']),
+      EVENTS_RULE,
+    ],
+  ],
   [
     'job-controller',
     [
@@ -130,11 +152,33 @@ const CONTROLLERS: [string, Rule[]][] = [
     ],
   ],
   [
+    'persistent-volume-binder',
+    [
+      rule(['create', 'delete', 'get', 'list', 'update', 'watch'], [''], ['persistentvolumes']),
+      rule(['update'], [''], ['persistentvolumes/status']),
+      rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumeclaims']),
+      rule(['update'], [''], ['persistentvolumeclaims/status']),
+      rule(['create', 'delete', 'get', 'list', 'watch'], [''], ['pods']),
+      rule(READ, ['storage.k8s.io'], ['storageclasses']),
+      rule(['get', 'list'], [''], ['nodes']),
+      EVENTS_RULE,
+    ],
+  ],
+  [
     'pod-garbage-collector',
     [
       rule(['delete', 'list', 'watch'], [''], ['pods']),
       rule(READ, [''], ['nodes']),
       rule(['patch'], [''], ['pods/status']),
+    ],
+  ],
+  ['pv-protection-controller', [rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumes']), EVENTS_RULE]],
+  [
+    'pvc-protection-controller',
+    [
+      rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumeclaims']),
+      rule(READ, [''], ['pods']),
+      EVENTS_RULE,
     ],
   ],
   [
@@ -146,6 +190,20 @@ const CONTROLLERS: [string, Rule[]][] = [
       rule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
       EVENTS_RULE,
     ],
+  ],
+  [
+    'replication-controller',
+    [
+      rule(['get', 'list', 'update', 'watch'], [''], ['replicationcontrollers']),
+      rule(['update'], [''], ['replicationcontrollers/status']),
+      rule(['update'], [''], ['replicationcontrollers/finalizers']),
+      rule(['create', 'delete', 'get', 'list', 'patch', 'watch'], [''], ['pods']),
+      EVENTS_RULE,
+    ],
+  ],
+  [
+    'resourcequota-controller',
+    [rule(['list', 'watch'], ['*'], ['*']), rule(['update'], [''], ['resourcequotas/status']), EVENTS_RULE],
   ],
   ['root-ca-cert-publisher', [rule(['create', 'update'], [''], ['configmaps']), EVENTS_RULE]],
   ['service-account-controller', [rule(['create'], [''], ['serviceaccounts']), EVENTS_RULE]],
