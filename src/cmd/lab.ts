@@ -131,7 +131,12 @@ function addRunFlags(cmd: Command): Command {
       nonNegativeIntFlag,
       64,
     )
-    .option('--fleet-processes <n>', 'hollow-node fleet processes the nodes are split over', nonNegativeIntFlag, 1)
+    .option(
+      '--fleet-processes <n>',
+      'hollow-node fleet processes the nodes are split over (contiguous slices); 0: one per 2,500 nodes',
+      nonNegativeIntFlag,
+      0,
+    )
     .option(
       '--noisy-neighbour <lists,writes>',
       'a ServiceAccount with this many cluster-wide pod LISTs and ConfigMap writes in flight; the fleet then heartbeats as system:nodes over the secure port (throttling experiment: 50,250)',
@@ -201,7 +206,7 @@ function configFrom(
   c.fleet.nodeJoin = o.nodeJoin as 'csr' | 'shared';
   c.fleet.podStartupMs = o.podStartupLatency as number;
   c.fleet.joinRate = o.joinRate as number;
-  c.fleet.processes = Math.max(1, o.fleetProcesses as number);
+  c.fleet.processes = o.fleetProcesses as number;
   c.fleet.maxConnections = Math.max(1, o.kubeletMaxConnections as number);
   c.fleet.proxyMode = o.proxyMode as LabConfig['fleet']['proxyMode'];
   c.fleet.qps = o.kubeletQps as number;

@@ -35,6 +35,7 @@ import {
   type PodWatchMode,
 } from '../kubelet/index.js';
 import { logger } from './log.js';
+import { FLEET_PARENT_ENV, runFleetProcesses } from './nodes_processes.js';
 
 /** The kubeconfig file a fleet publishes its endpoint beside. */
 function kubeconfigFile(o: { kubeconfig?: string }): string {
@@ -44,9 +45,23 @@ function kubeconfigFile(o: { kubeconfig?: string }): string {
 /** Adds the `nodes` subcommand and its kill, revive and status subcommands. */
 export function nodesCommand(): Command {
   const cmd = new Command('nodes')
-    .description('run a fleet of hollow kubelets (registration, leases, node status, pods) in one process')
+    .description(
+      'run a fleet of hollow kubelets (registration, leases, node status, pods) in one process, or several (--processes)',
+    )
     .option('--count <n>', 'hollow nodes to run', nonNegativeIntFlag)
     .option('--name-prefix <prefix>', 'node name prefix; node i is <prefix><i>', 'hollow-node-')
+    .option(
+      '--first-index <i>',
+      'index of the first node (several fleets sharing one name prefix)',
+      nonNegativeIntFlag,
+      0,
+    )
+    .option(
+      '--processes <n>',
+      'fleet processes to split the nodes over, each a contiguous slice of the node range',
+      nonNegativeIntFlag,
+      1,
+    )
     .option('--join-rate <n>', 'nodes registering per second (0: all at once)', nonNegativeNumberFlag, 50)
     .option(
       '--zones <n>',
@@ -202,6 +217,13 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
     process.stderr.write('kscale nodes: --count is required\n');
     process.exit(2);
   }
+  if ((o.processes as number) > 1 && (o.count as number) > 1)
+    return runFleetProcesses({
+      count: o.count as number,
+      processes: o.processes as number,
+      firstIndex: o.firstIndex as number,
+      joinRate: o.joinRate as number,
+    });
   const log = logger(o.verbose === true);
   const clock = new RealClock();
   const settings = settingsFrom(o);
@@ -218,6 +240,7 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
     config,
     count: o.count as number,
     namePrefix: o.namePrefix as string,
+    firstIndex: o.firstIndex as number,
     joinRate: o.joinRate as number,
     settings,
     podWatch: o.podWatch as PodWatchMode,
@@ -238,7 +261,7 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
       : {}),
     podReferences,
   });
-  const control = await serveControl(fleet, kubeconfigFile(o), o.namePrefix as string);
+  const control = await serveControl(fleet, kubeconfigFile(o), o.namePrefix as string, o.firstIndex as number);
   // Hollow proxies keep the --kubeconfig credential (kube-proxy's identity is not the node's).
   const proxyConfig = bootstrapFile === undefined ? config : restConfigFromFlags(o as unknown as ClientFlags);
   const proxies = o.hollowProxy === true ? hollowProxies(o, proxyConfig, fleet, clock, log) : undefined;
@@ -262,6 +285,9 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+  // A fleet process of `kscale nodes --processes` stops with its supervisor, even one killed outright.
+  const parent = process.env[FLEET_PARENT_ENV];
+  if (parent !== undefined) setInterval(() => process.ppid !== Number(parent) && shutdown(), 1_000).unref();
   process.stdout.write(
     `kscale nodes: ${o.count as number} hollow nodes joining ${config.host} at ${o.joinRate as number}/s ` +
       `(heartbeat=${settings.heartbeat}, pod-watch=${o.podWatch as string}, join=${bootstrapFile !== undefined ? 'csr' : 'shared'}, pod-references=${podReferences}); control ${control.endpoint.url}, endpoint file ${control.endpoint.file}\n`,

@@ -48,6 +48,11 @@ export interface FleetOptions {
   config: RestConfig;
   count: number;
   namePrefix: string;
+  /**
+   * Index of this fleet's first node (default 0): a fleet process runs nodes firstIndex..firstIndex+count-1, so
+   * several processes sharing one name prefix present exactly the nodes, addresses and CIDRs one process would.
+   */
+  firstIndex?: number;
   /** Nodes joining per second (staggered registration). */
   joinRate: number;
   settings: KubeletSettings;
@@ -158,7 +163,8 @@ export class Fleet {
       );
       this.clients.push(this.bootstrap);
     }
-    for (let i = 0; i < o.count; i++) {
+    const first = o.firstIndex ?? 0;
+    for (let i = first; i < first + o.count; i++) {
       const id = nodeIdentity(o.namePrefix, i, o.settings.zones);
       // One token bucket per kubelet, shared by its request and watch clients, like one client-go client.
       const limiter = new TokenBucket(o.qps, o.burst, o.clock);

@@ -23,6 +23,8 @@ export interface FleetEndpoint {
   url: string;
   token: string;
   namePrefix: string;
+  /** Index of the fleet's first node (kscale nodes --first-index); absent in files of older fleets: 0. */
+  firstIndex?: number;
   count: number;
   startedAt: string;
   /** The file it was read from. */
@@ -48,7 +50,12 @@ export interface ControlServer {
 }
 
 /** Serves the control endpoint for `fleet` and publishes it beside `kubeconfig`. */
-export async function serveControl(fleet: Fleet, kubeconfig: string, namePrefix: string): Promise<ControlServer> {
+export async function serveControl(
+  fleet: Fleet,
+  kubeconfig: string,
+  namePrefix: string,
+  firstIndex = 0,
+): Promise<ControlServer> {
   const token = randomBytes(24).toString('hex');
   const expected = Buffer.from(`Bearer ${token}`);
   const server = http.createServer((req, res) => {
@@ -87,6 +94,7 @@ export async function serveControl(fleet: Fleet, kubeconfig: string, namePrefix:
     url: `http://127.0.0.1:${port}`,
     token,
     namePrefix,
+    firstIndex,
     count: fleet.kubelets.size,
     startedAt: new Date().toISOString(),
   };

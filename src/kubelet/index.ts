@@ -16,6 +16,7 @@ export {
 export { Fleet, type FleetJoinOptions, type FleetOptions, type FleetStats, type PodWatchMode } from './fleet.js';
 export { JoinLimiter, NodeJoin, type NodeJoinOptions } from './node_join.js';
 export { PodReferenceManager, type PodReferencesMode, type PodReferenceStats } from './pod_references.js';
+export { NODES_PER_FLEET_PROCESS, defaultFleetProcesses, fleetSlices, type FleetSlice } from './fleet_slices.js';
 export {
   callFleet,
   endpointFile,

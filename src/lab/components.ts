@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { writeKubeconfig } from '../apiserver/index.js';
 import type { LabConfig } from './config.js';
 import type { ComponentSpec } from './supervisor.js';
+import { defaultFleetProcesses, fleetSlices } from '../kubelet/index.js';
 import { nodeRuntimeFlags, type ProcessRole } from './node_flags.js';
 
 /** The compiled kscale command. */
@@ -200,14 +201,16 @@ export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
   };
 }
 
-/** The fleet processes: nodes split evenly, each with its own name prefix. */
+/**
+ * The fleet processes: contiguous slices of one node range under one name prefix (kscale nodes --first-index),
+ * so the cluster looks the same whatever the process count; 0 processes: one per 2,500 nodes.
+ */
 export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
   const f = c.fleet;
-  const n = Math.max(1, Math.min(f.processes, c.nodes));
+  const slices = fleetSlices(c.nodes, fleetProcessCount(c));
+  const n = slices.length;
   const specs: ComponentSpec[] = [];
-  for (let i = 0; i < n; i++) {
-    const count = Math.floor(c.nodes / n) + (i < c.nodes % n ? 1 : 0);
-    if (count === 0) continue;
+  for (const [i, { firstIndex, count }] of slices.entries()) {
     specs.push({
       name: n === 1 ? 'nodes' : `nodes-${i}`,
       ...node([
@@ -217,7 +220,9 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
         '--kubeconfig',
         fleetKubeconfig(c, paths),
         '--name-prefix',
-        n === 1 ? 'hollow-node-' : `hollow-node-${i}-`,
+        'hollow-node-',
+        '--first-index',
+        String(firstIndex),
         '--kube-api-qps',
         String(f.qps),
         '--kube-api-burst',
@@ -245,6 +250,11 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
     });
   }
   return specs;
+}
+
+/** The fleet processes of a run: --fleet-processes, or one per 2,500 nodes when it is 0 (auto). */
+export function fleetProcessCount(c: LabConfig): number {
+  return c.fleet.processes > 0 ? c.fleet.processes : defaultFleetProcesses(c.nodes);
 }
 
 /** A free TCP port on 127.0.0.1 (bound, then released). */

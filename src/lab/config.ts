@@ -49,6 +49,7 @@ export interface LabConfig {
   controllerManager: ClientLimits & { nodeMonitorPeriod: string; nodeMonitorGracePeriod: string; extraArgs: string[] };
   scheduler: ClientLimits & { extraArgs: string[] };
   fleet: ClientLimits & {
+    /** Fleet processes sharing the node range; 0: chosen from the node count (one per 2,500 nodes). */
     processes: number;
     heartbeat: 'lease' | 'status';
     nodeStatusUpdateFrequency: string;
@@ -117,7 +118,7 @@ export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig 
     fleet: {
       qps: 50,
       burst: 100,
-      processes: 1,
+      processes: 0,
       heartbeat: 'lease',
       nodeStatusUpdateFrequency: '10s',
       podWatch: 'per-node',

@@ -4,6 +4,7 @@
  * pod startup CDF, scheduling, storage and watch rates, and per-process CPU
  * and memory.
  */
+import { fleetLabel } from './fleet_report.js';
 import { flowControlHtml } from './flowcontrol_html.js';
 import { esc, mergeX, renderPage, type Section } from './html_page.js';
 import type { LabReport } from './report.js';
@@ -70,8 +71,8 @@ function fleetTable(r: LabReport): string {
     .map((f) => {
       const s = f.stats?.podStart;
       if (s === undefined)
-        return `<tr><td>${esc(f.namePrefix)}</td><td colspan="6">${esc(f.error ?? 'not reported')}</td></tr>`;
-      return `<tr><td>${esc(f.namePrefix)}</td><td>${s.lateness.count}</td><td>${n(s.lateness.p50, 0)} / ${n(s.lateness.p99, 0)}</td><td>${n(s.statusPatch.p50, 0)} / ${n(s.statusPatch.p99, 0)} / ${n(s.statusPatch.max, 0)}</td><td>${n(s.eventLoopDelay.p99, 0)} / ${n(s.eventLoopDelay.max, 0)}</td></tr>`;
+        return `<tr><td>${esc(fleetLabel(f))}</td><td colspan="6">${esc(f.error ?? 'not reported')}</td></tr>`;
+      return `<tr><td>${esc(fleetLabel(f))}</td><td>${s.lateness.count}</td><td>${n(s.lateness.p50, 0)} / ${n(s.lateness.p99, 0)}</td><td>${n(s.statusPatch.p50, 0)} / ${n(s.statusPatch.p99, 0)} / ${n(s.statusPatch.max, 0)}</td><td>${n(s.eventLoopDelay.p99, 0)} / ${n(s.eventLoopDelay.max, 0)}</td></tr>`;
     })
     .join('');
   if (rows === '') return '';

@@ -16,7 +16,7 @@ import {
 } from './api_metrics.js';
 import type { LabConfig } from './config.js';
 import type { Capabilities } from './components.js';
-import { fleetSummaryLines, type FleetReport } from './fleet_report.js';
+import { fleetSummaryLines, fleetTotal, type FleetReport, type FleetTotal } from './fleet_report.js';
 import { flowControlSummaryLines } from './flowcontrol_html.js';
 import { flowControlReport, flowControlTargets, type FlowControlReport } from './flowcontrol_targets.js';
 import type { ClientLatencies, PhaseResult, WorkloadMode } from './load.js';
@@ -76,6 +76,8 @@ export interface LabReport {
   podStartupByPhase: PhaseStartup[];
   /** Each fleet process's counters and its share of pod startup, read at the end of the run. */
   fleets: FleetReport[];
+  /** The fleet processes' counters summed (several processes share the node range). */
+  fleetTotal?: FleetTotal;
   scheduling: ReturnType<typeof schedulingThroughput>;
   storage: { opsPerSec: Percentiles; serverWriteBytesPerSec: Percentiles; serverReadBytesPerSec: Percentiles };
   watch: { apiserverEventsDispatchedPerSec: Percentiles; labWatchEvents: number };
@@ -189,6 +191,7 @@ export function buildReport(r: RunRecord): LabReport {
     podStartup: startup,
     podStartupByPhase: podStartupByPhase(pods, r.phases, r.startedAtMs, r.config.fleet.podStartupMs),
     fleets: r.fleets,
+    fleetTotal: fleetTotal(r.fleets),
     scheduling: schedulingThroughput(r.scheduledTimes),
     storage: {
       opsPerSec: percentiles(series.storageOpsPerSec),

@@ -13,6 +13,7 @@ import {
   controllerManagerSpec,
   detectCapabilities,
   etcdSpec,
+  fleetProcessCount,
   fleetSpecs,
   freePort,
   bootstrapKubeconfigPath,
@@ -260,7 +261,9 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     if (c.fleet.nodeJoin === 'csr')
       await writeBootstrapKubeconfig(client, paths.kubeconfig, bootstrapKubeconfigPath(paths));
     for (const spec of fleetSpecs(c, paths)) await sup.start(spec);
-    progress.log(`fleet started: ${c.nodes} hollow nodes joining at ${c.fleet.joinRate}/s`);
+    progress.log(
+      `fleet started: ${c.nodes} hollow nodes joining at ${c.fleet.joinRate}/s in ${fleetProcessCount(c)} fleet process(es)`,
+    );
     // Nodes: wait until every node is Ready.
     phase = 'nodes';
     const nodesStart = elapsed();

@@ -124,7 +124,9 @@ describe('kscale up', () => {
     const fleet = rep.fleets[0]!.stats!.podStart;
     assert.ok(fleet.statusPatch.count >= 80, `fleet recorded ${fleet.statusPatch.count} starts`);
     assert.ok(fleet.statusPatch.p50 > 0 && fleet.statusPatch.p99 >= fleet.statusPatch.p50);
-    assert.match(r.stdout, /fleet hollow-node-: start lateness p50 \d+ p99 \d+; status PATCH/);
+    // Each fleet process is named by its slice of the node range (one process for 8 nodes: all of them).
+    assert.match(r.stdout, /fleet hollow-node-\[0\.\.7\]: start lateness p50 \d+ p99 \d+; status PATCH/);
+    assert.equal(rep.fleetTotal?.counters.registered, 8, JSON.stringify(rep.fleetTotal));
     // Settings that shape the result: raised client QPS, storage sync, the mode the lab chose.
     assert.equal(rep.config.controllerManager.qps, 500);
     assert.equal(rep.config.server.storageSync, 'full');
