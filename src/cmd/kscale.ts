@@ -10,6 +10,7 @@ import { proxyCommand } from './proxy.js';
 import { storageCommand } from './storage.js';
 import { runMain } from './exit.js';
 import { versionLine } from './version.js';
+import { planCommand } from './plan.js';
 
 const program = new Command('kscale')
   .description('a Kubernetes-compatible control plane built for thousands of nodes')
@@ -27,4 +28,5 @@ program.addCommand(upCommand());
 program.addCommand(labCommand());
 program.addCommand(proxyCommand());
 program.addCommand(storageCommand());
+program.addCommand(planCommand());
 await runMain(program);

@@ -25,6 +25,7 @@ import {
   type Scenario,
 } from '../lab/index.js';
 import { experimentNamed } from '../lab/experiments.js';
+import { calibrateCommand } from './calibrate.js';
 import { parseDuration } from '../api/index.js';
 import {
   booleanFlag,
@@ -405,6 +406,7 @@ export function labCommand(): Command {
   });
   lab.addCommand(exp);
   lab.addCommand(compareCommand());
+  lab.addCommand(calibrateCommand());
   lab.addCommand(
     new Command('experiments').description('list the experiments and their lessons').action(() => {
       for (const e of EXPERIMENTS) process.stdout.write(`${e.name.padEnd(16)} ${e.lesson}\n`);

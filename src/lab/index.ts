@@ -15,3 +15,11 @@ export { EXPERIMENTS, runExperiment, type Experiment } from './experiments.js';
 export { compareReports, figureRows, verdict, type FigureRow, type Verdict } from './compare.js';
 export { readReport, REPORT_SCHEMA } from './report_schema.js';
 export { failedSlos, junitXml } from './junit.js';
+export {
+  driversFor,
+  fitCoefficients,
+  planTable,
+  predict,
+  readCoefficients,
+  type CapacityCoefficients,
+} from './capacity/index.js';

@@ -16,6 +16,7 @@ import {
 } from './api_metrics.js';
 import type { LabConfig } from './config.js';
 import type { Capabilities } from './components.js';
+import { capacityMeasurement, type CapacityMeasurement } from './capacity/index.js';
 import { fleetSummaryLines, fleetTotal, type FleetReport, type FleetTotal } from './fleet_report.js';
 import { flowControlSummaryLines } from './flowcontrol_html.js';
 import { flowControlReport, flowControlTargets, type FlowControlReport } from './flowcontrol_targets.js';
@@ -78,6 +79,8 @@ export interface LabReport {
   fleets: FleetReport[];
   /** The fleet processes' counters summed (several processes share the node range). */
   fleetTotal?: FleetTotal;
+  /** The run in the capacity model's terms (drivers and averaged figures), for `kscale lab calibrate`. */
+  capacity?: CapacityMeasurement;
   scheduling: ReturnType<typeof schedulingThroughput>;
   storage: { opsPerSec: Percentiles; serverWriteBytesPerSec: Percentiles; serverReadBytesPerSec: Percentiles };
   watch: { apiserverEventsDispatchedPerSec: Percentiles; labWatchEvents: number };
@@ -192,6 +195,7 @@ export function buildReport(r: RunRecord): LabReport {
     podStartupByPhase: podStartupByPhase(pods, r.phases, r.startedAtMs, r.config.fleet.podStartupMs),
     fleets: r.fleets,
     fleetTotal: fleetTotal(r.fleets),
+    ...capacityOf(r),
     scheduling: schedulingThroughput(r.scheduledTimes),
     storage: {
       opsPerSec: percentiles(series.storageOpsPerSec),
@@ -211,6 +215,19 @@ export function buildReport(r: RunRecord): LabReport {
       avgCores: p.cpuCores.length === 0 ? 0 : p.cpuCores.reduce((a, b) => a + b, 0) / p.cpuCores.length,
     })),
   };
+}
+
+/** The run's capacity figures, or nothing when the run scraped too little to average. */
+function capacityOf(r: RunRecord): { capacity?: CapacityMeasurement } {
+  const m = capacityMeasurement({
+    config: r.config,
+    snapshots: r.snapshots,
+    procs: r.procs,
+    phases: r.phases,
+    fleetTotal: fleetTotal(r.fleets),
+    totalS: r.totalS,
+  });
+  return m === undefined ? {} : { capacity: m };
 }
 
 const f = (v: number | null | undefined, digits = 3): string =>

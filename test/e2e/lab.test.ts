@@ -127,6 +127,11 @@ describe('kscale up', () => {
     // Each fleet process is named by its slice of the node range (one process for 8 nodes: all of them).
     assert.match(r.stdout, /fleet hollow-node-\[0\.\.7\]: start lateness p50 \d+ p99 \d+; status PATCH/);
     assert.equal(rep.fleetTotal?.counters.registered, 8, JSON.stringify(rep.fleetTotal));
+    assert.ok(
+      rep.capacity !== undefined && rep.capacity.drivers.nodes === 8,
+      'the report carries its capacity figures',
+    );
+    assert.ok((rep.capacity.figures['requests:pods POST'] ?? 0) > 0, JSON.stringify(rep.capacity.figures));
     // Settings that shape the result: raised client QPS, storage sync, the mode the lab chose.
     assert.equal(rep.config.controllerManager.qps, 500);
     assert.equal(rep.config.server.storageSync, 'full');
