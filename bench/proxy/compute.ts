@@ -7,7 +7,9 @@
  * compiled yet): the first full rendering (cold),
  * the median of warm full renderings (a periodic resync of an unchanged
  * state) and the median of one-service-change (partial) renderings. Needs no
- * root.
+ * root. Targets at 10,000 services: warm full and one change under 200 ms
+ * CPU in every mode. The first full rendering is reported only (issue 29):
+ * it is a one-time start-up cost, and every later sync meets the target.
  *
  *   node dist/bench/proxy/compute.js [--sizes 1000,5000,10000,20000] [--full-runs 5] [--changes 11] [--same-process]
  *
@@ -23,6 +25,20 @@ import { IptablesRenderCache, chainsAfter, renderIptables } from '../../src/prox
 import { DEFAULT_IPVS_CONFIG, IpvsRenderCache, IpvsState, renderIpvs } from '../../src/proxy/ipvs/rules.js';
 import { NftState, commitNftables, releaseNftables, renderNftables } from '../../src/proxy/nftables/rules.js';
 import { changeOne, workload } from './workload.js';
+
+/** Services at which the rendering targets apply. */
+export const TARGET_SERVICES = 10_000;
+
+/** What the table's result column judges, printed under it. */
+export const COMPUTE_TARGETS =
+  `targets at ${TARGET_SERVICES} services: warm full and one-change rendering < 200 ms CPU in every mode; ` +
+  'the first full (cold) rendering is reported only, a one-time start-up cost (issue 29)';
+
+/** PASS or FAIL against the targets at 10,000 services (the first rendering never counts); '-' at other sizes. */
+export function computeResult(f: Pick<ComputeFigures, 'n' | 'warmFull' | 'change'>): string {
+  if (f.n !== TARGET_SERVICES) return '-';
+  return f.warmFull < 200 && f.change < 200 ? 'PASS' : 'FAIL';
+}
 
 /** CPU figures of one mode at one size, in ms. */
 export interface ComputeFigures {
@@ -141,7 +157,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     },
   });
   const row = (f: ComputeFigures): string =>
-    `| ${f.mode} | ${f.n} | ${f.cold.toFixed(0)} | ${f.warmFull.toFixed(0)} | ${f.change.toFixed(1)} | ${f.bytes} |\n`;
+    `| ${f.mode} | ${f.n} | ${f.cold.toFixed(0)} | ${f.warmFull.toFixed(0)} | ${f.change.toFixed(1)} | ${f.bytes} | ${computeResult(f)} |\n`;
   if (args.child) {
     process.stdout.write(
       row(measureCompute(args.modes!, Number(args.sizes), Number(args['full-runs']), Number(args.changes))),
@@ -154,7 +170,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       .join(' ');
   process.stdout.write(`load average before: ${load()}; node ${process.version}\n`);
   process.stdout.write(
-    '| mode | services | first full (cold) CPU ms | warm full CPU ms (median) | one-change CPU ms (median) | full bytes |\n|---|---:|---:|---:|---:|---:|\n',
+    '| mode | services | first full (cold) CPU ms, reported only | warm full CPU ms (median) | one-change CPU ms (median) | full bytes | result |\n|---|---:|---:|---:|---:|---:|---|\n',
   );
   for (const n of args.sizes!.split(',').map(Number)) {
     for (const mode of args.modes!.split(',')) {
@@ -183,5 +199,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       );
     }
   }
+  process.stdout.write(`${COMPUTE_TARGETS}\n`);
   process.stdout.write(`load average after: ${load()}\n`);
 }
