@@ -14,23 +14,41 @@ const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 const AB = fileURLToPath(new URL('./ab.js', import.meta.url));
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 
-test('the quick benchmark exits 0 and prints every row', { timeout: 90_000 }, () => {
-  const r = spawnSync(process.execPath, [MAIN, '--quick'], {
-    encoding: 'utf8',
-    timeout: 80_000,
-    killSignal: 'SIGTERM',
-  });
-  assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
-  assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
-  for (const label of ROW_LABELS) {
-    const row = r.stdout.split('\n').find((l) => l.startsWith(label));
-    assert.ok(row !== undefined, `row "${label}" missing:\n${r.stdout}`);
-    assert.doesNotMatch(row, /skipped/, `row "${label}" was skipped:\n${row}`);
-    assert.match(row, /PASS|FAIL/, `row "${label}" has no verdict:\n${row}`);
-  }
-  assert.match(r.stdout, /--storage-sync full/);
-  assert.match(r.stdout, /machine: /);
-});
+test(
+  'the quick benchmark over two whole runs exits 0 and prints every row of each run and of their median',
+  { timeout: 170_000 },
+  () => {
+    const r = spawnSync(process.execPath, [MAIN, '--quick', '--runs', '2'], {
+      encoding: 'utf8',
+      timeout: 160_000,
+      killSignal: 'SIGTERM',
+    });
+    assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
+    assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+    assert.match(r.stdout, /^run 1 of 2:$/m);
+    assert.match(r.stdout, /^run 2 of 2:$/m);
+    const median = r.stdout.slice(r.stdout.indexOf('median of 2 whole runs:'));
+    assert.ok(median.length > 0 && r.stdout.includes('median of 2 whole runs:'), r.stdout);
+    for (const label of ROW_LABELS) {
+      assert.equal(r.stdout.split('\n').filter((l) => l.startsWith(label)).length, 3, `row "${label}" thrice`);
+      const row = median.split('\n').find((l) => l.startsWith(label));
+      assert.ok(row !== undefined, `row "${label}" missing:\n${r.stdout}`);
+      assert.doesNotMatch(row, /skipped/, `row "${label}" was skipped:\n${row}`);
+      assert.match(row, /PASS|FAIL/, `row "${label}" has no verdict:\n${row}`);
+    }
+    assert.match(
+      median.split('\n').find((l) => l.startsWith(ROW_LABELS[0]))!,
+      /≥ 50% of bare .*% of bare\)/,
+    );
+    for (const label of [ROW_LABELS[1], ROW_LABELS[2]])
+      assert.match(
+        median.split('\n').find((l) => l.startsWith(label))!,
+        /≥ 35% of bare PUT .*% of bare PUT\)/,
+      );
+    assert.match(r.stdout, /--storage-sync full/);
+    assert.match(r.stdout, /machine: /);
+  },
+);
 
 test(
   'the quick A/B comparison of a build with itself exits 0 and reports CPU per op for both sides',

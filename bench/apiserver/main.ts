@@ -7,7 +7,11 @@
  *
  *   npx tsc -p tsconfig.json && node dist/bench/apiserver/main.js [--quick]
  *     [--storage-sync full|normal] [--connections N] [--only get,create,update]
- *     [--cpu-prof-dir DIR]
+ *     [--cpu-prof-dir DIR] [--runs N]
+ *
+ * --runs N repeats the whole run N times (fresh servers and generator each
+ * time) and judges the median of each figure; the targets are ratios against
+ * the bare-HTTP reference of the same run (issue 29).
  *
  * The load generator, the kscale server and the reference server are three
  * separate processes; this one only orchestrates. --cpu-prof-dir runs the
@@ -32,7 +36,7 @@ import {
   tempDir,
   type ServerProcess,
 } from './processes.js';
-import { buildRows, formatTable, warnings, type Phase, type Results } from './report.js';
+import { buildRows, formatTable, medianResults, warnings, type Phase, type Results } from './report.js';
 
 /** Sizes and bounds of one run. */
 interface Config {
@@ -48,6 +52,8 @@ interface Config {
   storageSync: 'full' | 'normal';
   only: Set<Op>;
   cpuProfDir: string | undefined;
+  /** Whole runs; the table gives each figure's median. */
+  runs: number;
 }
 
 const started = performance.now();
@@ -65,7 +71,10 @@ function parseArgs(argv: string[]): Config {
   if (sync !== 'full' && sync !== 'normal') throw new Error(`--storage-sync must be full or normal, not ${sync}`);
   const only = new Set((value('--only') ?? 'get,create,update').split(',') as Op[]);
   const profDir = value('--cpu-prof-dir');
+  const runs = Number(value('--runs') ?? 1);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number ≥ 1, not ${value('--runs')}`);
   return {
+    runs,
     quick,
     connections: Number(value('--connections') ?? 64),
     warmupMs: quick ? 300 : 2_000,
@@ -92,6 +101,7 @@ function header(cfg: Config): string[] {
     `load:     one generator process, raw keep-alive HTTP/1.1, ${cfg.connections} connections; closed loop ${cfg.closedMs / 1000} s after ${cfg.warmupMs / 1000} s warm-up;`,
     `          open loop ${cfg.openMs / 1000} s at 50% of each closed-loop rate, latency from the scheduled send time (sorted array percentiles)`,
     `pod:      ${JSON.stringify(podManifest('bench-c-0000000-000000')).length} B request body; GET answers the stored object`,
+    `runs:     ${cfg.runs === 1 ? 'one whole run' : `${cfg.runs} whole runs (fresh processes each); the table gives each figure's median`}; targets are ratios to the bare-HTTP reference of the same run`,
   ];
 }
 
@@ -115,8 +125,8 @@ function updateTemplate(stored: string): string {
   return JSON.stringify(obj);
 }
 
-async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
-  console.log(header(cfg).join('\n'));
+/** One whole run: fresh kscale and bare servers and generator; every phase's figures. */
+async function measure(cfg: Config, cleanup: Cleanup): Promise<Results> {
   const dir = tempDir(cleanup, 'apiserver');
   progress('starting kscale server');
   const nodeArgs = cfg.cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cfg.cpuProfDir];
@@ -216,8 +226,29 @@ async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
   r.getHalf = await half('kscale GET', kscale, 'get', r.get);
   r.createHalf = await half('kscale create', kscale, 'create', r.create);
   r.updateHalf = await half('kscale update', kscale, 'update', r.update);
+  return r;
+}
+
+async function run(cfg: Config): Promise<void> {
+  console.log(header(cfg).join('\n'));
+  const all: Results[] = [];
+  for (let i = 1; i <= cfg.runs; i++) {
+    if (cfg.runs > 1) progress(`whole run ${i} of ${cfg.runs}`);
+    const cleanup = new Cleanup();
+    try {
+      all.push(await measure(cfg, cleanup));
+    } finally {
+      await cleanup.run();
+    }
+    if (cfg.runs > 1) {
+      console.log(`\nrun ${i} of ${cfg.runs}:`);
+      console.log(formatTable(buildRows(all[i - 1]!)));
+    }
+  }
+  const r = cfg.runs === 1 ? all[0]! : medianResults(all);
 
   console.log('');
+  if (cfg.runs > 1) console.log(`median of ${cfg.runs} whole runs:`);
   console.log(formatTable(buildRows(r)));
   console.log('');
   console.log('gen / server CPU: load generator and server process CPU over the phase, % of one core (the machine has');
@@ -240,4 +271,4 @@ async function run(cfg: Config, cleanup: Cleanup): Promise<void> {
   progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
-await runBenchmark('API server benchmark', progress, (cleanup) => run(parseArgs(process.argv.slice(2)), cleanup));
+await runBenchmark('API server benchmark', progress, () => run(parseArgs(process.argv.slice(2))));

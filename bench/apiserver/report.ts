@@ -25,10 +25,15 @@ export interface Results {
   updateHalf?: Phase;
 }
 
-/** The targets, from the brief and the upstream SLO. */
+/**
+ * The targets, as ratios against the bare-HTTP reference measured in the same run (issue 29: absolute rates
+ * cannot be judged on a noisy shared host), and the upstream SLO for reads.
+ */
 export const TARGETS = {
   getShareOfBare: 0.5,
-  writesPerSec: 3_000,
+  /** create and update, each against bare-HTTP PUT. */
+  writeShareOfBarePut: 0.35,
+  /** create and update at half their maximum rate; with --runs, judged on the median of the runs. */
   writeP99Ms: 50,
   /** sig-scalability: single-object read p99 ≤ 1 s. */
   getP99Ms: 1_000,
@@ -108,14 +113,18 @@ export function buildRows(r: Results): string[][] {
 
   const writeRow = (label: string, p: Phase | undefined): string[] => {
     const res =
-      p === undefined
+      p === undefined || r.barePut === undefined
         ? 'skipped'
-        : verdict(p.perSec >= t.writesPerSec, p, `(${((p.perSec / t.writesPerSec) * 100).toFixed(0)}% of target)`);
+        : verdict(
+            p.perSec >= t.writeShareOfBarePut * r.barePut.perSec,
+            p,
+            `(${((p.perSec / r.barePut.perSec) * 100).toFixed(0)}% of bare PUT)`,
+          );
     return [
       label,
       rate(p),
       `${rate(r.barePut)} PUT`,
-      `≥ ${n0(t.writesPerSec)}/s`,
+      `≥ ${t.writeShareOfBarePut * 100}% of bare PUT`,
       res,
       cpus(p),
       `${cpuPerOp(p)} / ${cpuPerOp(r.barePut)}`,
@@ -140,6 +149,66 @@ export function buildRows(r: Results): string[][] {
   rows.push(latRow(ROW_LABELS[4], r.createHalf, r.barePutHalf, t.writeP99Ms, `p99 < ${t.writeP99Ms} ms`));
   rows.push(latRow(ROW_LABELS[5], r.updateHalf, r.barePutHalf, t.writeP99Ms, `p99 < ${t.writeP99Ms} ms`));
   return rows;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** One phase over several whole runs: each rate, CPU and percentile its median; errors and status counts summed. */
+export function medianPhase(ps: Phase[]): Phase {
+  const sum = (f: (p: Phase) => number): number => ps.reduce((a, p) => a + f(p), 0);
+  const statuses: Record<string, number> = {};
+  for (const p of ps) for (const [k, v] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+  const lats = ps.map((p) => p.latency).filter((l) => l !== undefined);
+  const servers = ps.map((p) => p.serverCpuPercent).filter((c) => c !== undefined);
+  const firstError = ps.find((p) => p.firstError !== undefined)?.firstError;
+  return {
+    ok: sum((p) => p.ok),
+    errors: sum((p) => p.errors),
+    statuses,
+    ...(firstError !== undefined ? { firstError } : {}),
+    incomplete: sum((p) => p.incomplete),
+    elapsedMs: sum((p) => p.elapsedMs),
+    perSec: median(ps.map((p) => p.perSec)),
+    cpuPercent: median(ps.map((p) => p.cpuPercent)),
+    ...(servers.length > 0 ? { serverCpuPercent: median(servers) } : {}),
+    ...(lats.length > 0
+      ? {
+          latency: {
+            p50: median(lats.map((l) => l.p50)),
+            p90: median(lats.map((l) => l.p90)),
+            p99: median(lats.map((l) => l.p99)),
+            max: median(lats.map((l) => l.max)),
+          },
+        }
+      : {}),
+    rvs: [],
+  };
+}
+
+/** Several whole runs as one: every phase that all runs measured, as its median (medianPhase). */
+export function medianResults(runs: Results[]): Results {
+  const out: Results = { connections: runs[0]?.connections ?? 0 };
+  const keys = [
+    'bareGet',
+    'barePut',
+    'get',
+    'create',
+    'update',
+    'bareGetHalf',
+    'barePutHalf',
+    'getHalf',
+    'createHalf',
+    'updateHalf',
+  ] as const;
+  for (const k of keys) {
+    const ps = runs.map((r) => r[k]);
+    if (ps.length > 0 && ps.every((p) => p !== undefined)) out[k] = medianPhase(ps);
+  }
+  return out;
 }
 
 /** Aligns rows into a plain-text table. */
