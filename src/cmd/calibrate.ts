@@ -46,13 +46,13 @@ export function calibrateCommand(): Command {
         try {
           files = reportFiles(o.fromReports as string[]);
         } catch (err) {
-          usageError('lab calibrate', (err as Error).message);
+          usageError((err as Error).message);
         }
       } else {
-        const sizes = (o.sizes as string).split(',').map((s) => intArg('lab calibrate', '--sizes', s.trim(), 1));
-        if (new Set(sizes).size < 2) usageError('lab calibrate', '--sizes needs at least two different node counts');
-        const podsPerNode = intArg('lab calibrate', '--pods-per-node', o.podsPerNode as string, 0);
-        const podRate = intArg('lab calibrate', '--pod-rate', o.podRate as string, 1);
+        const sizes = (o.sizes as string).split(',').map((s) => intArg('--sizes', s.trim(), 1));
+        if (new Set(sizes).size < 2) usageError('--sizes needs at least two different node counts');
+        const podsPerNode = intArg('--pods-per-node', o.podsPerNode as string, 0);
+        const podRate = intArg('--pod-rate', o.podRate as string, 1);
         const extra = (o.upArgs as string).split(/\s+/).filter((a) => a !== '');
         files = [];
         for (const n of sizes) {
@@ -75,12 +75,12 @@ export function calibrateCommand(): Command {
           files.push(join(dir, 'report.json'));
         }
       }
-      if (files.length < 2) usageError('lab calibrate', `need at least two reports to fit, found ${files.length}`);
+      if (files.length < 2) usageError(`need at least two reports to fit, found ${files.length}`);
       let runs;
       try {
         runs = measurementsFrom(files);
       } catch (err) {
-        usageError('lab calibrate', (err as Error).message);
+        usageError((err as Error).message);
       }
       let eventBytes = DEFAULT_WATCH_EVENT_BYTES;
       try {

@@ -7,26 +7,26 @@
  */
 import { Command } from 'commander';
 import { parseDuration } from '../api/index.js';
+import { UsageError } from './exit.js';
 import { driversFor, planTable, predict, readCoefficients, type PlanInput } from '../lab/capacity/index.js';
 
-/** Writes one line to stderr and exits 2, as for any bad command line. */
-export function usageError(cmd: string, message: string): never {
-  process.stderr.write(`kscale ${cmd}: ${message}\n`);
-  process.exit(2);
+/** A bad command line: runMain prints it as one line, `kscale <command>: message`, and exits 2. */
+export function usageError(message: string): never {
+  throw new UsageError(message);
 }
 
 /** A whole number ≥ min, or a usage error naming the flag. */
-export function intArg(cmd: string, flag: string, v: string | undefined, min: number): number {
+export function intArg(flag: string, v: string | undefined, min: number): number {
   const n = v === undefined ? NaN : Number(v);
   if (!Number.isInteger(n) || n < min)
-    usageError(cmd, `${flag} must be a whole number ≥ ${min}, got ${JSON.stringify(v ?? '')}`);
+    usageError(`${flag} must be a whole number ≥ ${min}, got ${JSON.stringify(v ?? '')}`);
   return n;
 }
 
 function numberArg(flag: string, v: string): number {
   const n = Number(v);
   if (v.trim() === '' || !Number.isFinite(n) || n < 0)
-    usageError('plan', `${flag} must be a number ≥ 0, got ${JSON.stringify(v)}`);
+    usageError(`${flag} must be a number ≥ 0, got ${JSON.stringify(v)}`);
   return n;
 }
 
@@ -35,9 +35,9 @@ function durationArg(flag: string, v: string): number {
   try {
     ms = /^\d+(\.\d+)?$/.test(v) ? Number(v) * 1000 : parseDuration(v);
   } catch {
-    usageError('plan', `${flag} must be a duration such as 40s or 1m, got ${JSON.stringify(v)}`);
+    usageError(`${flag} must be a duration such as 40s or 1m, got ${JSON.stringify(v)}`);
   }
-  if (!(ms > 0)) usageError('plan', `${flag} must be longer than 0, got ${JSON.stringify(v)}`);
+  if (!(ms > 0)) usageError(`${flag} must be longer than 0, got ${JSON.stringify(v)}`);
   return ms / 1000;
 }
 
@@ -54,8 +54,8 @@ export function planCommand(): Command {
     .option('--json', 'print the predictions as JSON')
     .action((o: Record<string, string | boolean | undefined>) => {
       const input: PlanInput = {
-        nodes: intArg('plan', '--nodes', o.nodes as string | undefined, 1),
-        podsPerNode: intArg('plan', '--pods-per-node', o.podsPerNode as string | undefined, 0),
+        nodes: intArg('--nodes', o.nodes as string | undefined, 1),
+        podsPerNode: intArg('--pods-per-node', o.podsPerNode as string | undefined, 0),
         podRate: numberArg('--pod-rate', o.podRate as string),
         leaseDurationS: durationArg('--lease-duration', o.leaseDuration as string),
         nodeStatusUpdateFrequencyS: durationArg(
@@ -67,7 +67,7 @@ export function planCommand(): Command {
       try {
         coefficients = readCoefficients(...(typeof o.coefficients === 'string' ? [o.coefficients] : []));
       } catch (err) {
-        usageError('plan', (err as Error).message);
+        usageError((err as Error).message);
       }
       const predictions = predict(coefficients, driversFor(input));
       if (o.json === true)
