@@ -1,14 +1,69 @@
 /**
  * The load generator: runs a scenario's phases against the cluster at the
- * pod rate. With `controllers` it creates Deployments, Jobs and Services and
- * lets the controller-manager and scheduler make and place the pods, like
- * ClusterLoader2; with `pods` it creates the pods itself, and binds them
+ * pod rate. With `controllers` it creates ClusterLoader2's object mix
+ * (Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, with their Services,
+ * ConfigMaps and Secrets) and lets the controller-manager and scheduler make
+ * and place the pods; with `pods` it creates the pods itself, and binds them
  * (spec.nodeName, round-robin over Ready nodes) when no scheduler runs.
  */
-import { RESOURCES, isAlreadyExistsError, isNotFoundError, type RESTClient } from '../client/index.js';
-import { deployment, job, namespace, pod, service } from './objects.js';
+import {
+  RESOURCES,
+  isAlreadyExistsError,
+  isNotFoundError,
+  type GroupVersionResource,
+  type KubeObject,
+  type RESTClient,
+} from '../client/index.js';
+import {
+  configMap,
+  cronJob,
+  daemonSet,
+  deployment,
+  job,
+  namespace,
+  pod,
+  secret,
+  service,
+  statefulSet,
+} from './objects.js';
+import { ObjectTracker, type KindCount, type TrackedKind } from './object_tracker.js';
 import type { PhaseSpec, PlannedWorkload } from './scenario.js';
 import type { PodTracker } from './pod_tracker.js';
+
+/** A workload kind's object and resource; Pod has none (its pods are the objects). */
+function workloadObject(w: PlannedWorkload): { obj: KubeObject; res: GroupVersionResource } | undefined {
+  const refs = { configMap: w.configMap === true, secret: w.secret === true };
+  switch (w.kind) {
+    case 'Deployment':
+      return { obj: deployment(w.namespace, w.name, w.replicas, refs), res: RESOURCES.deployments };
+    case 'StatefulSet':
+      return {
+        obj: statefulSet(w.namespace, w.name, w.replicas, w.claims === true, refs),
+        res: RESOURCES.statefulsets,
+      };
+    case 'DaemonSet':
+      return { obj: daemonSet(w.namespace, w.name, refs), res: RESOURCES.daemonsets };
+    case 'Job':
+      return { obj: job(w.namespace, w.name, w.replicas, refs), res: RESOURCES.jobs };
+    case 'CronJob':
+      return { obj: cronJob(w.namespace, w.name, w.schedule ?? '*/1 * * * *'), res: RESOURCES.cronjobs };
+    case 'Pod':
+      return undefined;
+  }
+}
+
+/** The objects that come with a workload, each named after it. */
+function companions(w: PlannedWorkload): { kind: TrackedKind; res: GroupVersionResource; obj: KubeObject }[] {
+  const out: { kind: TrackedKind; res: GroupVersionResource; obj: KubeObject }[] = [];
+  if (w.configMap === true)
+    out.push({ kind: 'ConfigMap', res: RESOURCES.configmaps, obj: configMap(w.namespace, w.name) });
+  if (w.secret === true) out.push({ kind: 'Secret', res: RESOURCES.secrets, obj: secret(w.namespace, w.name) });
+  if (w.service) out.push({ kind: 'Service', res: RESOURCES.services, obj: service(w.namespace, w.name) });
+  return out;
+}
+
+/** How often the lab LISTs its non-pod objects while it waits for a phase's target. */
+const OBJECT_POLL_MS = 1000;
 
 /** How the workloads' pods come to exist and get a node. */
 export interface WorkloadMode {
@@ -127,9 +182,24 @@ export class LoadGenerator {
   /** Pods the cluster should hold, and Running pods expected since the run began. */
   private expectedLive = 0;
   private expectedRunning = 0;
+  /** Objects of each kind the cluster should hold; a kind stays once used, so its deletion is waited for too. */
+  private readonly expectedObjects = new Map<TrackedKind, number>();
+  private readonly objects: ObjectTracker;
+  /** What the last LIST of objects fell short by, for a timed-out phase's note. */
+  private objectsShort = '';
 
   constructor(private readonly o: LoadGeneratorOptions) {
     this.pacer = new PodPacer(o.podRate);
+    this.objects = new ObjectTracker(o.client);
+  }
+
+  /** Each kind's figures (most created and ready at once, deleted), for report.json. */
+  objectCounts(): Record<string, KindCount> {
+    return this.objects.counts();
+  }
+
+  private expect(kind: TrackedKind, delta: number): void {
+    this.expectedObjects.set(kind, (this.expectedObjects.get(kind) ?? 0) + delta);
   }
 
   /** Creates the namespaces (not paced, not a phase). */
@@ -201,7 +271,7 @@ export class LoadGenerator {
     };
     if (!completed) {
       const c = this.o.tracker.counts;
-      result.note = `timed out: ${c.podsLive} pods live (want ${this.expectedLive}), ${c.podsRunning - running0} newly Running (want ${this.expectedRunning - runningTarget0})`;
+      result.note = `timed out: ${c.podsLive} pods live (want ${this.expectedLive}), ${c.podsRunning - running0} newly Running (want ${this.expectedRunning - runningTarget0})${this.objectsShort === '' ? '' : `; ${this.objectsShort}`}`;
     }
     // A pod count the API disagrees with means the watch (or the phase) lost something: the phase did not complete.
     if (listed !== undefined && completed && listed !== this.o.tracker.counts.podsLive) {
@@ -234,15 +304,43 @@ export class LoadGenerator {
     return total;
   }
 
-  /** Resolves true once live and Running pods reach what the phases asked for; false on timeout. */
+  /**
+   * Resolves true once live and Running pods reach what the phases asked for, and every kind of object exists and is
+   * ready in the number asked for (none after a delete); false on timeout.
+   */
   private async waitForTarget(timeoutMs: number): Promise<boolean> {
     const deadline = performance.now() + Math.max(0, timeoutMs);
     const c = this.o.tracker.counts;
+    let objectsAt = 0;
+    let objectsOk = this.expectedObjects.size === 0;
+    this.objectsShort = '';
     while (performance.now() < deadline) {
-      if (c.podsLive === this.expectedLive && c.podsRunning >= this.expectedRunning) return true;
+      const podsOk = c.podsLive === this.expectedLive && c.podsRunning >= this.expectedRunning;
+      if (podsOk && !objectsOk && performance.now() >= objectsAt) {
+        objectsAt = performance.now() + OBJECT_POLL_MS;
+        objectsOk = await this.objectsReached();
+      }
+      if (podsOk && objectsOk) return true;
       await sleep(200, this.o.signal);
     }
     return false;
+  }
+
+  private async objectsReached(): Promise<boolean> {
+    this.calls++;
+    try {
+      const states = await this.objects.poll(this.expectedObjects.keys());
+      const short = [...this.expectedObjects]
+        .map(([kind, want]) => ({ kind, want, s: states.get(kind) ?? { present: 0, ready: 0 } }))
+        .filter(({ want, s }) => s.present !== want || s.ready !== want)
+        .map(({ kind, want, s }) => `${kind} ${s.present} present, ${s.ready} ready (want ${want})`);
+      this.objectsShort = short.join(', ');
+      return short.length === 0;
+    } catch (err) {
+      this.errors++;
+      this.lastError = `objects LIST: ${(err as Error).message}`;
+      return false;
+    }
   }
 
   private nextNode(): string | undefined {
@@ -252,21 +350,27 @@ export class LoadGenerator {
   }
 
   private async createWorkload(w: PlannedWorkload, f: InFlight): Promise<number> {
-    if (w.service)
-      await f.add(() =>
-        this.call('services POST', () =>
-          this.o.client.resource(RESOURCES.services).create(service(w.namespace, w.name)),
-        ),
-      );
+    // The pods reference their ConfigMap and Secret, so those exist first (awaited, not just queued).
+    for (const c of companions(w)) {
+      this.expect(c.kind, 1);
+      const create = (): Promise<void> =>
+        this.call(`${c.res.resource} POST`, () => this.o.client.resource(c.res).create(c.obj));
+      await (c.kind === 'Service' ? f.add(create) : create());
+    }
     this.revision.set(w, 0);
     this.expectedLive += w.replicas;
     this.expectedRunning += w.replicas;
-    if (this.o.mode.workloads === 'controllers' && w.kind !== 'Pod') {
-      await this.pacer.take(w.replicas, this.o.signal);
-      const obj =
-        w.kind === 'Deployment' ? deployment(w.namespace, w.name, w.replicas) : job(w.namespace, w.name, w.replicas);
-      const res = w.kind === 'Deployment' ? RESOURCES.deployments : RESOURCES.jobs;
-      await f.add(() => this.call(`${res.resource} POST`, () => this.o.client.resource(res).create(obj)));
+    const made = w.kind === 'Pod' ? undefined : workloadObject(w);
+    if (made !== undefined && this.o.mode.workloads !== 'controllers' && w.kind !== 'Deployment' && w.kind !== 'Job')
+      throw new Error(`a ${w.kind} needs workloads=controllers (the controller-manager and scheduler)`);
+    if (made !== undefined && this.o.mode.workloads === 'controllers') {
+      this.expect(w.kind as TrackedKind, 1);
+      if (w.claims === true) this.expect('PersistentVolumeClaim', w.replicas);
+      // A CronJob's Jobs run no pods: it costs one token, as a call.
+      await this.pacer.take(Math.max(1, w.replicas), this.o.signal);
+      await f.add(() =>
+        this.call(`${made.res.resource} POST`, () => this.o.client.resource(made.res).create(made.obj)),
+      );
       return w.replicas;
     }
     this.podsOf.set(w, []);
@@ -348,23 +452,30 @@ export class LoadGenerator {
 
   private async deleteWorkload(w: PlannedWorkload, f: InFlight): Promise<void> {
     this.expectedLive -= w.replicas;
-    if (w.service)
+    for (const c of companions(w)) {
+      this.expect(c.kind, -1);
       await f.add(() =>
         this.call(
-          'services DELETE',
-          () => this.o.client.resource(RESOURCES.services).delete(w.name, { namespace: w.namespace }),
+          `${c.res.resource} DELETE`,
+          () => this.o.client.resource(c.res).delete(w.name, { namespace: w.namespace }),
           false,
           true,
         ),
       );
-    if (this.o.mode.workloads === 'controllers' && w.kind !== 'Pod') {
+    }
+    const made = w.kind === 'Pod' ? undefined : workloadObject(w);
+    if (made !== undefined && this.o.mode.workloads === 'controllers') {
+      this.expect(w.kind as TrackedKind, -1);
+      if (w.claims === true) this.expect('PersistentVolumeClaim', -w.replicas);
       // Deletion is paced like creation: ClusterLoader2 deletes at the same rate.
-      await this.pacer.take(w.replicas, this.o.signal);
-      const res = w.kind === 'Deployment' ? RESOURCES.deployments : RESOURCES.jobs;
+      await this.pacer.take(Math.max(1, w.replicas), this.o.signal);
       await f.add(() =>
         this.call(
-          `${res.resource} DELETE`,
-          () => this.o.client.resource(res).delete(w.name, { namespace: w.namespace, propagationPolicy: 'Background' }),
+          `${made.res.resource} DELETE`,
+          () =>
+            this.o.client
+              .resource(made.res)
+              .delete(w.name, { namespace: w.namespace, propagationPolicy: 'Background' }),
           false,
           true,
         ),

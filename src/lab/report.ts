@@ -15,6 +15,7 @@ import {
   type SliClass,
 } from './api_metrics.js';
 import type { LabConfig } from './config.js';
+import type { KindCount } from './object_tracker.js';
 import type { Capabilities } from './components.js';
 import { capacityMeasurement, type CapacityMeasurement } from './capacity/index.js';
 import { fleetSummaryLines, fleetTotal, type FleetReport, type FleetTotal } from './fleet_report.js';
@@ -47,6 +48,8 @@ export interface MachineInfo {
 export interface LabReport {
   /** Each fault of a `--chaos` run: its component, recovery times and acknowledged writes checked and lost. */
   chaos?: ChaosFault[];
+  /** The lab's objects per kind (Deployment, StatefulSet, DaemonSet, CronJob, ConfigMap, PersistentVolumeClaim…): most created and ready at once, and how many were deleted. */
+  objects?: Record<string, KindCount>;
   kind: 'kscale-lab-report';
   version: 1;
   date: string;

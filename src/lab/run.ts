@@ -390,6 +390,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     ...(noisyOn ? { noisyNeighbour: readNoisyNeighbourStats(noisyStatsFile) } : {}),
   });
   if (faults !== undefined) report.chaos = faults;
+  const objects = gen?.objectCounts() ?? {};
+  if (Object.keys(objects).length > 0) report.objects = objects;
   writeFileSync(join(c.reportDir, 'report.json'), `${JSON.stringify(report, null, 1)}\n`);
   writeFileSync(join(c.reportDir, 'report.html'), renderHtml(report));
   try {

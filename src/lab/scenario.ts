@@ -11,18 +11,35 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseDuration } from '../api/index.js';
 
 /** A kind of workload the lab creates. */
-export type WorkloadKind = 'Deployment' | 'Job' | 'Pod';
+export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'Job' | 'Pod' | 'DaemonSet' | 'CronJob';
 
-/** A workload template: repeated until its share of the pods is filled. */
-export interface WorkloadSpec {
-  kind: WorkloadKind;
-  name: string;
-  /** Pods per object (1 for Pod). */
-  replicas: number;
-  /** Fraction of all pods. */
-  share: number;
+/** The kinds whose objects fill a share of the pods; DaemonSets and CronJobs are given by count instead. */
+const SHARE_KINDS: readonly WorkloadKind[] = ['Deployment', 'StatefulSet', 'Job', 'Pod'];
+
+/** What each object of a workload comes with. */
+export interface WorkloadRefs {
   /** A ClusterIP Service in front of each object. */
   service?: boolean;
+  /** A ConfigMap named after each object, mounted by its pods. */
+  configMap?: boolean;
+  /** A Secret named after each object, read by its pods' env. */
+  secret?: boolean;
+  /** StatefulSet: a volumeClaimTemplate, so each pod has a PersistentVolumeClaim. */
+  claims?: boolean;
+}
+
+/** A workload template: repeated until its share of the pods (or its count) is filled. */
+export interface WorkloadSpec extends WorkloadRefs {
+  kind: WorkloadKind;
+  name: string;
+  /** Pods per object (1 for Pod; the node count for DaemonSet; 0 for CronJob, whose Jobs are suspended). */
+  replicas: number;
+  /** Fraction of all pods (0 for DaemonSet and CronJob). */
+  share: number;
+  /** DaemonSet and CronJob: how many objects. */
+  count?: number;
+  /** CronJob: its schedule. */
+  schedule?: string;
 }
 
 /** One phase of a scenario. */
@@ -47,12 +64,13 @@ export interface Scenario {
 }
 
 /** One object of the plan. */
-export interface PlannedWorkload {
+export interface PlannedWorkload extends WorkloadRefs {
   kind: WorkloadKind;
   namespace: string;
   name: string;
   replicas: number;
   service: boolean;
+  schedule?: string;
 }
 
 /** The folder of the shipped scenarios (lab/scenarios in the repository). */
@@ -99,15 +117,10 @@ export function parseScenario(text: string, source: string): Scenario {
   );
   if (!validator(doc)) fail(source, fieldMessage(validator.errors![0]!));
   const d = doc as ScenarioFile;
-  const ws: WorkloadSpec[] = d.workloads.map((w) => ({
-    kind: w.kind,
-    name: w.name,
-    replicas: w.kind === 'Pod' ? 1 : w.replicas!,
-    share: w.share,
-    service: w.service === true,
-  }));
+  const ws: WorkloadSpec[] = d.workloads.map((w, i) => workloadSpec(source, w, i));
   const total = ws.reduce((a, w) => a + w.share, 0);
-  if (ws.length > 0 && Math.abs(total - 1) > 1e-6) fail(source, `workload shares add up to ${total}, not 1`);
+  if (ws.some((w) => SHARE_KINDS.includes(w.kind)) && Math.abs(total - 1) > 1e-6)
+    fail(source, `workload shares add up to ${total}, not 1`);
   const duration = (v: string | number | undefined, dflt: string, what: string): number => {
     try {
       return parseDuration(v === undefined ? dflt : String(v));
@@ -147,13 +160,53 @@ export function parseScenario(text: string, source: string): Scenario {
   };
 }
 
+/**
+ * One workload entry, past the schema: the rules that tie a field to its kind, each refused with the field's name
+ * (a DaemonSet or CronJob is given by count, not share; claims are a StatefulSet's; a CronJob's Jobs run no pods).
+ */
+function workloadSpec(source: string, w: WorkloadFile, i: number): WorkloadSpec {
+  const at = `workloads[${i}]`;
+  const refs: WorkloadRefs = {
+    service: w.service === true,
+    configMap: w.configMap === true,
+    secret: w.secret === true,
+    claims: w.claims === true,
+  };
+  if (refs.claims === true && w.kind !== 'StatefulSet') fail(source, `${at}.claims is for StatefulSets only`);
+  if (SHARE_KINDS.includes(w.kind)) {
+    if (w.count !== undefined) fail(source, `${at}.count is for DaemonSets and CronJobs; a ${w.kind} takes a share`);
+    if (w.schedule !== undefined) fail(source, `${at}.schedule is for CronJobs only`);
+    return { kind: w.kind, name: w.name, replicas: w.kind === 'Pod' ? 1 : w.replicas!, share: w.share!, ...refs };
+  }
+  if (w.share !== undefined) fail(source, `${at}.share: a ${w.kind} is given by count, not by a share of the pods`);
+  if (w.replicas !== undefined) fail(source, `${at}.replicas: a ${w.kind} has no replicas`);
+  const count = w.count ?? 1;
+  if (w.kind === 'DaemonSet') {
+    if (w.schedule !== undefined) fail(source, `${at}.schedule is for CronJobs only`);
+    return { kind: w.kind, name: w.name, replicas: 0, share: 0, count, ...refs };
+  }
+  if (refs.service === true || refs.configMap === true || refs.secret === true)
+    fail(source, `${at}: a CronJob's Jobs run no pods, so it takes no service, configMap or secret`);
+  return { kind: w.kind, name: w.name, replicas: 0, share: 0, count, schedule: w.schedule ?? '*/1 * * * *', ...refs };
+}
+
+/** A workload entry as the schema allows it. */
+interface WorkloadFile extends WorkloadRefs {
+  kind: WorkloadKind;
+  name: string;
+  replicas?: number;
+  share?: number;
+  count?: number;
+  schedule?: string;
+}
+
 /** A scenario file as its schema allows it. */
 interface ScenarioFile {
   name: string;
   description?: string;
   podsPerNode?: number;
   podsPerNamespace?: number;
-  workloads: { kind: WorkloadKind; name: string; replicas?: number; share: number; service?: boolean }[];
+  workloads: WorkloadFile[];
   phases: {
     name?: string;
     type: PhaseSpec['type'];
@@ -186,7 +239,8 @@ export function listScenarios(): string[] {
 /**
  * The concrete objects for `nodes` × `podsPerNode` pods: each workload's share
  * of the pods in objects of its size (the last one smaller), spread over
- * namespaces of at most podsPerNamespace pods, like CL2's namespaces.
+ * namespaces of at most podsPerNamespace pods, like CL2's namespaces. A
+ * DaemonSet's objects each count one pod per node; a CronJob's none.
  */
 export function planScenario(
   s: Scenario,
@@ -198,18 +252,27 @@ export function planScenario(
   const namespaces = Array.from({ length: nsCount }, (_, i) => `lab-${s.name}-${i + 1}`);
   const workloads: PlannedWorkload[] = [];
   let nsCursor = 0;
+  const planned = (w: WorkloadSpec, i: number, replicas: number): PlannedWorkload => ({
+    kind: w.kind,
+    namespace: namespaces[nsCursor++ % nsCount]!,
+    name: `${w.name}-${i}`,
+    replicas,
+    service: w.service === true,
+    configMap: w.configMap === true,
+    secret: w.secret === true,
+    claims: w.claims === true,
+    ...(w.schedule !== undefined ? { schedule: w.schedule } : {}),
+  });
   for (const w of s.workloads) {
+    if (w.count !== undefined) {
+      for (let i = 0; i < w.count; i++) workloads.push(planned(w, i, w.kind === 'DaemonSet' ? nodes : 0));
+      continue;
+    }
     let left = Math.round(pods * w.share);
     for (let i = 0; left > 0; i++) {
       const replicas = Math.min(w.replicas, left);
       left -= replicas;
-      workloads.push({
-        kind: w.kind,
-        namespace: namespaces[nsCursor++ % nsCount]!,
-        name: `${w.name}-${i}`,
-        replicas,
-        service: w.service === true,
-      });
+      workloads.push(planned(w, i, replicas));
     }
   }
   return { namespaces, workloads, pods: workloads.reduce((a, w) => a + w.replicas, 0) };

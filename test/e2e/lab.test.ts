@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -40,6 +40,7 @@ const alive = (pid: number): boolean => {
 function run(
   args: string[],
   onLine?: (line: string, pid: number) => void,
+  killAfterMs = 110_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = spawn(process.execPath, [KSCALE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -49,7 +50,7 @@ function run(
     stderr += `${l}\n`;
     onLine?.(l, p.pid!);
   });
-  const killer = setTimeout(() => p.kill('SIGKILL'), 110_000);
+  const killer = setTimeout(() => p.kill('SIGKILL'), killAfterMs);
   return new Promise((resolve) =>
     p.once('close', (code) => {
       clearTimeout(killer);
@@ -160,6 +161,54 @@ describe('kscale up', () => {
       /kscale controller-manager started/,
     );
     assert.ok(existsSync(join(dir, 'logs', 'nodes.log')));
+  });
+
+  test('the object mix: every kind is created, becomes ready and is deleted, and report.json counts each', async () => {
+    const dir = reportDir();
+    const scenario = join(dir, 'mix.yaml');
+    // 5 nodes × 4 pods: a Deployment with its Service, ConfigMap and Secret, a StatefulSet whose 2 pods get claims,
+    // a Job, a DaemonSet (5 pods) and a CronJob (a suspended Job, no pods).
+    writeFileSync(
+      scenario,
+      `name: mix
+podsPerNode: 4
+workloads:
+  - {kind: Deployment, name: web, replicas: 5, share: 0.5, service: true, configMap: true, secret: true}
+  - {kind: StatefulSet, name: db, replicas: 2, share: 0.25, claims: true, configMap: true}
+  - {kind: Job, name: batch, replicas: 5, share: 0.25, secret: true}
+  - {kind: DaemonSet, name: agent, count: 1}
+  - {kind: CronJob, name: tick, count: 1, schedule: '* * * * *'}
+phases:
+  - {type: create}
+  - {type: delete}
+`,
+    );
+    const r = await run(
+      ['up', ...SMALL, '--nodes', '5', '--pods-per-node', '4', '--scenario', scenario, '--report', dir],
+      undefined,
+      170_000,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;
+    assert.equal(rep.result, 'completed', rep.error);
+    assert.ok(rep.config.mode.workloads === 'controllers', 'the mix needs the controllers');
+    assert.equal(rep.phases[1]!.podsRequested, 20 + 5, 'the DaemonSet adds one pod per node');
+    // created: the most seen at once; ready: the most ready at once; deleted: gone after the delete phase.
+    const want: Record<string, number> = {
+      // 20 pods: web 10 in Deployments of 5, db 5 in sets of 2, 2 and 1 (a claim each), batch 5 in one Job.
+      Deployment: 2,
+      StatefulSet: 3,
+      PersistentVolumeClaim: 5,
+      Job: 1,
+      DaemonSet: 1,
+      CronJob: 1,
+      Service: 2,
+      ConfigMap: 2 + 3,
+      Secret: 2 + 1,
+    };
+    assert.deepEqual(Object.keys(rep.objects ?? {}).sort(), Object.keys(want).sort());
+    for (const [kind, n] of Object.entries(want))
+      assert.deepEqual(rep.objects![kind], { created: n, ready: n, deleted: n }, kind);
   });
 
   test('Ctrl-C during the run stops every component, and the report says interrupted', async () => {

@@ -1,0 +1,104 @@
+/**
+ * Follows the lab's objects other than pods, kind by kind, the way
+ * ClusterLoader2's WaitForControlledPodsRunning and object checks do: a LIST
+ * of each kind by the lab label, counting what exists and what is ready.
+ */
+import { RESOURCES, type GroupVersionResource, type KubeObject, type RESTClient } from '../client/index.js';
+import { LAB_LABEL } from './objects.js';
+
+/** A kind the lab counts. */
+export type TrackedKind =
+  | 'Deployment'
+  | 'StatefulSet'
+  | 'DaemonSet'
+  | 'Job'
+  | 'CronJob'
+  | 'Service'
+  | 'ConfigMap'
+  | 'Secret'
+  | 'PersistentVolumeClaim';
+
+/** One kind's figures in report.json: the most objects seen at once, the most ready at once, and how many went away. */
+export interface KindCount {
+  created: number;
+  ready: number;
+  deleted: number;
+}
+
+type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+
+const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+/**
+ * Ready, per kind, as upstream's tools read it: a DaemonSet when every desired pod is ready (`kubectl rollout
+ * status`), a StatefulSet or Deployment when readyReplicas reaches spec.replicas, a CronJob once it has created a
+ * Job, a claim once Bound; Jobs, Services, ConfigMaps and Secrets once they exist.
+ */
+const READY: Record<TrackedKind, (o: Obj) => boolean> = {
+  Deployment: (o) => n(o.status?.readyReplicas) >= n(o.spec?.replicas ?? 1),
+  StatefulSet: (o) => n(o.status?.readyReplicas) >= n(o.spec?.replicas ?? 1),
+  DaemonSet: (o) =>
+    n(o.status?.desiredNumberScheduled) > 0 && n(o.status?.numberReady) === n(o.status?.desiredNumberScheduled),
+  CronJob: (o) =>
+    o.status?.lastScheduleTime !== undefined || (Array.isArray(o.status?.active) && o.status.active.length > 0),
+  PersistentVolumeClaim: (o) => o.status?.phase === 'Bound',
+  Job: () => true,
+  Service: () => true,
+  ConfigMap: () => true,
+  Secret: () => true,
+};
+
+const RESOURCE: Record<TrackedKind, GroupVersionResource> = {
+  Deployment: RESOURCES.deployments,
+  StatefulSet: RESOURCES.statefulsets,
+  DaemonSet: RESOURCES.daemonsets,
+  Job: RESOURCES.jobs,
+  CronJob: RESOURCES.cronjobs,
+  Service: RESOURCES.services,
+  ConfigMap: RESOURCES.configmaps,
+  Secret: RESOURCES.secrets,
+  PersistentVolumeClaim: RESOURCES.persistentvolumeclaims,
+};
+
+/** Present and ready objects of one kind at one LIST. */
+export interface KindState {
+  present: number;
+  ready: number;
+}
+
+/** Counts the lab's objects of each kind by LIST, keeping each kind's figures for the report. */
+export class ObjectTracker {
+  private readonly figures = new Map<TrackedKind, KindCount & { present: number }>();
+
+  constructor(private readonly client: RESTClient) {}
+
+  /** LISTs each kind (every namespace, by the lab label) and returns what exists and is ready. */
+  async poll(kinds: Iterable<TrackedKind>): Promise<Map<TrackedKind, KindState>> {
+    const out = new Map<TrackedKind, KindState>();
+    await Promise.all(
+      [...kinds].map(async (kind) => {
+        const list = await this.client.resource(RESOURCE[kind]).list({ labelSelector: `${LAB_LABEL}=true` });
+        const items = list.items as Obj[];
+        // An object being deleted is gone for the lab: the garbage collector finishes it.
+        const live = items.filter((o) => o.metadata?.deletionTimestamp === undefined);
+        const state = { present: live.length, ready: live.filter(READY[kind]).length };
+        out.set(kind, state);
+        const f = this.figures.get(kind) ?? { created: 0, ready: 0, deleted: 0, present: 0 };
+        f.created = Math.max(f.created, state.present);
+        f.ready = Math.max(f.ready, state.ready);
+        f.deleted = f.created - items.length;
+        f.present = state.present;
+        this.figures.set(kind, f);
+      }),
+    );
+    return out;
+  }
+
+  /** Each kind's figures so far, by kind name. */
+  counts(): Record<string, KindCount> {
+    const out: Record<string, KindCount> = {};
+    for (const [kind, f] of [...this.figures].sort(([a], [b]) => a.localeCompare(b)))
+      out[kind] = { created: f.created, ready: f.ready, deleted: f.deleted };
+    return out;
+  }
+}
