@@ -79,9 +79,10 @@ export class ObjectTracker {
       [...kinds].map(async (kind) => {
         const list = await this.client.resource(RESOURCE[kind]).list({ labelSelector: `${LAB_LABEL}=true` });
         const items = list.items as Obj[];
-        // An object being deleted is gone for the lab: the garbage collector finishes it.
+        // An object being deleted (a claim held by pvc-protection until its pod is gone) is still present, as for
+        // ClusterLoader2's deletion checks, but not ready.
         const live = items.filter((o) => o.metadata?.deletionTimestamp === undefined);
-        const state = { present: live.length, ready: live.filter(READY[kind]).length };
+        const state = { present: items.length, ready: live.filter(READY[kind]).length };
         out.set(kind, state);
         const f = this.figures.get(kind) ?? { created: 0, ready: 0, deleted: 0, present: 0 };
         f.created = Math.max(f.created, state.present);
