@@ -99,7 +99,9 @@ export {
 } from './cache/shared_informer.js';
 export { Lister, NamespaceLister, type Selector } from './cache/listers.js';
 
-export { WorkQueue } from './workqueue/queue.js';
+export { WorkQueue, type WorkQueueOptions } from './workqueue/queue.js';
+export { setWorkqueueMetricsProvider, type WorkqueueMetricsProvider, type QueueMetrics } from './workqueue/metrics.js';
+export { prometheusWorkqueueMetrics } from './workqueue/prometheus_metrics.js';
 export { DelayingQueue } from './workqueue/delaying_queue.js';
 export { RateLimitingQueue, type RateLimitingQueueOptions } from './workqueue/rate_limiting_queue.js';
 export {
@@ -139,7 +141,19 @@ export {
   type EventType,
 } from './record/index.js';
 
-export { LeaderElector, type LeaderElectionConfig } from './leaderelection/index.js';
+export {
+  LeaderElector,
+  type LeaderElectionConfig,
+  setLeaderElectionMetricsProvider,
+  prometheusLeaderElectionMetrics,
+  type LeaderElectionMetricsProvider,
+} from './leaderelection/index.js';
+export {
+  serveComponentEndpoints,
+  splitHostPort,
+  type ComponentEndpoints,
+  type ComponentEndpointsOptions,
+} from './serving/component_endpoints.js';
 export {
   CertificateManager,
   CertificateRequestError,

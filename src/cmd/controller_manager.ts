@@ -27,6 +27,7 @@ import {
   SimpleControllerClientBuilder,
   startControllers,
 } from '../controller/index.js';
+import { componentMetrics, startComponentEndpoints, withComponentEndpointFlags } from './component_endpoints.js';
 import { logger } from './log.js';
 import { startEmbeddedScheduler, withSchedulerFlags } from './scheduler.js';
 
@@ -193,114 +194,137 @@ export function controllerManagerCommand(): Command {
       false,
     )
     .option('-v, --verbose', 'verbose logs');
-  return addClientFlags(withSchedulerFlags(cmd), { qps: 20, burst: 30 }).action(async (o: Record<string, unknown>) => {
-    const log = logger(o.verbose === true);
-    const clock = new RealClock();
-    // Like upstream: every controller gets its own client (its own QPS/burst bucket) from the builder, and the
-    // shared informers list and watch through one more, "shared-informers".
-    const restConfig = restConfigFromFlags(o as unknown as ClientFlags);
-    const managerConfig = { ...restConfig, userAgent: 'kscale-controller-manager' };
-    const simple = new SimpleControllerClientBuilder(managerConfig, { clock });
-    // The shared informers list and watch as the manager itself, as upstream's do.
-    const client = simple.client('shared-informers');
-    const clientBuilder =
-      o.useServiceAccountCredentials === true
-        ? new SAControllerClientBuilder(managerConfig, client, { clock, logger: log })
-        : simple;
-    const config = defaultControllerManagerConfiguration();
-    config.nodeLifecycle = {
-      nodeMonitorPeriodMs: o.nodeMonitorPeriod as number,
-      nodeMonitorGracePeriodMs: o.nodeMonitorGracePeriod as number,
-      nodeStartupGracePeriodMs: o.nodeStartupGracePeriod as number,
-      nodeEvictionRate: o.nodeEvictionRate as number,
-      secondaryNodeEvictionRate: o.secondaryNodeEvictionRate as number,
-      unhealthyZoneThreshold: o.unhealthyZoneThreshold as number,
-      largeClusterSizeThreshold: o.largeClusterSizeThreshold as number,
-    };
-    config.replicaSet = { ...config.replicaSet, concurrentRSSyncs: Math.max(1, o.concurrentReplicasetSyncs as number) };
-    config.deployment = { concurrentDeploymentSyncs: Math.max(1, o.concurrentDeploymentSyncs as number) };
-    config.daemonSet = {
-      ...config.daemonSet,
-      concurrentDaemonSetSyncs: Math.max(1, o.concurrentDaemonsetSyncs as number),
-    };
-    config.statefulSet = { concurrentStatefulSetSyncs: Math.max(1, o.concurrentStatefulsetSyncs as number) };
-    config.garbageCollector = {
-      concurrentGCSyncs: Math.max(1, o.concurrentGcSyncs as number),
-      enableGarbageCollector: o.enableGarbageCollector !== false,
-    };
-    config.podGC = { ...config.podGC, terminatedPodGCThreshold: o.terminatedPodGcThreshold as number };
-    config.endpointSlice = {
-      concurrentServiceEndpointSyncs: Math.max(1, o.concurrentServiceEndpointSyncs as number),
-      maxEndpointsPerSlice: Math.min(1000, Math.max(1, o.maxEndpointsPerSlice as number)),
-      endpointUpdatesBatchPeriodMs: o.endpointsliceUpdatesBatchPeriod as number,
-    };
-    config.job = {
-      ...config.job,
-      concurrentJobSyncs: Math.max(1, o.concurrentJobSyncs as number),
-      podFailureBackoffMs: o.jobPodFailureBackoff as number,
-    };
-    config.endpoints = {
-      concurrentEndpointSyncs: Math.max(1, o.concurrentEndpointSyncs as number),
-      endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriod as number,
-    };
-    try {
-      Object.assign(config, certificateFlags(o, restConfig));
-    } catch (err) {
-      process.stderr.write(`kscale controller-manager: ${(err as Error).message}\n`);
-      process.exit(1);
-    }
-    const enabled = (o.controllers as string)
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== '');
-    // Like upstream, --enable-garbage-collector=false keeps the collector off whatever --controllers says.
-    if (!config.garbageCollector.enableGarbageCollector) enabled.unshift('-garbage-collector-controller');
-    const abort = new AbortController();
-    let stopping = false;
-    // Like kube-controller-manager's CreateControllerContext: cached objects drop managedFields (memory, copies, status writes).
-    const informers = new SharedInformerFactory(client, { clock, logger: log, transform: stripManagedFields });
-    const events = new EventBroadcaster(client, { clock, logger: log });
-    // RealClock timers are unref'd; this keeps the process up between watch reconnects until shutdown.
-    const keepAlive = setInterval(() => undefined, 1 << 30);
-    const onSignal = (): void => {
-      stopping = true;
-      abort.abort();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    let running;
-    try {
-      running = await startControllers(
-        { client, informers, clock, logger: log, config, events, clientBuilder },
-        newControllerDescriptors(),
-        enabled,
-        abort.signal,
-      );
-    } catch (err) {
-      if (stopping) process.exit(0);
-      process.stderr.write(`kscale controller-manager: ${(err as Error).message}\n`);
-      process.exit(1);
-    }
-    process.stdout.write(`kscale controller-manager started: ${running.controllers.map((c) => c.name).join(', ')}\n`);
-    // --run-scheduler: the scheduler runs beside the controllers (it exits with the process).
-    await startEmbeddedScheduler(o, log, clock).catch((err: unknown) => {
-      process.stderr.write(`kscale controller-manager: scheduler: ${(err as Error).message}\n`);
-      process.exit(1);
-    });
-    const started = running;
-    const shutdown = (): void => {
-      clearInterval(keepAlive);
-      void started
-        .stop()
-        .then(() => events.shutdown())
-        .then(() => process.exit(0));
-    };
-    if (stopping) shutdown();
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-    process.once('SIGINT', shutdown);
-    process.once('SIGTERM', shutdown);
-  });
+  withComponentEndpointFlags(cmd, 10257);
+  return addClientFlags(withSchedulerFlags(cmd), { qps: 20, burst: 30 }).action(
+    async (o: Record<string, unknown>, c: Command) => {
+      const log = logger(o.verbose === true);
+      const clock = new RealClock();
+      // Queues created from here on report to this registry, as upstream's controllers report to the legacy registry.
+      const metrics = componentMetrics(clock);
+      let started = false;
+      const endpoints = await startComponentEndpoints(
+        'controller-manager',
+        o,
+        c.getOptionValueSource('securePort') === 'cli',
+        metrics.registry,
+        () => started,
+      ).catch((err: unknown) => {
+        process.stderr.write(`kscale controller-manager: --secure-port: ${(err as Error).message}\n`);
+        process.exit(1);
+      });
+      // Like upstream: every controller gets its own client (its own QPS/burst bucket) from the builder, and the
+      // shared informers list and watch through one more, "shared-informers".
+      const restConfig = restConfigFromFlags(o as unknown as ClientFlags);
+      const managerConfig = { ...restConfig, userAgent: 'kscale-controller-manager' };
+      const simple = new SimpleControllerClientBuilder(managerConfig, { clock });
+      // The shared informers list and watch as the manager itself, as upstream's do.
+      const client = simple.client('shared-informers');
+      const clientBuilder =
+        o.useServiceAccountCredentials === true
+          ? new SAControllerClientBuilder(managerConfig, client, { clock, logger: log })
+          : simple;
+      const config = defaultControllerManagerConfiguration();
+      config.nodeLifecycle = {
+        nodeMonitorPeriodMs: o.nodeMonitorPeriod as number,
+        nodeMonitorGracePeriodMs: o.nodeMonitorGracePeriod as number,
+        nodeStartupGracePeriodMs: o.nodeStartupGracePeriod as number,
+        nodeEvictionRate: o.nodeEvictionRate as number,
+        secondaryNodeEvictionRate: o.secondaryNodeEvictionRate as number,
+        unhealthyZoneThreshold: o.unhealthyZoneThreshold as number,
+        largeClusterSizeThreshold: o.largeClusterSizeThreshold as number,
+      };
+      config.replicaSet = {
+        ...config.replicaSet,
+        concurrentRSSyncs: Math.max(1, o.concurrentReplicasetSyncs as number),
+      };
+      config.deployment = { concurrentDeploymentSyncs: Math.max(1, o.concurrentDeploymentSyncs as number) };
+      config.daemonSet = {
+        ...config.daemonSet,
+        concurrentDaemonSetSyncs: Math.max(1, o.concurrentDaemonsetSyncs as number),
+      };
+      config.statefulSet = { concurrentStatefulSetSyncs: Math.max(1, o.concurrentStatefulsetSyncs as number) };
+      config.garbageCollector = {
+        concurrentGCSyncs: Math.max(1, o.concurrentGcSyncs as number),
+        enableGarbageCollector: o.enableGarbageCollector !== false,
+      };
+      config.podGC = { ...config.podGC, terminatedPodGCThreshold: o.terminatedPodGcThreshold as number };
+      config.endpointSlice = {
+        concurrentServiceEndpointSyncs: Math.max(1, o.concurrentServiceEndpointSyncs as number),
+        maxEndpointsPerSlice: Math.min(1000, Math.max(1, o.maxEndpointsPerSlice as number)),
+        endpointUpdatesBatchPeriodMs: o.endpointsliceUpdatesBatchPeriod as number,
+      };
+      config.job = {
+        ...config.job,
+        concurrentJobSyncs: Math.max(1, o.concurrentJobSyncs as number),
+        podFailureBackoffMs: o.jobPodFailureBackoff as number,
+      };
+      config.endpoints = {
+        concurrentEndpointSyncs: Math.max(1, o.concurrentEndpointSyncs as number),
+        endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriod as number,
+      };
+      try {
+        Object.assign(config, certificateFlags(o, restConfig));
+      } catch (err) {
+        process.stderr.write(`kscale controller-manager: ${(err as Error).message}\n`);
+        process.exit(1);
+      }
+      const enabled = (o.controllers as string)
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+      // Like upstream, --enable-garbage-collector=false keeps the collector off whatever --controllers says.
+      if (!config.garbageCollector.enableGarbageCollector) enabled.unshift('-garbage-collector-controller');
+      const abort = new AbortController();
+      let stopping = false;
+      // Like kube-controller-manager's CreateControllerContext: cached objects drop managedFields (memory, copies, status writes).
+      const informers = new SharedInformerFactory(client, { clock, logger: log, transform: stripManagedFields });
+      const events = new EventBroadcaster(client, { clock, logger: log });
+      // RealClock timers are unref'd; this keeps the process up between watch reconnects until shutdown.
+      const keepAlive = setInterval(() => undefined, 1 << 30);
+      const onSignal = (): void => {
+        stopping = true;
+        abort.abort();
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      let running;
+      try {
+        running = await startControllers(
+          { client, informers, clock, logger: log, config, events, clientBuilder },
+          newControllerDescriptors(),
+          enabled,
+          abort.signal,
+        );
+      } catch (err) {
+        if (stopping) process.exit(0);
+        process.stderr.write(`kscale controller-manager: ${(err as Error).message}\n`);
+        process.exit(1);
+      }
+      started = true;
+      // kscale's controller-manager runs without leader election: it always leads its lease name.
+      metrics.leaderElection.on('kube-controller-manager');
+      process.stdout.write(`kscale controller-manager started: ${running.controllers.map((c) => c.name).join(', ')}\n`);
+      // --run-scheduler: the scheduler runs beside the controllers (it exits with the process).
+      await startEmbeddedScheduler(o, log, clock).catch((err: unknown) => {
+        process.stderr.write(`kscale controller-manager: scheduler: ${(err as Error).message}\n`);
+        process.exit(1);
+      });
+      const controllers = running;
+      const shutdown = (): void => {
+        clearInterval(keepAlive);
+        void controllers
+          .stop()
+          .then(() => events.shutdown())
+          .then(() => endpoints?.close())
+          .then(() => process.exit(0));
+      };
+      if (stopping) shutdown();
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+      process.once('SIGINT', shutdown);
+      process.once('SIGTERM', shutdown);
+    },
+  );
 }
 
 /** The csrsigning CA and the root CA to publish, read from their flags (the root CA defaults to the kubeconfig's). */

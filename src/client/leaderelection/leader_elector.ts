@@ -18,6 +18,7 @@ import { silentLogger, type ClientLogger } from '../logger.js';
 import type { RESTClient } from '../rest/client.js';
 import type { ResourceClient } from '../rest/resource.js';
 import { RESOURCES } from '../rest/resources.js';
+import { leaderElectionMetrics } from './metrics.js';
 
 /** LeaderElectionConfig. */
 export interface LeaderElectionConfig {
@@ -70,6 +71,7 @@ export class LeaderElector {
     while (!signal.aborted && !(await this.tryAcquireOrRenew())) await this.sleep(this.retryPeriodMs, signal);
     if (signal.aborted) return;
     this.leading = true;
+    leaderElectionMetrics()?.on(this.cfg.name);
     const lost = new AbortController();
     this.cfg.onStartedLeading(lost.signal);
     let lastRenew = this.cfg.clock.monotonic();
@@ -80,6 +82,7 @@ export class LeaderElector {
       else if (this.cfg.clock.monotonic() - lastRenew >= this.renewDeadlineMs) break;
     }
     this.leading = false;
+    leaderElectionMetrics()?.off(this.cfg.name);
     if (signal.aborted) await this.release();
     lost.abort();
     this.cfg.onStoppedLeading();

@@ -4,16 +4,17 @@
  * waiting twice keeps the earlier deadline, as upstream's waitingForQueue does.
  */
 import { RealClock, type Clock, type Timer } from '../../clock/index.js';
-import { WorkQueue } from './queue.js';
+import { WorkQueue, type WorkQueueOptions } from './queue.js';
 
 /** A WorkQueue with delayed adds. */
 export class DelayingQueue<T = string> extends WorkQueue<T> {
   readonly clock: Clock;
   private readonly waiting = new Map<T, { at: number; timer: Timer }>();
 
-  constructor(opts: { clock?: Clock } = {}) {
-    super();
-    this.clock = opts.clock ?? new RealClock();
+  constructor(opts: WorkQueueOptions = {}) {
+    const clock = opts.clock ?? new RealClock();
+    super({ ...opts, clock });
+    this.clock = clock;
   }
 
   /** Adds `item` after `ms` milliseconds (at once when ms <= 0). */

@@ -7,6 +7,16 @@
  * in-flight keys to finish.
  */
 
+import { RealClock, type Clock } from '../../clock/index.js';
+import { queueMetricsFor, type QueueMetrics } from './metrics.js';
+
+/** Options of a WorkQueue. */
+export interface WorkQueueOptions {
+  /** Names the queue in the workqueue metrics (label `name`); unnamed queues record none. */
+  name?: string;
+  clock?: Clock;
+}
+
 /** A FIFO work queue of keys with dedup and per-key mutual exclusion. */
 export class WorkQueue<T = string> {
   private queue: T[] = [];
@@ -16,14 +26,26 @@ export class WorkQueue<T = string> {
   private waiters: (() => void)[] = [];
   private drainWaiters: (() => void)[] = [];
   private shutting = false;
+  private readonly metrics: QueueMetrics | undefined;
+  private readonly metricsClock: Clock | undefined;
+  /** With metrics: when each queued item was added, and when each processing item was taken. */
+  private readonly addedAt = new Map<T, number>();
+  private readonly startedAt = new Map<T, number>();
+
+  constructor(opts: WorkQueueOptions = {}) {
+    this.metrics = queueMetricsFor(opts.name);
+    if (this.metrics !== undefined) {
+      this.metricsClock = opts.clock ?? new RealClock();
+      this.metrics.processing(() => this.startedAt.values());
+    }
+  }
 
   /** Queues `item` unless it is already queued; an item being processed is queued again after done(). */
   add(item: T): void {
     if (this.shutting || this.dirty.has(item)) return;
     this.dirty.add(item);
     if (this.processing.has(item)) return;
-    this.queue.push(item);
-    this.waiters.shift()?.();
+    this.queued(item);
   }
 
   /** Items waiting (not counting those being processed). */
@@ -46,16 +68,24 @@ export class WorkQueue<T = string> {
     }
     this.processing.add(item);
     this.dirty.delete(item);
+    if (this.metrics !== undefined) {
+      const now = this.metricsClock!.now();
+      this.metrics.get(now - (this.addedAt.get(item) ?? now));
+      this.addedAt.delete(item);
+      this.startedAt.set(item, now);
+    }
     return item;
   }
 
   /** Marks `item` finished; if it was added meanwhile, it is queued again now. */
   done(item: T): void {
     this.processing.delete(item);
-    if (this.dirty.has(item)) {
-      this.queue.push(item);
-      this.waiters.shift()?.();
+    if (this.metrics !== undefined) {
+      const started = this.startedAt.get(item);
+      if (started !== undefined) this.metrics.done(this.metricsClock!.now() - started);
+      this.startedAt.delete(item);
     }
+    if (this.dirty.has(item)) this.queued(item);
     this.checkDrained();
   }
 
@@ -83,6 +113,20 @@ export class WorkQueue<T = string> {
   /** True while `item` is held by a worker. */
   isProcessing(item: T): boolean {
     return this.processing.has(item);
+  }
+
+  /** Counts a retry in the workqueue metrics (addRateLimited calls it). */
+  protected retried(): void {
+    this.metrics?.retry();
+  }
+
+  private queued(item: T): void {
+    if (this.metrics !== undefined) {
+      this.metrics.add();
+      this.addedAt.set(item, this.metricsClock!.now());
+    }
+    this.queue.push(item);
+    this.waiters.shift()?.();
   }
 
   private checkDrained(): void {

@@ -10,6 +10,8 @@ import { DelayingQueue } from './delaying_queue.js';
 /** Options of a RateLimitingQueue. */
 export interface RateLimitingQueueOptions<T> {
   clock?: Clock;
+  /** Names the queue in the workqueue metrics, like client-go's RateLimitingQueueConfig.Name. */
+  name?: string;
   /** Defaults to client-go's default controller rate limiter. */
   rateLimiter?: WorkqueueRateLimiter<T>;
 }
@@ -19,12 +21,16 @@ export class RateLimitingQueue<T = string> extends DelayingQueue<T> {
   readonly rateLimiter: WorkqueueRateLimiter<T>;
 
   constructor(opts: RateLimitingQueueOptions<T> = {}) {
-    super(opts.clock !== undefined ? { clock: opts.clock } : {});
+    super({
+      ...(opts.clock !== undefined ? { clock: opts.clock } : {}),
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+    });
     this.rateLimiter = opts.rateLimiter ?? defaultControllerRateLimiter<T>(this.clock);
   }
 
   /** Adds `item` after the delay the rate limiter gives it. */
   addRateLimited(item: T): void {
+    this.retried();
     this.addAfter(item, this.rateLimiter.when(item));
   }
 

@@ -34,7 +34,7 @@ export class CertificateController implements Controller {
     private readonly workerCount = 5,
   ) {
     this.log = ctx.logger;
-    this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
+    this.queue = new RateLimitingQueue<string>({ clock: ctx.clock, name });
     const informer = ctx.informers.informerFor<CertificateSigningRequest>(RESOURCES.certificatesigningrequests);
     this.lister = informer.lister();
     informer.addEventHandler({

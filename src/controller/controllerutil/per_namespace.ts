@@ -38,7 +38,7 @@ export class PerNamespaceObjectController<T extends KubeObject> implements Contr
     private readonly ensure: EnsureFn<T>,
   ) {
     this.log = ctx.logger;
-    this.queue = new RateLimitingQueue<string>({ clock: ctx.clock });
+    this.queue = new RateLimitingQueue<string>({ clock: ctx.clock, name });
     const namespaces = ctx.informers.informerFor<Namespace>(RESOURCES.namespaces);
     const objects = ctx.informers.informerFor<T>(gvr, { fieldSelector: `metadata.name=${objectName}` });
     this.nsLister = namespaces.lister();

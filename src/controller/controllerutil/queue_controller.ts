@@ -37,6 +37,7 @@ export abstract class QueueController implements Controller {
     this.log = ctx.logger;
     this.queue = new RateLimitingQueue<string>({
       clock: ctx.clock,
+      name,
       ...(workerOpts.rateLimiter === undefined ? {} : { rateLimiter: workerOpts.rateLimiter }),
     });
   }

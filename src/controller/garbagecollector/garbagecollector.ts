@@ -45,8 +45,14 @@ export class GarbageCollector implements Controller {
   ) {
     this.client = ctx.client;
     this.log = ctx.logger;
-    this.attemptToDelete = new RateLimitingQueue<GraphNode>({ clock: ctx.clock });
-    this.attemptToOrphan = new RateLimitingQueue<GraphNode>({ clock: ctx.clock });
+    this.attemptToDelete = new RateLimitingQueue<GraphNode>({
+      clock: ctx.clock,
+      name: 'garbage_collector_attempt_to_delete',
+    });
+    this.attemptToOrphan = new RateLimitingQueue<GraphNode>({
+      clock: ctx.clock,
+      name: 'garbage_collector_attempt_to_orphan',
+    });
     this.graph = new GraphBuilder({
       attemptToDelete: (n) => this.attemptToDelete.add(n),
       attemptToOrphan: (n) => this.attemptToOrphan.add(n),

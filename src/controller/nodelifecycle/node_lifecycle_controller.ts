@@ -86,8 +86,8 @@ export class NodeLifecycleController implements Controller {
     this.leaseLister = ctx.informers.informerFor<Lease>(RESOURCES.leases, { namespace: NAMESPACE_NODE_LEASE }).lister();
     this.podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     SharedInformerFactory.ensureIndex(this.podInformer, POD_NODE_NAME_INDEX, podNodeNameIndex);
-    this.nodeUpdateQueue = new RateLimitingQueue<string>({ clock: this.clock });
-    this.podUpdateQueue = new RateLimitingQueue<string>({ clock: this.clock });
+    this.nodeUpdateQueue = new RateLimitingQueue<string>({ clock: this.clock, name: 'node_lifecycle_controller' });
+    this.podUpdateQueue = new RateLimitingQueue<string>({ clock: this.clock, name: 'node_lifecycle_controller_pods' });
     this.tainter = new NoExecuteTainter(opts, this.clock, this.nodes, this.nodeLister, this.log);
     nodeInformer.addEventHandler({
       onAdd: (n) => this.nodeUpdateQueue.add(n.metadata!.name!),

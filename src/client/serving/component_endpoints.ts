@@ -1,0 +1,80 @@
+/**
+ * The endpoints every kscale component serves beside its work, like
+ * component-base's healthz and legacyregistry handlers on a component's
+ * secure port: /healthz, /livez, /readyz (with `?verbose`) and /metrics.
+ * Plain HTTP on 127.0.0.1 by default; see docs/observability.md for why.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+
+/** What the endpoints report. */
+export interface ComponentEndpointsOptions {
+  /** host:port; port 0 picks a free one. */
+  bindAddress: string;
+  registry: Registry;
+  /** Liveness (/healthz, /livez); default always live. */
+  live?: () => boolean;
+  /** Readiness (/readyz); default the same as live. */
+  ready?: () => boolean;
+}
+
+/** A listening endpoints server. */
+export interface ComponentEndpoints {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Splits host:port (an empty host means 127.0.0.1). */
+export function splitHostPort(bind: string): { host: string; port: number } {
+  const i = bind.lastIndexOf(':');
+  if (i < 0) throw new Error(`bind address ${bind} is not host:port`);
+  const port = Number(bind.slice(i + 1));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`bind address ${bind}: bad port`);
+  return { host: bind.slice(0, i).replace(/^\[|\]$/g, '') || '127.0.0.1', port };
+}
+
+/** Starts the endpoints; rejects when the address cannot be bound (EADDRINUSE names the address). */
+export async function serveComponentEndpoints(o: ComponentEndpointsOptions): Promise<ComponentEndpoints> {
+  const live = o.live ?? (() => true);
+  const ready = o.ready ?? live;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const check =
+      url.pathname === '/readyz' ? ready : url.pathname === '/healthz' || url.pathname === '/livez' ? live : undefined;
+    if (check !== undefined) {
+      const ok = check();
+      const name = url.pathname.slice(1);
+      const body = url.searchParams.has('verbose')
+        ? `[${ok ? '+' : '-'}]ping ${ok ? 'ok' : 'failed'}\n${name} check ${ok ? 'passed' : 'failed'}\n`
+        : ok
+          ? 'ok'
+          : `${name} check failed`;
+      res.writeHead(ok ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8' }).end(body);
+      return;
+    }
+    if (url.pathname === '/metrics') {
+      o.registry
+        .metrics()
+        .then((text) => res.writeHead(200, { 'Content-Type': o.registry.contentType }).end(text))
+        .catch((err: unknown) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(err)));
+      return;
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('404 page not found\n');
+  });
+  const { host, port } = splitHostPort(o.bindAddress);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const a = server.address() as AddressInfo;
+  const h = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+  return {
+    url: `http://${h}:${a.port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
