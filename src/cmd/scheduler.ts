@@ -9,7 +9,9 @@ import {
   booleanFlag,
   intFlag,
   nonNegativeIntFlag,
+  prometheusLeaderElectionMetrics,
   restConfigFromFlags,
+  setLeaderElectionMetricsProvider,
   type ClientFlags,
   type ClientLogger,
 } from '../client/index.js';
@@ -71,6 +73,8 @@ export function schedulerCommand(): Command {
         process.exit(1);
       },
     });
+    // Like upstream, leader_election_master_status sits beside the scheduler's own metrics.
+    setLeaderElectionMetricsProvider(prometheusLeaderElectionMetrics(server.scheduler.metrics.registry));
     const keepAlive = setInterval(() => undefined, 1 << 30);
     let stopping = false;
     const shutdown = (): void => {

@@ -3,9 +3,16 @@
  * a loopback port, informers synced, then (with leader election) the
  * scheduling loop runs only while this instance holds the Lease.
  */
-import http from 'node:http';
 import { hostname } from 'node:os';
-import { EventBroadcaster, LeaderElector, RESTClient, type ClientLogger, type RestConfig } from '../client/index.js';
+import {
+  EventBroadcaster,
+  LeaderElector,
+  RESTClient,
+  serveComponentEndpoints,
+  type ClientLogger,
+  type ComponentEndpoints,
+  type RestConfig,
+} from '../client/index.js';
 import type { Clock } from '../clock/index.js';
 import { resolveProfiles, type KubeSchedulerConfiguration } from './config.js';
 import { inTreeRegistry } from './plugins/registry.js';
@@ -41,7 +48,7 @@ export class SchedulerServer {
   readonly client: RESTClient;
   private readonly eventClient: RESTClient;
   private readonly events: EventBroadcaster;
-  private server: http.Server | undefined;
+  private endpoints: ComponentEndpoints | undefined;
   private readonly abort = new AbortController();
   private election: Promise<void> | undefined;
   private leading = false;
@@ -113,33 +120,16 @@ export class SchedulerServer {
     await this.scheduler.stop();
     await this.election;
     await this.events.shutdown();
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    await this.endpoints?.close();
     this.client.close();
     this.eventClient.close();
   }
 
   private async listen(port: number): Promise<void> {
-    const metrics = this.scheduler.metrics.registry;
-    this.server = http.createServer((req, res) => {
-      const path = (req.url ?? '/').split('?')[0];
-      if (path === '/healthz' || path === '/livez' || path === '/readyz') {
-        res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
-        return;
-      }
-      if (path === '/metrics') {
-        metrics
-          .metrics()
-          .then((text) => res.writeHead(200, { 'Content-Type': metrics.contentType }).end(text))
-          .catch((err: unknown) => res.writeHead(500).end(String(err)));
-        return;
-      }
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    this.endpoints = await serveComponentEndpoints({
+      bindAddress: `127.0.0.1:${port}`,
+      registry: this.scheduler.metrics.registry,
     });
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(port, '127.0.0.1', () => resolve());
-    });
-    const addr = this.server.address() as { port: number };
-    this.url = `http://127.0.0.1:${addr.port}`;
+    this.url = this.endpoints.url;
   }
 }
