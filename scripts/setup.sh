@@ -10,8 +10,9 @@ profile="${1:-all}"
 [ $# -gt 0 ] && shift
 need_pkgs=()
 lab_etcd=0
+lab_prometheus=0
 for a in "$@"; do
-  case "$a" in --lab-etcd=main* | main | main+events) lab_etcd=1 ;; esac
+  case "$a" in --lab-etcd=main* | main | main+events) lab_etcd=1 ;; --prometheus) lab_prometheus=1 ;; esac
 done
 if [ "$profile" = all ] || [ "$lab_etcd" = 1 ]; then
   command -v etcd >/dev/null 2>&1 || need_pkgs+=(etcd-server etcd-client)
@@ -31,6 +32,10 @@ if [ "$profile" = all ]; then
   # The lab's HTML report is checked in headless Debian chromium.
   command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
 fi
+# kscale up --prometheus and the Grafana dashboard test run Debian's prometheus binary (never its service).
+if [ "$profile" = all ] || [ "$lab_prometheus" = 1 ]; then
+  command -v prometheus >/dev/null 2>&1 || need_pkgs+=(prometheus)
+fi
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_pkgs[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -39,6 +44,7 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
   # The packaged etcd service may start on 2379; kscale never uses that instance.
   $SUDO systemctl stop etcd >/dev/null 2>&1 || true
+  $SUDO systemctl stop prometheus prometheus-node-exporter >/dev/null 2>&1 || true
 fi
 
 # npm ci builds better-sqlite3 from source (about 80 s) on a fresh machine.
