@@ -161,6 +161,7 @@ function addRunFlags(cmd: Command): Command {
     .option('--kubelet-burst <n>', 'per hollow kubelet client burst (upstream 100)', nonNegativeNumberFlag, 100)
     .optionsGroup('Measurement and phases:')
     .option('--scrape-interval <duration>', 'how often /metrics and /proc are read', durationTextFlag, '5s')
+    .option('--prometheus', "run Debian's prometheus scraping every component; report its PromQL SLIs beside the lab's")
     .option(
       '--phase-timeout <duration>',
       'upper bound on each phase (default: from its pods and the pod rate)',
@@ -224,6 +225,7 @@ function configFrom(
   if (o.schedulerQps !== undefined) c.scheduler.qps = o.schedulerQps as number;
   if (o.schedulerBurst !== undefined) c.scheduler.burst = o.schedulerBurst as number;
   c.scrapeIntervalMs = parseDuration(o.scrapeInterval as string);
+  if (o.prometheus === true) c.prometheus = true;
   c.phaseTimeoutMs = o.phaseTimeout === undefined ? 0 : parseDuration(o.phaseTimeout as string);
   c.settleS = parseDuration(o.settle as string) / 1000;
   c.seed = o.seed as number;

@@ -26,6 +26,8 @@ export interface LabConfig {
   settleS: number;
   /** How often /metrics and /proc are read. */
   scrapeIntervalMs: number;
+  /** Run Debian's prometheus beside the lab and report ClusterLoader2's PromQL SLIs beside the lab's own. */
+  prometheus?: boolean;
   /** Upper bound on each phase, ms; 0: derived from its pod count and the pod rate. */
   phaseTimeoutMs: number;
   /** Seed of the scale and rollout picks. */

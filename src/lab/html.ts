@@ -91,6 +91,17 @@ function latencyTable(r: LabReport): string {
   return `<table><tr><th>call</th><th>scope</th><th>SLI</th><th>count</th><th>p50 (ms)</th><th>p90 (ms)</th><th>p99 (ms)</th></tr>${rows}</table>`;
 }
 
+function promSloTable(p: NonNullable<LabReport['prometheus']>): string {
+  const rows = p.rows
+    .slice(0, 40)
+    .map(
+      (e) =>
+        `<tr><td>${esc(e.verb)} ${esc(e.resource)}${e.subresource === '' ? '' : `/${esc(e.subresource)}`}</td><td>${esc(e.scope)}</td><td>${e.count}</td><td>${n(e.lab * 1000, 1)}</td><td>${e.promql === null ? '-' : n(e.promql * 1000, 1)}</td><td>${!e.checked ? 'not checked (few calls)' : e.agree ? 'agree' : 'DIFFER'}</td></tr>`,
+    )
+    .join('');
+  return `<p>ClusterLoader2's query over ${p.rangeS} s: <code>${esc(p.query)}</code>. Check (within 5% or one bucket, SLIs with at least 100 calls): <b>${p.agree ? 'pass' : 'fail'}</b>.</p><table><tr><th>call</th><th>scope</th><th>count</th><th>lab p99 (ms)</th><th>PromQL p99 (ms)</th><th>check</th></tr>${rows}</table>`;
+}
+
 function processTable(r: LabReport): string {
   const rows = r.processes
     .map(
@@ -167,6 +178,9 @@ export function renderHtml(r: LabReport): string {
       },
     },
     { html: latencyTable(r) },
+    ...(r.prometheus === undefined
+      ? []
+      : [{ html: "<h2>API latency from Prometheus beside the lab's</h2>" + promSloTable(r.prometheus) }]),
     ...(r.flowControl === undefined ? [] : [{ html: '<h2>API Priority and Fairness</h2>' + flowControlHtml(r) }]),
     { html: '<h2>Storage, watches, scheduling</h2>' },
     {

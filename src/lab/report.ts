@@ -35,6 +35,7 @@ import type { NoisyNeighbourStats } from './noisy_neighbour.js';
 import type { PodTimes } from './pod_tracker.js';
 import type { ProcSeries } from './proc.js';
 import { percentiles, type Percentiles } from './stats.js';
+import type { PromSloReport } from './prom_slo.js';
 
 /** The machine a run happened on. */
 export interface MachineInfo {
@@ -96,6 +97,8 @@ export interface LabReport {
   /** API Priority and Fairness per priority level, node heartbeats, and the noisy neighbour (absent in older reports). */
   flowControl?: FlowControlReport;
   processes: (ProcSeries & { peakRssMiB: number; avgCores: number })[];
+  /** `--prometheus`: ClusterLoader2's PromQL SLIs beside the lab's own, and whether they agree. */
+  prometheus?: PromSloReport;
 }
 
 /** What a run collected, to build the report from. */

@@ -35,6 +35,8 @@ import { PodTracker, type PodTimes } from './pod_tracker.js';
 import { Progress } from './progress.js';
 import { buildReport, gitCommit, machineNow, type LabReport } from './report.js';
 import { Sampler } from './sampler.js';
+import { startPrometheus, type RunningPrometheus } from './prometheus.js';
+import { promSloReport, type PromSloReport } from './prom_slo.js';
 import { planScenario } from './scenario.js';
 import { Supervisor } from './supervisor.js';
 import { CHAOS_SCENARIOS, runChaos, type ChaosFault } from './chaos/index.js';
@@ -142,6 +144,9 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   let phase = 'start-up';
   let serverUrl = '';
   let sampler: Sampler | undefined;
+  let prom: RunningPrometheus | undefined;
+  let promSlos: PromSloReport | undefined;
+  const promPorts = c.prometheus === true ? { cm: await freePort(), scheduler: await freePort() } : undefined;
   let tracker: PodTracker | undefined;
   let gen: LoadGenerator | undefined;
   let target = 0;
@@ -195,10 +200,22 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       paths.fleetKubeconfig = join(c.reportDir, 'fleet.kubeconfig');
       writeTokenKubeconfig(paths.kubeconfig, paths.fleetKubeconfig, fleetToken);
     }
-    await sup.start(controllerManagerSpec(c, paths));
+    // --prometheus: the controller-manager and scheduler endpoints on ports the scrape config names.
+    const withPorts: LabConfig =
+      promPorts === undefined
+        ? c
+        : {
+            ...c,
+            controllerManager: {
+              ...c.controllerManager,
+              extraArgs: [...c.controllerManager.extraArgs, '--secure-port', String(promPorts.cm)],
+            },
+            scheduler: { ...c.scheduler, extraArgs: [...c.scheduler.extraArgs, '--port', String(promPorts.scheduler)] },
+          };
+    await sup.start(controllerManagerSpec(withPorts, paths));
     progress.log('controller-manager ready');
     if (mode.binding === 'scheduler') {
-      await sup.start(schedulerSpec(c, paths));
+      await sup.start(schedulerSpec(withPorts, paths));
       progress.log('scheduler ready');
     }
     const client = new RESTClient({
@@ -216,6 +233,20 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       c.scrapeIntervalMs,
     );
     sampler.start();
+    if (promPorts !== undefined) {
+      prom = await startPrometheus(
+        join(dataDir, 'prometheus'),
+        [
+          { job: 'apiserver', url: serverUrl },
+          { job: 'kube-controller-manager', url: `http://127.0.0.1:${promPorts.cm}` },
+          ...(mode.binding === 'scheduler'
+            ? [{ job: 'kube-scheduler', url: `http://127.0.0.1:${promPorts.scheduler}` }]
+            : []),
+        ],
+        Math.max(1, Math.round(c.scrapeIntervalMs / 1000)),
+      );
+      progress.log(`prometheus ready at ${prom.url}`);
+    }
     const tr = tracker;
     const smp = sampler;
     const plan = planScenario(c.scenario, c.nodes, c.podsPerNode);
@@ -363,6 +394,19 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     progress.clear();
   }
   if (sampler !== undefined) await sampler.stop();
+  if (prom !== undefined) {
+    // One more Prometheus scrape after the lab's last, so both cover the same range.
+    await new Promise((r) => setTimeout(r, c.scrapeIntervalMs + 500));
+    promSlos = await promSloReport(
+      prom,
+      sampler?.snapshots ?? [],
+      (t0 + (sampler?.snapshots.at(-1)?.t ?? 0) * 1000) / 1000,
+    ).catch((err: unknown) => {
+      notes.push(`--prometheus: the PromQL SLIs could not be read: ${(err as Error).message}`);
+      return undefined;
+    });
+    await prom.stop();
+  }
   const fleets: FleetReport[] = await collectFleetReports(paths.fleetKubeconfig ?? paths.kubeconfig).catch(() => []);
   machine.loadAverageEnd = loadavg();
   const report = buildReport({
@@ -392,6 +436,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   if (faults !== undefined) report.chaos = faults;
   const objects = gen?.objectCounts() ?? {};
   if (Object.keys(objects).length > 0) report.objects = objects;
+  if (promSlos !== undefined) report.prometheus = promSlos;
   writeFileSync(join(c.reportDir, 'report.json'), `${JSON.stringify(report, null, 1)}\n`);
   writeFileSync(join(c.reportDir, 'report.html'), renderHtml(report));
   try {
