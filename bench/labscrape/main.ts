@@ -1,0 +1,88 @@
+/**
+ * The lab's own measurement cost: a `kscale server` under a steady hollow
+ * fleet (node leases and status), its CPU over alternating windows with and
+ * without the lab's scraper reading /metrics every --interval (as the lab's
+ * Sampler does, parsing each scrape). Prints the server's cores in each and
+ * the scraper's share. Target: the scraping costs at most 2% of the server's CPU.
+ *
+ *   node dist/bench/labscrape/main.js [--nodes=500] [--window=30s] [--rounds=3] [--interval=5s]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { scrape, snapshotOf } from '../../src/lab/api_metrics.js';
+import { readProc } from '../../src/lab/proc.js';
+
+const args = new Map(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k!, v ?? 'true'];
+  }),
+);
+const seconds = (s: string): number => Number(s.replace(/s$/, ''));
+const NODES = Number(args.get('nodes') ?? 500);
+const WINDOW_S = seconds(args.get('window') ?? '30s');
+const ROUNDS = Number(args.get('rounds') ?? 3);
+const INTERVAL_S = seconds(args.get('interval') ?? '5s');
+const KSCALE = fileURLToPath(new URL('../../src/cmd/kscale.js', import.meta.url));
+
+/** Spawns a kscale subcommand; resolves with the first match of `ready` on its stdout. */
+async function start(argv: string[], ready: RegExp): Promise<{ p: ChildProcess; m: RegExpExecArray }> {
+  const p = spawn(process.execPath, [KSCALE, ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const m = await new Promise<RegExpExecArray>((resolve, reject) => {
+    p.once('exit', (code) => reject(new Error(`kscale ${argv[0]} exited with ${code}`)));
+    createInterface({ input: p.stdout! }).on('line', (l) => {
+      const x = ready.exec(l);
+      if (x !== null) resolve(x);
+    });
+  });
+  return { p, m };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The server's cores over one window, scraping or not. */
+async function window(pid: number, url: string, scraping: boolean): Promise<number> {
+  const a = readProc(pid)!;
+  const t0 = Date.now();
+  const end = t0 + WINDOW_S * 1000;
+  while (Date.now() < end) {
+    if (scraping) snapshotOf(await scrape(url), (Date.now() - t0) / 1000);
+    await sleep(Math.min(INTERVAL_S * 1000, Math.max(0, end - Date.now())));
+  }
+  const b = readProc(pid)!;
+  return (b.cpuMs - a.cpuMs) / (Date.now() - t0);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'kscale-labscrape-'));
+const kubeconfig = join(dir, 'kubeconfig');
+const server = await start(
+  ['server', '--port', '0', '--data-dir', join(dir, 'data'), '--write-kubeconfig', kubeconfig],
+  /listening on (http:\/\/\S+)/,
+);
+const url = server.m[1]!;
+const fleet = await start(
+  ['nodes', '--kubeconfig', kubeconfig, '--count', String(NODES), '--port', '0'],
+  /nodes registered in/,
+);
+try {
+  await sleep(WINDOW_S * 1000); // the fleet's join settles
+  const off: number[] = [];
+  const on: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    off.push(await window(server.p.pid!, url, false));
+    on.push(await window(server.p.pid!, url, true));
+  }
+  const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const [a, b] = [mean(off), mean(on)];
+  process.stdout.write(
+    `server CPU with ${NODES} hollow nodes: without the lab's scraper ${a.toFixed(3)} cores, with it (every ${INTERVAL_S} s) ${b.toFixed(3)} cores; scraping costs ${(((b - a) / a) * 100).toFixed(1)}% (${ROUNDS} rounds of ${WINDOW_S} s each)\n`,
+  );
+} finally {
+  fleet.p.kill('SIGKILL');
+  server.p.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+}
