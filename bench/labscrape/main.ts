@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { loadKubeconfig, RESTClient } from '../../src/client/index.js';
 import { scrape, snapshotOf } from '../../src/lab/api_metrics.js';
 import { readProc } from '../../src/lab/proc.js';
 
@@ -45,12 +46,12 @@ async function start(argv: string[], ready: RegExp): Promise<{ p: ChildProcess; 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** The server's cores over one window, scraping or not. */
-async function window(pid: number, url: string, scraping: boolean): Promise<number> {
+async function window(pid: number, client: RESTClient, scraping: boolean): Promise<number> {
   const a = readProc(pid)!;
   const t0 = Date.now();
   const end = t0 + WINDOW_S * 1000;
   while (Date.now() < end) {
-    if (scraping) snapshotOf(await scrape(url), (Date.now() - t0) / 1000);
+    if (scraping) snapshotOf(await scrape(client), (Date.now() - t0) / 1000);
     await sleep(Math.min(INTERVAL_S * 1000, Math.max(0, end - Date.now())));
   }
   const b = readProc(pid)!;
@@ -60,10 +61,11 @@ async function window(pid: number, url: string, scraping: boolean): Promise<numb
 const dir = mkdtempSync(join(tmpdir(), 'kscale-labscrape-'));
 const kubeconfig = join(dir, 'kubeconfig');
 const server = await start(
-  ['server', '--port', '0', '--data-dir', join(dir, 'data'), '--write-kubeconfig', kubeconfig],
-  /listening on (http:\/\/\S+)/,
+  ['server', '--secure-port', '0', '--data-dir', join(dir, 'data'), '--write-kubeconfig', kubeconfig],
+  /serving securely on (https:\/\/\S+)/,
 );
-const url = server.m[1]!;
+// The lab scrapes over TLS as an authorized user, as here.
+const client = new RESTClient({ ...loadKubeconfig({ path: kubeconfig }), qps: 0, burst: 1 });
 const fleet = await start(
   ['nodes', '--kubeconfig', kubeconfig, '--count', String(NODES), '--port', '0'],
   /nodes registered in/,
@@ -73,8 +75,8 @@ try {
   const off: number[] = [];
   const on: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    off.push(await window(server.p.pid!, url, false));
-    on.push(await window(server.p.pid!, url, true));
+    off.push(await window(server.p.pid!, client, false));
+    on.push(await window(server.p.pid!, client, true));
   }
   const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
   const [a, b] = [mean(off), mean(on)];
@@ -82,6 +84,7 @@ try {
     `server CPU with ${NODES} hollow nodes: without the lab's scraper ${a.toFixed(3)} cores, with it (every ${INTERVAL_S} s) ${b.toFixed(3)} cores; scraping costs ${(((b - a) / a) * 100).toFixed(1)}% (${ROUNDS} rounds of ${WINDOW_S} s each)\n`,
   );
 } finally {
+  client.close();
   fleet.p.kill('SIGKILL');
   server.p.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadKubeconfig } from '../client/index.js';
 import { freePort } from './components.js';
 
 /** One scrape job: a component's /metrics. */
@@ -46,6 +47,26 @@ export function scrapeConfig(targets: readonly ScrapeTarget[], intervalS: number
     null,
     2,
   );
+}
+
+/** A target scraped as a kubeconfig's user (its client certificate or token), its files written under `dir`. */
+export function kubeconfigScrapeTarget(job: string, url: string, kubeconfig: string, dir: string): ScrapeTarget {
+  const k = loadKubeconfig({ path: kubeconfig });
+  mkdirSync(dir, { recursive: true });
+  const file = (name: string, data: Buffer | string): string => {
+    const f = join(dir, `${job}.${name}`);
+    writeFileSync(f, data, { mode: 0o600 });
+    return f;
+  };
+  return {
+    job,
+    url,
+    ...(k.ca === undefined ? {} : { caFile: file('ca.crt', k.ca) }),
+    ...(k.cert === undefined || k.key === undefined
+      ? {}
+      : { certFile: file('crt', k.cert), keyFile: file('key', k.key) }),
+    ...(k.bearerToken === undefined ? {} : { bearerTokenFile: file('token', k.bearerToken) }),
+  };
 }
 
 /** A running Prometheus. */

@@ -35,7 +35,7 @@ import { PodTracker, type PodTimes } from './pod_tracker.js';
 import { Progress } from './progress.js';
 import { buildReport, gitCommit, machineNow, type LabReport } from './report.js';
 import { Sampler } from './sampler.js';
-import { startPrometheus, type RunningPrometheus } from './prometheus.js';
+import { kubeconfigScrapeTarget, startPrometheus, type RunningPrometheus } from './prometheus.js';
 import { promSloReport, type PromSloReport } from './prom_slo.js';
 import { planScenario } from './scenario.js';
 import { Supervisor } from './supervisor.js';
@@ -226,18 +226,12 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     });
     tracker = new PodTracker(client);
     await tracker.start();
-    sampler = new Sampler(
-      new RESTClient({ ...loadKubeconfig({ path: metricsKubeconfig(c, paths) }), qps: 0, burst: 1 }),
-      () => [{ name: 'lab', pid: process.pid }, ...sup.components.map((x) => ({ name: x.spec.name, pid: x.pid }))],
-      t0,
-      c.scrapeIntervalMs,
-    );
-    sampler.start();
+    // Before the lab's sampler, so Prometheus has seen every series before the lab's range starts.
     if (promPorts !== undefined) {
       prom = await startPrometheus(
         join(dataDir, 'prometheus'),
         [
-          { job: 'apiserver', url: serverUrl },
+          kubeconfigScrapeTarget('apiserver', serverUrl, metricsKubeconfig(c, paths), join(dataDir, 'prometheus')),
           { job: 'kube-controller-manager', url: `http://127.0.0.1:${promPorts.cm}` },
           ...(mode.binding === 'scheduler'
             ? [{ job: 'kube-scheduler', url: `http://127.0.0.1:${promPorts.scheduler}` }]
@@ -246,7 +240,15 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
         Math.max(1, Math.round(c.scrapeIntervalMs / 1000)),
       );
       progress.log(`prometheus ready at ${prom.url}`);
+      await new Promise((r) => setTimeout(r, c.scrapeIntervalMs));
     }
+    sampler = new Sampler(
+      new RESTClient({ ...loadKubeconfig({ path: metricsKubeconfig(c, paths) }), qps: 0, burst: 1 }),
+      () => [{ name: 'lab', pid: process.pid }, ...sup.components.map((x) => ({ name: x.spec.name, pid: x.pid }))],
+      t0,
+      c.scrapeIntervalMs,
+    );
+    sampler.start();
     const tr = tracker;
     const smp = sampler;
     const plan = planScenario(c.scenario, c.nodes, c.podsPerNode);

@@ -5,13 +5,13 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { KSCALE, startServer, type TestServer } from './harness.js';
+import { startServer, type TestServer } from './harness.js';
+import { startControllerManagerProcess } from './fixtures/workloads.js';
 import { loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
 import type { Deployment } from '../../src/api/index.js';
 
 let server: TestServer;
-let cm: ChildProcess;
+let cm: Awaited<ReturnType<typeof startControllerManagerProcess>>;
 let url = '';
 let client: RESTClient;
 
@@ -20,29 +20,11 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 before(async () => {
   server = await startServer();
   client = new RESTClient({ ...loadKubeconfig({ path: server.kubeconfig }), qps: 0 });
-  cm = spawn(
-    process.execPath,
-    [KSCALE, 'controller-manager', '--kubeconfig', server.kubeconfig, '--secure-port', '0'],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`controller-manager did not start: ${out}`)), 30_000);
-    cm.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /serving \/metrics and \/healthz on (http:\/\/\S+)/.exec(out);
-      if (m !== null) url = m[1]!;
-      if (url !== '' && out.includes('kscale controller-manager started')) {
-        clearTimeout(t);
-        resolve();
-      }
-    });
-  });
+  cm = await startControllerManagerProcess(server.kubeconfig, ['--secure-port', '0']);
+  url = cm.endpointsURL;
 });
 after(async () => {
-  if (cm !== undefined && cm.exitCode === null) cm.kill('SIGKILL');
+  await cm?.stop();
   client?.close();
   await server?.stop();
 });

@@ -7,17 +7,23 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KSCALE, startServer, type TestServer } from './harness.js';
+import { startServer, type TestServer } from './harness.js';
+import { startControllerManagerProcess } from './fixtures/workloads.js';
 import { startScheduler, type SchedulerProcess } from './scheduler_helpers.js';
 import { startFleet, waitFor, type FleetProcess } from './fixtures/cluster.js';
 import { loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
 import type { Deployment } from '../../src/api/index.js';
-import { apiCountQuery, apiLatencyQuery, startPrometheus, type RunningPrometheus } from '../../src/lab/prometheus.js';
+import {
+  apiCountQuery,
+  apiLatencyQuery,
+  kubeconfigScrapeTarget,
+  startPrometheus,
+  type RunningPrometheus,
+} from '../../src/lab/prometheus.js';
 
 interface Panel {
   title: string;
@@ -31,7 +37,7 @@ const DASHBOARD = fileURLToPath(new URL('../../../deploy/grafana/kscale.json', i
 const MAY_BE_EMPTY = /kubelet_/;
 
 let server: TestServer;
-let cm: ChildProcess;
+let cm: Awaited<ReturnType<typeof startControllerManagerProcess>>;
 let scheduler: SchedulerProcess;
 let fleet: FleetProcess;
 let prom: RunningPrometheus;
@@ -57,30 +63,13 @@ const dir = mkdtempSync(join(tmpdir(), 'kscale-prom-'));
 before(async () => {
   server = await startServer();
   client = new RESTClient({ ...loadKubeconfig({ path: server.kubeconfig }), qps: 0 });
-  cm = spawn(
-    process.execPath,
-    [KSCALE, 'controller-manager', '--kubeconfig', server.kubeconfig, '--secure-port', '0'],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const cmURL = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const t = setTimeout(() => reject(new Error(`controller-manager did not start: ${out}`)), 30_000);
-    cm.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /serving \/metrics and \/healthz on (http:\/\/\S+)/.exec(out);
-      if (m !== null) {
-        clearTimeout(t);
-        resolve(m[1]!);
-      }
-    });
-  });
+  cm = await startControllerManagerProcess(server.kubeconfig, ['--secure-port', '0']);
+  const cmURL = cm.endpointsURL;
   scheduler = await startScheduler(server.kubeconfig, ['--leader-elect=false']);
   fleet = startFleet(server.kubeconfig, ['--count', '2', '--port', '0', '--name-prefix', 'prom-node-']);
   await fleet.registered;
   prom = await startPrometheus(dir, [
-    { job: 'apiserver', url: server.url },
+    kubeconfigScrapeTarget('apiserver', server.url, server.kubeconfig, dir),
     { job: 'kube-controller-manager', url: cmURL },
     { job: 'kube-scheduler', url: scheduler.url },
   ]);
@@ -109,7 +98,7 @@ before(async () => {
 });
 after(async () => {
   await prom?.stop();
-  if (cm !== undefined && cm.exitCode === null) cm.kill('SIGKILL');
+  await cm?.stop();
   await scheduler?.stop();
   await fleet?.stop();
   client?.close();
