@@ -81,9 +81,12 @@ before(async () => {
   // rate() needs a series seen before it moves: a first Deployment creates the series, a second one moves them.
   await createDeployment('first', 1);
   await waitFor(
-    'the scheduled series in Prometheus',
+    'the scheduled and Deployment-create series in Prometheus',
     async () =>
-      (await prom.query('scheduler_schedule_attempts_total{result="scheduled"}')).length > 0 ? true : undefined,
+      (await prom.query('scheduler_schedule_attempts_total{result="scheduled"}')).length > 0 &&
+      (await prom.query('apiserver_request_sli_duration_seconds_count{resource="deployments",verb="POST"}')).length > 0
+        ? true
+        : undefined,
     60_000,
   );
   await createDeployment('web', 2);
