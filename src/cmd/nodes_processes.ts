@@ -7,6 +7,7 @@
  * endpoints, so `kscale nodes kill|revive|status` reach every one of them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fleetSlices } from '../kubelet/index.js';
 
@@ -40,7 +41,7 @@ export function childArgs(argv: string[], slice: { firstIndex: number; count: nu
 export function runFleetProcesses(o: FleetProcessesOptions, argv = process.argv.slice(1)): void {
   const slices = fleetSlices(o.count, o.processes, o.firstIndex);
   const [script, ...rest] = argv;
-  const t0 = Date.now();
+  const t0 = performance.now();
   const children: ChildProcess[] = [];
   let joining = 0;
   let registered = 0;
@@ -75,7 +76,7 @@ export function runFleetProcesses(o: FleetProcessesOptions, argv = process.argv.
         nodesRegistered += Number(m[1]);
         if (++registered === slices.length)
           process.stdout.write(
-            `kscale nodes: ${nodesRegistered} of ${o.count} nodes registered in ${((Date.now() - t0) / 1000).toFixed(1)}s ` +
+            `kscale nodes: ${nodesRegistered} of ${o.count} nodes registered in ${((performance.now() - t0) / 1000).toFixed(1)}s ` +
               `by ${slices.length} fleet processes\n`,
           );
         return;
