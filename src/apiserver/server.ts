@@ -705,7 +705,9 @@ export class ApiServer {
       port,
       ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
     });
-    await this.endpointReconciler.start();
+    await this.endpointReconciler.start().catch((err: unknown) => {
+      process.stderr.write(`kscale server: endpoint reconciler: ${(err as Error).message}; retrying\n`);
+    });
   }
 
   /** Listens on host:port (port 0 picks a free one); resolves with the bound port. */

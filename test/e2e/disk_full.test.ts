@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { startServer, type TestServer } from './harness.js';
+import { INSECURE_PORT, startServer, type TestServer } from './harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kscale-diskfull-'));
 const mnt = join(dir, 'data');
@@ -39,7 +39,7 @@ test('a full disk fails writes with the NOSPACE Status, reads and deletes go on,
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mnt]);
   mounted = true;
   // The quota is far above the disk: the disk itself must run out.
-  server = await startServer(['--quota-backend-bytes', String(1024 ** 3)], dir);
+  server = await startServer([...INSECURE_PORT, '--quota-backend-bytes', String(1024 ** 3)], dir);
   const base = `${server.url}/api/v1/namespaces/default/configmaps`;
   const acked = new Map<string, string>();
   let failure: { code?: number; message?: string } | null = null;
@@ -77,7 +77,7 @@ test('a full disk fails writes with the NOSPACE Status, reads and deletes go on,
   // (On a still-full disk the restart itself fails: SQLite cannot open its WAL index; see docs/storage.md.)
   await kill(server);
   execFileSync('mount', ['-o', 'remount,size=32m', mnt]);
-  server = await startServer(['--quota-backend-bytes', String(1024 ** 3)], dir);
+  server = await startServer([...INSECURE_PORT, '--quota-backend-bytes', String(1024 ** 3)], dir);
   for (const [name, rv] of acked) {
     const r = await fetch(`${server.url}/api/v1/namespaces/default/configmaps/${name}`);
     assert.equal(r.status, 200, `${name} survived`);

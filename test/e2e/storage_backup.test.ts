@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { KSCALE, startServer, type TestServer } from './harness.js';
+import { INSECURE_PORT, KSCALE, startServer, type TestServer } from './harness.js';
 
 const servers: TestServer[] = [];
 const scratch = mkdtempSync(join(tmpdir(), 'kscale-backup-'));
@@ -62,7 +62,7 @@ function kscale(...args: string[]): Promise<{ code: number | null; out: string; 
 }
 
 test('an online backup taken under write load restores to exactly the state at its revision', async () => {
-  const src = await startServer();
+  const src = await startServer([...INSECURE_PORT]);
   servers.push(src);
   const log: Acked[] = [];
   let done = false;
@@ -107,7 +107,7 @@ test('an online backup taken under write load restores to exactly the state at i
   const restore = await kscale('storage', 'restore', '--from', snapshot, '--data-dir', join(dir, 'data'));
   assert.equal(restore.code, 0, restore.err);
   assert.match(restore.out, new RegExp(`restored revision ${revision}:`));
-  const restored = await startServer([], dir);
+  const restored = await startServer([...INSECURE_PORT], dir);
   servers.push(restored);
   const list = (await (await fetch(`${restored.url}/api/v1/namespaces/default/configmaps`)).json()) as {
     items: ConfigMap[];

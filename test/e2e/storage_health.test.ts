@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startServer, type TestServer } from './harness.js';
+import { INSECURE_PORT, startServer, type TestServer } from './harness.js';
 
 let server: TestServer;
 let exitFile: string;
@@ -12,7 +12,7 @@ before(async () => {
     process.env.TMPDIR ?? '/tmp',
     `kscale-writer-exit-${process.pid}`,
   );
-  server = await startServer();
+  server = await startServer([...INSECURE_PORT]);
   delete process.env.KSCALE_TEST_WRITER_EXIT_FILE;
 });
 after(async () => {

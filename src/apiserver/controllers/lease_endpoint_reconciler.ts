@@ -41,11 +41,13 @@ export class LeaseEndpointReconciler {
 
   /** Renews the lease and reconciles now, then every interval. */
   async start(): Promise<void> {
-    await this.runOnce();
+    // The loop runs whatever the first pass does: a store that refuses writes (NOSPACE) at start-up must not keep
+    // the server from serving reads, and the next pass retries, as upstream's reconciler loop does.
     this.timer = this.opts.clock.setInterval(
       () => void this.runOnce().catch(() => undefined),
       this.opts.intervalMs ?? 10_000,
     );
+    await this.runOnce();
   }
 
   /** One pass: renew this server's lease, then write every live lease's address. */
