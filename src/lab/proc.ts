@@ -3,6 +3,7 @@
  * pidstat do: CPU from utime+stime in /proc/<pid>/stat, RSS and its peak
  * (VmHWM) from /proc/<pid>/status, bytes read and written from /proc/<pid>/io.
  */
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** One reading of one process. */
@@ -99,4 +100,14 @@ export class ProcSampler {
       this.last.set(pid, { at: now, s, first });
     }
   }
+}
+
+/** Stops a child process: SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited (at once if it had). */
+export async function stopChild(p: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return;
+  const exited = new Promise((r) => p.once('exit', r));
+  p.kill('SIGTERM');
+  const t = setTimeout(() => p.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(t);
 }

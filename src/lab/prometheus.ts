@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadKubeconfig } from '../client/index.js';
 import { freePort } from './components.js';
+import { stopChild } from './proc.js';
 
 /** One scrape job: a component's /metrics. */
 export interface ScrapeTarget {
@@ -138,12 +139,7 @@ export async function startPrometheus(
       return body.data.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
     },
     async stop() {
-      if (p.exitCode !== null || p.signalCode !== null) return;
-      const exited = new Promise((r) => p.once('exit', r));
-      p.kill('SIGTERM');
-      const t = setTimeout(() => p.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(t);
+      await stopChild(p);
     },
   };
 }

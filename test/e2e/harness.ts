@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
+import { stopChild } from '../../src/lab/proc.js';
 
 /** The compiled kscale command. */
 export const KSCALE = fileURLToPath(new URL('../../src/cmd/kscale.js', import.meta.url));
@@ -94,13 +95,7 @@ export async function startServer(
     process: p,
     stderr: () => err,
     async stop() {
-      if (p.exitCode === null && p.signalCode === null) {
-        const exited = new Promise((r) => p.once('exit', r));
-        p.kill('SIGTERM');
-        const t = setTimeout(() => p.kill('SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(t);
-      }
+      await stopChild(p);
       rmSync(dir, { recursive: true, force: true });
     },
   };
