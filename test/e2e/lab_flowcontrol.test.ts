@@ -16,7 +16,7 @@ import { isTooManyRequests, loadKubeconfig, RESOURCES, RESTClient } from '../../
 import { snapshotOf } from '../../src/lab/api_metrics.js';
 import { priorityLevels, schemaShare } from '../../src/lab/flowcontrol_report.js';
 import type { LabReport } from '../../src/lab/index.js';
-import { KSCALE, startServer, tokenKubeconfig } from './harness.js';
+import { INSECURE_PORT, KSCALE, startServer, tokenKubeconfig } from './harness.js';
 
 const dirs: string[] = [];
 after(() => {
@@ -38,8 +38,8 @@ describe('flow-control figures from a real server', () => {
     );
     const server = await startServer(
       [
-        '--secure-port',
-        '0',
+        // The metrics scrape goes over the plain port (system:masters, exempt); the clients over TLS.
+        ...INSECURE_PORT,
         '--token-auth-file',
         tokens,
         '--max-requests-inflight',
