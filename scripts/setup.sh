@@ -11,11 +11,17 @@ profile="${1:-all}"
 need_pkgs=()
 lab_etcd=0
 lab_prometheus=0
+lab_ha=0
 for a in "$@"; do
   case "$a" in --lab-etcd=main* | main | main+events) lab_etcd=1 ;; --prometheus) lab_prometheus=1 ;; esac
+  # The HA lab (docs/ha.md): an etcd cluster and HAProxy in front of the API servers.
+  case "$a" in --etcd-members* | --apiservers*) lab_etcd=1 lab_ha=1 ;; esac
 done
 if [ "$profile" = all ] || [ "$lab_etcd" = 1 ]; then
   command -v etcd >/dev/null 2>&1 || need_pkgs+=(etcd-server etcd-client)
+fi
+if [ "$profile" = all ] || [ "$lab_ha" = 1 ]; then
+  command -v haproxy >/dev/null 2>&1 || need_pkgs+=(haproxy)
 fi
 if [ "$profile" = all ]; then
   command -v strace >/dev/null 2>&1 || need_pkgs+=(strace)
@@ -41,7 +47,14 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq >/dev/null 2>&1 || true
-  $SUDO apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
+  # Retried while another apt holds the dpkg lock.
+  for try in 1 2 3 4 5; do
+    $SUDO apt-get install -y -qq "${need_pkgs[@]}" >/dev/null && break
+    [ "$try" = 5 ] && exit 1
+    sleep 10
+  done
+  # The packaged haproxy service would hold no port kscale uses, but is not needed either.
+  $SUDO systemctl stop haproxy >/dev/null 2>&1 || true
   # The packaged etcd service may start on 2379; kscale never uses that instance.
   $SUDO systemctl stop etcd >/dev/null 2>&1 || true
   $SUDO systemctl stop prometheus prometheus-node-exporter >/dev/null 2>&1 || true

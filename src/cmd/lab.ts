@@ -35,6 +35,13 @@ import {
   nonNegativeNumberFlag,
 } from '../client/index.js';
 
+/** A count of HA members: 1 to 9 (the API servers take 127.0.0.2 to .10). */
+function haCountFlag(v: string): number {
+  const n = nonNegativeIntFlag(v);
+  if (n < 1 || n > 9) throw new InvalidArgumentError('must be 1 to 9');
+  return n;
+}
+
 /** The flags shared by `kscale up` and `kscale lab experiment`. */
 function addRunFlags(cmd: Command): Command {
   cmd
@@ -93,6 +100,21 @@ function addRunFlags(cmd: Command): Command {
       'API server mutating in-flight limit (0: none)',
       nonNegativeIntFlag,
       200,
+    )
+    .optionsGroup('Highly available control plane (docs/ha.md):')
+    .option('--etcd-members <n>', 'an etcd cluster of n members on loopback (Debian etcd-server)', haCountFlag, 1)
+    .option(
+      '--apiservers <n>',
+      'n API servers over the etcd cluster, behind HAProxy (mode tcp, /readyz checks)',
+      haCountFlag,
+      1,
+    )
+    .option('--schedulers <n>', 'n schedulers, leader-elected on the kube-scheduler Lease', haCountFlag, 1)
+    .option(
+      '--controller-managers <n>',
+      'controller-managers (only 1 for now: the controller-manager has no leader election yet)',
+      haCountFlag,
+      1,
     )
     .optionsGroup('Hollow nodes and node lifecycle:')
     .addOption(
@@ -196,6 +218,15 @@ function configFrom(
     c.mode = { workloads, binding: b === 'auto' ? 'scheduler' : (b as 'scheduler' | 'direct') };
   }
   c.server.labEtcd = o.labEtcd as LabConfig['server']['labEtcd'];
+  c.ha = {
+    etcdMembers: o.etcdMembers as number,
+    apiservers: o.apiservers as number,
+    schedulers: o.schedulers as number,
+  };
+  if ((o.controllerManagers as number) !== 1)
+    throw new UsageError('--controller-managers: only 1 for now (the controller-manager has no leader election yet)');
+  if (c.ha.apiservers > 1 && c.ha.etcdMembers === 1 && c.server.labEtcd === 'none' && o.etcdServers === undefined)
+    c.ha.etcdMembers = 3;
   if (o.etcdServers !== undefined) c.server.etcdServers = o.etcdServers as string;
   c.server.storageSync = o.storageSync as 'full' | 'normal';
   c.server.watchCache = o.watchCache !== false;

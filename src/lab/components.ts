@@ -270,10 +270,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A single-member etcd the lab runs itself (the Debian etcd-server package), with its data under dataDir. */
-export async function etcdSpec(name: string, dataDir: string): Promise<{ spec: ComponentSpec; url: string }> {
-  const [client, peer] = [await freePort(), await freePort()];
-  const url = `http://127.0.0.1:${client}`;
+/**
+ * An etcd the lab runs itself (the Debian etcd-server package), with its data under dataDir: a single member, or
+ * with `cluster` one member of a cluster on loopback (its peer URL and the --initial-cluster list).
+ */
+export async function etcdSpec(
+  name: string,
+  dataDir: string,
+  cluster?: { peerUrl: string; initialCluster: string },
+): Promise<{ spec: ComponentSpec; url: string }> {
+  const url = `http://127.0.0.1:${await freePort()}`;
+  const peerUrl = cluster?.peerUrl ?? `http://127.0.0.1:${await freePort()}`;
   return {
     url,
     spec: {
@@ -289,11 +296,11 @@ export async function etcdSpec(name: string, dataDir: string): Promise<{ spec: C
         '--advertise-client-urls',
         url,
         '--listen-peer-urls',
-        `http://127.0.0.1:${peer}`,
+        peerUrl,
         '--initial-advertise-peer-urls',
-        `http://127.0.0.1:${peer}`,
+        peerUrl,
         '--initial-cluster',
-        `${name}=http://127.0.0.1:${peer}`,
+        cluster?.initialCluster ?? `${name}=${peerUrl}`,
         // The same quota the API server enforces on the embedded store.
         '--quota-backend-bytes',
         String(2 * 1024 ** 3),

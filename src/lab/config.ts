@@ -82,6 +82,8 @@ export interface LabConfig {
   noisyNeighbour: { listsInFlight: number; writesInFlight: number };
   /** A chaos scenario (src/lab/chaos) run during the load: `kscale up --chaos [name]`; undefined: none. */
   chaos?: string;
+  /** The HA control plane (ha.ts): etcd members, API servers behind HAProxy, leader-elected schedulers; 1/1/1 is the plain lab. */
+  ha: { etcdMembers: number; apiservers: number; schedulers: number };
 }
 
 /**
@@ -134,5 +136,6 @@ export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig 
       extraArgs: [],
     },
     noisyNeighbour: { listsInFlight: 0, writesInFlight: 0 },
+    ha: { etcdMembers: 1, apiservers: 1, schedulers: 1 },
   };
 }

@@ -40,6 +40,7 @@ import { promSloReport, type PromSloReport } from './prom_slo.js';
 import { planScenario } from './scenario.js';
 import { Supervisor } from './supervisor.js';
 import { CHAOS_SCENARIOS, runChaos, type ChaosFault } from './chaos/index.js';
+import { haSchedulerSpec, isHa, startHaControlPlane } from './ha.js';
 
 /** Picks how pods are made and placed from the capabilities; throws when an explicit choice cannot run. */
 export function resolveMode(c: LabConfig, caps: Capabilities, notes: string[]): WorkloadMode {
@@ -160,41 +161,46 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     progress.log(
       `kscale lab: ${c.nodes} nodes × ${c.podsPerNode} pods, scenario ${c.scenario.name}, workloads=${mode.workloads}, binding=${mode.binding}; report in ${c.reportDir}`,
     );
-    let server = c;
-    if (c.server.labEtcd !== 'none') {
-      const main = await etcdSpec('etcd', dataDir);
-      await sup.start(main.spec);
-      let overrides: string | undefined;
-      if (c.server.labEtcd === 'main+events') {
-        const events = await etcdSpec('etcd-events', dataDir);
-        await sup.start(events.spec);
-        overrides = `/events#${events.url}`;
+    const startServer = async (): Promise<void> => {
+      let server = c;
+      if (c.server.labEtcd !== 'none') {
+        const main = await etcdSpec('etcd', dataDir);
+        await sup.start(main.spec);
+        let overrides: string | undefined;
+        if (c.server.labEtcd === 'main+events') {
+          const events = await etcdSpec('etcd-events', dataDir);
+          await sup.start(events.spec);
+          overrides = `/events#${events.url}`;
+        }
+        server = {
+          ...c,
+          server: {
+            ...c.server,
+            etcdServers: main.url,
+            ...(overrides !== undefined ? { etcdServersOverrides: overrides } : {}),
+          },
+        };
+        progress.log(`etcd ready (${c.server.labEtcd})`);
       }
-      server = {
-        ...c,
-        server: {
-          ...c.server,
-          etcdServers: main.url,
-          ...(overrides !== undefined ? { etcdServersOverrides: overrides } : {}),
-        },
-      };
-      progress.log(`etcd ready (${c.server.labEtcd})`);
-    }
-    // Under chaos the server comes back on the same port, so every component's kubeconfig stays right.
-    if (c.chaos !== undefined)
-      server = {
-        ...server,
-        server: {
-          ...server.server,
-          // The port the components use: the secure one, or on --insecure the plain one.
-          extraArgs: [
-            ...server.server.extraArgs,
-            c.server.insecure ? '--insecure-port' : '--secure-port',
-            String(await freePort()),
-          ],
-        },
-      };
-    await sup.start(serverSpec(server, paths, (u) => (serverUrl = u)));
+      // Under chaos the server comes back on the same port, so every component's kubeconfig stays right.
+      if (c.chaos !== undefined)
+        server = {
+          ...server,
+          server: {
+            ...server.server,
+            // The port the components use: the secure one, or on --insecure the plain one.
+            extraArgs: [
+              ...server.server.extraArgs,
+              c.server.insecure ? '--insecure-port' : '--secure-port',
+              String(await freePort()),
+            ],
+          },
+        };
+      await sup.start(serverSpec(server, paths, (u) => (serverUrl = u)));
+    };
+    const ha = isHa(c.ha);
+    if (ha) serverUrl = await startHaControlPlane(c, paths, c.ha, sup.start, (l) => progress.log(l));
+    else await startServer();
     progress.log(`server ready at ${serverUrl}`);
     if (c.fleet.identity === 'node-group' && fleetToken !== undefined) {
       paths.fleetKubeconfig = join(c.reportDir, 'fleet.kubeconfig');
@@ -214,7 +220,11 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
           };
     await sup.start(controllerManagerSpec(withPorts, paths));
     progress.log('controller-manager ready');
-    if (mode.binding === 'scheduler') {
+    if (mode.binding === 'scheduler' && ha) {
+      // Not withPorts: one fixed --prometheus port cannot serve several schedulers.
+      for (let i = 0; i < c.ha.schedulers; i++) await sup.start(haSchedulerSpec(c, paths, i));
+      progress.log(`${c.ha.schedulers} leader-elected schedulers ready`);
+    } else if (mode.binding === 'scheduler') {
       await sup.start(schedulerSpec(withPorts, paths));
       progress.log('scheduler ready');
     }
