@@ -89,9 +89,10 @@ function sharePki(from: string, to: string): void {
 /**
  * HAProxy's configuration, as kubeadm's HA guide has it: `mode tcp` (client certificates pass through to the
  * servers), round robin, and an HTTPS health check of each server's /readyz (anonymous, as upstream allows it)
- * every second, so a server whose readiness goes false leaves the rotation within two checks.
+ * every second, so a server whose readiness goes false leaves the rotation within two checks. `tls` false checks
+ * over plain HTTP (servers' --insecure-port, as the e2e tests run them).
  */
-export function haproxyConfig(frontendPort: number, backends: readonly string[]): string {
+export function haproxyConfig(frontendPort: number, backends: readonly string[], tls = true): string {
   return [
     'global',
     '  log stderr format raw local0 info',
@@ -110,8 +111,11 @@ export function haproxyConfig(frontendPort: number, backends: readonly string[])
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
     '  balance roundrobin',
+    // A connection refused by a dead server is tried on another one instead of failing the client.
+    '  option redispatch',
+    '  retries 3',
     '  default-server inter 1s fall 2 rise 2',
-    ...backends.map((b, i) => `  server apiserver-${i} ${b} check check-ssl verify none`),
+    ...backends.map((b, i) => `  server apiserver-${i} ${b} check${tls ? ' check-ssl verify none' : ''}`),
     '',
   ].join('\n');
 }
