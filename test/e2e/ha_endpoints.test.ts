@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEtcdCluster } from '../../src/storage/testing/etcd_cluster.js';
 import { freePort } from '../../src/storage/testing/etcd_process.js';
-import { INSECURE_PORT, startServer, type TestServer } from './harness.js';
+import { etcdServerArgs, startServer, type TestServer } from './harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API objects are dynamic JSON
 type Obj = Record<string, any>;
@@ -41,17 +41,7 @@ test('three servers are the kubernetes endpoints; a killed one drops out after t
   const servers: TestServer[] = [];
   try {
     for (const ip of ['127.0.0.2', '127.0.0.3', '127.0.0.4'])
-      servers.push(
-        await startServer([
-          '--etcd-servers',
-          etcd.clientUrls,
-          '--bind-address',
-          ip,
-          '--secure-port',
-          String(port),
-          ...INSECURE_PORT,
-        ]),
-      );
+      servers.push(await startServer(etcdServerArgs(etcd.clientUrls, ip, port)));
     const all = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
     // Each server reconciles when it starts, so the last one to start already lists all three.
     await waitFor('three addresses', 15_000, async () => {

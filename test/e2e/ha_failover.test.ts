@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { startEtcdCluster } from '../../src/storage/testing/etcd_cluster.js';
 import { freePort } from '../../src/storage/testing/etcd_process.js';
 import { haproxyConfig } from '../../src/lab/ha.js';
-import { startServer, type TestServer } from './harness.js';
+import { etcdServerArgs, startServer, type TestServer } from './harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API objects are dynamic JSON
 type Obj = Record<string, any>;
@@ -98,19 +98,7 @@ async function haCluster(): Promise<{
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const ip of addrs)
-      servers.push(
-        await startServer([
-          '--etcd-servers',
-          etcd.clientUrls,
-          '--bind-address',
-          ip,
-          '--secure-port',
-          String(securePort),
-          '--insecure-port',
-          String(plainPort),
-        ]),
-      );
+    for (const ip of addrs) servers.push(await startServer(etcdServerArgs(etcd.clientUrls, ip, securePort, plainPort)));
     writeFileSync(
       join(dir, 'haproxy.cfg'),
       haproxyConfig(

@@ -22,6 +22,20 @@ export const KSCALE = fileURLToPath(new URL('../../src/cmd/kscale.js', import.me
 /** The flags that also open the plain-HTTP lab port (AlwaysAllow, system:masters) on a free port. */
 export const INSECURE_PORT = ['--insecure-port', '0'] as const;
 
+/** The flags of one of several servers over an etcd cluster, each on its own loopback address with one port. */
+export function etcdServerArgs(etcdServers: string, ip: string, securePort: number, plainPort = 0): string[] {
+  return [
+    '--etcd-servers',
+    etcdServers,
+    '--bind-address',
+    ip,
+    '--secure-port',
+    String(securePort),
+    '--insecure-port',
+    String(plainPort),
+  ];
+}
+
 /** A running server. */
 export interface TestServer {
   /** The plain-HTTP URL when the test asked for INSECURE_PORT, else the secure URL. */
