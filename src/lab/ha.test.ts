@@ -22,7 +22,7 @@ test('the HAProxy configuration passes haproxy -c, in mode tcp with an HTTPS /re
 });
 
 test('an etcd cluster spec names every member in each one --initial-cluster, on distinct ports', async () => {
-  const { specs, urls } = await etcdClusterSpecs(3, '/tmp/x');
+  const { specs, urls } = await etcdClusterSpecs(3, join(tmpdir(), 'kscale-ha-specs'));
   assert.equal(specs.length, 3);
   assert.equal(new Set(urls.split(',')).size, 3);
   const clusters = specs.map((s) => s.args[s.args.indexOf('--initial-cluster') + 1]);

@@ -46,7 +46,7 @@ const objects = (ns: string, extra: (kind: string) => Record<string, unknown>): 
     spec: {
       capacity: { storage: '1Gi' },
       accessModes: ['ReadWriteOnce'],
-      hostPath: { path: '/tmp/x' },
+      hostPath: { path: '/srv/x' },
       storageClassName: 'manual',
       ...extra('pv'),
     },
