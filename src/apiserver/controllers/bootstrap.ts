@@ -13,25 +13,34 @@ import type { GenericStore } from '../registry/store.js';
 /** The namespaces kube-apiserver creates. */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
+/** Tries of `ensure` before start-up fails; another API server may hold the object's ClusterIP for a moment. */
+const ENSURE_ATTEMPTS = 20;
+const ENSURE_RETRY_MS = 250;
+
+/**
+ * Creates `obj` unless it exists. Several API servers start at once over one etcd: a create may fail because
+ * another server is creating the same object (AlreadyExists, or its ClusterIP already allocated while that server's
+ * create is still in flight), so a failed create is looked up again and retried for a few seconds, as upstream's
+ * bootstrap controller retries on its loop, before start-up gives up.
+ */
 async function ensure(store: GenericStore, obj: Obj, clock: Clock): Promise<void> {
   const m = meta(obj);
-  try {
-    await store.get(m.namespace as string | undefined, m.name as string);
-    return;
-  } catch {
-    // Missing: create it below.
-  }
-  try {
-    // The create sequence without admission, as upstream's bootstrap controllers write through the registry.
-    await store.create(obj, { now: clock.now(), dryRun: false });
-  } catch (err) {
-    if ((err as { reason?: string }).reason === 'AlreadyExists') return;
-    // Another API server may have created it meanwhile (its ClusterIP is then already allocated): fine if it exists.
+  const exists = async (): Promise<boolean> =>
+    store.get(m.namespace as string | undefined, m.name as string).then(
+      () => true,
+      () => false,
+    );
+  for (let attempt = 1; ; attempt++) {
+    if (await exists()) return;
     try {
-      await store.get(m.namespace as string | undefined, m.name as string);
-    } catch {
-      throw err;
+      // The create sequence without admission, as upstream's bootstrap controllers write through the registry.
+      await store.create(structuredClone(obj), { now: clock.now(), dryRun: false });
+      return;
+    } catch (err) {
+      if ((err as { reason?: string }).reason === 'AlreadyExists' || (await exists())) return;
+      if (attempt >= ENSURE_ATTEMPTS) throw err;
     }
+    await new Promise<void>((r) => clock.setTimeout(r, ENSURE_RETRY_MS));
   }
 }
 
