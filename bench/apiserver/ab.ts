@@ -49,12 +49,18 @@ async function call(s: ServerProcess, method: string, path: string, body?: unkno
 }
 
 /** Starts build `repo`'s server (its own bench module knows its own kscale entry point) with pods to update. */
-async function startSide(cleanup: Cleanup, name: string, repo: string, sync: string): Promise<Side> {
+async function startSide(
+  cleanup: Cleanup,
+  name: string,
+  repo: string,
+  sync: string,
+  extraArgs: string[],
+): Promise<Side> {
   const mod = (await import(join(resolve(repo), 'dist/bench/apiserver/processes.js'))) as { startKscale: StartKscale };
   const server = await mod.startKscale(
     cleanup,
     join(tempDir(cleanup, `ab-${name}`), 'data'),
-    ['--storage-sync', sync],
+    ['--storage-sync', sync, ...extraArgs],
     [],
   );
   await call(server, 'POST', '/api/v1/namespaces', {
@@ -84,11 +90,11 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 async function run(argv: string[], cleanup: Cleanup): Promise<void> {
   const value = (flag: string): string | undefined => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
-  const withValue = new Set(['--rounds', '--burst-ms', '--storage-sync', '--ops', '--rate']);
+  const withValue = new Set(['--rounds', '--burst-ms', '--storage-sync', '--ops', '--rate', '--a-args', '--b-args']);
   const [a, b] = argv.filter((x, i) => !x.startsWith('--') && (i === 0 || !withValue.has(argv[i - 1]!)));
   if (a === undefined || b === undefined)
     throw new Error(
-      'usage: ab.js <repo A> <repo B> [--rounds N] [--burst-ms N] [--storage-sync full|normal] [--ops get,create,update] [--rate N] [--together] [--quick]',
+      'usage: ab.js <repo A> <repo B> [--rounds N] [--burst-ms N] [--storage-sync full|normal] [--ops get,create,update] [--rate N] [--together] [--quick] [--a-args "server flags"] [--b-args "server flags"]',
     );
   const quick = argv.includes('--quick');
   const rounds = Number(value('--rounds') ?? (quick ? 1 : 5));
@@ -99,7 +105,12 @@ async function run(argv: string[], cleanup: Cleanup): Promise<void> {
   // An open loop at a fixed rate gives both sides the same batching, so CPU/op compares like with like.
   const rate = value('--rate') === undefined ? undefined : Number(value('--rate'));
   const load0 = loadavg();
-  const sides = [await startSide(cleanup, 'a', a, sync), await startSide(cleanup, 'b', b, sync)];
+  // Extra server flags per side, to take one feature out of a build (say --enable-priority-and-fairness false).
+  const args = (flag: string): string[] => (value(flag) ?? '').split(' ').filter((x) => x !== '');
+  const sides = [
+    await startSide(cleanup, 'a', a, sync, args('--a-args')),
+    await startSide(cleanup, 'b', b, sync, args('--b-args')),
+  ];
   // --together loads both sides at once from two generators, so outside load hits both in the same moments.
   const together = argv.includes('--together');
   const gens = [new LoadGenerator(cleanup), ...(together ? [new LoadGenerator(cleanup)] : [])];
@@ -146,7 +157,7 @@ async function run(argv: string[], cleanup: Cleanup): Promise<void> {
     }
   }
   console.log(
-    `kscale A/B: A=${a} B=${b}; --storage-sync ${sync}; ${rounds} rounds of ${burstMs} ms bursts per op and side, ${CONNECTIONS} connections, ${rate === undefined ? 'closed loop' : `open loop at ${rate}/s`}${together ? ', both sides at once' : ''}`,
+    `kscale A/B: A=${a}${value('--a-args') ? ` (${value('--a-args')})` : ''} B=${b}${value('--b-args') ? ` (${value('--b-args')})` : ''}; --storage-sync ${sync}; ${rounds} rounds of ${burstMs} ms bursts per op and side, ${CONNECTIONS} connections, ${rate === undefined ? 'closed loop' : `open loop at ${rate}/s`}${together ? ', both sides at once' : ''}`,
   );
   console.log(
     `load average before ${load0.map((x) => x.toFixed(2)).join(' ')}, after ${loadavg()

@@ -7,7 +7,7 @@
  */
 import { storageListPrefix } from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
-import { isStorageError, type Storage } from '../../storage/index.js';
+import { isStorageError, type KeyValue, type Storage } from '../../storage/index.js';
 import { decode } from '../codec.js';
 import type { Obj } from '../object.js';
 import type { GenericStore } from '../registry/store.js';
@@ -16,8 +16,14 @@ import type { GenericStore } from '../registry/store.js';
 export interface StoreInformerHandler {
   /** The full set, at start and after each relist. */
   replace(objs: Obj[]): void;
-  put(obj: Obj): void;
-  delete(obj: Obj): void;
+  /** An object written; `kv` is its storage entry (absent from a relist). */
+  put(obj: Obj, kv?: KeyValue): void;
+  delete(obj: Obj, kv?: KeyValue): void;
+  /**
+   * Whether a watched write can matter to the handler, asked before its bytes are decoded: false skips the
+   * JSON.parse. The pod informer of the Node authorizer sees every pod status write and needs none of them.
+   */
+  mayMatter?(type: 'put' | 'delete', kv: KeyValue): boolean;
 }
 
 /** Lists `store` and follows its changes until stopped; resolves once the first list is handed over. */
@@ -62,9 +68,11 @@ export class StoreInformer {
         for await (const ev of w) {
           if (this.stopped) break;
           rev = ev.revision;
-          if (ev.kv === undefined) continue;
-          if (ev.type === 'put') this.handler.put(decode(ev.kv));
-          else if (ev.type === 'delete') this.handler.delete(decode(ev.kv));
+          const kv = ev.kv;
+          if (kv === undefined || (ev.type !== 'put' && ev.type !== 'delete')) continue;
+          if (this.handler.mayMatter?.(ev.type, kv) === false) continue;
+          if (ev.type === 'put') this.handler.put(decode(kv), kv);
+          else this.handler.delete(decode(kv), kv);
         }
       } catch (err) {
         if (isStorageError(err, 'Expired')) rev = await this.relist().catch(() => rev);

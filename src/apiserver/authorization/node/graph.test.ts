@@ -151,6 +151,36 @@ test('the populator adds pods once bound, skips writes that change neither uid n
   assert.ok(!g.hasPathFrom('n1', 'secret', 'ns', 's-b'));
 });
 
+test('the populator skips undecoded writes only when they cannot change the graph', () => {
+  const g = new Graph();
+  const p = podGraphPopulator(g);
+  const kvOf = (obj: object, createRevision: number, modRevision: number) => ({
+    key: '/registry/pods/ns/a',
+    value: Buffer.from(JSON.stringify(obj)),
+    createRevision,
+    modRevision,
+  });
+  const unbound = pod('a', '', { volumes: [{ name: 'v', secret: { secretName: 's-a' } }] });
+  const bound = pod('a', 'n1', { volumes: [{ name: 'v', secret: { secretName: 's-a' } }] });
+  assert.equal(p.mayMatter('put', kvOf(unbound, 10, 10)), false, 'an unbound pod reaches no node');
+  const binding = kvOf(bound, 10, 11);
+  assert.equal(p.mayMatter('put', binding), true, 'the binding write names a node');
+  p.put(bound, binding);
+  assert.ok(g.hasPathFrom('n1', 'secret', 'ns', 's-a'));
+  assert.equal(p.mayMatter('put', kvOf(bound, 10, 12)), false, 'a status write in the same lifetime');
+  // Deleted and recreated under the same name, bound elsewhere: a new lifetime is decoded.
+  assert.equal(p.mayMatter('delete', kvOf(bound, 10, 13)), true);
+  p.delete(bound, kvOf(bound, 10, 13));
+  assert.ok(!g.hasPathFrom('n1', 'secret', 'ns', 's-a'));
+  const again = pod('a', 'n2', { volumes: [{ name: 'v', secret: { secretName: 's-a' } }] }, 'uid-2');
+  assert.equal(p.mayMatter('put', kvOf(again, 20, 21)), true);
+  p.put(again, kvOf(again, 20, 21));
+  assert.ok(g.hasPathFrom('n2', 'secret', 'ns', 's-a'));
+  // After a relist the lifetimes are unknown again, so the next write is decoded.
+  p.replace([again]);
+  assert.equal(p.mayMatter('put', kvOf(again, 20, 22)), true);
+});
+
 test('paths stay exact through any order of pod and PV changes (checked against a walk of the edges)', () => {
   // A small deterministic generator, so a failure replays.
   let seed = 42;

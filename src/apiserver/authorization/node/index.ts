@@ -1,6 +1,6 @@
 // The Node authorizer: its graph, the pod informer's populator, and the node identity.
 export { Graph, type PodRefs, type PVRefs, type VertexType } from './graph.js';
-export { podGraphPopulator, type PodGraphPopulator } from './graph_populator.js';
+export { podGraphPopulator, type GraphPopulator, type PodGraphPopulator } from './graph_populator.js';
 export { pvGraphPopulator, pvRefs } from './pv_graph_populator.js';
 export { nodeIdentity, NODES_GROUP } from './identity.js';
 export { NodeAuthorizer } from './node_authorizer.js';

@@ -5,7 +5,7 @@
  */
 import { meta, type Obj } from '../../object.js';
 import type { Graph, PVRefs } from './graph.js';
-import type { PodGraphPopulator } from './graph_populator.js';
+import type { GraphPopulator } from './graph_populator.js';
 
 /** A PV's claim and the Secrets its source names (upstream's VisitPVSecretNames, for the sources kscale sees). */
 export function pvRefs(pv: Obj): PVRefs {
@@ -31,7 +31,7 @@ export function pvRefs(pv: Obj): PVRefs {
 }
 
 /** A populator that keeps `graph`'s PersistentVolume vertices in step with the volumes it is handed. */
-export function pvGraphPopulator(graph: Graph): PodGraphPopulator {
+export function pvGraphPopulator(graph: Graph): GraphPopulator {
   const known = new Set<string>();
   const put = (pv: Obj): void => {
     const refs = pvRefs(pv);
