@@ -3,6 +3,9 @@
 #   unit  the *.test.js under dist/src that need no server, etcd, root or child process (seconds in all);
 #   e2e   the rest: dist/test, dist/bench, and the tests under dist/src listed below;
 #   all   both (what `npm test` runs).
+#   shared  of all, the files that may run two at a time (npm test runs them first, two in parallel);
+#   alone   of all, the rest: timing-bound (leases, leader election, fault injection, kills), CPU-bound
+#           (benchmark smoke runs, the lab) or root-level (network namespaces, mounts), run one at a time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,9 +47,41 @@ e2e() {
   find dist/test dist/bench -name '*.test.js' 2>/dev/null | sort
 }
 
+# What must run alone (see above): path patterns over the built files.
+ALONE_PATTERNS=(
+  'dist/bench/*/main.test.js'
+  'dist/test/robustness/*'
+  'dist/test/e2e/ha_*'
+  'dist/test/e2e/lab*'
+  'dist/test/e2e/clock_jump.test.js'
+  'dist/test/e2e/disk_full.test.js'
+  'dist/test/e2e/deadlines.test.js'
+  'dist/test/e2e/fleet*'
+  'dist/test/e2e/node_join.test.js'
+  'dist/test/e2e/nodelifecycle_*'
+  'dist/test/e2e/proxy_*'
+  'dist/test/e2e/scheduler_leader.test.js'
+  'dist/test/e2e/scheduler_replay.test.js'
+  'dist/test/e2e/grafana_dashboard.test.js'
+  'dist/src/storage/sqlite/durability.test.js'
+  'dist/src/storage/sqlite/failpoints.test.js'
+  'dist/src/proxy/nftables/session.test.js'
+)
+
+alone() {
+  local f p
+  for p in "${ALONE_PATTERNS[@]}"; do
+    # shellcheck disable=SC2053 # the pattern is meant to glob
+    [[ $1 == $p ]] && return 0
+  done
+  return 1
+}
+
 case "${1:-all}" in
   unit) unit ;;
   e2e) e2e ;;
   all) { unit; e2e; } ;;
-  *) echo "usage: $0 unit|e2e|all" >&2; exit 2 ;;
+  shared) { unit; e2e; } | while IFS= read -r f; do alone "$f" || echo "$f"; done ;;
+  alone) { unit; e2e; } | while IFS= read -r f; do alone "$f" && echo "$f"; done ;;
+  *) echo "usage: $0 unit|e2e|all|shared|alone" >&2; exit 2 ;;
 esac
