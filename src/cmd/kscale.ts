@@ -11,6 +11,7 @@ import { storageCommand } from './storage.js';
 import { runMain } from './exit.js';
 import { versionLine } from './version.js';
 import { planCommand } from './plan.js';
+import { certsCommand } from './certs.js';
 
 const program = new Command('kscale')
   .description('a Kubernetes-compatible control plane built for thousands of nodes')
@@ -29,4 +30,5 @@ program.addCommand(labCommand());
 program.addCommand(proxyCommand());
 program.addCommand(storageCommand());
 program.addCommand(planCommand());
+program.addCommand(certsCommand());
 await runMain(program);

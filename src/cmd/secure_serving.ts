@@ -17,6 +17,8 @@ import {
 /** The secure-serving flags as parsed. */
 export interface SecureServingFlags {
   dataDir: string;
+  /** kube-apiserver's --cert-dir: where the generated certificates live (default <data-dir>/tls). */
+  certDir?: string;
   bindAddress: string;
   /** The first address of --service-cluster-ip-range: the `kubernetes` Service's ClusterIP, a SAN. */
   kubernetesServiceIP: string;
@@ -50,7 +52,8 @@ export async function secureServingSetup(f: SecureServingFlags): Promise<SecureS
     throw new Error('--goaway-chance must be between 0 and 0.02, as upstream');
   const sans = [f.kubernetesServiceIP, ...f.tlsSANs];
   if (f.bindAddress !== '0.0.0.0' && f.bindAddress !== '::') sans.push(f.bindAddress);
-  const pki = await loadOrCreateServerPKI(join(f.dataDir, 'tls'), sans);
+  const certDir = f.certDir ?? join(f.dataDir, 'tls');
+  const pki = await loadOrCreateServerPKI(certDir, sans);
   const cert = f.tlsCertFile === undefined ? pki.serving.certPEM : readFileSync(f.tlsCertFile, 'utf8');
   const key = f.tlsPrivateKeyFile === undefined ? pki.serving.keyPEM : readFileSync(f.tlsPrivateKeyFile, 'utf8');
   const clientCA = f.clientCAFile === undefined ? pki.clientCA.certPEM : readFileSync(f.clientCAFile, 'utf8');
@@ -65,7 +68,7 @@ export async function secureServingSetup(f: SecureServingFlags): Promise<SecureS
       ? {
           superAdmin: { caPEM, clientCertPEM: pki.superAdmin.certPEM, clientKeyPEM: pki.superAdmin.keyPEM },
           component: async (c: Component) => {
-            const pair = await loadOrCreateComponentCert(join(f.dataDir, 'tls'), pki.clientCA, c);
+            const pair = await loadOrCreateComponentCert(certDir, pki.clientCA, c);
             return { caPEM, clientCertPEM: pair.certPEM, clientKeyPEM: pair.keyPEM, name: c };
           },
         }

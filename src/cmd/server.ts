@@ -51,6 +51,9 @@ export function serverCommand(): Command {
       '--etcd-servers-overrides <overrides>',
       'per-resource etcd servers, group/resource#servers;... (e.g. /events#http://127.0.0.1:2479)',
     )
+    .option('--etcd-cafile <file>', 'CA that verifies the etcd servers (https:// --etcd-servers)')
+    .option('--etcd-certfile <file>', 'client certificate presented to etcd')
+    .option('--etcd-keyfile <file>', "the client certificate's key")
     .addOption(
       new Option(
         '--storage-sync <mode>',
@@ -97,7 +100,11 @@ export function serverCommand(): Command {
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
-    .option('--tls-cert-file <file>', 'serving certificate (PEM); default: generated under <data-dir>/tls')
+    .option(
+      '--cert-dir <dir>',
+      'where the generated CAs, serving and client certificates live (default <data-dir>/tls); `kscale certs` fills one for several servers',
+    )
+    .option('--tls-cert-file <file>', 'serving certificate (PEM); default: generated under --cert-dir')
     .option('--tls-private-key-file <file>', 'its private key (PEM)')
     .option(
       '--client-ca-file <file>',
@@ -199,6 +206,9 @@ export function serverCommand(): Command {
           dataDir: resolve(o.dataDir as string),
           ...(o.etcdServers === undefined ? {} : { etcdServers: o.etcdServers as string }),
           ...(o.etcdServersOverrides === undefined ? {} : { etcdServersOverrides: o.etcdServersOverrides as string }),
+          ...(o.etcdCafile === undefined ? {} : { etcdCAFile: resolve(o.etcdCafile as string) }),
+          ...(o.etcdCertfile === undefined ? {} : { etcdCertFile: resolve(o.etcdCertfile as string) }),
+          ...(o.etcdKeyfile === undefined ? {} : { etcdKeyFile: resolve(o.etcdKeyfile as string) }),
           storageSync: o.storageSync as 'full' | 'normal',
           quotaBackendBytes: o.quotaBackendBytes as number,
           log,
@@ -246,6 +256,7 @@ export function serverCommand(): Command {
       try {
         secure = await secureServingSetup({
           dataDir: resolve(o.dataDir as string),
+          ...(o.certDir === undefined ? {} : { certDir: resolve(o.certDir as string) }),
           bindAddress: o.bindAddress as string,
           kubernetesServiceIP: firstServiceIP(o.serviceClusterIpRange as string),
           tlsSANs: o.tlsSan as unknown as string[],
@@ -307,7 +318,7 @@ export function serverCommand(): Command {
         secureServing: secure.serving,
         ...(audit === undefined ? {} : { audit }),
       });
-      await server.start();
+      await whileStarting(server.start(), storage);
       let url: string | undefined;
       if (o.insecurePort !== undefined)
         url = `http://${o.bindAddress as string}:${await server.listen(o.insecurePort as number, o.bindAddress as string)}`;
@@ -352,4 +363,28 @@ export function serverCommand(): Command {
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);
     });
+}
+
+/**
+ * Waits for `started`; meanwhile, every 5 s, says on stderr why storage does not answer (an etcd that is
+ * down or refuses the TLS handshake), as kube-apiserver logs its failing etcd connections, instead of
+ * waiting in silence.
+ */
+async function whileStarting(started: Promise<void>, storage: Storage): Promise<void> {
+  const timer = setInterval(() => {
+    const probe = storage.currentRevision();
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('no answer within 2 s')), 2000).unref(),
+    );
+    Promise.race([probe, timeout]).then(
+      () => process.stderr.write('kscale server: storage answers; still starting\n'),
+      (err: unknown) =>
+        process.stderr.write(`kscale server: waiting for storage: ${(err as Error).message.split('\n')[0]}\n`),
+    );
+  }, 5000);
+  try {
+    await started;
+  } finally {
+    clearInterval(timer);
+  }
 }

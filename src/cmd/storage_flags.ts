@@ -3,7 +3,8 @@
  * store under --data-dir (the default), or etcd at --etcd-servers, with
  * --etcd-servers-overrides routing resources (e.g. events) to other etcds.
  */
-import { Etcd3Storage } from '../storage/etcd3/index.js';
+import { readFileSync } from 'node:fs';
+import { Etcd3Storage, type EtcdTLS } from '../storage/etcd3/index.js';
 import type { Storage } from '../storage/index.js';
 import { openSqliteStorage, type SyncMode } from '../storage/sqlite/index.js';
 import { overridePrefix, parseEtcdServersOverrides, RoutedStorage } from '../storage/router.js';
@@ -13,6 +14,10 @@ export interface StorageFlags {
   dataDir: string;
   etcdServers?: string;
   etcdServersOverrides?: string;
+  /** kube-apiserver's --etcd-cafile, --etcd-certfile and --etcd-keyfile: TLS to every etcd server. */
+  etcdCAFile?: string;
+  etcdCertFile?: string;
+  etcdKeyFile?: string;
   storageSync: SyncMode;
   quotaBackendBytes: number;
   /** Where the embedded store reports slow commits. */
@@ -21,6 +26,7 @@ export interface StorageFlags {
 
 /** Opens the configured storage; a corrupt or unreadable file throws Unavailable with the path. */
 export async function openStorage(f: StorageFlags): Promise<Storage> {
+  const tls = etcdTLS(f);
   const etcd = (servers: string): Storage =>
     new Etcd3Storage({
       servers: servers
@@ -28,6 +34,7 @@ export async function openStorage(f: StorageFlags): Promise<Storage> {
         .map((s) => s.trim())
         .filter((s) => s !== ''),
       quotaBytes: f.quotaBackendBytes,
+      ...(tls === undefined ? {} : { tls }),
     });
   const base =
     f.etcdServers !== undefined && f.etcdServers !== ''
@@ -49,4 +56,26 @@ export async function openStorage(f: StorageFlags): Promise<Storage> {
     routes.push({ prefix, storage: etcd(o.servers.join(',')) });
   }
   return new RoutedStorage(base, routes);
+}
+
+/** The etcd TLS files read, or undefined without --etcd-cafile; throws naming the flag whose file is unreadable. */
+function etcdTLS(f: StorageFlags): EtcdTLS | undefined {
+  if ((f.etcdCertFile === undefined) !== (f.etcdKeyFile === undefined))
+    throw new Error('--etcd-certfile and --etcd-keyfile go together');
+  if (f.etcdCAFile === undefined) {
+    if (f.etcdCertFile !== undefined) throw new Error('--etcd-certfile needs --etcd-cafile');
+    return undefined;
+  }
+  const read = (flag: string, file: string): Buffer => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new Error(`${flag} ${file}: ${(err as Error).message}`);
+    }
+  };
+  return {
+    caPEM: read('--etcd-cafile', f.etcdCAFile),
+    ...(f.etcdCertFile === undefined ? {} : { certPEM: read('--etcd-certfile', f.etcdCertFile) }),
+    ...(f.etcdKeyFile === undefined ? {} : { keyPEM: read('--etcd-keyfile', f.etcdKeyFile) }),
+  };
 }

@@ -111,7 +111,8 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
 }
 
-async function loadOrCreate(
+/** The pair `<dir>/<name>.crt|.key`, made by `make` when missing, no longer `stillGood`, or near expiry. */
+export async function loadOrCreate(
   dir: string,
   name: string,
   make: () => Promise<CertKeyPair>,

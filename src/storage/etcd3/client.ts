@@ -19,6 +19,15 @@ export interface Etcd3ClientOptions {
   servers: string[];
   /** Deadline for each unary call, so writes fail with Unavailable instead of hanging. Default 10 s. */
   callTimeoutMs?: number;
+  /** TLS to etcd (https:// servers): kube-apiserver's --etcd-cafile, --etcd-certfile and --etcd-keyfile, as PEM. */
+  tls?: EtcdTLS;
+}
+
+/** The CA that verifies etcd's serving certificate, and the client certificate and key etcd authenticates. */
+export interface EtcdTLS {
+  caPEM: Buffer;
+  certPEM?: Buffer;
+  keyPEM?: Buffer;
 }
 
 type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
@@ -38,8 +47,18 @@ const noRetry = {
 /** Creates the client with an unbounded gRPC receive size (a >4 MB watch batch otherwise vanishes) and call deadlines. */
 export function createEtcdClient(opts: Etcd3ClientOptions): Etcd3 {
   const timeout = opts.callTimeoutMs ?? 10_000;
+  const tls = opts.tls;
   return new Etcd3({
     hosts: opts.servers,
+    ...(tls === undefined
+      ? {}
+      : {
+          credentials: {
+            rootCertificate: tls.caPEM,
+            ...(tls.certPEM === undefined ? {} : { certChain: tls.certPEM }),
+            ...(tls.keyPEM === undefined ? {} : { privateKey: tls.keyPEM }),
+          },
+        }),
     grpcOptions: {
       'grpc.max_receive_message_length': -1,
       'grpc.max_send_message_length': -1,

@@ -4,7 +4,8 @@
  * a skipped etcd suite would hide a broken backend.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,17 @@ export interface EtcdProcessOptions {
   progressNotifyIntervalMs?: number;
   /** How long to wait for /health before giving up. */
   startTimeoutMs?: number;
+  /** Serve clients and peers over TLS, requiring client certificates signed by `caFile` (files, PEM). */
+  tls?: EtcdProcessTLS;
+}
+
+/** A member's certificate (serving clients and peers) and the CA it trusts; the client pair checks /health. */
+export interface EtcdProcessTLS {
+  certFile: string;
+  keyFile: string;
+  caFile: string;
+  clientCertFile: string;
+  clientKeyFile: string;
 }
 
 /** A running etcd; `stop()` kills it and removes its data dir. */
@@ -56,8 +68,10 @@ export async function startEtcd(opts: EtcdProcessOptions = {}): Promise<EtcdProc
   const clientPort = await freePort();
   const peerPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'kscale-etcd-'));
-  const clientUrl = `http://127.0.0.1:${clientPort}`;
-  const peerUrl = `http://127.0.0.1:${peerPort}`;
+  const tls = opts.tls;
+  const scheme = tls === undefined ? 'http' : 'https';
+  const clientUrl = `${scheme}://127.0.0.1:${clientPort}`;
+  const peerUrl = `${scheme}://127.0.0.1:${peerPort}`;
   const progressMs = opts.progressNotifyIntervalMs ?? 1000;
   const args = [
     '--name=kscale-test',
@@ -70,6 +84,18 @@ export async function startEtcd(opts: EtcdProcessOptions = {}): Promise<EtcdProc
     '--logger=zap',
     '--log-level=error',
     `--experimental-watch-progress-notify-interval=${progressMs}ms`,
+    ...(tls === undefined
+      ? []
+      : [
+          `--cert-file=${tls.certFile}`,
+          `--key-file=${tls.keyFile}`,
+          `--trusted-ca-file=${tls.caFile}`,
+          '--client-cert-auth',
+          `--peer-cert-file=${tls.certFile}`,
+          `--peer-key-file=${tls.keyFile}`,
+          `--peer-trusted-ca-file=${tls.caFile}`,
+          '--peer-client-cert-auth',
+        ]),
     ...(opts.extraFlags ?? []),
   ];
   const child = spawn('etcd', args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -84,7 +110,7 @@ export async function startEtcd(opts: EtcdProcessOptions = {}): Promise<EtcdProc
     rmSync(dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + (opts.startTimeoutMs ?? 20_000);
-  while (!(await healthy(clientUrl))) {
+  while (!(await (tls === undefined ? healthy(clientUrl) : healthyTLS(clientUrl, tls)))) {
     if (exited || Date.now() > deadline) {
       await stop();
       throw new Error(`etcd did not become healthy on ${clientUrl} (exited=${exited}): ${stderr}`);
@@ -103,6 +129,29 @@ export async function healthy(url: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** `healthy` over TLS, presenting the client certificate etcd requires. */
+export function healthyTLS(url: string, tls: EtcdProcessTLS): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request(
+      `${url}/health`,
+      {
+        ca: readFileSync(tls.caFile),
+        cert: readFileSync(tls.clientCertFile),
+        key: readFileSync(tls.clientKeyFile),
+        timeout: 1000,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString('utf8')));
+        res.on('end', () => resolve(/"health":\s*"true"/.test(body)));
+      },
+    );
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
 }
 
 /** SIGTERM, then SIGKILL if etcd has not exited within 5 s. */
