@@ -6,6 +6,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { loadKubeconfig, RESOURCES, RESTClient, type RestConfig } from '../../src/client/index.js';
 import { kubectlPath, secureGet, secureRequest, startServer, type TestServer, INSECURE_PORT } from './harness.js';
 import { header, Kubectl, manifest, row, until } from './fixtures/kubectl/cli.js';
 
@@ -372,6 +375,27 @@ describe('API Priority and Fairness objects', () => {
   });
 });
 
+/** A GET over `config`'s identity whose response body is never read, so a large one keeps its handler writing. */
+function unreadGet(config: RestConfig, path: string): { response: Promise<IncomingMessage>; destroy: () => void } {
+  const req = httpsRequest(new URL(path, config.host), {
+    ca: config.ca,
+    cert: config.cert,
+    key: config.key,
+    agent: false,
+    headers: { Accept: 'application/json' },
+  });
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    req.on('error', reject);
+    req.on('response', (res) => {
+      res.pause();
+      res.on('error', () => undefined);
+      resolve(res);
+    });
+  });
+  req.end();
+  return { response, destroy: () => req.destroy() };
+}
+
 describe('--enable-priority-and-fairness=false', () => {
   test('max-in-flight alone: no PF headers', async () => {
     const server = await startServer([...INSECURE_PORT, '--enable-priority-and-fairness=false']);
@@ -387,6 +411,51 @@ describe('--enable-priority-and-fairness=false', () => {
         await on.stop();
       }
     } finally {
+      await server.stop();
+    }
+  });
+
+  test('max-in-flight exempts system:masters, as upstream: served while the only read-only slot is held', async () => {
+    const server = await startServer(['--enable-priority-and-fairness=false', '--max-requests-inflight=1']);
+    const config = { ...loadKubeconfig({ path: server.kubeconfig }), qps: 0, burst: 1 };
+    // kubeadm:cluster-admins (RBAC's cluster-admin, not system:masters) and the break-glass system:masters.
+    const admin = new RESTClient(config, { maxRetries: 0 });
+    const masters = new RESTClient(
+      { ...loadKubeconfig({ path: server.superAdminKubeconfig }), qps: 0, burst: 1 },
+      {
+        maxRetries: 0,
+      },
+    );
+    try {
+      const cms = admin.resource(RESOURCES.configmaps);
+      for (let i = 0; i < 16; i++)
+        await cms.create({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `big-${i}`, namespace: 'default' },
+          data: { pad: 'x'.repeat(1_000_000) },
+        });
+      // A 16 MB LIST nobody reads: its handler waits on the socket, holding the only read-only slot.
+      const held = unreadGet(config, '/api/v1/namespaces/default/configmaps');
+      assert.equal((await held.response).statusCode, 200);
+      const path = '/api/v1/namespaces/default/configmaps/big-0';
+      const code = (p: Promise<unknown>): Promise<number> =>
+        p.then(
+          () => 200,
+          (e: { code?: number }) => e.code ?? 0,
+        );
+      assert.equal(await code(admin.requestRaw({ method: 'GET', path })), 429, 'the slot is taken');
+      for (let i = 0; i < 5; i++)
+        assert.equal(await code(masters.requestRaw({ method: 'GET', path })), 200, 'system:masters takes no slot');
+      assert.equal(await code(admin.requestRaw({ method: 'GET', path })), 429, 'and the slot is still taken');
+      held.destroy();
+      await until(
+        'the slot is free once the LIST is gone',
+        async () => (await code(admin.requestRaw({ method: 'GET', path }))) === 200,
+      );
+    } finally {
+      admin.close();
+      masters.close();
       await server.stop();
     }
   });

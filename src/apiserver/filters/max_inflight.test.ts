@@ -27,3 +27,25 @@ test('mutating and read-only requests have separate limits, watches are exempt, 
   w1();
   m.acquire(post)();
 });
+
+test('system:masters is never throttled and takes no slot, as upstream exempts the privileged group', () => {
+  const m = new MaxInFlight(1, 1);
+  const admin = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
+  const sa = { username: 'system:serviceaccount:d:a', groups: ['system:serviceaccounts', 'system:authenticated'] };
+  const get = { ...parseRequestInfo('GET', '/api/v1/pods/x'), user: sa };
+  const post = { ...parseRequestInfo('POST', '/api/v1/namespaces/d/pods'), user: sa };
+  m.acquire(get);
+  m.acquire(post);
+  assert.throws(
+    () => m.acquire(get),
+    (e: { code?: number }) => e.code === 429,
+  );
+  for (let i = 0; i < 5; i++) {
+    m.acquire({ ...get, user: admin });
+    m.acquire({ ...post, user: admin });
+  }
+  assert.throws(
+    () => m.acquire(post),
+    (e: { code?: number }) => e.code === 429,
+  );
+});

@@ -2,13 +2,16 @@
  * The max-in-flight filter, like upstream's filters/maxinflight.go: separate
  * limits for read-only and mutating requests (--max-requests-inflight 400,
  * --max-mutating-requests-inflight 200); excess requests get 429 with
- * Retry-After; long-running requests (watches) do not count.
+ * Retry-After; long-running requests (watches) and requests from
+ * system:masters do not count, as upstream exempts them.
  */
 import { tooManyRequests } from '../../api/index.js';
 import type { ApiServerMetrics } from '../metrics.js';
 import type { RequestInfo } from '../request_info.js';
 
 const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+// Upstream's user.SystemPrivilegedGroup: the break-glass identity is never throttled.
+const SYSTEM_PRIVILEGED_GROUP = 'system:masters';
 
 /** Admits or rejects one request; call the returned release when it finishes. */
 export class MaxInFlight {
@@ -31,9 +34,10 @@ export class MaxInFlight {
     );
   }
 
-  /** Takes a slot, or throws 429 when the pool is full. A limit of 0 means no limit. */
+  /** Takes a slot, or throws 429 when the pool is full. A limit of 0 means no limit; system:masters takes none. */
   acquire(info: RequestInfo): () => void {
     if (!info.isResourceRequest || MaxInFlight.isLongRunning(info)) return NOOP;
+    if (info.user?.groups.includes(SYSTEM_PRIVILEGED_GROUP) === true) return NOOP;
     const mut = MUTATING.has(info.verb);
     const limit = mut ? this.maxMutating : this.maxReadOnly;
     const used = mut ? this.mutating : this.readOnly;
