@@ -2,7 +2,7 @@
  * report.html's and the terminal summary's API Priority and Fairness part:
  * the per-priority-level table, node heartbeats, and the noisy neighbour
  * with its own CPU next to the server's event loop lag, since in one Node
- * process seats are not CPU.
+ * process seats are not CPU; and the lesson the figures show, or fail to.
  */
 import { esc } from './html_page.js';
 import type { LabReport } from './report.js';
@@ -30,7 +30,39 @@ export function flowControlHtml(r: LabReport): string {
     : '<p>The server ran without API Priority and Fairness (--enable-priority-and-fairness=false): max-in-flight only, no priority levels.</p>';
   const hb = f.heartbeat;
   const heartbeat = `<p>Node heartbeats: Lease writes p99 <b>${ms(hb.leaseWriteP99S)} ms</b> (${hb.leaseWrites} writes), <b>${hb.leaseTooManyRequests}</b> Lease requests answered 429, <b>${hb.nodesTurnedNotReady}</b> nodes turned NotReady.</p>`;
-  return levels + heartbeat + noisyHtml(r);
+  const lesson = throttlingLesson(r);
+  return (
+    levels + heartbeat + noisyHtml(r) + (lesson === '' ? '' : `<p class="lesson"><b>Lesson.</b> ${esc(lesson)}</p>`)
+  );
+}
+
+/**
+ * The throttling experiment's lesson, read from this run's figures: under APF the neighbour waits and gets the 429s
+ * while heartbeats keep their seats; under max-in-flight alone it takes the slots Lease renewals need. Empty without
+ * a noisy neighbour.
+ */
+export function throttlingLesson(r: LabReport): string {
+  const f = r.flowControl;
+  const nn = f?.noisyNeighbour;
+  if (f === undefined || nn === null || nn === undefined) return '';
+  const hb = f.heartbeat;
+  const healthy = hb.leaseWriteP99S !== null && hb.leaseWriteP99S <= 1 && hb.nodesTurnedNotReady === 0;
+  const nodes = `Lease write p99 ${ms(hb.leaseWriteP99S)} ms, ${hb.leaseTooManyRequests} Lease requests answered 429, ${hb.nodesTurnedNotReady} nodes turned NotReady`;
+  const flood = `the neighbour got ${nn.lists.tooManyRequests + nn.writes.tooManyRequests} 429s`;
+  const server = r.processes.find((p) => p.name === 'server');
+  const cpu = `Seats are not CPU: the server used ${n(server?.avgCores, 2)} cores with event loop lag p99 up to ${n(r.serverRuntime.eventLoopLagP99Ms.max, 0)} ms and the neighbour ${n(nn.avgCores, 2)} cores, so a slow heartbeat with no 429 is the event loop, not the queues.`;
+  if (f.enabled) {
+    const low = f.priorityLevels.find((l) => l.priorityLevel === 'workload-low');
+    const held = low === undefined ? '' : ` (workload-low queued ${low.queued}, rejected ${low.rejected})`;
+    const shown =
+      healthy && hb.leaseTooManyRequests === 0 ? 'Shown here' : 'Not shown here (a heartbeat figure misses the target)';
+    return `API Priority and Fairness gives each kind of client its own share: the noisy neighbour waits in its own level and gets the 429s while node heartbeats keep their seats. ${shown}: ${flood}${held}; ${nodes}. ${cpu}`;
+  }
+  const shown =
+    !healthy || hb.leaseTooManyRequests > 0
+      ? 'Shown here'
+      : 'Not shown here (the flood did not take the slots the Leases needed at this size)';
+  return `With max-in-flight alone whoever arrives takes a free slot: the noisy neighbour's flood takes the mutating slots Lease renewals need and the nodes get 429s. ${shown}: ${flood}; ${nodes}. ${cpu}`;
 }
 
 function noisyHtml(r: LabReport): string {
@@ -65,6 +97,7 @@ export function flowControlSummaryLines(r: LabReport): string[] {
   if (nn !== null)
     out.push(
       `noisy neighbour: LISTs ${nn.lists.ok}/${nn.lists.sent} ok, ${nn.lists.tooManyRequests} 429; writes ${nn.writes.ok}/${nn.writes.sent} ok, ${nn.writes.tooManyRequests} 429; its CPU ${n(nn.avgCores, 2)} cores`,
+      `lesson: ${throttlingLesson(r)}`,
     );
   return out;
 }
