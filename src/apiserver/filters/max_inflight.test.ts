@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { UNSECURED_USER } from '../authentication/index.js';
 import { parseRequestInfo } from '../request_info.js';
 import { MaxInFlight } from './max_inflight.js';
 
@@ -28,7 +29,7 @@ test('mutating and read-only requests have separate limits, watches are exempt, 
   m.acquire(post)();
 });
 
-test('system:masters is never throttled and takes no slot, as upstream exempts the privileged group', () => {
+test('an authenticated system:masters is never throttled and takes no slot, as upstream, while the plain port superuser is limited', () => {
   const m = new MaxInFlight(1, 1);
   const admin = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
   const sa = { username: 'system:serviceaccount:d:a', groups: ['system:serviceaccounts', 'system:authenticated'] };
@@ -46,6 +47,11 @@ test('system:masters is never throttled and takes no slot, as upstream exempts t
   }
   assert.throws(
     () => m.acquire(post),
+    (e: { code?: number }) => e.code === 429,
+  );
+  // The plain port's superuser is limited, as upstream's insecure port limited it before authentication.
+  assert.throws(
+    () => m.acquire({ ...post, user: UNSECURED_USER }),
     (e: { code?: number }) => e.code === 429,
   );
 });

@@ -3,9 +3,12 @@
  * limits for read-only and mutating requests (--max-requests-inflight 400,
  * --max-mutating-requests-inflight 200); excess requests get 429 with
  * Retry-After; long-running requests (watches) and requests from
- * system:masters do not count, as upstream exempts them.
+ * system:masters do not count, as upstream exempts them. The plain port's
+ * system:unsecured does count: upstream's insecure port ran this filter
+ * before authentication, so its superuser was limited like anyone.
  */
 import { tooManyRequests } from '../../api/index.js';
+import { UNSECURED_USER } from '../authentication/index.js';
 import type { ApiServerMetrics } from '../metrics.js';
 import type { RequestInfo } from '../request_info.js';
 
@@ -34,10 +37,11 @@ export class MaxInFlight {
     );
   }
 
-  /** Takes a slot, or throws 429 when the pool is full. A limit of 0 means no limit; system:masters takes none. */
+  /** Takes a slot, or throws 429 when the pool is full. A limit of 0 means no limit; an authenticated system:masters takes none. */
   acquire(info: RequestInfo): () => void {
     if (!info.isResourceRequest || MaxInFlight.isLongRunning(info)) return NOOP;
-    if (info.user?.groups.includes(SYSTEM_PRIVILEGED_GROUP) === true) return NOOP;
+    const user = info.user;
+    if (user !== undefined && user !== UNSECURED_USER && user.groups.includes(SYSTEM_PRIVILEGED_GROUP)) return NOOP;
     const mut = MUTATING.has(info.verb);
     const limit = mut ? this.maxMutating : this.maxReadOnly;
     const used = mut ? this.mutating : this.readOnly;
