@@ -17,6 +17,10 @@ export interface EtcdProcessOptions {
   progressNotifyIntervalMs?: number;
   /** How long to wait for /health before giving up. */
   startTimeoutMs?: number;
+  /** Start on this data dir (a restored snapshot) instead of a fresh one; it is removed at stop all the same. */
+  dataDir?: string;
+  /** The peer port (a restored member's must be the one given to `etcdctl snapshot restore`); default a free one. */
+  peerPort?: number;
   /** Serve clients and peers over TLS, requiring client certificates signed by `caFile` (files, PEM). */
   tls?: EtcdProcessTLS;
 }
@@ -29,6 +33,9 @@ export interface EtcdProcessTLS {
   clientCertFile: string;
   clientKeyFile: string;
 }
+
+/** The member name of every test etcd (a snapshot restore names it again). */
+export const ETCD_TEST_MEMBER = 'kscale-test';
 
 /** A running etcd; `stop()` kills it and removes its data dir. */
 export interface EtcdProcess {
@@ -66,21 +73,21 @@ export function requireEtcdBinary(): void {
 export async function startEtcd(opts: EtcdProcessOptions = {}): Promise<EtcdProcess> {
   requireEtcdBinary();
   const clientPort = await freePort();
-  const peerPort = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'kscale-etcd-'));
+  const peerPort = opts.peerPort ?? (await freePort());
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kscale-etcd-'));
   const tls = opts.tls;
   const scheme = tls === undefined ? 'http' : 'https';
   const clientUrl = `${scheme}://127.0.0.1:${clientPort}`;
   const peerUrl = `${scheme}://127.0.0.1:${peerPort}`;
   const progressMs = opts.progressNotifyIntervalMs ?? 1000;
   const args = [
-    '--name=kscale-test',
+    `--name=${ETCD_TEST_MEMBER}`,
     `--data-dir=${dataDir}`,
     `--listen-client-urls=${clientUrl}`,
     `--advertise-client-urls=${clientUrl}`,
     `--listen-peer-urls=${peerUrl}`,
     `--initial-advertise-peer-urls=${peerUrl}`,
-    `--initial-cluster=kscale-test=${peerUrl}`,
+    `--initial-cluster=${ETCD_TEST_MEMBER}=${peerUrl}`,
     '--logger=zap',
     '--log-level=error',
     `--experimental-watch-progress-notify-interval=${progressMs}ms`,
