@@ -11,6 +11,7 @@ import {
   type EventRecorder,
   type RESTClient,
   type SharedInformer,
+  stripManagedFields,
 } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
 import { SchedulerCache } from './cache/cache.js';
@@ -82,7 +83,8 @@ export class Scheduler {
   constructor(private readonly opts: SchedulerOptions) {
     const { client, clock } = opts;
     this.log = opts.logger;
-    this.informers = new SharedInformerFactory(client, { clock, logger: opts.logger });
+    // Like kube-scheduler's informer factory: cached objects drop metadata.managedFields, which no plugin reads.
+    this.informers = new SharedInformerFactory(client, { clock, logger: opts.logger, transform: stripManagedFields });
     // Nodes first, then what the plugins ask for, then pods: informers start and sync in that order.
     this.nodeInformer = this.informers.informerFor<Node>(RESOURCES.nodes);
     const handle: Handle = {
