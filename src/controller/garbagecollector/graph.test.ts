@@ -65,3 +65,36 @@ test('an owner deleted with the orphan finalizer goes to the orphan queue', () =
     ['r1'],
   );
 });
+
+test('an update that moves a dependent to another owner moves it between the owners dependents', () => {
+  const { g } = builder();
+  g.observe(obj('rs', 'r1'), RS);
+  g.observe(obj('rs2', 'r2'), RS);
+  g.observe(obj('p', 'p1', ownedBy('r1')), POD);
+  g.observe(obj('q', 'q1', ownedBy('r1')), POD);
+  const [r1, r2, p] = ['r1', 'r2', 'p1'].map((u) => g.uidToNode.get(u)!);
+  assert.deepEqual(
+    [...r1!.dependents].map((n) => n.identity.name),
+    ['p', 'q'],
+  );
+  assert.equal(p!.dependents.size, 0, 'a pod owns nothing');
+  g.observe(obj('p', 'p1', ownedBy('r2', 'rs2')), POD);
+  assert.deepEqual(
+    [...r1!.dependents].map((n) => n.identity.name),
+    ['q'],
+  );
+  assert.deepEqual(
+    [...r2!.dependents].map((n) => n.identity.name),
+    ['p'],
+  );
+  g.remove('q1');
+  g.remove('p1');
+  assert.equal(r1!.dependents.size, 0);
+  assert.equal(r2!.dependents.size, 0);
+  g.observe(obj('p', 'p3', ownedBy('r1')), POD);
+  assert.deepEqual(
+    [...r1!.dependents].map((n) => n.identity.name),
+    ['p'],
+    'an owner left with none takes new ones',
+  );
+});

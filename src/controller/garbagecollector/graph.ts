@@ -17,9 +17,12 @@ export interface ObjectIdentity {
   uid: string;
 }
 
+const NO_DEPENDENTS: ReadonlySet<GraphNode> = new Set<GraphNode>();
+
 /** One object of the graph. */
 export class GraphNode {
-  readonly dependents = new Set<GraphNode>();
+  // Most nodes (pods) own nothing: their dependents set is made on the first dependent, not per node.
+  private deps: Set<GraphNode> | undefined;
   owners: OwnerReference[] = [];
   /** Referenced but not (yet) observed by a monitor. */
   virtual = false;
@@ -28,6 +31,21 @@ export class GraphNode {
   deletingDependents = false;
 
   constructor(public identity: ObjectIdentity) {}
+
+  /** The nodes that list this one among their owners. */
+  get dependents(): ReadonlySet<GraphNode> {
+    return this.deps ?? NO_DEPENDENTS;
+  }
+
+  /** Records `n` as a dependent. */
+  addDependent(n: GraphNode): void {
+    (this.deps ??= new Set()).add(n);
+  }
+
+  /** Forgets the dependent `n`. */
+  removeDependent(n: GraphNode): void {
+    if (this.deps?.delete(n) === true && this.deps.size === 0) this.deps = undefined;
+  }
 
   /** Dependents whose reference to this node has blockOwnerDeletion (blockingDependents). */
   blockingDependents(): GraphNode[] {
@@ -73,7 +91,7 @@ export class GraphBuilder {
       for (const ref of removed) {
         const owner = this.uidToNode.get(ref.uid);
         if (owner === undefined) continue;
-        owner.dependents.delete(node);
+        owner.removeDependent(node);
         // A foreground-deleting owner may have waited for just this dependent.
         if (owner.deletingDependents) this.queues.attemptToDelete(owner);
       }
@@ -96,7 +114,7 @@ export class GraphBuilder {
 
   private removeNode(node: GraphNode): void {
     this.uidToNode.delete(node.identity.uid);
-    for (const ref of node.owners) this.uidToNode.get(ref.uid)?.dependents.delete(node);
+    for (const ref of node.owners) this.uidToNode.get(ref.uid)?.removeDependent(node);
   }
 
   private addDependentToOwners(node: GraphNode, owners: readonly OwnerReference[]): void {
@@ -115,7 +133,7 @@ export class GraphBuilder {
         this.uidToNode.set(ref.uid, owner);
         this.queues.attemptToDelete(owner);
       }
-      owner.dependents.add(node);
+      owner.addDependent(node);
     }
   }
 
