@@ -50,3 +50,36 @@ test('a plugin\u2019s informer from the factory is the one the scheduler watches
     'the PodGroup ADDED event let it through',
   );
 });
+
+test('a status write to a bound pod leaves the cache holding the new object, its accounting unchanged', () => {
+  const s = scheduler();
+  s.nodeInformer.add({ metadata: { name: 'n1', uid: 'n1' }, status: { allocatable: { cpu: '4', pods: '110' } } });
+  const bound: KubeObject = {
+    metadata: { name: 'p', namespace: 'default', uid: 'p', resourceVersion: '1', labels: { app: 'a' } },
+    spec: {
+      nodeName: 'n1',
+      containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '1' } } }],
+      tolerations: [{ key: 'k', operator: 'Exists' }],
+    },
+    status: { phase: 'Pending' },
+  };
+  s.podInformer.add(bound);
+  const before = s.cache.get('n1')!.pods.get('default/p')!;
+  assert.equal(before.pod, bound);
+  const requested = before.requests.milliCPU;
+  const running: KubeObject = {
+    ...bound,
+    metadata: { ...bound.metadata, resourceVersion: '2', labels: { app: 'a' } },
+    spec: structuredClone(bound.spec),
+    status: { phase: 'Running', podIP: '10.0.0.1' },
+  };
+  s.podInformer.update(running);
+  const after = s.cache.get('n1')!.pods.get('default/p')!;
+  assert.equal(after.pod, running, 'the cache points at the informer\u2019s current object');
+  assert.equal(after.labels, running.metadata!.labels, 'labels of the current object, not the old one');
+  assert.equal(after.tolerations, (running.spec as { tolerations: unknown[] }).tolerations);
+  assert.equal(after.requests.milliCPU, requested);
+  assert.equal(requested, 1000);
+  assert.deepEqual(s.cache.podCounts(), { pods: 1, assumed: 0 });
+  assert.deepEqual(s.queue.pending(), { active: 0, backoff: 0, unschedulable: 0, gated: 0 });
+});

@@ -82,7 +82,7 @@ export function registerEventHandlers(s: Scheduler): void {
         if (schedulingChanged(old, p)) {
           cache.addPod(newPodInfo(p), p.spec!.nodeName!);
           queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', action: ActionType.Update }, old, p);
-        }
+        } else cache.refreshPod(metaNamespaceKeyFunc(p), p);
         return;
       }
       if (cache.isAssumed(metaNamespaceKeyFunc(p)) || !schedulingChanged(old, p)) return;

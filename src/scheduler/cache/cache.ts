@@ -13,8 +13,8 @@
 import type { LabelSelectorMatcher } from '../../api/index.js';
 import type { Snapshot } from '../framework/interface.js';
 import { H_STRIDE, NodeInfo } from '../framework/node_info.js';
-import type { PodInfo } from '../framework/pod_info.js';
-import type { Node } from '../../api/index.js';
+import { refreshPodInfo, type PodInfo } from '../framework/pod_info.js';
+import type { Node, Pod } from '../../api/index.js';
 import { Aggregates, bump, type Counter, type TermAggregate } from './aggregates.js';
 
 interface PodState {
@@ -145,6 +145,12 @@ export class SchedulerCache implements Snapshot {
     if (st !== undefined) this.unplace(st);
     this.place(info, nodeName);
     this.podStates.set(info.key, { info, nodeName, assumed: false });
+  }
+
+  /** A newer object of a confirmed pod whose spec and labels are unchanged: the cache keeps it instead of the old one. */
+  refreshPod(key: string, pod: Pod): void {
+    const st = this.podStates.get(key);
+    if (st !== undefined && !st.assumed) refreshPodInfo(st.info, pod);
   }
 
   /** An assigned pod was deleted (or became terminal). */

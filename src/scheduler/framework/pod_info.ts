@@ -167,6 +167,17 @@ export function newPodInfo(pod: Pod): PodInfo {
   };
 }
 
+/**
+ * Points `info` at a newer object of the same pod whose spec and labels are unchanged (a status write), so the
+ * cache stops holding the old object beside the informer's new one; what was derived from the spec stays.
+ */
+export function refreshPodInfo(info: PodInfo, pod: Pod): void {
+  info.pod = pod;
+  info.uid = pod.metadata?.uid ?? info.uid;
+  info.labels = pod.metadata?.labels ?? EMPTY_LABELS;
+  info.tolerations = pod.spec?.tolerations ?? [];
+}
+
 /** True when the pod has any pod (anti-)affinity term. */
 export const hasPodAffinityTerms = (p: PodInfo): boolean =>
   p.requiredAffinity.length +
