@@ -73,7 +73,14 @@ export class GraphBuilder {
   observe(obj: KubeObject, kind: { apiVersion: string; kind: string }): void {
     const m = obj.metadata;
     if (m?.uid === undefined) return;
-    const identity: ObjectIdentity = { ...kind, namespace: m.namespace ?? '', name: m.name ?? '', uid: m.uid };
+    // One literal with every field: a spread of `kind` would put the last three in a separate property array per node.
+    const identity: ObjectIdentity = {
+      apiVersion: kind.apiVersion,
+      kind: kind.kind,
+      namespace: m.namespace ?? '',
+      name: m.name ?? '',
+      uid: m.uid,
+    };
     const owners = m.ownerReferences ?? [];
     let node = this.uidToNode.get(m.uid);
     if (node === undefined) {
