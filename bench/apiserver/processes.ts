@@ -82,7 +82,8 @@ async function stopProcess(p: ChildProcess, graceMs: number): Promise<void> {
   clearTimeout(t);
 }
 
-function register(cleanup: Cleanup, p: ChildProcess, graceMs: number): void {
+/** Stops `p` at cleanup: SIGTERM, then SIGKILL after graceMs (SIGKILL at once on a hurried exit). */
+export function register(cleanup: Cleanup, p: ChildProcess, graceMs: number): void {
   cleanup.add(
     () => stopProcess(p, graceMs),
     () => {

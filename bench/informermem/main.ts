@@ -23,7 +23,15 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nodeRuntimeFlags } from '../../src/lab/node_flags.js';
-import { KSCALE, processCpuMs, runBenchmark, startKscale, tempDir, type Cleanup } from '../apiserver/processes.js';
+import {
+  KSCALE,
+  processCpuMs,
+  register,
+  runBenchmark,
+  startKscale,
+  tempDir,
+  type Cleanup,
+} from '../apiserver/processes.js';
 import { runningStatus } from '../servermem/objects.js';
 import { inspectorUrl, liveMemory, type LiveMemory } from '../watchcache/inspector.js';
 import { grownClasses, heapClasses, type HeapClass } from './heap_classes.js';
@@ -66,17 +74,7 @@ async function startComponent(cleanup: Cleanup, dir: string, name: string, args:
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  cleanup.add(
-    async () => {
-      if (p.exitCode !== null || p.signalCode !== null) return;
-      const gone = new Promise((r) => p.once('exit', r));
-      p.kill('SIGTERM');
-      const t = setTimeout(() => p.kill('SIGKILL'), 10_000);
-      await gone;
-      clearTimeout(t);
-    },
-    () => p.kill('SIGKILL'),
-  );
+  register(cleanup, p, 10_000);
   let err = '';
   p.stderr!.on('data', (d: Buffer) => {
     if (err.length < 64 * 1024) err += d.toString();
