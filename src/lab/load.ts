@@ -62,8 +62,18 @@ function companions(w: PlannedWorkload): { kind: TrackedKind; res: GroupVersionR
   return out;
 }
 
-/** How often the lab LISTs its non-pod objects while it waits for a phase's target. */
+/**
+ * How often the lab LISTs its non-pod objects while it waits for a phase's target: every second once the pods are
+ * there, and before that one second per thousand objects expected, so that the kinds' times are measured without the
+ * LISTs themselves loading a large cluster.
+ */
 const OBJECT_POLL_MS = 1000;
+
+/** The resource the lab scales and rolls for a workload kind that has them. */
+const SCALABLE: Partial<Record<PlannedWorkload['kind'], GroupVersionResource>> = {
+  Deployment: RESOURCES.deployments,
+  StatefulSet: RESOURCES.statefulsets,
+};
 
 /** How the workloads' pods come to exist and get a node. */
 export interface WorkloadMode {
@@ -91,9 +101,21 @@ export interface PhaseResult {
   /** False when the phase hit its timeout before the cluster reached the target. */
   completed: boolean;
   note?: string;
+  /**
+   * Per kind (and `Pod`): the objects this phase created, changed or deleted through the lab's own calls, how many the
+   * phase's target holds, and the seconds from the phase's start until the kind reached it (absent when it never did).
+   */
+  objects?: Record<string, PhaseKind>;
   /** kill-nodes: seconds from the kill until the lab's watch saw every killed node not Ready, and until all were Ready again after revival. */
   detectionS?: number;
   recoveryS?: number;
+}
+
+/** One kind's part of a phase. */
+export interface PhaseKind {
+  changed: number;
+  want: number;
+  readyS?: number;
 }
 
 /** Client-side latency samples, ms, per "resource verb". */
@@ -187,19 +209,49 @@ export class LoadGenerator {
   private readonly objects: ObjectTracker;
   /** What the last LIST of objects fell short by, for a timed-out phase's note. */
   private objectsShort = '';
+  /** The current phase's figures per kind, and its start (performance.now()). */
+  private phaseKinds = new Map<string, PhaseKind>();
+  private phaseStartMs = 0;
+  /** Each kind's seconds to its target, per phase name. */
+  private readonly kindTimes = new Map<string, Record<string, number>>();
 
   constructor(private readonly o: LoadGeneratorOptions) {
     this.pacer = new PodPacer(o.podRate);
     this.objects = new ObjectTracker(o.client);
   }
 
-  /** Each kind's figures (most created and ready at once, deleted), for report.json. */
+  /** Each kind's figures (created, peak, most ready at once, deleted, seconds to each phase's target), for report.json. */
   objectCounts(): Record<string, KindCount> {
-    return this.objects.counts();
+    const out = this.objects.counts();
+    for (const [kind, c] of Object.entries(out)) {
+      const times = this.kindTimes.get(kind);
+      if (times !== undefined) c.phaseS = times;
+    }
+    return out;
   }
 
   private expect(kind: TrackedKind, delta: number): void {
     this.expectedObjects.set(kind, (this.expectedObjects.get(kind) ?? 0) + delta);
+  }
+
+  /** Counts a call of the lab's own on a kind in the current phase. */
+  private changed(kind: string): void {
+    const k = this.phaseKinds.get(kind) ?? { changed: 0, want: 0 };
+    k.changed++;
+    this.phaseKinds.set(kind, k);
+  }
+
+  /** Records that a kind reached the phase's target now, once per phase. */
+  private reached(kind: string, want: number, phase: string): void {
+    const k = this.phaseKinds.get(kind) ?? { changed: 0, want };
+    k.want = want;
+    if (k.readyS === undefined) {
+      k.readyS = (performance.now() - this.phaseStartMs) / 1000;
+      const times = this.kindTimes.get(kind) ?? {};
+      times[phase] = k.readyS;
+      this.kindTimes.set(kind, times);
+    }
+    this.phaseKinds.set(kind, k);
   }
 
   /** Creates the namespaces (not paced, not a phase). */
@@ -223,9 +275,14 @@ export class LoadGenerator {
     this.nodes = this.o.tracker.readyNodeNames();
     let requested = 0;
     this.pacer.reset();
+    this.phaseKinds = new Map();
+    this.phaseStartMs = performance.now();
     const f = new InFlight(this.o.concurrency ?? 64);
+    // Like CL2's "scale and update" step: Deployments and StatefulSets are picked at random.
     const pick = (fraction: number): PlannedWorkload[] =>
-      workloads.filter((w) => w.kind === 'Deployment' && w.replicas > 0).filter(() => this.o.random() < fraction);
+      workloads
+        .filter((w) => SCALABLE[w.kind] !== undefined && w.replicas > 0)
+        .filter(() => this.o.random() < fraction);
     switch (phase.type) {
       case 'create':
         for (const w of workloads) requested += await this.createWorkload(w, f);
@@ -238,7 +295,9 @@ export class LoadGenerator {
         }
         break;
       case 'rollout':
-        for (const w of pick(phase.fraction)) requested += await this.rollout(w, f);
+        // Every DaemonSet is rolled, as CL2 updates its DaemonSet in every "scale and update" step.
+        for (const w of [...workloads.filter((x) => x.kind === 'DaemonSet'), ...pick(phase.fraction)])
+          requested += await this.rollout(w, f);
         break;
       case 'delete':
         for (const w of workloads) await this.deleteWorkload(w, f);
@@ -252,7 +311,7 @@ export class LoadGenerator {
     await f.drain();
     const issuedAt = this.o.elapsed();
     this.o.onPhase?.(phase.name, { running: this.expectedRunning, live: this.expectedLive });
-    const completed = await this.waitForTarget(timeoutMs - (issuedAt - start) * 1000);
+    const completed = await this.waitForTarget(timeoutMs - (issuedAt - start) * 1000, phase.name);
     const listed = phase.type === 'hold' ? undefined : await this.countByList();
     const end = this.o.elapsed();
     const ran = this.o.tracker.counts.podsRunning - running0;
@@ -269,6 +328,8 @@ export class LoadGenerator {
       errors: this.errors - errors0,
       completed,
     };
+    if (phase.type !== 'hold' && this.phaseKinds.size > 0)
+      result.objects = Object.fromEntries([...this.phaseKinds].sort(([a], [b]) => a.localeCompare(b)));
     if (!completed) {
       const c = this.o.tracker.counts;
       result.note = `timed out: ${c.podsLive} pods live (want ${this.expectedLive}), ${c.podsRunning - running0} newly Running (want ${this.expectedRunning - runningTarget0})${this.objectsShort === '' ? '' : `; ${this.objectsShort}`}`;
@@ -308,17 +369,20 @@ export class LoadGenerator {
    * Resolves true once live and Running pods reach what the phases asked for, and every kind of object exists and is
    * ready in the number asked for (none after a delete); false on timeout.
    */
-  private async waitForTarget(timeoutMs: number): Promise<boolean> {
+  private async waitForTarget(timeoutMs: number, phase: string): Promise<boolean> {
     const deadline = performance.now() + Math.max(0, timeoutMs);
     const c = this.o.tracker.counts;
     let objectsAt = 0;
     let objectsOk = this.expectedObjects.size === 0;
+    const expected = [...this.expectedObjects.values()].reduce((a, n) => a + n, 0);
+    const slowPollMs = OBJECT_POLL_MS * Math.max(1, Math.ceil(expected / 1000));
     this.objectsShort = '';
     while (performance.now() < deadline) {
       const podsOk = c.podsLive === this.expectedLive && c.podsRunning >= this.expectedRunning;
-      if (podsOk && !objectsOk && performance.now() >= objectsAt) {
-        objectsAt = performance.now() + OBJECT_POLL_MS;
-        objectsOk = await this.objectsReached();
+      if (podsOk) this.reached('Pod', this.expectedLive, phase);
+      if (!objectsOk && performance.now() >= objectsAt) {
+        objectsOk = await this.objectsReached(phase);
+        objectsAt = performance.now() + (podsOk ? OBJECT_POLL_MS : slowPollMs);
       }
       if (podsOk && objectsOk) return true;
       await sleep(200, this.o.signal);
@@ -326,12 +390,17 @@ export class LoadGenerator {
     return false;
   }
 
-  private async objectsReached(): Promise<boolean> {
+  private async objectsReached(phase: string): Promise<boolean> {
     this.calls++;
     try {
       const states = await this.objects.poll(this.expectedObjects.keys());
-      const short = [...this.expectedObjects]
-        .map(([kind, want]) => ({ kind, want, s: states.get(kind) ?? { present: 0, ready: 0 } }))
+      const all = [...this.expectedObjects].map(([kind, want]) => ({
+        kind,
+        want,
+        s: states.get(kind) ?? { present: 0, ready: 0 },
+      }));
+      for (const { kind, want, s } of all) if (s.present === want && s.ready === want) this.reached(kind, want, phase);
+      const short = all
         .filter(({ want, s }) => s.present !== want || s.ready !== want)
         .map(({ kind, want, s }) => `${kind} ${s.present} present, ${s.ready} ready (want ${want})`);
       this.objectsShort = short.join(', ');
@@ -353,6 +422,7 @@ export class LoadGenerator {
     // The pods reference their ConfigMap and Secret, so those exist first (awaited, not just queued).
     for (const c of companions(w)) {
       this.expect(c.kind, 1);
+      this.changed(c.kind);
       const create = (): Promise<void> =>
         this.call(`${c.res.resource} POST`, () => this.o.client.resource(c.res).create(c.obj));
       await (c.kind === 'Service' ? f.add(create) : create());
@@ -361,10 +431,9 @@ export class LoadGenerator {
     this.expectedLive += w.replicas;
     this.expectedRunning += w.replicas;
     const made = w.kind === 'Pod' ? undefined : workloadObject(w);
-    if (made !== undefined && this.o.mode.workloads !== 'controllers' && w.kind !== 'Deployment' && w.kind !== 'Job')
-      throw new Error(`a ${w.kind} needs workloads=controllers (the controller-manager and scheduler)`);
     if (made !== undefined && this.o.mode.workloads === 'controllers') {
       this.expect(w.kind as TrackedKind, 1);
+      this.changed(w.kind);
       if (w.claims === true) this.expect('PersistentVolumeClaim', w.replicas);
       // A CronJob's Jobs run no pods: it costs one token, as a call.
       await this.pacer.take(Math.max(1, w.replicas), this.o.signal);
@@ -373,6 +442,8 @@ export class LoadGenerator {
       );
       return w.replicas;
     }
+    // In pods mode the lab plays every controller with bare pods (a StatefulSet's claims left out); a CronJob's Jobs
+    // run no pods, so it has nothing to stand in for.
     this.podsOf.set(w, []);
     for (let i = 0; i < w.replicas; i++) await this.createPod(w, f);
     return w.replicas;
@@ -380,6 +451,7 @@ export class LoadGenerator {
 
   private async createPod(w: PlannedWorkload, f: InFlight): Promise<void> {
     await this.pacer.take(1, this.o.signal);
+    this.changed('Pod');
     const name = w.kind === 'Pod' ? w.name : `${w.name}-${(this.podSeq++).toString(36)}`;
     this.podsOf.get(w)!.push(name);
     const obj = pod(w.namespace, name, w.name, this.revision.get(w) ?? 0, this.nextNode());
@@ -391,6 +463,7 @@ export class LoadGenerator {
 
   private async deletePod(w: PlannedWorkload, name: string, f: InFlight): Promise<void> {
     await this.pacer.take(1, this.o.signal);
+    this.changed('Pod');
     await f.add(() =>
       this.call(
         'pods DELETE',
@@ -406,15 +479,17 @@ export class LoadGenerator {
     this.expectedLive += delta;
     if (delta > 0) this.expectedRunning += delta;
     w.replicas = replicas;
+    const res = SCALABLE[w.kind]!;
     if (this.o.mode.workloads === 'controllers') {
+      // A StatefulSet's claims follow its ordinals (whenScaled: Delete).
+      if (w.claims === true) this.expect('PersistentVolumeClaim', delta);
+      this.changed(w.kind);
       // A pod deleted costs about what one created does (an update, the kubelet's status, the final delete), so
       // scaling down is paced too: unpaced, a scale phase released thousands of deletions at once.
       await this.pacer.take(Math.abs(delta), this.o.signal);
       await f.add(() =>
-        this.call('deployments PATCH', () =>
-          this.o.client
-            .resource(RESOURCES.deployments)
-            .patch(w.name, 'merge', { spec: { replicas } }, { namespace: w.namespace }),
+        this.call(`${res.resource} PATCH`, () =>
+          this.o.client.resource(res).patch(w.name, 'merge', { spec: { replicas } }, { namespace: w.namespace }),
         ),
       );
       return Math.max(0, delta);
@@ -429,13 +504,15 @@ export class LoadGenerator {
     const rev = (this.revision.get(w) ?? 0) + 1;
     this.revision.set(w, rev);
     this.expectedRunning += w.replicas;
-    if (this.o.mode.workloads === 'controllers') {
+    const made = workloadObject(w);
+    if (this.o.mode.workloads === 'controllers' && made !== undefined) {
+      this.changed(w.kind);
       // Every pod is replaced: one created and one deleted, each a token, as in `pods` mode below.
       await this.pacer.take(2 * w.replicas, this.o.signal);
       const patch = { spec: { template: { metadata: { annotations: { 'kscale.io/revision': String(rev) } } } } };
       await f.add(() =>
-        this.call('deployments PATCH', () =>
-          this.o.client.resource(RESOURCES.deployments).patch(w.name, 'strategic', patch, { namespace: w.namespace }),
+        this.call(`${made.res.resource} PATCH`, () =>
+          this.o.client.resource(made.res).patch(w.name, 'strategic', patch, { namespace: w.namespace }),
         ),
       );
       return w.replicas;
@@ -454,6 +531,7 @@ export class LoadGenerator {
     this.expectedLive -= w.replicas;
     for (const c of companions(w)) {
       this.expect(c.kind, -1);
+      this.changed(c.kind);
       await f.add(() =>
         this.call(
           `${c.res.resource} DELETE`,
@@ -466,6 +544,7 @@ export class LoadGenerator {
     const made = w.kind === 'Pod' ? undefined : workloadObject(w);
     if (made !== undefined && this.o.mode.workloads === 'controllers') {
       this.expect(w.kind as TrackedKind, -1);
+      this.changed(w.kind);
       if (w.claims === true) this.expect('PersistentVolumeClaim', -w.replicas);
       // Deletion is paced like creation: ClusterLoader2 deletes at the same rate.
       await this.pacer.take(Math.max(1, w.replicas), this.o.signal);

@@ -18,11 +18,17 @@ export type TrackedKind =
   | 'Secret'
   | 'PersistentVolumeClaim';
 
-/** One kind's figures in report.json: the most objects seen at once, the most ready at once, and how many went away. */
+/**
+ * One kind's figures in report.json, as the lab's LISTs saw them: the objects that came to exist (distinct UIDs), the
+ * most present at once, the most ready at once, how many of those created were gone at the last LIST, and per phase
+ * the seconds from the phase's start until the kind reached that phase's target (absent when it never did).
+ */
 export interface KindCount {
   created: number;
+  peak: number;
   ready: number;
   deleted: number;
+  phaseS?: Record<string, number>;
 }
 
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
@@ -68,7 +74,7 @@ export interface KindState {
 
 /** Counts the lab's objects of each kind by LIST, keeping each kind's figures for the report. */
 export class ObjectTracker {
-  private readonly figures = new Map<TrackedKind, KindCount & { present: number }>();
+  private readonly figures = new Map<TrackedKind, { peak: number; ready: number; seen: Set<string>; live: number }>();
 
   constructor(private readonly client: RESTClient) {}
 
@@ -84,11 +90,11 @@ export class ObjectTracker {
         const live = items.filter((o) => o.metadata?.deletionTimestamp === undefined);
         const state = { present: items.length, ready: live.filter(READY[kind]).length };
         out.set(kind, state);
-        const f = this.figures.get(kind) ?? { created: 0, ready: 0, deleted: 0, present: 0 };
-        f.created = Math.max(f.created, state.present);
+        const f = this.figures.get(kind) ?? { peak: 0, ready: 0, seen: new Set<string>(), live: 0 };
+        for (const o of items) f.seen.add(o.metadata?.uid ?? `${o.metadata?.namespace}/${o.metadata?.name}`);
+        f.peak = Math.max(f.peak, state.present);
         f.ready = Math.max(f.ready, state.ready);
-        f.deleted = f.created - items.length;
-        f.present = state.present;
+        f.live = items.length;
         this.figures.set(kind, f);
       }),
     );
@@ -99,7 +105,7 @@ export class ObjectTracker {
   counts(): Record<string, KindCount> {
     const out: Record<string, KindCount> = {};
     for (const [kind, f] of [...this.figures].sort(([a], [b]) => a.localeCompare(b)))
-      out[kind] = { created: f.created, ready: f.ready, deleted: f.deleted };
+      out[kind] = { created: f.seen.size, peak: f.peak, ready: f.ready, deleted: f.seen.size - f.live };
     return out;
   }
 }

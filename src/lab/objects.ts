@@ -82,13 +82,20 @@ export function statefulSet(
   } as KubeObject;
 }
 
-/** A DaemonSet: one pod on every node. */
+/**
+ * A DaemonSet: one pod on every node. Its rolling update replaces a tenth of the nodes' pods at a time
+ * (`maxUnavailable: 10%`, the issue's DaemonSet target), where the default of one would take a node at a time.
+ */
 export function daemonSet(namespace: string, name: string, refs: PodRefs = {}): KubeObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
     metadata: { name, namespace, labels: { [LAB_LABEL]: 'true' } },
-    spec: { selector: { matchLabels: { app: name } }, template: podTemplate(name, 0, refs) },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: podTemplate(name, 0, refs),
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%' } },
+    },
   } as KubeObject;
 }
 

@@ -49,7 +49,7 @@ export interface MachineInfo {
 export interface LabReport {
   /** Each fault of a `--chaos` run: its component, recovery times and acknowledged writes checked and lost. */
   chaos?: ChaosFault[];
-  /** The lab's objects per kind (Deployment, StatefulSet, DaemonSet, CronJob, ConfigMap, PersistentVolumeClaim…): most created and ready at once, and how many were deleted. */
+  /** The lab's objects per kind (Deployment, StatefulSet, DaemonSet, CronJob, ConfigMap, PersistentVolumeClaim…): created, the most at once, the most ready at once, deleted, and seconds to each phase's target. */
   objects?: Record<string, KindCount>;
   kind: 'kscale-lab-report';
   version: 1;

@@ -13,7 +13,7 @@ import { parseDuration } from '../api/index.js';
 /** A kind of workload the lab creates. */
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'Job' | 'Pod' | 'DaemonSet' | 'CronJob';
 
-/** The kinds whose objects fill a share of the pods; DaemonSets and CronJobs are given by count instead. */
+/** The kinds whose objects fill a share of the pods (or a fixed number per namespace); DaemonSets and CronJobs are given by count instead. */
 const SHARE_KINDS: readonly WorkloadKind[] = ['Deployment', 'StatefulSet', 'Job', 'Pod'];
 
 /** What each object of a workload comes with. */
@@ -34,10 +34,12 @@ export interface WorkloadSpec extends WorkloadRefs {
   name: string;
   /** Pods per object (1 for Pod; the node count for DaemonSet; 0 for CronJob, whose Jobs are suspended). */
   replicas: number;
-  /** Fraction of all pods (0 for DaemonSet and CronJob). */
+  /** Fraction of each namespace's pods left after its perNamespace objects (0 for perNamespace, DaemonSet and CronJob). */
   share: number;
-  /** DaemonSet and CronJob: how many objects. */
+  /** DaemonSet and CronJob: how many objects in the cluster. */
   count?: number;
+  /** How many objects in every namespace, each of `replicas` pods in a full namespace, as ClusterLoader2 sizes its StatefulSets and Jobs. */
+  perNamespace?: number;
   /** CronJob: its schedule. */
   schedule?: string;
 }
@@ -119,7 +121,7 @@ export function parseScenario(text: string, source: string): Scenario {
   const d = doc as ScenarioFile;
   const ws: WorkloadSpec[] = d.workloads.map((w, i) => workloadSpec(source, w, i));
   const total = ws.reduce((a, w) => a + w.share, 0);
-  if (ws.some((w) => SHARE_KINDS.includes(w.kind)) && Math.abs(total - 1) > 1e-6)
+  if (ws.some((w) => SHARE_KINDS.includes(w.kind) && w.perNamespace === undefined) && Math.abs(total - 1) > 1e-6)
     fail(source, `workload shares add up to ${total}, not 1`);
   const duration = (v: string | number | undefined, dflt: string, what: string): number => {
     try {
@@ -176,18 +178,29 @@ function workloadSpec(source: string, w: WorkloadFile, i: number): WorkloadSpec 
   if (SHARE_KINDS.includes(w.kind)) {
     if (w.count !== undefined) fail(source, `${at}.count is for DaemonSets and CronJobs; a ${w.kind} takes a share`);
     if (w.schedule !== undefined) fail(source, `${at}.schedule is for CronJobs only`);
-    return { kind: w.kind, name: w.name, replicas: w.kind === 'Pod' ? 1 : w.replicas!, share: w.share!, ...refs };
+    if ((w.share === undefined) === (w.perNamespace === undefined))
+      fail(source, `${at}: a ${w.kind} takes either a share or perNamespace`);
+    const replicas = w.kind === 'Pod' ? 1 : w.replicas!;
+    if (w.perNamespace !== undefined)
+      return { kind: w.kind, name: w.name, replicas, share: 0, perNamespace: w.perNamespace, ...refs };
+    return { kind: w.kind, name: w.name, replicas, share: w.share!, ...refs };
   }
   if (w.share !== undefined) fail(source, `${at}.share: a ${w.kind} is given by count, not by a share of the pods`);
   if (w.replicas !== undefined) fail(source, `${at}.replicas: a ${w.kind} has no replicas`);
   const count = w.count ?? 1;
   if (w.kind === 'DaemonSet') {
     if (w.schedule !== undefined) fail(source, `${at}.schedule is for CronJobs only`);
+    if (w.perNamespace !== undefined) fail(source, `${at}.perNamespace: a DaemonSet is given by count`);
     return { kind: w.kind, name: w.name, replicas: 0, share: 0, count, ...refs };
   }
   if (refs.service === true || refs.configMap === true || refs.secret === true)
     fail(source, `${at}: a CronJob's Jobs run no pods, so it takes no service, configMap or secret`);
-  return { kind: w.kind, name: w.name, replicas: 0, share: 0, count, schedule: w.schedule ?? '*/1 * * * *', ...refs };
+  if (w.count !== undefined && w.perNamespace !== undefined)
+    fail(source, `${at}: a CronJob takes either a count or perNamespace`);
+  const schedule = w.schedule ?? '*/1 * * * *';
+  if (w.perNamespace !== undefined)
+    return { kind: w.kind, name: w.name, replicas: 0, share: 0, perNamespace: w.perNamespace, schedule, ...refs };
+  return { kind: w.kind, name: w.name, replicas: 0, share: 0, count, schedule, ...refs };
 }
 
 /** A workload entry as the schema allows it. */
@@ -197,6 +210,7 @@ interface WorkloadFile extends WorkloadRefs {
   replicas?: number;
   share?: number;
   count?: number;
+  perNamespace?: number;
   schedule?: string;
 }
 
@@ -237,10 +251,12 @@ export function listScenarios(): string[] {
 }
 
 /**
- * The concrete objects for `nodes` × `podsPerNode` pods: each workload's share
- * of the pods in objects of its size (the last one smaller), spread over
- * namespaces of at most podsPerNamespace pods, like CL2's namespaces. A
- * DaemonSet's objects each count one pod per node; a CronJob's none.
+ * The concrete objects for `nodes` × `podsPerNode` pods, the way ClusterLoader2's load config sizes them. The
+ * DaemonSets' pods (one per node each) come out of that total first; the rest is split evenly over
+ * ceil(pods / podsPerNamespace) namespaces. In each namespace the perNamespace objects come first (sized for a full namespace,
+ * scaled down in proportion in a smaller one, at least one pod each), then each share entry fills its share of what
+ * is left in objects of its size (the last one smaller; the last entry takes the rounding). DaemonSets go to the
+ * first namespace, count CronJobs round-robin, as CL2 puts its DaemonSet in namespace 1.
  */
 export function planScenario(
   s: Scenario,
@@ -248,13 +264,20 @@ export function planScenario(
   podsPerNode: number,
 ): { namespaces: string[]; workloads: PlannedWorkload[]; pods: number } {
   const pods = nodes * podsPerNode;
+  const daemonPods = s.workloads.filter((w) => w.kind === 'DaemonSet').reduce((a, w) => a + (w.count ?? 1) * nodes, 0);
+  if (daemonPods > pods)
+    throw new Error(
+      `scenario ${s.name}: its DaemonSets need ${daemonPods / nodes} pods per node, more than --pods-per-node ${podsPerNode}`,
+    );
+  const rest = pods - daemonPods;
   const nsCount = Math.max(1, Math.ceil(pods / s.podsPerNamespace));
+  // A full namespace's pods once the DaemonSets' share is out, so that their pods never shrink the other objects.
+  const fullNamespace = pods > 0 ? (s.podsPerNamespace * rest) / pods : s.podsPerNamespace;
   const namespaces = Array.from({ length: nsCount }, (_, i) => `lab-${s.name}-${i + 1}`);
   const workloads: PlannedWorkload[] = [];
-  let nsCursor = 0;
-  const planned = (w: WorkloadSpec, i: number, replicas: number): PlannedWorkload => ({
+  const planned = (w: WorkloadSpec, namespace: string, i: number, replicas: number): PlannedWorkload => ({
     kind: w.kind,
-    namespace: namespaces[nsCursor++ % nsCount]!,
+    namespace,
     name: `${w.name}-${i}`,
     replicas,
     service: w.service === true,
@@ -263,16 +286,34 @@ export function planScenario(
     claims: w.claims === true,
     ...(w.schedule !== undefined ? { schedule: w.schedule } : {}),
   });
-  for (const w of s.workloads) {
-    if (w.count !== undefined) {
-      for (let i = 0; i < w.count; i++) workloads.push(planned(w, i, w.kind === 'DaemonSet' ? nodes : 0));
-      continue;
-    }
-    let left = Math.round(pods * w.share);
-    for (let i = 0; left > 0; i++) {
-      const replicas = Math.min(w.replicas, left);
-      left -= replicas;
-      workloads.push(planned(w, i, replicas));
+  let cursor = 0;
+  for (const w of s.workloads.filter((x) => x.count !== undefined))
+    for (let i = 0; i < w.count!; i++)
+      workloads.push(
+        w.kind === 'DaemonSet'
+          ? planned(w, namespaces[0]!, i, nodes)
+          : planned(w, namespaces[cursor++ % nsCount]!, i, w.replicas),
+      );
+  const shares = s.workloads.filter((w) => w.count === undefined && w.perNamespace === undefined);
+  for (const [n, ns] of namespaces.entries()) {
+    let left = Math.floor(rest / nsCount) + (n < rest % nsCount ? 1 : 0);
+    const scale = Math.min(1, left / fullNamespace);
+    for (const w of s.workloads.filter((x) => x.perNamespace !== undefined))
+      for (let i = 0; i < w.perNamespace!; i++) {
+        const replicas = w.replicas === 0 ? 0 : Math.min(left, Math.max(1, Math.round(w.replicas * scale)));
+        if (w.replicas > 0 && replicas === 0) break;
+        left -= replicas;
+        workloads.push(planned(w, ns, i, replicas));
+      }
+    const toFill = left;
+    for (const [k, w] of shares.entries()) {
+      let mine = k === shares.length - 1 ? left : Math.min(left, Math.round(toFill * w.share));
+      left -= mine;
+      for (let i = 0; mine > 0; i++) {
+        const replicas = Math.min(w.replicas, mine);
+        mine -= replicas;
+        workloads.push(planned(w, ns, i, replicas));
+      }
     }
   }
   return { namespaces, workloads, pods: workloads.reduce((a, w) => a + w.replicas, 0) };

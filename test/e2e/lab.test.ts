@@ -96,7 +96,25 @@ describe('kscale up', () => {
       ['nodes', 'create', 'scale', 'rolling-update', 'delete'],
     );
     assert.ok(rep.phases.every((p) => p.completed && p.durationS > 0));
+    // The DaemonSet's and StatefulSets' pods are part of the 80.
     assert.equal(rep.phases[1]!.podsRequested, 80);
+    // ClusterLoader2's object mix: every kind created, ready and deleted, each phase timed per kind.
+    if (rep.config.mode.workloads === 'controllers') {
+      const kinds = ['ConfigMap', 'CronJob', 'DaemonSet', 'Deployment', 'Job', 'PersistentVolumeClaim', 'Secret'];
+      for (const kind of [...kinds, 'Service', 'StatefulSet']) {
+        const o = rep.objects?.[kind];
+        assert.ok(
+          o !== undefined && o.created > 0 && o.deleted === o.created && o.peak > 0,
+          `${kind} ${JSON.stringify(o)}`,
+        );
+        assert.ok(o.phaseS?.create !== undefined && o.phaseS.delete !== undefined, `${kind} ${JSON.stringify(o)}`);
+      }
+      // The rolling update replaces the DaemonSet's pods too, and the phase reports it per kind.
+      const roll = rep.phases.find((p) => p.name === 'rolling-update')!;
+      assert.equal(roll.objects?.DaemonSet?.changed, 1, JSON.stringify(roll.objects));
+      assert.ok(roll.podsRequested >= 8, 'every DaemonSet pod is replaced');
+      assert.ok(roll.objects?.Pod?.readyS !== undefined);
+    }
     // Every SLO of scale-facts.md is an entry with a measured value, its threshold, and pass.
     const names = rep.slos.filter((s) => s.kind === 'slo').map((s) => s.name);
     assert.equal(names.length, 5);
@@ -166,8 +184,8 @@ describe('kscale up', () => {
   test('the object mix: every kind is created, becomes ready and is deleted, and report.json counts each', async () => {
     const dir = reportDir();
     const scenario = join(dir, 'mix.yaml');
-    // 5 nodes × 4 pods: a Deployment with its Service, ConfigMap and Secret, a StatefulSet whose 2 pods get claims,
-    // a Job, a DaemonSet (5 pods) and a CronJob (a suspended Job, no pods).
+    // 5 nodes × 4 pods: a DaemonSet (5 of the 20 pods), a Deployment with its Service, ConfigMap and Secret, a
+    // StatefulSet whose 2 pods get claims, a Job, and a CronJob (a suspended Job, no pods).
     writeFileSync(
       scenario,
       `name: mix
@@ -192,23 +210,38 @@ phases:
     const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;
     assert.equal(rep.result, 'completed', rep.error);
     assert.ok(rep.config.mode.workloads === 'controllers', 'the mix needs the controllers');
-    assert.equal(rep.phases[1]!.podsRequested, 20 + 5, 'the DaemonSet adds one pod per node');
-    // created: the most seen at once; ready: the most ready at once; deleted: gone after the delete phase.
+    assert.equal(rep.phases[1]!.podsRequested, 20, "the DaemonSet's pods are part of nodes × pods-per-node");
+    // created: distinct objects seen; peak: the most at once; ready: the most ready at once; deleted: gone at the end.
     const want: Record<string, number> = {
-      // 20 pods: web 10 in Deployments of 5, db 5 in sets of 2, 2 and 1 (a claim each), batch 5 in one Job.
+      // 15 pods besides the DaemonSet's: web 8 in Deployments of 5 and 3, db 4 in sets of 2 (a claim each), batch
+      // the 3 left in one Job.
       Deployment: 2,
-      StatefulSet: 3,
-      PersistentVolumeClaim: 5,
+      StatefulSet: 2,
+      PersistentVolumeClaim: 4,
       Job: 1,
       DaemonSet: 1,
       CronJob: 1,
       Service: 2,
-      ConfigMap: 2 + 3,
+      ConfigMap: 2 + 2,
       Secret: 2 + 1,
     };
     assert.deepEqual(Object.keys(rep.objects ?? {}).sort(), Object.keys(want).sort());
-    for (const [kind, n] of Object.entries(want))
-      assert.deepEqual(rep.objects![kind], { created: n, ready: n, deleted: n }, kind);
+    for (const [kind, n] of Object.entries(want)) {
+      const { phaseS, ...counts } = rep.objects![kind]!;
+      assert.deepEqual(counts, { created: n, peak: n, ready: n, deleted: n }, kind);
+      // Each phase's time to its target, per kind.
+      assert.deepEqual(Object.keys(phaseS ?? {}).sort(), ['create', 'delete'], kind);
+      assert.ok(
+        Object.values(phaseS!).every((t) => t >= 0 && t < 170),
+        `${kind} ${JSON.stringify(phaseS)}`,
+      );
+    }
+    const create = rep.phases.find((p) => p.name === 'create')!;
+    assert.deepEqual(create.objects?.StatefulSet, {
+      changed: 2,
+      want: 2,
+      readyS: rep.objects!.StatefulSet!.phaseS!.create,
+    });
   });
 
   test('Ctrl-C during the run stops every component, and the report says interrupted', async () => {
