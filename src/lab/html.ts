@@ -1,5 +1,5 @@
 /**
- * report.html of one run: the SLO table, phases, pod startup breakdown, and
+ * report.html of one run: the SLO table, phases, the object mix per kind and phase, pod startup breakdown, and
  * charts of latency CDFs, QPS and p99 over time with the phases marked,
  * pod startup CDF, scheduling, storage and watch rates, and per-process CPU
  * and memory.
@@ -31,6 +31,35 @@ function phaseTable(r: LabReport): string {
     )
     .join('');
   return `<table><tr><th>phase</th><th>start (s)</th><th>time (s)</th><th>pods</th><th>issued/s</th><th>running/s</th><th>calls</th><th>errors</th><th>done</th><th>note</th></tr>${rows}</table>`;
+}
+
+/**
+ * The object mix per kind: created, peak, most ready at once and deleted over the run, then per phase the seconds
+ * until the kind reached the phase's target and how many of its objects the lab's own calls touched (created,
+ * scaled, updated or deleted). Empty when the run had no objects besides pods.
+ */
+export function objectsTable(r: Pick<LabReport, 'objects' | 'phases'>): string {
+  const kinds = Object.keys(r.objects ?? {});
+  if (kinds.length === 0) return '';
+  const phases = r.phases.filter((p) => p.objects !== undefined);
+  const cell = (kind: string, p: (typeof phases)[number]): string => {
+    const k = p.objects![kind];
+    if (k === undefined) return '<td>-</td>';
+    const t = k.readyS === undefined ? 'not reached' : `${n(k.readyS, 1)} s`;
+    return `<td>${t}${k.changed > 0 ? ` (${k.changed} changed)` : ''}, want ${k.want}</td>`;
+  };
+  const row = (kind: string): string => {
+    const o = r.objects?.[kind];
+    const counts =
+      o === undefined
+        ? '<td>-</td><td>-</td><td>-</td><td>-</td>'
+        : `<td>${o.created}</td><td>${o.peak}</td><td>${o.ready}</td><td>${o.deleted}</td>`;
+    return `<tr><td>${esc(kind)}</td>${counts}${phases.map((p) => cell(kind, p)).join('')}</tr>`;
+  };
+  const head = phases.map((p) => `<th>${esc(p.name)}</th>`).join('');
+  const pods = phases.some((p) => p.objects!.Pod !== undefined) ? row('Pod') : '';
+  return `<p>Each kind as the lab's LISTs saw it (pods as its watch saw them): objects created, the most at once, the most ready at once, and deleted; then per phase the time from the phase's start until the kind reached the phase's target, the objects of the kind the lab's own calls touched, and the target.</p>
+<table><tr><th>kind</th><th>created</th><th>peak</th><th>ready</th><th>deleted</th>${head}</tr>${kinds.map(row).join('')}${pods}</table>`;
 }
 
 function startupBreakdown(r: LabReport): string {
@@ -133,6 +162,7 @@ export function renderHtml(r: LabReport): string {
     ...r.notes.map((x) => ({ html: `<p class="lesson">${esc(x)}</p>` })),
     { html: '<h2>SLOs</h2>' + sloTable(r) },
     { html: '<h2>Phases</h2>' + phaseTable(r) },
+    ...(r.objects === undefined ? [] : [{ html: '<h2>Objects</h2>' + objectsTable(r) }]),
     { html: '<h2>Pod startup</h2>' + startupBreakdown(r) },
     {
       chart: {
