@@ -38,6 +38,7 @@ export {
 } from './validation/index.js';
 /** Every validator and field-error constructor, namespaced to keep names like `forbidden` apart from the Status ones. */
 export * as validation from './validation/index.js';
+export { podQOSClass } from './qos.js';
 export {
   DEFINITIONS,
   definitionName,

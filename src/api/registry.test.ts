@@ -112,7 +112,7 @@ test('aggregated discovery splits /api and /apis and lists subresources', () => 
   assert.equal(pods.scope, 'Namespaced');
   assert.deepEqual(
     (pods.subresources as { subresource: string }[]).map((s) => s.subresource),
-    ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward'],
+    ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'resize'],
   );
   const apis = aggregatedDiscovery(false).items as { metadata: { name: string } }[];
   assert.ok(apis.some((g) => g.metadata.name === 'apps'));

@@ -90,6 +90,8 @@ const SPECS: Spec[] = [
       { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
       { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
       { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+      // In-place resize of the containers' resources (upstream 1.33, InPlacePodVerticalScaling beta, on by default).
+      { name: 'resize' },
     ],
   },
   {

@@ -163,6 +163,7 @@ export * from './field.js';
 export { validateObjectMeta, validateObjectMetaUpdate, validateLabels, validateAnnotations } from './objectmeta.js';
 export { validateLabelSelector, validateIntOrPercent, scaledIntOrPercent } from './common.js';
 export { validatePodSpec, validatePodTemplateSpec, validateTolerations } from './pod.js';
+export { validatePodResize } from './pod_resize.js';
 export { validateResourceRequirements } from './resources.js';
 export { semanticEqual } from './semantic.js';
 export { ACCESS_MODES } from './storage.js';

@@ -4,7 +4,8 @@
  * Container LimitRange defaults (noting them in the kubernetes.io/limit-ranger
  * annotation), then enforces min, max and maxLimitRequestRatio per Container
  * and per Pod; claims are held to their PersistentVolumeClaim min and max.
- * A violation is a 403 listing every failed constraint.
+ * A pods/resize update is defaulted and checked the same way, as upstream
+ * since in-place resize. A violation is a 403 listing every failed constraint.
  */
 import {
   forbidden,
@@ -159,11 +160,13 @@ export function applyLimitRangeDefaults(pod: Pod, ranges: LimitRange[]): void {
 // upstream's utilerrors aggregate: one message as is, several as "[a, b]".
 const aggregate = (errs: string[]): string => (errs.length === 1 ? errs[0]! : `[${[...new Set(errs)].join(', ')}]`);
 
+/** Upstream's SupportsAttributes: pod creates and pods/resize updates, claim creates and updates; no other subresource. */
 const applies = (a: Attributes): boolean =>
-  a.subresource === '' &&
   a.object !== null &&
-  ((a.resource === 'pods' && a.operation === 'CREATE') ||
-    (a.resource === 'persistentvolumeclaims' && (a.operation === 'CREATE' || a.operation === 'UPDATE')));
+  ((a.resource === 'pods' && a.subresource === 'resize' && a.operation === 'UPDATE') ||
+    (a.subresource === '' &&
+      ((a.resource === 'pods' && a.operation === 'CREATE') ||
+        (a.resource === 'persistentvolumeclaims' && (a.operation === 'CREATE' || a.operation === 'UPDATE')))));
 
 /** The LimitRanger admission plugin over the namespace's LimitRanges (from an in-server informer). */
 export function limitRanger(ranges: NamespaceObjectCache): AdmissionPlugin {

@@ -2,8 +2,9 @@
  * ResourceQuota admission, as upstream's plugin/pkg/admission/resourcequota:
  * a create is charged against every quota of its namespace that selects it,
  * and so is the growth an update brings to what Services and claims charge
- * (a Service turned NodePort, a claim's storage request raised), as upstream's
- * evaluators handle updates for those two. A quota counts only once the
+ * (a Service turned NodePort, a claim's storage request raised) and a
+ * pods/resize raising a container's cpu or memory, as upstream's evaluators
+ * handle updates for those three. A quota counts only once the
  * resourcequota controller has filled status.hard, as upstream (a new quota
  * limits nothing until then).
  * Each charge is a compare-and-swap on the quota's status.used (storage's
@@ -73,9 +74,15 @@ function charge(rq: ResourceQuota, group: string, a: Attributes, usage: Usage): 
   return { ...rq, status: { ...rq.status, used: toResourceList(used) } };
 }
 
-/** Whether upstream's evaluator for the resource handles UPDATE: Services and PersistentVolumeClaims (pods only through pods/resize). */
-const handlesUpdate = (group: string, resource: string): boolean =>
-  group === '' && (resource === 'services' || resource === 'persistentvolumeclaims');
+/**
+ * Whether upstream's evaluator for the resource handles an UPDATE of it: Services and PersistentVolumeClaims, and
+ * pods only through pods/resize (the pod evaluator's Handles under InPlacePodVerticalScaling).
+ */
+const handlesUpdate = (group: string, resource: string, subresource: string): boolean =>
+  group === '' &&
+  (subresource === ''
+    ? resource === 'services' || resource === 'persistentvolumeclaims'
+    : resource === 'pods' && subresource === 'resize');
 
 /** `now` minus `before`, keeping only what grew (quota.SubtractWithNonNegativeResult, then RemoveZeros). */
 export function growth(now: Usage, before: Usage): Usage {
@@ -96,9 +103,12 @@ export function resourceQuotaAdmission(
   return {
     name: 'ResourceQuota',
     async validate(a) {
-      if (a.subresource !== '' || a.object === null) return;
+      if (a.object === null) return;
       const group = groupOf(a.resource);
-      if (a.operation !== 'CREATE' && !(a.operation === 'UPDATE' && handlesUpdate(group, a.resource))) return;
+      const counted =
+        (a.operation === 'CREATE' && a.subresource === '') ||
+        (a.operation === 'UPDATE' && handlesUpdate(group, a.resource, a.subresource));
+      if (!counted) return;
       const listed = quotas.list(a.namespace) as ResourceQuota[];
       if (listed.length === 0) return;
       let usage = usageOf(group, a.resource, a.object, clock.now());

@@ -468,7 +468,9 @@ export class GenericStore {
     const errors =
       sub === 'status'
         ? this.strategy.validateStatusUpdate?.(next, current)
-        : this.strategy.validateUpdate?.(next, current);
+        : sub === 'resize' && this.strategy.validateResize !== undefined
+          ? this.strategy.validateResize(next, current)
+          : this.strategy.validateUpdate?.(next, current);
     this.check(name, errors ?? []);
   }
 

@@ -60,6 +60,8 @@ export interface Strategy {
   validateUpdate?(obj: Obj, old: Obj): ErrorList;
   /** Field errors of a status-subresource update. */
   validateStatusUpdate?(obj: Obj, old: Obj): ErrorList;
+  /** Field errors of a pods/resize update (prepareForUpdate has kept all but the containers' resources). */
+  validateResize?(obj: Obj, old: Obj): ErrorList;
   /**
    * The grace period to delete with, or 0 for immediate deletion, given the
    * requested grace (undefined: the resource's default). Upstream's CheckGracefulDelete.
