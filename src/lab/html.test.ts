@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { objectsTable } from './html.js';
+import { quietPhase } from './load.js';
 import type { LabReport } from './report.js';
 
 const phase = (name: string, objects?: LabReport['phases'][number]['objects']): LabReport['phases'][number] => ({
-  name,
-  type: 'create',
-  start: 0,
-  end: 1,
-  durationS: 1,
-  podsRequested: 0,
-  issueRatePerSec: 0,
-  achievedPodsPerSec: 0,
-  calls: 0,
-  errors: 0,
-  completed: true,
+  ...quietPhase(name, 'create', 0, 1),
   ...(objects === undefined ? {} : { objects }),
 });
 

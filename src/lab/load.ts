@@ -118,6 +118,23 @@ export interface PhaseKind {
   readyS?: number;
 }
 
+/** A completed phase that asked for no pods and made no calls (the nodes and kill-nodes phases), from `start` to `end` seconds. */
+export function quietPhase(name: string, type: PhaseSpec['type'], start: number, end: number): PhaseResult {
+  return {
+    name,
+    type,
+    start,
+    end,
+    durationS: end - start,
+    podsRequested: 0,
+    issueRatePerSec: 0,
+    achievedPodsPerSec: 0,
+    calls: 0,
+    errors: 0,
+    completed: true,
+  };
+}
+
 /** Client-side latency samples, ms, per "resource verb". */
 export type ClientLatencies = Map<string, number[]>;
 

@@ -6,7 +6,7 @@
  * Ready again.
  */
 import { callFleet, findFleets } from '../kubelet/index.js';
-import type { PhaseResult } from './load.js';
+import { quietPhase, type PhaseResult } from './load.js';
 import type { PodTracker } from './pod_tracker.js';
 
 /** Runs one kill-nodes phase. */
@@ -42,16 +42,8 @@ export async function killNodesPhase(
   const recovered = await until(() => tracker.counts.nodesReady >= readyBefore);
   const end = elapsed();
   return {
-    name,
-    type: 'kill-nodes',
-    start,
-    end,
-    durationS: end - start,
-    podsRequested: 0,
-    issueRatePerSec: 0,
-    achievedPodsPerSec: 0,
+    ...quietPhase(name, 'kill-nodes', start, end),
     calls: fleets.length * 2,
-    errors: 0,
     completed: detected && recovered,
     ...(detected ? { detectionS: detectedAt - killedAt } : {}),
     ...(recovered ? { recoveryS: end - revivedAt } : {}),

@@ -30,7 +30,7 @@ import { renderHtml } from './html.js';
 import { NOISY_NAMESPACE, noisyNeighbourToken, writeTokenAuthFile, writeTokenKubeconfig } from './identities.js';
 import { noisyNeighbourSpec, readNoisyNeighbourStats } from './noisy_neighbour.js';
 import { killNodesPhase } from './node_failure.js';
-import { LoadGenerator, type PhaseResult, type WorkloadMode } from './load.js';
+import { LoadGenerator, quietPhase, type PhaseResult, type WorkloadMode } from './load.js';
 import { PodTracker, type PodTimes } from './pod_tracker.js';
 import { Progress } from './progress.js';
 import { buildReport, gitCommit, machineNow, type LabReport } from './report.js';
@@ -318,17 +318,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     }
     const nodesEnd = elapsed();
     phases.push({
-      name: 'nodes',
-      type: 'hold',
-      start: nodesStart,
-      end: nodesEnd,
-      durationS: nodesEnd - nodesStart,
-      podsRequested: 0,
-      issueRatePerSec: 0,
-      achievedPodsPerSec: 0,
-      calls: 0,
-      errors: 0,
-      completed: true,
+      ...quietPhase('nodes', 'hold', nodesStart, nodesEnd),
       note: `${c.nodes} nodes Ready (${(c.nodes / Math.max(0.001, nodesEnd - nodesStart)).toFixed(1)} nodes/s)`,
     });
     progress.log(`${c.nodes} nodes Ready in ${(nodesEnd - nodesStart).toFixed(1)} s`);
