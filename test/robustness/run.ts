@@ -5,11 +5,13 @@
  * kill -9 at a random moment); the server is restarted on the same data dir
  * and recording continues. Returns the history and the checker's verdict.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../e2e/harness.js';
 import { FAILPOINTS_ENV } from '../../src/failpoint/index.js';
+import { dbFile } from '../../src/storage/sqlite/store.js';
+import { earlyAckFiles, type EarlyAckVerdict } from '../../src/storage/sqlite/wal_failpoints.js';
 import { checkHistory } from './checker.js';
 import { KubeHttp } from './client.js';
 import type { History, Outcome, ReadOp, WatchSession, WriteOp } from './history.js';
@@ -27,6 +29,11 @@ export interface RunOptions {
   mutation?: string;
   /** Extra server flags. */
   serverArgs?: string[];
+  /**
+   * The mutation arms `sqlite/ackBeforeFsync=N+handshake`: answer each early acknowledgement, cutting the power
+   * only once a worker has received one of its writes (so the run always has an acknowledged write to lose).
+   */
+  earlyAckHandshake?: boolean;
 }
 
 /** A finished run. */
@@ -66,6 +73,8 @@ export async function runSeed(opts: RunOptions): Promise<RunResult> {
   ];
   const dir = mkdtempSync(join(tmpdir(), 'kscale-robustness-'));
   const history: History = { writes: [], reads: [], watches: [] };
+  let restarts = 0;
+  let stopping = false;
   const start = async (failpoints: string): Promise<TestServer> => {
     const saved = process.env[FAILPOINTS_ENV];
     process.env[FAILPOINTS_ENV] = failpoints;
@@ -76,10 +85,43 @@ export async function runSeed(opts: RunOptions): Promise<RunResult> {
       else process.env[FAILPOINTS_ENV] = saved;
     }
   };
+  /**
+   * The test's side of ackBeforeFsync=handshake: a batch with a write of ours is cut (`drop`) once a worker holds
+   * its acknowledgement; a batch of the server's own writes (start-up's too), or one whose answer never arrives, stands (`pass`).
+   */
+  const answerEarlyAcks = async (): Promise<void> => {
+    const f = earlyAckFiles(dbFile(join(dir, 'data')));
+    let answered = 0;
+    while (opts.earlyAckHandshake === true && restarts === 0 && !stopping) {
+      let pub: { seq: number; acks: [string, number][] } | undefined;
+      try {
+        pub = JSON.parse(readFileSync(f.acks, 'utf8')) as { seq: number; acks: [string, number][] };
+      } catch {
+        pub = undefined;
+      }
+      if (pub === undefined || pub.seq <= answered) {
+        await sleep(5);
+        continue;
+      }
+      const prefix = `/registry/configmaps/${NS}/`;
+      const ours = new Set(
+        pub.acks.filter(([k]) => k.startsWith(prefix)).map(([k, rev]) => `${k.slice(prefix.length)}@${rev}`),
+      );
+      const delivered = (): boolean =>
+        history.writes.some((w) => w.outcome === 'ok' && w.rv !== undefined && ours.has(`${w.key}@${w.rv}`));
+      const deadline = performance.now() + 20_000;
+      while (ours.size > 0 && !delivered() && performance.now() < deadline) await sleep(5);
+      // The cut waits for the workers' own history to be under way (20 acknowledged writes), so it never hits start-up.
+      const underWay = history.writes.filter((w) => w.outcome === 'ok').length >= 20;
+      const verdict: EarlyAckVerdict = underWay && delivered() ? 'drop' : 'pass';
+      writeFileSync(`${f.verdict}.tmp`, `${pub.seq} ${verdict}`);
+      renameSync(`${f.verdict}.tmp`, f.verdict);
+      answered = pub.seq;
+    }
+  };
+  const earlyAcks = answerEarlyAcks();
   let server = await start(fault.failpoints ?? '');
   let client = new KubeHttp(server.kubeconfig);
-  let restarts = 0;
-  let stopping = false;
   /** While the server is down, and when it last came back: the workers keep going a second past that. */
   let down = false;
   let backAt = 0;
@@ -259,6 +301,7 @@ export async function runSeed(opts: RunOptions): Promise<RunResult> {
   stopping = true;
   watchers.abort();
   await main;
+  await earlyAcks;
   client.close();
   await server.stop();
   await supervisor.catch(() => undefined);

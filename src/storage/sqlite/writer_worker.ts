@@ -9,7 +9,13 @@ import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { crash, failpoint, failpointsEnabled, hitSync } from '../../failpoint/index.js';
-import { SQLITE_FAILPOINTS as FP, walPosition, dropUnsyncedWal, type WalPosition } from './wal_failpoints.js';
+import {
+  SQLITE_FAILPOINTS as FP,
+  awaitEarlyAckVerdict,
+  walPosition,
+  dropUnsyncedWal,
+  type WalPosition,
+} from './wal_failpoints.js';
 import { applyPragmas, SCHEMA } from './schema.js';
 import type { Expiry, OpResult, Request, Response, WriteOp, WriterConfig } from './protocol.js';
 
@@ -88,6 +94,8 @@ const runBatch = db.transaction((ops: WriteOp[]): OpResult[] =>
 /** A test hook: once this file exists, the thread exits at its next batch, as a crashed writer would. */
 const exitWhenFile = process.env.KSCALE_TEST_WRITER_EXIT_FILE;
 
+/** Early acknowledgements published to the handshake so far (its sequence number). */
+let earlyAcks = 0;
 let batchesSinceSizeCheck = 0;
 let nearQuota = false;
 function handleBatch(id: number, ops: WriteOp[]): void {
@@ -99,7 +107,7 @@ function handleBatch(id: number, ops: WriteOp[]): void {
     const before = failpointsEnabled ? walPosition(cfg.file) : undefined;
     if (failpointsEnabled) hitSync(FP.beforeCommit);
     results = runBatch(ops);
-    if (before !== undefined) acked = afterCommitFailpoints(id, results, before);
+    if (before !== undefined) acked = afterCommitFailpoints(id, ops, results, before);
   } catch (err) {
     const e = err as { code?: string; message?: string };
     // SQLITE_FULL: the disk (or max_page_count) is full; raise the alarm like etcd's NOSPACE.
@@ -125,14 +133,30 @@ function handleBatch(id: number, ops: WriteOp[]): void {
  * drop-unsynced cuts the WAL back to where it stood before this batch (a real
  * truncate, with the database left open and never checkpointed) and kills the
  * process, which is what power loss before the fsync leaves on disk. The
- * ackBeforeFsync point (mutation runs only) answers first, so the checker
- * must find the acknowledged writes missing. Returns whether it answered.
+ * ackBeforeFsync point (mutation runs only, counted over batches that
+ * acknowledged a write) answers first, so the checker must find the
+ * acknowledged writes missing: `on` then waits 1 s and runs the points below;
+ * `handshake` waits for the test to say a client holds the answer and cuts the
+ * power itself (or, told `pass`, lets the batch stand and fires on the next).
+ * Returns whether it answered.
  */
-function afterCommitFailpoints(id: number, results: OpResult[], before: WalPosition): boolean {
+function afterCommitFailpoints(id: number, ops: WriteOp[], results: OpResult[], before: WalPosition): boolean {
   let acked = false;
-  if (failpoint(FP.ackBeforeFsync) !== undefined) {
+  const a0 = results.some((r) => r.ok) ? failpoint(FP.ackBeforeFsync) : undefined;
+  if (a0 !== undefined) {
     post({ type: 'batch', id, results, commitMs: 0 });
     acked = true;
+    if (a0.kind === 'verb' && a0.verb === 'handshake') {
+      const acks = ops.flatMap((op, i): [string, number][] => {
+        const r = results[i]!;
+        return r.ok ? [[op.key, r.rev]] : [];
+      });
+      if (awaitEarlyAckVerdict(cfg.file, ++earlyAcks, acks) === 'drop') {
+        dropUnsyncedWal(cfg.file, before);
+        crash(FP.ackBeforeFsync);
+      }
+      return acked;
+    }
     // Give the event loop time to send the answers before the power goes.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000);
   }
