@@ -46,6 +46,21 @@ const EXPORTED: [name: string, help: string, field: keyof CacherMetrics][] = [
     'Counter of watchers closed due to unresponsiveness broken by resource type.',
     'terminatedWatchers',
   ],
+  [
+    'apiserver_watch_cache_memory_bytes',
+    "kscale's own: bytes the watch cache holds, estimated, under --watch-cache-max-bytes (0 without it).",
+    'bytes',
+  ],
+  [
+    'apiserver_watch_cache_shed_events_total',
+    "kscale's own: events dropped from the watch cache's history to stay under --watch-cache-max-bytes.",
+    'shedEvents',
+  ],
+  [
+    'apiserver_watch_cache_list_refused_total',
+    "kscale's own: LISTs refused with 429 while the watch cache is over --watch-cache-max-bytes.",
+    'refusedLists',
+  ],
   ['kscale_watch_cache_objects', 'Objects held in the watch cache.', 'objects'],
   ['kscale_watch_cache_storage_reads_total', 'Reads the watch cache passed to storage.', 'storageReads'],
 ];

@@ -103,7 +103,12 @@ import { versionedStorage } from './customresource/version_storage.js';
 import { CRDController } from './controllers/crd_controller.js';
 import { GenericStore } from './registry/store.js';
 import { instrumentStorage } from './storage_metrics.js';
-import { CacherRegistry, parseWatchCacheSizes, shouldDelegate } from '../storage/cacher/index.js';
+import {
+  CacherRegistry,
+  parseWatchCacheSizes,
+  shouldDelegate,
+  WatchCacheMemoryBudget,
+} from '../storage/cacher/index.js';
 import { registerCacheMetrics } from './cache_metrics.js';
 
 /** The fields the watch cache indexes: spec.nodeName for pods (each kubelet watches its own), metadata.name for single-object watches. */
@@ -155,6 +160,8 @@ export interface ApiServerOptions {
   watchCache?: boolean;
   /** --watch-cache-sizes: `resource[.group]#0` turns the cache off for that resource. */
   watchCacheSizes?: string;
+  /** --watch-cache-max-bytes: the watch cache's memory watermark, shared by every resource; 0 or unset: none. */
+  watchCacheMaxBytes?: number;
   /** --service-account-issuer (https://kubernetes.default.svc.cluster.local here; upstream requires the flag). */
   serviceAccountIssuer?: string;
   /** --service-account-signing-key-file, loaded; a fresh in-memory key when absent. */
@@ -242,7 +249,12 @@ export class ApiServer {
               readStorage: quorum.get(r.resource)!,
             })),
             watchCacheSizes: parseWatchCacheSizes(opts.watchCacheSizes ?? ''),
-            defaults: { clock: this.clock },
+            defaults: {
+              clock: this.clock,
+              ...((opts.watchCacheMaxBytes ?? 0) > 0
+                ? { memoryBudget: new WatchCacheMemoryBudget(opts.watchCacheMaxBytes!) }
+                : {}),
+            },
           });
     this.storage = this.cache ?? opts.storage;
     if (this.cache !== undefined) registerCacheMetrics(this.metrics, this.cache);

@@ -161,6 +161,12 @@ export function serverCommand(): Command {
       '',
     )
     .option(
+      '--watch-cache-max-bytes <bytes>',
+      "the watch cache's memory watermark: past it the oldest event history is shed, then LISTs from the cache get 429 (0: no limit)",
+      nonNegativeIntFlag,
+      0,
+    )
+    .option(
       '--service-account-issuer <url>',
       'the iss claim of ServiceAccount tokens and the OIDC discovery issuer',
       DEFAULT_SERVICE_ACCOUNT_ISSUER,
@@ -308,6 +314,7 @@ export function serverCommand(): Command {
         eventTTLSeconds: parseDuration(o.eventTtl as string) / 1000,
         watchCache: o.watchCache !== 'false',
         watchCacheSizes: o.watchCacheSizes as string,
+        watchCacheMaxBytes: o.watchCacheMaxBytes as number,
         anonymousAuth: o.anonymousAuth !== 'false',
         ...(tokenFile === undefined ? {} : { tokenFile }),
         enableBootstrapTokenAuth: o.enableBootstrapTokenAuth === true,

@@ -60,6 +60,11 @@ export interface ObjectListOptions extends ReadVersion {
   limit?: number;
   /** An opaque token from an earlier page's `continue`; its revision wins over `revision`/`minRevision`. */
   continue?: string;
+  /**
+   * A client's LIST (the list endpoint): the watch cache may refuse it with Busy (429) while over
+   * --watch-cache-max-bytes. The server's own lists never are, so it keeps running.
+   */
+  refusable?: boolean;
 }
 
 /** A page of objects; `items[i].bytes()` is the JSON of each with its resourceVersion. */

@@ -135,6 +135,7 @@ export async function handleList(ctx: RestContext): Promise<void> {
       ...(predicate === undefined ? {} : { predicate: predicate as (o: unknown) => boolean }),
       ...(limit > 0 ? { limit } : {}),
       ...(cont === '' ? {} : { continue: cont }),
+      refusable: true,
     });
   } catch (err) {
     throw toStatusError(err, ctx.store.gr);

@@ -50,6 +50,7 @@ export class Cacher extends CacherBase implements ObjectStorage {
       );
     }
     const index = filter.index === undefined ? undefined : { ...filter.index, name: opts.index!.name };
+    if (opts.refusable === true) this.refuseListOverBudget();
     const page = listFromCache(this.watchCache, {
       prefix,
       revision: plan.revision,

@@ -104,10 +104,14 @@ export abstract class CacherBase implements Storage, CacheReadState {
       this.resourcePrefix;
     this.clock = opts.clock ?? new RealClock();
     const indexers = opts.indexers ?? [];
-    this.watchCache = new WatchCache(this.resourcePrefix, indexers, opts.codec ?? jsonCodec, this.clock, {
-      ...DEFAULT_WINDOW_SIZING,
-      ...opts.windowSizing,
-    });
+    this.watchCache = new WatchCache(
+      this.resourcePrefix,
+      indexers,
+      opts.codec ?? jsonCodec,
+      this.clock,
+      { ...DEFAULT_WINDOW_SIZING, ...opts.windowSizing },
+      opts.memoryBudget,
+    );
     this.watchers = new WatcherIndex(indexers.length);
     this.bookmarks = new BookmarkBuckets(this.clock.now());
     const storage = this.storage;
@@ -172,6 +176,8 @@ export abstract class CacherBase implements Storage, CacheReadState {
       capacity: wc.window.capacity,
       windowEvents: wc.window.length,
       objects: wc.store.size,
+      bytes: wc.heldBytes,
+      shedEvents: wc.window.shedEvents,
       resourceVersion: wc.revision,
       watchers: this.watchers.size,
       progressRequests: this.requester?.requests ?? 0,
@@ -241,6 +247,7 @@ export abstract class CacherBase implements Storage, CacheReadState {
     this.ticker.cancel();
     this.watchCache.failWaiters(new StorageError('Unavailable', `watch cache of ${this.resource} is stopped`));
     for (const r of [...this.watchers]) r.watcher.stop();
+    this.watchCache.release();
   }
 
   // ---- reads ----
@@ -278,6 +285,20 @@ export abstract class CacherBase implements Storage, CacheReadState {
     if (page.nextKey !== undefined) out.continue = encodeContinue(prefix, page.nextKey, plan.revision);
     if (page.remaining !== undefined) out.remainingItemCount = page.remaining;
     return out;
+  }
+
+  /**
+   * Over --watch-cache-max-bytes even with every history shed, a client's LIST from the cache is refused with
+   * Busy (429 and Retry-After): building its response would add to a heap already past the watermark.
+   */
+  protected refuseListOverBudget(): void {
+    const b = this.opts.memoryBudget;
+    if (b === undefined || !b.refuseList()) return;
+    this.counters.refusedLists++;
+    throw new StorageError(
+      'Busy',
+      `the watch cache holds ${b.heldBytes} bytes, over --watch-cache-max-bytes ${b.maxBytes}: list ${this.resource} again later`,
+    );
   }
 
   /** The entry of `key` at a planned revision, or null. */

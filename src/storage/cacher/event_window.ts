@@ -5,7 +5,11 @@
  * (75 s), and halves when even the newest quarter is older than that. So it
  * keeps at least 75 s of history unless that would exceed the upper bound.
  */
+import { EVENT_OVERHEAD_BYTES, type SheddableHistory, type WatchCacheMemoryBudget } from './memory_budget.js';
 import type { WatchCacheEvent } from './watch_cache_event.js';
+
+/** Bytes one event keeps alive: the superseded version it holds (the new one is the state's or a later event's). */
+const eventBytes = (ev: WatchCacheEvent): number => EVENT_OVERHEAD_BYTES + (ev.prev?.value.length ?? 0);
 
 /** Window sizing, upstream's defaults. */
 export interface WindowSizing {
@@ -24,20 +28,54 @@ export const DEFAULT_WINDOW_SIZING: WindowSizing = {
   upperBoundCapacity: 100 * 1024,
 };
 
-/** An ordered, bounded, adaptively sized queue of events. */
-export class EventWindow {
+/**
+ * An ordered, bounded, adaptively sized queue of events. Under a memory budget
+ * (--watch-cache-max-bytes) it also counts the bytes its events keep alive and
+ * gives up its oldest ones when the budget asks.
+ */
+export class EventWindow implements SheddableHistory {
   private events: WatchCacheEvent[] = [];
   private head = 0;
   private cap: number;
   /** Every event with a revision above this is in the window. */
   private floor: number;
+  private bytes = 0;
+  /** Events given up to the memory budget. */
+  shedEvents = 0;
 
   constructor(
     private readonly sizing: WindowSizing,
     startRevision: number,
+    private readonly budget?: WatchCacheMemoryBudget,
   ) {
     this.cap = sizing.lowerBoundCapacity;
     this.floor = startRevision;
+    budget?.register(this);
+  }
+
+  /** Bytes the window's events keep alive (counted only under a memory budget). */
+  get historyBytes(): number {
+    return this.bytes;
+  }
+
+  /** Drops the oldest events until `bytes` are freed or the window is empty (the memory budget's shedding). */
+  shedOldest(bytes: number): number {
+    const before = this.bytes;
+    let n = 0;
+    while (this.length > 0 && before - this.bytes < bytes) {
+      this.dropOldest();
+      n++;
+    }
+    this.shedEvents += n;
+    return n;
+  }
+
+  /** Leaves the budget, giving back what the window counted (its cache is stopping). */
+  release(): void {
+    if (this.budget === undefined) return;
+    this.budget.add(-this.bytes);
+    this.bytes = 0;
+    this.budget.unregister(this);
   }
 
   /** Current capacity, for apiserver_watch_cache_capacity. */
@@ -57,6 +95,10 @@ export class EventWindow {
 
   /** Empties the window after a re-list at `revision`. */
   reset(revision: number): void {
+    if (this.budget !== undefined) {
+      this.budget.add(-this.bytes);
+      this.bytes = 0;
+    }
     this.events = [];
     this.head = 0;
     this.floor = revision;
@@ -65,15 +107,30 @@ export class EventWindow {
   /** Appends an event (revisions must increase), resizing or evicting the oldest as upstream does. */
   push(ev: WatchCacheEvent, now: number): void {
     this.resize(now);
-    if (this.length >= this.cap) {
-      this.floor = this.events[this.head].revision;
-      this.events[this.head++] = undefined as unknown as WatchCacheEvent; // let it be collected
-      if (this.head > 4096 && this.head * 2 > this.events.length) {
-        this.events = this.events.slice(this.head);
-        this.head = 0;
-      }
-    }
+    if (this.length >= this.cap) this.dropOldest();
     this.events.push(ev);
+    if (this.budget !== undefined) {
+      const b = eventBytes(ev);
+      this.bytes += b;
+      this.budget.add(b);
+      this.budget.enforce();
+    }
+  }
+
+  /** Evicts the oldest event: the window now starts at its revision. */
+  private dropOldest(): void {
+    const ev = this.events[this.head];
+    this.floor = ev.revision;
+    this.events[this.head++] = undefined as unknown as WatchCacheEvent; // let it be collected
+    if (this.budget !== undefined) {
+      const b = eventBytes(ev);
+      this.bytes -= b;
+      this.budget.add(-b);
+    }
+    if (this.head > 4096 && this.head * 2 > this.events.length) {
+      this.events = this.events.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /** The index (absolute, for `at`) of the first event with revision > `revision`. */
@@ -115,10 +172,7 @@ export class EventWindow {
     if (quarter !== undefined && now - quarter.recordTime > fresh && this.cap > lo) {
       const next = Math.max(Math.floor(this.cap / 2), lo);
       // Shrinking drops the oldest events beyond the new capacity.
-      while (this.length > next) {
-        this.floor = this.events[this.head].revision;
-        this.events[this.head++] = undefined as unknown as WatchCacheEvent;
-      }
+      while (this.length > next) this.dropOldest();
       this.cap = next;
     }
   }

@@ -26,6 +26,7 @@ export {
   type ObjectCodec,
 } from './cached_object.js';
 export type { CacherMetrics } from './metrics.js';
+export { WatchCacheMemoryBudget } from './memory_budget.js';
 export type { CacheReadOptions, CacherGetOptions, CacherListOptions, CacherOptions } from './options.js';
 export { DEFAULT_WINDOW_SIZING, type WindowSizing } from './event_window.js';
 export type { Indexer } from './watch_cache.js';

@@ -14,6 +14,12 @@ export interface CacherMetrics {
   windowEvents: number;
   /** Objects held in the cache now. */
   objects: number;
+  /** kscale's apiserver_watch_cache_memory_bytes: bytes held, estimated (0 without --watch-cache-max-bytes). */
+  bytes: number;
+  /** kscale's apiserver_watch_cache_shed_events_total: events given up to --watch-cache-max-bytes. */
+  shedEvents: number;
+  /** kscale's apiserver_watch_cache_list_refused_total: LISTs refused with 429 over --watch-cache-max-bytes. */
+  refusedLists: number;
   /** apiserver_watch_cache_events_received_total. */
   eventsReceived: number;
   /** apiserver_watch_cache_resource_version: the revision the cache has reached. */
@@ -51,4 +57,5 @@ export class CacherCounters {
   storageReads = 0;
   eventsDispatched = 0;
   terminatedWatchers = 0;
+  refusedLists = 0;
 }

@@ -6,6 +6,7 @@ import type { Clock } from '../../clock/index.js';
 import type { GetOptions, ListOptions, Storage } from '../interface.js';
 import type { ObjectCodec } from './cached_object.js';
 import type { WindowSizing } from './event_window.js';
+import type { WatchCacheMemoryBudget } from './memory_budget.js';
 import type { ReflectorLogger } from './reflector.js';
 import type { Indexer } from './watch_cache.js';
 
@@ -65,6 +66,8 @@ export interface CacherOptions {
   /** Minimum time between forwarded progress events per Storage-contract watcher (default 1 s). */
   progressForwardIntervalMs?: number;
   log?: ReflectorLogger;
+  /** --watch-cache-max-bytes: the watermark shared by every cache of the server (default: none, nothing counted). */
+  memoryBudget?: WatchCacheMemoryBudget;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Indexer } from '../objects.js';
 import { CachedObject, jsonCodec, namespaceOfKey, StringTable, ownBytes, type ObjectCodec } from './cached_object.js';
 import { compileJsonPath, jsonStringFields, type JsonPath } from './json_field.js';
 import { EventWindow, type WindowSizing } from './event_window.js';
+import { OBJECT_OVERHEAD_BYTES, type WatchCacheMemoryBudget } from './memory_budget.js';
 import { SortedStore } from './sorted_store.js';
 import { WatchCacheEvent } from './watch_cache_event.js';
 
@@ -27,6 +28,9 @@ interface Waiter {
   reject: (err: unknown) => void;
   timer: Timer;
 }
+
+/** Bytes counted for one cached object under a memory budget. */
+const objectBytes = (o: CachedObject): number => OBJECT_OVERHEAD_BYTES + o.key.length + o.value.length;
 
 /** State, window and revision of one resource. */
 export class WatchCache {
@@ -46,6 +50,8 @@ export class WatchCache {
   private readonly written = new Map<string, { value: Buffer; values: string[] }>();
   /** One string per value of the shared indexers. */
   private readonly shared = new StringTable();
+  /** Bytes of the objects held, under a memory budget. */
+  private stateBytes = 0;
 
   constructor(
     readonly resourcePrefix: string,
@@ -53,6 +59,8 @@ export class WatchCache {
     readonly codec: ObjectCodec,
     private readonly clock: Clock,
     private readonly sizing: WindowSizing,
+    /** --watch-cache-max-bytes, shared by every cache of the server; undefined: nothing is counted. */
+    private readonly budget?: WatchCacheMemoryBudget,
   ) {
     this.store = new SortedStore(indexers.map((i) => i.name));
     // Paths only help the JSON codec: another codec's bytes are not JSON.
@@ -60,7 +68,7 @@ export class WatchCache {
       codec === jsonCodec && indexers.every((i) => i.path !== undefined)
         ? indexers.map((i) => compileJsonPath(i.path!))
         : null;
-    this.window = new EventWindow(sizing, 0);
+    this.window = new EventWindow(sizing, 0, budget);
     this.epoch = clock.now();
   }
 
@@ -116,7 +124,13 @@ export class WatchCache {
 
   /** Replaces state and window with a fresh list at `revision` (upstream's Replace). */
   replace(items: KeyValue[], revision: number): void {
-    this.store.replace(items.map((kv) => this.makeObject(kv).obj));
+    const objs = items.map((kv) => this.makeObject(kv).obj);
+    this.store.replace(objs);
+    if (this.budget !== undefined) {
+      const bytes = objs.reduce((n, o) => n + objectBytes(o), 0);
+      this.budget.add(bytes - this.stateBytes);
+      this.stateBytes = bytes;
+    }
     this.window.reset(revision);
     this.rev = revision;
     this.wake();
@@ -139,15 +153,35 @@ export class WatchCache {
     if (ev.type === 'put') {
       const { obj, decoded } = this.makeObject(ev.kv!);
       this.store.put(obj);
+      if (this.budget !== undefined) this.countState(objectBytes(obj) - (prev === null ? 0 : objectBytes(prev)));
       recorded = new WatchCacheEvent('put', ev.key, ev.revision, obj, prev, now);
       if (decoded !== undefined) recorded.seedDecoded(decoded);
     } else if (prev !== null) {
       this.store.delete(ev.key);
+      if (this.budget !== undefined) this.countState(-objectBytes(prev));
       recorded = new WatchCacheEvent('delete', ev.key, ev.revision, null, prev, now);
     }
     if (recorded !== null) this.window.push(recorded, now);
     this.advance(ev.revision);
     return recorded;
+  }
+
+  /** Bytes held by the state and the window (counted only under a memory budget). */
+  get heldBytes(): number {
+    return this.stateBytes + this.window.historyBytes;
+  }
+
+  /** Gives back to the memory budget everything this cache counted (the cache is stopping). */
+  release(): void {
+    if (this.budget === undefined) return;
+    this.budget.add(-this.stateBytes);
+    this.stateBytes = 0;
+    this.window.release();
+  }
+
+  private countState(delta: number): void {
+    this.stateBytes += delta;
+    this.budget!.add(delta);
   }
 
   /** Moves the revision forward (a progress notification) and wakes waiting readers. */
