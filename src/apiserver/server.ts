@@ -87,6 +87,7 @@ import { buildChain, toListener, withMaxInFlight, withMetrics, type Handler } fr
 import { ApiServerMetrics } from './metrics.js';
 import { serveDiscovery, serveHealth, serveMisc, serveNotFound } from './nonresource.js';
 import { serveStorageMaintenance } from './storage_maintenance.js';
+import { serveFailpoints } from './debug_failpoints.js';
 import { serveOpenAPI } from './openapi.js';
 import { serveOpenIDMetadata } from './openid_metadata.js';
 import { generateSigningKey, ServiceAccountTokenIssuer, type SigningKey } from './serviceaccount/index.js';
@@ -408,6 +409,7 @@ export class ApiServer {
       if (serveDiscovery(req, res, info, this.customResources.resources())) return;
       if (await serveHealth(res, info, opts.storage, () => this.ready)) return;
       if (await serveStorageMaintenance(req, res, info, opts.storage)) return;
+      if (await serveFailpoints(req, res, info, opts.storage)) return;
       if (await serveMisc(res, info, this.metrics, opts.storage)) return;
       if (serveOpenAPI(req, res, info, this.customResources)) return;
       if (serveOpenIDMetadata(res, info, this.tokenIssuer)) return;

@@ -21,7 +21,7 @@ const OPERATIONS: Record<string, ((s: Storage) => Promise<void>) | null> = {
 };
 
 /** Whether a socket's peer is this host. */
-function fromLoopback(req: IncomingMessage): boolean {
+export function fromLoopback(req: IncomingMessage): boolean {
   const a = req.socket.remoteAddress ?? '';
   return a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.');
 }

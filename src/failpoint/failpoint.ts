@@ -12,7 +12,8 @@
  * a `*M` suffix makes it fire M times only (`40+skip*1`).
  *
  * Off costs one module-level boolean test: `if (failpointsEnabled) ...` guards
- * every lookup at the call site.
+ * every lookup at the call site. A running server also arms and disarms points
+ * through its loopback-only /debug/failpoints/<name> endpoint (setFailpoint).
  */
 
 /** The environment variable read once at start-up. */
@@ -28,6 +29,8 @@ export type FailpointAction =
 
 interface Armed {
   action: FailpointAction;
+  /** The action as it was given (what GET /debug/failpoints shows). */
+  text: string;
   /** Evaluations left that pass before the action fires. */
   skip: number;
   /** Firings left (Infinity: no limit). */
@@ -41,18 +44,20 @@ export let failpointsEnabled = false;
 
 /** Parses one action (`panic`, `error`, `sleep(250)`, `drop-unsynced`, a verb), with optional `N+` and `*M`. */
 export function parseAction(text: string): Armed {
-  const m = /^(?:(\d+)\+)?([a-z-]+)(?:\((\d+)\))?(?:\*(\d+))?$/.exec(text.trim());
+  text = text.trim();
+  const m = /^(?:(\d+)\+)?([a-z-]+)(?:\((\d+)\))?(?:\*(\d+))?$/.exec(text);
   if (m === null) throw new Error(`failpoint: cannot parse action "${text}"`);
   const skip = m[1] === undefined ? 0 : Number(m[1]);
   const times = m[4] === undefined ? Infinity : Number(m[4]);
   const name = m[2]!;
   if (name === 'sleep') {
     if (m[3] === undefined) throw new Error('failpoint: sleep needs a duration, as sleep(100)');
-    return { skip, times, action: { kind: 'sleep', ms: Number(m[3]) } };
+    return { skip, times, text, action: { kind: 'sleep', ms: Number(m[3]) } };
   }
   if (m[3] !== undefined) throw new Error(`failpoint: only sleep takes an argument, not "${text}"`);
-  if (name === 'panic' || name === 'error' || name === 'drop-unsynced') return { skip, times, action: { kind: name } };
-  return { skip, times, action: { kind: 'verb', verb: name } };
+  if (name === 'panic' || name === 'error' || name === 'drop-unsynced')
+    return { skip, times, text, action: { kind: name } };
+  return { skip, times, text, action: { kind: 'verb', verb: name } };
 }
 
 /** Arms the points of a `name=action;name=action` spec (the environment's form); an empty spec arms none. */
@@ -64,6 +69,25 @@ export function armFailpoints(spec: string): void {
     armed.set(part.slice(0, eq).trim(), parseAction(part.slice(eq + 1)));
   }
   failpointsEnabled = armed.size > 0;
+}
+
+/** Arms one point with an action in the environment's form (`panic`, `10+sleep(100)*2`); throws on a bad action. */
+export function setFailpoint(name: string, action: string): void {
+  if (!/^[\w./-]+$/.test(name)) throw new Error(`failpoint: "${name}" is not a failpoint name`);
+  armed.set(name, parseAction(action));
+  failpointsEnabled = true;
+}
+
+/** Disarms one point; false when it was not armed. */
+export function clearFailpoint(name: string): boolean {
+  const had = armed.delete(name);
+  failpointsEnabled = armed.size > 0;
+  return had;
+}
+
+/** The armed points and their actions as given. */
+export function armedFailpoints(): Record<string, string> {
+  return Object.fromEntries([...armed].map(([name, a]) => [name, a.text]));
 }
 
 /** Disarms every point (tests). */

@@ -252,4 +252,10 @@ export interface Storage {
 
   /** Bound the write-ahead log (the embedded store truncates SQLite's WAL); the server runs it after compaction. */
   checkpoint?(): Promise<void>;
+
+  /**
+   * Arm (an action in KSCALE_FAILPOINTS' form) or disarm (null) a failpoint in the store's own threads (the
+   * embedded store's writer), for the server's /debug/failpoints endpoint; throws on a bad action.
+   */
+  setFailpoint?(name: string, action: string | null): Promise<void>;
 }

@@ -116,6 +116,11 @@ export class RoutedStorage implements Storage {
     for (const s of this.stores()) await s.defragment();
   }
 
+  /** Arms or disarms a failpoint in every store that has failpoints of its own. */
+  async setFailpoint(name: string, action: string | null): Promise<void> {
+    for (const s of this.stores()) await s.setFailpoint?.(name, action);
+  }
+
   /** Disarms every store's alarms. */
   async disarmAlarms(): Promise<void> {
     for (const s of this.stores()) await s.disarmAlarms();

@@ -33,6 +33,7 @@ export type Request =
   | { type: 'compact'; id: number; revision: number; step: number }
   | { type: 'vacuum'; id: number }
   | { type: 'disarm'; id: number }
+  | { type: 'failpoint'; id: number; name: string; action: string | null }
   | { type: 'checkpoint'; id: number }
   | { type: 'close'; id: number };
 

@@ -331,6 +331,11 @@ export class SqliteStorage implements Storage {
     await this.writer.call({ type: 'disarm' });
   }
 
+  /** Arms or disarms a failpoint in the writer thread (its own copy of the failpoint table). */
+  async setFailpoint(name: string, action: string | null): Promise<void> {
+    await this.writer.call({ type: 'failpoint', name, action });
+  }
+
   /** Truncates the WAL (SQLite's checkpoint), bounding its size. */
   async checkpoint(): Promise<void> {
     await this.writer.call({ type: 'checkpoint' });

@@ -8,7 +8,7 @@ import { existsSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { crash, failpoint, failpointsEnabled, hitSync } from '../../failpoint/index.js';
+import { clearFailpoint, crash, failpoint, failpointsEnabled, hitSync, setFailpoint } from '../../failpoint/index.js';
 import {
   SQLITE_FAILPOINTS as FP,
   awaitEarlyAckVerdict,
@@ -276,6 +276,11 @@ port.on('message', (req: Request) => {
         break;
       case 'disarm':
         disarm(req.id);
+        break;
+      case 'failpoint':
+        if (req.action === null) clearFailpoint(req.name);
+        else setFailpoint(req.name, req.action);
+        post({ type: 'done', id: req.id });
         break;
       case 'checkpoint':
         db.pragma('wal_checkpoint(TRUNCATE)');

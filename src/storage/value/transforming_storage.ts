@@ -36,6 +36,7 @@ export class TransformingStorage implements Storage {
   acknowledgedRevision?: () => number;
   freshness?: (prefix: string, since: number, count: number) => Promise<Freshness>;
   checkpoint?: () => Promise<void>;
+  setFailpoint?: (name: string, action: string | null) => Promise<void>;
 
   constructor(
     private readonly base: Storage,
@@ -45,6 +46,7 @@ export class TransformingStorage implements Storage {
     if (base.requestProgress !== undefined) this.requestProgress = () => base.requestProgress!();
     if (base.acknowledgedRevision !== undefined) this.acknowledgedRevision = () => base.acknowledgedRevision!();
     if (base.checkpoint !== undefined) this.checkpoint = () => base.checkpoint!();
+    if (base.setFailpoint !== undefined) this.setFailpoint = (name, action) => base.setFailpoint!(name, action);
     if (base.freshness !== undefined) this.freshness = (p, since, n) => base.freshness!(p, since, n);
   }
 

@@ -1,0 +1,106 @@
+/**
+ * /debug/failpoints/<name> on a real server: a loopback peer in system:masters arms a point in the storage writer
+ * thread (PUT, the action in KSCALE_FAILPOINTS' form), reads it back (GET) and disarms it (DELETE); the cluster
+ * admin outside system:masters and any peer that is not loopback get 403, a bad action 400.
+ */
+import assert from 'node:assert/strict';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { networkInterfaces } from 'node:os';
+import { after, before, test } from 'node:test';
+import { KubeConfig } from '@kubernetes/client-node';
+import { startServer, type TestServer } from './harness.js';
+
+let server: TestServer;
+before(async () => {
+  server = await startServer(['--bind-address', '0.0.0.0']);
+});
+after(async () => {
+  await server.stop();
+});
+
+/** One HTTPS request with `kubeconfig`'s client certificate, to `host` (default: loopback). */
+async function call(
+  kubeconfig: string,
+  method: string,
+  path: string,
+  body?: string,
+  host?: string,
+): Promise<{ code: number; text: string }> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  const url = new URL(kc.getCurrentCluster()!.server);
+  // Bound to 0.0.0.0, the server is written into the kubeconfig as that address: loopback is 127.0.0.1.
+  const opts: RequestOptions = { method, host: host ?? '127.0.0.1', port: url.port, path, agent: false };
+  await kc.applyToHTTPSOptions(opts);
+  // The serving certificate names loopback only; the CA is still verified.
+  if (host !== undefined) opts.checkServerIdentity = () => undefined;
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(opts, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve({ code: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const createCm = (name: string): Promise<{ code: number; text: string }> =>
+  call(
+    server.superAdminKubeconfig,
+    'POST',
+    '/api/v1/namespaces/default/configmaps',
+    JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }),
+  );
+
+test('system:masters on loopback arms a writer failpoint, reads it back and disarms it', async () => {
+  const fp = '/debug/failpoints/sqlite/beforeCommit';
+  assert.equal((await call(server.superAdminKubeconfig, 'GET', fp)).code, 404, 'nothing is armed at first');
+  assert.equal((await call(server.superAdminKubeconfig, 'PUT', fp, 'error*1')).code, 204);
+  const got = await call(server.superAdminKubeconfig, 'GET', fp);
+  assert.deepEqual([got.code, got.text.trim()], [200, 'error*1']);
+  const all = await call(server.superAdminKubeconfig, 'GET', '/debug/failpoints');
+  assert.deepEqual(JSON.parse(all.text), { 'sqlite/beforeCommit': 'error*1' });
+  // The point fires once in the writer thread: that write fails, the next one commits.
+  const failed = await createCm('fp-a');
+  assert.ok(failed.code >= 500, `the armed point failed the write: ${failed.code} ${failed.text}`);
+  assert.match(failed.text, /failpoint sqlite\/beforeCommit injected an error/);
+  assert.equal((await createCm('fp-b')).code, 201, 'error*1 fired once');
+  assert.equal((await call(server.superAdminKubeconfig, 'DELETE', fp)).code, 204);
+  assert.equal((await call(server.superAdminKubeconfig, 'GET', fp)).code, 404, 'disarmed');
+  assert.equal((await call(server.superAdminKubeconfig, 'DELETE', fp)).code, 404, 'disarming twice is NotFound');
+  // Armed again through the endpoint after a DELETE, an error action fails every write until disarmed.
+  assert.equal((await call(server.superAdminKubeconfig, 'PUT', fp, 'error')).code, 204);
+  assert.ok((await createCm('fp-c')).code >= 500);
+  assert.equal((await call(server.superAdminKubeconfig, 'DELETE', fp)).code, 204);
+  assert.equal((await createCm('fp-c')).code, 201, 'writes commit again once disarmed');
+});
+
+test('a bad action is 400 and arms nothing', async () => {
+  const r = await call(server.superAdminKubeconfig, 'PUT', '/debug/failpoints/sqlite/beforeCommit', 'sleep');
+  assert.equal(r.code, 400);
+  const status = JSON.parse(r.text) as { kind: string; reason: string; message: string };
+  assert.deepEqual([status.kind, status.reason], ['Status', 'BadRequest']);
+  assert.match(status.message, /sleep needs a duration/);
+  assert.equal((await call(server.superAdminKubeconfig, 'GET', '/debug/failpoints/sqlite/beforeCommit')).code, 404);
+});
+
+test('the cluster admin outside system:masters gets 403', async () => {
+  const r = await call(server.kubeconfig, 'PUT', '/debug/failpoints/sqlite/beforeCommit', 'panic');
+  assert.equal(r.code, 403);
+  const status = JSON.parse(r.text) as { reason: string; message: string };
+  assert.equal(status.reason, 'Forbidden');
+  assert.match(status.message, /system:masters/);
+  assert.equal((await call(server.superAdminKubeconfig, 'GET', '/debug/failpoints/sqlite/beforeCommit')).code, 404);
+});
+
+test('a peer that is not loopback gets 403, even in system:masters', async () => {
+  const ip = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal)?.address;
+  assert.ok(ip !== undefined, 'this host has a non-loopback IPv4 address to come from');
+  const r = await call(server.superAdminKubeconfig, 'PUT', '/debug/failpoints/sqlite/beforeCommit', 'panic', ip);
+  assert.equal(r.code, 403);
+  assert.match(r.text, /loopback connections only/);
+  assert.equal((await call(server.superAdminKubeconfig, 'GET', '/debug/failpoints/sqlite/beforeCommit')).code, 404);
+});
