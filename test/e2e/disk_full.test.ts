@@ -1,13 +1,14 @@
 /**
  * A real full disk: the server's data dir is a 16 MiB tmpfs. Writes fill it
- * until they fail with etcd's NOSPACE Status; reads and deletes go on; and
- * after the disk is grown and the server restarted, every acknowledged
- * object is there. If the mount is
+ * until they fail with etcd's NOSPACE Status; reads and deletes go on; a
+ * restart on the disk while it is still full (to the last byte) starts, with
+ * reads and deletes working and writes refused; and after the disk is grown
+ * and the server restarted, every acknowledged object is there. If the mount is
  * refused the test fails (the suite runs as root), it never skips.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -30,6 +31,24 @@ after(async () => {
   if (mounted) execFileSync('umount', [mnt]);
   await server?.stop();
 });
+
+/** Writes `file` until the filesystem has no byte left (ENOSPC). */
+function fillDisk(file: string): void {
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(64 * 1024);
+  try {
+    for (let size = chunk.length; size > 0;) {
+      try {
+        writeSync(fd, chunk, 0, size);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+        size >>= 1; // the last few KiB: smaller writes until not even one byte fits
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
 
 const cm = (name: string, size: number): string =>
   JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { blob: name.padEnd(size, 'x') } });
@@ -73,19 +92,44 @@ test('a full disk fails writes with the NOSPACE Status, reads and deletes go on,
   assert.equal(del.status, 200, await del.text());
   acked.delete('fill-0');
 
-  // The operator grows the disk (a remount) and restarts: every acknowledged object is there, at its resourceVersion.
-  // (On a still-full disk the restart itself fails: SQLite cannot open its WAL index; see docs/storage.md.)
+  // A restart on the disk while it is still full (every last byte taken): the server starts, reads and deletes
+  // work, writes get the NOSPACE Status.
   await kill(server);
+  assert.ok(existsSync(join(mnt, 'space.reserve')), 'the first start put a space reserve in the data dir');
+  fillDisk(join(mnt, 'filler'));
+  server = await startServer([...INSECURE_PORT, '--quota-backend-bytes', String(1024 ** 3)], dir);
+  assert.ok(!existsSync(join(mnt, 'space.reserve')), 'the restart on the full disk opened by freeing the reserve');
+  const afterRestart = (await (await fetch(base.replace(/^http:\/\/[^/]+/, server.url))).json()) as {
+    items: unknown[];
+  };
+  assert.equal(afterRestart.items.length, acked.size, 'every acknowledged object is read after the restart');
+  const base2 = `${server.url}/api/v1/namespaces/default/configmaps`;
+  const refused = await fetch(base2, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: cm('late', 10),
+  });
+  assert.equal(refused.status, 500);
+  assert.match(((await refused.json()) as { message: string }).message, /database space exceeded/);
+  const del2 = await fetch(`${base2}/fill-1`, { method: 'DELETE' });
+  assert.equal(del2.status, 200, await del2.text());
+  acked.delete('fill-1');
+
+  // The operator grows the disk (a remount) and restarts: every acknowledged object is there, at its resourceVersion.
+  await kill(server);
+  rmSync(join(mnt, 'filler'));
   execFileSync('mount', ['-o', 'remount,size=32m', mnt]);
   server = await startServer([...INSECURE_PORT, '--quota-backend-bytes', String(1024 ** 3)], dir);
+  assert.ok(existsSync(join(mnt, 'space.reserve')), 'with room again the reserve is back');
   for (const [name, rv] of acked) {
     const r = await fetch(`${server.url}/api/v1/namespaces/default/configmaps/${name}`);
     assert.equal(r.status, 200, `${name} survived`);
     assert.equal(((await r.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion, rv);
   }
-  assert.equal(
-    (await fetch(`${server.url}/api/v1/namespaces/default/configmaps/fill-0`)).status,
-    404,
-    'the delete held',
-  );
+  for (const gone of ['fill-0', 'fill-1'])
+    assert.equal(
+      (await fetch(`${server.url}/api/v1/namespaces/default/configmaps/${gone}`)).status,
+      404,
+      `the delete of ${gone} held`,
+    );
 });

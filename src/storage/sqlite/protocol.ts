@@ -51,4 +51,6 @@ export interface WriterConfig {
   quotaBytes: number;
   /** For tests of a full disk: SQLite's max_page_count. */
   maxPageCount?: number;
+  /** The store started on a full disk: raise the NOSPACE alarm at once. */
+  raiseNoSpace?: boolean;
 }

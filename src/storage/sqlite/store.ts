@@ -7,7 +7,16 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { RealClock, type Clock, type Timer } from '../../clock/index.js';
-import { checkValueSize, conflict, keyExists, keyNotFound, noSpace, StorageError, unavailable } from '../errors.js';
+import {
+  checkValueSize,
+  conflict,
+  isStorageError,
+  keyExists,
+  keyNotFound,
+  noSpace,
+  StorageError,
+  unavailable,
+} from '../errors.js';
 import type {
   CreateOptions,
   DeleteOptions,
@@ -25,6 +34,7 @@ import type {
   Watcher,
 } from '../interface.js';
 import { lockDataDir, type DataDirLock } from './dir_lock.js';
+import { ensureReserve, isDiskFull, releaseReserve } from './space_reserve.js';
 import type { OpResult, WriteOp } from './protocol.js';
 import { Reader } from './reader.js';
 import { applyPragmas, SCHEMA, type SyncMode } from './schema.js';
@@ -64,9 +74,26 @@ export interface SqliteOptions {
 /** The database file inside a data dir. */
 export const dbFile = (dataDir: string): string => join(dataDir, 'state.db');
 
-/** Opens (creating if needed) the embedded store. Fails with Unavailable on a corrupt or unreadable file. */
+/**
+ * Opens (creating if needed) the embedded store. Fails with Unavailable on a corrupt or unreadable file. On a
+ * disk too full to open, it frees the data dir's space reserve and opens with the NOSPACE alarm raised.
+ */
 export async function openSqliteStorage(opts: SqliteOptions): Promise<SqliteStorage> {
   mkdirSync(opts.dataDir, { recursive: true });
+  ensureReserve(opts.dataDir);
+  try {
+    return await openOnce(opts, false);
+  } catch (err) {
+    if (!isDiskFull(err) || !releaseReserve(opts.dataDir)) throw err;
+    opts.log?.warn(
+      { dataDir: opts.dataDir },
+      'storage: the disk is full; freed the space reserve to start with the NOSPACE alarm raised (writes refused)',
+    );
+    return await openOnce(opts, true);
+  }
+}
+
+async function openOnce(opts: SqliteOptions, raiseNoSpace: boolean): Promise<SqliteStorage> {
   const file = dbFile(opts.dataDir);
   const sync = opts.sync ?? 'full';
   const lock = lockDataDir(opts.dataDir);
@@ -80,12 +107,13 @@ export async function openSqliteStorage(opts: SqliteOptions): Promise<SqliteStor
     lock.release();
     throw unavailable(`cannot open storage file ${file}: ${(err as Error).message}`, err);
   }
-  let s: SqliteStorage;
+  let s: SqliteStorage | undefined;
   try {
-    s = new SqliteStorage(file, opts, lock);
+    s = new SqliteStorage(file, opts, lock, raiseNoSpace);
     await s.ready();
   } catch (err) {
-    lock.release();
+    if (s === undefined) lock.release();
+    else await s.close().catch(() => lock.release());
     throw err;
   }
   return s;
@@ -114,6 +142,8 @@ export class SqliteStorage implements Storage {
     private readonly file: string,
     opts: SqliteOptions,
     private readonly lock?: DataDirLock,
+    /** Started on a full disk: refuse writes from the first one (the NOSPACE alarm). */
+    raiseNoSpace = false,
   ) {
     this.clock = opts.clock ?? new RealClock();
     this.slowCommitMs = opts.slowCommitMs ?? 1_000;
@@ -136,6 +166,7 @@ export class SqliteStorage implements Storage {
         sync,
         quotaBytes: this.quotaBytes,
         ...(opts.maxPageCount === undefined ? {} : { maxPageCount: opts.maxPageCount }),
+        ...(raiseNoSpace ? { raiseNoSpace } : {}),
       },
       (batch) => this.onCommit(batch),
       (on) => (this.noSpace = on),
@@ -154,7 +185,12 @@ export class SqliteStorage implements Storage {
 
   /** Resolves once the writer thread answers. */
   async ready(): Promise<void> {
-    await this.writer.call({ type: 'checkpoint' });
+    try {
+      await this.writer.call({ type: 'checkpoint' });
+    } catch (err) {
+      // A checkpoint the full disk refused: the writer is up, with the NOSPACE alarm raised.
+      if (!isStorageError(err, 'NoSpace')) throw err;
+    }
   }
 
   /** Group-commit counters. */

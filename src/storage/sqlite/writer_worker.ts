@@ -66,6 +66,8 @@ function post(msg: Response): void {
   port.postMessage(msg);
 }
 
+if (cfg.raiseNoSpace === true) setAlarm(true);
+
 function applyOp(op: WriteOp): OpResult {
   const cur = q.current.get(op.key) as { id: number; created: number } | undefined;
   if (op.op === 'create') {
