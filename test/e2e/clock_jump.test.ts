@@ -4,7 +4,11 @@
  * forward, then back past the start) while the monotonic clock runs on, as a
  * step of the host's clock would. Renewing nodes stay Ready and untainted
  * through both jumps; a node that stopped renewing still goes Unknown,
- * proving the controller was deciding all along.
+ * proving the controller was deciding all along. The second test times each
+ * jump between a renewal the controller has already seen and the next one, so
+ * only elapsed time decides: grace periods on the wall clock fail it (a
+ * forward jump expires them at once, a backward one keeps a silent node
+ * Ready for an hour).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -101,4 +105,71 @@ test("moving the controller-manager's wall clock forward and back marks no renew
   const exited = new Promise<number | null>((r) => cm.once('exit', (code) => r(code)));
   cm.kill('SIGTERM');
   assert.equal(await exited, 0);
+});
+
+const JUMPERS = ['jump-0', 'jump-1'];
+const SILENT_AFTER_JUMP = 'jump-silent';
+
+/** Renews `names`' leases once, with the kubelets' (right) wall clock. */
+async function renewOnce(names: string[]): Promise<void> {
+  const leases = client.resource<Lease>(RESOURCES.leases);
+  for (const n of names)
+    await leases.patch(
+      n,
+      'merge',
+      { spec: { renewTime: formatMicroTimestamp(Date.now()) } },
+      { namespace: NAMESPACE_NODE_LEASE },
+    );
+}
+
+async function readyOf(name: string): Promise<string | undefined> {
+  const node = await client.resource<Node>(RESOURCES.nodes).get(name);
+  return getCondition(node.status?.conditions, 'Ready')?.status;
+}
+
+test('a wall-clock jump between a renewal the controller has seen and the next one expires no grace period', async () => {
+  for (const n of [...JUMPERS, SILENT_AFTER_JUMP]) await addReadyNode(client, n);
+  let log = '';
+  writeFileSync(offsetFile, '+0\n');
+  const jcm = await startShortPeriodControllerManager(server.kubeconfig, (d) => (log += d), {
+    ...process.env,
+    LD_PRELOAD: LIBFAKETIME,
+    FAKETIME_TIMESTAMP_FILE: offsetFile,
+    FAKETIME_NO_CACHE: '1',
+    FAKETIME_DONT_FAKE_MONOTONIC: '1',
+  });
+  try {
+    // Each round: renew, let the controller (monitor period 1 s) see it, then jump, then let it decide on
+    // elapsed time alone for 1.8 s more (less than the 4 s grace since the renewal, but an hour of wall clock).
+    for (const jump of ['+1h', '+3h']) {
+      await renewOnce([...JUMPERS, SILENT_AFTER_JUMP]);
+      await sleep(1_800);
+      writeFileSync(offsetFile, `${jump}\n`);
+      await sleep(1_800);
+      for (const n of [...JUMPERS, SILENT_AFTER_JUMP])
+        assert.equal(await readyOf(n), 'True', `${n} stays Ready after the wall clock jumped to ${jump}: ${log}`);
+    }
+    // Back two hours (to +1h), after a renewal the controller has seen: the renewing nodes stay Ready, and the one
+    // that stops renewing now still goes Unknown within the grace period and a few passes, not an hour later.
+    await renewOnce([...JUMPERS, SILENT_AFTER_JUMP]);
+    await sleep(1_800);
+    writeFileSync(offsetFile, '+1h\n');
+    const deadline = performance.now() + 9_000;
+    let silent = await readyOf(SILENT_AFTER_JUMP);
+    while (silent === 'True' && performance.now() < deadline) {
+      await renewOnce(JUMPERS);
+      await sleep(1_500);
+      silent = await readyOf(SILENT_AFTER_JUMP);
+    }
+    assert.equal(silent, 'Unknown', `the node that stopped renewing went Unknown after the backward jump: ${log}`);
+    for (const n of JUMPERS) {
+      assert.equal(await readyOf(n), 'True', `${n} stays Ready after the wall clock jumped back: ${log}`);
+      const node = await client.resource<Node>(RESOURCES.nodes).get(n);
+      assert.deepEqual(node.spec?.taints ?? [], [], `${n} untainted`);
+    }
+  } finally {
+    const exited = new Promise((r) => jcm.once('exit', r));
+    jcm.kill('SIGTERM');
+    await exited;
+  }
 });
