@@ -21,6 +21,11 @@ export interface Etcd3ClientOptions {
   callTimeoutMs?: number;
   /** TLS to etcd (https:// servers): kube-apiserver's --etcd-cafile, --etcd-certfile and --etcd-keyfile, as PEM. */
   tls?: EtcdTLS;
+  /**
+   * Deadline of one attempt of a write or a single-key read, after which it is retried (see txn.ts). Short,
+   * so a call stuck on a member that lost its leader moves on within about an election. Default 1.5 s.
+   */
+  attemptTimeoutMs?: number;
 }
 
 /** The CA that verifies etcd's serving certificate, and the client certificate and key etcd authenticates. */
@@ -29,6 +34,9 @@ export interface EtcdTLS {
   certPEM?: Buffer;
   keyPEM?: Buffer;
 }
+
+/** gRPC call options with a deadline `ms` from now (gRPC deadlines are wall-clock instants). */
+export const callDeadline = (ms: number): { deadline: number } => ({ deadline: Date.now() + ms });
 
 type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
 
@@ -130,25 +138,19 @@ export function mapEtcdError(err: unknown, key = ''): unknown {
 export const isNotSentError = (err: unknown): boolean => messageOf(err).includes('No connection established');
 
 /**
+ * True when etcd refused the call before proposing it (no connection, no leader, rate limited), so it was
+ * certainly not applied.
+ */
+export const isNotAppliedError = (err: unknown): boolean =>
+  isNotSentError(err) ||
+  ['etcdserver: no leader', 'etcdserver: too many requests'].some((p) => messageOf(err).includes(p));
+
+/**
  * Attempts for a call that never left because its member is unreachable. The client picks a member at
  * random per call and keeps a dead one in the pool, so with one of three members down a few attempts
  * can all land on it: up to 8, 20 ms apart, reach a live member all but (1/3)^8 of the time.
  */
 const NOT_SENT_ATTEMPTS = 8;
-
-/** Runs a write, retrying only failures where the request provably never left (see isNotSentError). */
-export async function retryUnsent<T>(fn: () => Promise<T>, key = '', attempts = 3): Promise<T> {
-  // Quick tries first (another member may answer at once), then `attempts` backed off (100, 300 ms).
-  const quick = NOT_SENT_ATTEMPTS - attempts;
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!isNotSentError(err) || i >= NOT_SENT_ATTEMPTS) throw mapEtcdError(err, key);
-      await new Promise((r) => setTimeout(r, i <= quick ? 20 : 100 * 3 ** (i - quick - 1)));
-    }
-  }
-}
 
 /** Runs an idempotent read, retrying Unavailable with back-off (100, 300 ms), and unsent calls on another member. */
 export async function retryRead<T>(fn: () => Promise<T>, attempts = 3): Promise<T> {

@@ -8,7 +8,7 @@ import type { Etcd3, IRangeRequest, IRangeResponse } from 'etcd3';
 import { encodeContinue, listStart, prefixEnd } from '../continue.js';
 import { expired, keyNotFound, tooLargeResourceVersion } from '../errors.js';
 import type { GetOptions, KeyValue, ListOptions, ListResult } from '../interface.js';
-import { isCompactedError, isFutureRevisionError, retryRead, toKeyValue } from './client.js';
+import { callDeadline, isCompactedError, isFutureRevisionError, retryRead, toKeyValue } from './client.js';
 
 /** What a reader needs from its store to explain revision errors. */
 export interface RevisionSource {
@@ -17,11 +17,16 @@ export interface RevisionSource {
   currentRevision(): Promise<number>;
 }
 
-/** Runs a range with read retries and maps compacted/future revisions. */
-export async function range(client: Etcd3, req: IRangeRequest, revs: RevisionSource): Promise<IRangeResponse> {
+/** Runs a range with read retries (each attempt `attemptMs` long when given) and maps compacted/future revisions. */
+export async function range(
+  client: Etcd3,
+  req: IRangeRequest,
+  revs: RevisionSource,
+  attemptMs?: number,
+): Promise<IRangeResponse> {
   const requested = Number(req.revision ?? 0);
   try {
-    return await retryRead(() => client.kv.range(req));
+    return await retryRead(() => client.kv.range(req, attemptMs !== undefined ? callDeadline(attemptMs) : undefined));
   } catch (err) {
     if (isCompactedError(err)) throw expired(requested, await revs.compactedRevision().catch(() => 0));
     if (isFutureRevisionError(err))
@@ -30,17 +35,28 @@ export async function range(client: Etcd3, req: IRangeRequest, revs: RevisionSou
   }
 }
 
-/** Reads one key; KeyNotFound when it is absent at that revision. */
-export async function getKey(client: Etcd3, key: string, opts: GetOptions, revs: RevisionSource): Promise<KeyValue> {
-  const res = await range(client, { key: Buffer.from(key, 'utf8'), revision: opts.revision ?? 0 }, revs);
+/** Reads one key, each attempt `attemptMs` long; KeyNotFound when it is absent at that revision. */
+export async function getKey(
+  client: Etcd3,
+  key: string,
+  opts: GetOptions,
+  revs: RevisionSource,
+  attemptMs: number,
+): Promise<KeyValue> {
+  const res = await range(client, { key: Buffer.from(key, 'utf8'), revision: opts.revision ?? 0 }, revs, attemptMs);
   const kv = res.kvs[0];
   if (kv === undefined) throw keyNotFound(key);
   return toKeyValue(kv);
 }
 
-/** Reads the current value of a key, or null; used by the compare-and-swap loops. */
-export async function getCurrent(client: Etcd3, key: string, revs: RevisionSource): Promise<KeyValue | null> {
-  const res = await range(client, { key: Buffer.from(key, 'utf8') }, revs);
+/** Reads the current value of a key, or null, each attempt `attemptMs` long; used by the compare-and-swap loops. */
+export async function getCurrent(
+  client: Etcd3,
+  key: string,
+  revs: RevisionSource,
+  attemptMs: number,
+): Promise<KeyValue | null> {
+  const res = await range(client, { key: Buffer.from(key, 'utf8') }, revs, attemptMs);
   const kv = res.kvs[0];
   return kv === undefined ? null : toKeyValue(kv);
 }

@@ -23,16 +23,17 @@ import type {
   Watcher,
 } from '../interface.js';
 import {
+  callDeadline,
   createEtcdClient,
   mapEtcdError,
   retryRead,
-  retryUnsent,
   toKeyValue,
   type Etcd3ClientOptions,
 } from './client.js';
 import { LeaseManager } from './lease.js';
 import { getCurrent, getKey, listPrefix, type RevisionSource } from './list.js';
 import { Maintenance } from './maintenance.js';
+import { commitTxn, type TxnOutcome, type TxnTiming } from './txn.js';
 import { openWatch } from './watcher.js';
 
 /** Options for Etcd3Storage. */
@@ -51,8 +52,12 @@ export class Etcd3Storage implements Storage, RevisionSource {
   private readonly leases: LeaseManager;
   private readonly maintenance: Maintenance;
   private readonly watchCapacity: number;
+  private readonly timing: TxnTiming;
+  /** The newest revision this store has seen in a response: where a create's history search may start. */
+  private seen = 0;
 
   constructor(opts: Etcd3StorageOptions) {
+    this.timing = { attemptMs: opts.attemptTimeoutMs ?? 1_500, budgetMs: opts.callTimeoutMs ?? 10_000 };
     this.client = createEtcdClient(opts);
     this.leases = new LeaseManager(this.client, opts.now !== undefined ? { now: opts.now } : {});
     this.maintenance = new Maintenance(this.client, opts.quotaBytes ?? 2 * 1024 ** 3);
@@ -61,8 +66,13 @@ export class Etcd3Storage implements Storage, RevisionSource {
 
   async currentRevision(): Promise<number> {
     // A count-only range of one key is the cheapest request that returns a header.
-    const res = await retryRead(() => this.client.kv.range({ key: Buffer.from('compact_rev_key'), count_only: true }));
-    return Number(res.header.revision);
+    const res = await retryRead(() =>
+      this.client.kv.range(
+        { key: Buffer.from('compact_rev_key'), count_only: true },
+        callDeadline(this.timing.attemptMs),
+      ),
+    );
+    return this.saw(Number(res.header.revision));
   }
 
   /**
@@ -75,18 +85,21 @@ export class Etcd3Storage implements Storage, RevisionSource {
     const key = Buffer.from(prefix, 'utf8');
     const rangeEnd = Buffer.from(prefixEnd(prefix), 'utf8');
     const res = await retryRead(() =>
-      this.client.kv.txn({
-        compare: [],
-        success: [
-          { request_range: { key, range_end: rangeEnd, count_only: true } },
-          { request_range: { key, range_end: rangeEnd, keys_only: true, limit: 1, min_mod_revision: since + 1 } },
-        ],
-        failure: [],
-      }),
+      this.client.kv.txn(
+        {
+          compare: [],
+          success: [
+            { request_range: { key, range_end: rangeEnd, count_only: true } },
+            { request_range: { key, range_end: rangeEnd, keys_only: true, limit: 1, min_mod_revision: since + 1 } },
+          ],
+          failure: [],
+        },
+        callDeadline(this.timing.attemptMs),
+      ),
     );
     const total = Number(res.responses[0]?.response_range?.count ?? -1);
     const newer = res.responses[1]?.response_range?.kvs?.length ?? 1;
-    return { revision: Number(res.header.revision), unchanged: total === count && newer === 0 };
+    return { revision: this.saw(Number(res.header.revision)), unchanged: total === count && newer === 0 };
   }
 
   /** The oldest revision still readable, as far as this store knows. */
@@ -95,7 +108,7 @@ export class Etcd3Storage implements Storage, RevisionSource {
   }
 
   get(key: string, opts: GetOptions = {}): Promise<KeyValue> {
-    return getKey(this.client, key, opts, this);
+    return getKey(this.client, key, opts, this, this.timing.attemptMs);
   }
 
   list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
@@ -105,14 +118,15 @@ export class Etcd3Storage implements Storage, RevisionSource {
   async create(key: string, value: Buffer, opts: CreateOptions = {}): Promise<KeyValue> {
     checkValueSize(key, value);
     const lease = opts.ttlSeconds !== undefined ? await this.lease(opts.ttlSeconds) : '0';
-    const res = await this.txn(key, 0, [put(key, value, lease)], []);
+    if (this.seen === 0) await this.currentRevision();
+    const res = await this.txn(key, 0, value, [put(key, value, lease)], [get(key)]);
     if (!res.succeeded) throw keyExists(key);
-    const rev = Number(res.header.revision);
+    const rev = res.revision;
     return { key, value, createRevision: rev, modRevision: rev };
   }
 
   async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: GuaranteedUpdateOptions = {}): Promise<KeyValue> {
-    let cur = await getCurrent(this.client, key, this);
+    let cur = await getCurrent(this.client, key, this, this.timing.attemptMs);
     for (;;) {
       if (cur === null && opts.ignoreNotFound !== true) throw keyNotFound(key);
       const want = opts.precondition?.modRevision;
@@ -124,18 +138,18 @@ export class Etcd3Storage implements Storage, RevisionSource {
       // Like upstream, an unchanged value writes nothing and keeps the revision.
       if (cur !== null && cur.value.equals(next.value)) return cur;
       const lease = next.ttlSeconds !== undefined ? await this.lease(next.ttlSeconds) : '0';
-      const res = await this.txn(key, cur?.modRevision ?? 0, [put(key, next.value, lease)], [get(key)]);
+      const res = await this.txn(key, cur?.modRevision ?? 0, next.value, [put(key, next.value, lease)], [get(key)]);
       if (res.succeeded) {
-        const rev = Number(res.header.revision);
+        const rev = res.revision;
         return { key, value: next.value, createRevision: cur?.createRevision ?? rev, modRevision: rev };
       }
       // Lost the race: retry against the value the failed txn read, saving a round trip.
-      cur = rangeResult(res);
+      cur = rangeResult(res.response);
     }
   }
 
   async delete(key: string, opts: DeleteOptions = {}): Promise<KeyValue> {
-    let cur = await getCurrent(this.client, key, this);
+    let cur = await getCurrent(this.client, key, this, this.timing.attemptMs);
     for (;;) {
       if (cur === null) throw keyNotFound(key);
       const want = opts.precondition?.modRevision;
@@ -145,15 +159,16 @@ export class Etcd3Storage implements Storage, RevisionSource {
       const res = await this.txn(
         key,
         cur.modRevision,
+        null,
         [{ request_delete_range: { key: Buffer.from(key, 'utf8'), prev_kv: true } }],
         [get(key)],
       );
       if (res.succeeded) {
-        const prev = res.responses[0]?.response_delete_range?.prev_kvs[0];
+        const prev = res.response?.responses[0]?.response_delete_range?.prev_kvs[0];
         const deleted = prev !== undefined ? toKeyValue(prev) : cur;
-        return { ...deleted, modRevision: Number(res.header.revision) };
+        return { ...deleted, modRevision: res.revision };
       }
-      cur = rangeResult(res);
+      cur = rangeResult(res.response);
     }
   }
 
@@ -181,13 +196,14 @@ export class Etcd3Storage implements Storage, RevisionSource {
     this.client.close();
   }
 
-  /** A txn comparing the key's mod revision (0: the key must not exist). */
+  /** A txn comparing the key's mod revision (0: the key must not exist) that puts `value` (null: deletes). */
   private async txn(
     key: string,
     modRevision: number,
+    value: Buffer | null,
     success: IRequestOp[],
     failure: IRequestOp[],
-  ): Promise<ITxnResponse> {
+  ): Promise<TxnOutcome> {
     const req = {
       compare: [
         { key: Buffer.from(key, 'utf8'), target: 'Mod' as const, result: 'Equal' as const, mod_revision: modRevision },
@@ -195,7 +211,15 @@ export class Etcd3Storage implements Storage, RevisionSource {
       success,
       failure,
     };
-    return retryUnsent(() => this.client.kv.txn(req), key);
+    const intent = { key, base: modRevision, value, since: this.seen };
+    const out = await commitTxn(this.client, req, intent, this.timing);
+    this.saw(out.succeeded ? out.revision : Number(out.response.header.revision));
+    return out;
+  }
+
+  private saw(revision: number): number {
+    if (revision > this.seen) this.seen = revision;
+    return revision;
   }
 
   private async lease(ttlSeconds: number): Promise<string> {
