@@ -142,6 +142,11 @@ export {
 } from './record/index.js';
 
 export {
+  candidateIdentity,
+  electionSettings,
+  leaderElectionFlags,
+  withLeaderElectionFlags,
+  type LeaderElectionFlags,
   LeaderElector,
   type LeaderElectionConfig,
   setLeaderElectionMetricsProvider,

@@ -9,7 +9,11 @@ import { Command, Option } from 'commander';
 import {
   addClientFlags,
   durationFlag,
+  electionSettings,
   EventBroadcaster,
+  leaderElectionFlags,
+  LeaderElector,
+  withLeaderElectionFlags,
   nonNegativeNumberFlag,
   restConfigFromFlags,
   SharedInformerFactory,
@@ -23,6 +27,7 @@ import {
   type ControllerManagerConfiguration,
   defaultControllerManagerConfiguration,
   newControllerDescriptors,
+  type RunningControllers,
   SAControllerClientBuilder,
   SimpleControllerClientBuilder,
   startControllers,
@@ -195,6 +200,7 @@ export function controllerManagerCommand(): Command {
     )
     .option('-v, --verbose', 'verbose logs');
   withComponentEndpointFlags(cmd, 10257);
+  withLeaderElectionFlags(cmd, 'kube-controller-manager');
   return addClientFlags(withSchedulerFlags(cmd), { qps: 20, burst: 30 }).action(
     async (o: Record<string, unknown>, c: Command) => {
       const log = logger(o.verbose === true);
@@ -275,52 +281,79 @@ export function controllerManagerCommand(): Command {
       // Like upstream, --enable-garbage-collector=false keeps the collector off whatever --controllers says.
       if (!config.garbageCollector.enableGarbageCollector) enabled.unshift('-garbage-collector-controller');
       const abort = new AbortController();
+      const electionAbort = new AbortController();
       let stopping = false;
       // Like kube-controller-manager's CreateControllerContext: cached objects drop managedFields (memory, copies, status writes).
       const informers = new SharedInformerFactory(client, { clock, logger: log, transform: stripManagedFields });
       const events = new EventBroadcaster(client, { clock, logger: log });
       // RealClock timers are unref'd; this keeps the process up between watch reconnects until shutdown.
       const keepAlive = setInterval(() => undefined, 1 << 30);
-      const onSignal = (): void => {
+      let controllers: RunningControllers | undefined;
+      let leading: Promise<void> = Promise.resolve();
+      let electing: Promise<void> = Promise.resolve();
+      // Starts the controllers, once this process leads (or at once without --leader-elect).
+      const lead = async (): Promise<void> => {
+        try {
+          controllers = await startControllers(
+            { client, informers, clock, logger: log, config, events, clientBuilder },
+            newControllerDescriptors(),
+            enabled,
+            abort.signal,
+          );
+        } catch (err) {
+          if (stopping) return;
+          process.stderr.write(`kscale controller-manager: ${(err as Error).message}\n`);
+          process.exit(1);
+        }
+        started = true;
+        process.stdout.write(
+          `kscale controller-manager started: ${controllers.controllers.map((x) => x.name).join(', ')}\n`,
+        );
+        // --run-scheduler: the scheduler runs beside the controllers (it exits with the process).
+        await startEmbeddedScheduler(o, log, clock).catch((err: unknown) => {
+          process.stderr.write(`kscale controller-manager: scheduler: ${(err as Error).message}\n`);
+          process.exit(1);
+        });
+      };
+      const election = leaderElectionFlags(o);
+      if (!election.leaderElect) {
+        metrics.leaderElection.on(election.resourceName);
+        leading = lead();
+      } else {
+        const elector = new LeaderElector({
+          client,
+          clock,
+          logger: log,
+          ...electionSettings(election),
+          onStartedLeading: () => {
+            leading = lead();
+          },
+          onStoppedLeading: () => {
+            if (stopping) return;
+            // Like upstream: a controller-manager that lost its Lease exits rather than act beside the new leader.
+            process.stderr.write('kscale controller-manager: leaderelection lost\n');
+            process.exit(1);
+          },
+        });
+        process.stdout.write(`kscale controller-manager: campaigning for ${election.resourceName}\n`);
+        electing = elector.run(electionAbort.signal);
+      }
+      // The controllers stop before the Lease is released, so a standby never acts beside them.
+      const shutdown = (): void => {
+        if (stopping) return;
         stopping = true;
         abort.abort();
-      };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      let running;
-      try {
-        running = await startControllers(
-          { client, informers, clock, logger: log, config, events, clientBuilder },
-          newControllerDescriptors(),
-          enabled,
-          abort.signal,
-        );
-      } catch (err) {
-        if (stopping) process.exit(0);
-        process.stderr.write(`kscale controller-manager: ${(err as Error).message}\n`);
-        process.exit(1);
-      }
-      started = true;
-      // kscale's controller-manager runs without leader election: it always leads its lease name.
-      metrics.leaderElection.on('kube-controller-manager');
-      process.stdout.write(`kscale controller-manager started: ${running.controllers.map((c) => c.name).join(', ')}\n`);
-      // --run-scheduler: the scheduler runs beside the controllers (it exits with the process).
-      await startEmbeddedScheduler(o, log, clock).catch((err: unknown) => {
-        process.stderr.write(`kscale controller-manager: scheduler: ${(err as Error).message}\n`);
-        process.exit(1);
-      });
-      const controllers = running;
-      const shutdown = (): void => {
         clearInterval(keepAlive);
-        void controllers
-          .stop()
-          .then(() => events.shutdown())
-          .then(() => endpoints?.close())
-          .then(() => process.exit(0));
+        void (async () => {
+          await leading;
+          await controllers?.stop();
+          electionAbort.abort();
+          await electing;
+          await events.shutdown();
+          await endpoints?.close();
+          process.exit(0);
+        })();
       };
-      if (stopping) shutdown();
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);
     },

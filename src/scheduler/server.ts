@@ -3,9 +3,9 @@
  * a loopback port, informers synced, then (with leader election) the
  * scheduling loop runs only while this instance holds the Lease.
  */
-import { hostname } from 'node:os';
 import {
   EventBroadcaster,
+  candidateIdentity,
   LeaderElector,
   RESTClient,
   serveComponentEndpoints,
@@ -95,7 +95,7 @@ export class SchedulerServer {
       clock: this.opts.clock,
       namespace: le.resourceNamespace ?? 'kube-system',
       name: le.resourceName ?? 'kube-scheduler',
-      identity: this.opts.identity ?? `${hostname()}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`,
+      identity: this.opts.identity ?? candidateIdentity(),
       leaseDurationMs: parseDur(le.leaseDuration, 15_000),
       renewDeadlineMs: parseDur(le.renewDeadline, 10_000),
       retryPeriodMs: parseDur(le.retryPeriod, 2_000),

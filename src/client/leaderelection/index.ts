@@ -5,3 +5,10 @@ export {
   prometheusLeaderElectionMetrics,
   type LeaderElectionMetricsProvider,
 } from './metrics.js';
+export {
+  candidateIdentity,
+  electionSettings,
+  leaderElectionFlags,
+  withLeaderElectionFlags,
+  type LeaderElectionFlags,
+} from './flags.js';
