@@ -112,7 +112,7 @@ function addRunFlags(cmd: Command): Command {
     .option('--schedulers <n>', 'n schedulers, leader-elected on the kube-scheduler Lease', haCountFlag, 1)
     .option(
       '--controller-managers <n>',
-      'controller-managers (only 1 for now: the controller-manager has no leader election yet)',
+      'controller-managers (only 1 for now: the lab does not start leader-elected standbys yet)',
       haCountFlag,
       1,
     )
@@ -224,7 +224,7 @@ function configFrom(
     schedulers: o.schedulers as number,
   };
   if ((o.controllerManagers as number) !== 1)
-    throw new UsageError('--controller-managers: only 1 for now (the controller-manager has no leader election yet)');
+    throw new UsageError('--controller-managers: only 1 for now (the lab does not start leader-elected standbys yet)');
   if (c.ha.apiservers > 1 && c.ha.etcdMembers === 1 && c.server.labEtcd === 'none' && o.etcdServers === undefined)
     c.ha.etcdMembers = 3;
   if (o.etcdServers !== undefined) c.server.etcdServers = o.etcdServers as string;
