@@ -5,7 +5,7 @@
  * ServiceAccounts, Service IP and port allocation).
  */
 import { createServer, type Server } from 'node:http';
-import { createSecureServer, type Http2SecureServer } from 'node:http2';
+import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { BOOTSTRAP_TOKEN_NAMESPACE, CONVERTED_RESOURCES, RESOURCES, type ResourceInfo } from '../api/index.js';
@@ -215,6 +215,8 @@ export class ApiServer {
   private readonly https: Http2SecureServer | undefined;
   /** The secure port's connections, TLS or HTTP/2, for shutdown. */
   private readonly secureSockets = new Set<Socket>();
+  /** The secure port's HTTP/2 sessions, told GOAWAY when shutdown begins. */
+  private readonly http2Sessions = new Set<ServerHttp2Session>();
   private readonly nsController: NamespaceController;
   /** The resources established CRDs serve, and the controller that establishes and finalizes them. */
   readonly customResources: CustomResources;
@@ -223,6 +225,8 @@ export class ApiServer {
   private readonly allocationRepair: AllocationRepair;
   private endpointReconciler: LeaseEndpointReconciler | undefined;
   private ready = false;
+  /** Set when shutdown begins: responses close their connections so clients reconnect elsewhere. */
+  private shuttingDown = false;
   private readonly openWatches = new Set<() => void>();
   /** What the stores write to: the watch cache over storage, or storage itself with --watch-cache=false. */
   readonly storage: Storage;
@@ -446,7 +450,13 @@ export class ApiServer {
       this.apf === undefined ? withMaxInFlight(limiter) : withPriorityAndFairness(this.apf),
       withAuthorization(this.authorizer),
     ]);
-    const listener = guardConnections(toListener(chain));
+    const serve = guardConnections(toListener(chain));
+    // Like Go's Server.Shutdown disabling keep-alives: once shutting down, each HTTP/1.1 connection ends after its
+    // response, so a client through a load balancer reconnects to another server instead of being reset later.
+    const listener: typeof serve = (req, res) => {
+      if (this.shuttingDown && req.httpVersionMajor === 1) res.setHeader('Connection', 'close');
+      serve(req, res);
+    };
     this.http = createServer(socketLimits(requestTimeoutMs), listener);
     this.http.on('clientError', answerClientError);
     this.https =
@@ -543,6 +553,10 @@ export class ApiServer {
       socket.once('close', () => this.secureSockets.delete(socket));
     });
     // A failed handshake is the client's problem; the socket is already gone.
+    server.on('session', (session: ServerHttp2Session) => {
+      this.http2Sessions.add(session);
+      session.once('close', () => this.http2Sessions.delete(session));
+    });
     server.on('tlsClientError', () => undefined);
     server.on('sessionError', () => undefined);
     return server;
@@ -736,14 +750,22 @@ export class ApiServer {
   }
 
   /**
-   * Graceful shutdown: stop accepting connections, end every open watch stream
-   * cleanly (clients re-watch elsewhere instead of seeing a reset), let
-   * in-flight requests finish for up to `graceMs`, then close what is left.
+   * Graceful shutdown, like kube-apiserver's: /readyz fails at once and this server leaves the `kubernetes`
+   * endpoints, then it goes on serving for `delayMs` (--shutdown-delay-duration) while a load balancer notices,
+   * every response closing its connection (HTTP/2 sessions get GOAWAY); then it stops accepting connections, ends
+   * every open watch stream cleanly (clients re-watch elsewhere instead of seeing a reset), lets in-flight
+   * requests finish for up to `graceMs`, and closes what is left.
    */
-  async close(graceMs = 2_000): Promise<void> {
+  async close(graceMs = 2_000, delayMs = 0): Promise<void> {
     this.ready = false;
+    this.shuttingDown = true;
+    const https = this.https;
+    const goaway = (session: ServerHttp2Session): void => void session.close();
+    https?.on('session', goaway);
+    for (const session of this.http2Sessions) session.close();
     // Like upstream's RemoveEndpoints on shutdown: clients stop being sent here before the listeners close.
     await this.endpointReconciler?.stop().catch(() => undefined);
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     this.nsController.stop();
     this.allocationRepair.stop();
     this.apf?.stop();
@@ -751,7 +773,6 @@ export class ApiServer {
     this.crdController.stop();
     for (const i of this.informers) i.stop();
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
-    const https = this.https;
     const closedSecure =
       https === undefined ? Promise.resolve() : new Promise<void>((resolve) => https.close(() => resolve()));
     for (const stop of [...this.openWatches]) stop();
@@ -766,8 +787,7 @@ export class ApiServer {
       },
       Math.max(0, deadline - performance.now()),
     );
-    // HTTP/2 sessions get GOAWAY (their streams finish); HTTP/1.1-over-TLS sockets go once idle or at the deadline.
-    https?.on('session', (s) => s.close());
+    // HTTP/2 sessions got GOAWAY above (their streams finish); HTTP/1.1-over-TLS sockets go once idle or at the deadline.
     await Promise.all([closed, closedSecure]);
     clearInterval(idle);
     clearTimeout(timer);

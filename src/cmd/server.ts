@@ -12,7 +12,7 @@ import { RealClock } from '../clock/index.js';
 import { Compactor } from '../storage/compactor.js';
 import { type Storage } from '../storage/index.js';
 import { parseDuration } from '../api/index.js';
-import { booleanFlag, nonNegativeIntFlag, nonNegativeNumberFlag } from '../client/index.js';
+import { booleanFlag, durationFlag, nonNegativeIntFlag, nonNegativeNumberFlag } from '../client/index.js';
 import { openStorage } from './storage_flags.js';
 import {
   firstServiceIP,
@@ -151,6 +151,14 @@ export function serverCommand(): Command {
       'minimum watch timeout; actual is randomized up to twice this',
       nonNegativeIntFlag,
       1800,
+    )
+    .addOption(
+      new Option(
+        '--shutdown-delay-duration <duration>',
+        'on SIGTERM, how long /readyz fails while the server goes on serving, so load balancers move clients first',
+      )
+        .argParser(durationFlag)
+        .default(0, '0s'),
     )
     .option('--service-cluster-ip-range <cidr>', 'ClusterIP range', '10.96.0.0/12')
     .option('--service-node-port-range <range>', 'NodePort range', '30000-32767')
@@ -363,7 +371,7 @@ export function serverCommand(): Command {
       const shutdown = (): void => {
         handle.stop();
         void server
-          .close()
+          .close(undefined, o.shutdownDelayDuration as number)
           .then(() => server.storage.close())
           .then(() => process.exit(0));
       };

@@ -40,6 +40,12 @@ export async function etcdClusterSpecs(
   return { specs: made.map((m) => m.spec), urls: made.map((m) => m.url).join(',') };
 }
 
+/**
+ * The HA servers' --shutdown-delay-duration: above the two failed 1 s /readyz checks that take a server out of
+ * HAProxy's rotation, so a server stopping gracefully is out of it before it stops accepting connections.
+ */
+export const SHUTDOWN_DELAY = '3s';
+
 /** API server `i` of the HA lab: its own data dir and address, the shared secure port, etcd for storage. */
 export function haServerSpec(
   c: LabConfig,
@@ -68,6 +74,8 @@ export function haServerSpec(
           addr,
           '--secure-port',
           String(port),
+          '--shutdown-delay-duration',
+          SHUTDOWN_DELAY,
         ],
       },
     },

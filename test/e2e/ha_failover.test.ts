@@ -6,14 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startEtcdCluster } from '../../src/storage/testing/etcd_cluster.js';
-import { freePort } from '../../src/storage/testing/etcd_process.js';
-import { haproxyConfig } from '../../src/lab/ha.js';
-import { etcdServerArgs, startServer, type TestServer } from './harness.js';
+import { haCluster } from './ha_cluster.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API objects are dynamic JSON
 type Obj = Record<string, any>;
@@ -76,53 +69,6 @@ function resumingWatch(
       state.ctrl.abort();
     },
   };
-}
-
-/** Two API servers over a 3-member etcd on 127.0.0.2 and .3, HAProxy in front; `stop` takes it all down. */
-async function haCluster(): Promise<{
-  etcd: Awaited<ReturnType<typeof startEtcdCluster>>;
-  servers: TestServer[];
-  base: string;
-  stop(): Promise<void>;
-}> {
-  const etcd = await startEtcdCluster(3);
-  const dir = mkdtempSync(join(tmpdir(), 'kscale-ha-lb-'));
-  const servers: TestServer[] = [];
-  const [securePort, plainPort, lbPort] = [await freePort(), await freePort(), await freePort()];
-  const addrs = ['127.0.0.2', '127.0.0.3'];
-  let lb: ReturnType<typeof spawn> | undefined;
-  const stop = async (): Promise<void> => {
-    lb?.kill('SIGKILL');
-    for (const s of servers) await s.stop();
-    await etcd.stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    for (const ip of addrs) servers.push(await startServer(etcdServerArgs(etcd.clientUrls, ip, securePort, plainPort)));
-    writeFileSync(
-      join(dir, 'haproxy.cfg'),
-      haproxyConfig(
-        lbPort,
-        addrs.map((a) => `${a}:${plainPort}`),
-        false,
-      ),
-    );
-    lb = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
-    const base = `http://127.0.0.1:${lbPort}`;
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      if (i > 100) throw new Error('HAProxy does not serve /readyz');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return { etcd, servers, base, stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
 }
 
 /**
@@ -214,7 +160,7 @@ async function assertNothingLost(
 }
 
 test('after one API server is killed mid-load, clients go on through HAProxy: writes resume, watches resume without 410, nothing acknowledged is lost', async () => {
-  const ha = await haCluster();
+  const ha = await haCluster(2);
   try {
     const r = await underLoad(ha.base, async () => {
       ha.servers[0]!.process.kill('SIGKILL');
@@ -226,7 +172,7 @@ test('after one API server is killed mid-load, clients go on through HAProxy: wr
 });
 
 test('after the etcd leader is killed mid-load, clients through HAProxy lose nothing, and the restarted member rejoins', async () => {
-  const ha = await haCluster();
+  const ha = await haCluster(2);
   try {
     const leader = await ha.etcd.leader();
     const r = await underLoad(ha.base, () => leader.kill('SIGKILL'));
