@@ -336,7 +336,7 @@ export function upCommand(): Command {
     .option('--keep-running', 'leave the cluster up after the report, with a kubeconfig printed; Ctrl-C stops it')
     .option(
       '--chaos [scenario]',
-      'kill -9 each component in turn during the load and report its recovery (scenario: kill)',
+      'kill -9 components during the load and report their recovery (scenario: kill, each in turn; ha, the etcd leader then an API server)',
     )
     .option('--junit <file>', 'also write JUnit XML, one testcase per SLO, for CI');
   addRunFlags(cmd).action(async (o: Record<string, unknown>) => {

@@ -53,7 +53,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFault[]> {
     .resource(RESOURCES.namespaces)
     .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })
     .catch(() => undefined);
-  for (const target of o.scenario.targets(o.supervisor.components)) {
+  for (const target of await o.scenario.targets(o.supervisor.components)) {
     await sleep(gap + o.random() * gap, o.signal);
     if (o.signal.aborted) break;
     faults.push(await injectOne(o, target, faults.length));

@@ -5,14 +5,14 @@ import { CHAOS_SCENARIOS, killEach } from './scenario.js';
 
 const comp = (name: string): RunningComponent => ({ spec: { name } }) as unknown as RunningComponent;
 
-test('the kill scenario targets the server, controller-manager, scheduler, one fleet process and etcd, in that order', () => {
+test('the kill scenario targets the server, controller-manager, scheduler, one fleet process and etcd, in that order', async () => {
   const running = ['etcd', 'etcd-events', 'server', 'controller-manager', 'scheduler', 'nodes-0', 'nodes-1'].map(comp);
   assert.deepEqual(
-    killEach.targets(running).map((c) => c.spec.name),
+    (await killEach.targets(running)).map((c) => c.spec.name),
     ['server', 'controller-manager', 'scheduler', 'nodes-0', 'etcd'],
   );
   assert.deepEqual(
-    killEach.targets(['server', 'scheduler', 'nodes'].map(comp)).map((c) => c.spec.name),
+    (await killEach.targets(['server', 'scheduler', 'nodes'].map(comp))).map((c) => c.spec.name),
     ['server', 'scheduler', 'nodes'],
   );
 });

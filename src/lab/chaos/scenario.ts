@@ -4,13 +4,14 @@
  * (several servers, etcd members) to CHAOS_SCENARIOS.
  */
 import type { RunningComponent } from '../supervisor.js';
+import { haFailover } from './ha.js';
 
 /** One chaos scenario. */
 export interface ChaosScenario {
   name: string;
   description: string;
-  /** The components to kill -9, in order, among those the lab started. */
-  targets(components: readonly RunningComponent[]): RunningComponent[];
+  /** The components to kill -9, in order, among those the lab started (a scenario may ask the cluster first). */
+  targets(components: readonly RunningComponent[]): RunningComponent[] | Promise<RunningComponent[]>;
 }
 
 const ORDER = ['server', 'controller-manager', 'scheduler', 'nodes', 'etcd'];
@@ -34,4 +35,7 @@ export const killEach: ChaosScenario = {
 };
 
 /** Every chaos scenario by name; `--chaos` alone means `kill`. */
-export const CHAOS_SCENARIOS = new Map<string, ChaosScenario>([[killEach.name, killEach]]);
+export const CHAOS_SCENARIOS = new Map<string, ChaosScenario>([
+  [killEach.name, killEach],
+  [haFailover.name, haFailover],
+]);

@@ -38,12 +38,14 @@ export interface EtcdCluster {
   stop(): Promise<void>;
 }
 
-interface StatusResponse {
+/** What etcd's /v3/maintenance/status answers, as far as leadership goes. */
+export interface StatusResponse {
   header?: { member_id?: string };
   leader?: string;
 }
 
-async function memberStatus(url: string): Promise<StatusResponse | null> {
+/** One member's status over its HTTP gateway, or null when it does not answer within 1 s. */
+export async function memberStatus(url: string): Promise<StatusResponse | null> {
   try {
     const res = await fetch(`${url}/v3/maintenance/status`, {
       method: 'POST',
