@@ -14,9 +14,11 @@ cd "$(dirname "$0")/.."
 E2E_IN_SRC=(
   dist/src/client/cache/shared_informer.test.js
   dist/src/client/rest/resource.test.js
+  dist/src/lab/chaos/ha.test.js
   dist/src/proxy/nftables/session.test.js
   dist/src/storage/cacher/conformance_etcd.test.js
   dist/src/storage/etcd3/store.test.js
+  dist/src/storage/etcd3/txn.test.js
   dist/src/storage/router.test.js
   dist/src/storage/sqlite/durability.test.js
   dist/src/storage/sqlite/failpoints.test.js
