@@ -37,6 +37,8 @@ export {
 export {
   RESTClient,
   retryAfterSeconds,
+  useHTTP2,
+  newTransport,
   type RESTClientOptions,
   type RequestOptions,
   type RawResponse,
@@ -55,6 +57,15 @@ export {
   type WatchOptions,
 } from './rest/resource.js';
 export { RESOURCES } from './rest/resources.js';
+export {
+  Http1Transport,
+  newAgent,
+  tlsOptions,
+  type Transport,
+  type TransportRequest,
+  type ResponseStream,
+} from './rest/transport.js';
+export { Http2Transport, type Http2TransportOptions, type Http2TransportStats } from './rest/http2.js';
 export { StreamWatch, DEFAULT_WATCH_BUFFER, type Watch, type WatchEvent, type WatchEventType } from './rest/watch.js';
 export {
   statusErrorFromResponse,

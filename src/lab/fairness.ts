@@ -14,8 +14,7 @@
  * seats), with the level's queues sampled from dump_queues to show both were
  * backlogged.
  */
-import type { IncomingMessage } from 'node:http';
-import { isTooManyRequests, RESOURCES, RESTClient, type RestConfig } from '../client/index.js';
+import { isTooManyRequests, RESOURCES, RESTClient, type ResponseStream, type RestConfig } from '../client/index.js';
 
 /** The namespace the check writes in; its ServiceAccounts are `heavy` and `light`. */
 export const FAIRNESS_NAMESPACE = 'kscale-fairness';
@@ -214,7 +213,7 @@ async function flow(
 }
 
 /** Opens `n` ConfigMap watches in a namespace the flows never write: upstream's estimator charges every write for them. */
-async function openWatchers(admin: RESTClient, n: number): Promise<IncomingMessage[]> {
+async function openWatchers(admin: RESTClient, n: number): Promise<ResponseStream[]> {
   const path = `/api/v1/namespaces/${WATCH_NAMESPACE}/configmaps`;
   const streams = await Promise.all(
     Array.from({ length: n }, () => admin.stream({ method: 'GET', path, query: { watch: true } })),

@@ -6,13 +6,15 @@
  * writes are retried on 429, on 5xx with Retry-After (the server says it did
  * not act) and on connection-refused, never on a reset mid-request.
  */
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { RealClock, type Clock } from '../../clock/index.js';
 import { Backoff } from '../flowcontrol/backoff.js';
 import { sleepAbortable, TokenBucket, type RateLimiter } from '../flowcontrol/token_bucket.js';
 import type { RestConfig } from './config.js';
 import { isConnectionLost, isConnectionRefused, statusErrorFromResponse } from './errors.js';
+import { Http2Transport } from './http2.js';
+import { Http1Transport, newAgent, type ResponseStream, type Transport } from './transport.js';
 import type { KubeObject } from '../../api/index.js';
 import { ResourceClient, type GroupVersionResource } from './resource.js';
 
@@ -52,8 +54,23 @@ export interface RESTClientOptions {
   rateLimiter?: RateLimiter;
   /** Retries per request, like client-go's maxRetries (10). */
   maxRetries?: number;
-  /** Share one agent between clients (e.g. a fleet of hollow kubelets). */
+  /** Share one HTTP/1.1 agent between clients (e.g. a fleet's pool); the caller closes it. */
   agent?: http.Agent;
+  /** Share one transport between clients (e.g. one HTTP/2 session per hollow node); the caller closes it. */
+  transport?: Transport;
+}
+
+/**
+ * Whether a client speaks HTTP/2 to this config's server: over TLS unless config.disableHTTP2 or the
+ * DISABLE_HTTP2 environment variable says not, as client-go decides (plain http stays HTTP/1.1).
+ */
+export function useHTTP2(config: RestConfig, env: NodeJS.ProcessEnv = process.env): boolean {
+  return config.host.startsWith('https:') && config.disableHTTP2 !== true && (env.DISABLE_HTTP2 ?? '') === '';
+}
+
+/** The transport a client builds for itself: one HTTP/2 session when useHTTP2, else a keep-alive agent. */
+export function newTransport(config: RestConfig, opts: { clock?: Clock; random?: () => number } = {}): Transport {
+  return useHTTP2(config) ? new Http2Transport(config, opts) : new Http1Transport(newAgent(config), true);
 }
 
 /** A keep-alive REST client for one API server. */
@@ -62,11 +79,10 @@ export class RESTClient {
   readonly rateLimiter: RateLimiter;
   private readonly random: () => number;
   private readonly maxRetries: number;
-  private agent: http.Agent;
-  private ownAgent: boolean;
+  private transport: Transport;
+  private ownTransport: boolean;
   private readonly base: URL;
   private readonly headers: Record<string, string>;
-  private readonly transport: typeof http | typeof https;
   /** Counters for tests and metrics: requests sent (attempts), retries, and 429 answers. */
   readonly stats = { requests: 0, retries: 0, tooManyRequests: 0 };
 
@@ -79,21 +95,12 @@ export class RESTClient {
     this.maxRetries = opts.maxRetries ?? 10;
     this.rateLimiter = opts.rateLimiter ?? new TokenBucket(config.qps ?? 0, config.burst ?? 1, this.clock);
     this.base = new URL(config.host);
-    const tls = this.base.protocol === 'https:';
-    this.transport = tls ? https : http;
-    this.ownAgent = opts.agent === undefined;
-    this.agent =
-      opts.agent ??
-      (tls
-        ? new https.Agent({
-            keepAlive: true,
-            ...(config.ca ? { ca: config.ca } : {}),
-            ...(config.cert ? { cert: config.cert } : {}),
-            ...(config.key ? { key: config.key } : {}),
-            ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
-            rejectUnauthorized: config.insecureSkipTLSVerify !== true,
-          })
-        : new http.Agent({ keepAlive: true }));
+    this.ownTransport = opts.agent === undefined && opts.transport === undefined;
+    this.transport =
+      opts.transport ??
+      (opts.agent !== undefined
+        ? new Http1Transport(opts.agent, false)
+        : newTransport(config, { clock: this.clock, random: this.random }));
     this.headers = { 'User-Agent': config.userAgent ?? 'kscale-client/v0.1.0' };
     if (config.bearerToken) this.headers.Authorization = `Bearer ${config.bearerToken}`;
     else if (config.username !== undefined)
@@ -121,7 +128,7 @@ export class RESTClient {
   }
 
   /** Opens a streaming response (a watch); resolves on a 200 with the body unread, else throws StatusError. */
-  async stream(opts: RequestOptions): Promise<IncomingMessage> {
+  async stream(opts: RequestOptions): Promise<ResponseStream> {
     const res = await this.send(opts, true);
     if (res.statusCode === 200) return res;
     const body = await readBody(res);
@@ -133,29 +140,39 @@ export class RESTClient {
     return new ResourceClient<T>(this, gvr);
   }
 
+  /** What this client speaks: h2 or http/1.1 (h2 until a server's ALPN answer says otherwise). */
+  get protocol(): 'http/1.1' | 'h2' {
+    return this.transport.protocol;
+  }
+
   /**
    * Sends later requests over `agent` (e.g. one carrying a rotated client certificate); the caller owns it.
    * Like client-go after a rotation, whoever owned the old agent closes it so open watches reconnect.
    */
   useAgent(agent: http.Agent): void {
-    if (this.ownAgent) this.agent.destroy();
-    this.agent = agent;
-    this.ownAgent = false;
+    this.useTransport(new Http1Transport(agent, false));
   }
 
-  /** Closes idle keep-alive sockets of an agent this client owns. */
+  /** Sends later requests over `transport` (e.g. a node's HTTP/2 session with its new certificate); the caller owns it. */
+  useTransport(transport: Transport): void {
+    if (this.ownTransport) this.transport.close();
+    this.transport = transport;
+    this.ownTransport = false;
+  }
+
+  /** Closes the connections of a transport this client owns. */
   close(): void {
-    if (this.ownAgent) this.agent.destroy();
+    if (this.ownTransport) this.transport.close();
   }
 
   /** The retry loop around one request; returns the first response not worth retrying. */
-  private async send(opts: RequestOptions, streaming = false): Promise<IncomingMessage> {
+  private async send(opts: RequestOptions, streaming = false): Promise<ResponseStream> {
     const idempotent = opts.idempotent ?? (opts.method === 'GET' || opts.method === 'HEAD');
     const backoff = new Backoff({ initialMs: 100, maxMs: 10_000, jitter: 1, clock: this.clock, random: this.random });
     for (let attempt = 0; ; attempt++) {
       await this.rateLimiter.wait(opts.signal);
       const last = attempt >= this.maxRetries;
-      let res: IncomingMessage;
+      let res: ResponseStream;
       if (attempt > 0) this.stats.retries++;
       this.stats.requests++;
       try {
@@ -179,7 +196,7 @@ export class RESTClient {
     }
   }
 
-  private async once(opts: RequestOptions, streaming: boolean): Promise<IncomingMessage> {
+  private async once(opts: RequestOptions, streaming: boolean): Promise<ResponseStream> {
     const creds = this.config.credentials;
     const url = new URL(opts.path, this.base);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -193,19 +210,13 @@ export class RESTClient {
       headers['Content-Type'] = opts.contentType ?? 'application/json';
       headers['Content-Length'] = String(payload.length);
     }
-    const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = this.transport.request(
-        url,
-        { method: opts.method, headers, agent: this.agent, ...(opts.signal ? { signal: opts.signal } : {}) },
-        resolve,
-      );
-      req.on('error', reject);
-      const timeout = this.config.timeoutMs ?? 0;
-      if (!streaming && timeout > 0)
-        req.setTimeout(timeout, () =>
-          req.destroy(Object.assign(new Error(`request timed out after ${timeout} ms`), { code: 'ETIMEDOUT' })),
-        );
-      req.end(payload);
+    const res = await this.transport.request({
+      method: opts.method,
+      url,
+      headers,
+      body: payload,
+      signal: opts.signal,
+      timeoutMs: streaming ? 0 : (this.config.timeoutMs ?? 0),
     });
     // Like client-go's exec authenticator: a 401 means the cached credential went stale.
     if (res.statusCode === 401) creds?.invalidate();
@@ -221,12 +232,17 @@ export function retryAfterSeconds(headers: IncomingHttpHeaders): number | undefi
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-function readBody(res: IncomingMessage): Promise<Buffer> {
+function readBody(res: ResponseStream): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    const lost = (): void => reject(Object.assign(new Error('response aborted'), { code: 'ECONNRESET' }));
     res.on('data', (c: Buffer) => chunks.push(c));
     res.on('end', () => resolve(Buffer.concat(chunks)));
     res.on('error', reject);
-    res.on('aborted', () => reject(Object.assign(new Error('response aborted'), { code: 'ECONNRESET' })));
+    res.on('aborted', lost);
+    // An HTTP/2 stream reset mid-body closes without 'aborted'.
+    res.on('close', () => {
+      if (!res.complete) lost();
+    });
   });
 }

@@ -31,6 +31,8 @@ export interface RestConfig {
   userAgent?: string;
   /** Per-request timeout for non-watch requests, in ms (0: none). */
   timeoutMs?: number;
+  /** Speak HTTP/1.1 even when the server offers h2 (client-go's DISABLE_HTTP2, per config). */
+  disableHTTP2?: boolean;
   /** A credential that changes (an exec plugin's token, a re-read tokenFile); overrides bearerToken. */
   credentials?: CredentialSource;
 }

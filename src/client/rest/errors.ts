@@ -78,7 +78,9 @@ export function isConnectionRefused(err: unknown): boolean {
     code === 'ENOTFOUND' ||
     code === 'EAI_AGAIN' ||
     code === 'EHOSTUNREACH' ||
-    code === 'ENETUNREACH'
+    code === 'ENETUNREACH' ||
+    // An HTTP/2 stream the server refused (REFUSED_STREAM, or sent after its GOAWAY) was never processed.
+    code === 'ERR_HTTP2_REFUSED_STREAM'
   );
 }
 

@@ -5,8 +5,8 @@
  * paused, so backpressure reaches the server (which then closes a watcher
  * that stays slow) instead of memory growing here. Stopping is explicit.
  */
-import type { IncomingMessage } from 'node:http';
 import type { KubeObject, Status } from '../../api/index.js';
+import type { ResponseStream } from './transport.js';
 
 /** The event types of a watch stream. */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -36,7 +36,7 @@ export class StreamWatch<T = KubeObject> implements Watch<T> {
   private wake: (() => void) | undefined;
 
   constructor(
-    private readonly res: IncomingMessage,
+    private readonly res: ResponseStream,
     private readonly bufferSize = DEFAULT_WATCH_BUFFER,
   ) {
     res.setEncoding('utf8');

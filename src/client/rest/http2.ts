@@ -1,0 +1,306 @@
+/**
+ * HTTP/2 for the REST client, as client-go gets from golang.org/x/net/http2
+ * over TLS: one session carries every request and watch of a client as
+ * streams. ALPN decides: a server that answers http/1.1 gets the HTTP/1.1
+ * fallback for the transport's life. A lost session (GOAWAY, reset, a ping
+ * unanswered for pingTimeoutMs, as client-go's ReadIdleTimeout/PingTimeout)
+ * fails its streams with connection errors the client retries when that is
+ * safe, and watches end so informers re-watch from their last
+ * resourceVersion. Streams beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS
+ * wait in FIFO order. Redials after a failed dial back off with jitter.
+ */
+import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
+import https from 'node:https';
+import tls from 'node:tls';
+import { RealClock, type Clock, type Timer } from '../../clock/index.js';
+import { Backoff } from '../flowcontrol/backoff.js';
+import { sleepAbortable } from '../flowcontrol/token_bucket.js';
+import type { RestConfig } from './config.js';
+import { Http1Transport, tlsOptions, type ResponseStream, type Transport, type TransportRequest } from './transport.js';
+
+/** Knobs of an HTTP/2 transport; time and randomness are injected. */
+export interface Http2TransportOptions {
+  clock?: Clock;
+  random?: () => number;
+  /** Ping the server this often (client-go's ReadIdleTimeout, 30 s); 0 disables. */
+  pingIntervalMs?: number;
+  /** Drop the session when a ping is not answered within this (client-go's PingTimeout, 15 s). */
+  pingTimeoutMs?: number;
+}
+
+/** Counters for tests and metrics. */
+export interface Http2TransportStats {
+  /** Sessions opened (the first and every reconnect). */
+  sessions: number;
+  /** Sessions ended by the server's GOAWAY. */
+  goaways: number;
+  /** Sessions dropped because a ping went unanswered. */
+  pingTimeouts: number;
+  /** Streams that waited for a free slot under the server's concurrent-stream limit. */
+  queued: number;
+}
+
+/** An error a stream fails with when its session is lost; `code` is what errors.ts classifies. */
+function connectionError(message: string, code: string, cause?: unknown): Error {
+  return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { code });
+}
+
+/** One live session with its stream count. */
+interface Lane {
+  session: ClientHttp2Session;
+  active: number;
+  ping: Timer | undefined;
+}
+
+/** HTTP/2 to one https server, one session at a time, HTTP/1.1 when ALPN says so. */
+export class Http2Transport implements Transport {
+  readonly stats: Http2TransportStats = { sessions: 0, goaways: 0, pingTimeouts: 0, queued: 0 };
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly origin: URL;
+  private lane: Lane | undefined;
+  private dialing: Promise<Lane | Http1Transport> | undefined;
+  private fallback: Http1Transport | undefined;
+  private readonly waiters: (() => void)[] = [];
+  private readonly backoff: Backoff;
+  private redialAt = 0;
+  private closed = false;
+
+  constructor(
+    private readonly config: RestConfig,
+    private readonly o: Http2TransportOptions = {},
+  ) {
+    this.clock = o.clock ?? new RealClock();
+    this.random = o.random ?? Math.random;
+    this.origin = new URL(config.host);
+    this.backoff = new Backoff({ initialMs: 100, maxMs: 5_000, jitter: 1, clock: this.clock, random: this.random });
+  }
+
+  /** h2 until a server answers ALPN with http/1.1. */
+  get protocol(): 'http/1.1' | 'h2' {
+    return this.fallback === undefined ? 'h2' : 'http/1.1';
+  }
+
+  /** Streams open on the current session. */
+  get activeStreams(): number {
+    return this.lane?.active ?? 0;
+  }
+
+  async request(r: TransportRequest): Promise<ResponseStream> {
+    if (this.closed) throw connectionError('transport closed', 'ECONNRESET');
+    const conn = await this.connection(r.signal);
+    if (conn instanceof Http1Transport) return conn.request(r);
+    return this.send(await this.slot(r.signal), r);
+  }
+
+  /** Ends the session (its streams fail, watches end) and the HTTP/1.1 fallback; later requests fail. */
+  close(): void {
+    this.closed = true;
+    if (this.lane !== undefined) this.drop(this.lane, connectionError('transport closed', 'ECONNRESET'));
+    this.fallback?.close();
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** The current session, dialling one when there is none. */
+  private async connection(signal?: AbortSignal): Promise<Lane | Http1Transport> {
+    if (this.fallback !== undefined) return this.fallback;
+    if (this.lane !== undefined) return this.lane;
+    this.dialing ??= this.dial(signal).finally(() => (this.dialing = undefined));
+    return this.dialing;
+  }
+
+  private async dial(signal?: AbortSignal): Promise<Lane | Http1Transport> {
+    const wait = this.redialAt - this.clock.monotonic();
+    if (wait > 0) await sleepAbortable(this.clock, wait, signal);
+    let socket: tls.TLSSocket;
+    try {
+      socket = await this.connectTLS();
+    } catch (err) {
+      // Thousands of clients losing one server redial spread out, not in lock-step.
+      this.redialAt = this.clock.monotonic() + this.backoff.next();
+      throw err;
+    }
+    if (this.closed) {
+      socket.destroy();
+      throw connectionError('transport closed', 'ECONNRESET');
+    }
+    if (socket.alpnProtocol !== 'h2') {
+      socket.destroy();
+      this.fallback = new Http1Transport(new https.Agent({ keepAlive: true, ...tlsOptions(this.config) }), true);
+      return this.fallback;
+    }
+    const session = http2.connect(this.origin, { createConnection: () => socket, settings: { enablePush: false } });
+    const lane: Lane = { session, active: 0, ping: undefined };
+    this.stats.sessions++;
+    session.on('error', (err) => this.drop(lane, connectionError(`http2 session: ${err.message}`, 'ECONNRESET', err)));
+    session.on('goaway', () => {
+      this.stats.goaways++;
+      // Streams the server accepted finish on this session; new ones go to a new session.
+      this.retire(lane);
+    });
+    session.on('close', () => this.drop(lane, connectionError('http2 session closed', 'ECONNRESET')));
+    session.on('remoteSettings', () => this.wake());
+    session.unref();
+    this.lane = lane;
+    this.startPing(lane);
+    return lane;
+  }
+
+  private connectTLS(): Promise<tls.TLSSocket> {
+    return new Promise((resolve, reject) => {
+      const socket = tls.connect({
+        host: this.origin.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(this.origin.port || 443),
+        ...tlsOptions(this.config),
+        ...(this.config.tlsServerName === undefined && !/^[\d.:[\]]+$/.test(this.origin.hostname)
+          ? { servername: this.origin.hostname }
+          : {}),
+        ALPNProtocols: ['h2', 'http/1.1'],
+      });
+      socket.once('secureConnect', () => {
+        socket.off('error', reject);
+        resolve(socket);
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  /** A slot on the current session under the server's concurrent-stream limit, waiting FIFO for one. */
+  private async slot(signal?: AbortSignal): Promise<Lane> {
+    let queued = false;
+    for (;;) {
+      if (this.closed) throw connectionError('transport closed', 'ECONNRESET');
+      const lane = await this.connection(signal);
+      if (lane instanceof Http1Transport) throw connectionError('the server stopped offering h2', 'ECONNRESET');
+      const limit = lane.session.remoteSettings.maxConcurrentStreams ?? Infinity;
+      if (lane.active < limit) {
+        lane.active++;
+        if (lane.active === 1) lane.session.ref();
+        return lane;
+      }
+      if (!queued) this.stats.queued++;
+      queued = true;
+      signal?.throwIfAborted();
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  private release(lane: Lane): void {
+    lane.active--;
+    if (lane.active === 0 && !lane.session.destroyed) lane.session.unref();
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiters.shift();
+    w?.();
+  }
+
+  private send(lane: Lane, r: TransportRequest): Promise<ResponseStream> {
+    return new Promise((resolve, reject) => {
+      let stream: ClientHttp2Stream;
+      const headers: http2.OutgoingHttpHeaders = {
+        ':method': r.method,
+        ':path': `${r.url.pathname}${r.url.search}`,
+        ':authority': r.url.host,
+      };
+      for (const [k, v] of Object.entries(r.headers)) headers[k.toLowerCase()] = v;
+      try {
+        stream = lane.session.request(headers, {
+          endStream: r.body === undefined,
+          ...(r.signal ? { signal: r.signal } : {}),
+        });
+      } catch (err) {
+        // The session is closing (GOAWAY) or gone: the request never left, so any verb may retry.
+        this.release(lane);
+        this.retire(lane);
+        reject(connectionError(`http2: ${(err as Error).message}`, 'ERR_HTTP2_REFUSED_STREAM', err));
+        return;
+      }
+      const res = stream as ClientHttp2Stream & {
+        statusCode?: number;
+        headers: IncomingHttpHeaders;
+        complete: boolean;
+      };
+      res.complete = false;
+      let answered = false;
+      stream.once('close', () => {
+        this.release(lane);
+        if (answered) return;
+        reject(this.streamError(stream));
+      });
+      stream.once('response', (h) => {
+        answered = true;
+        res.statusCode = Number(h[':status']);
+        res.headers = h;
+        stream.once('end', () => (res.complete = true));
+        resolve(res);
+      });
+      stream.on('error', (err) => {
+        if (!answered) reject(this.classify(stream, err));
+      });
+      if (r.timeoutMs > 0)
+        stream.setTimeout(r.timeoutMs, () =>
+          stream.destroy(connectionError(`request timed out after ${r.timeoutMs} ms`, 'ETIMEDOUT')),
+        );
+      if (r.body !== undefined) stream.end(r.body);
+    });
+  }
+
+  /** The error of a stream that closed before its response head. */
+  private streamError(stream: ClientHttp2Stream): Error {
+    // REFUSED_STREAM: the server did not process it (over its limit, or past a GOAWAY's last stream).
+    if (stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM)
+      return connectionError('http2 stream refused by the server', 'ERR_HTTP2_REFUSED_STREAM');
+    return connectionError(`http2 stream closed (code ${stream.rstCode})`, 'ECONNRESET');
+  }
+
+  /** The error of a stream that failed before its response head, as errors.ts classifies it. */
+  private classify(stream: ClientHttp2Stream, err: Error): Error {
+    const code = (err as { code?: string }).code;
+    if (err.name === 'AbortError' || code === 'ETIMEDOUT' || code === 'ECONNRESET') return err;
+    if (code === 'ERR_HTTP2_GOAWAY_SESSION' || stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM)
+      return connectionError(`http2: ${err.message}`, 'ERR_HTTP2_REFUSED_STREAM', err);
+    return connectionError(`http2: ${err.message}`, 'ECONNRESET', err);
+  }
+
+  /** Like client-go's health check: a ping every interval, the session dropped when one goes unanswered. */
+  private startPing(lane: Lane): void {
+    const every = this.o.pingIntervalMs ?? 30_000;
+    if (every <= 0) return;
+    const timeout = this.o.pingTimeoutMs ?? 15_000;
+    lane.ping = this.clock.setInterval(() => {
+      if (lane.session.destroyed || lane.session.closed) return;
+      let answered = false;
+      const deadline = this.clock.setTimeout(() => {
+        if (answered) return;
+        this.stats.pingTimeouts++;
+        this.drop(lane, connectionError(`http2: ping not answered within ${timeout} ms`, 'ETIMEDOUT'));
+      }, timeout);
+      try {
+        lane.session.ping((err) => {
+          answered = err === null;
+          deadline.cancel();
+        });
+      } catch {
+        deadline.cancel();
+      }
+    }, every);
+  }
+
+  /** Stops sending new streams on `lane`; the streams it carries finish there. */
+  private retire(lane: Lane): void {
+    if (this.lane !== lane) return;
+    this.lane = undefined;
+    lane.ping?.cancel();
+    if (!lane.session.closed && !lane.session.destroyed) lane.session.close();
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Ends `lane` at once: its streams fail with `err`. */
+  private drop(lane: Lane, err: Error): void {
+    this.retire(lane);
+    lane.ping?.cancel();
+    if (!lane.session.destroyed) lane.session.destroy(err);
+  }
+}
