@@ -1,12 +1,13 @@
 /**
  * A fleet of hollow kubelets in one process, built so each node costs almost
- * nothing: one keep-alive agent with a bounded socket pool for every short
- * request, one agent for pod watches, one TimerQueue for every periodic loop,
+ * nothing. Joined through CSRs, each node has its own connection (one HTTP/2
+ * session for its requests and watches, as a kubelet's). On the shared
+ * credential: one keep-alive agent with a bounded socket pool for every short
+ * request, one agent for pod watches. Always: one TimerQueue for every periodic loop,
  * staggered joins at --join-rate, and optionally one shared pod watch
  * (spec.nodeName!=) dispatching by node name instead of one watch per node.
  */
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import {
   DeletedFinalStateUnknown,
   RESOURCES,
@@ -14,10 +15,13 @@ import {
   SharedInformer,
   TokenBucket,
   listWatchFor,
+  newAgent,
+  newTransport,
   stripManagedFields,
   type ClientLogger,
   type RestConfig,
   type Stopper,
+  type Transport,
 } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
 import { nodeIdentity, type KubeletSettings } from './config.js';
@@ -139,7 +143,7 @@ export class Fleet {
   private readonly references: PodReferenceManager[] = [];
   private readonly joinLimiter: JoinLimiter;
   private bootstrap: RESTClient | undefined;
-  private bootstrapAgent: http.Agent | undefined;
+  private bootstrapTransport: Transport | undefined;
   private joinFailed = 0;
 
   constructor(private readonly o: FleetOptions) {
@@ -151,15 +155,16 @@ export class Fleet {
     // cluster has. Two lanes keep that artifact out of the pod startup figures; leases, which
     // tolerate seconds (40 s lease duration), absorb the fleet's queueing instead.
     const podLane = Math.max(1, Math.ceil(o.maxConnections / 2));
-    this.agent = newAgent(o.config, Math.max(1, o.maxConnections - podLane));
-    this.podAgent = newAgent(o.config, podLane);
-    this.watchAgent = newAgent(o.config, Infinity);
+    this.agent = pooledAgent(o.config, Math.max(1, o.maxConnections - podLane));
+    this.podAgent = pooledAgent(o.config, podLane);
+    this.watchAgent = pooledAgent(o.config, Infinity);
     this.joinLimiter = new JoinLimiter(Math.max(1, o.join?.concurrency ?? 1));
     if (o.join !== undefined) {
-      this.bootstrapAgent = newAgent(o.join.bootstrap, Math.max(1, o.join.concurrency));
+      // One connection (an HTTP/2 session over TLS) for the fleet's bootstrap CSRs, closed once every node joined.
+      this.bootstrapTransport = newTransport(o.join.bootstrap, { clock: o.clock, random: this.random });
       this.bootstrap = new RESTClient(
         { ...o.join.bootstrap, userAgent: `kubelet/${KUBELET_VERSION} (linux/amd64) kscale-hollow/bootstrap` },
-        { clock: o.clock, random: this.random, agent: this.bootstrapAgent },
+        { clock: o.clock, random: this.random, transport: this.bootstrapTransport },
       );
       this.clients.push(this.bootstrap);
     }
@@ -255,6 +260,8 @@ export class Fleet {
       );
     }
     await Promise.all(this.joins);
+    // Like a kubelet after TLS bootstrap: the bootstrap credential's connection is no longer needed.
+    this.bootstrapTransport?.close();
   }
 
   /** Bootstraps the node's own certificate (csr mode), at most join.concurrency at once; false when it did not join. */
@@ -445,7 +452,7 @@ export class Fleet {
     await this.sharedStop?.stop();
     await this.kubeletServer?.close();
     for (const j of this.nodeJoins.values()) j.stop();
-    this.bootstrapAgent?.destroy();
+    this.bootstrapTransport?.close();
     this.agent.destroy();
     this.podAgent.destroy();
     this.watchAgent.destroy();
@@ -457,16 +464,11 @@ function byIndex(a: string, b: string): number {
   return n(a) - n(b) || a.localeCompare(b);
 }
 
-/** A keep-alive agent for the API server, with the kubeconfig's TLS material. */
-function newAgent(config: RestConfig, maxSockets: number): http.Agent {
-  const pool = { keepAlive: true, maxSockets, maxFreeSockets: Number.isFinite(maxSockets) ? maxSockets : 256 };
-  if (!config.host.startsWith('https:')) return new http.Agent(pool);
-  return new https.Agent({
-    ...pool,
-    ...(config.ca ? { ca: config.ca } : {}),
-    ...(config.cert ? { cert: config.cert } : {}),
-    ...(config.key ? { key: config.key } : {}),
-    ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
-    rejectUnauthorized: config.insecureSkipTLSVerify !== true,
+/** A keep-alive HTTP/1.1 pool of `maxSockets` for the shared credential's lanes. */
+function pooledAgent(config: RestConfig, maxSockets: number): http.Agent {
+  return newAgent(config, {
+    keepAlive: true,
+    maxSockets,
+    maxFreeSockets: Number.isFinite(maxSockets) ? maxSockets : 256,
   });
 }

@@ -8,14 +8,18 @@
  * (selfnodeclient). The fleet bounds how many nodes bootstrap at once.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import https from 'node:https';
 import { join } from 'node:path';
 import {
   CertificateManager,
+  Http1Transport,
+  Http2Transport,
+  newAgent,
+  useHTTP2,
   type ClientCertificate,
   type ClientLogger,
   type RESTClient,
   type RestConfig,
+  type Transport,
 } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
 import { KUBE_APISERVER_CLIENT_KUBELET_SIGNER } from '../api/index.js';
@@ -57,10 +61,10 @@ export interface NodeJoinOptions {
   logger: ClientLogger;
 }
 
-/** One node's client certificate and the TLS connection that carries it. */
+/** One node's client certificate and the TLS connection that carries it (one HTTP/2 session, as a kubelet's). */
 export class NodeJoin {
   readonly certificates: CertificateManager;
-  private agent: https.Agent | undefined;
+  private transport: Transport | undefined;
 
   constructor(private readonly o: NodeJoinOptions) {
     this.certificates = new CertificateManager({
@@ -87,23 +91,23 @@ export class NodeJoin {
   /** Stops renewals and closes the node's connection. */
   stop(): void {
     this.certificates.stop();
-    this.agent?.destroy();
+    this.transport?.close();
+  }
+
+  /** The node's connection: its HTTP/2 session, or an HTTP/1.1 agent under DISABLE_HTTP2; none before it joined. */
+  get connection(): Transport | undefined {
+    return this.transport;
   }
 
   private use(cert: ClientCertificate): void {
-    const c = this.o.config;
-    const old = this.agent;
-    this.agent = new https.Agent({
-      keepAlive: true,
-      cert: cert.certPEM,
-      key: cert.keyPEM,
-      ...(c.ca ? { ca: c.ca } : {}),
-      ...(c.tlsServerName ? { servername: c.tlsServerName } : {}),
-      rejectUnauthorized: c.insecureSkipTLSVerify !== true,
-    });
-    for (const client of this.o.clients) client.useAgent(this.agent);
+    const config: RestConfig = { ...this.o.config, cert: Buffer.from(cert.certPEM), key: Buffer.from(cert.keyPEM) };
+    const old = this.transport;
+    this.transport = useHTTP2(config)
+      ? new Http2Transport(config, { clock: this.o.clock, random: this.o.random })
+      : new Http1Transport(newAgent(config), true);
+    for (const client of this.o.clients) client.useTransport(this.transport);
     // Like client-go's connection rotation: connections with the old certificate are closed, watches reconnect.
-    old?.destroy();
+    old?.close();
     if (this.o.certDir !== undefined) {
       const dir = join(this.o.certDir, this.o.node);
       mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -19,6 +19,7 @@ import { KSCALE, kubectlPath, startServer, tokenKubeconfig, type TestServer } fr
 import { Kubectl, row, until } from './fixtures/kubectl/cli.js';
 import { startFleet, type FleetProcess } from './fixtures/cluster.js';
 import { startControllerManagerProcess } from './fixtures/workloads.js';
+import { connectionsTo } from './fixtures/sockets.js';
 import { bootstrapTokenSecret } from '../../src/api/index.js';
 
 const COUNT = 5;
@@ -129,6 +130,12 @@ describe('hollow nodes join through bootstrap tokens and CSRs', { timeout: 180_0
     const who = JSON.parse(await asNode('fj-3').ok(['auth', 'whoami', '-o', 'json']));
     assert.equal(who.status.userInfo.username, 'system:node:fj-3');
     assert.ok((who.status.userInfo.groups as string[]).includes('system:nodes'));
+  });
+
+  test('N joined nodes hold N connections to the server: one HTTP/2 session each, nothing per watch', async () => {
+    await until('every kubelet watches its own Node', async () => fleetStats().nodeWatchesSynced === COUNT);
+    // Each node has at least its pod watch and its Node watch open, and has sent leases and status over the same session.
+    assert.equal(connectionsTo(Number(new URL(server.secureURL).port), fleet.p.pid!), COUNT);
   });
 
   test("a node renews its own lease but gets 403 writing another node's lease", async () => {

@@ -8,11 +8,12 @@
  * server restart is survived by retrying. DISABLE_HTTP2 keeps HTTP/1.1.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from './harness.js';
+import { connectionsTo } from './fixtures/sockets.js';
 import {
   Http2Transport,
   RESOURCES,
@@ -22,29 +23,6 @@ import {
   type RestConfig,
 } from '../../src/client/index.js';
 import type { ConfigMap } from '../../src/api/index.js';
-
-/** ESTABLISHED TCP connections from this process to `port` (from /proc, as `ss -tnp` would count them). */
-export function connectionsTo(port: number): number {
-  const inodes = new Set<string>();
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`));
-      if (m !== null) inodes.add(m[1]!);
-    } catch {
-      // The fd closed while we looked.
-    }
-  }
-  let n = 0;
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      if (f.length < 10) continue;
-      const remotePort = parseInt(f[2]!.split(':')[1]!, 16);
-      if (remotePort === port && f[3] === '01' && inodes.has(f[9]!)) n++;
-    }
-  }
-  return n;
-}
 
 const portOf = (url: string): number => Number(new URL(url).port);
 
