@@ -142,7 +142,6 @@ export class Http2Transport implements Transport {
     session.on('remoteSettings', () => this.wake());
     session.unref();
     this.lane = lane;
-    this.startPing(lane);
     return lane;
   }
 
@@ -175,7 +174,10 @@ export class Http2Transport implements Transport {
       const limit = lane.session.remoteSettings.maxConcurrentStreams ?? Infinity;
       if (lane.active < limit) {
         lane.active++;
-        if (lane.active === 1) lane.session.ref();
+        if (lane.active === 1) {
+          lane.session.ref();
+          this.startPing(lane);
+        }
         return lane;
       }
       if (!queued) this.stats.queued++;
@@ -187,7 +189,10 @@ export class Http2Transport implements Transport {
 
   private release(lane: Lane): void {
     lane.active--;
-    if (lane.active === 0 && !lane.session.destroyed) lane.session.unref();
+    if (lane.active > 0) return this.wake();
+    lane.ping?.cancel();
+    lane.ping = undefined;
+    if (!lane.session.destroyed) lane.session.unref();
     this.wake();
   }
 
@@ -264,10 +269,13 @@ export class Http2Transport implements Transport {
     return connectionError(`http2: ${err.message}`, 'ECONNRESET', err);
   }
 
-  /** Like client-go's health check: a ping every interval, the session dropped when one goes unanswered. */
+  /**
+   * Like client-go's health check: a ping every interval, the session dropped when one goes unanswered.
+   * Only while streams are open: an idle session holds no timer, and its next request starts the checks.
+   */
   private startPing(lane: Lane): void {
     const every = this.o.pingIntervalMs ?? 30_000;
-    if (every <= 0) return;
+    if (every <= 0 || lane.ping !== undefined) return;
     const timeout = this.o.pingTimeoutMs ?? 15_000;
     lane.ping = this.clock.setInterval(() => {
       if (lane.session.destroyed || lane.session.closed) return;
