@@ -136,10 +136,8 @@ function addRunFlags(cmd: Command): Command {
     .addOption(
       new Option(
         '--node-join <mode>',
-        'csr: the server serves TLS with bootstrap tokens, and hollow nodes join through CSRs, each with its own certificate and connection; shared: one credential for the fleet',
-      )
-        .choices(['csr', 'shared'])
-        .default('shared'),
+        'csr (default): the server serves TLS with bootstrap tokens, and hollow nodes join through CSRs, each with its own certificate and HTTP/2 connection; shared: one credential for the fleet (what --insecure and --pod-watch shared use)',
+      ).choices(['csr', 'shared']),
     )
     .option(
       '--pod-startup-latency <ms>',
@@ -236,7 +234,9 @@ function configFrom(
   c.fleet.heartbeat = o.heartbeat as 'lease' | 'status';
   c.fleet.nodeStatusUpdateFrequency = o.nodeStatusUpdateFrequency as string;
   c.fleet.podWatch = o.podWatch as 'per-node' | 'shared';
-  c.fleet.nodeJoin = o.nodeJoin as 'csr' | 'shared';
+  if (o.nodeJoin === 'csr' && (o.insecure === true || o.podWatch === 'shared'))
+    throw new UsageError('--node-join csr needs TLS and a watch per node: drop --insecure and --pod-watch shared');
+  c.fleet.nodeJoin = (o.nodeJoin as 'csr' | 'shared' | undefined) ?? 'csr';
   c.fleet.podStartupMs = o.podStartupLatency as number;
   c.fleet.joinRate = o.joinRate as number;
   c.fleet.processes = o.fleetProcesses as number;

@@ -11,6 +11,7 @@ import type { LabConfig } from './config.js';
 import type { ComponentSpec } from './supervisor.js';
 import { defaultFleetProcesses, fleetSlices } from '../kubelet/index.js';
 import { nodeRuntimeFlags, type ProcessRole } from './node_flags.js';
+import { nodeJoinOf } from './node_join.js';
 
 /** The compiled kscale command. */
 export const KSCALE = fileURLToPath(new URL('../cmd/kscale.js', import.meta.url));
@@ -121,7 +122,7 @@ export function serverSpec(c: LabConfig, paths: RunPaths, onUrl: (url: string) =
         String(s.maxRequestsInflight),
         '--max-mutating-requests-inflight',
         String(s.maxMutatingRequestsInflight),
-        ...(c.fleet.nodeJoin === 'csr'
+        ...(nodeJoinOf(c) === 'csr'
           ? [...(paths.tokenAuthFile === undefined ? ['--secure-port', '0'] : []), '--enable-bootstrap-token-auth']
           : []),
         ...(s.etcdServers !== undefined ? ['--etcd-servers', s.etcdServers] : []),
@@ -163,7 +164,7 @@ export function controllerManagerSpec(c: LabConfig, paths: RunPaths): ComponentS
       '--node-monitor-grace-period',
       cm.nodeMonitorGracePeriod,
       // The nodes' CSRs are signed with the server's client CA; only the controller-manager reads its key.
-      ...(c.fleet.nodeJoin === 'csr'
+      ...(nodeJoinOf(c) === 'csr'
         ? [
             '--cluster-signing-cert-file',
             join(paths.dataDir, 'data', 'tls', 'client-ca.crt'),
@@ -233,7 +234,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
         f.nodeStatusUpdateFrequency,
         '--pod-watch',
         f.podWatch,
-        ...(f.nodeJoin === 'csr' ? ['--bootstrap-kubeconfig', bootstrapKubeconfigPath(paths)] : []),
+        ...(nodeJoinOf(c) === 'csr' ? ['--bootstrap-kubeconfig', bootstrapKubeconfigPath(paths)] : []),
         '--pod-startup-latency',
         `${f.podStartupMs},${f.podStartupMs}`,
         '--join-rate',

@@ -56,7 +56,10 @@ export interface LabConfig {
     heartbeat: 'lease' | 'status';
     nodeStatusUpdateFrequency: string;
     podWatch: 'per-node' | 'shared';
-    /** csr: a secure server and nodes joining through bootstrap tokens and CSRs, each with its own certificate; shared: the lab's kubeconfig. */
+    /**
+     * csr (the default): a secure server and nodes joining through bootstrap tokens and CSRs, each with its own
+     * certificate and HTTP/2 connection; shared: the lab's kubeconfig. nodeJoinOf() says which a run can use.
+     */
     nodeJoin: 'csr' | 'shared';
     /** Fixed simulated container start, ms (p50 = p99: no randomness, so it can be subtracted exactly). */
     podStartupMs: number;
@@ -126,7 +129,7 @@ export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig 
       heartbeat: 'lease',
       nodeStatusUpdateFrequency: '10s',
       podWatch: 'per-node',
-      nodeJoin: 'shared',
+      nodeJoin: 'csr',
       podStartupMs: 1000,
       joinRate: 50,
       maxConnections: 64,

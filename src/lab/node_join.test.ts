@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { controllerManagerSpec, fleetSpecs, serverSpec } from './components.js';
 import { defaultConfig } from './config.js';
+import { nodeJoinOf } from './node_join.js';
 import { loadScenario } from './scenario.js';
 
 /** The run directory the command lines name (nothing is written there). */
@@ -29,9 +30,17 @@ test('--node-join csr: a secure server with bootstrap tokens, a signing controll
     assert.equal(after(f.args, '--bootstrap-kubeconfig'), `${RUN}/bootstrap.kubeconfig`);
 });
 
-test('--node-join shared (the default) leaves every command line as it was', () => {
+test('--node-join csr is the default; --insecure and --pod-watch shared fall back to shared', () => {
   const c = defaultConfig(loadScenario('nodes'), RUN);
-  assert.equal(c.fleet.nodeJoin, 'shared');
+  assert.equal(c.fleet.nodeJoin, 'csr');
+  assert.equal(nodeJoinOf(c), 'csr');
+  assert.equal(nodeJoinOf({ ...c, server: { ...c.server, insecure: true } }), 'shared');
+  assert.equal(nodeJoinOf({ ...c, fleet: { ...c.fleet, podWatch: 'shared' } }), 'shared');
+});
+
+test('--node-join shared (the opt-out) leaves every command line as it was', () => {
+  const c = defaultConfig(loadScenario('nodes'), RUN);
+  c.fleet.nodeJoin = 'shared';
   assert.ok(!serverSpec(c, paths, () => undefined).args.includes('--enable-bootstrap-token-auth'));
   assert.ok(!controllerManagerSpec(c, paths).args.includes('--cluster-signing-cert-file'));
   for (const f of fleetSpecs(c, paths)) assert.ok(!f.args.includes('--bootstrap-kubeconfig'));

@@ -7,9 +7,19 @@ import { randomInt } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { RESOURCES, type RESTClient } from '../client/index.js';
 import { bootstrapTokenSecret, type Secret } from '../api/index.js';
+import type { LabConfig } from './config.js';
 
 /** How the lab's hollow nodes authenticate: csr (each its own certificate) or shared (the admin kubeconfig). */
 export type NodeJoinMode = 'csr' | 'shared';
+
+/**
+ * How this run's nodes join: csr (the default) unless the run cannot carry it, as on the plain-HTTP --insecure
+ * port (no TLS, no client certificates; the security experiment's B side) or with one shared pod watch for the
+ * fleet (it needs one credential that sees every node's pods): those fall back to shared.
+ */
+export function nodeJoinOf(c: LabConfig): NodeJoinMode {
+  return c.fleet.nodeJoin === 'csr' && !c.server.insecure && c.fleet.podWatch !== 'shared' ? 'csr' : 'shared';
+}
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const random = (n: number): string => Array.from({ length: n }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');

@@ -24,7 +24,7 @@ import {
   type Capabilities,
   type RunPaths,
 } from './components.js';
-import { writeBootstrapKubeconfig } from './node_join.js';
+import { nodeJoinOf, writeBootstrapKubeconfig } from './node_join.js';
 import { collectFleetReports, type FleetReport } from './fleet_report.js';
 import { renderHtml } from './html.js';
 import { NOISY_NAMESPACE, noisyNeighbourToken, writeTokenAuthFile, writeTokenKubeconfig } from './identities.js';
@@ -301,7 +301,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       });
     };
     ticker = setInterval(draw, 1000);
-    if (c.fleet.nodeJoin === 'csr')
+    if (nodeJoinOf(c) === 'csr')
       await writeBootstrapKubeconfig(client, paths.kubeconfig, bootstrapKubeconfigPath(paths));
     for (const spec of fleetSpecs(c, paths)) await sup.start(spec);
     progress.log(
