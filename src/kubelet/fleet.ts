@@ -113,6 +113,8 @@ export interface FleetStats {
   referenceWatches: number;
   referenceWatchesSynced: number;
   serviceAccountTokens: number;
+  /** Of those, refreshes before expiry (80% of the lifetime, or 24 h). */
+  serviceAccountTokenRefreshes: number;
   /** Kubelets whose own-Node watch (csr mode) has synced. */
   nodeWatchesSynced: number;
   /** The fleet's share of pod startup: start lateness, status PATCH latency, event loop delay (ms). */
@@ -408,6 +410,7 @@ export class Fleet {
       referenceWatches: 0,
       referenceWatchesSynced: 0,
       serviceAccountTokens: 0,
+      serviceAccountTokenRefreshes: 0,
       nodeWatchesSynced: 0,
       podStart: this.startStats.snapshot(),
     };
@@ -434,6 +437,7 @@ export class Fleet {
       s.referenceWatches += r.stats.watches;
       s.referenceWatchesSynced += r.syncedWatches();
       s.serviceAccountTokens += r.stats.tokens;
+      s.serviceAccountTokenRefreshes += r.stats.tokenRefreshes;
     }
     for (const c of this.clients) {
       s.requests += c.stats.requests;

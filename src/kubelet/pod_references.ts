@@ -5,7 +5,9 @@
  *   as the kubelet's default `Watch` change-detection strategy (pkg/kubelet/util/manager's
  *   WatchBasedManager) does, reference-counted across pods;
  * - a ServiceAccount token per pod (TokenRequest bound to the pod), as the kubelet's token manager
- *   does for the projected token volume. Tokens are requested once per pod; refresh is not simulated.
+ *   does for the projected token volume, refreshed as it does: at 80% of the token's lifetime (the
+ *   lifetime the server granted, which may differ from the one asked for) or after 24 h, whichever
+ *   comes first, until the pod goes.
  */
 import {
   RESOURCES,
@@ -16,7 +18,7 @@ import {
   type RESTClient,
   type Stopper,
 } from '../client/index.js';
-import type { Clock } from '../clock/index.js';
+import type { Clock, Timer } from '../clock/index.js';
 import { podReferencedNames, type ConfigMap, type KubeObject, type Pod, type Secret } from '../api/index.js';
 
 /** Which of a pod's references the kubelet reads: watch (as upstream's default) or none. */
@@ -26,8 +28,20 @@ export type PodReferencesMode = 'watch' | 'none';
 export interface PodReferenceStats {
   /** Per-object watches open now. */
   watches: number;
+  /** ServiceAccount tokens requested (first ones and refreshes), and of those the refreshes. */
   tokens: number;
+  tokenRefreshes: number;
   errors: number;
+}
+
+/** The kubelet's projected token default (3607 s), and its token manager's refresh rules. */
+export const DEFAULT_TOKEN_EXPIRATION_SECONDS = 3607;
+const MAX_TOKEN_TTL_MS = 24 * 3600_000;
+const TOKEN_RETRY_MS = 10_000;
+
+/** When the kubelet's token manager refreshes a token granted for `ttlSeconds`: at 80% of it, or after 24 h. */
+export function tokenRefreshDelayMs(ttlSeconds: number): number {
+  return Math.min(ttlSeconds * 1000 * 0.8, MAX_TOKEN_TTL_MS);
 }
 
 /** What the manager needs. */
@@ -38,6 +52,8 @@ export interface PodReferenceManagerOptions {
   clock: Clock;
   random: () => number;
   logger: ClientLogger;
+  /** The TokenRequest's expirationSeconds (the projected volume's; kubelet default 3607). */
+  tokenExpirationSeconds?: number;
 }
 
 interface Watched {
@@ -50,7 +66,8 @@ interface Watched {
 export class PodReferenceManager {
   private readonly watched = new Map<string, Watched>();
   private readonly pods = new Map<string, string[]>();
-  readonly stats: PodReferenceStats = { watches: 0, tokens: 0, errors: 0 };
+  private readonly refresh = new Map<string, Timer>();
+  readonly stats: PodReferenceStats = { watches: 0, tokens: 0, tokenRefreshes: 0, errors: 0 };
 
   constructor(private readonly o: PodReferenceManagerOptions) {}
 
@@ -65,7 +82,7 @@ export class PodReferenceManager {
       ...refs.configMaps.map((n) => this.watch<ConfigMap>('configmaps', ns, n)),
     ];
     this.pods.set(key, keys);
-    void this.requestToken(pod, ns);
+    void this.requestToken(pod, ns, key);
   }
 
   /** Unregisters a pod; watches nobody else needs are stopped. */
@@ -74,6 +91,8 @@ export class PodReferenceManager {
     const keys = key !== undefined ? this.pods.get(key) : undefined;
     if (keys === undefined) return;
     this.pods.delete(key!);
+    this.refresh.get(key!)?.cancel();
+    this.refresh.delete(key!);
     for (const k of keys) {
       const w = this.watched.get(k);
       if (w === undefined || --w.pods > 0) continue;
@@ -95,6 +114,8 @@ export class PodReferenceManager {
     const all = [...this.watched.values()];
     this.watched.clear();
     this.pods.clear();
+    for (const t of this.refresh.values()) t.cancel();
+    this.refresh.clear();
     this.stats.watches = 0;
     await Promise.all(all.map((w) => w.stop.stop()));
   }
@@ -120,29 +141,39 @@ export class PodReferenceManager {
     return key;
   }
 
-  private async requestToken(pod: Pod, namespace: string): Promise<void> {
+  private async requestToken(pod: Pod, namespace: string, key: string, refresh = false): Promise<void> {
     const sa = pod.spec?.serviceAccountName ?? 'default';
+    let next = TOKEN_RETRY_MS;
     try {
-      await this.o.rest.request({
+      const tr = await this.o.rest.request<{ spec?: { expirationSeconds?: number } }>({
         method: 'POST',
         path: `${this.o.rest.resource(RESOURCES.serviceaccounts).path(namespace, sa)}/token`,
         body: {
           apiVersion: 'authentication.k8s.io/v1',
           kind: 'TokenRequest',
           spec: {
-            expirationSeconds: 3607,
+            expirationSeconds: this.o.tokenExpirationSeconds ?? DEFAULT_TOKEN_EXPIRATION_SECONDS,
             boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata!.name, uid: pod.metadata!.uid },
           },
         },
       });
       this.stats.tokens++;
+      if (refresh) this.stats.tokenRefreshes++;
+      const ttl = tr?.spec?.expirationSeconds ?? this.o.tokenExpirationSeconds ?? DEFAULT_TOKEN_EXPIRATION_SECONDS;
+      next = tokenRefreshDelayMs(ttl);
     } catch (err) {
       this.stats.errors++;
       this.o.logger.warn(
         { node: this.o.node, pod: `${namespace}/${pod.metadata!.name}`, err: String(err) },
-        'requesting the service account token failed',
+        'requesting the service account token failed; retrying',
       );
     }
+    // The pod may have gone while the request was out.
+    if (!this.pods.has(key)) return;
+    this.refresh.set(
+      key,
+      this.o.clock.setTimeout(() => void this.requestToken(pod, namespace, key, true), next),
+    );
   }
 }
 

@@ -32,6 +32,7 @@ function stats(count: number, podsStarted: number, p99: number): FleetStats {
     referenceWatches: 0,
     referenceWatchesSynced: 0,
     serviceAccountTokens: 0,
+    serviceAccountTokenRefreshes: 0,
     nodeWatchesSynced: 0,
     podStart: { lateness: pct(p99), statusPatch: pct(p99 * 2), eventLoopDelay: pct(p99 * 3) },
   };
