@@ -172,8 +172,10 @@ export {
 } from './serving/component_endpoints.js';
 export {
   CertificateManager,
+  CertificatePendingError,
   CertificateRequestError,
   generateKeyAndCSR,
+  type Admit,
   requestCertificate,
   type ClientCertificate,
 } from './certificate/index.js';

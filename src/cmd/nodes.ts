@@ -137,6 +137,17 @@ export function nodesCommand(): Command {
       nonNegativeIntFlag,
       32,
     )
+    .option(
+      '--bootstrap-csr-timeout <duration>',
+      "with --bootstrap-kubeconfig, how long a node's CSR may stay Pending before it sends a new one (the kubelet waits 1h)",
+      '1h',
+    )
+    .option(
+      '--bootstrap-csr-attempts <n>',
+      'with --bootstrap-kubeconfig, CSRs a node sends while they stay Pending before it gives up and is left unjoined',
+      nonNegativeIntFlag,
+      3,
+    )
     .addOption(
       new Option(
         '--pod-references <mode>',
@@ -256,6 +267,8 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
             bootstrap: loadKubeconfig({ path: bootstrapFile }),
             concurrency: Math.max(1, o.bootstrapConcurrency as number),
             ...(o.certDir !== undefined ? { certDir: o.certDir as string } : {}),
+            pendingTimeoutMs: parseDuration(o.bootstrapCsrTimeout as string),
+            attempts: Math.max(1, o.bootstrapCsrAttempts as number),
           },
         }
       : {}),

@@ -45,6 +45,9 @@ export interface FleetJoinOptions {
   concurrency: number;
   /** Where each node writes kubelet-client-current.pem (the kubelet's --cert-dir); nowhere when absent. */
   certDir?: string;
+  /** How long one node's CSR may stay Pending (ms), and how many CSRs it sends before it gives up. */
+  pendingTimeoutMs?: number;
+  attempts?: number;
 }
 
 /** Everything a fleet needs. */
@@ -203,6 +206,8 @@ export class Fleet {
             bootstrap: this.bootstrap!,
             clients: [rest, podRest, watchRest],
             ...(o.join.certDir !== undefined ? { certDir: o.join.certDir } : {}),
+            ...(o.join.pendingTimeoutMs !== undefined ? { pendingTimeoutMs: o.join.pendingTimeoutMs } : {}),
+            ...(o.join.attempts !== undefined ? { attempts: o.join.attempts } : {}),
             clock: o.clock,
             random: this.random,
             logger: o.logger,
@@ -266,12 +271,15 @@ export class Fleet {
     this.bootstrapTransport?.close();
   }
 
-  /** Bootstraps the node's own certificate (csr mode), at most join.concurrency at once; false when it did not join. */
+  /**
+   * Bootstraps the node's own certificate (csr mode), at most join.concurrency nodes making keys and CSRs at once;
+   * a CSR waiting for approval holds no slot, so one left Pending never stalls the others. False: it did not join.
+   */
   private async join(k: HollowKubelet): Promise<boolean> {
     const j = this.nodeJoins.get(k.name);
     if (j === undefined) return true;
     try {
-      await this.joinLimiter.run(() => j.start());
+      await j.start((fn) => this.joinLimiter.run(fn));
       return !this.stopped;
     } catch (err) {
       this.joinFailed++;

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import {
   CertificateManager,
   Http1Transport,
+  type Admit,
   Http2Transport,
   newAgent,
   useHTTP2,
@@ -56,6 +57,9 @@ export interface NodeJoinOptions {
   clients: RESTClient[];
   /** Write each certificate and key to <certDir>/<node>/kubelet-client-current.pem, as the kubelet's --cert-dir. */
   certDir?: string;
+  /** How long one CSR may stay Pending (ms; the kubelet's hour by default), and how many CSRs before giving up. */
+  pendingTimeoutMs?: number;
+  attempts?: number;
   clock: Clock;
   random: () => number;
   logger: ClientLogger;
@@ -72,7 +76,9 @@ export class NodeJoin {
         subject: { commonName: `system:node:${o.node}`, organizations: ['system:nodes'] },
         signerName: KUBE_APISERVER_CLIENT_KUBELET_SIGNER,
         usages: ['digital signature', 'client auth'],
+        ...(o.pendingTimeoutMs !== undefined ? { timeoutMs: o.pendingTimeoutMs } : {}),
       },
+      ...(o.attempts !== undefined ? { attempts: o.attempts } : {}),
       bootstrap: o.bootstrap,
       current: () => o.clients[0]!,
       onCertificate: (c) => this.use(c),
@@ -82,9 +88,12 @@ export class NodeJoin {
     });
   }
 
-  /** Bootstraps the node's certificate; rejects (with the CSR's condition) when it is denied or fails. */
-  async start(): Promise<void> {
-    await this.certificates.start();
+  /**
+   * Bootstraps the node's certificate; rejects (with the CSR's condition) when it is denied or fails, or stays
+   * Pending through every attempt. `admit` bounds key generation and the CSR's creation, not the wait for approval.
+   */
+  async start(admit?: Admit): Promise<void> {
+    await this.certificates.start(admit);
     this.o.logger.info({ node: this.o.node }, 'client certificate issued; the node talks as itself');
   }
 

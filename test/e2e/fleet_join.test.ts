@@ -7,7 +7,8 @@
  * it expires (--cluster-signing-duration 30s). The Node authorizer and
  * NodeRestriction see each node: it cannot write another node's Lease, and it
  * reads only the Secrets its own pods reference, which its kubelet watches. A
- * CSR denied with `kubectl certificate deny` leaves its node unjoined.
+ * CSR denied with `kubectl certificate deny` leaves its node unjoined; one
+ * left Pending holds no bootstrap slot: its node sends a new CSR, then gives up.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import { startFleet, type FleetProcess } from './fixtures/cluster.js';
 import { startControllerManagerProcess } from './fixtures/workloads.js';
 import { connectionsTo } from './fixtures/sockets.js';
 import { bootstrapTokenSecret } from '../../src/api/index.js';
+import * as x509 from '@peculiar/x509';
 
 const COUNT = 5;
 
@@ -134,8 +136,12 @@ describe('hollow nodes join through bootstrap tokens and CSRs', { timeout: 180_0
 
   test('N joined nodes hold N connections to the server: one HTTP/2 session each, nothing per watch', async () => {
     await until('every kubelet watches its own Node', async () => fleetStats().nodeWatchesSynced === COUNT);
-    // Each node has at least its pod watch and its Node watch open, and has sent leases and status over the same session.
-    assert.equal(connectionsTo(Number(new URL(server.secureURL).port), fleet.p.pid!), COUNT);
+    // Each node has at least its pod watch and its Node watch open, and sends leases and status over the same session.
+    // A renewal (every ~25 s here) swaps a node's session for a new one, so the count is N between renewals.
+    const port = Number(new URL(server.secureURL).port);
+    let seen = 0;
+    await until(`${COUNT} connections`, async () => (seen = connectionsTo(port, fleet.p.pid!)) === COUNT);
+    assert.equal(seen, COUNT);
   });
 
   test("a node renews its own lease but gets 403 writing another node's lease", async () => {
@@ -245,6 +251,51 @@ describe('hollow nodes join through bootstrap tokens and CSRs', { timeout: 180_0
       assert.match(log, /the node did not join/);
       assert.match(log, new RegExp(`certificate signing request ${name} is denied`));
       assert.notEqual((await admin.run(['get', 'node', 'fj-manual-0'])).code, 0, 'the denied node never registered');
+    } finally {
+      await manual.stop();
+    }
+  });
+
+  test('a CSR left Pending holds no bootstrap slot: its node retries, then gives up with a clear log; the next node joins', async () => {
+    // The manual token of the test above: its CSRs wait for a person. Only one node may make a key and CSR at a time.
+    const manual = startFleet(server.kubeconfig, [
+      '--count',
+      '2',
+      '--name-prefix',
+      'fj-pend-',
+      '--bootstrap-kubeconfig',
+      tokenKubeconfig(server, 'manual.0123456789abcdef', 'manual-pend'),
+      '--bootstrap-concurrency',
+      '1',
+      '--bootstrap-csr-timeout',
+      '3s',
+      '--bootstrap-csr-attempts',
+      '2',
+      '--join-rate',
+      '100',
+      '--port=-1',
+    ]);
+    try {
+      const nodeOf = (req: string): string =>
+        new x509.Pkcs10CertificateRequest(Buffer.from(req, 'base64').toString()).subjectName.getField('CN')[0] ?? '';
+      const csrsOf = async (node: string): Promise<{ metadata: { name: string } }[]> =>
+        ((await admin.getJSON(['csr'])).items as { metadata: { name: string }; spec: { request: string } }[]).filter(
+          (c) => nodeOf(c.spec.request) === `system:node:${node}`,
+        );
+      let second = '';
+      // fj-pend-0 takes the only slot first; its CSR stays Pending, and fj-pend-1 still gets to send its own.
+      await until('a CSR from fj-pend-1 while fj-pend-0 waits', async () => {
+        second = (await csrsOf('fj-pend-1'))[0]?.metadata.name ?? '';
+        return second !== '' && (await csrsOf('fj-pend-0')).length >= 1;
+      });
+      await admin.ok(['certificate', 'approve', second]);
+      assert.match(await manual.registered, /1 of 2 nodes registered/);
+      const log = manual.out.join('\n');
+      assert.match(log, /still Pending; sending a new CSR/);
+      assert.match(log, /the node did not join/);
+      assert.match(log, /is still Pending after 3s: nobody approved it; gave up after 2 CSR\(s\)/);
+      assert.equal((await csrsOf('fj-pend-0')).length, 2, 'fj-pend-0 sent a second CSR before it gave up');
+      assert.equal((await admin.run(['get', 'node', 'fj-pend-1'])).code, 0, 'fj-pend-1 joined');
     } finally {
       await manual.stop();
     }

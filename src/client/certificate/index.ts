@@ -2,11 +2,13 @@
 export { generateKeyAndCSR, type CSRSubject, type KeyAndCSR } from './csr.js';
 export {
   CertificateManager,
+  CertificatePendingError,
   CertificateRequestError,
   requestCertificate,
   rotationDeadline,
   validity,
   waitForCertificate,
+  type Admit,
   type CertificateManagerOptions,
   type CertificateRequest,
   type ClientCertificate,

@@ -31,25 +31,43 @@ export interface CertificateRequest {
   usages: string[];
   /** The CSR name; like the kubelet's bootstrap, a digest of the request when absent. */
   name?: string;
-  /** Give up after this long (ms); the kubelet's bootstrap waits an hour. */
+  /** Give up on one CSR after this long (ms); the kubelet's bootstrap waits an hour. */
   timeoutMs?: number;
 }
+
+/** Runs the part of a request that should be bounded fleet-wide (key, CSR); the wait for approval runs outside it. */
+export type Admit = <T>(fn: () => Promise<T>) => Promise<T>;
+
+const admitAll: Admit = (fn) => fn();
 
 /** Thrown when a CSR is denied or fails; `reason` and `message` are the condition's. */
 export class CertificateRequestError extends Error {
   override readonly name = 'CertificateRequestError';
 }
 
-/** Creates a CSR for a new key with `client`, waits until it is issued, and returns the certificate. */
-export async function requestCertificate(client: RESTClient, req: CertificateRequest): Promise<ClientCertificate> {
-  const { keyPEM, csrPEM } = await generateKeyAndCSR(req.subject);
+/** Thrown when a CSR is still Pending (neither approved nor denied) after the request's timeout. */
+export class CertificatePendingError extends CertificateRequestError {}
+
+/**
+ * Creates a CSR for a new key with `client`, waits until it is issued, and returns the certificate.
+ * `admit` bounds the key and the CSR's creation only: a CSR left Pending holds no slot while it waits.
+ */
+export async function requestCertificate(
+  client: RESTClient,
+  req: CertificateRequest,
+  admit: Admit = admitAll,
+): Promise<ClientCertificate> {
   const csrs = client.resource<CertificateSigningRequest>(RESOURCES.certificatesigningrequests);
-  const name = req.name ?? `node-csr-${createHash('sha256').update(csrPEM).digest('base64url').slice(0, 43)}`;
-  await csrs.create({
-    apiVersion: 'certificates.k8s.io/v1',
-    kind: 'CertificateSigningRequest',
-    metadata: { name },
-    spec: { request: Buffer.from(csrPEM).toString('base64'), signerName: req.signerName, usages: req.usages },
+  const { keyPEM, name } = await admit(async () => {
+    const { keyPEM, csrPEM } = await generateKeyAndCSR(req.subject);
+    const name = req.name ?? `node-csr-${createHash('sha256').update(csrPEM).digest('base64url').slice(0, 43)}`;
+    await csrs.create({
+      apiVersion: 'certificates.k8s.io/v1',
+      kind: 'CertificateSigningRequest',
+      metadata: { name },
+      spec: { request: Buffer.from(csrPEM).toString('base64'), signerName: req.signerName, usages: req.usages },
+    });
+    return { keyPEM, name };
   });
   const certPEM = await waitForCertificate(client, name, req.timeoutMs ?? 3_600_000);
   return { certPEM, keyPEM, ...validity(certPEM) };
@@ -60,22 +78,29 @@ export async function waitForCertificate(client: RESTClient, name: string, timeo
   const csrs = client.resource<CertificateSigningRequest>(RESOURCES.certificatesigningrequests);
   const signal = AbortSignal.timeout(timeoutMs);
   const fieldSelector = `metadata.name=${name}`;
-  for (;;) {
-    const list = await csrs.list({ fieldSelector, signal });
-    const now = issued(list.items[0], name);
-    if (now !== undefined) return now;
-    const w = await csrs.watch({ fieldSelector, resourceVersion: list.metadata?.resourceVersion ?? '', signal });
-    try {
-      for await (const ev of w) {
-        if (ev.type === 'ERROR') break;
-        if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') continue;
-        const cert = issued(ev.object, name);
-        if (cert !== undefined) return cert;
+  try {
+    for (;;) {
+      const list = await csrs.list({ fieldSelector, signal });
+      const now = issued(list.items[0], name);
+      if (now !== undefined) return now;
+      const w = await csrs.watch({ fieldSelector, resourceVersion: list.metadata?.resourceVersion ?? '', signal });
+      try {
+        for await (const ev of w) {
+          if (ev.type === 'ERROR') break;
+          if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') continue;
+          const cert = issued(ev.object, name);
+          if (cert !== undefined) return cert;
+        }
+      } finally {
+        w.stop();
       }
-    } finally {
-      w.stop();
+      signal.throwIfAborted();
     }
-    if (signal.aborted) throw new CertificateRequestError(`timed out waiting for csr ${name} to be issued`);
+  } catch (err) {
+    // The timeout aborts whichever list or watch is open: the CSR is still Pending.
+    if (signal.aborted && !(err instanceof CertificateRequestError))
+      throw new CertificatePendingError(`csr ${name} is still Pending after ${timeoutMs / 1000}s: nobody approved it`);
+    throw err;
   }
 }
 
@@ -107,6 +132,8 @@ export interface CertificateManagerOptions {
   request: CertificateRequest;
   /** The client that asks for the first certificate (a bootstrap token's). */
   bootstrap: RESTClient;
+  /** CSRs sent for the first certificate before giving up, each waiting request.timeoutMs (default 1). */
+  attempts?: number;
   /** The client that asks for renewals, with the current certificate (selfnodeclient). */
   current: () => RESTClient;
   /** Called with every new certificate, the first one included. */
@@ -131,11 +158,27 @@ export class CertificateManager {
     return this.cert;
   }
 
-  /** Gets the first certificate with the bootstrap client; rejects when its CSR is denied or fails. */
-  async start(): Promise<ClientCertificate> {
-    const cert = await requestCertificate(this.o.bootstrap, this.o.request);
-    this.use(cert);
-    return cert;
+  /**
+   * Gets the first certificate with the bootstrap client; rejects when its CSR is denied or fails, or when every
+   * attempt's CSR stayed Pending (like a kubelet whose bootstrap times out and is restarted, each sends a new one).
+   */
+  async start(admit: Admit = admitAll): Promise<ClientCertificate> {
+    const attempts = Math.max(1, this.o.attempts ?? 1);
+    for (let i = 1; ; i++) {
+      try {
+        const cert = await requestCertificate(this.o.bootstrap, this.o.request, admit);
+        this.use(cert);
+        return cert;
+      } catch (err) {
+        if (!(err instanceof CertificatePendingError) || this.stopped) throw err;
+        if (i >= attempts)
+          throw new CertificatePendingError(`${err.message}; gave up after ${attempts} CSR(s)`, { cause: err });
+        this.o.logger.warn(
+          { subject: this.o.request.subject.commonName, attempt: i, of: attempts, err: err.message },
+          'the client certificate request is still Pending; sending a new CSR',
+        );
+      }
+    }
   }
 
   /** Stops renewing. */
