@@ -39,6 +39,16 @@ function client(config: RestConfig, opts: Http2TransportOptions = {}): { rest: R
   return { rest: new RESTClient(config, { transport: h2, maxRetries: 50 }), h2 };
 }
 
+/** How a watch ends: 'ended' cleanly, or the code of the error it throws. */
+async function watchEnd(w: AsyncIterable<unknown>): Promise<string> {
+  try {
+    for await (const _ of w) void _;
+    return 'ended';
+  } catch (err) {
+    return (err as { code?: string }).code ?? 'error';
+  }
+}
+
 const cm = (name: string): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } });
 
 describe('the REST client over HTTP/2', { timeout: 120_000 }, () => {
@@ -111,14 +121,7 @@ describe('the REST client over HTTP/2', { timeout: 120_000 }, () => {
     const w = await cms.watch({ namespace: 'default' });
     server.process.kill('SIGSTOP');
     try {
-      const ended = (async () => {
-        try {
-          for await (const _ of w) void _;
-          return 'ended';
-        } catch (err) {
-          return (err as { code?: string }).code ?? 'error';
-        }
-      })();
+      const ended = watchEnd(w);
       const outcome = await Promise.race([ended, new Promise((r) => setTimeout(() => r('still open'), 5_000))]);
       assert.notEqual(outcome, 'still open');
       assert.equal(h2.stats.pingTimeouts, 1);
@@ -162,14 +165,7 @@ describe('the REST client over HTTP/2 when the server goes away', { timeout: 120
       const { rest, h2 } = client(config);
       const cms = rest.resource<ConfigMap>(RESOURCES.configmaps);
       const w = await cms.watch({ namespace: 'default' });
-      const ended = (async () => {
-        try {
-          for await (const _ of w) void _;
-          return 'ended';
-        } catch (err) {
-          return (err as { code?: string }).code ?? 'error';
-        }
-      })();
+      const ended = watchEnd(w);
       await server.stop();
       assert.ok(['ended', 'ECONNRESET'].includes(await ended), 'the watch ended so an informer would re-watch');
       const listed = cms.list({ namespace: 'default' });
