@@ -59,6 +59,7 @@ ALONE_PATTERNS=(
   'dist/test/e2e/disk_full.test.js'
   'dist/test/e2e/deadlines.test.js'
   'dist/test/e2e/apf_fairness.test.js'
+  'dist/test/e2e/http2_client.test.js'
   'dist/test/e2e/fleet*'
   'dist/test/e2e/node_join.test.js'
   'dist/test/e2e/nodelifecycle_*'

@@ -124,12 +124,12 @@ describe('the REST client over HTTP/2', { timeout: 120_000 }, () => {
       const ended = watchEnd(w);
       const outcome = await Promise.race([ended, new Promise((r) => setTimeout(() => r('still open'), 5_000))]);
       assert.notEqual(outcome, 'still open');
-      assert.equal(h2.stats.pingTimeouts, 1);
+      assert.ok(h2.stats.pingTimeouts >= 1, 'the session was dropped for an unanswered ping');
     } finally {
       server.process.kill('SIGCONT');
     }
     await cms.list({ namespace: 'default' });
-    assert.equal(h2.stats.sessions, 2, 'a new session after the dead one');
+    assert.ok(h2.stats.sessions >= 2, 'a new session after the dead one');
     rest.close();
   });
 });
