@@ -12,6 +12,7 @@ import { runMain } from './exit.js';
 import { versionLine } from './version.js';
 import { planCommand } from './plan.js';
 import { certsCommand } from './certs.js';
+import { loadCommand } from './load.js';
 
 const program = new Command('kscale')
   .description('a Kubernetes-compatible control plane built for thousands of nodes')
@@ -31,4 +32,5 @@ program.addCommand(proxyCommand());
 program.addCommand(storageCommand());
 program.addCommand(planCommand());
 program.addCommand(certsCommand());
+program.addCommand(loadCommand());
 await runMain(program);

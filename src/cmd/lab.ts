@@ -21,6 +21,7 @@ import {
   runLab,
   summaryText,
   type LabConfig,
+  type LabHooks,
   type LabReport,
   type Scenario,
 } from '../lab/index.js';
@@ -270,7 +271,8 @@ function noisyNeighbourFlag(v: string): LabConfig['noisyNeighbour'] {
   return { listsInFlight: Number(m[1]), writesInFlight: Number(m[2]) };
 }
 
-function defaultReportDir(what: string): string {
+/** A new timestamped report folder under ./kscale-reports/. */
+export function defaultReportDir(what: string): string {
   const stamp = new Date()
     .toISOString()
     .replace(/[:.]/g, '-')
@@ -279,7 +281,7 @@ function defaultReportDir(what: string): string {
 }
 
 /** Ctrl-C: the first aborts the run (the report is still written and every process stopped); a second exits at once. */
-function interruptible(progress: Progress): {
+export function interruptible(progress: Progress): {
   signal: AbortSignal;
   stopWaiter: (kubeconfig: string, url: string) => Promise<void>;
   dispose(): void;
@@ -348,21 +350,33 @@ export function upCommand(): Command {
     if (o.chaos !== undefined) c.chaos = o.chaos === true ? 'kill' : (o.chaos as string);
     const progress = new Progress(process.stderr);
     const ctl = interruptible(progress);
-    try {
-      const out = await runLab(c, { progress, signal: ctl.signal, waitForStop: ctl.stopWaiter });
-      process.stdout.write(
-        `\n${summaryText(out.report)}\n\nreport: ${join(out.reportDir, 'report.json')}\n        ${join(out.reportDir, 'report.html')}\n`,
-      );
-      if (o.junit !== undefined) writeFileSync(resolve(o.junit as string), junitXml(out.report));
-      process.exitCode = upExitCode(out.report);
-    } catch (err) {
-      process.stderr.write(`kscale up: ${messageOf(err)}\n`);
-      process.exitCode = EXIT.INCOMPLETE;
-    } finally {
-      ctl.dispose();
-    }
+    await runAndReport('kscale up', c, o.junit as string | undefined, {
+      progress,
+      signal: ctl.signal,
+      waitForStop: ctl.stopWaiter,
+    }).finally(() => ctl.dispose());
   });
   return cmd;
+}
+
+/** Runs the lab, prints the summary, writes --junit, and sets the exit code (upExitCode; 3 when it threw). */
+export async function runAndReport(
+  prog: string,
+  c: LabConfig,
+  junit: string | undefined,
+  hooks: LabHooks,
+): Promise<void> {
+  try {
+    const out = await runLab(c, hooks);
+    process.stdout.write(
+      `\n${summaryText(out.report)}\n\nreport: ${join(out.reportDir, 'report.json')}\n        ${join(out.reportDir, 'report.html')}\n`,
+    );
+    if (junit !== undefined) writeFileSync(resolve(junit), junitXml(out.report));
+    process.exitCode = upExitCode(out.report);
+  } catch (err) {
+    process.stderr.write(`${prog}: ${messageOf(err)}\n`);
+    process.exitCode = EXIT.INCOMPLETE;
+  }
 }
 
 /** `kscale lab compare A/report.json B/report.json [...]`: the delta table, and the overlaid charts with --html. */

@@ -17,6 +17,7 @@ import {
   type Buckets,
 } from './prom.js';
 import { flowControlOf, requestsWithCode, type FlowControlSample } from './flowcontrol_report.js';
+import { percentiles } from './stats.js';
 
 /** One scrape, reduced. */
 export interface ApiSnapshot {
@@ -158,6 +159,34 @@ export function apiLatencies(snaps: ApiSnapshot[], windowS = 300, minCount = 1):
       }
     }
     if (worst !== undefined) out.push({ ...worst, count: bucketTotal(last.sli.get(key)!) });
+  }
+  return out.sort((a, b) => b.p99 - a.p99);
+}
+
+/**
+ * The SLI entries from the lab's own timings ("resource VERB" → ms), for a cluster whose /metrics the lab may not
+ * read: the whole run is one window ending at `endS`, and each figure includes the network and the client.
+ * Every call the lab makes is namespaced except on namespaces, and its LISTs are per namespace.
+ */
+export function clientApiLatencies(client: Map<string, number[]>, endS: number): ApiLatencyEntry[] {
+  const out: ApiLatencyEntry[] = [];
+  for (const [key, ms] of client) {
+    const [resource = '', verb = ''] = key.split(' ');
+    if (ms.length === 0) continue;
+    const scope = resource === 'namespaces' ? 'cluster' : 'namespace';
+    const p = percentiles(ms);
+    out.push({
+      resource,
+      subresource: '',
+      verb,
+      scope,
+      sli: sliClass(verb, scope) ?? null,
+      count: p.count,
+      p50: p.p50 / 1000,
+      p90: p.p90 / 1000,
+      p99: p.p99 / 1000,
+      windowEnd: endS,
+    });
   }
   return out.sort((a, b) => b.p99 - a.p99);
 }

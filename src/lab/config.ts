@@ -85,6 +85,11 @@ export interface LabConfig {
   noisyNeighbour: { listsInFlight: number; writesInFlight: number };
   /** A chaos scenario (src/lab/chaos) run during the load: `kscale up --chaos [name]`; undefined: none. */
   chaos?: string;
+  /**
+   * `kscale load`: an existing cluster the lab loads and measures, as ClusterLoader2 does; nothing is started and
+   * the lab's namespaces are deleted at the end. Undefined: `kscale up`'s own cluster.
+   */
+  existingCluster?: { kubeconfig: string };
   /** The HA control plane (ha.ts): etcd members, API servers behind HAProxy, leader-elected schedulers; 1/1/1 is the plain lab. */
   ha: { etcdMembers: number; apiservers: number; schedulers: number };
 }

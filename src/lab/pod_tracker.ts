@@ -84,9 +84,11 @@ export class PodTracker {
   private readonly knownNodes = new Set<string>();
   private stoppers: Stopper[] = [];
 
+  /** `ownNamespace`: which pods are the lab's (in an existing cluster, only those in its namespaces); default all. */
   constructor(
     client: RESTClient,
     private readonly now: () => number = Date.now,
+    private readonly ownNamespace: (namespace: string) => boolean = () => true,
   ) {
     this.podInformer = newInformer(client, RESOURCES.pods, {}, { reflector: { name: 'lab-pods', transform: slimPod } });
     this.nodeInformer = newInformer(
@@ -100,6 +102,7 @@ export class PodTracker {
       onUpdate: (_o, p) => this.observe(p as Pod),
       onDelete: (p) => {
         const obj = (p instanceof DeletedFinalStateUnknown ? p.obj : p) as Pod;
+        if (!this.ownNamespace(obj.metadata?.namespace ?? '')) return;
         const t = this.pods.get(obj.metadata?.uid ?? '');
         this.counts.watchEvents++;
         if (t !== undefined && t.deletedAt === undefined) {
@@ -141,6 +144,7 @@ export class PodTracker {
   }
 
   private observe(p: Pod): void {
+    if (!this.ownNamespace(p.metadata?.namespace ?? '')) return;
     this.counts.watchEvents++;
     const uid = p.metadata?.uid ?? '';
     const now = this.now();

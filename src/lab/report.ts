@@ -8,6 +8,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import {
   apiLatencies,
   apiSeries,
+  clientApiLatencies,
   latencyCdf,
   type ApiLatencyEntry,
   type ApiSeries,
@@ -69,6 +70,11 @@ export interface LabReport {
   phases: PhaseResult[];
   slos: SloEntry[];
   api: {
+    /**
+     * Where the API latency SLIs come from: the server's apiserver_request_sli_duration_seconds, or (`kscale load`
+     * with a credential that may not read /metrics) the lab's own timings of its calls. Absent in older reports: server.
+     */
+    source?: ApiLatencySource;
     latency: ApiLatencyEntry[];
     series: ApiSeries;
     cdf: Record<SliClass, { le: number[]; fraction: number[] }>;
@@ -101,6 +107,9 @@ export interface LabReport {
   prometheus?: PromSloReport;
 }
 
+/** Where a report's API latency SLIs were measured. */
+export type ApiLatencySource = 'server-metrics' | 'client';
+
 /** What a run collected, to build the report from. */
 export interface RunRecord {
   config: LabConfig;
@@ -112,6 +121,8 @@ export interface RunRecord {
   totalS: number;
   phases: PhaseResult[];
   snapshots: ApiSnapshot[];
+  /** Default server-metrics; client: the API SLIs from `client` (the server's /metrics was not readable). */
+  apiLatencySource?: ApiLatencySource;
   scrapeErrors: number;
   pods: Iterable<PodTimes>;
   scheduledTimes: number[];
@@ -156,7 +167,8 @@ export function machineNow(): MachineInfo {
 
 /** Builds report.json's content. */
 export function buildReport(r: RunRecord): LabReport {
-  const latency = apiLatencies(r.snapshots);
+  const source = r.apiLatencySource ?? 'server-metrics';
+  const latency = source === 'client' ? clientApiLatencies(r.client, r.totalS) : apiLatencies(r.snapshots);
   const pods = [...r.pods];
   const startup = podStartup(pods, r.config.fleet.podStartupMs);
   const series = apiSeries(r.snapshots);
@@ -181,10 +193,11 @@ export function buildReport(r: RunRecord): LabReport {
     totalS: r.totalS,
     phases: r.phases,
     slos: [
-      ...sloEntries(latency, startup, r.createRate, 100, r.config.podRate),
+      ...sloEntries(latency, startup, r.createRate, 100, r.config.podRate, source === 'client'),
       ...(r.noisyNeighbour !== undefined ? flowControlTargets(flowControl) : []),
     ],
     api: {
+      source,
       latency,
       series,
       cdf: {

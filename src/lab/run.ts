@@ -6,8 +6,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadKubeconfig, RESTClient } from '../client/index.js';
-import { apiSeries, type ApiSnapshot } from './api_metrics.js';
+import { errorCode, loadKubeconfig, RESOURCES, RESTClient } from '../client/index.js';
+import { apiSeries, scrape, type ApiSnapshot } from './api_metrics.js';
 import type { LabConfig } from './config.js';
 import {
   controllerManagerSpec,
@@ -33,7 +33,7 @@ import { killNodesPhase } from './node_failure.js';
 import { LoadGenerator, quietPhase, type PhaseResult, type WorkloadMode } from './load.js';
 import { PodTracker, type PodTimes } from './pod_tracker.js';
 import { Progress } from './progress.js';
-import { buildReport, gitCommit, machineNow, type LabReport } from './report.js';
+import { buildReport, gitCommit, machineNow, type ApiLatencySource, type LabReport } from './report.js';
 import { Sampler } from './sampler.js';
 import { kubeconfigScrapeTarget, startPrometheus, type RunningPrometheus } from './prometheus.js';
 import { promSloReport, type PromSloReport } from './prom_slo.js';
@@ -102,6 +102,10 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   const commit = gitCommit();
   const caps = detectCapabilities();
   const mode = resolveMode(c, caps, notes);
+  const existing = c.existingCluster;
+  const labNamespaces = new Set(
+    existing === undefined ? [] : planScenario(c.scenario, c.nodes, c.podsPerNode).namespaces,
+  );
   if (c.fleet.proxyMode !== 'off' && !caps.hollowProxy)
     throw new Error(
       `--proxy-mode ${c.fleet.proxyMode} needs \`kscale nodes --hollow-proxy\`, which this build does not have`,
@@ -148,6 +152,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   let prom: RunningPrometheus | undefined;
   let promSlos: PromSloReport | undefined;
   const promPorts = c.prometheus === true ? { cm: await freePort(), scheduler: await freePort() } : undefined;
+  let apiLatencySource: ApiLatencySource = 'server-metrics';
   let tracker: PodTracker | undefined;
   let gen: LoadGenerator | undefined;
   let target = 0;
@@ -199,34 +204,44 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       await sup.start(serverSpec(server, paths, (u) => (serverUrl = u)));
     };
     const ha = isHa(c.ha);
-    if (ha) serverUrl = await startHaControlPlane(c, paths, c.ha, sup.start, (l) => progress.log(l));
-    else await startServer();
-    progress.log(`server ready at ${serverUrl}`);
-    if (c.fleet.identity === 'node-group' && fleetToken !== undefined) {
-      paths.fleetKubeconfig = join(c.reportDir, 'fleet.kubeconfig');
-      writeTokenKubeconfig(paths.kubeconfig, paths.fleetKubeconfig, fleetToken);
-    }
-    // --prometheus: the controller-manager and scheduler endpoints on ports the scrape config names.
-    const withPorts: LabConfig =
-      promPorts === undefined
-        ? c
-        : {
-            ...c,
-            controllerManager: {
-              ...c.controllerManager,
-              extraArgs: [...c.controllerManager.extraArgs, '--secure-port', String(promPorts.cm)],
-            },
-            scheduler: { ...c.scheduler, extraArgs: [...c.scheduler.extraArgs, '--port', String(promPorts.scheduler)] },
-          };
-    await sup.start(controllerManagerSpec(withPorts, paths));
-    progress.log('controller-manager ready');
-    if (mode.binding === 'scheduler' && ha) {
-      // Not withPorts: one fixed --prometheus port cannot serve several schedulers.
-      for (let i = 0; i < c.ha.schedulers; i++) await sup.start(haSchedulerSpec(c, paths, i));
-      progress.log(`${c.ha.schedulers} leader-elected schedulers ready`);
-    } else if (mode.binding === 'scheduler') {
-      await sup.start(schedulerSpec(withPorts, paths));
-      progress.log('scheduler ready');
+    if (existing !== undefined) {
+      // kscale load: the cluster is someone else's; the lab only loads it and measures.
+      paths.kubeconfig = existing.kubeconfig;
+      serverUrl = loadKubeconfig({ path: existing.kubeconfig }).host;
+      progress.log(`loading the existing cluster at ${serverUrl}: nothing is started`);
+    } else {
+      if (ha) serverUrl = await startHaControlPlane(c, paths, c.ha, sup.start, (l) => progress.log(l));
+      else await startServer();
+      progress.log(`server ready at ${serverUrl}`);
+      if (c.fleet.identity === 'node-group' && fleetToken !== undefined) {
+        paths.fleetKubeconfig = join(c.reportDir, 'fleet.kubeconfig');
+        writeTokenKubeconfig(paths.kubeconfig, paths.fleetKubeconfig, fleetToken);
+      }
+      // --prometheus: the controller-manager and scheduler endpoints on ports the scrape config names.
+      const withPorts: LabConfig =
+        promPorts === undefined
+          ? c
+          : {
+              ...c,
+              controllerManager: {
+                ...c.controllerManager,
+                extraArgs: [...c.controllerManager.extraArgs, '--secure-port', String(promPorts.cm)],
+              },
+              scheduler: {
+                ...c.scheduler,
+                extraArgs: [...c.scheduler.extraArgs, '--port', String(promPorts.scheduler)],
+              },
+            };
+      await sup.start(controllerManagerSpec(withPorts, paths));
+      progress.log('controller-manager ready');
+      if (mode.binding === 'scheduler' && ha) {
+        // Not withPorts: one fixed --prometheus port cannot serve several schedulers.
+        for (let i = 0; i < c.ha.schedulers; i++) await sup.start(haSchedulerSpec(c, paths, i));
+        progress.log(`${c.ha.schedulers} leader-elected schedulers ready`);
+      } else if (mode.binding === 'scheduler') {
+        await sup.start(schedulerSpec(withPorts, paths));
+        progress.log('scheduler ready');
+      }
     }
     const client = new RESTClient({
       ...loadKubeconfig({ path: paths.kubeconfig }),
@@ -234,7 +249,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       burst: 1,
       userAgent: 'kscale-lab',
     });
-    tracker = new PodTracker(client);
+    // In an existing cluster other pods are not the lab's to time or count.
+    tracker = new PodTracker(client, Date.now, existing === undefined ? undefined : (ns) => labNamespaces.has(ns));
     await tracker.start();
     // Before the lab's sampler, so Prometheus has seen every series before the lab's range starts.
     if (promPorts !== undefined) {
@@ -252,8 +268,14 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       progress.log(`prometheus ready at ${prom.url}`);
       await new Promise((r) => setTimeout(r, c.scrapeIntervalMs));
     }
+    const metricsClient = new RESTClient({
+      ...loadKubeconfig({ path: existing?.kubeconfig ?? metricsKubeconfig(c, paths) }),
+      qps: 0,
+      burst: 1,
+    });
+    if (existing !== undefined && !(await serverMetricsReadable(metricsClient, notes))) apiLatencySource = 'client';
     sampler = new Sampler(
-      new RESTClient({ ...loadKubeconfig({ path: metricsKubeconfig(c, paths) }), qps: 0, burst: 1 }),
+      apiLatencySource === 'client' ? undefined : metricsClient,
       () => [{ name: 'lab', pid: process.pid }, ...sup.components.map((x) => ({ name: x.spec.name, pid: x.pid }))],
       t0,
       c.scrapeIntervalMs,
@@ -303,10 +325,12 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     ticker = setInterval(draw, 1000);
     if (nodeJoinOf(c) === 'csr')
       await writeBootstrapKubeconfig(client, paths.kubeconfig, bootstrapKubeconfigPath(paths));
-    for (const spec of fleetSpecs(c, paths)) await sup.start(spec);
-    progress.log(
-      `fleet started: ${c.nodes} hollow nodes joining at ${c.fleet.joinRate}/s in ${fleetProcessCount(c)} fleet process(es)`,
-    );
+    if (existing === undefined) {
+      for (const spec of fleetSpecs(c, paths)) await sup.start(spec);
+      progress.log(
+        `fleet started: ${c.nodes} hollow nodes joining at ${c.fleet.joinRate}/s in ${fleetProcessCount(c)} fleet process(es)`,
+      );
+    }
     // Nodes: wait until every node is Ready.
     phase = 'nodes';
     const nodesStart = elapsed();
@@ -409,7 +433,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     });
     await prom.stop();
   }
-  const fleets: FleetReport[] = await collectFleetReports(paths.fleetKubeconfig ?? paths.kubeconfig).catch(() => []);
+  const fleets: FleetReport[] =
+    existing !== undefined ? [] : await collectFleetReports(paths.fleetKubeconfig ?? paths.kubeconfig).catch(() => []);
   machine.loadAverageEnd = loadavg();
   const report = buildReport({
     config: c,
@@ -421,6 +446,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     totalS: elapsed(),
     phases,
     snapshots: sampler?.snapshots ?? [],
+    apiLatencySource,
     scrapeErrors: sampler?.scrapeErrors ?? 0,
     pods: tracker?.pods.values() ?? [],
     scheduledTimes: mode.binding === 'scheduler' ? (tracker?.scheduledTimes ?? []) : [],
@@ -447,6 +473,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   } finally {
     abort.abort(new Error('stopping'));
     await tracker?.stop();
+    if (existing !== undefined && gen !== undefined)
+      await deleteLabNamespaces(existing.kubeconfig, [...labNamespaces], (l) => progress.log(l));
     await sup.stop();
     rmSync(dataDir, { recursive: true, force: true });
     hooks.signal?.removeEventListener('abort', onOuterAbort);
@@ -457,4 +485,34 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
 /** The mutating-call p99 between two scrapes, for the progress display. */
 function lastP99(a: ApiSnapshot, b: ApiSnapshot): number {
   return apiSeries([a, b]).p99.mutating[0] ?? NaN;
+}
+
+/**
+ * Whether the lab may read the existing cluster's /metrics (upstream gives it to system:monitoring and cluster
+ * admins); when it may not, the API SLIs are measured client-side and the report's notes say so.
+ */
+async function serverMetricsReadable(client: RESTClient, notes: string[]): Promise<boolean> {
+  try {
+    await scrape(client, AbortSignal.timeout(10_000));
+    notes.push("the API latency SLIs come from the server's /metrics (apiserver_request_sli_duration_seconds)");
+    return true;
+  } catch (err) {
+    const code = errorCode(err);
+    notes.push(
+      `the server's /metrics could not be read (${code === 0 ? (err as Error).message : `HTTP ${code}`}): the API latency SLIs are measured client-side, from the lab's own timings of its calls (the network and the client included, over the whole run rather than 5-minute windows)`,
+    );
+    return false;
+  }
+}
+
+/** Deletes the namespaces the lab made in an existing cluster (ClusterLoader2 cleans up after itself too). */
+async function deleteLabNamespaces(kubeconfig: string, namespaces: string[], log: (l: string) => void): Promise<void> {
+  const client = new RESTClient({ ...loadKubeconfig({ path: kubeconfig }), qps: 0, burst: 1 });
+  for (const ns of namespaces)
+    await client
+      .resource(RESOURCES.namespaces)
+      .delete(ns)
+      .catch((err: unknown) => {
+        if (errorCode(err) !== 404) log(`namespace ${ns} was not deleted: ${(err as Error).message}`);
+      });
 }

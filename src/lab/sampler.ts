@@ -7,7 +7,7 @@ import type { RESTClient } from '../client/index.js';
 import { scrape, snapshotOf, type ApiSnapshot } from './api_metrics.js';
 import { ProcSampler } from './proc.js';
 
-/** Samples /metrics and /proc until stopped. */
+/** Samples /metrics and /proc until stopped; with no server (a cluster whose /metrics the lab may not read), /proc only. */
 export class Sampler {
   readonly snapshots: ApiSnapshot[] = [];
   readonly procs: ProcSampler;
@@ -16,7 +16,7 @@ export class Sampler {
   private busy = false;
 
   constructor(
-    private readonly server: string | RESTClient,
+    private readonly server: string | RESTClient | undefined,
     private readonly processes: () => { name: string; pid: number }[],
     private readonly t0: number,
     private readonly intervalMs: number,
@@ -31,6 +31,7 @@ export class Sampler {
     const now = Date.now();
     try {
       this.procs.sample(this.processes(), now);
+      if (this.server === undefined) return;
       const text = await scrape(this.server, AbortSignal.timeout(Math.max(5_000, this.intervalMs)));
       this.snapshots.push(snapshotOf(text, (now - this.t0) / 1000));
     } catch {

@@ -39,6 +39,24 @@ const USAGE = 2;
 const RUNTIME = 1;
 const missing = join(dir, 'no-such-file');
 
+/** A kubeconfig whose server nothing listens on. */
+function unreachableKubeconfig(): string {
+  const file = join(dir, 'unreachable.kubeconfig');
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters: [{name: c, cluster: {server: "http://127.0.0.1:1"}}]',
+      'users: [{name: u, user: {token: t}}]',
+      'contexts: [{name: x, context: {cluster: c, user: u}}]',
+      'current-context: x',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
 describe('kscale bad input', () => {
   const table: [string, string[], number, RegExp][] = [
     ['unknown subcommand', ['frobnicate'], USAGE, /unknown command 'frobnicate'/],
@@ -143,6 +161,26 @@ describe('kscale bad input', () => {
       ['lab', 'experiment', 'watch-cache', '--pod-rate', '-1'],
       USAGE,
       /not a non-negative number/,
+    ],
+    ['load: no kubeconfig flag', ['load', '--nodes', '3'], USAGE, /required option '--kubeconfig <file>'/],
+    ['load: missing kubeconfig', ['load', '--kubeconfig', missing, '--nodes', '3'], USAGE, /cannot read kubeconfig/],
+    [
+      'load: unknown scenario',
+      ['load', '--kubeconfig', missing, '--scenario', 'nope'],
+      USAGE,
+      /--scenario: no scenario/,
+    ],
+    [
+      'load: bad pod rate',
+      ['load', '--kubeconfig', missing, '--pod-rate', 'fast'],
+      USAGE,
+      /not a non-negative number: fast/,
+    ],
+    [
+      'load: unreachable cluster (exit 3, as kscale up when the run cannot complete)',
+      ['load', '--kubeconfig', unreachableKubeconfig(), '--nodes-from-cluster'],
+      3,
+      /kscale load: cannot read the cluster's nodes: .*ECONNREFUSED/,
     ],
     ['lab compare: one report', ['lab', 'compare', missing], USAGE, /at least two reports/],
     ['lab compare: missing report', ['lab', 'compare', missing, missing], USAGE, /no-such-file: cannot read: ENOENT/],
