@@ -171,6 +171,13 @@ export {
   type ComponentEndpointsOptions,
 } from './serving/component_endpoints.js';
 export {
+  ALWAYS_ALLOW_PATHS,
+  DelegatedAuth,
+  type DelegatedDecision,
+  type DelegatedUser,
+} from './serving/delegated_auth.js';
+export { selfSignedServingCert } from './serving/self_signed.js';
+export {
   CertificateManager,
   CertificatePendingError,
   CertificateRequestError,

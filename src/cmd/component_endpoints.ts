@@ -4,12 +4,16 @@
  * metrics registry they serve: the process family, the workqueue family and
  * leader_election_master_status.
  */
+import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import {
   prometheusLeaderElectionMetrics,
   prometheusWorkqueueMetrics,
+  DelegatedAuth,
+  selfSignedServingCert,
   serveComponentEndpoints,
+  type RESTClient,
   setLeaderElectionMetricsProvider,
   setWorkqueueMetricsProvider,
   type ComponentEndpoints,
@@ -17,11 +21,23 @@ import {
 } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
 
-/** Adds --secure-port and --bind-address with upstream's default port. */
+/** Adds --secure-port, --bind-address and the serving certificate flags, with upstream's default port. */
 export function withComponentEndpointFlags(cmd: Command, defaultPort: number): Command {
   return cmd
+    .option(
+      '--tls-cert-file <file>',
+      'serving certificate (PEM) of the secure port; default: a self-signed one made at start',
+    )
+    .option('--tls-private-key-file <file>', 'its private key (PEM)')
+    .option(
+      '--client-ca-file <file>',
+      'CA whose client certificates authenticate callers of the secure port (the user is the CN, the groups the O)',
+    )
     .addOption(
-      new Option('--secure-port <n>', 'port of /healthz, /livez, /readyz and /metrics (0: pick a free one; -1: none)')
+      new Option(
+        '--secure-port <n>',
+        'HTTPS port of /healthz, /livez, /readyz (always allowed) and /metrics (a caller the API server authorizes) (0: pick a free one; -1: none)',
+      )
         .argParser(Number)
         .default(defaultPort),
     )
@@ -39,9 +55,9 @@ export function componentMetrics(clock: Clock): { registry: Registry; leaderElec
 }
 
 /**
- * Serves the endpoints as the flags say. A busy default port is logged and
- * skipped (many kscale processes share a machine); a port given explicitly
- * that cannot be bound is an error.
+ * Serves the endpoints as the flags say, over HTTPS with delegated authentication and authorization through
+ * `client` (the component's own, as upstream's default --authentication-kubeconfig). A busy default port is logged
+ * and skipped (many kscale processes share a machine); a port given explicitly that cannot be bound is an error.
  */
 export async function startComponentEndpoints(
   component: string,
@@ -49,11 +65,29 @@ export async function startComponentEndpoints(
   explicit: boolean,
   registry: Registry,
   ready: () => boolean,
+  client: RESTClient,
 ): Promise<ComponentEndpoints | undefined> {
   const port = o.securePort as number;
   if (!Number.isInteger(port) || port < 0) return undefined;
+  const certFile = o.tlsCertFile as string | undefined;
+  const keyFile = o.tlsPrivateKeyFile as string | undefined;
+  if ((certFile === undefined) !== (keyFile === undefined))
+    throw new Error('--tls-cert-file and --tls-private-key-file go together');
+  const bind = o.bindAddress as string;
+  const pair =
+    certFile === undefined || keyFile === undefined
+      ? await selfSignedServingCert(`kube-${component}`, [bind])
+      : { certPEM: readFileSync(certFile, 'utf8'), keyPEM: readFileSync(keyFile, 'utf8') };
+  const clientCAFile = o.clientCaFile as string | undefined;
+  const tls = { ...pair, ...(clientCAFile === undefined ? {} : { clientCA: readFileSync(clientCAFile, 'utf8') }) };
   try {
-    const ep = await serveComponentEndpoints({ bindAddress: `${o.bindAddress as string}:${port}`, registry, ready });
+    const ep = await serveComponentEndpoints({
+      bindAddress: `${bind}:${port}`,
+      registry,
+      ready,
+      tls,
+      auth: new DelegatedAuth(client),
+    });
     process.stdout.write(`kscale ${component} serving /metrics and /healthz on ${ep.url}\n`);
     return ep;
   } catch (err) {

@@ -208,21 +208,23 @@ export function controllerManagerCommand(): Command {
       // Queues created from here on report to this registry, as upstream's controllers report to the legacy registry.
       const metrics = componentMetrics(clock);
       let started = false;
+      // Like upstream: every controller gets its own client (its own QPS/burst bucket) from the builder, and the
+      // shared informers list and watch through one more, "shared-informers".
+      const restConfig = restConfigFromFlags(o as unknown as ClientFlags);
+      const managerConfig = { ...restConfig, userAgent: 'kscale-controller-manager' };
+      const simple = new SimpleControllerClientBuilder(managerConfig, { clock });
       const endpoints = await startComponentEndpoints(
         'controller-manager',
         o,
         c.getOptionValueSource('securePort') === 'cli',
         metrics.registry,
         () => started,
+        // The secure port's TokenReviews and SubjectAccessReviews, as the manager itself.
+        simple.client('delegated-auth'),
       ).catch((err: unknown) => {
         process.stderr.write(`kscale controller-manager: --secure-port: ${(err as Error).message}\n`);
         process.exit(1);
       });
-      // Like upstream: every controller gets its own client (its own QPS/burst bucket) from the builder, and the
-      // shared informers list and watch through one more, "shared-informers".
-      const restConfig = restConfigFromFlags(o as unknown as ClientFlags);
-      const managerConfig = { ...restConfig, userAgent: 'kscale-controller-manager' };
-      const simple = new SimpleControllerClientBuilder(managerConfig, { clock });
       // The shared informers list and watch as the manager itself, as upstream's do.
       const client = simple.client('shared-informers');
       const clientBuilder =

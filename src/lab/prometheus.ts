@@ -50,8 +50,17 @@ export function scrapeConfig(targets: readonly ScrapeTarget[], intervalS: number
   );
 }
 
-/** A target scraped as a kubeconfig's user (its client certificate or token), its files written under `dir`. */
-export function kubeconfigScrapeTarget(job: string, url: string, kubeconfig: string, dir: string): ScrapeTarget {
+/**
+ * A target scraped as a kubeconfig's user (its client certificate or token), its files written under `dir`;
+ * `verifyServer: false` for a component's self-signed serving certificate (insecure_skip_verify).
+ */
+export function kubeconfigScrapeTarget(
+  job: string,
+  url: string,
+  kubeconfig: string,
+  dir: string,
+  o: { verifyServer?: boolean } = {},
+): ScrapeTarget {
   const k = loadKubeconfig({ path: kubeconfig });
   mkdirSync(dir, { recursive: true });
   const file = (name: string, data: Buffer | string): string => {
@@ -62,7 +71,7 @@ export function kubeconfigScrapeTarget(job: string, url: string, kubeconfig: str
   return {
     job,
     url,
-    ...(k.ca === undefined ? {} : { caFile: file('ca.crt', k.ca) }),
+    ...(k.ca === undefined || o.verifyServer === false ? {} : { caFile: file('ca.crt', k.ca) }),
     ...(k.cert === undefined || k.key === undefined
       ? {}
       : { certFile: file('crt', k.cert), keyFile: file('key', k.key) }),

@@ -225,7 +225,14 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
               ...c,
               controllerManager: {
                 ...c.controllerManager,
-                extraArgs: [...c.controllerManager.extraArgs, '--secure-port', String(promPorts.cm)],
+                // Its secure port authenticates Prometheus's client certificate (the lab's metrics identity).
+                extraArgs: [
+                  ...c.controllerManager.extraArgs,
+                  '--secure-port',
+                  String(promPorts.cm),
+                  '--client-ca-file',
+                  join(paths.dataDir, 'data', 'tls', 'client-ca.crt'),
+                ],
               },
               scheduler: {
                 ...c.scheduler,
@@ -258,7 +265,14 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
         join(dataDir, 'prometheus'),
         [
           kubeconfigScrapeTarget('apiserver', serverUrl, metricsKubeconfig(c, paths), join(dataDir, 'prometheus')),
-          { job: 'kube-controller-manager', url: `http://127.0.0.1:${promPorts.cm}` },
+          // Its serving certificate is self-signed, so unverified (insecure_skip_verify), as upstream's is scraped.
+          kubeconfigScrapeTarget(
+            'kube-controller-manager',
+            `https://127.0.0.1:${promPorts.cm}`,
+            metricsKubeconfig(c, paths),
+            join(dataDir, 'prometheus'),
+            { verifyServer: false },
+          ),
           ...(mode.binding === 'scheduler'
             ? [{ job: 'kube-scheduler', url: `http://127.0.0.1:${promPorts.scheduler}` }]
             : []),

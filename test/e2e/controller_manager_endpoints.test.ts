@@ -1,12 +1,20 @@
 /**
  * `kscale controller-manager --secure-port`: /healthz, /livez, /readyz and
- * /metrics on upstream's endpoints, with the workqueue family (label `name`)
- * moving as a Deployment is synced, and leader_election_master_status.
+ * /metrics on upstream's endpoints over HTTPS (a self-signed certificate),
+ * with delegated authentication and authorization as upstream: the health
+ * checks are always allowed, /metrics needs a caller the API server
+ * authorizes (system:monitoring, by token or client certificate); the
+ * workqueue family (label `name`) moves as a Deployment is synced, and
+ * leader_election_master_status.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from './harness.js';
+import { request } from 'node:https';
+import { join } from 'node:path';
+import { kubectlPath, startServer, type TestServer } from './harness.js';
 import { startControllerManagerProcess } from './fixtures/workloads.js';
+import { serviceAccountKubectl } from './fixtures/serviceaccount.js';
+import { Kubectl } from './fixtures/kubectl/cli.js';
 import { loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
 import type { Deployment } from '../../src/api/index.js';
 
@@ -17,10 +25,40 @@ let client: RESTClient;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** A GET to the secure port, its self-signed certificate not verified (as Prometheus's insecure_skip_verify). */
+function get(
+  path: string,
+  auth: { token?: string; cert?: Buffer; key?: Buffer } = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${url}${path}`,
+      {
+        rejectUnauthorized: false,
+        agent: false,
+        ...(auth.cert !== undefined ? { cert: auth.cert, key: auth.key } : {}),
+        headers: auth.token === undefined ? {} : { Authorization: `Bearer ${auth.token}` },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 before(async () => {
   server = await startServer();
   client = new RESTClient({ ...loadKubeconfig({ path: server.kubeconfig }), qps: 0 });
-  cm = await startControllerManagerProcess(server.kubeconfig, ['--secure-port', '0']);
+  cm = await startControllerManagerProcess(server.kubeconfig, [
+    '--secure-port',
+    '0',
+    '--client-ca-file',
+    join(server.dir, 'data', 'tls', 'client-ca.crt'),
+  ]);
   url = cm.endpointsURL;
 });
 after(async () => {
@@ -29,19 +67,47 @@ after(async () => {
   await server?.stop();
 });
 
-test('the controller-manager serves /healthz, /livez and /readyz on 127.0.0.1, and 404 elsewhere', async () => {
-  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+test('the controller-manager serves /healthz, /livez and /readyz over HTTPS on 127.0.0.1 to anyone', async () => {
+  assert.match(url, /^https:\/\/127\.0\.0\.1:\d+$/);
   for (const p of ['/healthz', '/livez', '/readyz']) {
-    const res = await fetch(url + p);
+    const res = await get(p);
     assert.equal(res.status, 200, p);
-    assert.equal(await res.text(), 'ok');
+    assert.equal(res.text, 'ok');
   }
-  const verbose = await fetch(`${url}/readyz?verbose`);
-  assert.match(await verbose.text(), /readyz check passed/);
-  assert.equal((await fetch(`${url}/nope`)).status, 404);
+  assert.match((await get('/readyz?verbose')).text, /readyz check passed/);
+});
+
+test('/metrics needs a caller the API server authorizes: system:monitoring 200, others 403, a bad token 401', async () => {
+  const admin = new Kubectl(kubectlPath(), server.kubeconfig);
+  const { token: monitor } = await serviceAccountKubectl(server, admin, 'monitor');
+  await admin.ok([
+    'create',
+    'clusterrolebinding',
+    'monitor',
+    '--clusterrole=system:monitoring',
+    '--serviceaccount=default:monitor',
+  ]);
+  const { token: nobody } = await serviceAccountKubectl(server, admin, 'nobody');
+  const ok = await get('/metrics', { token: monitor });
+  assert.equal(ok.status, 200, ok.text);
+  assert.match(ok.text, /^workqueue_adds_total\{/m);
+  const denied = await get('/metrics', { token: nobody });
+  assert.equal(denied.status, 403);
+  assert.equal(denied.text.trim(), 'forbidden: User "system:serviceaccount:default:nobody" cannot get path "/metrics"');
+  const anonymous = await get('/metrics');
+  assert.equal(anonymous.status, 403);
+  assert.match(anonymous.text, /User "system:anonymous" cannot get path "\/metrics"/);
+  assert.equal((await get('/metrics', { token: 'not-a-token' })).status, 401);
+  // A client certificate signed by --client-ca-file: the admin's (kubeadm:cluster-admins, every path).
+  const k = loadKubeconfig({ path: server.kubeconfig });
+  assert.equal((await get('/metrics', { cert: k.cert!, key: k.key! })).status, 200);
+  // Behind authentication, an unknown path is 404 only for an authorized caller.
+  assert.equal((await get('/nope', { token: monitor })).status, 403);
+  assert.equal((await get('/nope', { cert: k.cert!, key: k.key! })).status, 404);
 });
 
 test('the controller-manager exports the workqueue family per queue and leader_election_master_status', async () => {
+  const admin = loadKubeconfig({ path: server.kubeconfig });
   await client.resource<Deployment>(RESOURCES.deployments).create(
     {
       apiVersion: 'apps/v1',
@@ -57,7 +123,7 @@ test('the controller-manager exports the workqueue family per queue and leader_e
   );
   let text = '';
   for (let i = 0; i < 100; i++) {
-    text = await (await fetch(`${url}/metrics`)).text();
+    text = (await get('/metrics', { cert: admin.cert!, key: admin.key! })).text;
     if (/workqueue_work_duration_seconds_count\{name="deployment-controller"\} [1-9]/.test(text)) break;
     await sleep(100);
   }

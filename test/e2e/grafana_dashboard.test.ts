@@ -63,14 +63,22 @@ const dir = mkdtempSync(join(tmpdir(), 'kscale-prom-'));
 before(async () => {
   server = await startServer();
   client = new RESTClient({ ...loadKubeconfig({ path: server.kubeconfig }), qps: 0 });
-  cm = await startControllerManagerProcess(server.kubeconfig, ['--secure-port', '0']);
+  // Its HTTPS port authenticates the admin's client certificate against the server's client CA.
+  cm = await startControllerManagerProcess(server.kubeconfig, [
+    '--secure-port',
+    '0',
+    '--client-ca-file',
+    join(server.dir, 'data', 'tls', 'client-ca.crt'),
+  ]);
   const cmURL = cm.endpointsURL;
   scheduler = await startScheduler(server.kubeconfig, ['--leader-elect=false']);
   fleet = startFleet(server.kubeconfig, ['--count', '2', '--port', '0', '--name-prefix', 'prom-node-']);
   await fleet.registered;
   prom = await startPrometheus(dir, [
     kubeconfigScrapeTarget('apiserver', server.url, server.kubeconfig, dir),
-    { job: 'kube-controller-manager', url: cmURL },
+    kubeconfigScrapeTarget('kube-controller-manager', cmURL, server.kubeconfig, join(dir, 'cm'), {
+      verifyServer: false,
+    }),
     { job: 'kube-scheduler', url: scheduler.url },
   ]);
   await waitFor(

@@ -41,4 +41,6 @@ export const RESOURCES = {
   persistentvolumes: core('persistentvolumes', false),
   persistentvolumeclaims: core('persistentvolumeclaims'),
   storageclasses: gv('storage.k8s.io', 'v1', 'storageclasses', false),
+  tokenreviews: gv('authentication.k8s.io', 'v1', 'tokenreviews', false),
+  subjectaccessreviews: gv('authorization.k8s.io', 'v1', 'subjectaccessreviews', false),
 } as const satisfies Record<string, GroupVersionResource>;
