@@ -50,6 +50,11 @@ export function proxyCommand(): Command {
       'where /metrics and /healthz are served ("" to disable)',
       '127.0.0.1:10249',
     )
+    .option(
+      '--healthz-bind-address <host:port>',
+      'where the JSON /healthz and /livez are served ("" to disable; upstream binds 0.0.0.0:10256)',
+      '127.0.0.1:10256',
+    )
     .option('--netns <name>', 'kscale: program the kernel inside this named network namespace (ip netns)')
     .option('--cleanup', 'remove every rule the chosen mode installed, then exit', false)
     .option('-v, --verbose', 'verbose logs');
@@ -89,6 +94,8 @@ export function proxyCommand(): Command {
       ...opts,
       ...(o.netns !== undefined ? { netns: o.netns as string } : {}),
       metricsBindAddress: o.metricsBindAddress as string,
+      healthzBindAddress: o.healthzBindAddress as string,
+      healthzBindAddressDefault: cmd.getOptionValueSource('healthzBindAddress') !== 'cli',
       clock,
       logger: log,
       onSync: (r) =>
@@ -110,7 +117,7 @@ export function proxyCommand(): Command {
       process.exit(1);
     }
     process.stdout.write(
-      `kscale proxy started: mode ${server.proxier!.describe()}, node ${o.hostnameOverride as string}${server.metricsURL !== undefined ? `, metrics ${server.metricsURL}/metrics` : ''}\n`,
+      `kscale proxy started: mode ${server.proxier!.describe()}, node ${o.hostnameOverride as string}${server.metricsURL !== undefined ? `, metrics ${server.metricsURL}/metrics` : ''}${server.healthzURL !== undefined ? `, healthz ${server.healthzURL}/healthz` : ''}\n`,
     );
   });
 }

@@ -24,6 +24,7 @@ import { Executor } from './exec.js';
 import { IptablesProxier, type IptablesBackend } from './iptables/index.js';
 import { IpvsProxier, type IpvsScheduler } from './ipvs/index.js';
 import { ProxyMetrics } from './metrics.js';
+import { ProxyHealthServer } from './healthcheck.js';
 import { NftablesProxier } from './nftables/index.js';
 import type { Proxier, ProxyMode, SyncResult } from './proxier.js';
 import { ServiceProxy } from './service_proxy.js';
@@ -46,6 +47,10 @@ export interface ProxyServerOptions {
   netns?: string;
   /** --metrics-bind-address host:port ("" disables; port 0 picks a free one). */
   metricsBindAddress?: string;
+  /** --healthz-bind-address host:port of the JSON /healthz and /livez ("" disables). */
+  healthzBindAddress?: string;
+  /** The address is the default, not asked for: when it is busy, log and serve no health (many proxies per host). */
+  healthzBindAddressDefault?: boolean;
   clock?: Clock;
   logger?: ClientLogger;
   onSync?: (r: SyncResult & { durationMs: number }) => void;
@@ -80,6 +85,8 @@ export class ProxyServer {
   proxy: ServiceProxy | undefined;
   proxier: Proxier | undefined;
   metricsURL: string | undefined;
+  healthzURL: string | undefined;
+  private health: ProxyHealthServer | undefined;
   private services: SharedInformer | undefined;
   private slices: SharedInformer | undefined;
   private stoppers: Stopper[] = [];
@@ -94,7 +101,20 @@ export class ProxyServer {
     this.proxier = await newProxier(this.o.mode, exec, this.o);
     log.info({ mode: this.proxier.describe() }, 'using proxy mode');
     const node = await nodeInfo(this.o.client, this.o.nodeName);
+    if (this.o.healthzBindAddress !== undefined && this.o.healthzBindAddress !== '') {
+      // Upstream's health timeout: twice the sync period.
+      this.health = new ProxyHealthServer(2 * this.o.syncPeriodMs, this.o.clock ?? new RealClock());
+      try {
+        this.healthzURL = await this.health.serve(this.o.healthzBindAddress);
+      } catch (err) {
+        if (this.o.healthzBindAddressDefault !== true || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE')
+          throw err;
+        log.warn({ address: this.o.healthzBindAddress }, 'the healthz address is in use; not serving /healthz');
+        this.health = undefined;
+      }
+    }
     const proxy = new ServiceProxy(this.proxier, {
+      ...(this.health !== undefined ? { health: this.health } : {}),
       node,
       syncPeriodMs: this.o.syncPeriodMs,
       minSyncPeriodMs: this.o.minSyncPeriodMs,
@@ -133,6 +153,7 @@ export class ProxyServer {
     this.stoppers = [];
     await this.proxy?.stop();
     if (this.httpServer !== undefined) await new Promise<void>((r) => this.httpServer!.close(() => r()));
+    await this.health?.close();
   }
 
   private async serveMetrics(bind: string): Promise<void> {

@@ -31,6 +31,8 @@ export interface ServiceProxyOptions {
   fullSyncPeriodMs?: number;
   onError?: (err: unknown) => void;
   onSync?: (r: SyncResult & { durationMs: number }) => void;
+  /** --healthz-bind-address's server: told of every queued change and every successful sync. */
+  health?: { queuedUpdate(): void; updated(): void };
 }
 
 /** Trackers, maps, the runner and one Proxier. */
@@ -93,19 +95,27 @@ export class ServiceProxy {
 
   private serviceChanged(old: KubeObject | undefined, svc: KubeObject | undefined): void {
     this.opts.metrics.serviceChangesTotal.inc();
-    if (this.serviceChanges.update(old, svc) && this.started) this.runner.run();
+    if (this.serviceChanges.update(old, svc)) {
+      this.opts.health?.queuedUpdate();
+      if (this.started) this.runner.run();
+    }
     this.opts.metrics.serviceChangesPending.set(this.serviceChanges.pending());
   }
 
   private sliceChanged(slice: KubeObject, removed: boolean): void {
     this.opts.metrics.endpointChangesTotal.inc();
-    if (this.endpointsChanges.sliceUpdate(slice, removed) && this.started) this.runner.run();
+    if (this.endpointsChanges.sliceUpdate(slice, removed)) {
+      this.opts.health?.queuedUpdate();
+      if (this.started) this.runner.run();
+    }
     this.opts.metrics.endpointChangesPending.set(this.endpointsChanges.pending());
   }
 
   private maybeStart(): void {
     if (this.started || !this.servicesSynced || !this.slicesSynced) return;
     this.started = true;
+    // The first sync is an update waiting from the start, so a proxy that never syncs turns unhealthy.
+    this.opts.health?.queuedUpdate();
     this.runner.start();
   }
 
@@ -158,6 +168,7 @@ export class ServiceProxy {
     const end = this.clock.now();
     for (const t of epCheckout.triggerTimes) m.networkProgrammingDuration.observe(Math.max(0, end - t) / 1000);
     this.last = { ...result, durationMs };
+    this.opts.health?.updated();
     this.opts.onSync?.(this.last);
   }
 
