@@ -182,7 +182,16 @@ function addRunFlags(cmd: Command): Command {
     .option('--kubelet-burst <n>', 'per hollow kubelet client burst (upstream 100)', nonNegativeNumberFlag, 100)
     .optionsGroup('Measurement and phases:')
     .option('--scrape-interval <duration>', 'how often /metrics and /proc are read', durationTextFlag, '5s')
-    .option('--prometheus', "run Debian's prometheus scraping every component; report its PromQL SLIs beside the lab's")
+    .option(
+      '--prometheus',
+      "run Debian's prometheus scraping every component; report its PromQL SLIs beside the lab's",
+    );
+  return deprecatedAlias(addPhaseFlags(cmd), 'pod-startup-ms', 'pod-startup-latency', nonNegativeIntFlag);
+}
+
+/** --phase-timeout, --settle, --hold and --seed: shared by `kscale up`, `kscale lab experiment` and `kscale load`. */
+export function addPhaseFlags(cmd: Command): Command {
+  return cmd
     .option(
       '--phase-timeout <duration>',
       'upper bound on each phase (default: from its pods and the pod rate)',
@@ -191,7 +200,22 @@ function addRunFlags(cmd: Command): Command {
     .option('--settle <duration>', 'measurement after the last phase', durationTextFlag, '5s')
     .option('--hold <duration>', "overrides the duration of the scenario's hold phases", durationTextFlag)
     .option('--seed <n>', 'seed of the scale and rollout picks', nonNegativeIntFlag, 1);
-  return deprecatedAlias(cmd, 'pod-startup-ms', 'pod-startup-latency', nonNegativeIntFlag);
+}
+
+/** The scenario with --hold, when given, as the duration of its hold phases. */
+export function withHold(o: Record<string, unknown>, scenario: Scenario): Scenario {
+  const hold = o.hold === undefined ? undefined : parseDuration(o.hold as string);
+  return hold === undefined
+    ? scenario
+    : { ...scenario, phases: scenario.phases.map((p) => (p.type === 'hold' ? { ...p, durationMs: hold } : p)) };
+}
+
+/** Sets what --scrape-interval and addPhaseFlags' flags say. */
+export function applyPhaseFlags(c: LabConfig, o: Record<string, unknown>): void {
+  c.scrapeIntervalMs = parseDuration(o.scrapeInterval as string);
+  c.phaseTimeoutMs = o.phaseTimeout === undefined ? 0 : parseDuration(o.phaseTimeout as string);
+  c.settleS = parseDuration(o.settle as string) / 1000;
+  c.seed = o.seed as number;
 }
 
 /** A LabConfig from the run flags. */
@@ -201,11 +225,7 @@ function configFrom(
   reportDir: string,
   defaults: { nodes?: number } = {},
 ): LabConfig {
-  const hold = o.hold === undefined ? undefined : parseDuration(o.hold as string);
-  const s: Scenario =
-    hold === undefined
-      ? scenario
-      : { ...scenario, phases: scenario.phases.map((p) => (p.type === 'hold' ? { ...p, durationMs: hold } : p)) };
+  const s = withHold(o, scenario);
   const c = defaultConfig(s, reportDir);
   c.nodes = (o.nodes as number | undefined) ?? defaults.nodes ?? c.nodes;
   c.podsPerNode = (o.podsPerNode as number | undefined) ?? s.podsPerNode;
@@ -256,11 +276,8 @@ function configFrom(
   if (o.controllerManagerBurst !== undefined) c.controllerManager.burst = o.controllerManagerBurst as number;
   if (o.schedulerQps !== undefined) c.scheduler.qps = o.schedulerQps as number;
   if (o.schedulerBurst !== undefined) c.scheduler.burst = o.schedulerBurst as number;
-  c.scrapeIntervalMs = parseDuration(o.scrapeInterval as string);
   if (o.prometheus === true) c.prometheus = true;
-  c.phaseTimeoutMs = o.phaseTimeout === undefined ? 0 : parseDuration(o.phaseTimeout as string);
-  c.settleS = parseDuration(o.settle as string) / 1000;
-  c.seed = o.seed as number;
+  applyPhaseFlags(c, o);
   return c;
 }
 

@@ -7,7 +7,6 @@
  */
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
-import { parseDuration } from '../api/index.js';
 import {
   durationTextFlag,
   loadKubeconfig,
@@ -19,7 +18,7 @@ import {
 } from '../client/index.js';
 import { defaultConfig, loadScenario, Progress, type LabConfig, type Scenario } from '../lab/index.js';
 import { asUsage, EXIT, messageOf, UsageError } from './exit.js';
-import { defaultReportDir, interruptible, runAndReport } from './lab.js';
+import { addPhaseFlags, applyPhaseFlags, defaultReportDir, interruptible, runAndReport, withHold } from './lab.js';
 
 /** The Ready nodes of the cluster behind `kubeconfig` (--nodes-from-cluster). */
 export async function readyNodeCount(kubeconfig: string): Promise<number> {
@@ -35,11 +34,7 @@ export async function readyNodeCount(kubeconfig: string): Promise<number> {
 
 /** The load's settings from the flags; `nodes` is the cluster's size the scenario is scaled by. */
 function loadConfig(o: Record<string, unknown>, scenario: Scenario, nodes: number, dir: string): LabConfig {
-  const hold = o.hold === undefined ? undefined : parseDuration(o.hold as string);
-  const s: Scenario =
-    hold === undefined
-      ? scenario
-      : { ...scenario, phases: scenario.phases.map((p) => (p.type === 'hold' ? { ...p, durationMs: hold } : p)) };
+  const s = withHold(o, scenario);
   const c = defaultConfig(s, dir);
   c.existingCluster = { kubeconfig: resolve(o.kubeconfig as string) };
   c.nodes = nodes;
@@ -48,16 +43,13 @@ function loadConfig(o: Record<string, unknown>, scenario: Scenario, nodes: numbe
   const w = o.workloads as 'controllers' | 'pods';
   c.mode = { workloads: w, binding: w === 'pods' ? (o.binding as 'scheduler' | 'direct') : 'scheduler' };
   c.fleet.podStartupMs = o.podStartupLatency as number;
-  c.scrapeIntervalMs = parseDuration(o.scrapeInterval as string);
-  c.phaseTimeoutMs = o.phaseTimeout === undefined ? 0 : parseDuration(o.phaseTimeout as string);
-  c.settleS = parseDuration(o.settle as string) / 1000;
-  c.seed = o.seed as number;
+  applyPhaseFlags(c, o);
   return c;
 }
 
 /** Adds `kscale load`. */
 export function loadCommand(): Command {
-  return new Command('load')
+  const cmd = new Command('load')
     .description(
       "run a load scenario and the SLO measurement against an existing cluster, starting nothing (ClusterLoader2's job)",
     )
@@ -95,43 +87,35 @@ export function loadCommand(): Command {
     )
     .option('--report <dir>', 'report folder (default: a new timestamped folder under ./kscale-reports/)')
     .option('--junit <file>', 'also write JUnit XML, one testcase per SLO, for CI')
-    .option('--scrape-interval <duration>', "how often the server's /metrics is read", durationTextFlag, '5s')
-    .option(
-      '--phase-timeout <duration>',
-      'upper bound on each phase (default: from its pods and the pod rate)',
-      durationTextFlag,
-    )
-    .option('--settle <duration>', 'measurement after the last phase', durationTextFlag, '5s')
-    .option('--hold <duration>', "overrides the duration of the scenario's hold phases", durationTextFlag)
-    .option('--seed <n>', 'seed of the scale and rollout picks', nonNegativeIntFlag, 1)
-    .action(async (o: Record<string, unknown>) => {
-      const scenario = asUsage('--scenario', () => loadScenario(o.scenario as string));
-      if (scenario.phases.some((p) => p.type === 'kill-nodes'))
-        throw new UsageError(
-          `--scenario ${scenario.name}: kill-nodes phases need the lab's own hollow nodes (kscale up)`,
-        );
-      const kubeconfig = o.kubeconfig as string;
-      asUsage('--kubeconfig', () => loadKubeconfig({ path: kubeconfig }));
-      if ((o.nodes === undefined) === (o.nodesFromCluster !== true))
-        throw new UsageError('give either --nodes <n> or --nodes-from-cluster');
-      // Reached once before anything runs: an unreachable cluster is one line and exit 3, not a hung informer.
-      let ready: number;
-      try {
-        ready = await readyNodeCount(kubeconfig);
-      } catch (err) {
-        process.stderr.write(`kscale load: cannot read the cluster's nodes: ${messageOf(err)}\n`);
-        process.exitCode = EXIT.INCOMPLETE;
-        return;
-      }
-      const nodes = o.nodesFromCluster === true ? ready : (o.nodes as number);
-      if (nodes === 0) throw new UsageError('the cluster has no Ready nodes to load');
-      const dir =
-        o.report !== undefined ? resolve(o.report as string) : defaultReportDir(`load-${scenario.name}-${nodes}n`);
-      const progress = new Progress(process.stderr);
-      const ctl = interruptible(progress);
-      await runAndReport('kscale load', loadConfig(o, scenario, nodes, dir), o.junit as string | undefined, {
-        progress,
-        signal: ctl.signal,
-      }).finally(() => ctl.dispose());
-    });
+    .option('--scrape-interval <duration>', "how often the server's /metrics is read", durationTextFlag, '5s');
+  return addPhaseFlags(cmd).action(async (o: Record<string, unknown>) => {
+    const scenario = asUsage('--scenario', () => loadScenario(o.scenario as string));
+    if (scenario.phases.some((p) => p.type === 'kill-nodes'))
+      throw new UsageError(
+        `--scenario ${scenario.name}: kill-nodes phases need the lab's own hollow nodes (kscale up)`,
+      );
+    const kubeconfig = o.kubeconfig as string;
+    asUsage('--kubeconfig', () => loadKubeconfig({ path: kubeconfig }));
+    if ((o.nodes === undefined) === (o.nodesFromCluster !== true))
+      throw new UsageError('give either --nodes <n> or --nodes-from-cluster');
+    // Reached once before anything runs: an unreachable cluster is one line and exit 3, not a hung informer.
+    let ready: number;
+    try {
+      ready = await readyNodeCount(kubeconfig);
+    } catch (err) {
+      process.stderr.write(`kscale load: cannot read the cluster's nodes: ${messageOf(err)}\n`);
+      process.exitCode = EXIT.INCOMPLETE;
+      return;
+    }
+    const nodes = o.nodesFromCluster === true ? ready : (o.nodes as number);
+    if (nodes === 0) throw new UsageError('the cluster has no Ready nodes to load');
+    const dir =
+      o.report !== undefined ? resolve(o.report as string) : defaultReportDir(`load-${scenario.name}-${nodes}n`);
+    const progress = new Progress(process.stderr);
+    const ctl = interruptible(progress);
+    await runAndReport('kscale load', loadConfig(o, scenario, nodes, dir), o.junit as string | undefined, {
+      progress,
+      signal: ctl.signal,
+    }).finally(() => ctl.dispose());
+  });
 }
