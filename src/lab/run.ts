@@ -337,7 +337,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       });
     };
     ticker = setInterval(draw, 1000);
-    if (nodeJoinOf(c) === 'csr')
+    // Against an existing cluster no fleet starts, so nothing joins.
+    if (existing === undefined && nodeJoinOf(c) === 'csr')
       await writeBootstrapKubeconfig(client, paths.kubeconfig, bootstrapKubeconfigPath(paths));
     if (existing === undefined) {
       for (const spec of fleetSpecs(c, paths)) await sup.start(spec);
