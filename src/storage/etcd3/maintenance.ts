@@ -11,6 +11,9 @@ import { isCompactedError, isFutureRevisionError, mapEtcdError, retryRead } from
 /** Upstream's key for the last compaction (kube-apiserver stores the revision as its value). */
 export const COMPACT_REV_KEY = 'compact_rev_key';
 
+/** etcd's default `--max-request-bytes` (1.5 MiB): the largest single write it accepts. */
+export const ETCD_MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
+
 /** Compaction and space management for one etcd cluster. */
 export class Maintenance {
   /** The highest revision this process compacted at; survives a failed bookkeeping write. */
@@ -76,15 +79,22 @@ export class Maintenance {
     }
   }
 
-  /** `etcdctl alarm disarm` for NOSPACE; refused (NoSpace) while the database is still over quota. */
+  /**
+   * `etcdctl alarm disarm` for NOSPACE; refused (NoSpace) while the database
+   * has no room for the largest write etcd accepts. etcd raises NOSPACE when
+   * size + request > quota, so the size alone may sit just under the quota
+   * while full; requiring a whole request's room makes the refusal certain
+   * until compaction and defragmentation have freed space.
+   */
   async disarmAlarms(): Promise<void> {
     const nospace = (await this.alarms()).filter((a) => a.alarm === 'NOSPACE');
     if (nospace.length === 0) return;
     const st = await retryRead(() => this.client.maintenance.status());
-    if (Number(st.dbSize) >= this.quotaBytes)
+    const room = this.quotaBytes - Number(st.dbSize);
+    if (room < Math.min(ETCD_MAX_REQUEST_BYTES, this.quotaBytes / 2))
       throw new StorageError(
         'NoSpace',
-        `database size ${Number(st.dbSize)} still exceeds the quota ${this.quotaBytes}: compact and defragment first`,
+        `database size ${Number(st.dbSize)} still exceeds the quota ${this.quotaBytes} less room for one request: compact and defragment first`,
       );
     try {
       for (const a of nospace)
