@@ -7,10 +7,11 @@
  * - TLS h2: the same identity over one HTTP/2 connection carrying every worker's streams, as client-go does.
  * Rounds alternate the modes so drift on a shared machine hits all of them alike.
  *
- *   node dist/bench/secure/main.js [--seconds 5] [--rounds 3] [--concurrency 16]
+ *   node dist/bench/secure/main.js [--seconds 5] [--rounds 3] [--concurrency 16] [--modes insecure,h2]
+ *     [--server-node-args="--cpu-prof --cpu-prof-dir=DIR"]   (Node flags for the server, e.g. to profile it)
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { connect, type ClientHttp2Session } from 'node:http2';
@@ -26,6 +27,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '16' },
+    modes: { type: 'string', default: 'insecure,h1,h2' },
+    'server-node-args': { type: 'string', default: '' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
   const server = spawn(
     process.execPath,
     [
+      ...values['server-node-args'].split(' ').filter(Boolean),
       KSCALE,
       'server',
       '--secure-port',
@@ -92,19 +96,32 @@ async function main(): Promise<void> {
           s.end();
         }),
     };
+    const wanted = new Set(values.modes.split(',').map((m) => (m === 'insecure' ? m : `TLS ${m}`)));
+    const modes = (Object.keys(gets) as Mode[]).filter((m) => wanted.has(m));
     const rates: Record<Mode, number[]> = { insecure: [], 'TLS h1': [], 'TLS h2': [] };
-    for (const mode of Object.keys(gets) as Mode[]) await run(gets[mode], 0.5); // warm-up: connections, JIT
+    const cpu: Record<Mode, number[]> = { insecure: [], 'TLS h1': [], 'TLS h2': [] };
+    for (const mode of modes) await run(gets[mode], 0.5); // warm-up: connections, JIT
     for (let r = 0; r < ROUNDS; r++)
-      for (const mode of Object.keys(gets) as Mode[]) rates[mode].push(await run(gets[mode], SECONDS));
+      for (const mode of modes) {
+        const before = cpuSeconds(server.pid!);
+        const { rate, count } = await run(gets[mode], SECONDS);
+        rates[mode].push(rate);
+        cpu[mode].push(((cpuSeconds(server.pid!) - before) / count) * 1e6);
+      }
     const base = median(rates.insecure);
     process.stdout.write(
-      `single-object GET/s, ${CONCURRENCY} workers, ${ROUNDS} × ${SECONDS} s per mode (median; rounds alternate)\n`,
+      `single-object GET/s, ${CONCURRENCY} workers, ${ROUNDS} × ${SECONDS} s per mode (median; rounds alternate);\n` +
+        `server CPU µs per GET (from /proc, 10 ms ticks)\n`,
     );
-    for (const mode of Object.keys(gets) as Mode[]) {
+    for (const mode of modes) {
       const m = median(rates[mode]);
-      const share = mode === 'insecure' ? '' : `  ${((m / base) * 100).toFixed(0)}% of insecure (target ≥ 70%)`;
+      const share =
+        mode === 'insecure' || !wanted.has('insecure')
+          ? ''
+          : `  ${((m / base) * 100).toFixed(0)}% of insecure (target ≥ 70%)`;
       process.stdout.write(
-        `  ${mode.padEnd(9)} ${m.toFixed(0).padStart(7)} GET/s  [${rates[mode].map((x) => x.toFixed(0)).join(', ')}]${share}\n`,
+        `  ${mode.padEnd(9)} ${m.toFixed(0).padStart(7)} GET/s  [${rates[mode].map((x) => x.toFixed(0)).join(', ')}]` +
+          `  ${median(cpu[mode]).toFixed(1)} µs CPU/GET${share}\n`,
       );
     }
     plainAgent.destroy();
@@ -145,8 +162,14 @@ function request(req: http.ClientRequest, body?: string): Promise<number> {
   });
 }
 
+/** The user + system CPU seconds process `pid` has used (Linux /proc; clock ticks of 10 ms). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: fields 14 and 15 of stat(5)
+}
+
 /** GETs per second over `seconds` with CONCURRENCY workers each waiting for its answer; throws on a non-200. */
-async function run(get: Get, seconds: number): Promise<number> {
+async function run(get: Get, seconds: number): Promise<{ rate: number; count: number }> {
   const end = performance.now() + seconds * 1000;
   let done = 0;
   const t0 = performance.now();
@@ -159,7 +182,7 @@ async function run(get: Get, seconds: number): Promise<number> {
       }
     }),
   );
-  return done / ((performance.now() - t0) / 1000);
+  return { rate: done / ((performance.now() - t0) / 1000), count: done };
 }
 
 function median(v: number[]): number {

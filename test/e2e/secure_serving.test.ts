@@ -207,6 +207,39 @@ describe('kscale server --secure-port', () => {
     assert.equal((await whoami(token)).code, 401, 'the ServiceAccount is gone');
   });
 
+  test('a client certificate that expires while its HTTP/2 connection stays open is refused from then on', async () => {
+    const dir = join(server.dir, 'data', 'tls');
+    const clientCA = {
+      certPEM: readFileSync(join(dir, 'client-ca.crt'), 'utf8'),
+      keyPEM: readFileSync(join(dir, 'client-ca.key'), 'utf8'),
+    };
+    // X.509 times have whole seconds; this one ends 3 to 4 s from now.
+    const brief = await issueCert(clientCA, {
+      commonName: 'brief',
+      organizations: ['kubeadm:cluster-admins'],
+      usages: ['client'],
+      validityDays: 4 / 86_400,
+    });
+    const session = http2Connect(t.url.origin, { ca: t.ca, cert: brief.certPEM, key: brief.keyPEM });
+    session.on('error', () => undefined);
+    const get = (): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const s = session.request({ ':path': '/api/v1/namespaces/default', ':method': 'GET' });
+        s.on('response', (h) => resolve(Number(h[':status'])));
+        s.on('error', reject);
+        s.resume();
+        s.end();
+      });
+    try {
+      assert.equal(await get(), 200, 'valid: authenticated from the certificate');
+      assert.equal(await get(), 200, 'the same connection, answered from what its certificate said');
+      await new Promise((r) => setTimeout(r, 5_000));
+      assert.equal(await get(), 401, 'expired: the open connection no longer authenticates');
+    } finally {
+      session.close();
+    }
+  });
+
   test('a client certificate from another CA fails the handshake', async () => {
     const otherCA = await generateCA('mallory-ca');
     const forged = await issueCert(otherCA, {
