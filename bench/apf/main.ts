@@ -104,8 +104,8 @@ async function main(): Promise<void> {
   const apf = new APFController({
     clock: new RealClock(),
     serverConcurrencyLimit: 600,
-    // No watchers: a write's extra seats after it returns are load it carries, not dispatch overhead.
-    stats: { objectCount: () => 5000, watchCount: () => 0, listFromStorage: () => false },
+    // No watches are registered: a write's extra seats after it returns are load it carries, not dispatch overhead.
+    stats: { objectCount: () => 5000, listFromStorage: () => false },
   });
   apf.priorityLevelHandler.replace([...MANDATORY_PRIORITY_LEVELS, ...SUGGESTED_PRIORITY_LEVELS] as Obj[]);
   apf.flowSchemaHandler.replace([...MANDATORY_FLOW_SCHEMAS, ...SUGGESTED_FLOW_SCHEMAS] as Obj[]);

@@ -628,8 +628,8 @@ export class ApiServer {
     };
   }
 
-  /** Object and watcher counts from the watch cache, and the cacher's own rule for when a list goes to storage. */
-  private resourceStats(): ResourceStats {
+  /** Object counts from the watch cache, and the cacher's own rule for when a list goes to storage. */
+  private resourceStats(): Omit<ResourceStats, 'watchCount'> {
     const prefixes = new Map(RESOURCES.map((r) => [`${r.group}/${r.resource}`, r.storagePrefix]));
     const cacher = (info: RequestInfo) => {
       const prefix = prefixes.get(`${info.apiGroup}/${info.resource}`);
@@ -637,7 +637,6 @@ export class ApiServer {
     };
     return {
       objectCount: (info) => cacher(info)?.objectCount,
-      watchCount: (info) => cacher(info)?.watcherCount ?? 0,
       listFromStorage: (info) => {
         const q = info.query;
         if (q.has('continue')) return true;

@@ -5,7 +5,9 @@
  * has one queue (handSize 1: a backlogged flow spreads over its whole hand,
  * so equal hands are what make equal flows), and the level lends and borrows
  * nothing. Every PATCH is charged, by upstream's work estimator, for the
- * ConfigMap watchers open in another namespace: its seat stays taken for
+ * cluster-wide ConfigMap watches open (their label selector matches nothing,
+ * so they cost no events, yet the estimator counts every watch of the
+ * resource, as upstream's watch tracker does): its seat stays taken for
  * 5 ms per 10 watchers after it returns, without CPU, so the level's seats,
  * not the event loop, are what both flows wait for and both stay backlogged.
  * Fair queuing gives each backlogged queue an equal share of the seats
@@ -20,7 +22,8 @@ import { isTooManyRequests, RESOURCES, RESTClient, type ResponseStream, type Res
 export const FAIRNESS_NAMESPACE = 'kscale-fairness';
 /** The PriorityLevelConfiguration and the FlowSchema the check creates. */
 export const FAIRNESS_LEVEL = 'kscale-fairness';
-const WATCH_NAMESPACE = 'kscale-fairness-watchers';
+/** A label no ConfigMap carries: the watches the writes are charged for see no events. */
+const NO_MATCH = 'kscale-fairness/never=true';
 const FC = '/apis/flowcontrol.apiserver.k8s.io/v1';
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 const FLOWS = ['heavy', 'light'] as const;
@@ -76,8 +79,7 @@ async function ensure(admin: RESTClient, path: string, body: object): Promise<vo
 /** Creates the namespaces, the two ServiceAccounts with patch rights, their ConfigMaps, the level and its FlowSchema. */
 async function prepare(admin: RESTClient, opts: FairnessOptions): Promise<void> {
   const ns = FAIRNESS_NAMESPACE;
-  for (const name of [ns, WATCH_NAMESPACE])
-    await ensure(admin, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  await ensure(admin, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   for (const name of FLOWS)
     await ensure(admin, `/api/v1/namespaces/${ns}/serviceaccounts`, {
       apiVersion: 'v1',
@@ -212,11 +214,13 @@ async function flow(
   return f;
 }
 
-/** Opens `n` ConfigMap watches in a namespace the flows never write: upstream's estimator charges every write for them. */
+/** Opens `n` cluster-wide ConfigMap watches that match nothing: upstream's estimator charges every write for them. */
 async function openWatchers(admin: RESTClient, n: number): Promise<ResponseStream[]> {
-  const path = `/api/v1/namespaces/${WATCH_NAMESPACE}/configmaps`;
+  const path = '/api/v1/configmaps';
   const streams = await Promise.all(
-    Array.from({ length: n }, () => admin.stream({ method: 'GET', path, query: { watch: true } })),
+    Array.from({ length: n }, () =>
+      admin.stream({ method: 'GET', path, query: { watch: true, labelSelector: NO_MATCH } }),
+    ),
   );
   for (const s of streams) s.resume();
   return streams;

@@ -16,6 +16,9 @@
  *   grows to twice its live size before the next major GC, as GOGC=100 lets
  *   Go's heap. V8's own factor for the server's heap stayed near 1.2, so a
  *   server holding 75,000 cached pods ran a major GC every second or two.
+ * - `KSCALE_CPU_PROFILE_DIR=DIR` in the environment adds `--cpu-prof` into
+ *   DIR for every process the lab starts: a V8 profile per process (and per
+ *   worker thread) written when it exits, to find where a run's CPU went.
  */
 import { availableParallelism } from 'node:os';
 
@@ -31,5 +34,7 @@ export function v8PoolSize(cores: number): number {
 export function nodeRuntimeFlags(role: ProcessRole, cores = availableParallelism()): string[] {
   const flags = [`--v8-pool-size=${v8PoolSize(cores)}`];
   if (role === 'server') flags.push('--heap-growing-percent=100');
+  const profileDir = process.env.KSCALE_CPU_PROFILE_DIR;
+  if (profileDir !== undefined && profileDir !== '') flags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
   return flags;
 }

@@ -24,7 +24,7 @@ function oneSeat(): APFController {
   const apf = new APFController({
     clock: new FakeClock(),
     serverConcurrencyLimit: 1,
-    stats: { objectCount: () => undefined, watchCount: () => 0, listFromStorage: () => false },
+    stats: { objectCount: () => undefined, listFromStorage: () => false },
   });
   apf.priorityLevelHandler.replace([
     ...MANDATORY_PRIORITY_LEVELS.filter((p) => p.metadata?.name === 'exempt'),

@@ -5,7 +5,8 @@
  * X-Kubernetes-PF-FlowSchema-UID and X-Kubernetes-PF-PriorityLevel-UID
  * headers, and runs once its level admits it (429 with Retry-After when its
  * queue is full or its wait runs out). A watch holds its seat only while it
- * starts, as upstream releases it once the watch is initialized.
+ * starts, as upstream releases it once the watch is initialized, and is
+ * counted in the watch tracker until it ends.
  */
 import { tooManyRequests } from '../../api/index.js';
 import { ANONYMOUS_USER } from '../authentication/index.js';
@@ -36,9 +37,13 @@ export function withPriorityAndFairness(apf: APFController): Filter {
     if (typeof outcome === 'string') throw tooManyRequests('Too many requests, please try again later.', 1);
     const admitted: Admitted = outcome;
     if (MaxInFlight.isLongRunning(info)) {
+      // A watch counts, for the writes it will be told of, until it ends (upstream's watch tracker).
+      const forget = info.verb === 'watch' ? apf.watches.register(info) : undefined;
       const p = next(req, res, info);
       admitted.finish();
-      return p;
+      if (forget === undefined) return p;
+      res.once('close', forget);
+      return p.finally(forget);
     }
     // The seats go back when the handler returns with its response written, or when the response closes:
     // a handler still writing keeps them, one past its deadline (504 written) does not.

@@ -18,6 +18,7 @@ import { byPrecedence, flowDistinguisher, matchesFlowSchema } from './matching.j
 import type { FlowControlGaugeSource, FlowControlMetrics, FlowGaugeSample } from './metrics.js';
 import { QueueSet, type RejectReason, type StartResult, type WorkEstimate } from './queueset.js';
 import { hashFlow } from './shuffle_sharding.js';
+import { WatchTracker } from './watch_tracker.js';
 import { estimateWork, maxSeatsOf, type ResourceStats } from './work_estimator.js';
 
 /** The controller's settings. */
@@ -27,7 +28,8 @@ export interface APFControllerOptions {
   serverConcurrencyLimit: number;
   /** The request timeout (60 s); a request waits in a queue at most a quarter of it, as upstream. */
   requestTimeoutMs?: number;
-  stats: ResourceStats;
+  /** Object counts and the list rule; the watches a write notifies come from the controller's own `watches`. */
+  stats: Omit<ResourceStats, 'watchCount'>;
   metrics?: FlowControlMetrics;
   /** Writes a FlowSchema's Dangling condition (the status subresource). */
   writeDangling?: (flowSchema: string, condition: FlowControlCondition) => Promise<void>;
@@ -87,9 +89,13 @@ export class APFController implements FlowControlGaugeSource {
   private readonly dangling = new Map<string, boolean>();
   private timer: Timer | undefined;
   private readonly waitBudgetMs: number;
+  /** Open watches, filed by the filter as they start, that a write's estimate charges for. */
+  readonly watches = new WatchTracker();
+  private readonly stats: ResourceStats;
 
   constructor(private readonly opts: APFControllerOptions) {
     this.waitBudgetMs = (opts.requestTimeoutMs ?? 60_000) / 4;
+    this.stats = { ...opts.stats, watchCount: (info) => this.watches.interestedCount(info) };
     if (opts.metrics !== undefined) opts.metrics.source = this;
     this.recompute();
   }
@@ -262,7 +268,7 @@ export class APFController implements FlowControlGaugeSource {
 
   /** The work a request costs in its level. */
   estimate(info: RequestInfo, level: PriorityLevelState): WorkEstimate {
-    return estimateWork(info, this.opts.stats, level.maxSeats);
+    return estimateWork(info, this.stats, level.maxSeats);
   }
 
   /**

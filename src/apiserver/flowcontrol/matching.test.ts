@@ -32,7 +32,7 @@ function controller(extra: FlowSchema[] = []): APFController {
   const c = new APFController({
     clock: new FakeClock(),
     serverConcurrencyLimit: 600,
-    stats: { objectCount: () => undefined, watchCount: () => 0, listFromStorage: () => false },
+    stats: { objectCount: () => undefined, listFromStorage: () => false },
   });
   c.priorityLevelHandler.replace([...MANDATORY_PRIORITY_LEVELS, ...SUGGESTED_PRIORITY_LEVELS] as Obj[]);
   c.flowSchemaHandler.replace([...MANDATORY_FLOW_SCHEMAS, ...SUGGESTED_FLOW_SCHEMAS, ...extra] as Obj[]);
@@ -136,7 +136,7 @@ test('without any stored configuration the built-in mandatory objects classify',
   const c = new APFController({
     clock: new FakeClock(),
     serverConcurrencyLimit: 600,
-    stats: { objectCount: () => undefined, watchCount: () => 0, listFromStorage: () => false },
+    stats: { objectCount: () => undefined, listFromStorage: () => false },
   });
   assert.equal(c.classify(parseRequestInfo('GET', '/api/v1/pods'), admin).level.name, 'exempt');
   const other = c.classify(parseRequestInfo('GET', '/api/v1/pods'), alice);

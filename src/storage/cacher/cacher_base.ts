@@ -153,11 +153,6 @@ export abstract class CacherBase implements Storage, CacheReadState {
     return this.watchCache.store.size;
   }
 
-  /** Watchers a write may notify, for flow control's write-cost estimate. */
-  get watcherCount(): number {
-    return this.watchers.size;
-  }
-
   /** Whether the initial list is in memory. */
   get isReady(): boolean {
     return this.initialized;
