@@ -5,7 +5,8 @@
 #   all   both (what `npm test` runs).
 #   shared  of all, the files that may run two at a time (npm test runs them first, two in parallel);
 #   alone   of all, the rest: timing-bound (leases, leader election, fault injection, kills), CPU-bound
-#           (benchmark smoke runs, the lab) or root-level (network namespaces, mounts), run one at a time.
+#           (the lab) or root-level (network namespaces, mounts), run one at a time. The benchmarks' smoke runs
+#           assert rows and exit codes, not figures, so they share.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,7 +52,7 @@ e2e() {
 
 # What must run alone (see above): path patterns over the built files.
 ALONE_PATTERNS=(
-  'dist/bench/*/main.test.js'
+  'dist/bench/proxy/main.test.js'
   'dist/test/robustness/*'
   'dist/test/e2e/ha_*'
   'dist/test/e2e/lab*'

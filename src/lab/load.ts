@@ -26,7 +26,7 @@ import {
   service,
   statefulSet,
 } from './objects.js';
-import { ObjectTracker, type KindCount, type TrackedKind } from './object_tracker.js';
+import { ObjectTracker, PRESENCE_ONLY, type KindCount, type TrackedKind } from './object_tracker.js';
 import type { PhaseSpec, PlannedWorkload } from './scenario.js';
 import type { PodTracker } from './pod_tracker.js';
 
@@ -416,9 +416,11 @@ export class LoadGenerator {
         want,
         s: states.get(kind) ?? { present: 0, ready: 0 },
       }));
-      for (const { kind, want, s } of all) if (s.present === want && s.ready === want) this.reached(kind, want, phase);
+      const reached = ({ kind, want, s }: (typeof all)[number]): boolean =>
+        s.present === want && (s.ready === want || PRESENCE_ONLY.has(kind));
+      for (const k of all) if (reached(k)) this.reached(k.kind, k.want, phase);
       const short = all
-        .filter(({ want, s }) => s.present !== want || s.ready !== want)
+        .filter((k) => !reached(k))
         .map(({ kind, want, s }) => `${kind} ${s.present} present, ${s.ready} ready (want ${want})`);
       this.objectsShort = short.join(', ');
       return short.length === 0;

@@ -29,7 +29,7 @@ test('mutating and read-only requests have separate limits, watches are exempt, 
   m.acquire(post)();
 });
 
-test('an authenticated system:masters is never throttled and takes no slot, as upstream, while the plain port superuser is limited', () => {
+test('an authenticated system:masters is served when the pool is full, as upstream, while the plain port superuser is limited', () => {
   const m = new MaxInFlight(1, 1);
   const admin = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
   const sa = { username: 'system:serviceaccount:d:a', groups: ['system:serviceaccounts', 'system:authenticated'] };
@@ -54,4 +54,24 @@ test('an authenticated system:masters is never throttled and takes no slot, as u
     () => m.acquire({ ...post, user: UNSECURED_USER }),
     (e: { code?: number }) => e.code === 429,
   );
+});
+
+test('non-resource requests count by their method: GET is read-only, POST and HEAD are mutating, as upstream', () => {
+  const m = new MaxInFlight(1, 1);
+  const release = m.acquire(parseRequestInfo('GET', '/healthz'));
+  assert.throws(
+    () => m.acquire(parseRequestInfo('GET', '/api/v1/pods/x')),
+    (e: { code?: number }) => e.code === 429,
+    'the read-only slot is the non-resource GET',
+  );
+  release();
+  const mut = m.acquire(parseRequestInfo('HEAD', '/livez'));
+  assert.throws(
+    () => m.acquire(parseRequestInfo('POST', '/api/v1/namespaces/d/pods')),
+    (e: { code?: number }) => e.code === 429,
+    'HEAD on a non-resource path is not in get, list or watch',
+  );
+  mut();
+  m.acquire(parseRequestInfo('POST', '/apis/example/v1'));
+  for (let i = 0; i < 3; i++) m.acquire(parseRequestInfo('POST', '/api/v1/namespaces/d/pods/p/exec'));
 });

@@ -2,8 +2,12 @@
  * The max-in-flight filter, like upstream's filters/maxinflight.go: separate
  * limits for read-only and mutating requests (--max-requests-inflight 400,
  * --max-mutating-requests-inflight 200); excess requests get 429 with
- * Retry-After; long-running requests (watches) and requests from
- * system:masters do not count, as upstream exempts them. The plain port's
+ * Retry-After. Non-resource requests count too, by their lower-case HTTP
+ * method (only get, list and watch are read-only, as upstream's
+ * nonMutatingRequestVerbs, so a HEAD or POST to a non-resource path is
+ * mutating). Long-running requests (watches, proxy, exec, attach, log,
+ * port-forward) take no slot; system:masters takes one when there is one and
+ * is served anyway when the pool is full, as upstream. The plain port's
  * system:unsecured does count: upstream's insecure port ran this filter
  * before authentication, so its superuser was limited like anyone.
  */
@@ -12,7 +16,8 @@ import { UNSECURED_USER } from '../authentication/index.js';
 import type { ApiServerMetrics } from '../metrics.js';
 import type { RequestInfo } from '../request_info.js';
 
-const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+const READ_ONLY = new Set(['get', 'list', 'watch']);
+const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 // Upstream's user.SystemPrivilegedGroup: the break-glass identity is never throttled.
 const SYSTEM_PRIVILEGED_GROUP = 'system:masters';
 
@@ -33,19 +38,24 @@ export class MaxInFlight {
   /** Whether a request is long-running (exempt), like upstream's BasicLongRunningRequestCheck. */
   static isLongRunning(info: RequestInfo): boolean {
     return (
-      info.verb === 'watch' || info.subresource === 'proxy' || info.subresource === 'log' || info.subresource === 'exec'
+      info.isResourceRequest &&
+      (info.verb === 'watch' || info.verb === 'proxy' || LONG_RUNNING_SUBRESOURCES.has(info.subresource))
     );
   }
 
-  /** Takes a slot, or throws 429 when the pool is full. A limit of 0 means no limit; an authenticated system:masters takes none. */
+  /**
+   * Takes a slot, or throws 429 when the pool is full. A limit of 0 means no limit; an authenticated
+   * system:masters is served without one when the pool is full.
+   */
   acquire(info: RequestInfo): () => void {
-    if (!info.isResourceRequest || MaxInFlight.isLongRunning(info)) return NOOP;
-    const user = info.user;
-    if (user !== undefined && user !== UNSECURED_USER && user.groups.includes(SYSTEM_PRIVILEGED_GROUP)) return NOOP;
-    const mut = MUTATING.has(info.verb);
+    if (MaxInFlight.isLongRunning(info)) return NOOP;
+    const mut = !READ_ONLY.has(info.verb);
     const limit = mut ? this.maxMutating : this.maxReadOnly;
+    if (limit <= 0) return NOOP;
     const used = mut ? this.mutating : this.readOnly;
-    if (limit > 0 && used >= limit) {
+    if (used >= limit) {
+      const user = info.user;
+      if (user !== undefined && user !== UNSECURED_USER && user.groups.includes(SYSTEM_PRIVILEGED_GROUP)) return NOOP;
       this.metrics?.rejected.inc({ request_kind: mut ? 'mutating' : 'readOnly' });
       throw tooManyRequests('Too many requests, please try again later.', 1);
     }
