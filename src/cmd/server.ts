@@ -181,7 +181,7 @@ export function serverCommand(): Command {
     )
     .option(
       '--service-account-signing-key-file <file>',
-      'PEM RSA private key that signs ServiceAccount tokens; generated there on first start if missing (default <data-dir>/service-account.key)',
+      'PEM RSA (RS256) or ECDSA P-256 (ES256) private key that signs ServiceAccount tokens; a P-256 key is generated there on first start if missing (default <data-dir>/service-account.key)',
     )
     .option(
       '--service-account-max-token-expiration <duration>',

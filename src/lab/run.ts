@@ -39,6 +39,7 @@ import { kubeconfigScrapeTarget, startPrometheus, type RunningPrometheus } from 
 import { promSloReport, type PromSloReport } from './prom_slo.js';
 import { planScenario } from './scenario.js';
 import { Supervisor } from './supervisor.js';
+import { untilAborted } from './until_aborted.js';
 import { CHAOS_SCENARIOS, runChaos, type ChaosFault } from './chaos/index.js';
 import { haSchedulerSpec, isHa, startHaControlPlane } from './ha.js';
 
@@ -393,9 +394,11 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
           ? c.phaseTimeoutMs
           : (plan.pods / Math.max(1, c.podRate)) * 3000 + 180_000 + (p.type === 'hold' ? p.durationMs : 0);
       const startedAt = Date.now();
-      const res =
+      // A crash or Ctrl-C ends the phase at once, even with calls of the generator still waiting on a server
+      // that died mid-response (a 2,500-node run whose server aborted hung here for good).
+      const res = await untilAborted(
         p.type === 'kill-nodes'
-          ? await killNodesPhase(
+          ? killNodesPhase(
               p.name,
               p.fraction,
               p.timeoutMs,
@@ -404,7 +407,9 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
               elapsed,
               abort.signal,
             )
-          : await gen.run(p, plan.workloads, timeout);
+          : gen.run(p, plan.workloads, timeout),
+        abort.signal,
+      );
       phases.push(res);
       if (p.type === 'create') createRate = sustainedRunningRate(tr.pods.values(), startedAt, Date.now());
       progress.log(

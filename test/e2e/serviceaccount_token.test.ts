@@ -2,13 +2,14 @@
  * serviceaccounts/token against a real `kscale server`: `kubectl create token`
  * with the kubectl on PATH and the versioned 1.27 and 1.33 binaries (audience,
  * duration, a bound pod), client-node 1.4.0's createNamespacedServiceAccountToken,
- * and OIDC discovery. Every printed token is decoded and its RS256 signature
+ * and OIDC discovery. Every printed token is decoded and its signature (ES256 with the generated key, RS256 with
+ * a kubeadm-style RSA key file)
  * checked against /openid/v1/jwks with node:crypto.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPublicKey, createVerify, type JsonWebKey } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createPublicKey, generateKeyPairSync, verify, type JsonWebKey } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
@@ -26,7 +27,7 @@ async function getJSON(url: string): Promise<{ body: Obj; contentType: string | 
   return { body: (await r.json()) as Obj, contentType: r.headers.get('content-type') };
 }
 
-/** Decodes a compact JWS and verifies its RS256 signature with the JWKS key of the same kid; returns header and claims. */
+/** Decodes a compact JWS and verifies its signature (its header's alg) with the JWKS key of the same kid; returns header and claims. */
 async function verifyToken(serverURL: string, token: string): Promise<{ header: Obj; claims: Obj }> {
   const parts = token.trim().split('.');
   assert.equal(parts.length, 3, `not a compact JWS: ${token}`);
@@ -36,11 +37,17 @@ async function verifyToken(serverURL: string, token: string): Promise<{ header: 
   const { body: jwks } = await getJSON(`${serverURL}/openid/v1/jwks`);
   const jwk = (jwks.keys as JsonWebKey[]).find((k) => k.kid === header.kid);
   assert.ok(jwk !== undefined, `no JWKS key with kid ${String(header.kid)}`);
+  assert.equal(jwk.alg, header.alg);
   const key = createPublicKey({ key: jwk, format: 'jwk' });
-  assert.ok(
-    createVerify('RSA-SHA256').update(`${h}.${p}`).verify(key, Buffer.from(s, 'base64url')),
-    'signature does not verify',
+  assert.equal(key.asymmetricKeyType, header.alg === 'ES256' ? 'ec' : 'rsa');
+  // RFC 7518: an ES256 signature is r||s, not DER.
+  const ok = verify(
+    'sha256',
+    Buffer.from(`${h}.${p}`),
+    { key, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(s, 'base64url'),
   );
+  assert.ok(ok, 'signature does not verify');
   return { header, claims };
 }
 
@@ -71,16 +78,17 @@ describe('serviceaccounts/token against kscale server', () => {
     });
   });
 
-  test('OIDC discovery names the issuer and its JWKS, which holds one RS256 signing key', async () => {
+  test('OIDC discovery names the issuer and its JWKS, which holds one ES256 signing key (the generated P-256 key)', async () => {
     const { body: cfg } = await getJSON(`${server.url}/.well-known/openid-configuration`);
     assert.equal(cfg.issuer, ISSUER);
     assert.equal(cfg.jwks_uri, `${ISSUER}/openid/v1/jwks`);
-    assert.deepEqual(cfg.id_token_signing_alg_values_supported, ['RS256']);
+    assert.deepEqual(cfg.id_token_signing_alg_values_supported, ['ES256']);
     const { body: jwks, contentType } = await getJSON(`${server.url}/openid/v1/jwks`);
     assert.equal(contentType, 'application/jwk-set+json');
     assert.equal(jwks.keys.length, 1);
-    assert.deepEqual(Object.keys(jwks.keys[0]).sort(), ['alg', 'e', 'kid', 'kty', 'n', 'use']);
-    assert.equal(jwks.keys[0].alg, 'RS256');
+    assert.deepEqual(Object.keys(jwks.keys[0]).sort(), ['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y']);
+    assert.equal(jwks.keys[0].alg, 'ES256');
+    assert.equal(jwks.keys[0].crv, 'P-256');
   });
 
   const binaries: [string, () => string][] = [
@@ -102,7 +110,7 @@ describe('serviceaccounts/token against kscale server', () => {
 
       const before = Math.floor(Date.now() / 1000);
       const { header, claims } = await verifyToken(server.url, await k.ok(['create', 'token', 'default', '-n', ns]));
-      assert.equal(header.alg, 'RS256');
+      assert.equal(header.alg, 'ES256');
       assert.equal(claims.iss, ISSUER);
       assert.equal(claims.aud, ISSUER);
       assert.equal(claims.sub, `system:serviceaccount:${ns}:default`);
@@ -347,9 +355,15 @@ describe('serviceaccounts/token against kscale server', () => {
   });
 });
 
-describe('the signing key survives a restart (--service-account-signing-key-file)', () => {
+describe('a kubeadm-style RSA signing key (--service-account-signing-key-file) signs RS256 and survives a restart', () => {
   const keyDir = mkdtempSync(join(tmpdir(), 'kscale-sakey-e2e-'));
   const keyFile = join(keyDir, 'sa.key');
+  // kubeadm's sa.key: a 2048-bit RSA key in PEM.
+  writeFileSync(
+    keyFile,
+    generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    { mode: 0o600 },
+  );
   const flags = [
     '--service-account-signing-key-file',
     keyFile,
@@ -375,6 +389,7 @@ describe('the signing key survives a restart (--service-account-signing-key-file
     assert.match(r.stderr, /Warning: requested expiration of 86400 seconds shortened to 7200 seconds/);
     const token = r.stdout;
     const { header, claims } = await verifyToken(first.url, token);
+    assert.equal(header.alg, 'RS256');
     assert.equal(claims.iss, 'https://issuer.kscale.test');
     assert.equal(claims.aud, 'https://issuer.kscale.test');
     assert.equal(claims.exp - claims.iat, 7200, 'a 24h request is cut to --service-account-max-token-expiration');

@@ -11,7 +11,7 @@ import { serviceAccountTokenAuthenticator } from './serviceaccount_token.js';
 const ISS = 'https://kubernetes.default.svc.cluster.local';
 const key = generateSigningKey();
 
-function setup() {
+function setup(signing = key) {
   const clock = new FakeClock();
   const objects = new Map<string, Obj>([
     ['serviceaccounts/ns/builder', { metadata: { name: 'builder', uid: 'sa-1' } }],
@@ -21,7 +21,7 @@ function setup() {
   const auth = serviceAccountTokenAuthenticator({
     issuer: ISS,
     audiences: [ISS],
-    publicKey: key.publicKey,
+    publicKey: signing.publicKey,
     clock,
     getObject: async (resource, ns, name) => {
       reads++;
@@ -50,7 +50,7 @@ function setup() {
         expirationSeconds: over.expirationSeconds ?? 3600,
         id: 'jti-1',
       }),
-      key,
+      signing,
     );
   return { clock, objects, auth, token, reads: () => reads };
 }
@@ -114,4 +114,18 @@ test('a good result is cached for 10 s, then the objects are read again', async 
   s.clock.step(10_001);
   s.objects.delete('serviceaccounts/ns/builder');
   assert.equal(await s.auth(t), undefined, 'the cache expired and the ServiceAccount is gone');
+});
+
+test("an RSA key's RS256 tokens authenticate as well; a header naming the other algorithm does not", async () => {
+  const rsa = setup(generateSigningKey('rsa'));
+  const token = rsa.token();
+  assert.equal(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).alg, 'RS256');
+  assert.equal((await rsa.auth(token))?.username, 'system:serviceaccount:ns:builder');
+  const [, p, sig] = token.split('.');
+  const es = Buffer.from(JSON.stringify({ alg: 'ES256', kid: 'x' })).toString('base64url');
+  assert.equal(await rsa.auth(`${es}.${p}.${sig}`), undefined);
+  const ec = setup();
+  const [, p2, sig2] = ec.token().split('.');
+  const rs = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'x' })).toString('base64url');
+  assert.equal(await ec.auth(`${rs}.${p2}.${sig2}`), undefined);
 });

@@ -1,13 +1,14 @@
 /**
  * The ServiceAccount token authenticator, like upstream's
- * pkg/serviceaccount JWT validator with --service-account-lookup: an RS256
+ * pkg/serviceaccount JWT validator with --service-account-lookup: an RS256 or ES256
  * token this server's key signed, for one of its issuers and API audiences,
  * not expired (go-jose's one-minute leeway), whose ServiceAccount and bound
  * pod, secret or node still exist with the uid the token names. Successful
  * results are cached for 10 s, as upstream's token cache does; failures are
  * not.
  */
-import { createVerify, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { algorithmOf, verifyJWS } from '../serviceaccount/index.js';
 import { isNotFoundError } from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Obj } from '../object.js';
@@ -69,17 +70,15 @@ export function serviceAccountTokenAuthenticator(o: ServiceAccountTokenOptions):
   };
 }
 
-// The claims of a well-formed RS256 token whose signature verifies; undefined otherwise.
+// The claims of a well-formed token in the key's algorithm whose signature verifies; undefined otherwise.
 function verifiedClaims(token: string, key: KeyObject): Claims | undefined {
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   try {
     const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString()) as { alg?: string };
-    if (header.alg !== 'RS256') return undefined;
-    const ok = createVerify('RSA-SHA256')
-      .update(`${parts[0]}.${parts[1]}`)
-      .verify(key, Buffer.from(parts[2], 'base64url'));
-    if (!ok) return undefined;
+    const alg = algorithmOf(key);
+    if (header.alg !== alg) return undefined;
+    if (!verifyJWS(`${parts[0]}.${parts[1]}`, parts[2], key)) return undefined;
     const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString()) as unknown;
     return claims !== null && typeof claims === 'object' ? (claims as Claims) : undefined;
   } catch {

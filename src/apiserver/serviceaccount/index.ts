@@ -6,13 +6,15 @@ export {
   type ObjectRef,
   type ServiceAccountClaims,
 } from './claims.js';
-export { signJWT } from './jwt.js';
+export { signJWT, verifyJWS } from './jwt.js';
 export {
+  algorithmOf,
   generateSigningKey,
   keyIDOf,
   loadOrCreateSigningKey,
   publicJWK,
   signingKeyFrom,
+  type SigningAlgorithm,
   type SigningKey,
 } from './signing_key.js';
 export { DEFAULT_SERVICE_ACCOUNT_ISSUER, ServiceAccountTokenIssuer, type TokenIssuerOptions } from './token_issuer.js';

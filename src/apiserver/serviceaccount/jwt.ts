@@ -1,15 +1,22 @@
 /**
- * Compact JWS (RS256) signing, the form kube-apiserver's JWT token generator
- * emits: a header of alg and kid only, then the claims.
+ * Compact JWS signing and verification (RS256 or ES256), the form
+ * kube-apiserver's JWT token generator emits: a header of alg and kid only,
+ * then the claims. An ES256 signature is r||s (RFC 7518 3.4), not DER.
  */
-import { createSign } from 'node:crypto';
+import { sign, verify, type KeyObject } from 'node:crypto';
 import type { SigningKey } from './signing_key.js';
 
 const b64url = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
 
-/** Signs `claims` with RS256 under `key`, returning header.payload.signature. */
+/** Signs `claims` with the key's algorithm, returning header.payload.signature. */
 export function signJWT(claims: object, key: SigningKey): string {
-  const input = `${b64url({ alg: 'RS256', kid: key.keyID })}.${b64url(claims)}`;
-  const signature = createSign('RSA-SHA256').update(input).sign(key.privateKey).toString('base64url');
-  return `${input}.${signature}`;
+  const input = `${b64url({ alg: key.alg, kid: key.keyID })}.${b64url(claims)}`;
+  const signature = sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+/** Whether `signature` (base64url) signs `input` under `publicKey` (RS256 or ES256, by the key's type). */
+export function verifyJWS(input: string, signature: string, publicKey: KeyObject): boolean {
+  const sig = Buffer.from(signature, 'base64url');
+  return verify('sha256', Buffer.from(input), { key: publicKey, dsaEncoding: 'ieee-p1363' }, sig);
 }

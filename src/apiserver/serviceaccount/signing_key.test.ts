@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, createPublicKey, createVerify, generateKeyPairSync } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signJWT } from './jwt.js';
+import { signJWT, verifyJWS } from './jwt.js';
 import { generateSigningKey, loadOrCreateSigningKey, publicJWK, signingKeyFrom } from './signing_key.js';
 import { ServiceAccountTokenIssuer } from './token_issuer.js';
 
@@ -29,24 +29,44 @@ test('the kid is base64url(SHA-256(PKIX DER of the public key)), like upstream k
   assert.doesNotMatch(key.keyID, /[=+/]/);
 });
 
-test('a token signed with the key verifies against its published JWK, and its header is alg and kid only', () => {
-  const key = generateSigningKey();
-  const token = signJWT({ sub: 'x' }, key);
-  const [h, p, s] = token.split('.');
-  assert.deepEqual(JSON.parse(Buffer.from(h!, 'base64url').toString()), { alg: 'RS256', kid: key.keyID });
-  assert.deepEqual(JSON.parse(Buffer.from(p!, 'base64url').toString()), { sub: 'x' });
-  const jwk = publicJWK(key);
-  assert.equal(jwk.kid, key.keyID);
-  const pub = createPublicKey({ key: { kty: jwk.kty!, n: jwk.n!, e: jwk.e! }, format: 'jwk' });
-  assert.ok(createVerify('RSA-SHA256').update(`${h}.${p}`).verify(pub, Buffer.from(s!, 'base64url')));
-  assert.ok(!createVerify('RSA-SHA256').update(`${h}.${p}x`).verify(pub, Buffer.from(s!, 'base64url')));
+for (const kind of ['ec', 'rsa'] as const) {
+  test(`a token signed with a generated ${kind} key verifies against its published JWK, and its header is alg and kid only`, () => {
+    const key = generateSigningKey(kind);
+    const alg = kind === 'ec' ? 'ES256' : 'RS256';
+    assert.equal(key.alg, alg);
+    const token = signJWT({ sub: 'x' }, key);
+    const [h, p, s] = token.split('.');
+    assert.deepEqual(JSON.parse(Buffer.from(h!, 'base64url').toString()), { alg, kid: key.keyID });
+    assert.deepEqual(JSON.parse(Buffer.from(p!, 'base64url').toString()), { sub: 'x' });
+    const jwk = publicJWK(key);
+    assert.equal(jwk.kid, key.keyID);
+    assert.equal(jwk.alg, alg);
+    // The JWK alone (as a relying party reads /openid/v1/jwks) rebuilds the key.
+    const { kid: _kid, alg: _alg, use: _use, ...material } = jwk;
+    const pub = createPublicKey({ key: material, format: 'jwk' });
+    const sig = Buffer.from(s!, 'base64url');
+    // RFC 7518: ES256 is r||s, 64 bytes, not DER.
+    if (kind === 'ec') assert.equal(sig.length, 64);
+    const opts = { key: pub, dsaEncoding: 'ieee-p1363' as const };
+    assert.ok(verify('sha256', Buffer.from(`${h}.${p}`), opts, sig));
+    assert.ok(!verify('sha256', Buffer.from(`${h}.${p}x`), opts, sig));
+    assert.ok(verifyJWS(`${h}.${p}`, s!, pub));
+    assert.ok(!verifyJWS(`${h}.${p}x`, s!, pub));
+  });
+}
+
+test('the default generated key is ECDSA P-256; an RSA key in the data dir is used as it is', () => {
+  assert.equal(generateSigningKey().alg, 'ES256');
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  assert.equal(signingKeyFrom(rsa).alg, 'RS256');
 });
 
-test('a non-RSA key is refused (kscale signs RS256 only)', () => {
+test('keys other than RSA and ECDSA P-256 are refused', () => {
   assert.throws(
-    () => signingKeyFrom(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey),
-    /want an RSA private key/,
+    () => signingKeyFrom(generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey),
+    /want an RSA or ECDSA P-256 private key, got ec \(secp384r1\)/,
   );
+  assert.throws(() => signingKeyFrom(generateKeyPairSync('ed25519').privateKey), /got ed25519/);
 });
 
 test('the issuer defaults audiences to itself, cuts lifetimes to the maximum and publishes upstream discovery fields', () => {
@@ -61,7 +81,7 @@ test('the issuer defaults audiences to itself, cuts lifetimes to the maximum and
     jwks_uri: 'https://iss.example/openid/v1/jwks',
     response_types_supported: ['id_token'],
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['RS256'],
+    id_token_signing_alg_values_supported: ['ES256'],
   });
   assert.deepEqual(
     issuer.jwks().keys.map((k) => (k as { kid: string }).kid),

@@ -60,7 +60,7 @@ export class ServiceAccountTokenIssuer {
       jwks_uri: this.jwksURI,
       response_types_supported: ['id_token'],
       subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: ['RS256'],
+      id_token_signing_alg_values_supported: [this.key.alg],
     };
   }
 
