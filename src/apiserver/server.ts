@@ -441,7 +441,7 @@ export class ApiServer {
       withMetrics(this.metrics),
       withTimeout(requestTimeoutMs),
       ...(audit === undefined ? [] : [withFailedAuthenticationAudit(audit)]),
-      withAuthentication({ anonymous: opts.anonymousAuth ?? true, tokens }),
+      withAuthentication({ anonymous: opts.anonymousAuth ?? true, tokens, clock: this.clock }),
       ...(audit === undefined ? [] : [withAudit(audit)]),
       withImpersonation(this.authorizer),
       withProbabilisticGoaway(opts.secureServing?.goawayChance ?? 0),

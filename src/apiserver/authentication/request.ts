@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { unauthorized } from '../../api/index.js';
+import type { Clock } from '../../clock/index.js';
 import { userFromCertificate } from './x509.js';
 import { ANONYMOUS_USER, UNSECURED_USER, type UserInfo } from './user.js';
 
@@ -18,6 +19,8 @@ export interface AuthenticatorOptions {
   anonymous: boolean;
   /** Bearer-token authenticators, tried in order. */
   tokens: readonly TokenAuthenticator[];
+  /** What a client certificate's expiry is compared with. */
+  clock: Clock;
 }
 
 /**
@@ -33,7 +36,7 @@ export async function authenticateRequest(req: IncomingMessage, opts: Authentica
   const peer = peerOf(socket);
   if (peer !== undefined) {
     // Like upstream's verifier, a certificate that expired while its connection stayed open is refused.
-    if (peer.user === undefined || Date.now() >= peer.notAfter) throw unauthorized();
+    if (peer.user === undefined || opts.clock.now() >= peer.notAfter) throw unauthorized();
     return peer.user;
   }
   const header = req.headers.authorization;
