@@ -103,7 +103,8 @@ export class HollowKubelet {
     );
     this.pods = new PodWorkers({
       api: {
-        patchPodStatus: (namespace, name, patch) => pods.patchStatus(name, 'strategic', patch, { namespace }),
+        patchPodStatus: (namespace, name, patch) =>
+          pods.patchStatus(name, 'strategic', patch, { namespace, discardResult: true }),
         deletePod: (namespace, name, uid) =>
           pods.delete(name, { namespace, gracePeriodSeconds: 0, preconditions: { uid } }),
       },

@@ -95,6 +95,26 @@ describe('the REST client over HTTP/2', { timeout: 120_000 }, () => {
     rest.close();
   });
 
+  test("an aborted signal cancels a watch's stream and frees its slot; one aborted before the request sends nothing", async () => {
+    const { rest, h2 } = client(config);
+    const cms = rest.resource<ConfigMap>(RESOURCES.configmaps);
+    const ac = new AbortController();
+    const w = await cms.watch({ namespace: 'default', signal: ac.signal });
+    assert.equal(h2.activeStreams, 1);
+    const ended = watchEnd(w);
+    ac.abort();
+    await until('the stream to close', () => h2.activeStreams === 0);
+    assert.notEqual(await ended, 'error', 'the watch ended with a classified error or cleanly');
+    const requests = rest.stats.requests;
+    await assert.rejects(cms.list({ namespace: 'default', signal: AbortSignal.abort() }), { name: 'AbortError' });
+    assert.equal(h2.activeStreams, 0);
+    assert.ok(rest.stats.requests <= requests + 1, 'no retry after an abort');
+    // The session still serves.
+    await cms.list({ namespace: 'default' });
+    assert.equal(h2.stats.sessions, 1);
+    rest.close();
+  });
+
   test('streams beyond the server SETTINGS_MAX_CONCURRENT_STREAMS (4) queue on the one session', async () => {
     const { rest, h2 } = client(config);
     const cms = rest.resource<ConfigMap>(RESOURCES.configmaps);

@@ -237,7 +237,8 @@ function readBody(res: ResponseStream): Promise<Buffer> {
     const chunks: Buffer[] = [];
     const lost = (): void => reject(Object.assign(new Error('response aborted'), { code: 'ECONNRESET' }));
     res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => resolve(Buffer.concat(chunks)));
+    // Most bodies arrive in one chunk: hand it over instead of copying it (Buffer.concat always allocates).
+    res.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     res.on('error', reject);
     res.on('aborted', lost);
     // An HTTP/2 stream reset mid-body closes without 'aborted'.

@@ -5,7 +5,7 @@
  * subresources control-plane components write (status, binding, eviction, scale).
  */
 import type { KubeList, KubeObject, Status } from '../../api/index.js';
-import type { Query, RESTClient } from './client.js';
+import type { Query, RequestOptions, RESTClient } from './client.js';
 import { DEFAULT_WATCH_BUFFER, StreamWatch, type Watch } from './watch.js';
 
 /** A group, version and plural resource, plus whether it lives in namespaces. */
@@ -61,6 +61,12 @@ const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
 export interface PatchOptions extends WriteOptions {
   force?: boolean;
   subresource?: string;
+  /**
+   * Do not decode the object the server answers with (the call resolves to undefined): for a caller that
+   * throws the result away, such as a hollow kubelet's status PATCHes (tens of thousands of pods, each
+   * answer a whole Pod).
+   */
+  discardResult?: boolean;
 }
 
 /** Options of a delete (metav1.DeleteOptions). */
@@ -162,14 +168,16 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   patch(objName: string, patchType: PatchType, patch: unknown, opts: PatchOptions = {}): Promise<T> {
     const query: Query = writeQuery(opts);
     if (opts.force !== undefined) query.force = opts.force;
-    return this.rest.request<T>({
+    const req: RequestOptions = {
       method: 'PATCH',
       path: this.path(opts.namespace, objName, opts.subresource),
       query,
       body: patch,
       contentType: PATCH_CONTENT_TYPES[patchType],
       signal: opts.signal,
-    });
+    };
+    if (opts.discardResult === true) return this.rest.requestRaw(req).then(() => undefined as unknown as T);
+    return this.rest.request<T>(req);
   }
 
   /** PATCH the status subresource. */

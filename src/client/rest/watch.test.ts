@@ -97,3 +97,30 @@ test('a non-200 watch rejects with the Status', async () => {
     },
   );
 });
+
+test('a multi-byte character cut by a chunk boundary, and blank lines, decode intact', async () => {
+  const name = 'π-ünïcødé-名前';
+  await serve(
+    (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      const bytes = Buffer.from(
+        `\n${JSON.stringify({ type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name, resourceVersion: '7' } } })}\n \r\n`,
+      );
+      // Cut inside the first byte pair of 'π' and again inside '名'.
+      const cut1 = bytes.indexOf(Buffer.from('π')) + 1;
+      const cut2 = bytes.indexOf(Buffer.from('名')) + 2;
+      res.write(bytes.subarray(0, cut1));
+      setImmediate(() => {
+        res.write(bytes.subarray(cut1, cut2));
+        setImmediate(() => res.end(bytes.subarray(cut2)));
+      });
+    },
+    async (url) => {
+      const cms = new ResourceClient(new RESTClient({ host: url }), RESOURCES.configmaps);
+      const got: string[] = [];
+      for await (const e of await cms.watch({ namespace: 'ns' }))
+        got.push(`${e.type}:${(e.object as { metadata: { name: string } }).metadata.name}`);
+      assert.deepEqual(got, [`ADDED:${name}`]);
+    },
+  );
+});

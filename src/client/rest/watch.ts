@@ -23,13 +23,24 @@ export interface Watch<T = KubeObject> extends AsyncIterable<WatchEvent<T>> {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
+const NEWLINE = 0x0a;
+
+/** Whether bytes [from, to) are only JSON whitespace (an empty line, or a line of a pretty-printed stream's padding). */
+function isBlank(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = buf[i];
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  }
+  return true;
+}
+
 /** Events buffered before the socket is paused, like client-go's result channel size (100). */
 export const DEFAULT_WATCH_BUFFER = 100;
 
 /** Wraps a 200 watch response as a Watch with a bounded buffer. */
 export class StreamWatch<T = KubeObject> implements Watch<T> {
   private readonly queue: WatchEvent<T>[] = [];
-  private partial = '';
+  private partial: Buffer | undefined;
   private ended = false;
   private stopped = false;
   private failure: Error | undefined;
@@ -39,8 +50,7 @@ export class StreamWatch<T = KubeObject> implements Watch<T> {
     private readonly res: ResponseStream,
     private readonly bufferSize = DEFAULT_WATCH_BUFFER,
   ) {
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => this.onData(chunk));
+    res.on('data', (chunk: Buffer) => this.onData(chunk));
     res.on('end', () => this.finish());
     res.on('error', (err) => this.finish(err));
     // 'close' without 'end' is a connection lost mid-stream.
@@ -51,22 +61,33 @@ export class StreamWatch<T = KubeObject> implements Watch<T> {
     );
   }
 
-  private onData(chunk: string): void {
-    const text = this.partial + chunk;
+  /**
+   * Splits bytes into lines and decodes each whole line; only a line cut by a chunk boundary is copied. Works
+   * on bytes rather than a utf8-decoded string (no concatenated, sliced and trimmed copy of every event),
+   * which is safe because a newline byte never occurs inside a multi-byte UTF-8 sequence.
+   */
+  private onData(chunk: Buffer): void {
+    let buf = chunk;
+    if (this.partial !== undefined) {
+      buf = Buffer.concat([this.partial, chunk]);
+      this.partial = undefined;
+    }
     let start = 0;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      const line = text.slice(start, nl).trim();
+    for (let nl = buf.indexOf(NEWLINE); nl >= 0; nl = buf.indexOf(NEWLINE, start)) {
+      const from = start;
       start = nl + 1;
-      if (line === '') continue;
+      if (isBlank(buf, from, nl)) continue;
+      const line = buf.toString('utf8', from, nl);
       try {
         this.queue.push(JSON.parse(line) as WatchEvent<T>);
       } catch {
-        this.finish(new Error(`watch: cannot decode event: ${line.slice(0, 200)}`));
+        this.finish(new Error(`watch: cannot decode event: ${line.trim().slice(0, 200)}`));
         this.res.destroy();
         return;
       }
     }
-    this.partial = text.slice(start);
+    // A bounded copy: the rest of one event, kept apart from the chunk's (possibly pooled) memory.
+    if (start < buf.length) this.partial = Buffer.from(buf.subarray(start));
     if (this.queue.length >= this.bufferSize && !this.res.isPaused()) this.res.pause();
     this.notify();
   }
