@@ -145,7 +145,8 @@ export class Writer {
     this.inflight++;
     const id = ++this.seq;
     this.calls.set(id, { resolve: () => undefined, reject: () => undefined, batch });
-    this.worker.postMessage({ type: 'batch', id, ops: batch.map((p) => p.op) } satisfies Request);
+    const { ops, transfer } = packValues(batch.map((p) => p.op));
+    this.worker.postMessage({ type: 'batch', id, ops } satisfies Request, transfer);
   }
 
   private onMessage(msg: Response): void {
@@ -188,4 +189,27 @@ export class Writer {
     for (const p of this.queue) p.resolve({ ok: false, code: 'Unavailable', message: err.message });
     this.queue = [];
   }
+}
+
+/**
+ * The batch as it crosses to the writer thread: every value copied into one ArrayBuffer that is transferred,
+ * not cloned. Structured cloning a Buffer clones its whole backing store, and a small Buffer (a Lease, an
+ * Event) is a slice of Node's shared 8 KiB pool, so each write cost a copy of the pool: three times the
+ * message's CPU, and 4% of the API server's at 500 hollow nodes. The callers' own buffers stay untouched
+ * (the cache keeps them), so only the packed copy is transferred.
+ */
+export function packValues(ops: WriteOp[]): { ops: WriteOp[]; transfer: ArrayBuffer[] } {
+  let total = 0;
+  for (const op of ops) if (op.op !== 'delete') total += op.value.byteLength;
+  if (total === 0) return { ops, transfer: [] };
+  const packed = new Uint8Array(total);
+  let at = 0;
+  const wire = ops.map((op): WriteOp => {
+    if (op.op === 'delete') return op;
+    packed.set(op.value, at);
+    const value = packed.subarray(at, at + op.value.byteLength);
+    at += op.value.byteLength;
+    return { ...op, value };
+  });
+  return { ops: wire, transfer: [packed.buffer] };
 }
