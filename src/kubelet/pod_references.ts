@@ -11,10 +11,11 @@
  */
 import {
   RESOURCES,
-  SharedInformer,
+  Reflector,
   listWatchFor,
   stripManagedFields,
   type ClientLogger,
+  type ReflectorStore,
   type RESTClient,
   type Stopper,
 } from '../client/index.js';
@@ -54,6 +55,27 @@ export interface PodReferenceManagerOptions {
   logger: ClientLogger;
   /** The TokenRequest's expirationSeconds (the projected volume's; kubelet default 3607). */
   tokenExpirationSeconds?: number;
+}
+
+/** The one object a reference watch keeps (the list by name returns it or nothing). */
+class ReferencedObject<T> implements ReflectorStore<T> {
+  object: T | undefined;
+  /** Whether the first list succeeded, i.e. the Node authorizer let this node read the object. */
+  synced = false;
+
+  replace(items: T[]): void {
+    this.object = items[0];
+    this.synced = true;
+  }
+  add(obj: T): void {
+    this.object = obj;
+  }
+  update(obj: T): void {
+    this.object = obj;
+  }
+  delete(): void {
+    this.object = undefined;
+  }
 }
 
 interface Watched {
@@ -127,16 +149,21 @@ export class PodReferenceManager {
       have.pods++;
       return key;
     }
-    const informer = new SharedInformer<T>(
+    // A reflector into a one-object store, as the kubelet's watch-based manager keeps one per object; a
+    // SharedInformer (indexer, namespace index, handler set) per reference cost memory 127,000 times over.
+    const store = new ReferencedObject<T>();
+    const reflector = new Reflector<T>(
       listWatchFor(this.o.rest.resource<T>(RESOURCES[resource]), { namespace, fieldSelector: `metadata.name=${name}` }),
+      store,
       {
+        name: `${key}@${this.o.node}`,
         clock: this.o.clock,
         random: this.o.random,
         logger: this.o.logger,
-        reflector: { name: `${key}@${this.o.node}`, transform: stripManagedFields },
+        transform: stripManagedFields,
       },
     );
-    this.watched.set(key, { pods: 1, stop: informer.run(), synced: () => informer.hasSynced() });
+    this.watched.set(key, { pods: 1, stop: reflector.run(), synced: () => store.synced });
     this.stats.watches++;
     return key;
   }
