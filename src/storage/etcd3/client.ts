@@ -52,6 +52,18 @@ const noRetry = {
     fn({ signal: new AbortController().signal }),
 } as unknown as Policy;
 
+/**
+ * Marks every call as clientv3.WithRequireLeader does (gRPC metadata `hasleader: true`). A member that has
+ * lost its leader (partitioned from its peers) then refuses new calls at once with "etcdserver: no leader",
+ * which we retry on another member, instead of holding them until a deadline; and it cancels the watch
+ * streams open on it after three election timeouts without a leader, so a watch cache fed by such a member
+ * re-watches elsewhere instead of silently falling behind. Upstream's etcd3 watcher requires a leader too.
+ */
+const requireLeader = <T extends { metadata: { set(key: string, value: string): void } }>(call: T): T => {
+  call.metadata.set('hasleader', 'true');
+  return call;
+};
+
 /** Creates the client with an unbounded gRPC receive size (a >4 MB watch batch otherwise vanishes) and call deadlines. */
 export function createEtcdClient(opts: Etcd3ClientOptions): Etcd3 {
   const timeout = opts.callTimeoutMs ?? 10_000;
@@ -75,6 +87,7 @@ export function createEtcdClient(opts: Etcd3ClientOptions): Etcd3 {
       // frequent pings are refused with GOAWAY. The watch streams keep pings permitted on every connection.
       'grpc.keepalive_time_ms': 5_000,
       'grpc.keepalive_timeout_ms': 1_000,
+      callInvocationTransformer: requireLeader,
     },
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
     faultHandling: { global: noRetry, host: () => noRetry },
@@ -85,6 +98,8 @@ const UNAVAILABLE_PATTERNS = [
   'Unavailable',
   'DeadlineExceeded',
   'Deadline exceeded',
+  // etcd's own answer (code UNKNOWN) when our deadline, which it inherits, ran out inside the member.
+  'context deadline exceeded',
   'No connection established',
   'ECONNREFUSED',
   'connection refused',
@@ -145,14 +160,23 @@ export const isNotAppliedError = (err: unknown): boolean =>
   isNotSentError(err) ||
   ['etcdserver: no leader', 'etcdserver: too many requests'].some((p) => messageOf(err).includes(p));
 
+/** True when the member refused the call for want of a leader (a partitioned member, or an election). */
+export const isNoLeaderError = (err: unknown): boolean => messageOf(err).includes('etcdserver: no leader');
+
 /**
- * Attempts for a call that never left because its member is unreachable. The client picks a member at
- * random per call and keeps a dead one in the pool, so with one of three members down a few attempts
- * can all land on it: up to 8, 20 ms apart, reach a live member all but (1/3)^8 of the time.
+ * Quick attempts for a call that never left because its member is unreachable, or that its member refused
+ * for want of a leader. The client picks a member at random per call and keeps a dead or partitioned one in
+ * the pool, so with one of three members out a few attempts can all land on it: up to 8, 20 ms apart, reach
+ * a live member all but (1/3)^8 of the time.
  */
 const NOT_SENT_ATTEMPTS = 8;
+/** Then, while every member refuses for want of a leader (an election), 100 ms apart for about 2 s. */
+const NO_LEADER_ATTEMPTS = NOT_SENT_ATTEMPTS + 20;
 
-/** Runs an idempotent read, retrying Unavailable with back-off (100, 300 ms), and unsent calls on another member. */
+/**
+ * Runs an idempotent read, retrying Unavailable with back-off (100, 300 ms), and calls that were refused
+ * before they ran (unsent, or no leader) on another member.
+ */
 export async function retryRead<T>(fn: () => Promise<T>, attempts = 3): Promise<T> {
   for (let i = 1, failed = 1; ; i++) {
     try {
@@ -160,8 +184,9 @@ export async function retryRead<T>(fn: () => Promise<T>, attempts = 3): Promise<
     } catch (err) {
       const mapped = mapEtcdError(err);
       if (!isUnavailableError(mapped)) throw mapped;
-      if (isNotSentError(err) && i < NOT_SENT_ATTEMPTS) {
-        await new Promise((r) => setTimeout(r, 20));
+      const refused = isNotSentError(err) || isNoLeaderError(err);
+      if (refused && i < (isNoLeaderError(err) ? NO_LEADER_ATTEMPTS : NOT_SENT_ATTEMPTS)) {
+        await new Promise((r) => setTimeout(r, i < NOT_SENT_ATTEMPTS ? 20 : 100));
         continue;
       }
       if (failed++ >= attempts) throw mapped;
