@@ -6,7 +6,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabConfig } from './config.js';
-import { etcdSpec, freePort, schedulerSpec, serverSpec, type RunPaths } from './components.js';
+import { controllerManagerSpec, etcdSpec, freePort, schedulerSpec, serverSpec, type RunPaths } from './components.js';
 import type { ComponentSpec } from './supervisor.js';
 
 /** The shape of the HA control plane; one of everything is the plain lab. */
@@ -14,11 +14,12 @@ export interface HaTopology {
   etcdMembers: number;
   apiservers: number;
   schedulers: number;
+  controllerManagers: number;
 }
 
 /** Whether the topology asks for more than the plain lab's one server. */
 export function isHa(t: HaTopology): boolean {
-  return t.etcdMembers > 1 || t.apiservers > 1 || t.schedulers > 1;
+  return t.etcdMembers > 1 || t.apiservers > 1 || t.schedulers > 1 || t.controllerManagers > 1;
 }
 
 /** The loopback address API server `i` binds and advertises (the lease reconciler keys servers by IP). */
@@ -46,6 +47,14 @@ export async function etcdClusterSpecs(
  */
 export const SHUTDOWN_DELAY = '3s';
 
+/**
+ * API server `i`'s data dir. The first keeps the plain lab's (`data`), where the controller-manager finds the
+ * client CA it signs the nodes' CSRs with and Prometheus its client certificate.
+ */
+export function haServerDataDir(paths: RunPaths, i: number): string {
+  return join(paths.dataDir, i === 0 ? 'data' : `data-${i}`);
+}
+
 /** API server `i` of the HA lab: its own data dir and address, the shared secure port, etcd for storage. */
 export function haServerSpec(
   c: LabConfig,
@@ -55,9 +64,9 @@ export function haServerSpec(
   etcdServers: string,
 ): ComponentSpec {
   const addr = apiserverAddress(i);
-  const dataDir = join(paths.dataDir, `data-${i}`);
+  const dataDir = haServerDataDir(paths, i);
   // Servers after the first take its CAs and ServiceAccount key (one PKI); each issues its own serving certificate.
-  if (i > 0) sharePki(join(paths.dataDir, 'data-0'), dataDir);
+  if (i > 0) sharePki(haServerDataDir(paths, 0), dataDir);
   const spec = serverSpec(
     {
       ...c,
@@ -157,6 +166,50 @@ export function haSchedulerSpec(c: LabConfig, paths: RunPaths, i: number): Compo
     paths,
   );
   return { ...spec, name: `scheduler-${i}`, ready: /kscale scheduler listening on/ };
+}
+
+/**
+ * Controller-manager `i` of the HA lab, leader-elected on the kube-controller-manager Lease. The first keeps the
+ * plain lab's name and is started alone, so it leads and is ready once its controllers start; standby `i`
+ * (`controller-manager-<i>`) is ready once it campaigns, its metrics port left to the default (skipped when
+ * in use), as the standby schedulers'.
+ */
+export function haControllerManagerSpec(c: LabConfig, paths: RunPaths, i: number): ComponentSpec {
+  const cm = { ...c.controllerManager, extraArgs: [...c.controllerManager.extraArgs, '--leader-elect=true'] };
+  const spec = controllerManagerSpec({ ...c, controllerManager: cm }, paths);
+  return i === 0
+    ? spec
+    : { ...spec, name: `controller-manager-${i}`, ready: /kscale controller-manager: campaigning for/ };
+}
+
+/** The line each leader-elected component prints once it leads and starts acting (its controllers, or scheduling). */
+const ACTING: { lease: string; prefix: string; line: RegExp }[] = [
+  { lease: 'kube-controller-manager', prefix: 'controller-manager', line: /^kscale controller-manager started:/m },
+  { lease: 'kube-scheduler', prefix: 'scheduler', line: /^kscale scheduler started /m },
+];
+
+/**
+ * Which of the lab's leader-elected candidates acted, read from their logs (`<logDir>/<name>.log`): a note per
+ * Lease with more than one candidate, saying which started acting. A component leads only after it takes the
+ * Lease and exits when it loses it, so one that started is the only actor unless a takeover happened; the note
+ * says when more than one started.
+ */
+export function leaderElectionNotes(logDir: string, components: readonly string[]): string[] {
+  const notes: string[] = [];
+  for (const a of ACTING) {
+    const candidates = [...new Set(components)].filter((n) => n === a.prefix || n.startsWith(`${a.prefix}-`));
+    if (candidates.length < 2) continue;
+    const acted = candidates.filter((n) => {
+      const f = join(logDir, `${n}.log`);
+      return existsSync(f) && a.line.test(readFileSync(f, 'utf8'));
+    });
+    const who = acted.length === 0 ? 'none' : acted.join(', ');
+    notes.push(
+      `leader election (${a.lease} Lease): ${acted.length} of ${candidates.length} candidates acted (${who})` +
+        (acted.length > 1 ? '; more than one: a takeover, or two leaders' : ''),
+    );
+  }
+  return notes;
 }
 
 /**
