@@ -6,7 +6,16 @@
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabConfig } from './config.js';
-import { controllerManagerSpec, etcdSpec, freePort, schedulerSpec, serverSpec, type RunPaths } from './components.js';
+import { createClusterPKI, type ClusterPKIFiles } from '../apiserver/pki/cluster_pki.js';
+import {
+  controllerManagerSpec,
+  etcdSpec,
+  freePort,
+  schedulerSpec,
+  serverSpec,
+  type EtcdMemberTLS,
+  type RunPaths,
+} from './components.js';
 import type { ComponentSpec } from './supervisor.js';
 
 /** The shape of the HA control plane; one of everything is the plain lab. */
@@ -27,18 +36,50 @@ export function apiserverAddress(i: number): string {
   return `127.0.0.${i + 2}`;
 }
 
-/** One etcd cluster's member specs; start them together, since a member alone never becomes ready. */
+/** The name of etcd member `i` in the HA lab. */
+export const etcdMemberName = (i: number): string => `etcd-${i}`;
+
+/**
+ * One etcd cluster's member specs; start them together, since a member alone never becomes ready. With `pki`
+ * (from createClusterPKI, a certificate per member) the members speak TLS to clients and to each other.
+ */
 export async function etcdClusterSpecs(
   members: number,
   dataDir: string,
+  pki?: ClusterPKIFiles,
 ): Promise<{ specs: ComponentSpec[]; urls: string }> {
-  const names = Array.from({ length: members }, (_, i) => `etcd-${i}`);
-  const peers = await Promise.all(names.map(async () => `http://127.0.0.1:${await freePort()}`));
+  const names = Array.from({ length: members }, (_, i) => etcdMemberName(i));
+  const tls = (name: string): EtcdMemberTLS | undefined => {
+    if (pki === undefined) return undefined;
+    const m = pki.etcdMembers.find((x) => x.name === name);
+    if (m === undefined) throw new Error(`the PKI has no certificate for etcd member ${name}`);
+    return { cert: m.cert, key: m.key, ca: pki.etcdCA };
+  };
+  const scheme = pki === undefined ? 'http' : 'https';
+  const peers = await Promise.all(names.map(async () => `${scheme}://127.0.0.1:${await freePort()}`));
   const cluster = names.map((n, i) => `${n}=${peers[i]!}`).join(',');
   const made = await Promise.all(
-    names.map((n, i) => etcdSpec(n, dataDir, { peerUrl: peers[i]!, initialCluster: cluster })),
+    names.map((n, i) => etcdSpec(n, dataDir, { peerUrl: peers[i]!, initialCluster: cluster }, tls(n))),
   );
   return { specs: made.map((m) => m.spec), urls: made.map((m) => m.url).join(',') };
+}
+
+/**
+ * The HA lab's one PKI, made before anything starts, as `kscale certs` makes it: in the first server's cert dir
+ * (`data/tls`, which it then adopts and the others copy), with etcd's CA, a serving-and-peer certificate per
+ * member for 127.0.0.1, and the API servers' etcd client certificate.
+ */
+export function haClusterPKI(paths: RunPaths, etcdMembers: number): Promise<ClusterPKIFiles> {
+  return createClusterPKI({
+    dir: join(haServerDataDir(paths, 0), 'tls'),
+    sans: [],
+    etcdMembers: Array.from({ length: etcdMembers }, (_, i) => ({ name: etcdMemberName(i), addresses: ['127.0.0.1'] })),
+  });
+}
+
+/** kube-apiserver's flags for etcd over TLS with the PKI's client certificate. */
+export function etcdClientFlags(pki: ClusterPKIFiles): string[] {
+  return ['--etcd-cafile', pki.etcdCA, '--etcd-certfile', pki.etcdClientCert, '--etcd-keyfile', pki.etcdClientKey];
 }
 
 /**
@@ -62,6 +103,7 @@ export function haServerSpec(
   i: number,
   port: number,
   etcdServers: string,
+  etcdFlags: readonly string[] = [],
 ): ComponentSpec {
   const addr = apiserverAddress(i);
   const dataDir = haServerDataDir(paths, i);
@@ -85,6 +127,7 @@ export function haServerSpec(
           String(port),
           '--shutdown-delay-duration',
           SHUTDOWN_DELAY,
+          ...etcdFlags,
         ],
       },
     },
@@ -225,16 +268,20 @@ export async function startHaControlPlane(
 ): Promise<string> {
   if (c.server.insecure) throw new Error('--apiservers/--etcd-members: the HA lab runs secure only (no --insecure)');
   let etcdServers = c.server.etcdServers;
+  let etcdFlags: string[] = [];
   if (etcdServers === undefined) {
-    const etcd = await etcdClusterSpecs(t.etcdMembers, paths.dataDir);
+    // Our own etcd speaks TLS to clients and peers from the one PKI; --etcd-servers names someone else's.
+    const pki = await haClusterPKI(paths, t.etcdMembers);
+    const etcd = await etcdClusterSpecs(t.etcdMembers, paths.dataDir, pki);
     await Promise.all(etcd.specs.map((s) => start(s)));
     etcdServers = etcd.urls;
-    log(`etcd ready: ${t.etcdMembers} members (${etcd.urls})`);
+    etcdFlags = etcdClientFlags(pki);
+    log(`etcd ready: ${t.etcdMembers} members over TLS (${etcd.urls})`);
   }
   const port = await freePort();
   const backends: string[] = [];
   for (let i = 0; i < t.apiservers; i++) {
-    await start(haServerSpec(c, paths, i, port, etcdServers));
+    await start(haServerSpec(c, paths, i, port, etcdServers, etcdFlags));
     backends.push(`${apiserverAddress(i)}:${port}`);
   }
   const lbPort = await freePort();

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startEtcdCluster } from '../../storage/testing/etcd_cluster.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { memberStatus, startEtcdCluster } from '../../storage/testing/etcd_cluster.js';
+import { runPaths } from '../components.js';
+import { etcdClientFlags, etcdClusterSpecs, haClusterPKI } from '../ha.js';
 import type { RunningComponent } from '../supervisor.js';
 import { haFailover } from './ha.js';
 import { CHAOS_SCENARIOS } from './scenario.js';
@@ -22,5 +28,38 @@ test('the ha scenario kills the member etcd names its leader, then the last API 
     assert.equal(CHAOS_SCENARIOS.get('ha'), haFailover);
   } finally {
     await etcd.stop();
+  }
+});
+
+test("over the HA lab's etcd (TLS for clients and peers from the one PKI) the scenario still finds the leader; plain HTTP is refused", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kscale-ha-tls-'));
+  const procs: ChildProcess[] = [];
+  try {
+    const paths = runPaths(dir, dir);
+    const pki = await haClusterPKI(paths, 3);
+    const { specs, urls } = await etcdClusterSpecs(3, dir, pki);
+    assert.ok(urls.split(',').every((u) => u.startsWith('https://127.0.0.1:')));
+    for (const s of specs) {
+      assert.ok(s.args.includes('--client-cert-auth') && s.args.includes('--peer-client-cert-auth'));
+      assert.ok(s.args[s.args.indexOf('--initial-cluster') + 1]!.split(',').every((m) => m.includes('=https://')));
+      procs.push(spawn(s.command, s.args, { stdio: 'ignore' }));
+    }
+    const running = specs.map((spec) => ({ spec }) as unknown as RunningComponent);
+    let leader: RunningComponent | undefined;
+    for (let i = 0; i < 100 && leader === undefined; i++) {
+      leader = (await haFailover.targets([...running, comp('server-0')]))[0];
+      if (leader === undefined) await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.match(leader?.spec.name ?? '', /^etcd-\d$/, 'a leader found over TLS');
+    // Plain text is refused.
+    const url = urls.split(',')[0]!;
+    assert.equal(await memberStatus(url.replace('https://', 'http://')), null);
+    assert.deepEqual(
+      etcdClientFlags(pki).filter((f) => f.startsWith('--')),
+      ['--etcd-cafile', '--etcd-certfile', '--etcd-keyfile'],
+    );
+  } finally {
+    for (const p of procs) p.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
   }
 });
