@@ -162,10 +162,15 @@ export class EtcdNetnsCluster {
     throw new Error('no member leads');
   }
 
-  /** Cuts member i off from every other member (both directions, in the router); its clients still reach it. */
-  partition(i: number): void {
-    for (let j = 0; j < this.members.length; j++) {
-      if (j === i) continue;
+  /**
+   * Cuts member i off from every other member (both directions, in the router); its clients still reach it. With
+   * `clients` the client namespace is cut off from it too: to kscale the member is then as good as dead, except
+   * that nothing closes its connections.
+   */
+  partition(i: number, clients = false): void {
+    const others = this.members.map((_, j) => j).filter((j) => j !== i);
+    if (clients) others.push(CLIENT);
+    for (const j of others) {
       for (const [s, d] of [
         [memberIP(i), memberIP(j)],
         [memberIP(j), memberIP(i)],

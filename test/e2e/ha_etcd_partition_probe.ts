@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   };
   const stale = Buffer.from('{"v":"before"}');
   const fresh = Buffer.from('{"v":"after"}');
-  const first = await all.create(`${P}probe`, stale);
+  const first = await all.create(`${P}probe-${process.pid}`, stale);
   await cacher.ready();
   const watch = onlyP.watch(P, { fromRevision: first.modRevision });
   console.log(JSON.stringify({ ready: true }));
@@ -83,13 +83,13 @@ async function main(): Promise<void> {
     }
     r.watchEndedMs = performance.now() - t0;
   })();
-  await all.guaranteedUpdate(`${P}probe`, () => ({ value: fresh }));
+  await all.guaranteedUpdate(`${P}probe-${process.pid}`, () => ({ value: fresh }));
   const acked: { key: string; revision: number; at: number }[] = [];
   const writing = (async () => {
     let last = t0;
     for (let i = 0; performance.now() < end; i++) {
       try {
-        const kv = await all.create(`${P}w${i}`, Buffer.from(`{"i":${i}}`));
+        const kv = await all.create(`${P}w-${process.pid}-${i}`, Buffer.from(`{"i":${i}}`));
         const now = performance.now();
         r.maxWriteGapMs = Math.max(r.maxWriteGapMs, now - last);
         last = now;
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     while (performance.now() < end) {
       const started = performance.now();
       try {
-        const kv = await onlyP.get(`${P}probe`);
+        const kv = await onlyP.get(`${P}probe-${process.pid}`);
         if (kv.value.equals(stale)) r.staleReads++;
         else r.freshReads++;
       } catch {
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   let caughtUpMs: number | null = null;
   for (let i = 0; i < 300 && caughtUpMs === null; i++) {
     try {
-      if ((await onlyP.get(`${P}probe`)).value.equals(fresh)) caughtUpMs = performance.now() - h0;
+      if ((await onlyP.get(`${P}probe-${process.pid}`)).value.equals(fresh)) caughtUpMs = performance.now() - h0;
     } catch {
       // Not yet.
     }

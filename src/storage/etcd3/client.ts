@@ -150,7 +150,10 @@ export function mapEtcdError(err: unknown, key = ''): unknown {
  * even a write may be retried, on the same or another member, without risk of
  * applying it twice.
  */
-export const isNotSentError = (err: unknown): boolean => messageOf(err).includes('No connection established');
+export const isNotSentError = (err: unknown): boolean =>
+  messageOf(err).includes('No connection established') ||
+  // A deadline that ran out while gRPC was still connecting to the member (a dead or cut-off one): never sent.
+  messageOf(err).includes('Waiting for LB pick');
 
 /**
  * True when etcd refused the call before proposing it (no connection, no leader, rate limited), so it was
