@@ -8,7 +8,7 @@ import { memberStatus, startEtcdCluster } from '../../storage/testing/etcd_clust
 import { runPaths } from '../components.js';
 import { etcdClientFlags, etcdClusterSpecs, haClusterPKI } from '../ha.js';
 import type { RunningComponent } from '../supervisor.js';
-import { haFailover } from './ha.js';
+import { etcdLeader, haFailover } from './ha.js';
 import { CHAOS_SCENARIOS } from './scenario.js';
 
 const comp = (name: string, args: string[] = []): RunningComponent =>
@@ -34,6 +34,7 @@ test('the ha scenario kills the member etcd names its leader, then the last API 
 test("over the HA lab's etcd (TLS for clients and peers from the one PKI) the scenario still finds the leader; plain HTTP is refused", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kscale-ha-tls-'));
   const procs: ChildProcess[] = [];
+  let stderr = '';
   try {
     const paths = runPaths(dir, dir);
     const pki = await haClusterPKI(paths, 3);
@@ -42,15 +43,18 @@ test("over the HA lab's etcd (TLS for clients and peers from the one PKI) the sc
     for (const s of specs) {
       assert.ok(s.args.includes('--client-cert-auth') && s.args.includes('--peer-client-cert-auth'));
       assert.ok(s.args[s.args.indexOf('--initial-cluster') + 1]!.split(',').every((m) => m.includes('=https://')));
-      procs.push(spawn(s.command, s.args, { stdio: 'ignore' }));
+      const p = spawn(s.command, s.args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      p.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-3000)));
+      procs.push(p);
     }
     const running = specs.map((spec) => ({ spec }) as unknown as RunningComponent);
     let leader: RunningComponent | undefined;
     for (let i = 0; i < 100 && leader === undefined; i++) {
-      leader = (await haFailover.targets([...running, comp('server-0')]))[0];
+      leader = await etcdLeader(running);
       if (leader === undefined) await new Promise((r) => setTimeout(r, 200));
     }
-    assert.match(leader?.spec.name ?? '', /^etcd-\d$/, 'a leader found over TLS');
+    assert.match(leader?.spec.name ?? '', /^etcd-\d$/, `a leader found over TLS; etcd said: ${stderr}`);
+    assert.equal((await haFailover.targets([...running, comp('server-0')]))[0], leader);
     // Plain text is refused.
     const url = urls.split(',')[0]!;
     assert.equal(await memberStatus(url.replace('https://', 'http://')), null);
