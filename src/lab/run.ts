@@ -433,7 +433,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       faults = await chaos;
       for (const f of faults)
         progress.log(
-          `chaos: ${f.component} killed at ${f.killedAtS.toFixed(0)} s, back in ${f.restartS.toFixed(1)} s, recovered in ${f.recoverS?.toFixed(1) ?? 'never'} s, writes unavailable ${f.writeUnavailableS?.toFixed(2) ?? 'until the end'} s, ${f.writesLost}/${f.writesChecked} acknowledged writes lost or hidden`,
+          `chaos: ${f.component} killed at ${f.killedAtS.toFixed(0)} s, back in ${f.restartS.toFixed(1)} s, recovered in ${f.recoverS?.toFixed(1) ?? 'never'} s, every node Lease renewed in ${f.leasesRenewedS?.toFixed(1) ?? 'never'} s, writes unavailable ${f.writeUnavailableS?.toFixed(2) ?? 'until the end'} s, ${f.writesLost}/${f.writesChecked} acknowledged writes lost or hidden`,
         );
     }
     phase = 'settle';

@@ -19,6 +19,11 @@ export interface ChaosFault {
   /** Seconds from the kill until all nodes were Ready and the API answered (null: not within the timeout). */
   recoverS: number | null;
   /**
+   * Seconds from the target's exit until every node's Lease (kube-node-lease) had been renewed after it: how long
+   * the hollow kubelets took to get their heartbeats through again (null: not all within the timeout).
+   */
+  leasesRenewedS: number | null;
+  /**
    * Seconds from the target's exit (SIGKILL sent and the process gone) until the first acknowledged write of those
    * the writer sent after it: how long writes were unavailable to a client that retries at once (null: none was
    * acknowledged before recovery ended).
@@ -93,6 +98,7 @@ async function injectOne(o: ChaosOptions, target: RunningComponent, n: number): 
     killedAtS: o.elapsed(),
     restartS: 0,
     recoverS: null,
+    leasesRenewedS: null,
     writeUnavailableS: null,
     writesChecked: 0,
     writesLost: 0,
@@ -109,14 +115,17 @@ async function injectOne(o: ChaosOptions, target: RunningComponent, n: number): 
   try {
     await o.supervisor.kill(target);
     killedAt = performance.now();
+    // Lease renewTimes are the kubelets' wall-clock stamps (MicroTime), so the kill is stamped the same way.
+    const killedWall = Date.now();
     await o.supervisor.restart(target);
     fault.restartS = (performance.now() - t0) / 1000;
     const deadline = t0 + (o.recoverTimeoutMs ?? 120_000);
     while (performance.now() < deadline && !o.signal.aborted) {
-      if ((await readyNodes(o.client)) >= o.nodes && fault.writeUnavailableS !== null) {
+      if (fault.recoverS === null && (await readyNodes(o.client)) >= o.nodes && fault.writeUnavailableS !== null)
         fault.recoverS = (performance.now() - t0) / 1000;
-        break;
-      }
+      if (fault.leasesRenewedS === null && (await leasesRenewedSince(o.client, killedWall)) >= o.nodes)
+        fault.leasesRenewedS = (performance.now() - killedAt) / 1000;
+      if (fault.recoverS !== null && fault.leasesRenewedS !== null) break;
       await sleep(500, o.signal);
     }
     writer.abort();
@@ -166,6 +175,19 @@ async function writeUntil(
       .catch(() => false);
     if (ok) onAck(name, sentAt);
     await sleep(20, signal);
+  }
+}
+
+/** Node Leases renewed at or after `sinceMs` (wall clock); 0 while the API does not answer. */
+async function leasesRenewedSince(client: RESTClient, sinceMs: number): Promise<number> {
+  try {
+    const list = await client.resource(RESOURCES.leases).list({ namespace: 'kube-node-lease' });
+    return list.items.filter((l) => {
+      const renew = (l as { spec?: { renewTime?: string } }).spec?.renewTime;
+      return renew !== undefined && Date.parse(renew) >= sinceMs;
+    }).length;
+  } catch {
+    return 0;
   }
 }
 
