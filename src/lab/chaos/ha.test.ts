@@ -26,6 +26,11 @@ test('the ha scenario kills the member etcd names its leader, then the last API 
       [`etcd-${etcd.members.indexOf(leader)}`, 'server-1'],
     );
     assert.equal(CHAOS_SCENARIOS.get('ha'), haFailover);
+    // Just before the kill the leader is asked again: a member chosen earlier is replaced by the one leading now.
+    const follower = members.find((m) => m !== targets[0])!;
+    assert.equal(await haFailover.refine?.(follower, running), targets[0]);
+    const server = running.find((c) => c.spec.name === 'server-1')!;
+    assert.equal(await haFailover.refine?.(server, running), server);
   } finally {
     await etcd.stop();
   }

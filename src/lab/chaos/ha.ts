@@ -1,7 +1,7 @@
 /**
  * The HA chaos scenario (`kscale up --etcd-members 3 --apiservers N --chaos ha`): kill -9 of the etcd leader, then of
  * one API server, each restarted by the supervisor; the injector records each fault's recovery time. The leader is
- * the one etcd names when the scenario starts, asked of each member's status endpoint.
+ * the one etcd names just before the kill, asked of each member's status endpoint.
  */
 import { memberStatus, type MemberStatusTLS } from '../../storage/testing/etcd_cluster.js';
 import type { RunningComponent } from '../supervisor.js';
@@ -48,4 +48,7 @@ export const haFailover: ChaosScenario = {
     const servers = components.filter(isServer);
     return [...(leader === undefined ? [] : [leader]), ...servers.slice(-1)];
   },
+  // The member that leads at the moment of the kill, not 10-20 s earlier when the scenario started.
+  refine: async (target, components) =>
+    isMember(target) ? ((await etcdLeader(components.filter(isMember))) ?? target) : target,
 };

@@ -77,7 +77,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFault[]> {
   for (const target of await o.scenario.targets(o.supervisor.components)) {
     await sleep(gap + o.random() * gap, o.signal);
     if (o.signal.aborted) break;
-    faults.push(await injectOne(o, target, faults.length));
+    const chosen = o.scenario.refine === undefined ? target : await o.scenario.refine(target, o.supervisor.components);
+    faults.push(await injectOne(o, chosen, faults.length));
   }
   return faults;
 }
