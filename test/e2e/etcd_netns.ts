@@ -36,7 +36,7 @@ function requireTool(tool: string, args: string[]): void {
   try {
     execFileSync(tool, args, { stdio: 'ignore' });
   } catch {
-    throw new Error(`the etcd partition test needs ${tool} (Debian: iproute2, iptables)`);
+    throw new Error(`the etcd partition test needs ${tool} (Debian: iproute2, iptables, etcd-client)`);
   }
 }
 
@@ -65,6 +65,7 @@ export class EtcdNetnsCluster {
     requireEtcdBinary();
     requireTool('ip', ['-V']);
     requireTool('iptables', ['--version']);
+    requireTool('etcdctl', ['version']);
     const id = `ket${process.pid}`;
     const lab = new EtcdNetnsCluster(id, size);
     try {
