@@ -113,7 +113,7 @@ function addRunFlags(cmd: Command): Command {
     .option('--schedulers <n>', 'n schedulers, leader-elected on the kube-scheduler Lease', haCountFlag, 1)
     .option(
       '--controller-managers <n>',
-      'controller-managers (only 1 for now: the lab does not start leader-elected standbys yet)',
+      'n controller-managers, leader-elected on the kube-controller-manager Lease',
       haCountFlag,
       1,
     )
@@ -241,9 +241,8 @@ function configFrom(
     etcdMembers: o.etcdMembers as number,
     apiservers: o.apiservers as number,
     schedulers: o.schedulers as number,
+    controllerManagers: o.controllerManagers as number,
   };
-  if ((o.controllerManagers as number) !== 1)
-    throw new UsageError('--controller-managers: only 1 for now (the lab does not start leader-elected standbys yet)');
   if (c.ha.apiservers > 1 && c.ha.etcdMembers === 1 && c.server.labEtcd === 'none' && o.etcdServers === undefined)
     c.ha.etcdMembers = 3;
   if (o.etcdServers !== undefined) c.server.etcdServers = o.etcdServers as string;

@@ -274,17 +274,27 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** A member's TLS files (PEM): its certificate serves clients and peers; `ca` verifies both kinds of client. */
+export interface EtcdMemberTLS {
+  cert: string;
+  key: string;
+  ca: string;
+}
+
 /**
  * An etcd the lab runs itself (the Debian etcd-server package), with its data under dataDir: a single member, or
- * with `cluster` one member of a cluster on loopback (its peer URL and the --initial-cluster list).
+ * with `cluster` one member of a cluster on loopback (its peer URL and the --initial-cluster list). With `tls`
+ * it serves clients and peers over TLS and requires client certificates from both (https:// URLs).
  */
 export async function etcdSpec(
   name: string,
   dataDir: string,
   cluster?: { peerUrl: string; initialCluster: string },
+  tls?: EtcdMemberTLS,
 ): Promise<{ spec: ComponentSpec; url: string }> {
-  const url = `http://127.0.0.1:${await freePort()}`;
-  const peerUrl = cluster?.peerUrl ?? `http://127.0.0.1:${await freePort()}`;
+  const scheme = tls === undefined ? 'http' : 'https';
+  const url = `${scheme}://127.0.0.1:${await freePort()}`;
+  const peerUrl = cluster?.peerUrl ?? `${scheme}://127.0.0.1:${await freePort()}`;
   return {
     url,
     spec: {
@@ -308,6 +318,24 @@ export async function etcdSpec(
         // The same quota the API server enforces on the embedded store.
         '--quota-backend-bytes',
         String(2 * 1024 ** 3),
+        ...(tls === undefined
+          ? []
+          : [
+              '--cert-file',
+              tls.cert,
+              '--key-file',
+              tls.key,
+              '--trusted-ca-file',
+              tls.ca,
+              '--client-cert-auth',
+              '--peer-cert-file',
+              tls.cert,
+              '--peer-key-file',
+              tls.key,
+              '--peer-trusted-ca-file',
+              tls.ca,
+              '--peer-client-cert-auth',
+            ]),
       ],
       ready: /ready to serve client requests/,
       readyStream: 'stderr',

@@ -90,8 +90,8 @@ export interface LabConfig {
    * the lab's namespaces are deleted at the end. Undefined: `kscale up`'s own cluster.
    */
   existingCluster?: { kubeconfig: string };
-  /** The HA control plane (ha.ts): etcd members, API servers behind HAProxy, leader-elected schedulers; 1/1/1 is the plain lab. */
-  ha: { etcdMembers: number; apiservers: number; schedulers: number };
+  /** The HA control plane (ha.ts): etcd members, API servers behind HAProxy, leader-elected schedulers and controller-managers; all 1 is the plain lab. */
+  ha: { etcdMembers: number; apiservers: number; schedulers: number; controllerManagers: number };
 }
 
 /**
@@ -144,6 +144,6 @@ export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig 
       extraArgs: [],
     },
     noisyNeighbour: { listsInFlight: 0, writesInFlight: 0 },
-    ha: { etcdMembers: 1, apiservers: 1, schedulers: 1 },
+    ha: { etcdMembers: 1, apiservers: 1, schedulers: 1, controllerManagers: 1 },
   };
 }

@@ -41,7 +41,7 @@ import { planScenario } from './scenario.js';
 import { Supervisor } from './supervisor.js';
 import { untilAborted } from './until_aborted.js';
 import { CHAOS_SCENARIOS, runChaos, type ChaosFault } from './chaos/index.js';
-import { haSchedulerSpec, isHa, startHaControlPlane } from './ha.js';
+import { haControllerManagerSpec, haSchedulerSpec, isHa, leaderElectionNotes, startHaControlPlane } from './ha.js';
 
 /** Picks how pods are made and placed from the capabilities; throws when an explicit choice cannot run. */
 export function resolveMode(c: LabConfig, caps: Capabilities, notes: string[]): WorkloadMode {
@@ -240,8 +240,15 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
                 extraArgs: [...c.scheduler.extraArgs, '--port', String(promPorts.scheduler)],
               },
             };
-      await sup.start(controllerManagerSpec(withPorts, paths));
-      progress.log('controller-manager ready');
+      if (ha) {
+        // The first leads; the standbys campaign (not withPorts: one fixed port cannot serve several).
+        await sup.start(haControllerManagerSpec(withPorts, paths, 0));
+        for (let i = 1; i < c.ha.controllerManagers; i++) await sup.start(haControllerManagerSpec(c, paths, i));
+        progress.log(`${c.ha.controllerManagers} leader-elected controller-managers ready`);
+      } else {
+        await sup.start(controllerManagerSpec(withPorts, paths));
+        progress.log('controller-manager ready');
+      }
       if (mode.binding === 'scheduler' && ha) {
         // Not withPorts: one fixed --prometheus port cannot serve several schedulers.
         for (let i = 0; i < c.ha.schedulers; i++) await sup.start(haSchedulerSpec(c, paths, i));
@@ -426,7 +433,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       faults = await chaos;
       for (const f of faults)
         progress.log(
-          `chaos: ${f.component} killed at ${f.killedAtS.toFixed(0)} s, back in ${f.restartS.toFixed(1)} s, recovered in ${f.recoverS?.toFixed(1) ?? 'never'} s, ${f.writesLost}/${f.writesChecked} acknowledged writes lost`,
+          `chaos: ${f.component} killed at ${f.killedAtS.toFixed(0)} s, back in ${f.restartS.toFixed(1)} s, recovered in ${f.recoverS?.toFixed(1) ?? 'never'} s, every node Lease renewed in ${f.leasesRenewedS?.toFixed(1) ?? 'never'} s, writes unavailable ${f.writeUnavailableS?.toFixed(2) ?? 'until the end'} s, ${f.writesLost}/${f.writesChecked} acknowledged writes lost or hidden`,
         );
     }
     phase = 'settle';
@@ -456,6 +463,13 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   const fleets: FleetReport[] =
     existing !== undefined ? [] : await collectFleetReports(paths.fleetKubeconfig ?? paths.kubeconfig).catch(() => []);
   machine.loadAverageEnd = loadavg();
+  if (isHa(c.ha) && existing === undefined)
+    notes.push(
+      ...leaderElectionNotes(
+        join(c.reportDir, 'logs'),
+        supervisor.components.map((x) => x.spec.name),
+      ),
+    );
   const report = buildReport({
     config: c,
     mode,

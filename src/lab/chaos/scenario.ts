@@ -12,6 +12,11 @@ export interface ChaosScenario {
   description: string;
   /** The components to kill -9, in order, among those the lab started (a scenario may ask the cluster first). */
   targets(components: readonly RunningComponent[]): RunningComponent[] | Promise<RunningComponent[]>;
+  /**
+   * Chooses a target again just before its kill, among the components running then (the etcd leader may have
+   * moved since the scenario started); without it the target is killed as chosen.
+   */
+  refine?(target: RunningComponent, components: readonly RunningComponent[]): Promise<RunningComponent>;
 }
 
 const ORDER = ['server', 'controller-manager', 'scheduler', 'nodes', 'etcd'];

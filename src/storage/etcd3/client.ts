@@ -52,6 +52,53 @@ const noRetry = {
     fn({ signal: new AbortController().signal }),
 } as unknown as Policy;
 
+/** How long a member that a call could not reach is passed over. */
+const UNREACHABLE_MS = 5_000;
+
+/**
+ * Thrown by a member's policy while the member is passed over: the pool then tries the next member within the
+ * same call. Its message reads as an unsent call (isNotSentError), which it is.
+ */
+class MemberUnreachableError extends Error {
+  constructor() {
+    super('No connection established: the member was unreachable moments ago');
+    this.name = 'MemberUnreachableError';
+  }
+}
+
+/**
+ * A member's fault policy: pass-through, except that after a call that could not reach the member (never sent:
+ * no connection, or a deadline that ran out while gRPC was still connecting) the member is passed over for
+ * UNREACHABLE_MS, so calls and watches go to the others instead of waiting out a deadline on it a third of
+ * the time. Unlike the client's circuit breaker this never refuses a member that answered, even with an error.
+ */
+export function memberPolicy(now: () => number = () => performance.now()): Policy {
+  let skipUntil = 0;
+  return {
+    execute: async <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => {
+      if (now() < skipUntil) throw new MemberUnreachableError();
+      try {
+        return await fn({ signal: new AbortController().signal });
+      } catch (err) {
+        if (isNotSentError(err) && !(err instanceof MemberUnreachableError)) skipUntil = now() + UNREACHABLE_MS;
+        throw err;
+      }
+    },
+  } as unknown as Policy;
+}
+
+/**
+ * Marks every call as clientv3.WithRequireLeader does (gRPC metadata `hasleader: true`). A member that has
+ * lost its leader (partitioned from its peers) then refuses new calls at once with "etcdserver: no leader",
+ * which we retry on another member, instead of holding them until a deadline; and it cancels the watch
+ * streams open on it after three election timeouts without a leader, so a watch cache fed by such a member
+ * re-watches elsewhere instead of silently falling behind. Upstream's etcd3 watcher requires a leader too.
+ */
+const requireLeader = <T extends { metadata: { set(key: string, value: string): void } }>(call: T): T => {
+  call.metadata.set('hasleader', 'true');
+  return call;
+};
+
 /** Creates the client with an unbounded gRPC receive size (a >4 MB watch batch otherwise vanishes) and call deadlines. */
 export function createEtcdClient(opts: Etcd3ClientOptions): Etcd3 {
   const timeout = opts.callTimeoutMs ?? 10_000;
@@ -75,9 +122,11 @@ export function createEtcdClient(opts: Etcd3ClientOptions): Etcd3 {
       // frequent pings are refused with GOAWAY. The watch streams keep pings permitted on every connection.
       'grpc.keepalive_time_ms': 5_000,
       'grpc.keepalive_timeout_ms': 1_000,
+      callInvocationTransformer: requireLeader,
     },
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
-    faultHandling: { global: noRetry, host: () => noRetry },
+    // With one member there is nothing to pass over to.
+    faultHandling: { global: noRetry, host: () => (opts.servers.length > 1 ? memberPolicy() : noRetry) },
   });
 }
 
@@ -85,6 +134,8 @@ const UNAVAILABLE_PATTERNS = [
   'Unavailable',
   'DeadlineExceeded',
   'Deadline exceeded',
+  // etcd's own answer (code UNKNOWN) when our deadline, which it inherits, ran out inside the member.
+  'context deadline exceeded',
   'No connection established',
   'ECONNREFUSED',
   'connection refused',
@@ -135,7 +186,10 @@ export function mapEtcdError(err: unknown, key = ''): unknown {
  * even a write may be retried, on the same or another member, without risk of
  * applying it twice.
  */
-export const isNotSentError = (err: unknown): boolean => messageOf(err).includes('No connection established');
+export const isNotSentError = (err: unknown): boolean =>
+  messageOf(err).includes('No connection established') ||
+  // A deadline that ran out while gRPC was still connecting to the member (a dead or cut-off one): never sent.
+  messageOf(err).includes('Waiting for LB pick');
 
 /**
  * True when etcd refused the call before proposing it (no connection, no leader, rate limited), so it was
@@ -145,14 +199,23 @@ export const isNotAppliedError = (err: unknown): boolean =>
   isNotSentError(err) ||
   ['etcdserver: no leader', 'etcdserver: too many requests'].some((p) => messageOf(err).includes(p));
 
+/** True when the member refused the call for want of a leader (a partitioned member, or an election). */
+export const isNoLeaderError = (err: unknown): boolean => messageOf(err).includes('etcdserver: no leader');
+
 /**
- * Attempts for a call that never left because its member is unreachable. The client picks a member at
- * random per call and keeps a dead one in the pool, so with one of three members down a few attempts
- * can all land on it: up to 8, 20 ms apart, reach a live member all but (1/3)^8 of the time.
+ * Quick attempts for a call that never left because its member is unreachable, or that its member refused
+ * for want of a leader. The client picks a member at random per call and keeps a dead or partitioned one in
+ * the pool, so with one of three members out a few attempts can all land on it: up to 8, 20 ms apart, reach
+ * a live member all but (1/3)^8 of the time.
  */
 const NOT_SENT_ATTEMPTS = 8;
+/** Then, while every member refuses for want of a leader (an election), 100 ms apart for about 2 s. */
+const NO_LEADER_ATTEMPTS = NOT_SENT_ATTEMPTS + 20;
 
-/** Runs an idempotent read, retrying Unavailable with back-off (100, 300 ms), and unsent calls on another member. */
+/**
+ * Runs an idempotent read, retrying Unavailable with back-off (100, 300 ms), and calls that were refused
+ * before they ran (unsent, or no leader) on another member.
+ */
 export async function retryRead<T>(fn: () => Promise<T>, attempts = 3): Promise<T> {
   for (let i = 1, failed = 1; ; i++) {
     try {
@@ -160,8 +223,9 @@ export async function retryRead<T>(fn: () => Promise<T>, attempts = 3): Promise<
     } catch (err) {
       const mapped = mapEtcdError(err);
       if (!isUnavailableError(mapped)) throw mapped;
-      if (isNotSentError(err) && i < NOT_SENT_ATTEMPTS) {
-        await new Promise((r) => setTimeout(r, 20));
+      const refused = isNotSentError(err) || isNoLeaderError(err);
+      if (refused && i < (isNoLeaderError(err) ? NO_LEADER_ATTEMPTS : NOT_SENT_ATTEMPTS)) {
+        await new Promise((r) => setTimeout(r, i < NOT_SENT_ATTEMPTS ? 20 : 100));
         continue;
       }
       if (failed++ >= attempts) throw mapped;

@@ -9,7 +9,14 @@
 import type { Etcd3, ITxnRequest, ITxnResponse } from 'etcd3';
 import { unavailable } from '../errors.js';
 import type { WatchEvent } from '../interface.js';
-import { callDeadline, isNotAppliedError, isNotSentError, isUnavailableError, mapEtcdError } from './client.js';
+import {
+  callDeadline,
+  isNoLeaderError,
+  isNotAppliedError,
+  isNotSentError,
+  isUnavailableError,
+  mapEtcdError,
+} from './client.js';
 import { openWatch } from './watcher.js';
 
 /** What a txn means to do to its key, so its effect can be recognized in the key's history. */
@@ -57,8 +64,10 @@ export async function commitTxn(
       if (!isUnavailableError(err)) throw mapEtcdError(err, intent.key);
       if (!isNotAppliedError(err)) ambiguous = true;
       if (performance.now() - start >= timing.budgetMs) throw mapEtcdError(err, intent.key);
-      // An unsent call goes at once to another member; otherwise wait a little for an election to finish.
-      const pause = isNotSentError(err) ? 20 : Math.min(50 * attempt, 300);
+      // An unsent call, or one refused by a member without a leader (partitioned), goes at once to another
+      // member; otherwise, or when refusals go on (an election), wait a little for the election to finish.
+      const quick = isNotSentError(err) || (isNoLeaderError(err) && attempt <= 3);
+      const pause = quick ? 20 : Math.min(50 * attempt, 300);
       await new Promise((r) => setTimeout(r, pause));
     }
   }

@@ -6,7 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, healthy, kill, requireEtcdBinary } from './etcd_process.js';
@@ -44,8 +45,16 @@ export interface StatusResponse {
   leader?: string;
 }
 
-/** One member's status over its HTTP gateway, or null when it does not answer within 1 s. */
-export async function memberStatus(url: string): Promise<StatusResponse | null> {
+/** A client certificate and the CA to verify a member with, as PEM files (a member over TLS with --client-cert-auth). */
+export interface MemberStatusTLS {
+  caFile: string;
+  certFile: string;
+  keyFile: string;
+}
+
+/** One member's status over its HTTP gateway (HTTPS with `tls`), or null when it does not answer within 1 s. */
+export async function memberStatus(url: string, tls?: MemberStatusTLS): Promise<StatusResponse | null> {
+  if (tls !== undefined) return memberStatusTLS(url, tls);
   try {
     const res = await fetch(`${url}/v3/maintenance/status`, {
       method: 'POST',
@@ -56,6 +65,35 @@ export async function memberStatus(url: string): Promise<StatusResponse | null> 
   } catch {
     return null;
   }
+}
+
+function memberStatusTLS(url: string, tls: MemberStatusTLS): Promise<StatusResponse | null> {
+  return new Promise((resolve) => {
+    const req = request(
+      `${url}/v3/maintenance/status`,
+      {
+        method: 'POST',
+        ca: readFileSync(tls.caFile),
+        cert: readFileSync(tls.certFile),
+        key: readFileSync(tls.keyFile),
+        timeout: 1000,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString('utf8')));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(body) as StatusResponse);
+          } catch {
+            resolve(null);
+          }
+        });
+      },
+    );
+    req.on('error', () => resolve(null));
+    req.on('timeout', () => req.destroy());
+    req.end('{}');
+  });
 }
 
 /** Starts `size` members and resolves once every one reports healthy. */
