@@ -183,11 +183,13 @@ export function controllerManagerSpec(c: LabConfig, paths: RunPaths): ComponentS
 export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
   return {
     name: 'scheduler',
-    // --port 0: its metrics port must not collide with another scheduler on the machine.
+    // --secure-port 0: its endpoints must not collide with another scheduler on the machine. Its secure port
+    // authenticates client certificates of the server's client CA (the lab's metrics identity, for Prometheus).
     ...node([
       'scheduler',
-      '--port',
+      '--secure-port',
       '0',
+      ...(c.server.insecure ? [] : ['--client-ca-file', join(paths.dataDir, 'data', 'tls', 'client-ca.crt')]),
       '--kubeconfig',
       componentKubeconfig(c, paths, 'scheduler'),
       '--kube-api-qps',

@@ -237,7 +237,13 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
               },
               scheduler: {
                 ...c.scheduler,
-                extraArgs: [...c.scheduler.extraArgs, '--port', String(promPorts.scheduler)],
+                extraArgs: [
+                  ...c.scheduler.extraArgs,
+                  '--secure-port',
+                  String(promPorts.scheduler),
+                  '--client-ca-file',
+                  join(paths.dataDir, 'data', 'tls', 'client-ca.crt'),
+                ],
               },
             };
       await sup.start(controllerManagerSpec(withPorts, paths));
@@ -275,7 +281,15 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
             { verifyServer: false },
           ),
           ...(mode.binding === 'scheduler'
-            ? [{ job: 'kube-scheduler', url: `http://127.0.0.1:${promPorts.scheduler}` }]
+            ? [
+                kubeconfigScrapeTarget(
+                  'kube-scheduler',
+                  `https://127.0.0.1:${promPorts.scheduler}`,
+                  metricsKubeconfig(c, paths),
+                  join(dataDir, 'prometheus'),
+                  { verifyServer: false },
+                ),
+              ]
             : []),
         ],
         Math.max(1, Math.round(c.scrapeIntervalMs / 1000)),

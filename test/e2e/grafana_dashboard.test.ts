@@ -79,7 +79,9 @@ before(async () => {
     kubeconfigScrapeTarget('kube-controller-manager', cmURL, server.kubeconfig, join(dir, 'cm'), {
       verifyServer: false,
     }),
-    { job: 'kube-scheduler', url: scheduler.url },
+    kubeconfigScrapeTarget('kube-scheduler', scheduler.url, server.kubeconfig, join(dir, 'sched'), {
+      verifyServer: false,
+    }),
   ]);
   await waitFor(
     'three jobs up in Prometheus',
