@@ -206,9 +206,10 @@ export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
 
 /**
  * The fleet processes: contiguous slices of one node range under one name prefix (kscale nodes --first-index),
- * so the cluster looks the same whatever the process count; 0 processes: one per 2,500 nodes.
+ * so the cluster looks the same whatever the process count; 0 processes: one per 2,500 nodes. Process i serves
+ * its endpoints on securePorts[i] (a free port when absent).
  */
-export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
+export function fleetSpecs(c: LabConfig, paths: RunPaths, securePorts: readonly number[] = []): ComponentSpec[] {
   const f = c.fleet;
   const slices = fleetSlices(c.nodes, fleetProcessCount(c));
   const n = slices.length;
@@ -237,6 +238,11 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
         '--pod-watch',
         f.podWatch,
         ...(nodeJoinOf(c) === 'csr' ? ['--bootstrap-kubeconfig', bootstrapKubeconfigPath(paths)] : []),
+        // The fleet's /metrics and health: a port the scrape config names (--prometheus), else a free one, so fleets
+        // never collide; the server's client CA authenticates the lab's metrics identity.
+        '--secure-port',
+        String(securePorts[i] ?? 0),
+        ...(c.server.insecure ? [] : ['--client-ca-file', join(paths.dataDir, 'data', 'tls', 'client-ca.crt')]),
         '--pod-startup-latency',
         `${f.podStartupMs},${f.podStartupMs}`,
         '--join-rate',

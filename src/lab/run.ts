@@ -152,7 +152,14 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   let sampler: Sampler | undefined;
   let prom: RunningPrometheus | undefined;
   let promSlos: PromSloReport | undefined;
-  const promPorts = c.prometheus === true ? { cm: await freePort(), scheduler: await freePort() } : undefined;
+  const promPorts =
+    c.prometheus === true
+      ? {
+          cm: await freePort(),
+          scheduler: await freePort(),
+          fleets: await Promise.all(Array.from({ length: fleetProcessCount(c) }, () => freePort())),
+        }
+      : undefined;
   let apiLatencySource: ApiLatencySource = 'server-metrics';
   let tracker: PodTracker | undefined;
   let gen: LoadGenerator | undefined;
@@ -291,6 +298,18 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
                 ),
               ]
             : []),
+          // The fleets' kubelet metrics (one job, a target per fleet process), up once they start below.
+          ...(existing === undefined
+            ? promPorts.fleets.map((port) =>
+                kubeconfigScrapeTarget(
+                  'kubelet',
+                  `https://127.0.0.1:${port}`,
+                  metricsKubeconfig(c, paths),
+                  join(dataDir, 'prometheus'),
+                  { verifyServer: false },
+                ),
+              )
+            : []),
         ],
         Math.max(1, Math.round(c.scrapeIntervalMs / 1000)),
       );
@@ -356,7 +375,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     if (existing === undefined && nodeJoinOf(c) === 'csr')
       await writeBootstrapKubeconfig(client, paths.kubeconfig, bootstrapKubeconfigPath(paths));
     if (existing === undefined) {
-      for (const spec of fleetSpecs(c, paths)) await sup.start(spec);
+      for (const spec of fleetSpecs(c, paths, promPorts?.fleets)) await sup.start(spec);
       progress.log(
         `fleet started: ${c.nodes} hollow nodes joining at ${c.fleet.joinRate}/s in ${fleetProcessCount(c)} fleet process(es)`,
       );
