@@ -79,9 +79,17 @@ try {
     on.push(await window(server.p.pid!, client, true));
   }
   const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const median = (xs: number[]): number => {
+    const v = [...xs].sort((x, y) => x - y);
+    const m = v.length >> 1;
+    return v.length % 2 === 1 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
+  };
   const [a, b] = [mean(off), mean(on)];
+  // Each round pairs a window without the scraper with the next one with it.
+  const perRound = off.map((x, i) => ((on[i]! - x) / x) * 100);
   process.stdout.write(
-    `server CPU with ${NODES} hollow nodes: without the lab's scraper ${a.toFixed(3)} cores, with it (every ${INTERVAL_S} s) ${b.toFixed(3)} cores; scraping costs ${(((b - a) / a) * 100).toFixed(1)}% (${ROUNDS} rounds of ${WINDOW_S} s each)\n`,
+    `server CPU with ${NODES} hollow nodes: without the lab's scraper ${a.toFixed(3)} cores, with it (every ${INTERVAL_S} s) ${b.toFixed(3)} cores; scraping costs ${(((b - a) / a) * 100).toFixed(1)}% (${ROUNDS} rounds of ${WINDOW_S} s each)\n` +
+      `per round (without → with, cost): ${off.map((x, i) => `${x.toFixed(3)} → ${on[i]!.toFixed(3)} ${perRound[i]!.toFixed(1)}%`).join('; ')}; median ${median(perRound).toFixed(1)}%\n`,
   );
 } finally {
   client.close();

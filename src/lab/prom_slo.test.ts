@@ -25,7 +25,10 @@ function metricsText(series: Record<string, number>): string {
   return `${lines.join('\n')}\n`;
 }
 
-test('an SLI born inside the range with all its calls before its second sample is shown but not checked', () => {
+const snapshots2 = (): ReturnType<typeof snapshotOf> =>
+  snapshotOf(metricsText({ 'GET pods': 250, 'POST certificatesigningrequests': 120 }), 4);
+
+test('calls before the first sample inside the range do not count towards checking an SLI', () => {
   const snaps = [
     snapshotOf(metricsText({ 'GET pods': 50 }), 0),
     snapshotOf(metricsText({ 'GET pods': 150, 'POST certificatesigningrequests': 120 }), 2),
@@ -37,18 +40,23 @@ test('an SLI born inside the range with all its calls before its second sample i
   const get = rows.find((r) => r.verb === 'GET')!;
   const post = rows.find((r) => r.verb === 'POST')!;
   assert.equal(get.count, 200);
-  assert.equal(get.visible, 200);
+  assert.equal(get.visible, 100, "the 100 calls of the range's first interval may precede PromQL's first sample");
   assert.ok(get.checked && get.agree);
   assert.equal(post.count, 120);
   assert.equal(post.visible, 0, 'every call came before the series was first sampled');
   assert.equal(post.promql, null);
   assert.equal(post.checked, false);
   assert.equal(agree, true);
-  // Had PromQL seen the POSTs' series from the start, they would count and be checked.
+  // Had the POSTs come after the range's first interval, they would count and be checked.
   const seen = compareSlis(
-    [snapshotOf(metricsText({ 'GET pods': 50, 'POST certificatesigningrequests': 0 }), 0), ...snaps.slice(1)],
+    [
+      snapshotOf(metricsText({ 'GET pods': 50, 'POST certificatesigningrequests': 0 }), 0),
+      snapshotOf(metricsText({ 'GET pods': 150, 'POST certificatesigningrequests': 0 }), 2),
+      snapshots2(),
+    ],
     result,
   );
+  assert.equal(seen.rows.find((r) => r.verb === 'POST')!.visible, 120);
   assert.equal(seen.rows.find((r) => r.verb === 'POST')!.checked, true);
   assert.equal(seen.agree, false, 'checked, and PromQL has no figure for it');
 });

@@ -20,9 +20,10 @@ export interface PromSloRow {
   /** ClusterLoader2's PromQL p99 over the same range, s (null: Prometheus had no series). */
   promql: number | null;
   /**
-   * The calls PromQL can count: those after the series' first sample when it was born inside the range (Prometheus's
-   * increase() cannot count a series' first sample, so a burst that creates a series between two scrapes is
-   * invisible to it, as in ClusterLoader2), else all of them.
+   * The calls PromQL surely counts: those after the lab's first sample of the series past the range's start. Before
+   * it, Prometheus's own first sample inside the range may come up to one scrape interval after the range starts,
+   * and increase() cannot count a series' first sample (a burst that creates a series between two scrapes is
+   * invisible to it, as in ClusterLoader2).
    */
   visible?: number;
   /** False for SLIs with fewer than MIN_CHECKED_CALLS visible calls. */
@@ -89,9 +90,13 @@ export function compareSlis(
     if (count === 0) continue;
     const [resource, subresource, verb, scope] = key.split('|') as [string, string, string, string];
     const lab = histogramQuantile(0.99, w);
-    // Born inside the range: the calls of the lab's first sample of it are the ones increase() cannot see.
-    const born = first?.sli.has(key) === true ? undefined : snaps.find((s) => s.sli.has(key))?.sli.get(key);
-    const visible = born === undefined ? count : count - bucketTotal(born);
+    // The lab's first sample of the series after the range's start (its birth, if born inside the range).
+    const firstInRange = snaps
+      .slice(1)
+      .find((s) => s.sli.has(key))
+      ?.sli.get(key);
+    const visible =
+      count - (firstInRange === undefined ? 0 : bucketTotal(subtractBuckets(firstInRange, first?.sli.get(key))));
     const p = byKey.get(key);
     const promql = p === undefined || !Number.isFinite(p) ? null : p;
     rows.push({
