@@ -27,6 +27,7 @@ const args = new Map(
 const NODES = Number(args.get('nodes') ?? 100);
 const INTERVAL = args.get('scrape-interval') ?? '2s';
 const RUNS = Number(args.get('runs') ?? 1);
+const seconds = (d: string): number => Number(d.replace(/s$/, ''));
 const KSCALE = fileURLToPath(new URL('../../src/cmd/kscale.js', import.meta.url));
 
 /** Runs `kscale up` once; resolves with its exit code. */
@@ -67,7 +68,10 @@ for (let run = 1; run <= RUNS; run++) {
     const code = await up(dir);
     // 0: every SLO passed; 1: some SLO failed, still a complete report with its PromQL figures.
     if (code !== 0 && code !== 1) throw new Error(`kscale up exited with ${code}`);
-    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { prometheus?: PromSloReport };
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+      prometheus?: PromSloReport;
+      processes?: { name: string; totalCpuSeconds: number; avgCores: number }[];
+    };
     const p = report.prometheus;
     if (p === undefined) throw new Error('report.json has no prometheus section');
     process.stdout.write(`run ${run}: kscale up --nodes ${NODES} --prometheus, range ${p.rangeS} s\n`);
@@ -86,6 +90,13 @@ for (let run = 1; run <= RUNS; run++) {
           `   ${r.checked ? (r.agree ? 'yes' : 'NO') : '(not checked)'}\n`,
       );
     }
+    // For the scrape-cost figure: the server's CPU over the run and the lab's own scrapes of its /metrics.
+    const server = report.processes?.find((x) => x.name === 'server');
+    if (server !== undefined)
+      process.stdout.write(
+        `  server CPU over the run: ${server.totalCpuSeconds.toFixed(1)} s (${server.avgCores.toFixed(3)} cores on average); ` +
+          `the lab scraped its /metrics about ${Math.round(p.rangeS / seconds(INTERVAL))} times over the ${p.rangeS} s range\n`,
+      );
     const checked = p.rows.filter((r) => r.checked);
     const med = median(diffs);
     medians.push(med);
