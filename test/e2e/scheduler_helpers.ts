@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { RESOURCES, RESTClient, loadKubeconfig, type KubeObject, type ResourceClient } from '../../src/client/index.js';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { KSCALE, startServer } from './harness.js';
@@ -28,6 +28,7 @@ export async function startScheduler(
   args: string[] = [],
   waitStarted = true,
 ): Promise<SchedulerProcess> {
+  const clientCA = join(dirname(kubeconfig), 'data', 'tls', 'client-ca.crt');
   const p = spawn(
     process.execPath,
     [
@@ -37,9 +38,8 @@ export async function startScheduler(
       kubeconfig,
       '--secure-port',
       '0',
-      // The server's client CA, so the admin's client certificate authenticates on the secure port.
-      '--client-ca-file',
-      join(dirname(kubeconfig), 'data', 'tls', 'client-ca.crt'),
+      // The server's client CA (beside the harness's kubeconfig), so the admin's client certificate authenticates.
+      ...(existsSync(clientCA) ? ['--client-ca-file', clientCA] : []),
       '--kube-api-qps',
       '1000',
       '--kube-api-burst',
