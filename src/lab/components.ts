@@ -74,6 +74,21 @@ export function fleetKubeconfig(_c: LabConfig, paths: RunPaths): string {
   return paths.fleetKubeconfig ?? paths.kubeconfig;
 }
 
+/**
+ * The folder of the server's PKI: `data/tls` under the run's data dir, or the first server's (`data-0/tls`) in an HA
+ * run, whose PKI the others share.
+ */
+export function serverPkiDir(c: LabConfig, paths: RunPaths): string {
+  // ha.ts's isHa, inline: ha.ts imports this module.
+  const ha = c.ha.etcdMembers > 1 || c.ha.apiservers > 1 || c.ha.schedulers > 1;
+  return join(paths.dataDir, ha ? 'data-0' : 'data', 'tls');
+}
+
+/** The server's client CA, which the components' secure ports trust for client certificates. */
+export function clientCAFile(c: LabConfig, paths: RunPaths): string {
+  return join(serverPkiDir(c, paths), 'client-ca.crt');
+}
+
 /** The kubeconfig the lab scrapes the server's /metrics with. */
 export function metricsKubeconfig(c: LabConfig, paths: RunPaths): string {
   return c.server.insecure ? paths.kubeconfig : paths.superAdminKubeconfig;
@@ -167,9 +182,9 @@ export function controllerManagerSpec(c: LabConfig, paths: RunPaths): ComponentS
       ...(nodeJoinOf(c) === 'csr'
         ? [
             '--cluster-signing-cert-file',
-            join(paths.dataDir, 'data', 'tls', 'client-ca.crt'),
+            clientCAFile(c, paths),
             '--cluster-signing-key-file',
-            join(paths.dataDir, 'data', 'tls', 'client-ca.key'),
+            join(serverPkiDir(c, paths), 'client-ca.key'),
           ]
         : []),
       ...cm.extraArgs,
@@ -189,7 +204,7 @@ export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
       'scheduler',
       '--secure-port',
       '0',
-      ...(c.server.insecure ? [] : ['--client-ca-file', join(paths.dataDir, 'data', 'tls', 'client-ca.crt')]),
+      ...(c.server.insecure ? [] : ['--client-ca-file', clientCAFile(c, paths)]),
       '--kubeconfig',
       componentKubeconfig(c, paths, 'scheduler'),
       '--kube-api-qps',
@@ -242,7 +257,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths, securePorts: readonly 
         // never collide; the server's client CA authenticates the lab's metrics identity.
         '--secure-port',
         String(securePorts[i] ?? 0),
-        ...(c.server.insecure ? [] : ['--client-ca-file', join(paths.dataDir, 'data', 'tls', 'client-ca.crt')]),
+        ...(c.server.insecure ? [] : ['--client-ca-file', clientCAFile(c, paths)]),
         '--pod-startup-latency',
         `${f.podStartupMs},${f.podStartupMs}`,
         '--join-rate',

@@ -14,6 +14,7 @@ import {
   detectCapabilities,
   etcdSpec,
   fleetProcessCount,
+  clientCAFile,
   fleetSpecs,
   freePort,
   bootstrapKubeconfigPath,
@@ -156,7 +157,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     c.prometheus === true
       ? {
           cm: await freePort(),
-          scheduler: await freePort(),
+          // One per scheduler: the HA run's leader-elected schedulers each serve their own.
+          schedulers: await Promise.all(Array.from({ length: Math.max(1, c.ha.schedulers) }, () => freePort())),
           fleets: await Promise.all(Array.from({ length: fleetProcessCount(c) }, () => freePort())),
         }
       : undefined;
@@ -226,6 +228,19 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
         writeTokenKubeconfig(paths.kubeconfig, paths.fleetKubeconfig, fleetToken);
       }
       // --prometheus: the controller-manager and scheduler endpoints on ports the scrape config names.
+      const schedulerWithPort = (i: number): LabConfig['scheduler'] =>
+        promPorts === undefined
+          ? c.scheduler
+          : {
+              ...c.scheduler,
+              extraArgs: [
+                ...c.scheduler.extraArgs,
+                '--secure-port',
+                String(promPorts.schedulers[i]),
+                '--client-ca-file',
+                clientCAFile(c, paths),
+              ],
+            };
       const withPorts: LabConfig =
         promPorts === undefined
           ? c
@@ -239,25 +254,16 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
                   '--secure-port',
                   String(promPorts.cm),
                   '--client-ca-file',
-                  join(paths.dataDir, 'data', 'tls', 'client-ca.crt'),
+                  clientCAFile(c, paths),
                 ],
               },
-              scheduler: {
-                ...c.scheduler,
-                extraArgs: [
-                  ...c.scheduler.extraArgs,
-                  '--secure-port',
-                  String(promPorts.scheduler),
-                  '--client-ca-file',
-                  join(paths.dataDir, 'data', 'tls', 'client-ca.crt'),
-                ],
-              },
+              scheduler: schedulerWithPort(0),
             };
       await sup.start(controllerManagerSpec(withPorts, paths));
       progress.log('controller-manager ready');
       if (mode.binding === 'scheduler' && ha) {
-        // Not withPorts: one fixed --prometheus port cannot serve several schedulers.
-        for (let i = 0; i < c.ha.schedulers; i++) await sup.start(haSchedulerSpec(c, paths, i));
+        for (let i = 0; i < c.ha.schedulers; i++)
+          await sup.start(haSchedulerSpec({ ...c, scheduler: schedulerWithPort(i) }, paths, i));
         progress.log(`${c.ha.schedulers} leader-elected schedulers ready`);
       } else if (mode.binding === 'scheduler') {
         await sup.start(schedulerSpec(withPorts, paths));
@@ -288,15 +294,17 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
             { verifyServer: false },
           ),
           ...(mode.binding === 'scheduler'
-            ? [
-                kubeconfigScrapeTarget(
-                  'kube-scheduler',
-                  `https://127.0.0.1:${promPorts.scheduler}`,
-                  metricsKubeconfig(c, paths),
-                  join(dataDir, 'prometheus'),
-                  { verifyServer: false },
-                ),
-              ]
+            ? promPorts.schedulers
+                .slice(0, ha ? c.ha.schedulers : 1)
+                .map((port) =>
+                  kubeconfigScrapeTarget(
+                    'kube-scheduler',
+                    `https://127.0.0.1:${port}`,
+                    metricsKubeconfig(c, paths),
+                    join(dataDir, 'prometheus'),
+                    { verifyServer: false },
+                  ),
+                )
             : []),
           // The fleets' kubelet metrics (one job, a target per fleet process), up once they start below.
           ...(existing === undefined

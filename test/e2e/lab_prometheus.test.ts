@@ -18,7 +18,8 @@ import type { PromSloReport } from '../../src/lab/prom_slo.js';
 const dir = mkdtempSync(join(tmpdir(), 'kscale-lab-prom-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('kscale up --prometheus scrapes every component with a client certificate and reports the PromQL SLIs', async () => {
+/** Runs a tiny `kscale up --prometheus` with `more` flags; returns report.json's prometheus section. */
+async function upWithPrometheus(reportDir: string, more: string[] = []): Promise<PromSloReport> {
   const p = spawn(
     process.execPath,
     [
@@ -40,7 +41,8 @@ test('kscale up --prometheus scrapes every component with a client certificate a
       '3s',
       '--prometheus',
       '--report',
-      dir,
+      reportDir,
+      ...more,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -49,9 +51,13 @@ test('kscale up --prometheus scrapes every component with a client certificate a
   const code = await new Promise<number | null>((r) => p.once('close', r));
   // 0: every SLO passed; 1: an SLO failed on this busy machine, still a complete report.
   assert.ok(code === 0 || code === 1, `kscale up exited with ${code}: ${stderr.slice(-3000)}`);
-  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { prometheus?: PromSloReport };
-  const prom = report.prometheus;
-  assert.ok(prom !== undefined, 'report.json has the prometheus section');
+  const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { prometheus?: PromSloReport };
+  assert.ok(report.prometheus !== undefined, 'report.json has the prometheus section');
+  return report.prometheus;
+}
+
+test('kscale up --prometheus scrapes every component with a client certificate and reports the PromQL SLIs', async () => {
+  const prom = await upWithPrometheus(join(dir, 'one'));
   assert.deepEqual(
     [...new Set((prom.targets ?? []).map((t) => t.job))],
     ['apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet'],
@@ -63,4 +69,11 @@ test('kscale up --prometheus scrapes every component with a client certificate a
     prom.rows.some((r) => r.promql !== null),
     'PromQL answered for some SLI',
   );
+});
+
+test('with two leader-elected schedulers (an HA run, its PKI under data-0), both are scraped and up', async () => {
+  const prom = await upWithPrometheus(join(dir, 'ha'), ['--schedulers', '2']);
+  const targets = prom.targets ?? [];
+  assert.equal(targets.filter((t) => t.job === 'kube-scheduler').length, 2);
+  for (const t of targets) assert.ok(t.up, `${t.job} ${t.instance} answered Prometheus's last scrape`);
 });
