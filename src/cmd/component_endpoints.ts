@@ -11,6 +11,7 @@ import {
   prometheusLeaderElectionMetrics,
   prometheusWorkqueueMetrics,
   DelegatedAuth,
+  intFlag,
   selfSignedServingCert,
   serveComponentEndpoints,
   type RESTClient,
@@ -38,7 +39,7 @@ export function withComponentEndpointFlags(cmd: Command, defaultPort: number): C
         '--secure-port <n>',
         'HTTPS port of /healthz, /livez, /readyz (always allowed) and /metrics (a caller the API server authorizes) (0: pick a free one; -1: none)',
       )
-        .argParser(Number)
+        .argParser(intFlag)
         .default(defaultPort),
     )
     .addOption(new Option('--bind-address <ip>', 'address the endpoints listen on').default('127.0.0.1'));

@@ -15,6 +15,7 @@ import {
   nonNegativeIntFlag,
   nonNegativeNumberFlag,
   restConfigFromFlags,
+  RESTClient,
   type ClientFlags,
 } from '../client/index.js';
 import { RealClock } from '../clock/index.js';
@@ -36,6 +37,10 @@ import {
 } from '../kubelet/index.js';
 import { logger } from './log.js';
 import { FLEET_PARENT_ENV, runFleetProcesses } from './nodes_processes.js';
+import { startComponentEndpoints, withComponentEndpointFlags } from './component_endpoints.js';
+
+/** The fleet's secure port by default. */
+export const FLEET_SECURE_PORT = 10255;
 
 /** The kubeconfig file a fleet publishes its endpoint beside. */
 function kubeconfigFile(o: { kubeconfig?: string }): string {
@@ -176,9 +181,14 @@ export function nodesCommand(): Command {
         .default('endpointslices'),
     )
     .option('-v, --verbose', 'verbose logs');
+  // The fleet's own endpoints: kubelet metrics summed over its nodes (10255, the kubelet's retired read-only port,
+  // which nothing else on a machine expects), HTTPS with delegated authentication and authorization.
+  withComponentEndpointFlags(cmd, FLEET_SECURE_PORT);
   addClientFlags(cmd, { qps: 50, burst: 100 });
   deprecatedAlias(cmd, 'max-connections', 'kubelet-max-connections', nonNegativeIntFlag);
-  cmd.action(async (o: Record<string, unknown>) => runFleet(o));
+  cmd.action(async (o: Record<string, unknown>, c: Command) =>
+    runFleet(o, c.getOptionValueSource('securePort') === 'cli'),
+  );
   cmd.addCommand(
     controlCommand(
       'kill',
@@ -223,7 +233,7 @@ function settingsFrom(o: Record<string, unknown>): KubeletSettings {
   };
 }
 
-async function runFleet(o: Record<string, unknown>): Promise<void> {
+async function runFleet(o: Record<string, unknown>, explicitSecurePort: boolean): Promise<void> {
   if (o.count === undefined) {
     process.stderr.write('kscale nodes: --count is required\n');
     process.exit(2);
@@ -234,6 +244,8 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
       processes: o.processes as number,
       firstIndex: o.firstIndex as number,
       joinRate: o.joinRate as number,
+      // Given explicitly, process i serves on --secure-port + i; by default each tries 10255 and one gets it.
+      ...(explicitSecurePort ? { securePort: o.securePort as number } : {}),
     });
   const log = logger(o.verbose === true);
   const clock = new RealClock();
@@ -275,6 +287,23 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
     podReferences,
   });
   const control = await serveControl(fleet, kubeconfigFile(o), o.namePrefix as string, o.firstIndex as number);
+  let started = false;
+  // Its TokenReviews and SubjectAccessReviews go as the --kubeconfig credential (a node's may create them too).
+  const delegated = new RESTClient(
+    { ...restConfigFromFlags(o as unknown as ClientFlags), userAgent: 'kscale-nodes/delegated-auth' },
+    { clock },
+  );
+  const endpoints = await startComponentEndpoints(
+    'nodes',
+    o,
+    explicitSecurePort,
+    fleet.metrics.registry,
+    () => started,
+    delegated,
+  ).catch((err: unknown) => {
+    process.stderr.write(`kscale nodes: --secure-port: ${(err as Error).message}\n`);
+    process.exit(1);
+  });
   // Hollow proxies keep the --kubeconfig credential (kube-proxy's identity is not the node's).
   const proxyConfig = bootstrapFile === undefined ? config : restConfigFromFlags(o as unknown as ClientFlags);
   const proxies = o.hollowProxy === true ? hollowProxies(o, proxyConfig, fleet, clock, log) : undefined;
@@ -294,7 +323,10 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
     if (stopping) return;
     stopping = true;
     if (statsTimer !== undefined) clearInterval(statsTimer);
-    void Promise.all([fleet.stop(), control.close(), proxies?.stop()]).then(() => process.exit(0));
+    void Promise.all([fleet.stop(), control.close(), proxies?.stop(), endpoints?.close()]).then(() => {
+      delegated.close();
+      process.exit(0);
+    });
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
@@ -308,6 +340,7 @@ async function runFleet(o: Record<string, unknown>): Promise<void> {
   const t0 = clock.now();
   proxies?.start();
   await fleet.start();
+  started = true;
   if (!stopping) {
     const s = fleet.stats();
     process.stdout.write(

@@ -20,12 +20,25 @@ export interface FleetProcessesOptions {
   processes: number;
   firstIndex: number;
   joinRate: number;
+  /** The fleet's --secure-port: process i serves on port + i (0 and -1 stay as they are). */
+  securePort?: number;
 }
 
-/** The command line of fleet process `slice`: this command's own arguments with the slice's flags last (they win). */
-export function childArgs(argv: string[], slice: { firstIndex: number; count: number }, joinRate: number): string[] {
+/**
+ * The command line of fleet process `slice`: this command's own arguments with the slice's flags last (they win);
+ * with `securePort` > 0, process `index` serves its endpoints on securePort + index.
+ */
+export function childArgs(
+  argv: string[],
+  slice: { firstIndex: number; count: number },
+  joinRate: number,
+  securePort?: { port: number; index: number },
+): string[] {
   return [
     ...argv,
+    ...(securePort === undefined
+      ? []
+      : ['--secure-port', String(securePort.port > 0 ? securePort.port + securePort.index : securePort.port)]),
     '--processes',
     '1',
     '--first-index',
@@ -53,10 +66,11 @@ export function runFleetProcesses(o: FleetProcessesOptions, argv = process.argv.
   };
   let exited = 0;
   let failed = false;
-  for (const slice of slices) {
+  for (const [index, slice] of slices.entries()) {
+    const port = o.securePort === undefined ? undefined : { port: o.securePort, index };
     const child = spawn(
       process.execPath,
-      [...process.execArgv, script!, ...childArgs(rest, slice, o.joinRate / slices.length)],
+      [...process.execArgv, script!, ...childArgs(rest, slice, o.joinRate / slices.length, port)],
       { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, [FLEET_PARENT_ENV]: String(process.pid) } },
     );
     children.push(child);

@@ -1,11 +1,13 @@
 /**
  * `kscale scheduler`: kube-scheduler against any API server. Flags keep
  * upstream's names (--config, --kubeconfig, --kube-api-qps, --kube-api-burst,
- * --leader-elect); flags given on the command line override the file.
+ * --leader-elect, --secure-port 10259); flags given on the command line
+ * override the file.
  */
 import { Command, Option } from 'commander';
 import {
   addClientFlags,
+  RESTClient,
   booleanFlag,
   intFlag,
   nonNegativeIntFlag,
@@ -24,6 +26,7 @@ import {
 } from '../scheduler/index.js';
 import { logger } from './log.js';
 import { messageOf, UsageError } from './exit.js';
+import { startComponentEndpoints, withComponentEndpointFlags } from './component_endpoints.js';
 
 /** Adds the `scheduler` subcommand. */
 export function schedulerCommand(): Command {
@@ -34,9 +37,10 @@ export function schedulerCommand(): Command {
       new Option('--leader-elect [bool]', 'elect a leader on a Lease before scheduling').argParser(booleanFlag),
     )
     .addOption(
-      new Option('--port <n>', 'port for /healthz and /metrics on 127.0.0.1 (0: pick one)')
-        .argParser(intFlag)
-        .default(10259),
+      new Option(
+        '--port <n>',
+        'deprecated (upstream removed its insecure port): plain HTTP /healthz and /metrics on 127.0.0.1 with no authentication; use --secure-port',
+      ).argParser(intFlag),
     )
     .addOption(
       new Option('--max-in-flight-bindings <n>', 'pods/binding calls in flight at once')
@@ -44,6 +48,7 @@ export function schedulerCommand(): Command {
         .default(64),
     )
     .option('-v, --verbose', 'verbose logs');
+  withComponentEndpointFlags(cmd, 10259);
   // Upstream's clientConnection defaults are 50/100; benchmarks raise them and record what they used.
   return addClientFlags(cmd, { qps: 50, burst: 100 }).action(async (o: Record<string, unknown>, c: Command) => {
     const log = logger(o.verbose === true);
@@ -65,8 +70,9 @@ export function schedulerCommand(): Command {
     const leaderElect =
       o.leaderElect !== undefined ? (o.leaderElect as boolean) : (config.leaderElection?.leaderElect ?? true);
     // A missing kubeconfig throws a usage error (exit 2), anything else a runtime failure (exit 1).
+    if (o.port !== undefined) process.stderr.write('kscale scheduler: --port is deprecated: use --secure-port\n');
     const server = newSchedulerServer(flags, config, clock, log, leaderElect, {
-      port: o.port as number,
+      ...(o.port !== undefined ? { port: o.port as number } : {}),
       maxInFlightBindings: o.maxInFlightBindings as number,
       onLeadershipLost: () => {
         process.stderr.write('kscale scheduler: leaderelection lost\n');
@@ -75,13 +81,36 @@ export function schedulerCommand(): Command {
     });
     // Like upstream, leader_election_master_status sits beside the scheduler's own metrics.
     setLeaderElectionMetricsProvider(prometheusLeaderElectionMetrics(server.scheduler.metrics.registry));
+    // The secure port before scheduling starts, so a standby is observable while it waits for the lease. Its
+    // TokenReviews and SubjectAccessReviews go through a client of their own, as upstream's
+    // --authentication-kubeconfig defaults to the component's kubeconfig.
+    const delegated = new RESTClient(
+      { ...restConfigFromFlags(flags), userAgent: 'kscale-scheduler/delegated-auth' },
+      { clock },
+    );
+    const endpoints = await startComponentEndpoints(
+      'scheduler',
+      o,
+      c.getOptionValueSource('securePort') === 'cli',
+      server.scheduler.metrics.registry,
+      () => server.synced,
+      delegated,
+    ).catch((err: unknown) => {
+      process.stderr.write(`kscale scheduler: --secure-port: ${messageOf(err)}\n`);
+      process.exit(1);
+    });
     const keepAlive = setInterval(() => undefined, 1 << 30);
     let stopping = false;
     const shutdown = (): void => {
       if (stopping) return;
       stopping = true;
       clearInterval(keepAlive);
-      void server.stop().then(
+      const stopped = async (): Promise<void> => {
+        await server.stop();
+        await endpoints?.close();
+        delegated.close();
+      };
+      void stopped().then(
         () => process.exit(0),
         () => process.exit(0),
       );

@@ -25,6 +25,7 @@ import {
 } from '../client/index.js';
 import type { Clock } from '../clock/index.js';
 import { nodeIdentity, type KubeletSettings } from './config.js';
+import { FleetMetrics } from './fleet_metrics.js';
 import { HollowKubelet } from './hollow_kubelet.js';
 import { KubeletServer } from './kubelet_server.js';
 import { KUBELET_VERSION } from './node.js';
@@ -126,6 +127,15 @@ export interface FleetStats {
 
 const NODE_NAME_INDEX = 'spec.nodeName';
 
+/** host:port of an API server URL, client-go's `host` label. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 /** N hollow kubelets sharing agents, a timer queue and (optionally) a pod watch. */
 export class Fleet {
   readonly kubelets = new Map<string, HollowKubelet>();
@@ -138,6 +148,8 @@ export class Fleet {
   private readonly watchAgent: http.Agent;
   private readonly clients: RESTClient[] = [];
   private readonly startStats = new PodStartStats();
+  /** The fleet's /metrics registry: kubelet metrics summed over its nodes. */
+  readonly metrics: FleetMetrics;
   private shared: SharedInformer<Pod> | undefined;
   private sharedStop: Stopper | undefined;
   private joins: Promise<void>[] = [];
@@ -164,6 +176,18 @@ export class Fleet {
     this.podAgent = pooledAgent(o.config, podLane);
     this.watchAgent = pooledAgent(o.config, Infinity);
     this.joinLimiter = new JoinLimiter(Math.max(1, o.join?.concurrency ?? 1));
+    this.metrics = new FleetMetrics(hostOf(o.config.host), {
+      registered: () => {
+        let n = 0;
+        for (const k of this.kubelets.values()) if (k.registered) n++;
+        return n;
+      },
+      runningPods: () => {
+        let n = 0;
+        for (const k of this.kubelets.values()) if (!k.killed) n += k.pods.running;
+        return n;
+      },
+    });
     if (o.join !== undefined) {
       // One connection (an HTTP/2 session over TLS) for the fleet's bootstrap CSRs, closed once every node joined.
       this.bootstrapTransport = newTransport(o.join.bootstrap, { clock: o.clock, random: this.random });
@@ -239,6 +263,7 @@ export class Fleet {
           sharedPodWatch: o.podWatch === 'shared',
           nodeWatch: o.join !== undefined,
           startStats: this.startStats,
+          metrics: this.metrics,
           ...(references !== undefined ? { references } : {}),
         }),
       );
@@ -258,8 +283,17 @@ export class Fleet {
         new Promise<void>((resolve) => {
           this.queue.after(delay, () => {
             if (this.stopped) return resolve();
+            // The node's start: its slot in the staggered join, as a kubelet's process start.
+            const startedAt = this.o.clock.monotonic();
             this.join(k)
-              .then((joined) => (joined ? k.start().then(() => this.replayShared(k)) : undefined))
+              .then((joined) =>
+                joined
+                  ? k.start().then(() => {
+                      if (k.registered) this.metrics.nodeStarted(this.o.clock.monotonic() - startedAt);
+                      this.replayShared(k);
+                    })
+                  : undefined,
+              )
               .catch((err: unknown) => this.o.logger.warn({ node: k.name, err: String(err) }, 'node failed to start'))
               .finally(resolve);
           });

@@ -20,6 +20,7 @@ import {
 import type { Clock } from '../clock/index.js';
 import type { KubeletSettings, NodeIdentity } from './config.js';
 import { logNormalLatency } from './latency.js';
+import type { FleetMetrics } from './fleet_metrics.js';
 import { NodeLeaseController, leaseRenewIntervalMs } from './lease.js';
 import { initialNode } from './node.js';
 import { NodeStatusUpdater } from './node_status.js';
@@ -50,6 +51,8 @@ export interface HollowKubeletOptions {
   nodeWatch?: boolean;
   /** The fleet's pod start timings. */
   startStats?: PodStartStats;
+  /** The fleet's /metrics: pod start SLI and the lease calls' latency. */
+  metrics?: FleetMetrics;
   /** Reads what this node's pods reference (Secrets, ConfigMaps, ServiceAccount tokens); none when absent. */
   references?: PodReferenceManager;
 }
@@ -79,6 +82,9 @@ export class HollowKubelet {
     const leases = o.rest.resource<Lease>(RESOURCES.leases);
     const pods = (o.podRest ?? o.rest).resource<Pod>(RESOURCES.pods);
     const ns = { namespace: NAMESPACE_NODE_LEASE };
+    // client-go's rest_client_request_duration_seconds, for the lease calls only (the heartbeat).
+    const timeLease = <T>(verb: string, call: () => Promise<T>): Promise<T> =>
+      o.metrics === undefined ? call() : o.metrics.timeLease(verb, () => o.clock.monotonic(), call);
     this.status = new NodeStatusUpdater(
       {
         getNode: (name, rv) => nodes.get(name, rv === undefined ? {} : { resourceVersion: rv }),
@@ -91,11 +97,11 @@ export class HollowKubelet {
     this.lease = new NodeLeaseController(
       {
         getLease: (name) =>
-          leases
-            .get(name, ns)
-            .catch((err: unknown) => (isNotFoundError(err) ? undefined : Promise.reject(err as Error))),
-        createLease: (l) => leases.create(l, ns),
-        updateLease: (l) => leases.update(l, ns),
+          timeLease('GET', () => leases.get(name, ns)).catch((err: unknown) =>
+            isNotFoundError(err) ? undefined : Promise.reject(err as Error),
+          ),
+        createLease: (l) => timeLease('POST', () => leases.create(l, ns)),
+        updateLease: (l) => timeLease('PUT', () => leases.update(l, ns)),
       },
       o.id.name,
       o.settings.nodeLeaseDurationSeconds,
@@ -116,6 +122,7 @@ export class HollowKubelet {
       jobPodRuntimeMs: o.settings.jobPodRuntimeMs,
       logger: o.logger,
       ...(o.startStats !== undefined ? { startStats: o.startStats } : {}),
+      ...(o.metrics !== undefined ? { metrics: o.metrics } : {}),
     });
   }
 

@@ -36,3 +36,4 @@ export { PodStartStats, type MsPercentiles, type PodStartSnapshot } from './pod_
 export { runningPatch, terminatedPatch } from './pod_status.js';
 export { PodWorkers, type PodAPI } from './pod_worker.js';
 export { TimerQueue, type TaskHandle } from './timer_queue.js';
+export { FleetMetrics, POD_START_SLI_BUCKETS, REST_CLIENT_BUCKETS, type FleetGauges } from './fleet_metrics.js';

@@ -14,6 +14,7 @@ import { isConflictError, isNotFoundError, type ClientLogger } from '../client/i
 import type { Clock } from '../clock/index.js';
 import type { LatencySampler } from './latency.js';
 import type { PodIPAllocator } from './pod_ips.js';
+import type { FleetMetrics } from './fleet_metrics.js';
 import type { PodStartStats } from './pod_start_stats.js';
 import { isTerminal, ownedByJob, runningPatch, simulatedExitCode, terminatedPatch, type PodRun } from './pod_status.js';
 import type { TaskHandle, TimerQueue } from './timer_queue.js';
@@ -52,6 +53,8 @@ export interface PodWorkersOptions {
   logger: ClientLogger;
   /** Where each start's timings go (the fleet shares one). */
   startStats?: PodStartStats;
+  /** The fleet's /metrics (kubelet_pod_start_sli_duration_seconds). */
+  metrics?: FleetMetrics;
 }
 
 /** Simulates the containers of the pods bound to one node. */
@@ -64,6 +67,13 @@ export class PodWorkers {
   constructor(private readonly o: PodWorkersOptions) {}
 
   /** Pods known (any phase). */
+  /** Pods whose containers run (kubelet_running_pods). */
+  get running(): number {
+    let n = 0;
+    for (const st of this.pods.values()) if (st.phase === 'running') n++;
+    return n;
+  }
+
   get size(): number {
     return this.pods.size;
   }
@@ -154,6 +164,7 @@ export class PodWorkers {
           st.run = { hostIP: this.o.hostIP, podIP, startTime, startedAt: sentAt };
           await this.o.api.patchPodStatus(st.namespace, st.name, runningPatch(st.pod, st.run));
           this.o.startStats?.record(sentAt - dueAt, this.o.clock.now() - sentAt);
+          this.o.metrics?.podStarted(st.pod.metadata?.creationTimestamp ?? undefined, this.o.clock.now());
           st.phase = 'running';
           st.attempts = 0;
           this.stats.started++;

@@ -74,6 +74,21 @@ export function fleetKubeconfig(_c: LabConfig, paths: RunPaths): string {
   return paths.fleetKubeconfig ?? paths.kubeconfig;
 }
 
+/**
+ * The folder of the server's PKI: `data/tls` under the run's data dir, or the first server's (`data-0/tls`) in an HA
+ * run, whose PKI the others share.
+ */
+export function serverPkiDir(c: LabConfig, paths: RunPaths): string {
+  // ha.ts's isHa, inline: ha.ts imports this module.
+  const ha = c.ha.etcdMembers > 1 || c.ha.apiservers > 1 || c.ha.schedulers > 1;
+  return join(paths.dataDir, ha ? 'data-0' : 'data', 'tls');
+}
+
+/** The server's client CA, which the components' secure ports trust for client certificates. */
+export function clientCAFile(c: LabConfig, paths: RunPaths): string {
+  return join(serverPkiDir(c, paths), 'client-ca.crt');
+}
+
 /** The kubeconfig the lab scrapes the server's /metrics with. */
 export function metricsKubeconfig(c: LabConfig, paths: RunPaths): string {
   return c.server.insecure ? paths.kubeconfig : paths.superAdminKubeconfig;
@@ -167,9 +182,9 @@ export function controllerManagerSpec(c: LabConfig, paths: RunPaths): ComponentS
       ...(nodeJoinOf(c) === 'csr'
         ? [
             '--cluster-signing-cert-file',
-            join(paths.dataDir, 'data', 'tls', 'client-ca.crt'),
+            clientCAFile(c, paths),
             '--cluster-signing-key-file',
-            join(paths.dataDir, 'data', 'tls', 'client-ca.key'),
+            join(serverPkiDir(c, paths), 'client-ca.key'),
           ]
         : []),
       ...cm.extraArgs,
@@ -183,11 +198,13 @@ export function controllerManagerSpec(c: LabConfig, paths: RunPaths): ComponentS
 export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
   return {
     name: 'scheduler',
-    // --port 0: its metrics port must not collide with another scheduler on the machine.
+    // --secure-port 0: its endpoints must not collide with another scheduler on the machine. Its secure port
+    // authenticates client certificates of the server's client CA (the lab's metrics identity, for Prometheus).
     ...node([
       'scheduler',
-      '--port',
+      '--secure-port',
       '0',
+      ...(c.server.insecure ? [] : ['--client-ca-file', clientCAFile(c, paths)]),
       '--kubeconfig',
       componentKubeconfig(c, paths, 'scheduler'),
       '--kube-api-qps',
@@ -204,9 +221,10 @@ export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
 
 /**
  * The fleet processes: contiguous slices of one node range under one name prefix (kscale nodes --first-index),
- * so the cluster looks the same whatever the process count; 0 processes: one per 2,500 nodes.
+ * so the cluster looks the same whatever the process count; 0 processes: one per 2,500 nodes. Process i serves
+ * its endpoints on securePorts[i] (a free port when absent).
  */
-export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
+export function fleetSpecs(c: LabConfig, paths: RunPaths, securePorts: readonly number[] = []): ComponentSpec[] {
   const f = c.fleet;
   const slices = fleetSlices(c.nodes, fleetProcessCount(c));
   const n = slices.length;
@@ -236,6 +254,11 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths): ComponentSpec[] {
           '--pod-watch',
           f.podWatch,
           ...(nodeJoinOf(c) === 'csr' ? ['--bootstrap-kubeconfig', bootstrapKubeconfigPath(paths)] : []),
+          // The fleet's /metrics and health: a port the scrape config names (--prometheus), else a free one, so fleets
+          // never collide; the server's client CA authenticates the lab's metrics identity.
+          '--secure-port',
+          String(securePorts[i] ?? 0),
+          ...(c.server.insecure ? [] : ['--client-ca-file', clientCAFile(c, paths)]),
           '--pod-startup-latency',
           `${f.podStartupMs},${f.podStartupMs}`,
           '--join-rate',

@@ -208,7 +208,7 @@ export function haSchedulerSpec(c: LabConfig, paths: RunPaths, i: number): Compo
     { ...c, scheduler: { ...c.scheduler, extraArgs: [...c.scheduler.extraArgs, '--leader-elect=true'] } },
     paths,
   );
-  return { ...spec, name: `scheduler-${i}`, ready: /kscale scheduler listening on/ };
+  return { ...spec, name: `scheduler-${i}`, ready: /kscale scheduler serving \/metrics and \/healthz on/ };
 }
 
 /**

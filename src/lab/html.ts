@@ -125,7 +125,7 @@ function promSloTable(p: NonNullable<LabReport['prometheus']>): string {
     .slice(0, 40)
     .map(
       (e) =>
-        `<tr><td>${esc(e.verb)} ${esc(e.resource)}${e.subresource === '' ? '' : `/${esc(e.subresource)}`}</td><td>${esc(e.scope)}</td><td>${e.count}</td><td>${n(e.lab * 1000, 1)}</td><td>${e.promql === null ? '-' : n(e.promql * 1000, 1)}</td><td>${!e.checked ? 'not checked (few calls)' : e.agree ? 'agree' : 'DIFFER'}</td></tr>`,
+        `<tr><td>${esc(e.verb)} ${esc(e.resource)}${e.subresource === '' ? '' : `/${esc(e.subresource)}`}</td><td>${esc(e.scope)}</td><td>${e.count}</td><td>${n(e.lab * 1000, 1)}</td><td>${e.promql === null ? '-' : n(e.promql * 1000, 1)}</td><td>${!e.checked ? 'not checked (few calls PromQL can count)' : e.agree ? 'agree' : 'DIFFER'}</td></tr>`,
     )
     .join('');
   return `<p>ClusterLoader2's query over ${p.rangeS} s: <code>${esc(p.query)}</code>. Check (within 5% or one bucket, SLIs with at least 100 calls): <b>${p.agree ? 'pass' : 'fail'}</b>.</p><table><tr><th>call</th><th>scope</th><th>count</th><th>lab p99 (ms)</th><th>PromQL p99 (ms)</th><th>check</th></tr>${rows}</table>`;

@@ -23,17 +23,23 @@ export interface ScrapeTarget {
   keyFile?: string;
 }
 
-/** The scrape config, as YAML (JSON is YAML). */
+/** The scrape config, as YAML (JSON is YAML); targets of one job (the same credentials) share its scrape config. */
 export function scrapeConfig(targets: readonly ScrapeTarget[], intervalS: number): string {
   const u = (url: string): URL => new URL(url);
+  const jobs = new Map<string, ScrapeTarget & { hosts: string[] }>();
+  for (const t of targets) {
+    const j = jobs.get(t.job);
+    if (j === undefined) jobs.set(t.job, { ...t, hosts: [u(t.url).host] });
+    else j.hosts.push(u(t.url).host);
+  }
   return JSON.stringify(
     {
       global: { scrape_interval: `${intervalS}s`, evaluation_interval: `${intervalS}s` },
-      scrape_configs: targets.map((t) => ({
+      scrape_configs: [...jobs.values()].map((t) => ({
         job_name: t.job,
         scheme: u(t.url).protocol.replace(':', ''),
         metrics_path: '/metrics',
-        static_configs: [{ targets: [u(t.url).host] }],
+        static_configs: [{ targets: t.hosts }],
         ...(t.bearerTokenFile === undefined ? {} : { authorization: { credentials_file: t.bearerTokenFile } }),
         ...(u(t.url).protocol === 'https:'
           ? {

@@ -14,6 +14,7 @@ import {
   detectCapabilities,
   etcdSpec,
   fleetProcessCount,
+  clientCAFile,
   fleetSpecs,
   freePort,
   bootstrapKubeconfigPath,
@@ -152,7 +153,15 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
   let sampler: Sampler | undefined;
   let prom: RunningPrometheus | undefined;
   let promSlos: PromSloReport | undefined;
-  const promPorts = c.prometheus === true ? { cm: await freePort(), scheduler: await freePort() } : undefined;
+  const promPorts =
+    c.prometheus === true
+      ? {
+          cm: await freePort(),
+          // One per scheduler: the HA run's leader-elected schedulers each serve their own.
+          schedulers: await Promise.all(Array.from({ length: Math.max(1, c.ha.schedulers) }, () => freePort())),
+          fleets: await Promise.all(Array.from({ length: fleetProcessCount(c) }, () => freePort())),
+        }
+      : undefined;
   let apiLatencySource: ApiLatencySource = 'server-metrics';
   let tracker: PodTracker | undefined;
   let gen: LoadGenerator | undefined;
@@ -219,6 +228,19 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
         writeTokenKubeconfig(paths.kubeconfig, paths.fleetKubeconfig, fleetToken);
       }
       // --prometheus: the controller-manager and scheduler endpoints on ports the scrape config names.
+      const schedulerWithPort = (i: number): LabConfig['scheduler'] =>
+        promPorts === undefined
+          ? c.scheduler
+          : {
+              ...c.scheduler,
+              extraArgs: [
+                ...c.scheduler.extraArgs,
+                '--secure-port',
+                String(promPorts.schedulers[i]),
+                '--client-ca-file',
+                clientCAFile(c, paths),
+              ],
+            };
       const withPorts: LabConfig =
         promPorts === undefined
           ? c
@@ -232,13 +254,10 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
                   '--secure-port',
                   String(promPorts.cm),
                   '--client-ca-file',
-                  join(paths.dataDir, 'data', 'tls', 'client-ca.crt'),
+                  clientCAFile(c, paths),
                 ],
               },
-              scheduler: {
-                ...c.scheduler,
-                extraArgs: [...c.scheduler.extraArgs, '--port', String(promPorts.scheduler)],
-              },
+              scheduler: schedulerWithPort(0),
             };
       if (ha) {
         // The first leads; the standbys campaign (not withPorts: one fixed port cannot serve several).
@@ -250,8 +269,8 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
         progress.log('controller-manager ready');
       }
       if (mode.binding === 'scheduler' && ha) {
-        // Not withPorts: one fixed --prometheus port cannot serve several schedulers.
-        for (let i = 0; i < c.ha.schedulers; i++) await sup.start(haSchedulerSpec(c, paths, i));
+        for (let i = 0; i < c.ha.schedulers; i++)
+          await sup.start(haSchedulerSpec({ ...c, scheduler: schedulerWithPort(i) }, paths, i));
         progress.log(`${c.ha.schedulers} leader-elected schedulers ready`);
       } else if (mode.binding === 'scheduler') {
         await sup.start(schedulerSpec(withPorts, paths));
@@ -282,7 +301,29 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
             { verifyServer: false },
           ),
           ...(mode.binding === 'scheduler'
-            ? [{ job: 'kube-scheduler', url: `http://127.0.0.1:${promPorts.scheduler}` }]
+            ? promPorts.schedulers
+                .slice(0, ha ? c.ha.schedulers : 1)
+                .map((port) =>
+                  kubeconfigScrapeTarget(
+                    'kube-scheduler',
+                    `https://127.0.0.1:${port}`,
+                    metricsKubeconfig(c, paths),
+                    join(dataDir, 'prometheus'),
+                    { verifyServer: false },
+                  ),
+                )
+            : []),
+          // The fleets' kubelet metrics (one job, a target per fleet process), up once they start below.
+          ...(existing === undefined
+            ? promPorts.fleets.map((port) =>
+                kubeconfigScrapeTarget(
+                  'kubelet',
+                  `https://127.0.0.1:${port}`,
+                  metricsKubeconfig(c, paths),
+                  join(dataDir, 'prometheus'),
+                  { verifyServer: false },
+                ),
+              )
             : []),
         ],
         Math.max(1, Math.round(c.scrapeIntervalMs / 1000)),
@@ -349,7 +390,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     if (existing === undefined && nodeJoinOf(c) === 'csr')
       await writeBootstrapKubeconfig(client, paths.kubeconfig, bootstrapKubeconfigPath(paths));
     if (existing === undefined) {
-      for (const spec of fleetSpecs(c, paths)) await sup.start(spec);
+      for (const spec of fleetSpecs(c, paths, promPorts?.fleets)) await sup.start(spec);
       progress.log(
         `fleet started: ${c.nodes} hollow nodes joining at ${c.fleet.joinRate}/s in ${fleetProcessCount(c)} fleet process(es)`,
       );

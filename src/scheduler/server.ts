@@ -1,7 +1,8 @@
 /**
- * SchedulerServer, like kube-scheduler's app.Run: /healthz and /metrics on
- * a loopback port, informers synced, then (with leader election) the
- * scheduling loop runs only while this instance holds the Lease.
+ * SchedulerServer, like kube-scheduler's app.Run: informers synced, then
+ * (with leader election) the scheduling loop runs only while this instance
+ * holds the Lease. `kscale scheduler` serves its secure port beside it; the
+ * deprecated insecure port (`port`) is served here.
  */
 import {
   EventBroadcaster,
@@ -25,7 +26,7 @@ export interface SchedulerServerOptions {
   clock: Clock;
   logger: ClientLogger;
   leaderElect: boolean;
-  /** 0 picks a free port; undefined serves nothing. */
+  /** The deprecated insecure port (plain HTTP, no authentication): 0 picks a free port; undefined serves nothing. */
   port?: number;
   identity?: string;
   maxInFlightBindings?: number;
@@ -52,6 +53,8 @@ export class SchedulerServer {
   private readonly abort = new AbortController();
   private election: Promise<void> | undefined;
   private leading = false;
+  /** True once the informers synced: /readyz of the secure port, as upstream's. */
+  synced = false;
   url = '';
 
   constructor(private readonly opts: SchedulerServerOptions) {
@@ -83,6 +86,7 @@ export class SchedulerServer {
   async start(): Promise<void> {
     if (this.opts.port !== undefined) await this.listen(this.opts.port);
     if (!(await this.scheduler.startInformers(this.abort.signal))) return;
+    this.synced = true;
     if (!this.opts.leaderElect) {
       this.scheduler.run();
       this.leading = true;
@@ -129,6 +133,7 @@ export class SchedulerServer {
     this.endpoints = await serveComponentEndpoints({
       bindAddress: `127.0.0.1:${port}`,
       registry: this.scheduler.metrics.registry,
+      ready: () => this.synced,
     });
     this.url = this.endpoints.url;
   }

@@ -135,6 +135,8 @@ describe('kscale bad input', () => {
       /cannot read kubeconfig/,
     ],
     ['scheduler: bad port', ['scheduler', '--port', '1e'], USAGE, /not an integer/],
+    ['scheduler: bad secure port', ['scheduler', '--secure-port', '10259x'], USAGE, /not an integer: 10259x/],
+    ['controller-manager: bad secure port', ['controller-manager', '--secure-port', '1.5'], USAGE, /not an integer/],
     ['scheduler: bad leader-elect', ['scheduler', '--leader-elect', 'sometimes'], USAGE, /not a boolean/],
     ['scheduler: missing config', ['scheduler', '--config', missing], USAGE, /--config: .*ENOENT/],
     ['scheduler: no kubeconfig at all', ['scheduler'], USAGE, /no kubeconfig found|kubeconfig/],

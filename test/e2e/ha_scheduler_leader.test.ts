@@ -18,7 +18,7 @@ test('of two leader-elected schedulers exactly one leads; the standby takes over
     for (let i = 0; i < 2; i++) {
       const p = spawn(
         process.execPath,
-        [KSCALE, 'scheduler', '--port', '0', '--kubeconfig', server.kubeconfig, '--leader-elect=true'],
+        [KSCALE, 'scheduler', '--secure-port', '0', '--kubeconfig', server.kubeconfig, '--leader-elect=true'],
         { stdio: ['ignore', 'pipe', 'ignore'] },
       );
       const entry = { p, out: '' };

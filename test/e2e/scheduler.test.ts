@@ -56,7 +56,7 @@ test(
       await createNode(c.rest, 'big', { cpu: '8' });
       const after = await waitBound(c.rest, ['huge']);
       assert.equal(after.get('huge'), 'big');
-      const metrics = await (await fetch(`${c.scheduler.url}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+      const metrics = (await c.scheduler.get('/metrics')).text;
       assert.match(metrics, /scheduler_schedule_attempts_total\{result="scheduled",profile="default-scheduler"\} 5/);
       assert.match(
         metrics,
@@ -68,10 +68,7 @@ test(
         'scheduler_pod_scheduling_sli_duration_seconds_bucket',
       ])
         assert.ok(metrics.includes(name), name);
-      assert.equal(
-        await (await fetch(`${c.scheduler.url}/healthz`, { signal: AbortSignal.timeout(10_000) })).text(),
-        'ok',
-      );
+      assert.equal((await c.scheduler.get('/healthz')).text, 'ok');
     } finally {
       await c.stop();
     }

@@ -5,8 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { RESOURCES, RESTClient, loadKubeconfig, type KubeObject, type ResourceClient } from '../../src/client/index.js';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { dirname, join } from 'node:path';
 import { KSCALE, startServer } from './harness.js';
 
 /** A running scheduler process. */
@@ -14,8 +15,10 @@ export interface SchedulerProcess {
   p: ChildProcess;
   /** Everything written to stdout and stderr. */
   out: string[];
-  /** The /healthz and /metrics URL. */
+  /** The secure port's URL (HTTPS, a self-signed certificate): /healthz, /livez, /readyz and /metrics. */
   url: string;
+  /** A GET on the secure port as the kubeconfig's user (its client certificate), the certificate not verified. */
+  get(path: string): Promise<{ status: number; text: string }>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -25,6 +28,7 @@ export async function startScheduler(
   args: string[] = [],
   waitStarted = true,
 ): Promise<SchedulerProcess> {
+  const clientCA = join(dirname(kubeconfig), 'data', 'tls', 'client-ca.crt');
   const p = spawn(
     process.execPath,
     [
@@ -32,8 +36,10 @@ export async function startScheduler(
       'scheduler',
       '--kubeconfig',
       kubeconfig,
-      '--port',
+      '--secure-port',
       '0',
+      // The server's client CA (beside the harness's kubeconfig), so the admin's client certificate authenticates.
+      ...(existsSync(clientCA) ? ['--client-ca-file', clientCA] : []),
       '--kube-api-qps',
       '1000',
       '--kube-api-burst',
@@ -51,7 +57,7 @@ export async function startScheduler(
     const t = setTimeout(() => reject(new Error(`scheduler did not start in 30 s: ${out.join('')}`)), 30_000);
     createInterface({ input: p.stdout! }).on('line', (line) => {
       out.push(line);
-      const m = /listening on (http:\/\/\S+)/.exec(line);
+      const m = /serving \/metrics and \/healthz on (https:\/\/\S+)/.exec(line);
       if (m !== null) url = m[1];
       if (line.startsWith('kscale scheduler started') && waitStarted) {
         clearTimeout(t);
@@ -67,10 +73,12 @@ export async function startScheduler(
   await started;
   // The listening line follows the started line; give it a moment when needed.
   for (let i = 0; i < 50 && url === ''; i++) await new Promise((r) => setTimeout(r, 20));
+  const k = loadKubeconfig({ path: kubeconfig });
   return {
     p,
     out,
     url,
+    get: (path) => httpsGet(`${url}${path}`, k.cert, k.key),
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (p.exitCode !== null || p.signalCode !== null) return p.exitCode;
       const exited = new Promise<number | null>((r) => p.once('exit', (code) => r(code)));
@@ -81,6 +89,24 @@ export async function startScheduler(
       return code;
     },
   };
+}
+
+/** A GET over HTTPS with an optional client certificate, the server's (self-signed) certificate not verified. */
+export function httpsGet(url: string, cert?: Buffer, key?: Buffer): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { rejectUnauthorized: false, agent: false, ...(cert !== undefined ? { cert, key } : {}) },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error(`GET ${url}: no answer in 10 s`)));
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /** A node's shape for tests. */
