@@ -164,31 +164,34 @@ export function controllerManagerSpec(c: LabConfig, paths: RunPaths): ComponentS
   const cm = c.controllerManager;
   return {
     name: 'controller-manager',
-    ...node([
-      'controller-manager',
-      '--kubeconfig',
-      componentKubeconfig(c, paths, 'controller-manager'),
-      // As kubeadm runs it: each controller under its own ServiceAccount and system:controller:<name> role.
-      ...(c.server.insecure ? [] : ['--use-service-account-credentials']),
-      '--kube-api-qps',
-      String(cm.qps),
-      '--kube-api-burst',
-      String(cm.burst),
-      '--node-monitor-period',
-      cm.nodeMonitorPeriod,
-      '--node-monitor-grace-period',
-      cm.nodeMonitorGracePeriod,
-      // The nodes' CSRs are signed with the server's client CA; only the controller-manager reads its key.
-      ...(nodeJoinOf(c) === 'csr'
-        ? [
-            '--cluster-signing-cert-file',
-            clientCAFile(c, paths),
-            '--cluster-signing-key-file',
-            join(serverPkiDir(c, paths), 'client-ca.key'),
-          ]
-        : []),
-      ...cm.extraArgs,
-    ]),
+    ...node(
+      [
+        'controller-manager',
+        '--kubeconfig',
+        componentKubeconfig(c, paths, 'controller-manager'),
+        // As kubeadm runs it: each controller under its own ServiceAccount and system:controller:<name> role.
+        ...(c.server.insecure ? [] : ['--use-service-account-credentials']),
+        '--kube-api-qps',
+        String(cm.qps),
+        '--kube-api-burst',
+        String(cm.burst),
+        '--node-monitor-period',
+        cm.nodeMonitorPeriod,
+        '--node-monitor-grace-period',
+        cm.nodeMonitorGracePeriod,
+        // The nodes' CSRs are signed with the server's client CA; only the controller-manager reads its key.
+        ...(nodeJoinOf(c) === 'csr'
+          ? [
+              '--cluster-signing-cert-file',
+              clientCAFile(c, paths),
+              '--cluster-signing-key-file',
+              join(serverPkiDir(c, paths), 'client-ca.key'),
+            ]
+          : []),
+        ...cm.extraArgs,
+      ],
+      'informers',
+    ),
     ready: /kscale controller-manager started/,
     readyTimeoutMs: 60_000,
   };
@@ -200,20 +203,23 @@ export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
     name: 'scheduler',
     // --secure-port 0: its endpoints must not collide with another scheduler on the machine. Its secure port
     // authenticates client certificates of the server's client CA (the lab's metrics identity, for Prometheus).
-    ...node([
-      'scheduler',
-      '--secure-port',
-      '0',
-      ...(c.server.insecure ? [] : ['--client-ca-file', clientCAFile(c, paths)]),
-      '--kubeconfig',
-      componentKubeconfig(c, paths, 'scheduler'),
-      '--kube-api-qps',
-      String(c.scheduler.qps),
-      '--kube-api-burst',
-      String(c.scheduler.burst),
-      '--leader-elect=false',
-      ...c.scheduler.extraArgs,
-    ]),
+    ...node(
+      [
+        'scheduler',
+        '--secure-port',
+        '0',
+        ...(c.server.insecure ? [] : ['--client-ca-file', clientCAFile(c, paths)]),
+        '--kubeconfig',
+        componentKubeconfig(c, paths, 'scheduler'),
+        '--kube-api-qps',
+        String(c.scheduler.qps),
+        '--kube-api-burst',
+        String(c.scheduler.burst),
+        '--leader-elect=false',
+        ...c.scheduler.extraArgs,
+      ],
+      'informers',
+    ),
     ready: /kscale scheduler started/,
     readyTimeoutMs: 60_000,
   };
@@ -270,7 +276,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths, securePorts: readonly 
             : []),
           ...f.extraArgs,
         ],
-        'fleet',
+        'informers',
       ),
       ready: /hollow nodes joining/,
       readyTimeoutMs: 60_000,

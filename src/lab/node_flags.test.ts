@@ -7,10 +7,10 @@ test("V8 background threads: half the cores, at least 1, at most Node's default 
   assert.deepEqual([1, 2, 3, 4, 8, 16, 64].map(v8PoolSize), [1, 1, 1, 2, 4, 4, 4]);
 });
 
-test("the server and the fleets grow their heaps like GOGC=100 with a larger young generation; other components keep V8's own sizing", () => {
+test("the server and the processes holding informer caches grow their heaps like GOGC=100 with a larger young generation; others keep V8's sizing", () => {
   const sized = ['--heap-growing-percent=100', `--max-semi-space-size=${SEMI_SPACE_MB}`];
   assert.deepEqual(nodeRuntimeFlags('server', 2), ['--v8-pool-size=1', ...sized]);
-  assert.deepEqual(nodeRuntimeFlags('fleet', 2), ['--v8-pool-size=1', ...sized]);
+  assert.deepEqual(nodeRuntimeFlags('informers', 2), ['--v8-pool-size=1', ...sized]);
   assert.deepEqual(nodeRuntimeFlags('component', 8), ['--v8-pool-size=4']);
 });
 
