@@ -75,13 +75,11 @@ export function fleetKubeconfig(_c: LabConfig, paths: RunPaths): string {
 }
 
 /**
- * The folder of the server's PKI: `data/tls` under the run's data dir, or the first server's (`data-0/tls`) in an HA
- * run, whose PKI the others share.
+ * The folder of the server's PKI: `data/tls` under the run's data dir. In an HA run the first server keeps that
+ * data dir (ha.ts's haServerDataDir) and the others share its PKI.
  */
-export function serverPkiDir(c: LabConfig, paths: RunPaths): string {
-  // ha.ts's isHa, inline: ha.ts imports this module.
-  const ha = c.ha.etcdMembers > 1 || c.ha.apiservers > 1 || c.ha.schedulers > 1;
-  return join(paths.dataDir, ha ? 'data-0' : 'data', 'tls');
+export function serverPkiDir(_c: LabConfig, paths: RunPaths): string {
+  return join(paths.dataDir, 'data', 'tls');
 }
 
 /** The server's client CA, which the components' secure ports trust for client certificates. */

@@ -71,7 +71,7 @@ test('kscale up --prometheus scrapes every component with a client certificate a
   );
 });
 
-test('with two leader-elected schedulers (an HA run, its PKI under data-0), both are scraped and up', async () => {
+test('with two leader-elected schedulers (an HA run, the PKI shared from the first server data dir), both are scraped and up', async () => {
   const prom = await upWithPrometheus(join(dir, 'ha'), ['--schedulers', '2']);
   const targets = prom.targets ?? [];
   assert.equal(targets.filter((t) => t.job === 'kube-scheduler').length, 2);
