@@ -9,7 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:https';
+import { secureGet, type SecureGetAuth } from './fixtures/secure_get.js';
 import { join } from 'node:path';
 import { kubectlPath, startServer, type TestServer } from './harness.js';
 import { startControllerManagerProcess } from './fixtures/workloads.js';
@@ -25,30 +25,9 @@ let client: RESTClient;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** A GET to the secure port, its self-signed certificate not verified (as Prometheus's insecure_skip_verify). */
-function get(
-  path: string,
-  auth: { token?: string; cert?: Buffer; key?: Buffer } = {},
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${url}${path}`,
-      {
-        rejectUnauthorized: false,
-        agent: false,
-        ...(auth.cert !== undefined ? { cert: auth.cert, key: auth.key } : {}),
-        headers: auth.token === undefined ? {} : { Authorization: `Bearer ${auth.token}` },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** A GET to the secure port (fixtures/secure_get.ts). */
+const get = (path: string, auth: SecureGetAuth = {}): Promise<{ status: number; text: string }> =>
+  secureGet(`${url}${path}`, auth);
 
 before(async () => {
   server = await startServer();

@@ -12,27 +12,10 @@ import { kubectlPath, startServer, type TestServer } from './harness.js';
 import { httpsGet, startScheduler, type SchedulerProcess } from './scheduler_helpers.js';
 import { serviceAccountKubectl } from './fixtures/serviceaccount.js';
 import { Kubectl } from './fixtures/kubectl/cli.js';
-import { request } from 'node:https';
+import { secureGet } from './fixtures/secure_get.js';
 
 let server: TestServer;
 let scheduler: SchedulerProcess;
-
-/** A GET with a bearer token, the self-signed certificate not verified. */
-function getWithToken(url: string, token: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { rejectUnauthorized: false, agent: false, headers: { Authorization: `Bearer ${token}` } },
-      (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 before(async () => {
   server = await startServer();
@@ -59,7 +42,7 @@ test("the scheduler's /metrics needs a caller the API server authorizes", async 
   const anonymous = await httpsGet(`${scheduler.url}/metrics`);
   assert.equal(anonymous.status, 403);
   assert.match(anonymous.text, /User "system:anonymous" cannot get path "\/metrics"/);
-  assert.equal((await getWithToken(`${scheduler.url}/metrics`, 'not-a-token')).status, 401);
+  assert.equal((await secureGet(`${scheduler.url}/metrics`, { token: 'not-a-token' })).status, 401);
   // The admin's client certificate, signed by the server's client CA (--client-ca-file).
   const admin = await scheduler.get('/metrics');
   assert.equal(admin.status, 200, admin.text);
@@ -75,8 +58,8 @@ test("the scheduler's /metrics needs a caller the API server authorizes", async 
     '--serviceaccount=default:monitor',
   ]);
   const { token: nobody } = await serviceAccountKubectl(server, kubectl, 'nobody');
-  assert.equal((await getWithToken(`${scheduler.url}/metrics`, monitor)).status, 200);
-  const denied = await getWithToken(`${scheduler.url}/metrics`, nobody);
+  assert.equal((await secureGet(`${scheduler.url}/metrics`, { token: monitor })).status, 200);
+  const denied = await secureGet(`${scheduler.url}/metrics`, { token: nobody });
   assert.equal(denied.status, 403);
   assert.equal(denied.text.trim(), 'forbidden: User "system:serviceaccount:default:nobody" cannot get path "/metrics"');
 });

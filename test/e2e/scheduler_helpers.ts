@@ -6,9 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { RESOURCES, RESTClient, loadKubeconfig, type KubeObject, type ResourceClient } from '../../src/client/index.js';
 import { existsSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { KSCALE, startServer } from './harness.js';
+import { secureGet } from './fixtures/secure_get.js';
 
 /** A running scheduler process. */
 export interface SchedulerProcess {
@@ -93,20 +93,7 @@ export async function startScheduler(
 
 /** A GET over HTTPS with an optional client certificate, the server's (self-signed) certificate not verified. */
 export function httpsGet(url: string, cert?: Buffer, key?: Buffer): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { rejectUnauthorized: false, agent: false, ...(cert !== undefined ? { cert, key } : {}) },
-      (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error(`GET ${url}: no answer in 10 s`)));
-    req.on('error', reject);
-    req.end();
-  });
+  return secureGet(url, cert !== undefined ? { cert, key } : {});
 }
 
 /** A node's shape for tests. */

@@ -69,8 +69,23 @@ export function requireEtcdBinary(): void {
   }
 }
 
-/** Starts etcd and resolves once /health reports healthy. */
+/**
+ * Starts etcd and resolves once /health reports healthy. A port picked free can be taken by another test before
+ * etcd binds it (tests run two at a time): etcd then exits with "address already in use", and the start is tried
+ * again on new ports, at most three times.
+ */
 export async function startEtcd(opts: EtcdProcessOptions = {}): Promise<EtcdProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startEtcdOnce(opts);
+    } catch (err) {
+      const portTaken = /address already in use/.test(String(err));
+      if (!portTaken || attempt >= 3 || opts.peerPort !== undefined) throw err;
+    }
+  }
+}
+
+async function startEtcdOnce(opts: EtcdProcessOptions): Promise<EtcdProcess> {
   requireEtcdBinary();
   const clientPort = await freePort();
   const peerPort = opts.peerPort ?? (await freePort());
