@@ -78,13 +78,13 @@ export function fleetKubeconfig(_c: LabConfig, paths: RunPaths): string {
  * The folder of the server's PKI: `data/tls` under the run's data dir. In an HA run the first server keeps that
  * data dir (ha.ts's haServerDataDir) and the others share its PKI.
  */
-export function serverPkiDir(_c: LabConfig, paths: RunPaths): string {
+export function serverPkiDir(paths: RunPaths): string {
   return join(paths.dataDir, 'data', 'tls');
 }
 
 /** The server's client CA, which the components' secure ports trust for client certificates. */
-export function clientCAFile(c: LabConfig, paths: RunPaths): string {
-  return join(serverPkiDir(c, paths), 'client-ca.crt');
+export function clientCAFile(paths: RunPaths): string {
+  return join(serverPkiDir(paths), 'client-ca.crt');
 }
 
 /** The kubeconfig the lab scrapes the server's /metrics with. */
@@ -181,9 +181,9 @@ export function controllerManagerSpec(c: LabConfig, paths: RunPaths): ComponentS
         ...(nodeJoinOf(c) === 'csr'
           ? [
               '--cluster-signing-cert-file',
-              clientCAFile(c, paths),
+              clientCAFile(paths),
               '--cluster-signing-key-file',
-              join(serverPkiDir(c, paths), 'client-ca.key'),
+              join(serverPkiDir(paths), 'client-ca.key'),
             ]
           : []),
         ...cm.extraArgs,
@@ -206,7 +206,7 @@ export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
         'scheduler',
         '--secure-port',
         '0',
-        ...(c.server.insecure ? [] : ['--client-ca-file', clientCAFile(c, paths)]),
+        ...(c.server.insecure ? [] : ['--client-ca-file', clientCAFile(paths)]),
         '--kubeconfig',
         componentKubeconfig(c, paths, 'scheduler'),
         '--kube-api-qps',
@@ -262,7 +262,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths, securePorts: readonly 
           // never collide; the server's client CA authenticates the lab's metrics identity.
           '--secure-port',
           String(securePorts[i] ?? 0),
-          ...(c.server.insecure ? [] : ['--client-ca-file', clientCAFile(c, paths)]),
+          ...(c.server.insecure ? [] : ['--client-ca-file', clientCAFile(paths)]),
           '--pod-startup-latency',
           `${f.podStartupMs},${f.podStartupMs}`,
           '--join-rate',

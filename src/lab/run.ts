@@ -238,7 +238,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
                 '--secure-port',
                 String(promPorts.schedulers[i]),
                 '--client-ca-file',
-                clientCAFile(c, paths),
+                clientCAFile(paths),
               ],
             };
       const withPorts: LabConfig =
@@ -254,7 +254,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
                   '--secure-port',
                   String(promPorts.cm),
                   '--client-ca-file',
-                  clientCAFile(c, paths),
+                  clientCAFile(paths),
                 ],
               },
               scheduler: schedulerWithPort(0),
