@@ -12,12 +12,15 @@ import { FAILPOINTS_ENV } from '../../failpoint/index.js';
 const child = fileURLToPath(new URL('./testdata/writer_child.js', import.meta.url));
 
 /** Runs the writer child with `failpoints` armed until it dies; returns the keys it saw acknowledged and those stored after. */
-async function crashRun(failpoints: string): Promise<{ acked: string[]; stored: Set<string>; signal: string | null }> {
+async function crashRun(
+  failpoints: string,
+  env: Record<string, string> = {},
+): Promise<{ acked: string[]; stored: Set<string>; signal: string | null }> {
   const dir = mkdtempSync(join(tmpdir(), 'kscale-fp-'));
   try {
     const p = spawn(process.execPath, [child, dir, '20000'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, [FAILPOINTS_ENV]: failpoints },
+      env: { ...process.env, ...env, [FAILPOINTS_ENV]: failpoints },
     });
     const exited = new Promise<void>((resolve) => p.on('exit', () => resolve()));
     const acked: string[] = [];
@@ -46,6 +49,18 @@ test('drop-unsynced truncates the WAL back past the last commit: exactly the ack
     'no acknowledged write is lost',
   );
   // The 41st batch was committed to the WAL, then cut off: none of its (unacknowledged) writes is left.
+  assert.equal(r.stored.size, r.acked.length, 'the committed but unsynced batch is gone from disk');
+});
+
+test('drop-unsynced cuts the batch even when its commit reached the automatic checkpoint threshold', async () => {
+  // A WAL of one page checkpoints at every commit: SQLite would copy the batch into the database file inside the
+  // commit, before the failpoint, and the drop would cut nothing.
+  const r = await crashRun('sqlite/afterCommitBeforeFsync=40+drop-unsynced', { KSCALE_TEST_WAL_AUTOCHECKPOINT: '1' });
+  assert.equal(r.signal, 'SIGKILL');
+  assert.deepEqual(
+    r.acked.filter((k) => !r.stored.has(k)),
+    [],
+  );
   assert.equal(r.stored.size, r.acked.length, 'the committed but unsynced batch is gone from disk');
 });
 

@@ -96,6 +96,10 @@ const runBatch = db.transaction((ops: WriteOp[]): OpResult[] =>
 /** A test hook: once this file exists, the thread exits at its next batch, as a crashed writer would. */
 const exitWhenFile = process.env.KSCALE_TEST_WRITER_EXIT_FILE;
 
+/** The automatic checkpoint threshold in WAL pages: SQLite's default, or a test's (to checkpoint at every commit). */
+const AUTOCHECKPOINT_PAGES = Number(process.env.KSCALE_TEST_WAL_AUTOCHECKPOINT ?? '1000');
+db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+
 /** Early acknowledgements published to the handshake so far (its sequence number). */
 let earlyAcks = 0;
 let batchesSinceSizeCheck = 0;
@@ -107,9 +111,22 @@ function handleBatch(id: number, ops: WriteOp[]): void {
   let acked = false;
   try {
     const before = failpointsEnabled ? walPosition(cfg.file) : undefined;
-    if (failpointsEnabled) hitSync(FP.beforeCommit);
-    results = runBatch(ops);
-    if (before !== undefined) acked = afterCommitFailpoints(id, ops, results, before);
+    if (before !== undefined) {
+      hitSync(FP.beforeCommit);
+      // SQLite's automatic checkpoint runs inside the commit and makes the batch durable in the database file, so a
+      // drop after it would cut nothing (or leave old WAL frames shadowing newer pages). With failpoints armed the
+      // checkpoint waits until the failpoints after the commit have run, as a real fsync would come before it.
+      db.pragma('wal_autocheckpoint = 0');
+      try {
+        results = runBatch(ops);
+        acked = afterCommitFailpoints(id, ops, results, before);
+      } finally {
+        db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+      }
+      if (walPosition(cfg.file).size >= AUTOCHECKPOINT_PAGES * pageSize) db.pragma('wal_checkpoint(PASSIVE)');
+    } else {
+      results = runBatch(ops);
+    }
   } catch (err) {
     const e = err as { code?: string; message?: string };
     // SQLITE_FULL: the disk (or max_page_count) is full; raise the alarm like etcd's NOSPACE.
