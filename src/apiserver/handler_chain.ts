@@ -10,6 +10,7 @@ import { StatusError } from '../api/index.js';
 import { MaxInFlight } from './filters/max_inflight.js';
 import type { ApiServerMetrics } from './metrics.js';
 import { parseRequestInfo, type RequestInfo } from './request_info.js';
+import { apfQueueWait } from './request_latency.js';
 import { toStatusError, writeError } from './responsewriters.js';
 
 /** A handler with the parsed request. */
@@ -109,7 +110,8 @@ export function withMetrics(metrics: ApiServerMetrics): Filter {
       const seconds = (performance.now() - started) / 1000;
       c.total(String(res.statusCode)).inc();
       c.duration.observe(seconds);
-      c.sli.observe(seconds);
+      // Like upstream's SLI: without the time the request waited in an APF queue.
+      c.sli.observe(Math.max(0, seconds - apfQueueWait(res) / 1000));
     };
     try {
       await next(req, res, info);

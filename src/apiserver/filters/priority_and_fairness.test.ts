@@ -4,7 +4,9 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FakeClock } from '../../clock/index.js';
 import { APFController, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from '../flowcontrol/index.js';
-import type { Handler } from '../handler_chain.js';
+import { buildChain, withMetrics, type Handler } from '../handler_chain.js';
+import { ApiServerMetrics } from '../metrics.js';
+import { apfQueueWait } from '../request_latency.js';
 import type { Obj } from '../object.js';
 import { parseRequestInfo } from '../request_info.js';
 import { withPriorityAndFairness } from './priority_and_fairness.js';
@@ -112,4 +114,36 @@ test('system:masters is exempt: it runs at once even while the limited level is 
   assert.equal(res.headers['X-Kubernetes-PF-FlowSchema-UID'], 'exempt-uid');
   release();
   await held;
+});
+
+test("the SLI histogram leaves out a request's APF queue wait, the duration histogram keeps it (as upstream)", async () => {
+  const apf = oneSeat();
+  const metrics = new ApiServerMetrics();
+  let release: (() => void) | undefined;
+  const handler: Handler = async (_req, res, info) => {
+    if (info.name === 'first') await new Promise<void>((r) => (release = r));
+    (res as unknown as FakeResponse).writableEnded = true;
+  };
+  const chain = buildChain(handler, [withMetrics(metrics), withPriorityAndFairness(apf)]);
+  const call = (name: string) => {
+    const res = new FakeResponse();
+    const info = { ...parseRequestInfo('GET', `/api/v1/namespaces/ns/configmaps/${name}`), user: USER };
+    const done = chain(new EventEmitter() as IncomingMessage, res as unknown as ServerResponse, info);
+    return { res, done };
+  };
+  const first = call('first');
+  const second = call('second');
+  await new Promise((r) => setTimeout(r, 300));
+  release!();
+  await Promise.all([first.done, second.done]);
+  assert.equal(apfQueueWait(first.res as unknown as ServerResponse), 0);
+  assert.ok(apfQueueWait(second.res as unknown as ServerResponse) >= 250, 'the second request queued behind the first');
+  const text = await metrics.registry.metrics();
+  const sum = (name: string): number =>
+    Number(new RegExp(`^${name}_sum\\{[^}]*resource="configmaps"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const duration = sum('apiserver_request_duration_seconds');
+  const sli = sum('apiserver_request_sli_duration_seconds');
+  // Both requests took ~0.3 s from arrival: one running, one queued behind it.
+  assert.ok(duration >= 0.5, `duration sum ${duration}`);
+  assert.ok(sli >= 0.25 && sli < duration - 0.2, `sli sum ${sli}, duration sum ${duration}`);
 });

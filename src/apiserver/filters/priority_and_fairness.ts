@@ -12,6 +12,7 @@ import { tooManyRequests } from '../../api/index.js';
 import { ANONYMOUS_USER } from '../authentication/index.js';
 import type { APFController, Admitted } from '../flowcontrol/index.js';
 import type { Filter } from '../handler_chain.js';
+import { trackAPFQueueWait } from '../request_latency.js';
 import { MaxInFlight } from './max_inflight.js';
 
 /** Dispatches every request through `apf`. */
@@ -28,7 +29,9 @@ export function withPriorityAndFairness(apf: APFController): Filter {
       res.once('close', f);
     });
     if (outcome instanceof Promise) {
+      const queuedAt = performance.now();
       outcome = await outcome;
+      trackAPFQueueWait(res, performance.now() - queuedAt);
       if (cancel !== undefined) {
         req.off('close', cancel);
         res.off('close', cancel);
