@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { disarmFailpoints, setFailpoint } from '../../failpoint/index.js';
 import { isStorageError } from '../errors.js';
 import { failureOf, openCacher, pod, turn } from './test_helpers.js';
 
@@ -33,9 +34,29 @@ test('a consistent read never returns data older than a write acknowledged befor
       }),
     );
     const m = c.metrics();
-    assert.equal(m.storageReads, 0, 'every consistent read was served from the cache');
+    // Lists wait for the cache; a get reads storage instead when the cache trails the last acknowledged write.
+    assert.equal(m.listTotal, 200, 'every consistent list was served from the cache');
+    assert.equal(m.getTotal + m.storageReads, 200, 'every get was served, from the cache or from storage');
     assert.ok(m.progressRequests > 0, 'it asked storage for progress to catch up');
   } finally {
+    await f.close();
+  }
+});
+
+test('a consistent GET does not wait for a cache that trails storage: it reads storage at once', async () => {
+  const f = await openCacher(P);
+  try {
+    // The reflector holds each event 2 s: the cache trails the acknowledged write for that long.
+    setFailpoint(`cacher/reflector${P}`, 'sleep(2000)');
+    const kv = await f.sqlite.create(`${P}default/slow`, pod('slow'));
+    const t0 = performance.now();
+    const got = await f.cacher.get(kv.key);
+    const ms = performance.now() - t0;
+    assert.equal(got.modRevision, kv.modRevision, 'the GET saw the acknowledged write');
+    assert.ok(ms < 1_000, `the GET read storage instead of waiting for the cache (${ms.toFixed(0)} ms)`);
+    assert.equal(f.cacher.metrics().storageReads, 1);
+  } finally {
+    disarmFailpoints();
     await f.close();
   }
 });
