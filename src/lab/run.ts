@@ -433,7 +433,17 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       if (scenario === undefined)
         throw new Error(`--chaos ${c.chaos}: no such scenario (${[...CHAOS_SCENARIOS.keys()].join(', ')})`);
       progress.log(`chaos: ${scenario.description}`);
-      chaos = runChaos({ scenario, supervisor, client, nodes: c.nodes, elapsed, random, signal: abort.signal });
+      chaos = runChaos({
+        scenario,
+        supervisor,
+        client,
+        // The break-glass identity reaches each server directly, for the read-back and the LIST counts.
+        kubeconfig: metricsKubeconfig(c, paths),
+        nodes: c.nodes,
+        elapsed,
+        random,
+        signal: abort.signal,
+      });
     }
     for (const p of c.scenario.phases) {
       phase = p.name;
@@ -474,7 +484,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       faults = await chaos;
       for (const f of faults)
         progress.log(
-          `chaos: ${f.component} killed at ${f.killedAtS.toFixed(0)} s, back in ${f.restartS.toFixed(1)} s, recovered in ${f.recoverS?.toFixed(1) ?? 'never'} s, every node Lease renewed in ${f.leasesRenewedS?.toFixed(1) ?? 'never'} s, writes unavailable ${f.writeUnavailableS?.toFixed(2) ?? 'until the end'} s, ${f.writesLost}/${f.writesChecked} acknowledged writes lost or hidden`,
+          `chaos: ${f.component} killed at ${f.killedAtS.toFixed(0)} s, back in ${f.restartS.toFixed(1)} s, recovered in ${f.recoverS?.toFixed(1) ?? 'never'} s, every node Lease renewed in ${f.leasesRenewedS?.toFixed(1) ?? 'never'} s, writes unavailable ${f.writeUnavailableS?.toFixed(2) ?? 'until the end'} s, ${f.writesLost}/${f.writesChecked} acknowledged writes lost or hidden on ${f.serversChecked} server(s)${chaosExtras(f)}`,
         );
     }
     phase = 'settle';
@@ -555,6 +565,13 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     hooks.signal?.removeEventListener('abort', onOuterAbort);
   }
   return { report, reportDir: c.reportDir, kubeconfig: paths.kubeconfig };
+}
+
+/** The fault's figures beyond every fault's: the LISTs after a server kill. */
+function chaosExtras(f: ChaosFault): string {
+  return f.listsAfterKill === undefined
+    ? ''
+    : `, ${f.listsAfterKill} LISTs after the kill (${f.watchesOnKilledServer ?? '?'} watches on it)`;
 }
 
 /** The mutating-call p99 between two scrapes, for the progress display. */

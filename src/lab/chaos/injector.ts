@@ -3,11 +3,23 @@
  * acknowledged, kills the target with SIGKILL at a random moment while a writer creates ConfigMaps one after another
  * (so the time from the kill to the first acknowledged write is the write unavailability clients saw), has the
  * supervisor start it again, then waits until every node is Ready and the API answers, and reads every acknowledged
- * ConfigMap back with consistent GETs and a consistent LIST. Each fault's record goes into the report.
+ * ConfigMap back with consistent GETs and a consistent LIST on every API server. An API server fault also counts the
+ * LISTs the servers served meanwhile (a relist storm) against the watches the killed server held. Each fault's
+ * record goes into the report.
  */
-import { isNotFoundError, RESOURCES, type RESTClient } from '../../client/index.js';
+import { RESOURCES, type RESTClient } from '../../client/index.js';
 import type { RunningComponent, Supervisor } from '../supervisor.js';
+import { readBackEverywhere } from './read_back.js';
 import type { ChaosScenario } from './scenario.js';
+import {
+  apiServerEndpoints,
+  closeEndpoints,
+  isApiServer,
+  listsBetween,
+  scrapeListWatch,
+  type ApiServerEndpoint,
+  type ListWatchCounts,
+} from './servers.js';
 
 /** One fault's record in report.json. */
 export interface ChaosFault {
@@ -16,7 +28,9 @@ export interface ChaosFault {
   killedAtS: number;
   /** Seconds from the kill until the component was ready again. */
   restartS: number;
-  /** Seconds from the kill until all nodes were Ready and the API answered (null: not within the timeout). */
+  /**
+   * Seconds from the kill until all nodes were Ready and the API answered (null: not within the timeout).
+   */
   recoverS: number | null;
   /**
    * Seconds from the target's exit until every node's Lease (kube-node-lease) had been renewed after it: how long
@@ -30,11 +44,24 @@ export interface ChaosFault {
    */
   writeUnavailableS: number | null;
   /**
-   * Acknowledged writes, made just before the kill and during the fault, read back after recovery by consistent
-   * GET and LIST through the API, and how many either missed (lost or hidden).
+   * Acknowledged writes, made just before the kill and during the fault, read back after recovery by a consistent
+   * GET and a consistent LIST on every API server directly, and how many any server missed (lost or hidden).
    */
   writesChecked: number;
   writesLost: number;
+  /** The API servers the writes were read back from one by one (0: only through the lab's client). */
+  serversChecked: number;
+  /**
+   * API server faults: the LISTs all servers served from just before the kill until recovery (apiserver_request_total
+   * {verb="LIST"}), the lab's own recovery polls left out; a relist storm shows here.
+   */
+  listsAfterKill?: number;
+  /**
+   * API server faults: the watches the killed server held just before the kill (apiserver_longrunning_requests
+   * {verb="WATCH"}), one per informer of its clients: the bound on listsAfterKill, as a reflector that resumes its
+   * watch from its last resourceVersion does not LIST, and one that must relist LISTs once.
+   */
+  watchesOnKilledServer?: number;
   error?: string;
 }
 
@@ -42,7 +69,13 @@ export interface ChaosFault {
 export interface ChaosOptions {
   scenario: ChaosScenario;
   supervisor: Supervisor;
+  /** The lab's client (through the load balancer in the HA lab). */
   client: RESTClient;
+  /**
+   * A kubeconfig whose credentials every API server accepts, to reach each one directly (read-back, /metrics);
+   * without it writes are read back through `client` alone.
+   */
+  kubeconfig?: string;
   nodes: number;
   elapsed: () => number;
   random: () => number;
@@ -83,6 +116,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFault[]> {
   return faults;
 }
 
+/** LIST calls the injector itself sends during a fault; listsAfterKill leaves them out. */
+interface OwnLists {
+  lists: number;
+}
+
 async function injectOne(o: ChaosOptions, target: RunningComponent, n: number): Promise<ChaosFault> {
   const acked: string[] = [];
   for (let i = 0; i < WRITES; i++) {
@@ -103,7 +141,11 @@ async function injectOne(o: ChaosOptions, target: RunningComponent, n: number): 
     writeUnavailableS: null,
     writesChecked: 0,
     writesLost: 0,
+    serversChecked: 0,
   };
+  const serverFault = isApiServer(target);
+  const own: OwnLists = { lists: 0 };
+  let endpoints: ApiServerEndpoint[] = serversOf(o);
   const t0 = performance.now();
   // When the target has exited: writes sent from then on measure the unavailability.
   let killedAt = Infinity;
@@ -114,45 +156,57 @@ async function injectOne(o: ChaosOptions, target: RunningComponent, n: number): 
       fault.writeUnavailableS = (performance.now() - killedAt) / 1000;
   });
   try {
+    // Just before the kill: each server's LISTs so far, and the watches the target holds.
+    const before: Map<string, ListWatchCounts> = serverFault ? await scrapeListWatch(endpoints) : new Map();
+    const held = before.get(target.spec.name)?.watches;
+    if (held !== undefined) fault.watchesOnKilledServer = held;
     await o.supervisor.kill(target);
     killedAt = performance.now();
     // Lease renewTimes are the kubelets' wall-clock stamps (MicroTime), so the kill is stamped the same way.
     const killedWall = Date.now();
+    const deadline = t0 + (o.recoverTimeoutMs ?? 120_000);
     await o.supervisor.restart(target);
     fault.restartS = (performance.now() - t0) / 1000;
-    const deadline = t0 + (o.recoverTimeoutMs ?? 120_000);
+    const since = (): number => (performance.now() - killedAt) / 1000;
     while (performance.now() < deadline && !o.signal.aborted) {
-      if (fault.recoverS === null && (await readyNodes(o.client)) >= o.nodes && fault.writeUnavailableS !== null)
+      if (fault.recoverS === null && (await readyNodes(o.client, own)) >= o.nodes && fault.writeUnavailableS !== null)
         fault.recoverS = (performance.now() - t0) / 1000;
-      if (fault.leasesRenewedS === null && (await leasesRenewedSince(o.client, killedWall)) >= o.nodes)
-        fault.leasesRenewedS = (performance.now() - killedAt) / 1000;
+      if (fault.leasesRenewedS === null && (await leasesRenewedSince(o.client, killedWall, own)) >= o.nodes)
+        fault.leasesRenewedS = since();
       if (fault.recoverS !== null && fault.leasesRenewedS !== null) break;
       await sleep(500, o.signal);
     }
     writer.abort();
     await writing;
-    fault.writesChecked = acked.length;
-    // A consistent LIST (no resourceVersion) and a consistent GET of each: an acknowledged write must be in both.
-    const listed = new Set(
-      (await o.client.resource(RESOURCES.configmaps).list({ namespace: NS })).items.map(
-        (cm) => (cm as { metadata?: { name?: string } }).metadata?.name,
-      ),
-    );
-    for (const name of acked) {
-      const found = await o.client
-        .resource(RESOURCES.configmaps)
-        .get(name, { namespace: NS })
-        .then(() => true)
-        .catch((err: unknown) => (isNotFoundError(err) ? false : Promise.reject(err as Error)));
-      if (!found || !listed.has(name)) fault.writesLost++;
+    // The servers as they run now (the target may be one of them, restarted).
+    closeEndpoints(endpoints);
+    endpoints = serversOf(o);
+    if (serverFault) {
+      const after = await scrapeListWatch(endpoints);
+      // Only when every server answered both scrapes: a server left out would hide its LISTs.
+      if (before.size === endpoints.length && after.size === endpoints.length)
+        fault.listsAfterKill = Math.max(0, listsBetween(before, after, target.spec.name) - own.lists);
     }
+    fault.writesChecked = acked.length;
+    const readers = endpoints.length > 0 ? endpoints : [{ name: 'lab client', client: o.client }];
+    const read = await readBackEverywhere(readers, NS, acked);
+    fault.writesLost = read.lost;
+    fault.serversChecked = endpoints.length;
+    if (read.missingOn.length > 0)
+      fault.error = `acknowledged writes missing on ${read.missingOn.map((m) => `${m.server} (${m.missing})`).join(', ')}`;
   } catch (err) {
     fault.error = (err as Error).message;
   } finally {
     writer.abort();
     await writing;
+    closeEndpoints(endpoints);
   }
   return fault;
+}
+
+/** A client per API server, when the run gave a kubeconfig every server accepts. */
+function serversOf(o: ChaosOptions): ApiServerEndpoint[] {
+  return o.kubeconfig === undefined ? [] : apiServerEndpoints(o.supervisor.components, o.kubeconfig);
 }
 
 /**
@@ -180,7 +234,8 @@ async function writeUntil(
 }
 
 /** Node Leases renewed at or after `sinceMs` (wall clock); 0 while the API does not answer. */
-async function leasesRenewedSince(client: RESTClient, sinceMs: number): Promise<number> {
+async function leasesRenewedSince(client: RESTClient, sinceMs: number, own: OwnLists): Promise<number> {
+  own.lists++;
   try {
     const list = await client.resource(RESOURCES.leases).list({ namespace: 'kube-node-lease' });
     return list.items.filter((l) => {
@@ -193,7 +248,8 @@ async function leasesRenewedSince(client: RESTClient, sinceMs: number): Promise<
 }
 
 /** Nodes whose Ready condition is True; 0 while the API does not answer. */
-async function readyNodes(client: RESTClient): Promise<number> {
+async function readyNodes(client: RESTClient, own: OwnLists): Promise<number> {
+  own.lists++;
   try {
     const list = await client.resource(RESOURCES.nodes).list();
     const ready = (n: unknown): boolean =>
