@@ -1,7 +1,8 @@
 /**
- * `kscale up --chaos ha` end to end on the HA lab, small: 3 etcd members, 2 API servers behind HAProxy, 10 hollow
- * nodes, the `nodes` scenario (no load of its own, so every LIST the servers serve after a kill comes from
- * informers). Two faults, the etcd leader and an API server, each checked in report.json.
+ * `kscale up --chaos ha` end to end on the HA lab, small: 3 etcd members, 2 API servers behind HAProxy, 2
+ * schedulers and 2 controller-managers, 10 hollow nodes, the `nodes` scenario (no load of its own, so every LIST
+ * the servers serve after a kill comes from informers). Four faults: the etcd leader, an API server, the scheduler
+ * leader and the controller-manager leader, each checked in report.json.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -26,13 +27,13 @@ function run(args: string[], killAfterMs: number): Promise<string> {
   );
 }
 
-test('chaos ha: writes survive on every server, no relist storm after a server kill', async () => {
+test('chaos ha: writes survive on every server, no relist storm after a server kill, Leases are taken over and pods still get scheduled', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'kscale-chaos-ha-'));
   try {
     const stderr = await run(
       [
         'up',
-        ...['--etcd-members', '3', '--apiservers', '2'],
+        ...['--etcd-members', '3', '--apiservers', '2', '--schedulers', '2', '--controller-managers', '2'],
         ...['--chaos', 'ha', '--nodes', '10', '--scenario', 'nodes', '--hold', '5s'],
         ...['--scrape-interval', '2s', '--settle', '1s', '--report', dir],
       ],
@@ -41,7 +42,8 @@ test('chaos ha: writes survive on every server, no relist storm after a server k
     const rep = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LabReport;
     assert.equal(rep.result, 'completed', `${rep.error ?? ''}\n${stderr}`);
     const faults = rep.chaos ?? [];
-    assert.equal(faults.length, 2, JSON.stringify(faults));
+    t.diagnostic(JSON.stringify(faults));
+    assert.equal(faults.length, 4, JSON.stringify(faults));
     assert.match(faults[0]!.component, /^etcd-\d$/);
     assert.equal(faults[1]!.component, 'server-1');
     for (const f of faults) {
@@ -57,6 +59,28 @@ test('chaos ha: writes survive on every server, no relist storm after a server k
     assert.ok((server.watchesOnKilledServer ?? 0) > 0, JSON.stringify(server));
     assert.ok(server.listsAfterKill !== undefined, JSON.stringify(server));
     assert.ok(server.listsAfterKill <= server.watchesOnKilledServer!, JSON.stringify(server));
+    const [sched, cm] = [faults[2]!, faults[3]!];
+    assert.match(sched.component, /^scheduler-\d$/);
+    assert.match(cm.component, /^controller-manager(-\d)?$/);
+    for (const [f, lease] of [
+      [sched, 'kube-scheduler'],
+      [cm, 'kube-controller-manager'],
+    ] as const) {
+      assert.equal(f.lease, lease);
+      assert.equal(f.killedLeader, true, JSON.stringify(f));
+      // The standby takes over once the lease (15 s) has run out since the last renewal, plus a retry period.
+      assert.ok(f.takeoverS !== null && f.takeoverS !== undefined && f.takeoverS < 30, JSON.stringify(f));
+    }
+    // Pods created while no scheduler led are bound once the standby leads: not before the takeover, not long after.
+    assert.equal(sched.probePods, 5);
+    const bound = sched.podsScheduledAfterS;
+    assert.ok(bound !== null && bound !== undefined, JSON.stringify(sched));
+    assert.ok(bound >= sched.takeoverS! - 0.5 && bound < sched.takeoverS! + 10, JSON.stringify(sched));
+    // Two candidates of each acted: the first leader and the one that took over.
+    assert.ok(
+      rep.notes.some((n) => n.startsWith('leader election (kube-scheduler Lease): 2 of 2 candidates acted')),
+      rep.notes.join('\n'),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,11 +4,14 @@
  * (so the time from the kill to the first acknowledged write is the write unavailability clients saw), has the
  * supervisor start it again, then waits until every node is Ready and the API answers, and reads every acknowledged
  * ConfigMap back with consistent GETs and a consistent LIST on every API server. An API server fault also counts the
- * LISTs the servers served meanwhile (a relist storm) against the watches the killed server held. Each fault's
- * record goes into the report.
+ * LISTs the servers served meanwhile (a relist storm) against the watches the killed server held; a leader-elected
+ * target's fault times the Lease takeover, and a scheduler's whether pods created after the kill get bound. Each
+ * fault's record goes into the report.
  */
 import { RESOURCES, type RESTClient } from '../../client/index.js';
 import type { RunningComponent, Supervisor } from '../supervisor.js';
+import { candidatesOf, leaseHolder, leaseOf, pidOfIdentity, tookOver } from './leader.js';
+import { boundProbePods, createProbePods, deleteProbePods, PROBE_PODS } from './probe_pods.js';
 import { readBackEverywhere } from './read_back.js';
 import type { ChaosScenario } from './scenario.js';
 import {
@@ -62,6 +65,19 @@ export interface ChaosFault {
    * watch from its last resourceVersion does not LIST, and one that must relist LISTs once.
    */
   watchesOnKilledServer?: number;
+  /** Leader-elected targets with a standby: the Lease (kube-system) whose holder was killed. */
+  lease?: string;
+  /** Whether the target held the Lease at the kill (the scenario kills the holder; false: it had moved). */
+  killedLeader?: boolean;
+  /**
+   * Seconds from the kill until another candidate held the Lease with a renewTime after the kill (null: not within
+   * the timeout).
+   */
+  takeoverS?: number | null;
+  /** Scheduler faults: seconds from the kill until the probe pods created just after it were all bound (null: not). */
+  podsScheduledAfterS?: number | null;
+  /** The probe pods created (PROBE_PODS unless the API refused). */
+  probePods?: number;
   error?: string;
 }
 
@@ -85,7 +101,9 @@ export interface ChaosOptions {
   recoverTimeoutMs?: number;
 }
 
-const NS = 'kscale-chaos';
+/** The namespace of the chaos writes and probe pods (the lab's pod tracker leaves it out). */
+export const CHAOS_NAMESPACE = 'kscale-chaos';
+const NS = CHAOS_NAMESPACE;
 const WRITES = 20;
 /** Sleeps `ms` or until `signal`; its abort listener goes with it (loops sleep on one signal many times). */
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
@@ -107,10 +125,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFault[]> {
     .resource(RESOURCES.namespaces)
     .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })
     .catch(() => undefined);
-  for (const target of await o.scenario.targets(o.supervisor.components)) {
+  for (const target of await o.scenario.targets(o.supervisor.components, o.client)) {
     await sleep(gap + o.random() * gap, o.signal);
     if (o.signal.aborted) break;
-    const chosen = o.scenario.refine === undefined ? target : await o.scenario.refine(target, o.supervisor.components);
+    const chosen =
+      o.scenario.refine === undefined ? target : await o.scenario.refine(target, o.supervisor.components, o.client);
     faults.push(await injectOne(o, chosen, faults.length));
   }
   return faults;
@@ -143,9 +162,14 @@ async function injectOne(o: ChaosOptions, target: RunningComponent, n: number): 
     writesLost: 0,
     serversChecked: 0,
   };
+  const lease = leaseOf(target);
+  // A leader-elected target with a standby: its Lease is taken over; alone, it would only take it back itself.
+  const leaderElected = lease !== undefined && candidatesOf(o.supervisor.components, lease).length >= 2;
+  const probing = leaderElected && lease === 'kube-scheduler';
   const serverFault = isApiServer(target);
   const own: OwnLists = { lists: 0 };
   let endpoints: ApiServerEndpoint[] = serversOf(o);
+  let probeNames: string[] = [];
   const t0 = performance.now();
   // When the target has exited: writes sent from then on measure the unavailability.
   let killedAt = Infinity;
@@ -156,16 +180,28 @@ async function injectOne(o: ChaosOptions, target: RunningComponent, n: number): 
       fault.writeUnavailableS = (performance.now() - killedAt) / 1000;
   });
   try {
-    // Just before the kill: each server's LISTs so far, and the watches the target holds.
+    // Just before the kill: who holds the Lease, each server's LISTs so far, and the watches the target holds.
+    const holder = leaderElected ? await leaseHolder(o.client, lease) : undefined;
+    if (leaderElected) {
+      fault.lease = lease;
+      fault.killedLeader = holder !== undefined && pidOfIdentity(holder.identity) === target.pid;
+      fault.takeoverS = null;
+    }
     const before: Map<string, ListWatchCounts> = serverFault ? await scrapeListWatch(endpoints) : new Map();
     const held = before.get(target.spec.name)?.watches;
     if (held !== undefined) fault.watchesOnKilledServer = held;
     await o.supervisor.kill(target);
     killedAt = performance.now();
-    // Lease renewTimes are the kubelets' wall-clock stamps (MicroTime), so the kill is stamped the same way.
+    // Lease renewTimes are the candidates' and kubelets' wall-clock stamps (MicroTime), so the kill is stamped so too.
     const killedWall = Date.now();
     const deadline = t0 + (o.recoverTimeoutMs ?? 120_000);
-    await o.supervisor.restart(target);
+    if (probing) {
+      // Created while no scheduler leads: binding them needs the standby to take over.
+      fault.podsScheduledAfterS = null;
+      probeNames = await createProbePods(o.client, NS, `fault-${n}-pod`, PROBE_PODS, deadline);
+      fault.probePods = probeNames.length;
+    }
+    await o.supervisor.restart(target, o.scenario.restartSpec?.(target) ?? target.spec);
     fault.restartS = (performance.now() - t0) / 1000;
     const since = (): number => (performance.now() - killedAt) / 1000;
     while (performance.now() < deadline && !o.signal.aborted) {
@@ -173,8 +209,16 @@ async function injectOne(o: ChaosOptions, target: RunningComponent, n: number): 
         fault.recoverS = (performance.now() - t0) / 1000;
       if (fault.leasesRenewedS === null && (await leasesRenewedSince(o.client, killedWall, own)) >= o.nodes)
         fault.leasesRenewedS = since();
-      if (fault.recoverS !== null && fault.leasesRenewedS !== null) break;
-      await sleep(500, o.signal);
+      if (fault.takeoverS === null && tookOver(await leaseHolder(o.client, lease!), holder?.identity ?? '', killedWall))
+        fault.takeoverS = since();
+      if (fault.podsScheduledAfterS === null && probeNames.length > 0) {
+        own.lists++;
+        if ((await boundProbePods(o.client, NS, `fault-${n}-pod`)) >= probeNames.length)
+          fault.podsScheduledAfterS = since();
+      }
+      const waiting = [fault.recoverS, fault.leasesRenewedS, fault.takeoverS, fault.podsScheduledAfterS];
+      if (waiting.every((v) => v !== null)) break;
+      await sleep(leaderElected ? 250 : 500, o.signal);
     }
     writer.abort();
     await writing;
@@ -200,6 +244,7 @@ async function injectOne(o: ChaosOptions, target: RunningComponent, n: number): 
     writer.abort();
     await writing;
     closeEndpoints(endpoints);
+    await deleteProbePods(o.client, NS, probeNames);
   }
   return fault;
 }
