@@ -41,7 +41,7 @@ import { promSloReport, type PromSloReport } from './prom_slo.js';
 import { planScenario } from './scenario.js';
 import { Supervisor } from './supervisor.js';
 import { untilAborted } from './until_aborted.js';
-import { CHAOS_SCENARIOS, runChaos, type ChaosFault } from './chaos/index.js';
+import { CHAOS_NAMESPACE, CHAOS_SCENARIOS, runChaos, type ChaosFault } from './chaos/index.js';
 import { haControllerManagerSpec, haSchedulerSpec, isHa, leaderElectionNotes, startHaControlPlane } from './ha.js';
 
 /** Picks how pods are made and placed from the capabilities; throws when an explicit choice cannot run. */
@@ -283,8 +283,10 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       burst: 1,
       userAgent: 'kscale-lab',
     });
-    // In an existing cluster other pods are not the lab's to time or count.
-    tracker = new PodTracker(client, Date.now, existing === undefined ? undefined : (ns) => labNamespaces.has(ns));
+    // In an existing cluster other pods are not the lab's to time or count; chaos's probe pods are timed by chaos.
+    tracker = new PodTracker(client, Date.now, (ns) =>
+      existing === undefined ? ns !== CHAOS_NAMESPACE : labNamespaces.has(ns),
+    );
     await tracker.start();
     // Before the lab's sampler, so Prometheus has seen every series before the lab's range starts.
     if (promPorts !== undefined) {
@@ -433,7 +435,17 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       if (scenario === undefined)
         throw new Error(`--chaos ${c.chaos}: no such scenario (${[...CHAOS_SCENARIOS.keys()].join(', ')})`);
       progress.log(`chaos: ${scenario.description}`);
-      chaos = runChaos({ scenario, supervisor, client, nodes: c.nodes, elapsed, random, signal: abort.signal });
+      chaos = runChaos({
+        scenario,
+        supervisor,
+        client,
+        // The break-glass identity reaches each server directly, for the read-back and the LIST counts.
+        kubeconfig: metricsKubeconfig(c, paths),
+        nodes: c.nodes,
+        elapsed,
+        random,
+        signal: abort.signal,
+      });
     }
     for (const p of c.scenario.phases) {
       phase = p.name;
@@ -474,7 +486,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
       faults = await chaos;
       for (const f of faults)
         progress.log(
-          `chaos: ${f.component} killed at ${f.killedAtS.toFixed(0)} s, back in ${f.restartS.toFixed(1)} s, recovered in ${f.recoverS?.toFixed(1) ?? 'never'} s, every node Lease renewed in ${f.leasesRenewedS?.toFixed(1) ?? 'never'} s, writes unavailable ${f.writeUnavailableS?.toFixed(2) ?? 'until the end'} s, ${f.writesLost}/${f.writesChecked} acknowledged writes lost or hidden`,
+          `chaos: ${f.component} killed at ${f.killedAtS.toFixed(0)} s, back in ${f.restartS.toFixed(1)} s, recovered in ${f.recoverS?.toFixed(1) ?? 'never'} s, every node Lease renewed in ${f.leasesRenewedS?.toFixed(1) ?? 'never'} s, writes unavailable ${f.writeUnavailableS?.toFixed(2) ?? 'until the end'} s, ${f.writesLost}/${f.writesChecked} acknowledged writes lost or hidden on ${f.serversChecked} server(s)${chaosExtras(f)}`,
         );
     }
     phase = 'settle';
@@ -555,6 +567,20 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
     hooks.signal?.removeEventListener('abort', onOuterAbort);
   }
   return { report, reportDir: c.reportDir, kubeconfig: paths.kubeconfig };
+}
+
+/** The fault's figures beyond every fault's: LISTs after a server kill, a Lease takeover, probe pods bound. */
+function chaosExtras(f: ChaosFault): string {
+  const s = (v: number | null | undefined): string => (v === null || v === undefined ? 'never' : v.toFixed(1));
+  return [
+    f.listsAfterKill === undefined
+      ? ''
+      : `, ${f.listsAfterKill} LISTs after the kill (${f.watchesOnKilledServer ?? '?'} watches on it)`,
+    f.lease === undefined ? '' : `, ${f.lease} Lease taken over in ${s(f.takeoverS)} s`,
+    f.probePods === undefined
+      ? ''
+      : `, ${f.probePods} pods created after the kill bound in ${s(f.podsScheduledAfterS)} s`,
+  ].join('');
 }
 
 /** The mutating-call p99 between two scrapes, for the progress display. */

@@ -130,10 +130,13 @@ export class Supervisor {
     await c.exited;
   }
 
-  /** Starts a killed component again from its spec, in its place in the start order; resolves once it is ready. */
-  async restart(c: RunningComponent): Promise<RunningComponent> {
+  /**
+   * Starts a killed component again from its spec (or `spec`, e.g. with another readiness line), in its place in
+   * the start order; resolves once it is ready.
+   */
+  async restart(c: RunningComponent, spec: ComponentSpec = c.spec): Promise<RunningComponent> {
     const i = this.components.indexOf(c);
-    const next = await this.start(c.spec);
+    const next = await this.start(spec);
     this.components.splice(this.components.indexOf(next), 1);
     if (i >= 0) this.components[i] = next;
     else this.components.push(next);

@@ -36,6 +36,34 @@ test('the ha scenario kills the member etcd names its leader, then the last API 
   }
 });
 
+test('with standbys the ha scenario then kills the scheduler and controller-manager leaders; a killed controller-manager comes back as a standby', async () => {
+  const running = [
+    'server-0',
+    'server-1',
+    'controller-manager',
+    'controller-manager-1',
+    'scheduler-0',
+    'scheduler-1',
+  ].map((n) => comp(n));
+  // Without a client the Lease holders are unknown: the first candidates stand in until refine asks the Lease.
+  assert.deepEqual(
+    (await haFailover.targets(running)).map((c) => c.spec.name),
+    ['server-1', 'scheduler-0', 'controller-manager'],
+  );
+  // One candidate: no standby to take over, so it is not a target.
+  assert.deepEqual(
+    (await haFailover.targets(['server-0', 'controller-manager', 'scheduler-0'].map((n) => comp(n)))).map(
+      (c) => c.spec.name,
+    ),
+    ['server-0'],
+  );
+  const cm = { spec: { name: 'controller-manager', args: [], ready: /kscale controller-manager started/ } };
+  const again = haFailover.restartSpec?.(cm as unknown as RunningComponent);
+  assert.ok(again?.ready.test('kscale controller-manager: campaigning for kube-controller-manager'));
+  const sched = running.find((c) => c.spec.name === 'scheduler-1')!;
+  assert.equal(haFailover.restartSpec?.(sched), sched.spec);
+});
+
 test("over the HA lab's etcd (TLS for clients and peers from the one PKI) the scenario still finds the leader; plain HTTP is refused", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kscale-ha-tls-'));
   const procs: ChildProcess[] = [];

@@ -1,2 +1,2 @@
 export { CHAOS_SCENARIOS, killEach, type ChaosScenario } from './scenario.js';
-export { runChaos, type ChaosFault, type ChaosOptions } from './injector.js';
+export { CHAOS_NAMESPACE, runChaos, type ChaosFault, type ChaosOptions } from './injector.js';

@@ -3,20 +3,36 @@
  * A scenario is a name and a choice of targets among the running components; the HA work adds its own
  * (several servers, etcd members) to CHAOS_SCENARIOS.
  */
-import type { RunningComponent } from '../supervisor.js';
+import type { RESTClient } from '../../client/index.js';
+import type { ComponentSpec, RunningComponent } from '../supervisor.js';
 import { haFailover } from './ha.js';
 
 /** One chaos scenario. */
 export interface ChaosScenario {
   name: string;
   description: string;
-  /** The components to kill -9, in order, among those the lab started (a scenario may ask the cluster first). */
-  targets(components: readonly RunningComponent[]): RunningComponent[] | Promise<RunningComponent[]>;
   /**
-   * Chooses a target again just before its kill, among the components running then (the etcd leader may have
-   * moved since the scenario started); without it the target is killed as chosen.
+   * The components to kill -9, in order, among those the lab started (a scenario may ask the cluster first, etcd
+   * or, through `client`, the API).
    */
-  refine?(target: RunningComponent, components: readonly RunningComponent[]): Promise<RunningComponent>;
+  targets(
+    components: readonly RunningComponent[],
+    client?: RESTClient,
+  ): RunningComponent[] | Promise<RunningComponent[]>;
+  /**
+   * Chooses a target again just before its kill, among the components running then (the etcd leader or a Lease's
+   * holder may have moved since the scenario started); without it the target is killed as chosen.
+   */
+  refine?(
+    target: RunningComponent,
+    components: readonly RunningComponent[],
+    client?: RESTClient,
+  ): Promise<RunningComponent>;
+  /**
+   * The spec to start a killed target again with; its own by default. A leader-elected candidate that led comes
+   * back as a standby, so it is ready once it campaigns, not once it acts.
+   */
+  restartSpec?(target: RunningComponent): ComponentSpec;
 }
 
 const ORDER = ['server', 'controller-manager', 'scheduler', 'nodes', 'etcd'];
