@@ -11,9 +11,11 @@ import { concatTransient } from './transient_bytes.js';
 
 /** Writes a JSON body (already encoded bytes, or an object to encode). */
 export function writeJSON(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
-  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': bytes.length });
-  res.end(bytes);
+  // An encoded object goes out as a string: the stream copies it without an ArrayBuffer (see transient_bytes.ts).
+  const data = Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  const length = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': length });
+  res.end(data);
 }
 
 /** Writes a JSON body given as consecutive slices, gathered into one socket write. */
