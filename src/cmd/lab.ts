@@ -356,6 +356,7 @@ export function upCommand(): Command {
       '--chaos [scenario]',
       'kill -9 components during the load and report their recovery (scenario: kill, each in turn; ha, the etcd leader then an API server)',
     )
+    .option('--chaos-gap <duration>', 'the quiet time before each chaos fault, drawn from [gap, 2 × gap)', '10s')
     .option('--junit <file>', 'also write JUnit XML, one testcase per SLO, for CI');
   addRunFlags(cmd).action(async (o: Record<string, unknown>) => {
     const scenario = asUsage('--scenario', () => loadScenario(o.scenario as string));
@@ -364,6 +365,7 @@ export function upCommand(): Command {
     const c = configFrom(o, scenario, dir, { nodes: UP_DEFAULT_NODES });
     c.keepRunning = o.keepRunning === true;
     if (o.chaos !== undefined) c.chaos = o.chaos === true ? 'kill' : (o.chaos as string);
+    c.chaosGapMs = asUsage('--chaos-gap', () => parseDuration(o.chaosGap as string));
     const progress = new Progress(process.stderr);
     const ctl = interruptible(progress);
     await runAndReport('kscale up', c, o.junit as string | undefined, {

@@ -85,6 +85,8 @@ export interface LabConfig {
   noisyNeighbour: { listsInFlight: number; writesInFlight: number };
   /** A chaos scenario (src/lab/chaos) run during the load: `kscale up --chaos [name]`; undefined: none. */
   chaos?: string;
+  /** The quiet time before each chaos fault is drawn from [chaosGapMs, 2 × chaosGapMs): `--chaos-gap`, default 10 s. */
+  chaosGapMs?: number;
   /**
    * `kscale load`: an existing cluster the lab loads and measures, as ClusterLoader2 does; nothing is started and
    * the lab's namespaces are deleted at the end. Undefined: `kscale up`'s own cluster.

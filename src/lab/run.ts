@@ -445,6 +445,7 @@ export async function runLab(c: LabConfig, hooks: LabHooks = {}): Promise<LabOut
         elapsed,
         random,
         signal: abort.signal,
+        ...(c.chaosGapMs === undefined ? {} : { minGapMs: c.chaosGapMs }),
       });
     }
     for (const p of c.scenario.phases) {

@@ -34,7 +34,7 @@ test('chaos ha: writes survive on every server, no relist storm after a server k
       [
         'up',
         ...['--etcd-members', '3', '--apiservers', '2', '--schedulers', '2', '--controller-managers', '2'],
-        ...['--chaos', 'ha', '--nodes', '10', '--scenario', 'nodes', '--hold', '5s'],
+        ...['--chaos', 'ha', '--chaos-gap', '3s', '--nodes', '10', '--scenario', 'nodes', '--hold', '5s'],
         ...['--scrape-interval', '2s', '--settle', '1s', '--report', dir],
       ],
       420_000,
