@@ -60,7 +60,7 @@ function check(text: string, n: number): void {
   });
 }
 
-test('a small list is one write at the end, in a buffer grown from 4 KiB as it filled', async () => {
+test('a small list is one write at the end, in a buffer grown from 16 KiB as it filled', async () => {
   const { text, writes } = await served(40, 1000);
   check(text, 40);
   assert.equal(writes, 0, 'no chunk was flushed: the body went out with end()');

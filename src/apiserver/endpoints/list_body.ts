@@ -1,22 +1,18 @@
 /**
  * The one writer of list response bodies: each item's encoded bytes copied
  * straight into two reused chunks of up to 1 MiB, never a Buffer.concat of the
- * whole list. A chunk starts at 4 KiB and doubles while the list needs it:
+ * whole list. A chunk starts at 16 KiB and doubles while the list needs it:
  * most lists are small (a kubelet's LIST of one ConfigMap by name), and two
  * eager 1 MiB buffers per LIST were, at 2,500 nodes, the largest source of
  * external memory and of the server's garbage collection.
  */
 import type { ServerResponse } from 'node:http';
 import type { EncodedObject } from '../../storage/index.js';
-import { transientBytes } from '../transient_bytes.js';
 
 /** Chunk size of a streamed list. */
 const CHUNK = 1 << 20;
-/**
- * The first chunk's size; it doubles up to CHUNK before the list is streamed in chunks. It is sliced from the
- * transient slabs (transient_bytes.ts): the kubelets' LISTs of one object by name fit, without an ArrayBuffer each.
- */
-const FIRST = 4 << 10;
+/** The first chunk's size; it doubles up to CHUNK before the list is streamed in chunks. */
+const FIRST = 16 << 10;
 /** Room past CHUNK for the separators and tail, which are appended without a flush. */
 const SLACK = 16;
 
@@ -27,7 +23,7 @@ const SLACK = 16;
  */
 export class ChunkedBody {
   /** Each buffer holds `size` bytes of objects plus SLACK; the second is made at the first flush. */
-  private readonly bufs: (Buffer | undefined)[] = [transientBytes(FIRST + SLACK), undefined];
+  private readonly bufs: (Buffer | undefined)[] = [Buffer.allocUnsafe(FIRST + SLACK), undefined];
   private size = FIRST;
   private readonly writing: (Promise<void> | null)[] = [null, null];
   private cur = 0;
