@@ -7,7 +7,6 @@ import { internal, StatusError, type GroupResource } from '../api/index.js';
 import type { Status } from '../api/index.js';
 import { isStorageError, type StorageError } from '../storage/index.js';
 import * as api from '../api/index.js';
-import { concatTransient } from './transient_bytes.js';
 
 /** Writes a JSON body (already encoded bytes, or an object to encode). */
 export function writeJSON(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
@@ -24,7 +23,7 @@ export function writeJSONParts(res: ServerResponse, code: number, parts: readonl
   let length = 0;
   for (const p of parts) length += p.length;
   // A small body (a single object) costs less copied once than written as several chunks.
-  if (length <= SMALL_BODY) return writeJSON(res, code, concatTransient(parts, length));
+  if (length <= SMALL_BODY) return writeJSON(res, code, Buffer.concat(parts, length));
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': length });
   res.cork();
   for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);

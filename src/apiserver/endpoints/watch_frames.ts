@@ -7,7 +7,6 @@
  * holds more than the events of one turn, and at most MAX_ENTRIES of them.
  */
 import type { EncodedObject } from '../../storage/index.js';
-import { concatTransient, transientBytes } from '../transient_bytes.js';
 
 /** Event types that carry an object. */
 export type ObjectFrameType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -31,7 +30,7 @@ function clearFrames(): void {
 
 /** One JSON watch event line for an object's shared response bytes. */
 export function frameOf(type: ObjectFrameType, bytes: Buffer): Buffer {
-  return concatTransient([PREFIX[type], bytes, SUFFIX], PREFIX[type].length + bytes.length + SUFFIX.length);
+  return Buffer.concat([PREFIX[type], bytes, SUFFIX], PREFIX[type].length + bytes.length + SUFFIX.length);
 }
 
 /** Room for `"resourceVersion":"<up to 2^63>",` spliced into the stored bytes. */
@@ -44,7 +43,7 @@ const RV_ROOM = 48;
  */
 function objectFrame(type: ObjectFrameType, obj: EncodedObject): Buffer {
   const prefix = PREFIX[type];
-  const line = transientBytes(prefix.length + obj.value.length + RV_ROOM + SUFFIX.length);
+  const line = Buffer.allocUnsafe(prefix.length + obj.value.length + RV_ROOM + SUFFIX.length);
   prefix.copy(line, 0);
   let end = obj.copyInto(line, prefix.length, line.length - SUFFIX.length);
   // Another codec's bytes (or memoised ones) may be longer than the stored JSON plus a resourceVersion.
