@@ -10,7 +10,7 @@ import * as api from '../api/index.js';
 
 /** Writes a JSON body (already encoded bytes, or an object to encode). */
 export function writeJSON(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
-  // An encoded object goes out as a string: the stream copies it without an ArrayBuffer (see transient_bytes.ts).
+  // An object encoded here goes out as a string: the stream copies it without an ArrayBuffer (external memory).
   const data = Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const length = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': length });
