@@ -29,7 +29,8 @@ export type ReadKind = 'get' | 'list';
  * - resourceVersion "0" or NotOlderThan N: the cache;
  * - a consistent read (no resourceVersion): the cache only when it can be brought up to storage's
  *   current revision (reliable progress notifications) and, for a get, cheaply so, as upstream sends a
- *   consistent GET to etcd.
+ *   consistent GET to etcd; the Cacher then serves such a get from memory only when the cache is already
+ *   current, never after a wait (CacherBase.plan).
  */
 export function shouldDelegate(kind: ReadKind, read: ReadVersion, cache: CacheReadState | undefined): boolean {
   if (cache === undefined || !cache.isReady) return true;
