@@ -31,6 +31,9 @@
  * - `KSCALE_CPU_PROFILE_DIR=DIR` in the environment adds `--cpu-prof` into
  *   DIR for every process the lab starts: a V8 profile per process (and per
  *   worker thread) written when it exits, to find where a run's CPU went.
+ * - `KSCALE_TRACE_GC=1` adds `--trace-gc --trace-gc-ignore-scavenger` to the
+ *   API server: one line per mark-compact in its log, with the heap before
+ *   and after and the marking time, to see whether a run's stalls are GC.
  */
 import { availableParallelism } from 'node:os';
 
@@ -54,5 +57,6 @@ export function nodeRuntimeFlags(role: ProcessRole, cores = availableParallelism
   if (role !== 'component') flags.push('--heap-growing-percent=100', `--max-semi-space-size=${SEMI_SPACE_MB}`);
   const profileDir = process.env.KSCALE_CPU_PROFILE_DIR;
   if (profileDir !== undefined && profileDir !== '') flags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+  if (role === 'server' && process.env.KSCALE_TRACE_GC === '1') flags.push('--trace-gc', '--trace-gc-ignore-scavenger');
   return flags;
 }

@@ -1,6 +1,7 @@
 /** The storage component's public surface: the byte-level and object-level contracts, their errors, and the backends. */
 export type * from './interface.js';
 export type * from './objects.js';
+export { consumeWatch, type WatchSink } from './watch_sink.js';
 export { DirectObjectStorage, type DirectObjectStorageOptions } from './direct_objects.js';
 export {
   EncodedObject,

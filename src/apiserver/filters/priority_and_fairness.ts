@@ -44,9 +44,9 @@ export function withPriorityAndFairness(apf: APFController): Filter {
       const forget = info.verb === 'watch' ? apf.watches.register(info) : undefined;
       const p = next(req, res, info);
       admitted.finish();
-      if (forget === undefined) return p;
-      res.once('close', forget);
-      return p.finally(forget);
+      // The watch handler returns once the watch is set up; the response's close is the watch's end.
+      if (forget !== undefined) res.once('close', forget);
+      return p;
     }
     // The seats go back when the handler returns with its response written, or when the response closes:
     // a handler still writing keeps them, one past its deadline (504 written) does not.

@@ -8,6 +8,7 @@
  */
 import type { Clock, Timer } from '../../clock/index.js';
 import { StorageError } from '../errors.js';
+import type { Pushable, WatchSink } from '../watch_sink.js';
 
 /** Initial items consumed before the live queue, converted on read. */
 interface InitialSource<T> {
@@ -26,8 +27,12 @@ export interface CacheWatcherLimits {
   hardLimit: number;
 }
 
-/** A bounded, ordered stream of T for one consumer. */
-export class CacheWatcher<T> implements AsyncIterable<T> {
+/**
+ * A bounded, ordered stream of T for one consumer, read either with
+ * `for await` or by push through consume(). Push holds no promise or
+ * suspended function per idle watcher, which matters at ~100,000 watches.
+ */
+export class CacheWatcher<T> implements AsyncIterable<T>, Pushable<T> {
   private queue: T[] = [];
   private head = 0;
   private initial: InitialSource<T>[] = [];
@@ -36,6 +41,9 @@ export class CacheWatcher<T> implements AsyncIterable<T> {
   private failure: unknown = null;
   private blockedSince = -1;
   private budgetTimer: Timer | null = null;
+  private sink: WatchSink<T> | null = null;
+  private paused = false;
+  private draining = false;
   /** A dispatch sequence number, so an event routed twice (old and new index value) is delivered once. */
   lastDispatch = -1;
   /** Clock time of the last item queued, for progress throttling. */
@@ -68,6 +76,7 @@ export class CacheWatcher<T> implements AsyncIterable<T> {
   addInitial<S>(items: readonly S[], convert: (item: S) => T | null): void {
     if (items.length === 0 || this.ended) return;
     this.initial.push({ items, pos: 0, convert: convert as (item: unknown) => T | null });
+    if (this.sink !== null) return this.drain();
     // The consumer may already be parked on an empty stream.
     const w = this.waiting;
     if (w === null) return;
@@ -81,6 +90,10 @@ export class CacheWatcher<T> implements AsyncIterable<T> {
   push(item: T): void {
     if (this.ended) return;
     this.lastSent = this.clock.now();
+    if (this.sink !== null && !this.paused && !this.draining && this.initial.length === 0 && this.length === 0) {
+      if (!this.sink.item(item)) this.paused = true;
+      return;
+    }
     if (this.waiting !== null && this.initial.length === 0) {
       const w = this.waiting;
       this.waiting = null;
@@ -135,6 +148,7 @@ export class CacheWatcher<T> implements AsyncIterable<T> {
     this.budgetTimer?.cancel();
     this.budgetTimer = null;
     this.onEnd(tooSlow);
+    if (this.sink !== null) return this.drain();
     if (this.waiting !== null) {
       const w = this.waiting;
       this.waiting = null;
@@ -175,6 +189,41 @@ export class CacheWatcher<T> implements AsyncIterable<T> {
       this.budgetTimer = null;
     }
     return { v };
+  }
+
+  /** Feeds every item to `sink` from now on, instead of an iterator (use one or the other). */
+  consume(sink: WatchSink<T>): void {
+    this.sink = sink;
+    this.drain();
+  }
+
+  /** After the sink returned false: delivers what is buffered, and the end if it came. */
+  resume(): void {
+    this.paused = false;
+    this.drain();
+  }
+
+  private drain(): void {
+    const sink = this.sink;
+    if (sink === null || this.paused || this.draining) return;
+    this.draining = true;
+    try {
+      for (let next = this.take(); next !== undefined; next = this.take()) {
+        if (!sink.item(next.v)) {
+          this.paused = true;
+          return;
+        }
+      }
+      if (this.ended) {
+        this.sink = null;
+        const f = this.failure;
+        this.failure = null;
+        if (f === null) sink.end();
+        else sink.end(f);
+      }
+    } finally {
+      this.draining = false;
+    }
   }
 
   private next(): Promise<IteratorResult<T>> {
