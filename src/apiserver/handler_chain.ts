@@ -99,7 +99,8 @@ export function withMetrics(metrics: ApiServerMetrics): Filter {
     const c = childrenFor(info, info.query.has('dryRun') ? 'All' : '');
     if (MaxInFlight.isLongRunning(info)) {
       c.longRunning.inc();
-      res.once('close', () => {
+      // 'close' comes once: `on` saves `once`'s wrapper on every open watch.
+      res.on('close', () => {
         c.total(String(res.statusCode)).inc();
         c.duration.observe((performance.now() - started) / 1000);
         c.longRunning.dec();

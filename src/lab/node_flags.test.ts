@@ -42,3 +42,15 @@ test("KSCALE_TRACE_GC=1 traces the API server's mark-compacts only", () => {
     else process.env.KSCALE_TRACE_GC = was;
   }
 });
+
+test('KSCALE_SERVER_V8_POOL_SIZE sets the API server pool only', () => {
+  const was = process.env.KSCALE_SERVER_V8_POOL_SIZE;
+  process.env.KSCALE_SERVER_V8_POOL_SIZE = '2';
+  try {
+    assert.equal(nodeRuntimeFlags('server', 2)[0], '--v8-pool-size=2');
+    assert.equal(nodeRuntimeFlags('informers', 2)[0], '--v8-pool-size=1');
+  } finally {
+    if (was === undefined) delete process.env.KSCALE_SERVER_V8_POOL_SIZE;
+    else process.env.KSCALE_SERVER_V8_POOL_SIZE = was;
+  }
+});

@@ -11,7 +11,8 @@
  *   request in flight waited
  *   (docs/history/2026-12-04-write-latency-major-gcs.md). Half the cores,
  *   at least 1, at most Node's 4: Go's GC likewise keeps its background
- *   marking to a quarter of GOMAXPROCS.
+ *   marking to a quarter of GOMAXPROCS. `KSCALE_SERVER_V8_POOL_SIZE`
+ *   overrides it for the API server, for experiments.
  * - `--heap-growing-percent=100`, for the API server: the old generation
  *   grows to twice its live size before the next major GC, as GOGC=100 lets
  *   Go's heap. V8's own factor for the server's heap stayed near 1.2, so a
@@ -53,7 +54,10 @@ export function v8PoolSize(cores: number): number {
 
 /** The flags to put before the script when starting a kscale process of `role`. */
 export function nodeRuntimeFlags(role: ProcessRole, cores = availableParallelism()): string[] {
-  const flags = [`--v8-pool-size=${v8PoolSize(cores)}`];
+  const serverPool = process.env.KSCALE_SERVER_V8_POOL_SIZE;
+  const pool =
+    role === 'server' && serverPool !== undefined && serverPool !== '' ? Number(serverPool) : v8PoolSize(cores);
+  const flags = [`--v8-pool-size=${pool}`];
   if (role !== 'component') flags.push('--heap-growing-percent=100', `--max-semi-space-size=${SEMI_SPACE_MB}`);
   const profileDir = process.env.KSCALE_CPU_PROFILE_DIR;
   if (profileDir !== undefined && profileDir !== '') flags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);

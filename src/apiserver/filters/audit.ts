@@ -35,7 +35,7 @@ export function withAudit(auditor: Auditor): Filter {
     ctx.captureResponse(res);
     // A watch whose client went away returns after its response closed: that is its completion.
     let closed = false;
-    res.once('close', () => (closed = true));
+    res.on('close', () => (closed = true));
     const complete = (): void => ctx.emit('ResponseComplete', AuditContext.statusOf(res.statusCode));
     return next(req, res, info).then(
       () => {

@@ -45,7 +45,8 @@ export function withPriorityAndFairness(apf: APFController): Filter {
       const p = next(req, res, info);
       admitted.finish();
       // The watch handler returns once the watch is set up; the response's close is the watch's end.
-      if (forget !== undefined) res.once('close', forget);
+      // ('close' comes once: `on` saves `once`'s wrapper on every open watch.)
+      if (forget !== undefined) res.on('close', forget);
       return p;
     }
     // The seats go back when the handler returns with its response written, or when the response closes:

@@ -41,7 +41,8 @@ export function withWatchLimit(limiter: WatchLimiter): Filter {
   return (next) => async (req, res, info) => {
     if (info.verb !== 'watch' || info.user === UNSECURED_USER) return next(req, res, info);
     const release = limiter.acquire((info.user ?? ANONYMOUS_USER).username);
-    res.once('close', release);
+    // 'close' comes once: `on` saves `once`'s wrapper on every open watch.
+    res.on('close', release);
     return next(req, res, info);
   };
 }
