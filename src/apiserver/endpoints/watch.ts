@@ -14,7 +14,7 @@
  */
 import { groupVersionString } from '../../api/index.js';
 import { badRequest, expired as expiredStatus, timeout as timeoutStatus } from '../../api/index.js';
-import { consumeWatch, isStorageError, type ObjectEvent } from '../../storage/index.js';
+import { consumeWatch, isStorageError, type ObjectEvent, type ObjectWatcher } from '../../storage/index.js';
 import { negotiateOutput, type Output } from '../negotiation.js';
 import { printTable, tableFor } from '../registry/index.js';
 import type { ResourcePrinter } from '../registry/printers/index.js';
@@ -79,7 +79,7 @@ class WatchResponse {
 
   constructor(
     private readonly res: RestContext['res'],
-    private readonly w: { stop(): void } & AsyncIterable<ObjectEvent>,
+    private readonly w: ObjectWatcher,
     private readonly services: ServerServices,
     private readonly kind: string,
     private readonly gv: string,
