@@ -249,6 +249,13 @@ describe('watch semantics', () => {
     }
   });
 
+  test('timeoutSeconds=0 means the server default, as upstream: the watch stays open', async () => {
+    const w = await openWatch(srv.url, '/api/v1/namespaces/default/secrets?watch=true&timeoutSeconds=0');
+    const early = await Promise.race([w.ended, sleep(1_500).then(() => 'open' as const)]);
+    w.close();
+    assert.equal(early, 'open', 'a zero timeout did not end the watch at once');
+  });
+
   test('a watch without allowWatchBookmarks never gets a BOOKMARK while changes flow', async () => {
     const rv = await listRV(srv.url, '/api/v1/namespaces/default/configmaps');
     const w = await openWatch(

@@ -34,9 +34,11 @@ export async function handleWatch(ctx: RestContext): Promise<void> {
   const bookmarks = queryBool(q, 'allowWatchBookmarks');
   const t = q.get('timeoutSeconds');
   const min = services.minRequestTimeoutSeconds;
-  // Like kube-apiserver: an unset timeout is randomized in [min, 2*min) so clients do not reconnect in lock-step.
-  const timeoutSeconds = t === null || t === '' ? min * (1 + Math.random()) : Number(t);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw badRequest(`invalid timeoutSeconds: ${t}`);
+  const asked = t === null || t === '' ? 0 : Number(t);
+  if (!Number.isFinite(asked) || asked < 0) throw badRequest(`invalid timeoutSeconds: ${t}`);
+  // Like kube-apiserver: an unset or zero timeout is randomized in [min, 2*min) so clients do not reconnect in
+  // lock-step.
+  const timeoutSeconds = asked === 0 ? min * (1 + Math.random()) : asked;
   const predicate = selectorPredicate(ctx);
   const out = negotiateOutput(ctx.req, q);
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
