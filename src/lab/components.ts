@@ -67,8 +67,9 @@ export function componentKubeconfig(
 }
 
 /**
- * The kubeconfig of the hollow-node fleets: for now one identity for the whole fleet (the node-group token's,
- * else the admin's), until the fleet joins node by node with bootstrap tokens and CSRs.
+ * The kubeconfig the hollow-node fleets get with --kubeconfig: under --node-join shared, the one identity every node
+ * uses (the node-group token's, else the admin's); under csr (the default) each node talks with its own certificate
+ * and the fleet only publishes its endpoint beside this file.
  */
 export function fleetKubeconfig(_c: LabConfig, paths: RunPaths): string {
   return paths.fleetKubeconfig ?? paths.kubeconfig;
@@ -225,7 +226,7 @@ export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
 
 /**
  * The fleet processes: contiguous slices of one node range under one name prefix (kscale nodes --first-index),
- * so the cluster looks the same whatever the process count; 0 processes: one per 2,500 nodes. Process i serves
+ * so the cluster looks the same whatever the process count; 0 processes: one per 1,250 nodes. Process i serves
  * its endpoints on securePorts[i] (a free port when absent).
  */
 export function fleetSpecs(c: LabConfig, paths: RunPaths, securePorts: readonly number[] = []): ComponentSpec[] {
@@ -283,7 +284,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths, securePorts: readonly 
   return specs;
 }
 
-/** The fleet processes of a run: --fleet-processes, or one per 2,500 nodes when it is 0 (auto). */
+/** The fleet processes of a run: --fleet-processes, or one per 1,250 nodes when it is 0 (auto). */
 export function fleetProcessCount(c: LabConfig): number {
   return c.fleet.processes > 0 ? c.fleet.processes : defaultFleetProcesses(c.nodes);
 }
