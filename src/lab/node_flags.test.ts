@@ -30,13 +30,16 @@ test('this Node accepts the flags and applies the V8 one', () => {
   assert.equal(bad.status, 9, bad.stderr);
 });
 
-test("KSCALE_TRACE_GC=1 traces the API server's mark-compacts only", () => {
+test("KSCALE_TRACE_GC=1 traces the API server's mark-compacts only, =all every process's", () => {
   const was = process.env.KSCALE_TRACE_GC;
   process.env.KSCALE_TRACE_GC = '1';
   try {
     assert.ok(nodeRuntimeFlags('server', 2).includes('--trace-gc'));
     assert.ok(nodeRuntimeFlags('server', 2).includes('--trace-gc-ignore-scavenger'));
     assert.ok(!nodeRuntimeFlags('informers', 2).includes('--trace-gc'));
+    process.env.KSCALE_TRACE_GC = 'all';
+    for (const role of ['server', 'informers', 'component'] as const)
+      assert.ok(nodeRuntimeFlags(role, 2).includes('--trace-gc'), `${role} under all`);
   } finally {
     if (was === undefined) delete process.env.KSCALE_TRACE_GC;
     else process.env.KSCALE_TRACE_GC = was;

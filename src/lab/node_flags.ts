@@ -35,6 +35,8 @@
  * - `KSCALE_TRACE_GC=1` adds `--trace-gc --trace-gc-ignore-scavenger` to the
  *   API server: one line per mark-compact in its log, with the heap before
  *   and after and the marking time, to see whether a run's stalls are GC.
+ *   `KSCALE_TRACE_GC=all` adds them to every process the lab starts (the
+ *   fleets' logs too).
  */
 import { availableParallelism } from 'node:os';
 
@@ -61,6 +63,7 @@ export function nodeRuntimeFlags(role: ProcessRole, cores = availableParallelism
   if (role !== 'component') flags.push('--heap-growing-percent=100', `--max-semi-space-size=${SEMI_SPACE_MB}`);
   const profileDir = process.env.KSCALE_CPU_PROFILE_DIR;
   if (profileDir !== undefined && profileDir !== '') flags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
-  if (role === 'server' && process.env.KSCALE_TRACE_GC === '1') flags.push('--trace-gc', '--trace-gc-ignore-scavenger');
+  const trace = process.env.KSCALE_TRACE_GC;
+  if ((trace === '1' && role === 'server') || trace === 'all') flags.push('--trace-gc', '--trace-gc-ignore-scavenger');
   return flags;
 }
