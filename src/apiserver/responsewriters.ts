@@ -17,6 +17,12 @@ export function writeJSON(res: ServerResponse, code: number, body: unknown, cont
   res.end(data);
 }
 
+/** Writes a JSON body given as a one-byte string of its bytes (latin1, as EncodedObject.responseText makes it). */
+export function writeLatin1JSON(res: ServerResponse, code: number, text: string): void {
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': text.length });
+  res.end(text, 'latin1');
+}
+
 /** Writes a JSON body given as consecutive slices, gathered into one socket write. */
 export function writeJSONParts(res: ServerResponse, code: number, parts: readonly Buffer[]): void {
   if (parts.length === 1) return writeJSON(res, code, parts[0]);

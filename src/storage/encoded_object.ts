@@ -4,7 +4,10 @@
  * per format (upstream's cachingObject). The object-level storage contract
  * returns these; the watch cache keeps them, shared by every watcher, list and get.
  */
-const META = Buffer.from('"metadata":{');
+import { isAscii } from 'node:buffer';
+
+const META_TEXT = '"metadata":{';
+const META = Buffer.from(META_TEXT);
 
 /**
  * The stored JSON with metadata.resourceVersion set to `rv`, as slices that
@@ -26,20 +29,6 @@ export function spliceResourceVersion(value: Buffer, rv: number): Buffer {
   return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
-/**
- * `b` itself when it owns its whole ArrayBuffer, else an exact-size copy
- * outside Node's Buffer pool. Buffers under 4 KB (every pod's JSON, and what
- * Buffer.concat makes of it) are slices of shared 8 KB pool slabs, and one
- * slice the cache keeps for minutes pins its whole slab: at 75,000 pods that
- * is most of the server's heap growth per pod.
- */
-export function ownBytes(b: Buffer): Buffer {
-  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) return b;
-  const copy = Buffer.allocUnsafeSlow(b.byteLength);
-  b.copy(copy);
-  return copy;
-}
-
 /** How stored bytes become objects and response bytes; supplied per resource. */
 export interface ObjectCodec {
   /** Decodes stored bytes (default JSON.parse); the result is never cached, so callers may mutate it. */
@@ -58,65 +47,92 @@ export const jsonCodec: ObjectCodec = {
  * An object at one resourceVersion, with its encodings memoised. A DELETED
  * event shows the deleted object at the deletion's revision, so it gets an
  * EncodedObject of its own rather than reusing the live entry's bytes.
+ *
+ * The stored bytes are kept as a one-byte string, byte for byte (latin1), on
+ * V8's heap rather than in an ArrayBuffer of their own. V8 starts a
+ * mark-compact whenever ArrayBuffer memory has grown by 64 MB since the last
+ * one, whatever the heap limit says: with every cached version in an
+ * ArrayBuffer, the cache's churn (a new one per write, the old one dying in the
+ * old generation) started 100 of the 117 mark-compacts of a 2,500-node run, one
+ * every ~17 s (docs/history/2026-12-05-watch-memory-2500.md). On the heap, the
+ * same bytes count against the old generation's limit (twice the live heap),
+ * and a string is one object for the GC to mark where a Buffer is three.
  */
 export class EncodedObject {
-  private json: Buffer | undefined;
+  /** Another codec's response bytes, encoded once (latin1). */
+  private json: string | undefined;
   private formats: Map<string, unknown> | undefined;
+  /** The stored bytes (no resourceVersion), one char per byte. */
+  private readonly text: string;
+  /** Whether every stored byte is ASCII, so `text` is also their UTF-8 decoding. */
+  private readonly ascii: boolean;
 
   constructor(
     /** The key in storage. */
     readonly key: string,
-    /** The stored bytes (no resourceVersion). */
-    readonly value: Buffer,
+    /** The stored bytes (no resourceVersion), or another object's, to show them at another revision. */
+    value: Buffer | EncodedObject,
     /** The resourceVersion this object is shown at. */
     readonly revision: number,
     protected readonly codec: ObjectCodec,
-  ) {}
+  ) {
+    if (value instanceof EncodedObject) {
+      this.text = value.text;
+      this.ascii = value.ascii;
+    } else {
+      this.text = value.toString('latin1');
+      this.ascii = isAscii(value);
+    }
+  }
 
-  /** The JSON response bytes with metadata.resourceVersion set, encoded once. */
-  bytes(): Buffer {
-    return (this.json ??= ownBytes(this.codec.encode(this.value, this.revision)));
+  /** The stored bytes, in a new Buffer each call (the object keeps them as a string; see the class comment). */
+  get value(): Buffer {
+    return Buffer.from(this.text, 'latin1');
+  }
+
+  /** The stored bytes' length. */
+  get size(): number {
+    return this.text.length;
   }
 
   /**
-   * The response bytes as slices around the spliced resourceVersion, sharing
-   * the stored bytes: a list writes these instead of keeping (or making) a
-   * second full copy of every object.
+   * The response bytes (metadata.resourceVersion set) as a one-byte string, byte for byte (latin1). JSON's are
+   * spliced from the stored string without copying it (V8 keeps the pieces as slices); another codec's bytes are
+   * encoded once and kept.
    */
-  parts(): Buffer[] {
-    if (this.json !== undefined || this.codec !== jsonCodec) return [this.bytes()];
-    return resourceVersionParts(this.value, this.revision);
+  responseText(): string {
+    if (this.codec !== jsonCodec)
+      return (this.json ??= this.codec.encode(this.value, this.revision).toString('latin1'));
+    const t = this.text;
+    const cut = t.indexOf(META_TEXT);
+    if (cut < 0) return t;
+    const end = cut + META_TEXT.length;
+    const sep = t.charCodeAt(end) === 0x7d ? '' : ','; // '}': metadata has no other field
+    return t.slice(0, end) + `"resourceVersion":"${this.revision}"` + sep + t.slice(end);
+  }
+
+  /** The response bytes in a new Buffer (see responseText). */
+  bytes(): Buffer {
+    return Buffer.from(this.responseText(), 'latin1');
   }
 
   /**
-   * Copies the response bytes (the stored JSON with the resourceVersion spliced
-   * in) into `target` at `at` without allocating, and returns the offset after
-   * them, or -1 when they would pass `limit`. A list copies 75,000 objects this way into
-   * reused chunks instead of making slices and a buffer per object.
+   * Copies the response bytes into `target` at `at`, and returns the offset after them, or -1 when they would
+   * pass `limit`. A list copies 75,000 objects this way into reused chunks instead of making a buffer per object.
    */
   copyInto(target: Buffer, at: number, limit = target.length): number {
-    if (this.json !== undefined || this.codec !== jsonCodec) {
-      const b = this.bytes();
-      if (at + b.length > limit) return -1;
-      return at + b.copy(target, at);
-    }
-    const v = this.value;
-    const cut = v.indexOf(META);
-    if (cut < 0) {
-      if (at + v.length > limit) return -1;
-      return at + v.copy(target, at);
-    }
-    const end = cut + META.length;
-    const rv = v[end] === 0x7d ? `"resourceVersion":"${this.revision}"` : `"resourceVersion":"${this.revision}",`;
-    if (at + v.length + rv.length > limit) return -1;
-    at += v.copy(target, at, 0, end);
-    at += target.write(rv, at, 'latin1');
-    return at + v.copy(target, at, end);
+    const r = this.responseText();
+    if (at + r.length > limit) return -1;
+    return at + target.write(r, at, 'latin1');
   }
 
   /** A fresh decoded copy with metadata.resourceVersion set; callers own it. */
   decode(): unknown {
-    const obj = this.codec.decode(this.value) as { metadata?: Record<string, unknown> } | null;
+    const obj = (
+      this.codec !== jsonCodec
+        ? this.codec.decode(this.value)
+        : JSON.parse(this.ascii ? this.text : Buffer.from(this.text, 'latin1').toString('utf8'))
+    ) as { metadata?: Record<string, unknown> } | null;
     if (obj !== null && typeof obj === 'object') (obj.metadata ??= {}).resourceVersion = String(this.revision);
     return obj;
   }

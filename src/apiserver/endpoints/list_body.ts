@@ -71,7 +71,7 @@ export class ChunkedBody {
     if (pending !== null) await pending;
     if (this.res.destroyed) return false;
     // An object larger than a whole chunk goes out on its own.
-    if (!this.object(o)) this.res.write(Buffer.concat(o.parts()));
+    if (!this.object(o)) this.res.write(o.responseText(), 'latin1');
     return true;
   }
 

@@ -118,7 +118,7 @@ class WatchResponse {
       });
     const o = ev.object!;
     if (this.table !== undefined) return this.frame(ev.type, o.decode() as Obj);
-    return this.write(sharedFrame(ev.type, o));
+    return this.write(sharedFrame(ev.type, o), 'latin1');
   }
 
   /** The watch ended: an error becomes an ERROR event (TooSlow just ends the stream; the client re-watches). */
@@ -145,8 +145,9 @@ class WatchResponse {
     if (!this.closed) this.res.end();
   }
 
-  private write(line: string | Buffer): boolean {
-    if (this.closed || this.res.write(line)) return true;
+  /** Writes one line: a shared frame (latin1, see watch_frames.ts), or JSON this response made (utf8). */
+  private write(line: string, encoding: 'latin1' | 'utf8' = 'utf8'): boolean {
+    if (this.closed || this.res.write(line, encoding)) return true;
     this.res.once('drain', this.onDrain);
     return false;
   }

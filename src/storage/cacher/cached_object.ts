@@ -10,7 +10,6 @@ import { EncodedObject, type ObjectCodec } from '../encoded_object.js';
 export {
   EncodedObject,
   jsonCodec,
-  ownBytes,
   resourceVersionParts,
   spliceResourceVersion,
   type ObjectCodec,
@@ -58,7 +57,7 @@ export class CachedObject extends EncodedObject {
 
   /** This object shown at another revision (a deletion's, or a selector exit's). */
   at(revision: number): EncodedObject {
-    return revision === this.revision ? this : new EncodedObject(this.key, this.value, revision, this.codec);
+    return revision === this.revision ? this : new EncodedObject(this.key, this, revision, this.codec);
   }
 }
 

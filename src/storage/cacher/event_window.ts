@@ -9,7 +9,7 @@ import { EVENT_OVERHEAD_BYTES, type SheddableHistory, type WatchCacheMemoryBudge
 import type { WatchCacheEvent } from './watch_cache_event.js';
 
 /** Bytes one event keeps alive: the superseded version it holds (the new one is the state's or a later event's). */
-const eventBytes = (ev: WatchCacheEvent): number => EVENT_OVERHEAD_BYTES + (ev.prev?.value.length ?? 0);
+const eventBytes = (ev: WatchCacheEvent): number => EVENT_OVERHEAD_BYTES + (ev.prev?.size ?? 0);
 
 /** Window sizing, upstream's defaults. */
 export interface WindowSizing {

@@ -9,7 +9,7 @@ import type { Clock, Timer } from '../../clock/index.js';
 import { tooLargeResourceVersion } from '../errors.js';
 import type { KeyValue, WatchEvent } from '../interface.js';
 import type { Indexer } from '../objects.js';
-import { CachedObject, jsonCodec, namespaceOfKey, StringTable, ownBytes, type ObjectCodec } from './cached_object.js';
+import { CachedObject, jsonCodec, namespaceOfKey, StringTable, type ObjectCodec } from './cached_object.js';
 import { compileJsonPath, jsonStringFields, type JsonPath } from './json_field.js';
 import { EventWindow, type WindowSizing } from './event_window.js';
 import { OBJECT_OVERHEAD_BYTES, type WatchCacheMemoryBudget } from './memory_budget.js';
@@ -30,7 +30,7 @@ interface Waiter {
 }
 
 /** Bytes counted for one cached object under a memory budget. */
-const objectBytes = (o: CachedObject): number => OBJECT_OVERHEAD_BYTES + o.key.length + o.value.length;
+const objectBytes = (o: CachedObject): number => OBJECT_OVERHEAD_BYTES + o.key.length + o.size;
 
 /** State, window and revision of one resource. */
 export class WatchCache {
@@ -83,9 +83,6 @@ export class WatchCache {
    */
   makeObject(kv: KeyValue): { obj: CachedObject; decoded: unknown } {
     const noted = this.takeNoted(kv);
-    // The entry outlives the request that wrote it: keep its bytes, not the pool slab they sit in.
-    const value = ownBytes(kv.value);
-    if (value !== kv.value) kv = { ...kv, value };
     let decoded: unknown;
     let values: string[] = [];
     if (this.indexers.length > 0) {
