@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { nodeRuntimeFlags, SEMI_SPACE_MB, SERVER_SEMI_SPACE_MB, v8PoolSize } from './node_flags.js';
+import { nodeRuntimeFlags, SEMI_SPACE_MB, v8PoolSize } from './node_flags.js';
 
 test("V8 background threads: half the cores, at least 1, at most Node's default 4", () => {
   assert.deepEqual([1, 2, 3, 4, 8, 16, 64].map(v8PoolSize), [1, 1, 1, 2, 4, 4, 4]);
 });
 
 test("the server and the processes holding informer caches grow their heaps like GOGC=100 with a larger young generation; others keep V8's sizing", () => {
-  const sized = (mb: number): string[] => ['--heap-growing-percent=100', `--max-semi-space-size=${mb}`];
-  assert.deepEqual(nodeRuntimeFlags('server', 2), ['--v8-pool-size=1', ...sized(SERVER_SEMI_SPACE_MB)]);
-  assert.deepEqual(nodeRuntimeFlags('informers', 2), ['--v8-pool-size=1', ...sized(SEMI_SPACE_MB)]);
-  if (process.env.KSCALE_SEMI_SPACE_MB === undefined) assert.ok(SERVER_SEMI_SPACE_MB > SEMI_SPACE_MB);
+  const sized = ['--heap-growing-percent=100', `--max-semi-space-size=${SEMI_SPACE_MB}`];
+  assert.deepEqual(nodeRuntimeFlags('server', 2), ['--v8-pool-size=1', ...sized]);
+  assert.deepEqual(nodeRuntimeFlags('informers', 2), ['--v8-pool-size=1', ...sized]);
   assert.deepEqual(nodeRuntimeFlags('component', 8), ['--v8-pool-size=4']);
 });
 

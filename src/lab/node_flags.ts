@@ -28,16 +28,7 @@
  *   the old generation, paid for by major GCs. A larger young generation
  *   lets them die young. At 500 nodes the server's GC share fell from 10% to
  *   8% of its CPU with both flags (docs/history/2026-12-05-fleet-profile.md).
- *   The API server gets 64: at 2,500 nodes its writes wait in flow-control
- *   queues and group commits for longer than two 32 MiB scavenges, and a
- *   sampling heap profile of the server over 120 s of pod creation showed
- *   ~770 MB of request objects (HTTP/2 streams, handler chains, decoded
- *   bodies and the write's Buffers) promoted only to die in the old
- *   generation, ~6 MB/s, the Buffers among them starting a mark-compact
- *   every ~15 s through V8's external-memory trigger
- *   (docs/history/2026-12-05-server-cache-strings-2500.md).
- *   `KSCALE_SEMI_SPACE_MB` overrides the size of every such process, for
- *   experiments.
+ *   `KSCALE_SEMI_SPACE_MB` overrides the size for experiments.
  * - `KSCALE_CPU_PROFILE_DIR=DIR` in the environment adds `--cpu-prof` into
  *   DIR for every process the lab starts: a V8 profile per process (and per
  *   worker thread) written when it exits, to find where a run's CPU went.
@@ -57,8 +48,6 @@ export type ProcessRole = 'server' | 'informers' | 'component';
 
 /** The young generation's semi-space (MiB) of the processes that hold long-lived state under load. */
 export const SEMI_SPACE_MB = Number(process.env.KSCALE_SEMI_SPACE_MB ?? 32);
-/** The API server's young generation (MiB): larger, see the module comment. */
-export const SERVER_SEMI_SPACE_MB = Number(process.env.KSCALE_SEMI_SPACE_MB ?? 64);
 
 /** V8 background threads for a machine of `cores` cores. */
 export function v8PoolSize(cores: number): number {
@@ -71,8 +60,7 @@ export function nodeRuntimeFlags(role: ProcessRole, cores = availableParallelism
   const pool =
     role === 'server' && serverPool !== undefined && serverPool !== '' ? Number(serverPool) : v8PoolSize(cores);
   const flags = [`--v8-pool-size=${pool}`];
-  const semiSpace = role === 'server' ? SERVER_SEMI_SPACE_MB : SEMI_SPACE_MB;
-  if (role !== 'component') flags.push('--heap-growing-percent=100', `--max-semi-space-size=${semiSpace}`);
+  if (role !== 'component') flags.push('--heap-growing-percent=100', `--max-semi-space-size=${SEMI_SPACE_MB}`);
   const profileDir = process.env.KSCALE_CPU_PROFILE_DIR;
   if (profileDir !== undefined && profileDir !== '') flags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
   const trace = process.env.KSCALE_TRACE_GC;
