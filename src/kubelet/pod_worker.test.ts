@@ -11,9 +11,11 @@ const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 class FakePods implements PodAPI {
   calls: { op: string; name: string; body?: unknown }[] = [];
+  /** The resourceVersion of the last write, as the server would return it. */
+  rv = 100;
   async patchPodStatus(_ns: string, name: string, patch: unknown): Promise<unknown> {
     this.calls.push({ op: 'patch', name, body: patch });
-    return {};
+    return { metadata: { resourceVersion: String(++this.rv) } };
   }
   async deletePod(_ns: string, name: string, uid: string): Promise<unknown> {
     this.calls.push({ op: 'delete', name, body: uid });
@@ -156,4 +158,40 @@ test('a paused (killed) node does nothing; on resume it adopts running pods and 
     ['p'],
   );
   assert.notEqual((api.calls[0]!.body as { status: { podIP: string } }).status.podIP, '10.64.0.7');
+});
+
+test('a running pod whose Ready condition the node controller set to False gets its status back, once', async () => {
+  const { clock, api, w } = setup();
+  w.sync(pod('r'));
+  await step(clock, 1_000);
+  assert.equal(api.calls.length, 1);
+  const written = api.rv;
+  const notReady = (rv: number): Pod =>
+    pod('r', {
+      metadata: { name: 'r', resourceVersion: String(rv) },
+      status: {
+        phase: 'Running',
+        podIP: '10.64.0.1',
+        conditions: [
+          { type: 'Ready', status: 'False', reason: 'NodeNotReady' },
+          { type: 'ContainersReady', status: 'True' },
+        ],
+      },
+    });
+  // An event from before our own write is the watch lagging, not a change to undo.
+  w.sync(notReady(written - 1));
+  await step(clock, 10);
+  assert.equal(api.calls.length, 1);
+  w.sync(notReady(written + 5));
+  w.sync(notReady(written + 6)); // a second event before the first reconcile ran: still one write
+  await step(clock, 10);
+  assert.equal(api.calls.length, 2);
+  const st = api.calls[1]!.body as { status: { phase: string; conditions: { type: string; status: string }[] } };
+  assert.equal(st.status.phase, 'Running');
+  assert.equal(st.status.conditions.find((c) => c.type === 'Ready')?.status, 'True');
+  assert.equal(w.stats.reconciled, 1);
+  // The echo of that write, and the pod's later events, change nothing.
+  w.sync(pod('r', { metadata: { name: 'r', resourceVersion: String(api.rv) }, status: { phase: 'Running' } }));
+  await step(clock, 60_000);
+  assert.equal(api.calls.length, 2);
 });

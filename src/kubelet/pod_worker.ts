@@ -7,7 +7,12 @@
  *   Failed when its kscale.io/simulated-exit-code annotation is non-zero);
  * - a pod with a deletionTimestamp has its containers terminated, then is
  *   deleted with gracePeriodSeconds=0 and a uid precondition, as the status
- *   manager does once a pod can be deleted.
+ *   manager does once a pod can be deleted;
+ * - a running pod whose Ready condition someone else set to False (the node
+ *   lifecycle controller marks every pod of a NotReady node so) gets this
+ *   kubelet's status back, as the status manager reconciles a status the API
+ *   server holds differently from its own (needsReconcile); without it a
+ *   node's brief NotReady left its pods unready for good.
  * Work on one pod is serialized; a killed node pauses all of it.
  */
 import { isConflictError, isNotFoundError, type ClientLogger } from '../client/index.js';
@@ -39,6 +44,24 @@ interface PodState {
   timer?: TaskHandle;
   chain: Promise<void>;
   attempts: number;
+  /** The resourceVersion this kubelet's last status write returned, when the server sent one. */
+  statusRV?: number;
+  /** A status reconcile is queued or running. */
+  reconciling?: boolean;
+}
+
+/** The resourceVersion of an object the API returned, when it has one. */
+function rvOf(obj: unknown): number | undefined {
+  const rv = Number((obj as Pod | undefined)?.metadata?.resourceVersion);
+  return Number.isFinite(rv) && rv > 0 ? rv : undefined;
+}
+
+/** Whether a running pod's Ready condition was set to False by someone else after this kubelet's last status write. */
+function readyTakenAway(st: PodState, pod: Pod): boolean {
+  if (pod.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'False') return false;
+  // An event from before our own write (the watch lags) is not a change to undo.
+  const rv = rvOf(pod);
+  return st.statusRV === undefined || rv === undefined || rv > st.statusRV;
 }
 
 /** What a kubelet's pod workers need. */
@@ -62,7 +85,7 @@ export class PodWorkers {
   private readonly pods = new Map<string, PodState>();
   private paused = false;
   /** Counters for the fleet's stats. */
-  readonly stats = { started: 0, completed: 0, deleted: 0, errors: 0 };
+  readonly stats = { started: 0, completed: 0, deleted: 0, errors: 0, reconciled: 0 };
 
   constructor(private readonly o: PodWorkersOptions) {}
 
@@ -109,6 +132,7 @@ export class PodWorkers {
     st.pod = pod;
     if (pod.metadata?.deletionTimestamp != null && st.phase !== 'terminating') this.terminate(st);
     else if (isTerminal(pod) && st.phase !== 'done' && st.phase !== 'terminating') this.finish(st);
+    else if (st.phase === 'running' && readyTakenAway(st, pod)) this.reconcile(st);
   }
 
   /** The pod is gone from the API. */
@@ -162,7 +186,7 @@ export class PodWorkers {
           const podIP = st.run?.podIP ?? this.o.ips.allocate();
           const sentAt = this.o.clock.now();
           st.run = { hostIP: this.o.hostIP, podIP, startTime, startedAt: sentAt };
-          await this.o.api.patchPodStatus(st.namespace, st.name, runningPatch(st.pod, st.run));
+          st.statusRV = rvOf(await this.o.api.patchPodStatus(st.namespace, st.name, runningPatch(st.pod, st.run)));
           this.o.startStats?.record(sentAt - dueAt, this.o.clock.now() - sentAt);
           this.o.metrics?.podStarted(st.pod.metadata?.creationTimestamp ?? undefined, this.o.clock.now());
           st.phase = 'running';
@@ -191,6 +215,25 @@ export class PodWorkers {
         },
         () => this.scheduleCompletion(st, this.backoff(st)),
       ),
+    );
+  }
+
+  /** Writes the running status again (its Ready condition was taken away); one at a time per pod. */
+  private reconcile(st: PodState): void {
+    if (st.reconciling === true) return;
+    st.reconciling = true;
+    this.enqueue(
+      st,
+      async () => {
+        try {
+          if (st.phase !== 'running' || st.run === undefined) return;
+          st.statusRV = rvOf(await this.o.api.patchPodStatus(st.namespace, st.name, runningPatch(st.pod, st.run)));
+          this.stats.reconciled++;
+        } finally {
+          st.reconciling = false;
+        }
+      },
+      () => void this.o.queue.after(this.backoff(st), () => this.reconcile(st)),
     );
   }
 
