@@ -80,7 +80,10 @@ class BufferEntry {
   }
 }
 
-function child(shape: Shape): void {
+/** Lets the GC observer deliver what it has buffered (entries arrive on a later turn). */
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 100));
+
+async function child(shape: Shape): Promise<void> {
   let markCompacts = 0;
   let pauseMs = 0;
   const obs = new PerformanceObserver((list) => {
@@ -101,6 +104,7 @@ function child(shape: Shape): void {
   // Each write's version stays in a window of recent events for a while, as the cache's event window keeps it.
   const window: (EncodedObject | BufferEntry)[] = new Array<EncodedObject | BufferEntry>(10_000);
   let written = 0;
+  await settle();
   const before = { mc: markCompacts, pause: pauseMs };
   const t0 = process.hrtime.bigint();
   let rev = objects;
@@ -113,8 +117,8 @@ function child(shape: Shape): void {
     written += shape === 'string' ? (next as EncodedObject).size : (next as BufferEntry).value.length;
   }
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  // The observer reports on a later turn.
-  setImmediate(() => {
+  await settle();
+  {
     obs.disconnect();
     const m = process.memoryUsage();
     const f: Figures = {
@@ -129,7 +133,7 @@ function child(shape: Shape): void {
     // Keep the cache alive until the figures are taken.
     if (cache.length !== objects || window.length === 0) throw new Error('cache lost');
     process.stdout.write(`${JSON.stringify(f)}\n`);
-  });
+  }
 }
 
 function run(shape: Shape): Figures {
@@ -146,7 +150,7 @@ function run(shape: Shape): Figures {
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Figures;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const childShape = value('--child');
   if (childShape !== undefined) return child(childShape as Shape);
   console.log(`cache churn: ${objects} objects of ~${bytes} B, ${writes} writes replacing them`);
@@ -168,4 +172,4 @@ function main(): void {
   console.log(`machine: ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(2)}`);
 }
 
-main();
+await main();
