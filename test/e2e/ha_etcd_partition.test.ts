@@ -81,10 +81,10 @@ test('a member partitioned from its peers: the cluster keeps serving, the member
 test('a member cut off from everyone, clients too: its silent connection is noticed by keepalive, writes go on', async () => {
   const p = (lab.leader() + 1) % 3;
   const { r, healed, exit } = await probeThroughPartition(p, true);
-  // Fewer than with the member reachable (35-59 in 8 s here, against about 90): until keepalive drops the silent
-  // connection (5 s), a write sent to the member waits out the 1.5 s attempt deadline; after that each member
-  // gRPC cannot reach is passed over for 5 s (7-15 writes without that).
-  assert.ok(r.writesAcked >= 15, `writes kept being acknowledged (${r.writesAcked})`);
+  // The first write sent to the member waits out the 1.5 s attempt deadline unanswered; the member is then passed
+  // over by every call for 5 s, and by then keepalive has dropped its silent connection (95-99 writes in 8 s here,
+  // 35-59 when only unsent calls passed a member over, 7-15 with no passing over).
+  assert.ok(r.writesAcked >= 40, `writes kept being acknowledged (${r.writesAcked})`);
   assert.ok(r.maxWriteGapMs <= 5_000, `no write gap above 5 s (${Math.round(r.maxWriteGapMs)} ms)`);
   assert.equal(r.staleReads, 0, 'member p never answered with the value from before the partition');
   // Nothing reaches the client from member p: only gRPC keepalive (a ping 5 s after the last one, 1 s to

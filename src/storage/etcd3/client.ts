@@ -52,7 +52,7 @@ const noRetry = {
     fn({ signal: new AbortController().signal }),
 } as unknown as Policy;
 
-/** How long a member that a call could not reach is passed over. */
+/** How long a member that a call could not reach, or that stayed silent for a call's deadline, is passed over. */
 const UNREACHABLE_MS = 5_000;
 
 /**
@@ -66,21 +66,53 @@ class MemberUnreachableError extends Error {
   }
 }
 
+/** The members of one client: which are passed over until when, so that never all of them are. */
+export class PassOverGroup {
+  private readonly until: number[] = [];
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /** A new member; returns its index. */
+  join(): number {
+    return this.until.push(0) - 1;
+  }
+
+  passOver(member: number): void {
+    this.until[member] = this.now() + UNREACHABLE_MS;
+  }
+
+  /** True while the member is passed over and another member is not. */
+  skips(member: number): boolean {
+    const t = this.now();
+    return this.until[member]! > t && this.until.some((u, i) => i !== member && u <= t);
+  }
+}
+
+/**
+ * True when a call's deadline ran out on the client with the call sent and its member silent: no answer at
+ * all, where etcd's own "context deadline exceeded" is an answer.
+ */
+const isSilentDeadline = (err: unknown): boolean =>
+  (err instanceof GRPCDeadlineExceededError || messageOf(err).includes('DEADLINE_EXCEEDED')) && !isNotSentError(err);
+
 /**
  * A member's fault policy: pass-through, except that after a call that could not reach the member (never sent:
- * no connection, or a deadline that ran out while gRPC was still connecting) the member is passed over for
- * UNREACHABLE_MS, so calls and watches go to the others instead of waiting out a deadline on it a third of
- * the time. Unlike the client's circuit breaker this never refuses a member that answered, even with an error.
+ * no connection, or a deadline that ran out while gRPC was still connecting) or that the member left
+ * unanswered until its deadline (a member cut off while its connection still looks open, until keepalive
+ * notices) the member is passed over for UNREACHABLE_MS, so calls and watches go to the others instead of
+ * waiting out a deadline on it a third of the time. Unlike the client's circuit breaker this never refuses a
+ * member that answered, even with an error, and never passes over every member of the group: with all of
+ * them silent (a loaded cluster) calls go on trying them.
  */
-export function memberPolicy(now: () => number = () => performance.now()): Policy {
-  let skipUntil = 0;
+export function memberPolicy(group: PassOverGroup): Policy {
+  const me = group.join();
   return {
     execute: async <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => {
-      if (now() < skipUntil) throw new MemberUnreachableError();
+      if (group.skips(me)) throw new MemberUnreachableError();
       try {
         return await fn({ signal: new AbortController().signal });
       } catch (err) {
-        if (isNotSentError(err) && !(err instanceof MemberUnreachableError)) skipUntil = now() + UNREACHABLE_MS;
+        if ((isNotSentError(err) || isSilentDeadline(err)) && !(err instanceof MemberUnreachableError))
+          group.passOver(me);
         throw err;
       }
     },
@@ -103,6 +135,8 @@ const requireLeader = <T extends { metadata: { set(key: string, value: string): 
 export function createEtcdClient(opts: Etcd3ClientOptions): Etcd3 {
   const timeout = opts.callTimeoutMs ?? 10_000;
   const tls = opts.tls;
+  // With one member there is nothing to pass over to.
+  const members = opts.servers.length > 1 ? new PassOverGroup() : undefined;
   return new Etcd3({
     hosts: opts.servers,
     ...(tls === undefined
@@ -125,8 +159,7 @@ export function createEtcdClient(opts: Etcd3ClientOptions): Etcd3 {
       callInvocationTransformer: requireLeader,
     },
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
-    // With one member there is nothing to pass over to.
-    faultHandling: { global: noRetry, host: () => (opts.servers.length > 1 ? memberPolicy() : noRetry) },
+    faultHandling: { global: noRetry, host: () => (members === undefined ? noRetry : memberPolicy(members)) },
   });
 }
 
