@@ -12,14 +12,21 @@
  *   npx tsc -p tsconfig.json && node dist/bench/watchmem/main.js [--quick] [--watches 4000] [--connections 80]
  *     [--kscale PATH/kscale.js (another build, e.g. main's)]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, type ClientHttp2Session } from 'node:http2';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { inspectorUrl, liveMemory, type LiveMemory } from '../watchcache/inspector.js';
+import { liveMemory, type LiveMemory } from '../watchcache/inspector.js';
+import {
+  createNamespace,
+  kubeconfigCredentials,
+  openWatches,
+  start,
+  stop,
+  type Credentials,
+  type Started,
+} from './streams.js';
 
 const argv = process.argv.slice(2);
 const value = (f: string): string | undefined => {
@@ -34,82 +41,12 @@ const bare = fileURLToPath(new URL('./bare_server.js', import.meta.url));
 if (!Number.isInteger(watches) || watches <= 0) throw new Error('--watches must be a positive integer');
 if (!Number.isInteger(connections) || connections <= 0) throw new Error('--connections must be a positive integer');
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-  inspector: string;
-}
-
-/** Starts a node process under the inspector and waits for the line that carries its URL. */
-async function start(args: string[], urlLine: RegExp): Promise<Started> {
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL in 60 s: ${stderr}`)), 60_000);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
-    createInterface({ input: child.stdout! }).on('line', (l) => {
-      const m = urlLine.exec(l);
-      if (m !== null) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-  });
-  const inspector = inspectorUrl(stderr);
-  if (inspector === undefined) throw new Error(`no inspector URL: ${stderr}`);
-  return { child, url, inspector };
-}
-
-async function stop(s: Started): Promise<void> {
-  s.child.kill('SIGTERM');
-  await new Promise((r) => s.child.once('exit', r));
-}
-
-interface Credentials {
-  ca?: Buffer;
-  cert?: Buffer;
-  key?: Buffer;
-  rejectUnauthorized?: boolean;
-}
-
-/** Opens `watches` watch streams over `connections` HTTP/2 sessions; resolves once every one has its headers. */
-async function openWatches(
-  url: string,
-  tls: Credentials,
-): Promise<{ sessions: ClientHttp2Session[]; codes: Map<number, number> }> {
-  const sessions = Array.from({ length: connections }, () => connect(url, tls));
-  const codes = new Map<number, number>();
-  let answered = 0;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${answered}/${watches} watches answered in 120 s`)), 120_000);
-    for (let i = 0; i < watches; i++) {
-      const r = sessions[i % connections]!.request({
-        ':path': `/api/v1/namespaces/watchmem/configmaps?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dcm-${i}&resourceVersion=1&timeoutSeconds=3600&watch=true`,
-        accept: 'application/json, */*',
-        'user-agent': 'kubelet/v1.31.0 (linux/amd64) kubernetes/watchmem',
-      });
-      r.on('response', (h) => {
-        const code = Number(h[':status']);
-        codes.set(code, (codes.get(code) ?? 0) + 1);
-        if (++answered === watches) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      r.on('data', () => undefined);
-      r.on('error', () => undefined);
-    }
-  });
-  return { sessions, codes };
-}
-
 /** Heap and external bytes per watch between two full-GC readings. */
 async function measure(s: Started, tls: Credentials): Promise<{ heap: number; external: number; codes: string }> {
   // Let start-up work (informers, bootstrap objects) settle before the first reading.
   await new Promise((r) => setTimeout(r, 2_000));
   const before: LiveMemory = await liveMemory(s.inspector);
-  const { sessions, codes } = await openWatches(s.url, tls);
+  const { sessions, codes } = await openWatches(s.url, tls, watches, connections, 'watchmem');
   await new Promise((r) => setTimeout(r, 1_000));
   const after = await liveMemory(s.inspector);
   for (const x of sessions) x.destroy();
@@ -129,14 +66,8 @@ try {
   );
   let kscaleFigures;
   try {
-    const yaml = readFileSync(kc, 'utf8');
-    const field = (k: string): Buffer => Buffer.from(new RegExp(`${k}: (\\S+)`).exec(yaml)![1]!, 'base64');
-    const tls = {
-      ca: field('certificate-authority-data'),
-      cert: field('client-certificate-data'),
-      key: field('client-key-data'),
-    };
-    const ns = await fetchNamespace(server.url, tls);
+    const tls = kubeconfigCredentials(kc);
+    const ns = await createNamespace(server.url, tls, 'watchmem');
     if (ns !== 201) throw new Error(`creating namespace watchmem: ${ns}`);
     kscaleFigures = await measure(server, tls);
   } finally {
@@ -187,20 +118,4 @@ try {
     );
 } finally {
   rmSync(dir, { recursive: true, force: true });
-}
-
-/** Creates the namespace the watches name (a watch needs none, but a real kubelet's objects live in one). */
-async function fetchNamespace(url: string, tls: Credentials): Promise<number> {
-  const s = connect(url, tls);
-  try {
-    return await new Promise<number>((resolve, reject) => {
-      const r = s.request({ ':method': 'POST', ':path': '/api/v1/namespaces', 'content-type': 'application/json' });
-      r.on('response', (h) => resolve(Number(h[':status'])));
-      r.on('error', reject);
-      r.on('data', () => undefined);
-      r.end(JSON.stringify({ metadata: { name: 'watchmem' } }));
-    });
-  } finally {
-    s.close();
-  }
 }

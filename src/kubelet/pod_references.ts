@@ -15,6 +15,7 @@ import {
   listWatchFor,
   stripManagedFields,
   type ClientLogger,
+  type ReflectorOptions,
   type ReflectorStore,
   type RESTClient,
   type Stopper,
@@ -58,7 +59,7 @@ export interface PodReferenceManagerOptions {
 }
 
 /** The one object a reference watch keeps (the list by name returns it or nothing). */
-class ReferencedObject<T> implements ReflectorStore<T> {
+export class ReferencedObject<T> implements ReflectorStore<T> {
   object: T | undefined;
   /** Whether the first list succeeded, i.e. the Node authorizer let this node read the object. */
   synced = false;
@@ -81,7 +82,7 @@ class ReferencedObject<T> implements ReflectorStore<T> {
 interface Watched {
   pods: number;
   stop: Stopper;
-  synced: () => boolean;
+  store: ReferencedObject<unknown>;
 }
 
 /** One node's Secret and ConfigMap watches and its pods' ServiceAccount tokens. */
@@ -127,7 +128,7 @@ export class PodReferenceManager {
   /** Watches whose first list succeeded (the Node authorizer let this node read the object). */
   syncedWatches(): number {
     let n = 0;
-    for (const w of this.watched.values()) if (w.synced()) n++;
+    for (const w of this.watched.values()) if (w.store.synced) n++;
     return n;
   }
 
@@ -149,21 +150,13 @@ export class PodReferenceManager {
       have.pods++;
       return key;
     }
-    // A reflector into a one-object store, as the kubelet's watch-based manager keeps one per object; a
-    // SharedInformer (indexer, namespace index, handler set) per reference cost memory 127,000 times over.
-    const store = new ReferencedObject<T>();
-    const reflector = new Reflector<T>(
-      listWatchFor(this.o.rest.resource<T>(RESOURCES[resource]), { namespace, fieldSelector: `metadata.name=${name}` }),
-      store,
-      {
-        name: `${key}@${this.o.node}`,
-        clock: this.o.clock,
-        random: this.o.random,
-        logger: this.o.logger,
-        transform: stripManagedFields,
-      },
-    );
-    this.watched.set(key, { pods: 1, stop: reflector.run(), synced: () => store.synced });
+    const { stop, store } = watchReference<T>(this.o.rest, resource, namespace, name, {
+      name: `${key}@${this.o.node}`,
+      clock: this.o.clock,
+      random: this.o.random,
+      logger: this.o.logger,
+    });
+    this.watched.set(key, { pods: 1, stop, store });
     this.stats.watches++;
     return key;
   }
@@ -202,6 +195,27 @@ export class PodReferenceManager {
       this.o.clock.setTimeout(() => void this.requestToken(pod, namespace, key, true), next),
     );
   }
+}
+
+/**
+ * Watches one referenced object as a kubelet does: a reflector (list by name, then watch) into a one-object
+ * store, as the kubelet's watch-based manager keeps one per object; a SharedInformer (indexer, namespace
+ * index, handler set) per reference cost memory 127,000 times over. Managed fields are dropped.
+ */
+export function watchReference<T extends KubeObject>(
+  rest: RESTClient,
+  resource: 'secrets' | 'configmaps',
+  namespace: string,
+  name: string,
+  opts: Pick<ReflectorOptions, 'name' | 'clock' | 'random' | 'logger'>,
+): { stop: Stopper; store: ReferencedObject<T> } {
+  const store = new ReferencedObject<T>();
+  const reflector = new Reflector<T>(
+    listWatchFor(rest.resource<T>(RESOURCES[resource]), { namespace, fieldSelector: `metadata.name=${name}` }),
+    store,
+    { ...opts, transform: stripManagedFields },
+  );
+  return { stop: reflector.run(), store };
 }
 
 function podKey(pod: Pod): string | undefined {

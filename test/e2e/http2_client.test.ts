@@ -115,6 +115,36 @@ describe('the REST client over HTTP/2', { timeout: 120_000 }, () => {
     rest.close();
   });
 
+  test('signalUntilResponse: the signal cancels opening a watch, not the open watch, which stop() ends', async () => {
+    const { rest, h2 } = client(config);
+    const cms = rest.resource<ConfigMap>(RESOURCES.configmaps);
+    await assert.rejects(cms.watch({ namespace: 'default', signal: AbortSignal.abort(), signalUntilResponse: true }), {
+      name: 'AbortError',
+    });
+    const ac = new AbortController();
+    const resourceVersion = (await cms.list({ namespace: 'default' })).metadata?.resourceVersion;
+    const w = await cms.watch({ namespace: 'default', resourceVersion, signal: ac.signal, signalUntilResponse: true });
+    assert.equal(h2.activeStreams, 1);
+    ac.abort();
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(h2.activeStreams, 1, 'the open watch goes on after the abort');
+    const got = new Promise<string>((resolve) =>
+      w.consume!({
+        event: (e) => resolve(`${e.type}:${(e.object as ConfigMap).metadata?.name ?? ''}`),
+        end: () => resolve('ended'),
+      }),
+    );
+    await cms.create(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-abort' } },
+      { namespace: 'default' },
+    );
+    assert.equal(await got, 'ADDED:after-abort');
+    w.stop();
+    await until('the stream to close', () => h2.activeStreams === 0);
+    await cms.delete('after-abort', { namespace: 'default' });
+    rest.close();
+  });
+
   test('streams beyond the server SETTINGS_MAX_CONCURRENT_STREAMS (4) queue on the one session', async () => {
     const { rest, h2 } = client(config);
     const cms = rest.resource<ConfigMap>(RESOURCES.configmaps);

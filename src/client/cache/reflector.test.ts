@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newStatusError, type KubeList, type KubeObject } from '../../api/index.js';
 import { FakeClock } from '../../clock/index.js';
-import type { Watch, WatchEvent } from '../rest/watch.js';
+import type { Watch, WatchEvent, WatchSink } from '../rest/watch.js';
 import type { ListerWatcher } from './listwatch.js';
 import { Reflector, stripManagedFields } from './reflector.js';
 import { Indexer } from './store.js';
@@ -38,6 +38,30 @@ class FakeWatch implements Watch {
       }
       await new Promise<void>((r) => (this.wake = r));
     }
+  }
+}
+
+/** A watch that pushes to its consumer (as StreamWatch does), fed by the test. */
+class PushWatch implements Watch {
+  sink: WatchSink | undefined;
+  stopped = false;
+  consume(sink: WatchSink): void {
+    this.sink = sink;
+  }
+  push(e: WatchEvent): void {
+    if (!this.stopped) this.sink!.event(e);
+  }
+  end(err?: Error): void {
+    if (!this.stopped) this.sink!.end(err);
+  }
+  stop(): void {
+    this.stopped = true;
+  }
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.stop();
+  }
+  async *[Symbol.asyncIterator](): AsyncGenerator<WatchEvent> {
+    throw new Error('a consumed watch is not iterated');
   }
 }
 
@@ -196,4 +220,69 @@ test('a transform (stripManagedFields) applies to listed and watched objects bef
   } finally {
     await r.stop();
   }
+});
+
+test('a watch that pushes: events reach the store, a failing store or a broken stream backs off, a 410 relists, stop ends it', async () => {
+  const clock = new FakeClock();
+  const lists: string[] = [];
+  const watchRVs: string[] = [];
+  const watches: PushWatch[] = [];
+  const lw: ListerWatcher = {
+    list: async (o) => {
+      lists.push(o.resourceVersion ?? '');
+      return list(lists.length === 1 ? '10' : '40');
+    },
+    watch: async (o) => {
+      watchRVs.push(o.resourceVersion ?? '');
+      const w = new PushWatch();
+      watches.push(w);
+      return w;
+    },
+  };
+  const s = store();
+  let refuse = false;
+  const add = s.add.bind(s);
+  s.add = (o) => {
+    if (refuse) throw new Error('store refused');
+    add(o);
+  };
+  const r = new Reflector(lw, s, { clock, random: () => 0.5 });
+  const h = r.run();
+  await settle();
+  const cm = (name: string, rv: string): WatchEvent => ({
+    type: 'ADDED',
+    object: { kind: 'ConfigMap', metadata: { name, namespace: 'ns', resourceVersion: rv } },
+  });
+  watches[0]!.push(cm('a', '11'));
+  assert.deepEqual(s.listKeys(), ['ns/a']);
+  assert.equal(r.lastSyncResourceVersion(), '11');
+  // A store that throws ends the watch as an error: stopped, then a re-watch from the last RV after a backoff.
+  refuse = true;
+  assert.throws(() => watches[0]!.push(cm('b', '12')), /store refused/);
+  refuse = false;
+  watches[0]!.end(new Error('store refused'));
+  assert.equal(watches[0]!.stopped, true);
+  assert.equal(r.stats.failures, 1);
+  clock.step(1199);
+  await settle();
+  assert.equal(watches.length, 1, 'not before the backoff (800 ms + 50% jitter)');
+  clock.step(1);
+  await settle();
+  assert.deepEqual(watchRVs, ['10', '11']);
+  // A stream lost mid-way: the same.
+  watches[1]!.push(cm('c', '13'));
+  watches[1]!.end(Object.assign(new Error('watch stream closed unexpectedly'), { code: 'ECONNRESET' }));
+  clock.step(2400);
+  await settle();
+  assert.deepEqual(watchRVs, ['10', '11', '13']);
+  // 410 as an event: relist with a consistent read, then watch from the list's RV.
+  watches[2]!.push({ type: 'ERROR', object: newStatusError(410, 'Expired', 'too old resource version').status });
+  assert.equal(watches[2]!.stopped, true);
+  clock.step(5000);
+  await settle();
+  assert.deepEqual(lists, ['0', '']);
+  assert.deepEqual(watchRVs, ['10', '11', '13', '40']);
+  await h.stop();
+  assert.equal(watches[3]!.stopped, true, 'stop stops the open watch');
+  assert.equal(clock.pending(), 0, 'and leaves no timer');
 });

@@ -8,15 +8,17 @@
  *   upstream does once the last sync RV is unavailable.
  * - Failed lists and watches back off exponentially with full jitter, so a
  *   fleet whose API server restarts does not come back in lock-step.
+ * It runs as callbacks and timers rather than one long async loop: a hollow
+ * fleet keeps 127,000 of them watching, and a waiting async frame, promise
+ * and iterator per watch cost more than the watch's own HTTP/2 stream.
  */
 import type { KubeList, KubeObject, Status } from '../../api/index.js';
 import { StatusError } from '../../api/index.js';
-import { RealClock, type Clock } from '../../clock/index.js';
+import { RealClock, type Clock, type Timer } from '../../clock/index.js';
 import { Backoff, type BackoffOptions } from '../flowcontrol/backoff.js';
-import { sleepAbortable } from '../flowcontrol/token_bucket.js';
 import { silentLogger, type ClientLogger } from '../logger.js';
 import { isResourceExpired } from '../rest/errors.js';
-import type { Watch } from '../rest/watch.js';
+import type { Watch, WatchEvent, WatchSink } from '../rest/watch.js';
 import type { ListerWatcher } from './listwatch.js';
 
 /** What a Reflector writes into (a SharedInformer, or a plain store adapter). */
@@ -66,7 +68,7 @@ export interface Stopper {
 }
 
 /** Keeps a ReflectorStore in sync with one collection through list and watch. */
-export class Reflector<T extends KubeObject = KubeObject> {
+export class Reflector<T extends KubeObject = KubeObject> implements WatchSink<T> {
   private lastRV = '';
   // After a 410 the last RV can no longer be served; relist with a consistent read.
   private rvUnavailable = false;
@@ -75,9 +77,20 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private readonly backoff: Backoff;
   private readonly log: ClientLogger;
   private readonly name: string;
-  private abort = new AbortController();
+  private halted = false;
+  /** Cancels the list or watch request on its way (none while a watch streams: an idle watch holds no signal). */
+  private inflight: AbortController | undefined;
+  /** The open watch, when it started and how many events it delivered. */
   private current: Watch<T> | undefined;
-  private loop: Promise<void> | undefined;
+  private watchStarted = 0;
+  private events = 0;
+  /** The pause before the next list or watch. */
+  private timer: Timer | undefined;
+  /** Iterated watches (ones without `consume`) still being read. */
+  private pumps = 0;
+  /** Set while running: resolves once stopped with no request or callback left running. */
+  private done: (() => void) | undefined;
+  private stopping: Promise<void> | undefined;
   /** Counters for tests and metrics. */
   readonly stats = { lists: 0, watches: 0, expired: 0, failures: 0 };
 
@@ -100,55 +113,72 @@ export class Reflector<T extends KubeObject = KubeObject> {
 
   /** Starts the list-and-watch loop; stop it with the returned handle. */
   run(): Stopper {
-    if (this.loop !== undefined) throw new Error('reflector already running');
-    this.abort = new AbortController();
-    this.loop = this.runLoop();
+    if (this.done !== undefined) throw new Error('reflector already running');
+    this.halted = false;
+    const stopped = new Promise<void>((resolve) => (this.done = resolve));
+    this.list();
     const stop = async (): Promise<void> => {
-      this.abort.abort(new Error('reflector stopped'));
-      this.current?.stop();
-      await this.loop;
-      this.loop = undefined;
+      this.stopping ??= this.halt(stopped);
+      await this.stopping;
     };
     return { stop, [Symbol.asyncDispose]: stop };
   }
 
-  private get stopped(): boolean {
-    return this.abort.signal.aborted;
+  private async halt(stopped: Promise<void>): Promise<void> {
+    this.halted = true;
+    this.inflight?.abort(new Error('reflector stopped'));
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.current?.stop();
+    this.current = undefined;
+    this.settle();
+    await stopped;
+    this.done = undefined;
+    this.stopping = undefined;
   }
 
-  private async runLoop(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        await this.listAndWatch();
-      } catch (err) {
-        if (this.stopped) break;
+  private get stopped(): boolean {
+    return this.halted;
+  }
+
+  /** A signal for the next request, aborted if the reflector stops while it is on its way. */
+  private request(): AbortSignal {
+    this.inflight = new AbortController();
+    return this.inflight.signal;
+  }
+
+  /** Once stopped, resolves the stop when nothing is left running. */
+  private settle(): void {
+    if (this.stopped && this.inflight === undefined && this.pumps === 0) this.done?.();
+  }
+
+  /** Runs `next` after `ms`, unless stopped first. */
+  private after(ms: number, next: () => void): void {
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      if (!this.stopped) next();
+    }, ms);
+  }
+
+  /** Lists, then watches; a failed list is retried after a backoff. */
+  private list(): void {
+    this.listOnce(this.request()).then(
+      () => {
+        this.inflight = undefined;
+        if (this.stopped) return this.settle();
+        this.watch();
+      },
+      (err: unknown) => {
+        this.inflight = undefined;
+        if (this.stopped) return this.settle();
         this.stats.failures++;
         this.log.warn({ reflector: this.name, err: String(err) }, 'list and watch failed');
-      }
-      await this.pause(this.backoff.next());
-    }
+        this.after(this.backoff.next(), () => this.list());
+      },
+    );
   }
 
-  private async pause(ms: number): Promise<void> {
-    try {
-      await sleepAbortable(this.clock, ms, this.abort.signal);
-    } catch {
-      // Stopped while waiting.
-    }
-  }
-
-  /** One list followed by watches until the RV expires or a watch fails in a way a relist should fix. */
-  private async listAndWatch(): Promise<void> {
-    await this.list();
-    while (!this.stopped) {
-      const outcome = await this.watchOnce();
-      if (outcome === 'relist') return;
-      if (outcome === 'backoff') await this.pause(this.backoff.next());
-      else if (outcome === 'rewatch') await this.pause(this.random() * (this.opts.rewatchJitterMs ?? 250));
-    }
-  }
-
-  private async list(): Promise<void> {
+  private async listOnce(signal: AbortSignal): Promise<void> {
     // Like upstream: the first list may come from the server's cache (RV "0"); after a 410 it must be consistent.
     const rv = this.rvUnavailable ? '' : this.lastRV === '' ? '0' : this.lastRV;
     const pageSize = this.opts.pageSize ?? 500;
@@ -160,7 +190,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
       page = await this.lw.list({
         ...(cont === undefined ? { resourceVersion: rv } : { continue: cont }),
         ...(pageSize > 0 ? { limit: pageSize } : {}),
-        signal: this.abort.signal,
+        signal,
       });
       const transform = this.opts.transform;
       for (const it of page.items ?? []) items.push(transform === undefined ? it : (transform(it) as T));
@@ -180,64 +210,108 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.log.debug({ reflector: this.name, items: items.length, resourceVersion: listRV }, 'listed');
   }
 
-  /** Runs one watch to its end and says what to do next. */
-  private async watchOnce(): Promise<'relist' | 'backoff' | 'rewatch' | 'stopped'> {
+  /** Opens a watch from the last RV; its events and end arrive through `event` and `end`. */
+  private watch(): void {
     const min = this.opts.minWatchTimeoutSeconds ?? 300;
-    let w: Watch<T>;
-    try {
-      w = await this.lw.watch({
+    this.lw
+      .watch({
         resourceVersion: this.lastRV,
         allowWatchBookmarks: true,
         timeoutSeconds: Math.floor(min * (1 + this.random())),
-        signal: this.abort.signal,
-      });
-    } catch (err) {
-      if (this.stopped) return 'stopped';
-      if (isResourceExpired(err)) return this.expired('watch request');
-      this.stats.failures++;
-      // Resume from the same RV after a pause: the server may be restarting or overloaded.
-      this.log.warn({ reflector: this.name, err: String(err) }, 'watch failed');
-      return 'backoff';
-    }
-    this.stats.watches++;
-    this.current = w;
-    const started = this.clock.monotonic();
-    let events = 0;
-    try {
-      for await (const ev of w) {
-        if (this.stopped) break;
-        events++;
-        if (ev.type === 'ERROR') {
-          if (isResourceExpired(new StatusError(ev.object))) return this.expired('watch event');
-          throw new StatusError(ev.object as Status);
-        }
-        const obj = this.opts.transform === undefined ? ev.object : (this.opts.transform(ev.object) as T);
-        const rv = obj.metadata?.resourceVersion;
-        if (ev.type === 'ADDED') this.store.add(obj);
-        else if (ev.type === 'MODIFIED') this.store.update(obj);
-        else if (ev.type === 'DELETED') this.store.delete(obj);
-        if (rv !== undefined && rv !== '') this.lastRV = rv;
-      }
-    } catch (err) {
-      if (this.stopped) return 'stopped';
-      this.stats.failures++;
-      this.log.warn({ reflector: this.name, err: String(err), events }, 'watch ended with an error');
-      return 'backoff';
-    } finally {
-      w.stop();
-      this.current = undefined;
-    }
-    if (this.stopped) return 'stopped';
-    // Like upstream's "very short watch": a server that closes at once would otherwise be hammered.
-    if (events === 0 && this.clock.monotonic() - started < (this.opts.shortWatchMs ?? 1000)) return 'backoff';
-    this.backoff.reset();
-    return 'rewatch';
+        signal: this.request(),
+        // Stopping ends an open watch through stop(): no signal is kept per watch while it streams.
+        signalUntilResponse: true,
+      })
+      .then(
+        (w) => {
+          this.inflight = undefined;
+          if (this.stopped) {
+            w.stop();
+            return this.settle();
+          }
+          this.stats.watches++;
+          this.current = w;
+          this.watchStarted = this.clock.monotonic();
+          this.events = 0;
+          if (w.consume !== undefined) w.consume(this);
+          else void this.pump(w);
+        },
+        (err: unknown) => {
+          this.inflight = undefined;
+          if (this.stopped) return this.settle();
+          if (isResourceExpired(err)) return this.expired('watch request');
+          this.stats.failures++;
+          // Resume from the same RV after a pause: the server may be restarting or overloaded.
+          this.log.warn({ reflector: this.name, err: String(err) }, 'watch failed');
+          this.after(this.backoff.next(), () => this.watch());
+        },
+      );
   }
 
-  private expired(where: string): 'relist' {
+  /** Feeds a watch that can only be iterated into `event` and `end`. */
+  private async pump(w: Watch<T>): Promise<void> {
+    this.pumps++;
+    try {
+      for await (const ev of w) {
+        if (this.current !== w) break;
+        this.event(ev);
+      }
+      if (this.current === w) this.end();
+    } catch (err) {
+      if (this.current === w) this.end(err instanceof Error ? err : new Error(String(err)));
+    } finally {
+      this.pumps--;
+      this.settle();
+    }
+  }
+
+  /** One event of the current watch (WatchSink). */
+  event(ev: WatchEvent<T>): void {
+    if (this.stopped) return;
+    this.events++;
+    if (ev.type === 'ERROR') {
+      const err = new StatusError(ev.object as Status);
+      if (isResourceExpired(err)) return this.closeWatch(() => this.expired('watch event'));
+      throw err;
+    }
+    const obj = this.opts.transform === undefined ? ev.object : (this.opts.transform(ev.object) as T);
+    const rv = obj.metadata?.resourceVersion;
+    if (ev.type === 'ADDED') this.store.add(obj);
+    else if (ev.type === 'MODIFIED') this.store.update(obj);
+    else if (ev.type === 'DELETED') this.store.delete(obj);
+    if (rv !== undefined && rv !== '') this.lastRV = rv;
+  }
+
+  /** The current watch ended (WatchSink): cleanly (the server's timeout), or with `err`. */
+  end(err?: Error): void {
+    if (this.stopped || this.current === undefined) return;
+    this.closeWatch(() => {
+      if (err !== undefined) {
+        this.stats.failures++;
+        this.log.warn({ reflector: this.name, err: String(err), events: this.events }, 'watch ended with an error');
+        return this.after(this.backoff.next(), () => this.watch());
+      }
+      // Like upstream's "very short watch": a server that closes at once would otherwise be hammered.
+      if (this.events === 0 && this.clock.monotonic() - this.watchStarted < (this.opts.shortWatchMs ?? 1000))
+        return this.after(this.backoff.next(), () => this.watch());
+      this.backoff.reset();
+      this.after(this.random() * (this.opts.rewatchJitterMs ?? 250), () => this.watch());
+    });
+  }
+
+  /** Stops the current watch, then goes on with `next`. */
+  private closeWatch(next: () => void): void {
+    const w = this.current;
+    this.current = undefined;
+    w?.stop();
+    next();
+  }
+
+  /** The RV is gone: relist with a consistent read, after a backoff. */
+  private expired(where: string): void {
     this.stats.expired++;
     this.rvUnavailable = true;
     this.log.info({ reflector: this.name, resourceVersion: this.lastRV, where }, 'resourceVersion expired; relisting');
-    return 'relist';
+    this.after(this.backoff.next(), () => this.list());
   }
 }

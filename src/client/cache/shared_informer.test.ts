@@ -21,10 +21,12 @@ let server: TestServer;
 let client: RESTClient;
 
 before(async () => {
-  // Streams close after 2-4 s; compaction every second makes old RVs expire quickly.
+  // Streams close after 2-4 s; compaction every 2 s makes old RVs expire quickly, and keeps the RV of the
+  // bookmark a stream ends with valid for at least 2 s, so a re-watch delayed by a loaded machine still
+  // resumes (with 1 s a CI run beside other work relisted once).
   // Watches served from storage, so a storage compaction is what expires an informer's RV; with the
   // watch cache an RV stays valid for the cache's window (>= 75 s), whatever storage compacted.
-  server = await startServer(['--min-request-timeout', '2', '--etcd-compaction-interval', '1s', '--watch-cache=false']);
+  server = await startServer(['--min-request-timeout', '2', '--etcd-compaction-interval', '2s', '--watch-cache=false']);
   client = new RESTClient(loadKubeconfig({ path: server.kubeconfig }));
 });
 after(async () => {

@@ -35,6 +35,8 @@ export interface RequestOptions {
   contentType?: string;
   accept?: string;
   signal?: AbortSignal;
+  /** The signal covers only the wait for the response head (a watch its reader ends by destroying it). */
+  signalUntilResponse?: boolean;
   /** Whether a retry after the server may have acted is safe; defaults to true for GET and HEAD only. */
   idempotent?: boolean;
 }
@@ -216,6 +218,7 @@ export class RESTClient {
       headers,
       body: payload,
       signal: opts.signal,
+      signalUntilResponse: opts.signalUntilResponse === true,
       timeoutMs: streaming ? 0 : (this.config.timeoutMs ?? 0),
     });
     // Like client-go's exec authenticator: a 401 means the cached credential went stale.

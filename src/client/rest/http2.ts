@@ -63,6 +63,7 @@ export class Http2Transport implements Transport {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly origin: URL;
+  private readonly authority: string;
   private lane: Lane | undefined;
   private dialing: Promise<Lane | Http1Transport> | undefined;
   private fallback: Http1Transport | undefined;
@@ -78,6 +79,7 @@ export class Http2Transport implements Transport {
     this.clock = o.clock ?? new RealClock();
     this.random = o.random ?? Math.random;
     this.origin = new URL(config.host);
+    this.authority = this.origin.host;
     this.backoff = new Backoff({ initialMs: 100, maxMs: 5_000, jitter: 1, clock: this.clock, random: this.random });
   }
 
@@ -212,11 +214,11 @@ export class Http2Transport implements Transport {
       const headers: http2.OutgoingHttpHeaders = {
         ':method': r.method,
         ':path': `${r.url.pathname}${r.url.search}`,
-        ':authority': r.url.host,
+        // The transport's one origin string: the URL's host is a slice that would keep the whole URL alive per stream.
+        ':authority': this.authority,
       };
       for (const [k, v] of Object.entries(r.headers)) headers[k.toLowerCase()] = v;
-      const signal = r.signal;
-      if (signal?.aborted === true) {
+      if (r.signal?.aborted === true) {
         this.release(lane);
         reject(abortError());
         return;
@@ -233,38 +235,63 @@ export class Http2Transport implements Transport {
         reject(connectionError(`http2: ${(err as Error).message}`, 'ERR_HTTP2_REFUSED_STREAM', err));
         return;
       }
-      const res = stream as ClientHttp2Stream & {
-        statusCode?: number;
-        headers: IncomingHttpHeaders;
-        complete: boolean;
-      };
-      res.complete = false;
-      let answered = false;
-      const onAbort = (): void => {
-        if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      stream.once('close', () => {
-        signal?.removeEventListener('abort', onAbort);
-        this.release(lane);
-        if (answered) return;
-        reject(signal?.aborted === true ? abortError() : this.streamError(stream));
-      });
-      stream.once('response', (h) => {
-        answered = true;
-        res.statusCode = Number(h[':status']);
-        res.headers = h;
-        stream.once('end', () => (res.complete = true));
-        resolve(res);
-      });
-      stream.on('error', (err) => {
-        if (!answered) reject(this.classify(stream, err));
-      });
-      if (r.timeoutMs > 0)
-        stream.setTimeout(r.timeoutMs, () =>
-          stream.destroy(connectionError(`request timed out after ${r.timeoutMs} ms`, 'ETIMEDOUT')),
-        );
+      if (r.timeoutMs > 0) {
+        const ms = r.timeoutMs;
+        stream.setTimeout(ms, () => stream.destroy(connectionError(`request timed out after ${ms} ms`, 'ETIMEDOUT')));
+      }
       if (r.body !== undefined) stream.end(r.body);
+      this.follow(lane, stream, r.signal, r.signalUntilResponse === true, resolve, reject);
+    });
+  }
+
+  /**
+   * Settles a sent stream's request. Its listeners live as long as the stream, a watch's for minutes, so they
+   * keep only what they need: not the request nor the promise's callbacks once the head arrived, and with
+   * signalUntilResponse not the signal either (a hollow fleet holds 127,000 watches).
+   */
+  private follow(
+    lane: Lane,
+    stream: ClientHttp2Stream,
+    signal: AbortSignal | undefined,
+    signalUntilResponse: boolean,
+    resolve: (res: ResponseStream) => void,
+    reject: (err: Error) => void,
+  ): void {
+    const res = stream as ClientHttp2Stream & { statusCode?: number; headers: IncomingHttpHeaders; complete: boolean };
+    res.complete = false;
+    let pending: { signal: AbortSignal | undefined; resolve: typeof resolve; reject: typeof reject } | undefined = {
+      signal,
+      resolve,
+      reject,
+    };
+    const onAbort = (): void => {
+      if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let held = signal;
+    stream.once('close', () => {
+      held?.removeEventListener('abort', onAbort);
+      this.release(lane);
+      if (pending === undefined) return;
+      pending.reject(pending.signal?.aborted === true ? abortError() : this.streamError(stream));
+      pending = undefined;
+    });
+    stream.once('response', (h) => {
+      res.statusCode = Number(h[':status']);
+      res.headers = h;
+      stream.once('end', () => (res.complete = true));
+      const { resolve: done } = pending!;
+      pending = undefined;
+      if (signalUntilResponse) {
+        held?.removeEventListener('abort', onAbort);
+        held = undefined;
+      }
+      done(res);
+    });
+    stream.on('error', (err) => {
+      if (pending === undefined) return;
+      pending.reject(this.classify(stream, err));
+      pending = undefined;
     });
   }
 

@@ -83,6 +83,12 @@ export interface DeleteOptions {
 export interface WatchOptions extends ListOptions {
   /** Events buffered before the socket is paused. */
   bufferSize?: number;
+  /**
+   * The signal cancels only the opening of the watch (until the server answers); the open watch ends with
+   * `stop()`. For a watcher of thousands of watches (a hollow fleet's reflectors): none keeps a signal and
+   * its listener while it streams.
+   */
+  signalUntilResponse?: boolean;
 }
 
 /** A client for one resource type; T is the object shape. */
@@ -140,6 +146,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
       path: this.path(opts.namespace),
       query: { ...listQuery(opts), watch: 'true' },
       signal: opts.signal,
+      signalUntilResponse: opts.signalUntilResponse === true,
     });
     return new StreamWatch<T>(res, opts.bufferSize ?? DEFAULT_WATCH_BUFFER);
   }

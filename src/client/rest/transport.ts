@@ -25,6 +25,11 @@ export interface TransportRequest {
   headers: Record<string, string>;
   body?: Buffer | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * The signal covers only the wait for the response head, and the HTTP/2 transport lets go of it then (node's
+   * HTTP/1.1 client keeps it): for a watch its reader ends by destroying the response.
+   */
+  signalUntilResponse?: boolean;
   /** Fails the request with ETIMEDOUT when no response has finished in this many ms (0: none). */
   timeoutMs: number;
 }

@@ -124,3 +124,83 @@ test('a multi-byte character cut by a chunk boundary, and blank lines, decode in
     },
   );
 });
+
+test('a consumed watch pushes what arrived before and after consume, then its end; stop() ends it silently', async () => {
+  let resOut: http.ServerResponse | undefined;
+  await serve(
+    (_req, res) => {
+      resOut = res;
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(`${ev('ADDED', 1)}\n${ev('MODIFIED', 2)}\n`);
+    },
+    async (url) => {
+      const pods = new ResourceClient(new RESTClient({ host: url }), RESOURCES.pods);
+      const w = await pods.watch();
+      // Let the first events arrive (and queue) before anyone consumes.
+      await new Promise((r) => setTimeout(r, 100));
+      const got: string[] = [];
+      let ended: string | undefined;
+      const endedP = new Promise<void>((resolve) =>
+        w.consume!({
+          event: (e) =>
+            void got.push(
+              `${e.type}:${(e.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion}`,
+            ),
+          end: (err) => {
+            ended = err === undefined ? 'clean' : err.message;
+            resolve();
+          },
+        }),
+      );
+      assert.deepEqual(got, ['ADDED:1', 'MODIFIED:2'], 'the queued events, at once');
+      resOut!.end(`${ev('DELETED', 3)}\n`);
+      await endedP;
+      assert.deepEqual(got, ['ADDED:1', 'MODIFIED:2', 'DELETED:3']);
+      assert.equal(ended, 'clean');
+      assert.throws(() => w.consume!({ event: () => undefined, end: () => undefined }), /already consumed/);
+
+      const w2 = await pods.watch();
+      let calls = 0;
+      w2.consume!({ event: () => calls++, end: () => calls++ });
+      await new Promise((r) => setTimeout(r, 100));
+      const before = calls;
+      w2.stop();
+      resOut!.end(`${ev('ADDED', 4)}\n`);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(calls, before, 'nothing after stop(), not even the end');
+    },
+  );
+});
+
+test('a consumed watch ends with the error when a line does not decode or the sink throws', async () => {
+  let line = '';
+  await serve(
+    (_req, res) => {
+      res.writeHead(200);
+      res.write(`${ev('ADDED', 1)}\n${line}\n${ev('ADDED', 2)}\n`);
+    },
+    async (url) => {
+      const pods = new ResourceClient(new RESTClient({ host: url }), RESOURCES.pods);
+      for (const [bad, throwOn, want] of [
+        ['{not json', 0, /cannot decode event/],
+        [ev('MODIFIED', 9), 9, /sink refused 9/],
+      ] as const) {
+        line = bad;
+        const w = await pods.watch();
+        const seen: number[] = [];
+        const err = await new Promise<Error | undefined>((resolve) =>
+          w.consume!({
+            event: (e) => {
+              const rv = Number((e.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
+              if (rv === throwOn) throw new Error(`sink refused ${rv}`);
+              seen.push(rv);
+            },
+            end: resolve,
+          }),
+        );
+        assert.match(String(err), want);
+        assert.deepEqual(seen, [1], 'nothing after the failing line');
+      }
+    },
+  );
+});

@@ -15,8 +15,21 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 export type WatchEvent<T = KubeObject> =
   { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T } | { type: 'ERROR'; object: Status };
 
-/** A running watch: iterate it with `for await`, end it with `stop()`. */
+/** Where a consumed watch delivers: each event as it is decoded, then its end (with the error, if any). */
+export interface WatchSink<T = KubeObject> {
+  event(ev: WatchEvent<T>): void;
+  /** The stream ended (the server's timeout, or `err`); not called after `stop()`. */
+  end(err?: Error): void;
+}
+
+/** A running watch: iterate it with `for await` (or hand it a sink with `consume`), end it with `stop()`. */
 export interface Watch<T = KubeObject> extends AsyncIterable<WatchEvent<T>> {
+  /**
+   * Delivers events to `sink` as they arrive, instead of through iteration: no generator, promise or queue
+   * per watch while it waits, which is what a hollow fleet's 127,000 reference watches cost. At most once,
+   * and not together with iteration. Optional: a watch without it is iterated.
+   */
+  consume?(sink: WatchSink<T>): void;
   /** Closes the stream; iteration ends without delivering buffered events. */
   stop(): void;
   /** Stops the watch on `await using`. */
@@ -45,6 +58,7 @@ export class StreamWatch<T = KubeObject> implements Watch<T> {
   private stopped = false;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
+  private sink: WatchSink<T> | undefined;
 
   constructor(
     private readonly res: ResponseStream,
@@ -78,13 +92,14 @@ export class StreamWatch<T = KubeObject> implements Watch<T> {
       start = nl + 1;
       if (isBlank(buf, from, nl)) continue;
       const line = buf.toString('utf8', from, nl);
+      let ev: WatchEvent<T>;
       try {
-        this.queue.push(JSON.parse(line) as WatchEvent<T>);
+        ev = JSON.parse(line) as WatchEvent<T>;
       } catch {
-        this.finish(new Error(`watch: cannot decode event: ${line.trim().slice(0, 200)}`));
-        this.res.destroy();
-        return;
+        return this.fail(new Error(`watch: cannot decode event: ${line.trim().slice(0, 200)}`));
       }
+      if (this.sink === undefined) this.queue.push(ev);
+      else if (!this.deliver(ev)) return;
     }
     // A bounded copy: the rest of one event, kept apart from the chunk's (possibly pooled) memory.
     if (start < buf.length) this.partial = Buffer.from(buf.subarray(start));
@@ -92,11 +107,41 @@ export class StreamWatch<T = KubeObject> implements Watch<T> {
     this.notify();
   }
 
+  /** Hands one event to the sink; false when no more may follow (it stopped the watch, or threw: the watch fails). */
+  private deliver(ev: WatchEvent<T>): boolean {
+    try {
+      this.sink!.event(ev);
+    } catch (err) {
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+      return false;
+    }
+    return !this.stopped;
+  }
+
+  private fail(err: Error): void {
+    this.ended = false; // a stream that had ended cleanly still fails with what its consumer threw
+    this.finish(err);
+    this.res.destroy();
+  }
+
   private finish(err?: Error): void {
     if (this.ended) return;
     this.ended = true;
     if (err !== undefined && !this.stopped) this.failure = err;
+    if (this.sink !== undefined && !this.stopped) this.sink.end(this.failure);
     this.notify();
+  }
+
+  consume(sink: WatchSink<T>): void {
+    if (this.sink !== undefined) throw new Error('watch already consumed');
+    this.sink = sink;
+    // What arrived before: the events, then the end if it came.
+    for (let ev = this.queue.shift(); ev !== undefined; ev = this.queue.shift()) if (!this.deliver(ev)) return;
+    if (this.ended) {
+      if (!this.stopped) sink.end(this.failure);
+      return;
+    }
+    if (this.res.isPaused()) this.res.resume();
   }
 
   private notify(): void {
