@@ -5,10 +5,10 @@
  *   node --test dist/bench/apiserver/main.test.js
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ROW_LABELS } from './report.js';
+import { runScript } from '../smoke.js';
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 const AB = fileURLToPath(new URL('./ab.js', import.meta.url));
@@ -18,13 +18,7 @@ test(
   'the quick benchmark over two whole runs exits 0 and prints every row of each run and of their median',
   { timeout: 170_000 },
   () => {
-    const r = spawnSync(process.execPath, [MAIN, '--quick', '--runs', '2'], {
-      encoding: 'utf8',
-      timeout: 160_000,
-      killSignal: 'SIGTERM',
-    });
-    assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
-    assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+    const r = runScript([MAIN, '--quick', '--runs', '2'], 160_000);
     assert.match(r.stdout, /^run 1 of 2:$/m);
     assert.match(r.stdout, /^run 2 of 2:$/m);
     const median = r.stdout.slice(r.stdout.indexOf('median of 2 whole runs:'));
@@ -54,13 +48,7 @@ test(
   'the quick A/B comparison of a build with itself exits 0 and reports CPU per op for both sides',
   { timeout: 90_000 },
   () => {
-    const r = spawnSync(process.execPath, [AB, REPO, REPO, '--quick'], {
-      encoding: 'utf8',
-      timeout: 80_000,
-      killSignal: 'SIGTERM',
-    });
-    assert.equal(r.error, undefined, `could not run the comparison: ${r.error?.message}`);
-    assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+    const r = runScript([AB, REPO, REPO, '--quick'], 80_000);
     for (const op of ['get', 'create', 'update']) {
       for (const side of ['A', 'B'])
         assert.match(r.stdout, new RegExp(`^${op} +${side}: server CPU/op median \\d+ µs .* errors 0$`, 'm'), r.stdout);

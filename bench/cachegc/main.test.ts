@@ -6,16 +6,14 @@
  *   node --test dist/bench/cachegc/main.test.js
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runScript } from '../smoke.js';
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 test('the quick cache churn benchmark exits 0 and prints a row per shape', { timeout: 120_000 }, () => {
-  const r = spawnSync(process.execPath, [MAIN, '--quick'], { encoding: 'utf8', timeout: 110_000 });
-  assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
-  assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  const r = runScript([MAIN, '--quick'], 110_000);
   const row = (label: string): RegExp =>
     new RegExp(`^${label}\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+\\d+$`, 'm');
   assert.match(r.stdout, row('string \\(kscale\\)'), r.stdout);

@@ -23,12 +23,10 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { nodeRuntimeFlags } from '../../src/lab/node_flags.js';
 import { EncodedObject, jsonCodec } from '../../src/storage/index.js';
+import { flagValue } from '../args.js';
 
 const argv = process.argv.slice(2);
-const value = (f: string): string | undefined => {
-  const i = argv.indexOf(f);
-  return i < 0 ? undefined : argv[i + 1];
-};
+const value = (f: string): string | undefined => flagValue(argv, f);
 const quick = argv.includes('--quick');
 const objects = Number(value('--objects') ?? (quick ? 5_000 : 75_000));
 const bytes = Number(value('--bytes') ?? 3_000);

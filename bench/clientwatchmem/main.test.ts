@@ -7,9 +7,9 @@
  *   node --test dist/bench/clientwatchmem/main.test.js
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runScript } from '../smoke.js';
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
@@ -17,13 +17,7 @@ test(
   'the quick client watch memory benchmark exits 0 with a figure per client, every watch served',
   { timeout: 120_000 },
   () => {
-    const r = spawnSync(process.execPath, [MAIN, '--quick'], {
-      encoding: 'utf8',
-      timeout: 110_000,
-      killSignal: 'SIGTERM',
-    });
-    assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
-    assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+    const r = runScript([MAIN, '--quick'], 110_000);
     assert.match(r.stdout, /^kscale reference watch\s+-?\d+\s+200 synced$/m, r.stdout);
     assert.match(r.stdout, /^bare Node HTTP\/2 \(reference\)\s+-?\d+\s+200 answered 200$/m, r.stdout);
     assert.match(r.stdout, /machine: \d+ cores, load average/);

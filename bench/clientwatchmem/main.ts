@@ -27,12 +27,10 @@ import {
   stop,
   type Credentials,
 } from '../watchmem/streams.js';
+import { flagValue } from '../args.js';
 
 const argv = process.argv.slice(2);
-const value = (f: string): string | undefined => {
-  const i = argv.indexOf(f);
-  return i < 0 ? undefined : argv[i + 1];
-};
+const value = (f: string): string | undefined => flagValue(argv, f);
 const quick = argv.includes('--quick');
 const watches = Number(value('--watches') ?? (quick ? 200 : 2_000));
 const connections = Number(value('--connections') ?? (quick ? 4 : 40));

@@ -6,20 +6,14 @@
  *   node --test dist/bench/controllers/main.test.js
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runScript } from '../smoke.js';
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 test('the quick controllers benchmark exits 0 and prints every figure', { timeout: 120_000 }, () => {
-  const r = spawnSync(process.execPath, [MAIN, '--quick'], {
-    encoding: 'utf8',
-    timeout: 115_000,
-    killSignal: 'SIGTERM',
-  });
-  assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
-  assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  const r = runScript([MAIN, '--quick'], 115_000);
   assert.match(r.stdout, /pods created\s+30\b/);
   assert.match(r.stdout, /time until all available\s+\d/);
   assert.match(r.stdout, /controller-manager CPU\s+\d/);

@@ -7,9 +7,9 @@
  *   node --test dist/bench/informermem/main.test.js
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runScript } from '../smoke.js';
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
@@ -17,13 +17,7 @@ test(
   'a small informer memory run exits 0 and prints heap per pod and snapshot classes for both components',
   { timeout: 240_000 },
   () => {
-    const r = spawnSync(process.execPath, [MAIN, '--quick', '--pods', '200', '--nodes', '10'], {
-      encoding: 'utf8',
-      timeout: 230_000,
-      killSignal: 'SIGTERM',
-    });
-    assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
-    assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+    const r = runScript([MAIN, '--quick', '--pods', '200', '--nodes', '10'], 230_000);
     for (const c of ['scheduler', 'controller-manager']) {
       assert.match(
         r.stdout,

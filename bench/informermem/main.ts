@@ -36,12 +36,10 @@ import { runningStatus } from '../servermem/objects.js';
 import { inspectorUrl, liveMemory, type LiveMemory } from '../watchcache/inspector.js';
 import { grownClasses, heapClasses, type HeapClass } from './heap_classes.js';
 import { APPS, NAMESPACES, node, owner, pod } from './objects.js';
+import { flagValue } from '../args.js';
 
 const argv = process.argv.slice(2);
-const value = (f: string): string | undefined => {
-  const i = argv.indexOf(f);
-  return i < 0 ? undefined : argv[i + 1];
-};
+const value = (f: string): string | undefined => flagValue(argv, f);
 const quick = argv.includes('--quick');
 const n = Number(value('--pods') ?? (quick ? 2_000 : 30_000));
 const nodes = Number(value('--nodes') ?? (quick ? 100 : 1_000));

@@ -6,21 +6,15 @@
  *   node --test dist/bench/proxy/main.test.js
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ROW_LABELS } from './report.js';
+import { runScript } from '../smoke.js';
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 test('the quick proxy benchmark exits 0 and prints every row', { timeout: 90_000 }, () => {
-  const r = spawnSync(process.execPath, [MAIN, '--quick'], {
-    encoding: 'utf8',
-    timeout: 85_000,
-    killSignal: 'SIGTERM',
-  });
-  assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
-  assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  const r = runScript([MAIN, '--quick'], 85_000);
   assert.match(r.stdout, /iptables-legacy\s+iptables-nft\s+nftables\s+ipvs/);
   for (const label of ROW_LABELS) {
     const row = r.stdout.split('\n').find((l) => l.startsWith(label));

@@ -6,21 +6,15 @@
  *   node --test dist/bench/scheduler/main.test.js
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { COLUMNS } from './report.js';
+import { runScript } from '../smoke.js';
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 test('the quick scheduler benchmark exits 0 and binds every pod in every case', { timeout: 180_000 }, () => {
-  const r = spawnSync(process.execPath, [MAIN, '--quick', '--pods', '200'], {
-    encoding: 'utf8',
-    timeout: 170_000,
-    killSignal: 'SIGTERM',
-  });
-  assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
-  assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  const r = runScript([MAIN, '--quick', '--pods', '200'], 170_000);
   const header = r.stdout.split('\n').find((l) => l.startsWith('case '));
   assert.deepEqual(header?.split(/\s{2,}/), COLUMNS, r.stdout);
   for (const kase of ['reference', 'plain', 'anti-affinity', 'gang8']) {

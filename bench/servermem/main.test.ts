@@ -6,20 +6,14 @@
  *   node --test dist/bench/servermem/main.test.js
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runScript } from '../smoke.js';
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 test('the quick server memory benchmark exits 0 and prints a figure for every step', { timeout: 120_000 }, () => {
-  const r = spawnSync(process.execPath, [MAIN, '--quick'], {
-    encoding: 'utf8',
-    timeout: 110_000,
-    killSignal: 'SIGTERM',
-  });
-  assert.equal(r.error, undefined, `could not run the benchmark: ${r.error?.message}`);
-  assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  const r = runScript([MAIN, '--quick'], 110_000);
   for (const step of ['pod created', 'pod status written', 'event created', 'pod deleted']) {
     assert.match(
       r.stdout,

@@ -20,12 +20,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { inspectorUrl, liveMemory, type LiveMemory } from '../watchcache/inspector.js';
 import { namespaceOf, NAMESPACES, pod, runningStatus, scheduledEvent } from './objects.js';
+import { flagValue } from '../args.js';
 
 const argv = process.argv.slice(2);
-const value = (f: string): string | undefined => {
-  const i = argv.indexOf(f);
-  return i < 0 ? undefined : argv[i + 1];
-};
+const value = (f: string): string | undefined => flagValue(argv, f);
 const quick = argv.includes('--quick');
 const n = Number(value('--pods') ?? (quick ? 300 : 20_000));
 const kscale = value('--kscale') ?? fileURLToPath(new URL('../../src/cmd/kscale.js', import.meta.url));
