@@ -27,15 +27,12 @@ import {
   stop,
   type Credentials,
 } from '../watchmem/streams.js';
-import { flagValue } from '../args.js';
+import { positiveIntFlag } from '../args.js';
 
 const argv = process.argv.slice(2);
-const value = (f: string): string | undefined => flagValue(argv, f);
 const quick = argv.includes('--quick');
-const watches = Number(value('--watches') ?? (quick ? 200 : 2_000));
-const connections = Number(value('--connections') ?? (quick ? 4 : 40));
-if (!Number.isInteger(watches) || watches <= 0) throw new Error('--watches must be a positive integer');
-if (!Number.isInteger(connections) || connections <= 0) throw new Error('--connections must be a positive integer');
+const watches = positiveIntFlag(argv, '--watches', quick ? 200 : 2_000);
+const connections = positiveIntFlag(argv, '--connections', quick ? 4 : 40);
 if (watches / connections > 1000) throw new Error('at most 1,000 watches per connection (the server stream limit)');
 const NS = 'clientwatchmem';
 const KSCALE = fileURLToPath(new URL('../../src/cmd/kscale.js', import.meta.url));

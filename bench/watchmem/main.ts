@@ -27,17 +27,15 @@ import {
   type Credentials,
   type Started,
 } from './streams.js';
-import { flagValue } from '../args.js';
+import { flagValue, positiveIntFlag } from '../args.js';
 
 const argv = process.argv.slice(2);
 const value = (f: string): string | undefined => flagValue(argv, f);
 const quick = argv.includes('--quick');
-const watches = Number(value('--watches') ?? (quick ? 200 : 4_000));
-const connections = Number(value('--connections') ?? (quick ? 10 : 80));
+const watches = positiveIntFlag(argv, '--watches', quick ? 200 : 4_000);
+const connections = positiveIntFlag(argv, '--connections', quick ? 10 : 80);
 const kscale = value('--kscale') ?? fileURLToPath(new URL('../../src/cmd/kscale.js', import.meta.url));
 const bare = fileURLToPath(new URL('./bare_server.js', import.meta.url));
-if (!Number.isInteger(watches) || watches <= 0) throw new Error('--watches must be a positive integer');
-if (!Number.isInteger(connections) || connections <= 0) throw new Error('--connections must be a positive integer');
 
 /** Heap and external bytes per watch between two full-GC readings. */
 async function measure(s: Started, tls: Credentials): Promise<{ heap: number; external: number; codes: string }> {
