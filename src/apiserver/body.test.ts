@@ -80,3 +80,18 @@ test('bodies read ahead count against the budget until given back; past it they 
   budget.give(held.bytes);
   assert.equal(budget.used, 0);
 });
+
+test('a body read ahead comes back byte for byte: UTF-8 text and binary (protobuf) alike', async () => {
+  const bytes = Buffer.concat([
+    Buffer.from([0x6b, 0x38, 0x73, 0x00, 0xff, 0xfe, 0x80, 0x0a]),
+    Buffer.from('{"metadata":{"name":"ä-名前-🙂"}}'),
+  ]);
+  const req = Readable.from([bytes.subarray(0, 5), bytes.subarray(5)]) as unknown as IncomingMessage;
+  req.headers = {};
+  const held = { bytes: 0 };
+  await readAheadBody(req, new BodyBudget(1024), held);
+  assert.equal(held.bytes, bytes.length);
+  assert.deepEqual(await readBody(req), bytes);
+  // Past the handler's own limit it is still a 413.
+  await assert.rejects(readBody(req, 4), (e: { code?: number }) => e.code === 413);
+});

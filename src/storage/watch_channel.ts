@@ -79,8 +79,14 @@ export class WatchChannel implements Watcher {
 
   private next(): Promise<IteratorResult<WatchEvent>> {
     if (this.length > 0) {
-      const ev = this.queue[this.head++];
-      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      const ev = this.queue[this.head]!;
+      // Let go of each event as it is read: a consumed event left in the array kept its value Buffers until
+      // 1,024 more had passed (seconds under load), so they were promoted and died in the old generation.
+      (this.queue as (WatchEvent | undefined)[])[this.head++] = undefined;
+      if (this.head === this.queue.length) {
+        this.queue.length = 0;
+        this.head = 0;
+      } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
         this.queue = this.queue.slice(this.head);
         this.head = 0;
       }

@@ -85,6 +85,27 @@ describe('the REST client over HTTP/2', { timeout: 120_000 }, () => {
     rest.close();
   });
 
+  test('bodies with multi-byte UTF-8 go out as strings with their byte length: create, patch and update', async () => {
+    const { rest, h2 } = client(config);
+    const cms = rest.resource<ConfigMap>(RESOURCES.configmaps);
+    const made = await cms.create(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'utf8' }, data: { a: 'ä-名前-🙂' } },
+      { namespace: 'default' },
+    );
+    assert.equal(made.data?.a, 'ä-名前-🙂');
+    const patched = await rest.request<ConfigMap>({
+      method: 'PATCH',
+      path: '/api/v1/namespaces/default/configmaps/utf8',
+      body: '{"data":{"b":"€uro"}}',
+      contentType: 'application/merge-patch+json',
+    });
+    assert.deepEqual(patched.data, { a: 'ä-名前-🙂', b: '€uro' });
+    const updated = await cms.update({ ...patched, data: { c: 'ß'.repeat(5000) } }, { namespace: 'default' });
+    assert.equal(updated.data?.c, 'ß'.repeat(5000));
+    assert.equal(rest.protocol, 'h2');
+    h2.close();
+  });
+
   test('a stopped watch cancels its stream and frees its slot', async () => {
     const { rest, h2 } = client(config);
     const cms = rest.resource<ConfigMap>(RESOURCES.configmaps);

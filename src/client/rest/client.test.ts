@@ -172,3 +172,35 @@ test('requests carry the bearer token and wait for the QPS limiter', async () =>
     },
   );
 });
+
+test('a body is sent as JSON text with its UTF-8 byte length, whether given as an object or a string', async () => {
+  const got: { length: string | undefined; type: string | undefined; body: string }[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      got.push({
+        length: req.headers['content-length'],
+        type: req.headers['content-type'],
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const rest = new RESTClient({ host: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    const obj = { metadata: { name: 'ä-名前-🙂' } };
+    await rest.request({ method: 'POST', path: '/x', body: obj });
+    await rest.request({ method: 'PATCH', path: '/x', body: '{"a":"€"}', contentType: 'application/merge-patch+json' });
+    await rest.request({ method: 'PUT', path: '/x', body: Buffer.from('{"b":"ß"}') });
+    assert.deepEqual(got, [
+      { length: String(Buffer.byteLength(JSON.stringify(obj))), type: 'application/json', body: JSON.stringify(obj) },
+      { length: '11', type: 'application/merge-patch+json', body: '{"a":"€"}' },
+      { length: '10', type: 'application/json', body: '{"b":"ß"}' },
+    ]);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});

@@ -23,7 +23,8 @@ export interface TransportRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;
-  body?: Buffer | undefined;
+  /** A string is written as UTF-8 without a Buffer of its own (so no ArrayBuffer outlives a queued request). */
+  body?: Buffer | string | undefined;
   signal?: AbortSignal | undefined;
   /**
    * The signal covers only the wait for the response head, and the HTTP/2 transport lets go of it then (node's
