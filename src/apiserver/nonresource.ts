@@ -175,7 +175,8 @@ export async function serveMisc(
       if (st.lastDefragmentMs !== undefined) metrics.storageDefragment.set(st.lastDefragmentMs / 1000);
     }
     const text = await metrics.registry.metrics();
-    res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
+    // With its length a scraper can tell a whole exposition from one cut short (a reset stream ends like a whole one).
+    res.writeHead(200, { 'Content-Type': metrics.registry.contentType, 'Content-Length': Buffer.byteLength(text) });
     res.end(text);
     return true;
   }

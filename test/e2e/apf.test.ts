@@ -343,7 +343,10 @@ describe('API Priority and Fairness objects', () => {
       h.finish();
       assert.equal(await h.code, 201);
     }
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const scraped = await fetch(`${server.url}/metrics`);
+    const metrics = await scraped.text();
+    // The exposition carries its length, so a scraper can tell a whole one from one cut short.
+    assert.equal(scraped.headers.get('content-length'), String(Buffer.byteLength(metrics)));
     assert.doesNotMatch(metrics, /apiserver_flowcontrol_rejected_requests_total\{flow_schema="apf-writer"/);
     assert.match(
       metrics,

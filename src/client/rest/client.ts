@@ -13,7 +13,7 @@ import { Backoff } from '../flowcontrol/backoff.js';
 import { sleepAbortable, TokenBucket, type RateLimiter } from '../flowcontrol/token_bucket.js';
 import type { RestConfig } from './config.js';
 import { isConnectionLost, isConnectionRefused, statusErrorFromResponse } from './errors.js';
-import { Http2Transport } from './http2.js';
+import { abortError, Http2Transport } from './http2.js';
 import { Http1Transport, newAgent, type ResponseStream, type Transport } from './transport.js';
 import type { KubeObject } from '../../api/index.js';
 import { ResourceClient, type GroupVersionResource } from './resource.js';
@@ -124,7 +124,7 @@ export class RESTClient {
   /** Sends a request and returns the buffered body of a 2xx response; failures throw StatusError. */
   async requestRaw(opts: RequestOptions): Promise<RawResponse> {
     const res = await this.send(opts);
-    const body = await readBody(res);
+    const body = await readBody(res, opts);
     if (res.statusCode! >= 300) throw statusErrorFromResponse(res.statusCode!, body, retryAfterSeconds(res.headers));
     return { status: res.statusCode!, headers: res.headers, body };
   }
@@ -133,7 +133,7 @@ export class RESTClient {
   async stream(opts: RequestOptions): Promise<ResponseStream> {
     const res = await this.send(opts, true);
     if (res.statusCode === 200) return res;
-    const body = await readBody(res);
+    const body = await readBody(res, opts);
     throw statusErrorFromResponse(res.statusCode!, body, retryAfterSeconds(res.headers));
   }
 
@@ -240,13 +240,29 @@ export function retryAfterSeconds(headers: IncomingHttpHeaders): number | undefi
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-function readBody(res: ResponseStream): Promise<Buffer> {
+/**
+ * The whole body of a response. node:http2 ends a stream's body when the stream is reset (our own CANCEL on an
+ * aborted signal, the server's RST_STREAM) just as when it ends, so a body cut short is told by its signal and
+ * by a Content-Length it falls short of, and fails as a lost connection: it is never handed on as the response.
+ */
+function readBody(res: ResponseStream, opts: Pick<RequestOptions, 'method' | 'signal'>): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const lost = (): void => reject(Object.assign(new Error('response aborted'), { code: 'ECONNRESET' }));
-    res.on('data', (c: Buffer) => chunks.push(c));
-    // Most bodies arrive in one chunk: hand it over instead of copying it (Buffer.concat always allocates).
-    res.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    let size = 0;
+    const lost = (why = 'response aborted'): void => reject(Object.assign(new Error(why), { code: 'ECONNRESET' }));
+    res.on('data', (c: Buffer) => {
+      chunks.push(c);
+      size += c.length;
+    });
+    res.on('end', () => {
+      if (opts.signal?.aborted === true) return reject(abortError());
+      const declared = res.headers['content-length'];
+      const bodyless = opts.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304;
+      if (declared !== undefined && !bodyless && Number(declared) !== size)
+        return lost(`response body ended after ${size} of ${declared} bytes`);
+      // Most bodies arrive in one chunk: hand it over instead of copying it (Buffer.concat always allocates).
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
     res.on('error', reject);
     res.on('aborted', lost);
     // An HTTP/2 stream reset mid-body closes without 'aborted'.

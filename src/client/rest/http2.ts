@@ -46,7 +46,7 @@ function connectionError(message: string, code: string, cause?: unknown): Error 
 }
 
 /** What a request aborted through its signal fails with, named as the DOM's AbortError. */
-function abortError(): Error {
+export function abortError(): Error {
   return Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
 }
 
