@@ -19,14 +19,7 @@ import { runInNewContext } from 'node:vm';
 import { Http2Transport, loadKubeconfig, RESOURCES, RESTClient, type Stopper } from '../../src/client/index.js';
 import type { ConfigMap } from '../../src/api/index.js';
 import { watchReference, type ReferencedObject } from '../../src/kubelet/pod_references.js';
-import {
-  createNamespace,
-  kubeconfigCredentials,
-  openWatches,
-  start,
-  stop,
-  type Credentials,
-} from '../watchmem/streams.js';
+import { openWatches, startKscaleServer, stop, type Credentials } from '../watchmem/streams.js';
 import { positiveIntFlag } from '../args.js';
 
 const argv = process.argv.slice(2);
@@ -101,15 +94,8 @@ async function bareWatches(
 
 const dir = mkdtempSync(join(tmpdir(), 'kscale-clientwatchmem-'));
 try {
-  const kc = join(dir, 'super-admin.conf');
-  const server = await start(
-    [KSCALE, 'server', '--secure-port', '0', '--data-dir', join(dir, 'data'), '--write-super-admin-kubeconfig', kc],
-    /serving securely on (https:\/\/\S+)/,
-  );
+  const { server, kubeconfig: kc, tls } = await startKscaleServer(KSCALE, dir, NS);
   try {
-    const tls = kubeconfigCredentials(kc);
-    const ns = await createNamespace(server.url, tls, NS);
-    if (ns !== 201) throw new Error(`creating namespace ${NS}: ${ns}`);
     const config = loadKubeconfig({ path: kc });
     const rest = new RESTClient({ ...config, qps: 0 });
     const cms = rest.resource<ConfigMap>(RESOURCES.configmaps);

@@ -21,7 +21,7 @@ import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf
 import { fileURLToPath } from 'node:url';
 import { loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
 import type { ConfigMap } from '../../src/api/index.js';
-import { createNamespace, kubeconfigCredentials, start, stop, type Credentials } from '../watchmem/streams.js';
+import { startKscaleServer, stop } from '../watchmem/streams.js';
 import { positiveIntFlag } from '../args.js';
 
 const argv = process.argv.slice(2);
@@ -90,15 +90,8 @@ function row(name: string, f: Figures): string {
 
 const dir = mkdtempSync(join(tmpdir(), 'kscale-recvgc-'));
 try {
-  const kc = join(dir, 'super-admin.conf');
-  const server = await start(
-    [KSCALE, 'server', '--secure-port', '0', '--data-dir', join(dir, 'data'), '--write-super-admin-kubeconfig', kc],
-    /serving securely on (https:\/\/\S+)/,
-  );
+  const { server, kubeconfig: kc, tls } = await startKscaleServer(KSCALE, dir, NS);
   try {
-    const tls: Credentials = kubeconfigCredentials(kc);
-    const ns = await createNamespace(server.url, tls, NS);
-    if (ns !== 201) throw new Error(`creating namespace ${NS}: ${ns}`);
     const config = loadKubeconfig({ path: kc });
     const rest = new RESTClient({ ...config, qps: 0 });
     const cms = rest.resource<ConfigMap>(RESOURCES.configmaps);

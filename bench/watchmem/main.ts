@@ -18,15 +18,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { liveMemory, type LiveMemory } from '../watchcache/inspector.js';
-import {
-  createNamespace,
-  kubeconfigCredentials,
-  openWatches,
-  start,
-  stop,
-  type Credentials,
-  type Started,
-} from './streams.js';
+import { openWatches, start, startKscaleServer, stop, type Credentials, type Started } from './streams.js';
 import { flagValue, positiveIntFlag } from '../args.js';
 
 const argv = process.argv.slice(2);
@@ -55,16 +47,9 @@ async function measure(s: Started, tls: Credentials): Promise<{ heap: number; ex
 
 const dir = mkdtempSync(join(tmpdir(), 'kscale-watchmem-'));
 try {
-  const kc = join(dir, 'super-admin.conf');
-  const server = await start(
-    [kscale, 'server', '--secure-port', '0', '--data-dir', join(dir, 'data'), '--write-super-admin-kubeconfig', kc],
-    /serving securely on (https:\/\/\S+)/,
-  );
+  const { server, tls } = await startKscaleServer(kscale, dir, 'watchmem');
   let kscaleFigures;
   try {
-    const tls = kubeconfigCredentials(kc);
-    const ns = await createNamespace(server.url, tls, 'watchmem');
-    if (ns !== 201) throw new Error(`creating namespace watchmem: ${ns}`);
     kscaleFigures = await measure(server, tls);
   } finally {
     await stop(server);

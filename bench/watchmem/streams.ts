@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, type ClientHttp2Session } from 'node:http2';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { inspectorUrl } from '../watchcache/inspector.js';
 
@@ -116,5 +117,39 @@ export async function createNamespace(url: string, tls: Credentials, name: strin
     });
   } finally {
     s.close();
+  }
+}
+
+/**
+ * Starts `kscale server` (the script at `kscale`) with its data and its break-glass kubeconfig under `dir`, and
+ * creates namespace `ns`; the caller stops the server.
+ */
+export async function startKscaleServer(
+  kscale: string,
+  dir: string,
+  ns: string,
+): Promise<{ server: Started; kubeconfig: string; tls: Credentials }> {
+  const kubeconfig = join(dir, 'super-admin.conf');
+  const server = await start(
+    [
+      kscale,
+      'server',
+      '--secure-port',
+      '0',
+      '--data-dir',
+      join(dir, 'data'),
+      '--write-super-admin-kubeconfig',
+      kubeconfig,
+    ],
+    /serving securely on (https:\/\/\S+)/,
+  );
+  try {
+    const tls = kubeconfigCredentials(kubeconfig);
+    const code = await createNamespace(server.url, tls, ns);
+    if (code !== 201) throw new Error(`creating namespace ${ns}: ${code}`);
+    return { server, kubeconfig, tls };
+  } catch (err) {
+    await stop(server);
+    throw err;
   }
 }
