@@ -43,8 +43,9 @@ export class BodyBudget {
 /**
  * Bodies read ahead of dispatch (readAheadBody), handed to the handler's readBody. Each is held as a
  * one-byte string of its bytes (latin1 round-trips any byte), on V8's heap: a body waits in the APF
- * queues, often for seconds, and as a Buffer it pinned the whole socket read it was sliced from. That
- * external memory died in the old generation, and every 64 MB of it started a full marking.
+ * queues, often for seconds, and as a Buffer slice it kept the whole socket read it came from alive
+ * that long. (On Node 20 a socket read's ArrayBuffer is freed only by a mark-compact anyway, see
+ * bench/recvgc; the string only lets the next one free it.)
  */
 const readAhead = new WeakMap<IncomingMessage, string>();
 
