@@ -69,6 +69,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   MAX_HEADER_BYTES,
   socketLimits,
+  UPLOAD_WINDOW_PER_STREAM_BYTES,
 } from './serving_limits.js';
 import { withPriorityAndFairness } from './filters/priority_and_fairness.js';
 import {
@@ -523,6 +524,7 @@ export class ApiServer {
     listener: ReturnType<typeof toListener>,
     requestTimeoutMs: number,
   ): Http2SecureServer {
+    const maxStreams = o.http2MaxStreamsPerConnection ?? 1000;
     const server = createSecureServer(
       {
         cert: o.cert,
@@ -534,8 +536,10 @@ export class ApiServer {
         // A client that stalls mid-handshake is dropped after 10 s (Go's TLSHandshakeTimeout) instead of Node's 120 s.
         handshakeTimeout: 10_000,
         settings: {
-          maxConcurrentStreams: o.http2MaxStreamsPerConnection ?? 1000,
+          maxConcurrentStreams: maxStreams,
           maxHeaderListSize: MAX_HEADER_BYTES,
+          initialWindowSize: UPLOAD_WINDOW_PER_STREAM_BYTES,
+          maxFrameSize: UPLOAD_WINDOW_PER_STREAM_BYTES,
         },
       },
       listener as unknown as Parameters<typeof createSecureServer>[1],
@@ -554,6 +558,10 @@ export class ApiServer {
     });
     // A failed handshake is the client's problem; the socket is already gone.
     server.on('session', (session: ServerHttp2Session) => {
+      // As kube-apiserver's MaxUploadBufferPerConnection: one upload window per stream it may open. Node's default
+      // (HTTP/2's 64 KiB for the whole connection) held a client's concurrent request bodies to one window per
+      // round trip.
+      session.setLocalWindowSize(UPLOAD_WINDOW_PER_STREAM_BYTES * maxStreams);
       this.http2Sessions.add(session);
       session.once('close', () => this.http2Sessions.delete(session));
     });

@@ -13,6 +13,11 @@ import type { Duplex } from 'node:stream';
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** Go's http.Server.MaxHeaderBytes default (1 MiB), which kube-apiserver keeps. */
 export const MAX_HEADER_BYTES = 1 << 20;
+/**
+ * kube-apiserver's HTTP/2 upload window and largest frame it reads, per stream (its resourceBody99Percentile,
+ * 256 KiB: most request bodies fit one frame); the connection's window is this times the streams allowed on it.
+ */
+export const UPLOAD_WINDOW_PER_STREAM_BYTES = 256 * 1024;
 /** kube-apiserver's ReadHeaderTimeout (32 s). */
 export const HEADERS_TIMEOUT_MS = 32_000;
 /** kube-apiserver's IdleTimeout (90 s). */

@@ -8,6 +8,7 @@
  * server restart is survived by retrying. DISABLE_HTTP2 keeps HTTP/1.1.
  */
 import assert from 'node:assert/strict';
+import http2 from 'node:http2';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import {
   RESOURCES,
   RESTClient,
   loadKubeconfig,
+  tlsOptions,
   type Http2TransportOptions,
   type RestConfig,
 } from '../../src/client/index.js';
@@ -177,6 +179,22 @@ describe('the REST client over HTTP/2', { timeout: 120_000 }, () => {
     assert.equal(h2.stats.sessions, 1, 'no second connection was opened');
     for (const w of watches) w.stop();
     rest.close();
+  });
+
+  test("the server's upload windows are kube-apiserver's: 256 KiB a stream, and that per stream allowed (4) on the connection", async () => {
+    const session = http2.connect(server.secureURL, tlsOptions(config));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        session.once('remoteSettings', () => resolve());
+        session.once('error', reject);
+      });
+      assert.equal(session.remoteSettings.initialWindowSize, 256 * 1024);
+      assert.equal(session.remoteSettings.maxFrameSize, 256 * 1024);
+      // The connection's window arrives as a WINDOW_UPDATE after the settings; HTTP/2's default is 64 KiB.
+      await until('the connection window', () => session.state.remoteWindowSize === 4 * 256 * 1024);
+    } finally {
+      session.close();
+    }
   });
 
   test('DISABLE_HTTP2 (config.disableHTTP2) keeps HTTP/1.1', async () => {

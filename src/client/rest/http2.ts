@@ -18,6 +18,15 @@ import { sleepAbortable } from '../flowcontrol/token_bucket.js';
 import type { RestConfig } from './config.js';
 import { Http1Transport, tlsOptions, type ResponseStream, type Transport, type TransportRequest } from './transport.js';
 
+/**
+ * The receive windows client-go's HTTP/2 transport advertises (golang.org/x/net/http2's transportDefaultStreamFlow
+ * and transportDefaultConnFlow). With HTTP/2's default 64 KiB, a body or a watch moved one window per round trip
+ * through both event loops: a 10 MB LIST took ~160 of them, seconds on a loaded machine. A stream its reader
+ * pauses still stops the sender at its window, so a slow reader buffers at most this much.
+ */
+export const STREAM_WINDOW_BYTES = 4 << 20;
+export const CONNECTION_WINDOW_BYTES = 1 << 30;
+
 /** Knobs of an HTTP/2 transport; time and randomness are injected. */
 export interface Http2TransportOptions {
   clock?: Clock;
@@ -136,7 +145,12 @@ export class Http2Transport implements Transport {
       this.fallback = new Http1Transport(new https.Agent({ keepAlive: true, ...tlsOptions(this.config) }), true);
       return this.fallback;
     }
-    const session = http2.connect(this.origin, { createConnection: () => socket, settings: { enablePush: false } });
+    const session = http2.connect(this.origin, {
+      createConnection: () => socket,
+      settings: { enablePush: false, initialWindowSize: STREAM_WINDOW_BYTES },
+    });
+    // Node leaves the connection's window at HTTP/2's 64 KiB, which every stream shares.
+    session.setLocalWindowSize(CONNECTION_WINDOW_BYTES);
     const lane: Lane = { session, active: 0, ping: undefined };
     this.stats.sessions++;
     session.on('error', (err) => this.drop(lane, connectionError(`http2 session: ${err.message}`, 'ECONNRESET', err)));
