@@ -438,14 +438,17 @@ export class LoadGenerator {
   }
 
   private async createWorkload(w: PlannedWorkload, f: InFlight): Promise<number> {
-    // The pods reference their ConfigMap and Secret, so those exist first (awaited, not just queued).
-    for (const c of companions(w)) {
+    const bundle = companions(w);
+    for (const c of bundle) {
       this.expect(c.kind, 1);
       this.changed(c.kind);
-      const create = (): Promise<void> =>
-        this.call(`${c.res.resource} POST`, () => this.o.client.resource(c.res).create(c.obj));
-      await (c.kind === 'Service' ? f.add(create) : create());
     }
+    const createCompanions = async (): Promise<void> => {
+      // The pods reference their ConfigMap and Secret, so those exist first (awaited in order, as ClusterLoader2
+      // creates an object bundle's objects one after another).
+      for (const c of bundle)
+        await this.call(`${c.res.resource} POST`, () => this.o.client.resource(c.res).create(c.obj));
+    };
     this.revision.set(w, 0);
     this.expectedLive += w.replicas;
     this.expectedRunning += w.replicas;
@@ -456,13 +459,18 @@ export class LoadGenerator {
       if (w.claims === true) this.expect('PersistentVolumeClaim', w.replicas);
       // A CronJob's Jobs run no pods: it costs one token, as a call.
       await this.pacer.take(Math.max(1, w.replicas), this.o.signal);
-      await f.add(() =>
-        this.call(`${made.res.resource} POST`, () => this.o.client.resource(made.res).create(made.obj)),
-      );
+      // The whole bundle is one in-flight action, as in ClusterLoader2's tuning sets: bundles run side by side at the
+      // paced rate. Awaiting each bundle's ConfigMap and Secret here instead held the offered rate to one bundle per
+      // two call latencies (66 pods/s of the 105 asked at 2,500 nodes).
+      await f.add(async () => {
+        await createCompanions();
+        await this.call(`${made.res.resource} POST`, () => this.o.client.resource(made.res).create(made.obj));
+      });
       return w.replicas;
     }
     // In pods mode the lab plays every controller with bare pods (a StatefulSet's claims left out); a CronJob's Jobs
     // run no pods, so it has nothing to stand in for.
+    await createCompanions();
     this.podsOf.set(w, []);
     for (let i = 0; i < w.replicas; i++) await this.createPod(w, f);
     return w.replicas;
