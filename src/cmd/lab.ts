@@ -155,7 +155,7 @@ function addRunFlags(cmd: Command): Command {
     )
     .option(
       '--fleet-processes <n>',
-      'hollow-node fleet processes the nodes are split over (contiguous slices); 0: one per 2,500 nodes',
+      'hollow-node fleet processes the nodes are split over (contiguous slices); 0: one per 1,250 nodes',
       nonNegativeIntFlag,
       0,
     )

@@ -33,10 +33,11 @@ test('slices start at the given first index', () => {
   ]);
 });
 
-test('the default process count is one per 2,500 nodes', () => {
+test('the default process count is one per 1,250 nodes', () => {
   assert.equal(defaultFleetProcesses(0), 1);
-  assert.equal(defaultFleetProcesses(2_500), 1);
-  assert.equal(defaultFleetProcesses(2_501), 2);
-  assert.equal(defaultFleetProcesses(7_500), 3);
-  assert.equal(defaultFleetProcesses(10_000), 4);
+  assert.equal(defaultFleetProcesses(1_250), 1);
+  assert.equal(defaultFleetProcesses(1_251), 2);
+  assert.equal(defaultFleetProcesses(2_500), 2);
+  assert.equal(defaultFleetProcesses(7_500), 6);
+  assert.equal(defaultFleetProcesses(10_000), 8);
 });

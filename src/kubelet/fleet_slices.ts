@@ -11,7 +11,7 @@ export interface FleetSlice {
 }
 
 /** Nodes per fleet process the lab aims at when it chooses the process count itself. */
-export const NODES_PER_FLEET_PROCESS = 2_500;
+export const NODES_PER_FLEET_PROCESS = 1_250;
 
 /** `count` nodes from `firstIndex` split into at most `processes` contiguous slices, sizes differing by at most one. */
 export function fleetSlices(count: number, processes: number, firstIndex = 0): FleetSlice[] {
@@ -27,7 +27,7 @@ export function fleetSlices(count: number, processes: number, firstIndex = 0): F
   return slices;
 }
 
-/** The fleet processes for `nodes` when none is asked for: one per 2,500 nodes, at least one. */
+/** The fleet processes for `nodes` when none is asked for: one per 1,250 nodes, at least one. */
 export function defaultFleetProcesses(nodes: number): number {
   return Math.max(1, Math.ceil(nodes / NODES_PER_FLEET_PROCESS));
 }

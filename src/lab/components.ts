@@ -226,7 +226,7 @@ export function schedulerSpec(c: LabConfig, paths: RunPaths): ComponentSpec {
 
 /**
  * The fleet processes: contiguous slices of one node range under one name prefix (kscale nodes --first-index),
- * so the cluster looks the same whatever the process count; 0 processes: one per 2,500 nodes. Process i serves
+ * so the cluster looks the same whatever the process count; 0 processes: one per 1,250 nodes. Process i serves
  * its endpoints on securePorts[i] (a free port when absent).
  */
 export function fleetSpecs(c: LabConfig, paths: RunPaths, securePorts: readonly number[] = []): ComponentSpec[] {
@@ -284,7 +284,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths, securePorts: readonly 
   return specs;
 }
 
-/** The fleet processes of a run: --fleet-processes, or one per 2,500 nodes when it is 0 (auto). */
+/** The fleet processes of a run: --fleet-processes, or one per 1,250 nodes when it is 0 (auto). */
 export function fleetProcessCount(c: LabConfig): number {
   return c.fleet.processes > 0 ? c.fleet.processes : defaultFleetProcesses(c.nodes);
 }

@@ -51,7 +51,7 @@ export interface LabConfig {
   controllerManager: ClientLimits & { nodeMonitorPeriod: string; nodeMonitorGracePeriod: string; extraArgs: string[] };
   scheduler: ClientLimits & { extraArgs: string[] };
   fleet: ClientLimits & {
-    /** Fleet processes sharing the node range; 0: chosen from the node count (one per 2,500 nodes). */
+    /** Fleet processes sharing the node range; 0: chosen from the node count (one per 1,250 nodes). */
     processes: number;
     heartbeat: 'lease' | 'status';
     nodeStatusUpdateFrequency: string;
