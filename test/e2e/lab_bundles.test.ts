@@ -7,9 +7,7 @@
  * workload that references them.
  */
 import assert from 'node:assert/strict';
-import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { after, before, test } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
 import { loadKubeconfig, RESOURCES, RESTClient, type KubeObject } from '../../src/client/index.js';
 import { LoadGenerator } from '../../src/lab/load.js';
 import { PodTracker } from '../../src/lab/pod_tracker.js';
@@ -21,26 +19,13 @@ let client: RESTClient;
 let tracker: PodTracker;
 
 /** Arms (PUT `action`) or disarms (DELETE) a writer failpoint through the loopback-only debug endpoint. */
-async function failpoint(method: 'PUT' | 'DELETE', name: string, action = ''): Promise<number> {
-  const kc = new KubeConfig();
-  kc.loadFromFile(server.superAdminKubeconfig);
-  const url = new URL(kc.getCurrentCluster()!.server);
-  const opts: RequestOptions = {
+async function failpoint(method: 'PUT' | 'DELETE', name: string, action?: string): Promise<number> {
+  const res = await client.requestRaw({
     method,
-    host: url.hostname,
-    port: url.port,
     path: `/debug/failpoints/${name}`,
-    agent: false,
-  };
-  await kc.applyToHTTPSOptions(opts);
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(opts, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(action);
+    ...(action === undefined ? {} : { body: action, contentType: 'text/plain' }),
   });
+  return res.status;
 }
 
 before(async () => {
