@@ -89,6 +89,8 @@ export class HollowKubelet {
       {
         getNode: (name, rv) => nodes.get(name, rv === undefined ? {} : { resourceVersion: rv }),
         patchNodeStatus: (name, patch) => nodes.patchStatus(name, 'strategic', patch),
+        // With its node informer the kubelet reads its Node from it, as upstream's since 1.30.
+        ...(o.nodeWatch === true ? { cachedNode: (name: string) => this.nodeInformer?.lister().get(name) } : {}),
       },
       o.id,
       o.settings,

@@ -48,7 +48,7 @@ function setup(over: Partial<KubeletSettings> = {}): {
   return { clock, api, updater, settings };
 }
 
-test('an unchanged status is read every update period from the cache and patched only every report period', async () => {
+test('without a node informer, an unchanged status is read every update period from the API server cache and patched only every report period', async () => {
   const { clock, api, updater } = setup();
   const q = new TimerQueue(clock, () => 0);
   q.every(10_000, () => updater.sync().then(() => undefined), { initialDelayMs: 10_000 });
@@ -132,4 +132,52 @@ test('a status missing a field the kubelet owns counts as a change', async () =>
   assert.equal(await updater.sync(), 'patched');
   assert.equal(api.patches[0]!.status.nodeInfo!.kubeletVersion, 'v1.33.0-kscale');
   assert.equal(api.patches[0]!.status.images, undefined, 'unchanged fields stay out of the patch');
+});
+
+/** A kubelet with a node informer: the fake server's Node as the informer last delivered it (null before its list). */
+function withLister(api: FakeNodes, settings: KubeletSettings, clock: FakeClock) {
+  let seen: Node | null = null;
+  const deliver = (): void => {
+    seen = structuredClone(api.node);
+  };
+  const listed: NodeStatusAPI = {
+    getNode: (name, rv) => api.getNode(name, rv),
+    patchNodeStatus: async (name, patch) => {
+      const n = await api.patchNodeStatus(name, patch);
+      deliver(); // the watch event of the kubelet's own patch
+      return n;
+    },
+    cachedNode: () => seen ?? undefined,
+  };
+  const id = nodeIdentity('n-', 0, 3);
+  const u = new NodeStatusUpdater(listed, id, settings, clock);
+  u.reported();
+  return { updater: u, deliver };
+}
+
+test('with a node informer, a steady node makes no request between reports (upstream since 1.30)', async () => {
+  const { clock, api, settings } = setup();
+  const { updater, deliver } = withLister(api, settings, clock);
+  deliver();
+  for (let t = 0; t < 5 * 60; t += 10) {
+    clock.step(10_000);
+    await updater.sync();
+  }
+  assert.deepEqual(api.gets, [], 'no GET: every read came from the lister');
+  assert.equal(api.patches.length, 1, 'the report at 5 min still goes out');
+  // A change made by someone else reaches the kubelet through its informer, and is corrected.
+  clock.step(10_000);
+  api.node.status!.conditions!.find((c) => c.type === 'Ready')!.status = 'Unknown';
+  deliver();
+  assert.equal(await updater.sync(), 'patched');
+  assert.equal(api.node.status!.conditions!.find((c) => c.type === 'Ready')!.status, 'True');
+  assert.deepEqual(api.gets, []);
+});
+
+test('with a node informer that has not listed yet, the retry reads from the API server with a quorum read', async () => {
+  const { clock, api, settings } = setup();
+  const { updater } = withLister(api, settings, clock);
+  clock.step(5 * 60_000);
+  assert.equal(await updater.sync(), 'patched');
+  assert.deepEqual(api.gets, [undefined], 'one GET, with no resourceVersion');
 });

@@ -1,11 +1,17 @@
 /**
  * Node status, as upstream's kubelet_node_status.go does it: every
- * --node-status-update-frequency, GET the Node with resourceVersion "0"
- * (served from the API server's watch cache), compute the status, and PATCH
+ * --node-status-update-frequency, read the Node, compute the status, and PATCH
  * nodes/status (strategic merge) only when it changed, ignoring heartbeat
  * times, or when --node-status-report-frequency has passed since the last
  * report. With --heartbeat=status the kubelet behaves like one from before
  * node leases: the full NodeStatus is written every update period.
+ *
+ * Where the Node is read: since Kubernetes 1.30 (kubernetes#123977) the first
+ * try of each update reads the kubelet's own node informer (its lister), so a
+ * steady node makes no request at all; a try after a failure GETs from the API
+ * server with no resourceVersion (a quorum read). A kubelet without a node
+ * informer here (`cachedNode` absent) reads as 1.29 and earlier did: a GET with
+ * resourceVersion "0", served from the API server's watch cache.
  */
 import type { Clock } from '../clock/index.js';
 import type { HeartbeatMode, KubeletSettings, NodeIdentity } from './config.js';
@@ -19,6 +25,8 @@ export type NodeStatusPatch = NodeStatus & { '$setElementOrder/conditions'?: { t
 export interface NodeStatusAPI {
   getNode(name: string, resourceVersion: string | undefined): Promise<Node>;
   patchNodeStatus(name: string, patch: unknown): Promise<Node>;
+  /** The kubelet's node lister: its own Node as its informer holds it, undefined before the first list. */
+  cachedNode?(name: string): Node | undefined;
 }
 
 /** What one sync did. */
@@ -59,13 +67,13 @@ export class NodeStatusUpdater {
     this.lastReportAt = at;
   }
 
-  /** One tick of the status loop, with upstream's retries (the first read from the cache, later ones quorum reads). */
+  /** One tick of the status loop, with upstream's retries (the first read from a cache, later ones quorum reads). */
   async sync(): Promise<NodeStatusSyncResult> {
     this.stats.syncs++;
     let lastErr: unknown;
     for (let attempt = 0; attempt < NODE_STATUS_UPDATE_RETRY; attempt++) {
       try {
-        return await this.trySync(attempt === 0 ? '0' : undefined);
+        return await this.trySync(await this.readNode(attempt));
       } catch (err) {
         lastErr = err;
       }
@@ -74,8 +82,17 @@ export class NodeStatusUpdater {
     throw lastErr;
   }
 
-  private async trySync(resourceVersion: string | undefined): Promise<NodeStatusSyncResult> {
-    const node = await this.api.getNode(this.id.name, resourceVersion);
+  /** The Node a try starts from: the lister's on the first try when there is one, else a GET (see the top). */
+  private async readNode(attempt: number): Promise<Node> {
+    if (attempt > 0) return this.api.getNode(this.id.name, undefined);
+    if (this.api.cachedNode === undefined) return this.api.getNode(this.id.name, '0');
+    const node = this.api.cachedNode(this.id.name);
+    // Upstream's lister answers NotFound here, and the retry reads from the server.
+    if (node === undefined) throw new Error(`node "${this.id.name}" not found in the node lister`);
+    return node;
+  }
+
+  private async trySync(node: Node): Promise<NodeStatusSyncResult> {
     const now = this.clock.now();
     const { patch, changed } = this.computePatch(node.status ?? {}, now, this.settings.heartbeat);
     // Pre-lease kubelets wrote every period: the status was the heartbeat.

@@ -94,6 +94,8 @@ describe('hollow nodes join through bootstrap tokens and CSRs', { timeout: 180_0
       '--bootstrap-concurrency',
       '2',
       '--port=-1',
+      '--node-status-update-frequency',
+      '2s',
     ]);
     assert.match(await fleet.registered, new RegExp(`${COUNT} of ${COUNT} nodes registered`), fleet.out.join('\n'));
   });
@@ -142,6 +144,25 @@ describe('hollow nodes join through bootstrap tokens and CSRs', { timeout: 180_0
     let seen = 0;
     await until(`${COUNT} connections`, async () => (seen = connectionsTo(port, fleet.p.pid!)) === COUNT);
     assert.equal(seen, COUNT);
+  });
+
+  test('each kubelet reads its Node from its node informer, as upstream since 1.30: no Node GET while nodes are steady', async () => {
+    await until('every kubelet watches its own Node', async () => fleetStats().nodeWatchesSynced === COUNT);
+    // apiserver_request_total for GET nodes, from the server's own /metrics.
+    const nodeGets = async (): Promise<number> => {
+      let n = 0;
+      for (const line of (await admin.ok(['get', '--raw', '/metrics'])).split('\n'))
+        if (line.startsWith('apiserver_request_total{') && /resource="nodes"/.test(line) && /verb="GET"/.test(line))
+          n += Number(line.slice(line.lastIndexOf(' ') + 1));
+      return n;
+    };
+    const before = await nodeGets();
+    const syncs = fleetStats().statusSyncs;
+    // Two more status updates per node (every 2 s here); a kubelet reading through the API server GETs at each.
+    await until('two more status updates per node', async () => fleetStats().statusSyncs >= syncs + 2 * COUNT);
+    const st = fleetStats();
+    assert.equal(st.statusErrors, 0);
+    assert.equal(await nodeGets(), before, 'no GET of a Node: every status update read the lister');
   });
 
   test("a node renews its own lease but gets 403 writing another node's lease", async () => {
