@@ -208,12 +208,8 @@ const nodeNameOf = (pod: Obj | null): string => String(pod?.spec?.nodeName ?? ''
 // From the watch cache when it holds the object (upstream reads listers); otherwise from storage, 404 if missing.
 async function cachedGet(store: GenericStore, namespace: string | undefined, name: string): Promise<Obj> {
   try {
-    return (await store.objects.getObject(store.key(namespace, name), { minRevision: 0 })).decode() as Obj;
+    return await store.getCached(namespace, name);
   } catch {
-    try {
-      return await store.get(namespace, name);
-    } catch {
-      throw notFound(store.gr, name);
-    }
+    throw notFound(store.gr, name);
   }
 }

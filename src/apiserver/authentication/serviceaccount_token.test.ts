@@ -38,7 +38,7 @@ function setup(signing = key) {
       pod?: { name: string; uid: string };
       expirationSeconds?: number;
     } = {},
-  ): string =>
+  ): Promise<string> =>
     signJWT(
       serviceAccountClaims({
         issuer: over.issuer ?? ISS,
@@ -57,7 +57,7 @@ function setup(signing = key) {
 
 test('a valid token is its ServiceAccount, in the service-account groups, with the credential id', async () => {
   const s = setup();
-  const user = await s.auth(s.token());
+  const user = await s.auth(await s.token());
   assert.deepEqual(user, {
     username: 'system:serviceaccount:ns:builder',
     uid: 'sa-1',
@@ -68,9 +68,9 @@ test('a valid token is its ServiceAccount, in the service-account groups, with t
 
 test("another issuer, another audience, a forged signature, alg none or garbage: not this authenticator's user", async () => {
   const s = setup();
-  assert.equal(await s.auth(s.token({ issuer: 'https://elsewhere' })), undefined);
-  assert.equal(await s.auth(s.token({ audiences: ['vault'] })), undefined);
-  const [h, p, sig] = s.token().split('.');
+  assert.equal(await s.auth(await s.token({ issuer: 'https://elsewhere' })), undefined);
+  assert.equal(await s.auth(await s.token({ audiences: ['vault'] })), undefined);
+  const [h, p, sig] = (await s.token()).split('.');
   const tampered = JSON.parse(Buffer.from(p, 'base64url').toString());
   tampered['kubernetes.io'].serviceaccount.name = 'admin';
   assert.equal(await s.auth(`${h}.${Buffer.from(JSON.stringify(tampered)).toString('base64url')}.${sig}`), undefined);
@@ -82,18 +82,18 @@ test("another issuer, another audience, a forged signature, alg none or garbage:
 
 test("expiry allows upstream's one-minute leeway, and no more", async () => {
   const s = setup();
-  const t = s.token({ expirationSeconds: 600 });
+  const t = await s.token({ expirationSeconds: 600 });
   s.clock.step(600_000 + 59_000);
   assert.notEqual(await s.auth(t), undefined);
-  const t2 = s.token({ expirationSeconds: 600 });
+  const t2 = await s.token({ expirationSeconds: 600 });
   s.clock.step(600_000 + 61_000);
   assert.equal(await s.auth(t2), undefined);
 });
 
 test('a deleted or re-created ServiceAccount, or a deleted or terminating bound pod, invalidates the token', async () => {
   const s = setup();
-  assert.equal(await s.auth(s.token({ saUID: 'sa-old' })), undefined, 're-created under the same name');
-  const bound = s.token({ pod: { name: 'web', uid: 'pod-1' } });
+  assert.equal(await s.auth(await s.token({ saUID: 'sa-old' })), undefined, 're-created under the same name');
+  const bound = await s.token({ pod: { name: 'web', uid: 'pod-1' } });
   assert.deepEqual((await s.auth(bound))?.extra?.['authentication.kubernetes.io/pod-name'], ['web']);
   s.clock.step(10_001);
   s.objects.set('pods/ns/web', { metadata: { name: 'web', uid: 'pod-1', deletionTimestamp: '2026-01-01T00:00:00Z' } });
@@ -101,12 +101,12 @@ test('a deleted or re-created ServiceAccount, or a deleted or terminating bound 
   s.objects.delete('pods/ns/web');
   assert.equal(await s.auth(bound), undefined, 'deleted pod');
   s.objects.delete('serviceaccounts/ns/builder');
-  assert.equal(await s.auth(s.token()), undefined, 'deleted ServiceAccount');
+  assert.equal(await s.auth(await s.token()), undefined, 'deleted ServiceAccount');
 });
 
 test('a good result is cached for 10 s, then the objects are read again', async () => {
   const s = setup();
-  const t = s.token();
+  const t = await s.token();
   await s.auth(t);
   const after1 = s.reads();
   await s.auth(t);
@@ -118,14 +118,14 @@ test('a good result is cached for 10 s, then the objects are read again', async 
 
 test("an RSA key's RS256 tokens authenticate as well; a header naming the other algorithm does not", async () => {
   const rsa = setup(generateSigningKey('rsa'));
-  const token = rsa.token();
+  const token = await rsa.token();
   assert.equal(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).alg, 'RS256');
   assert.equal((await rsa.auth(token))?.username, 'system:serviceaccount:ns:builder');
   const [, p, sig] = token.split('.');
   const es = Buffer.from(JSON.stringify({ alg: 'ES256', kid: 'x' })).toString('base64url');
   assert.equal(await rsa.auth(`${es}.${p}.${sig}`), undefined);
   const ec = setup();
-  const [, p2, sig2] = ec.token().split('.');
+  const [, p2, sig2] = (await ec.token()).split('.');
   const rs = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'x' })).toString('base64url');
   assert.equal(await ec.auth(`${rs}.${p2}.${sig2}`), undefined);
 });

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { RESOURCES } from '../../api/index.js';
 import { FakeClock } from '../../clock/index.js';
 import { openSqliteStorage } from '../../storage/sqlite/index.js';
+import { openCacher } from '../../storage/cacher/test_helpers.js';
 import type { Storage } from '../../storage/index.js';
 import type { Attributes } from '../admission/chain.js';
 import type { Obj } from '../object.js';
@@ -185,4 +186,55 @@ test('delete runs admission first, so a refused delete leaves the object', async
     const { deleted } = await store.delete('ns', 'c', { now: NOW, dryRun: false, admission: recorder() });
     assert.equal(deleted, true);
   });
+});
+
+test('getCached answers from the watch cache without a storage read, and falls back to storage for what it lacks', async () => {
+  const info = RESOURCES.find((r) => r.resource === 'nodes')!;
+  const f = await openCacher(info.storagePrefix);
+  try {
+    let storageGets = 0;
+    // The real store, with its single-object reads counted.
+    const counted = new Proxy(f.sqlite, {
+      get(target, prop, receiver) {
+        if (prop === 'get') {
+          return (...args: Parameters<Storage['get']>) => {
+            storageGets++;
+            return target.get(...args);
+          };
+        }
+        const v: unknown = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    }) as Storage;
+    const strategy = definitionFor(info).strategy(info, {
+      eventTTLSeconds: 3600,
+      serviceIPs: new IPAllocator('10.96.0.0/24'),
+      nodePorts: new PortAllocator('30000-30010'),
+    });
+    const nodes = new GenericStore(info, strategy, { storage: counted, objects: f.cacher });
+    await nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }, { dryRun: false, now: NOW });
+    const before = storageGets;
+    // The cache holds n1 once its watch delivers the create; until then the read falls back to storage.
+    let cached: Obj | undefined;
+    for (let i = 0; i < 200 && cached === undefined; i++) {
+      const seen = storageGets;
+      const o = await nodes.getCached(undefined, 'n1');
+      assert.equal((o.metadata as Obj).name, 'n1');
+      if (storageGets === seen) cached = o;
+      else await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.ok(cached !== undefined, 'the watch cache never answered');
+    const settled = storageGets;
+    await nodes.getCached(undefined, 'n1');
+    assert.equal(storageGets, settled, 'a cached object is read without storage');
+    await nodes.get(undefined, 'n1');
+    assert.equal(storageGets, settled + 1, 'get is a quorum read from storage');
+    await assert.rejects(nodes.getCached(undefined, 'missing'), (err: { status?: { code?: number } }) => {
+      assert.equal(err.status?.code, 404);
+      return true;
+    });
+    assert.ok(storageGets > before);
+  } finally {
+    await f.close();
+  }
 });

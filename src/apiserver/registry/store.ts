@@ -131,6 +131,19 @@ export class GenericStore {
     }
   }
 
+  /**
+   * Reads one object as a GET with resourceVersion=0 does: the watch cache's copy when it holds the object (any
+   * revision it has), else the latest from storage, like upstream's callers that read with RV 0 and fall back to a
+   * live lookup on any error. A missing object is a 404.
+   */
+  async getCached(namespace: string | undefined, name: string): Promise<Obj> {
+    try {
+      return (await this.objects.getObject(this.key(namespace, name), { minRevision: 0 })).decode() as Obj;
+    } catch {
+      return this.get(namespace, name);
+    }
+  }
+
   /** Reads one object with its storage record. */
   async getWithKV(namespace: string | undefined, name: string): Promise<{ obj: Obj; kv: KeyValue }> {
     try {

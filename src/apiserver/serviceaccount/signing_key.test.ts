@@ -30,11 +30,11 @@ test('the kid is base64url(SHA-256(PKIX DER of the public key)), like upstream k
 });
 
 for (const kind of ['ec', 'rsa'] as const) {
-  test(`a token signed with a generated ${kind} key verifies against its published JWK, and its header is alg and kid only`, () => {
+  test(`a token signed with a generated ${kind} key verifies against its published JWK, and its header is alg and kid only`, async () => {
     const key = generateSigningKey(kind);
     const alg = kind === 'ec' ? 'ES256' : 'RS256';
     assert.equal(key.alg, alg);
-    const token = signJWT({ sub: 'x' }, key);
+    const token = await signJWT({ sub: 'x' }, key);
     const [h, p, s] = token.split('.');
     assert.deepEqual(JSON.parse(Buffer.from(h!, 'base64url').toString()), { alg, kid: key.keyID });
     assert.deepEqual(JSON.parse(Buffer.from(p!, 'base64url').toString()), { sub: 'x' });

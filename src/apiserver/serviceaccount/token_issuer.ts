@@ -43,9 +43,9 @@ export class ServiceAccountTokenIssuer {
   }
 
   /** Builds, signs and returns a token with a fresh jti, and the expiry time in ms. */
-  generateToken(input: Omit<ClaimsInput, 'issuer' | 'id'>): { token: string; expiresAtMs: number } {
+  async generateToken(input: Omit<ClaimsInput, 'issuer' | 'id'>): Promise<{ token: string; expiresAtMs: number }> {
     const claims = serviceAccountClaims({ ...input, issuer: this.issuer, id: randomUUID() });
-    return { token: signJWT(claims, this.key), expiresAtMs: claims.exp * 1000 };
+    return { token: await signJWT(claims, this.key), expiresAtMs: claims.exp * 1000 };
   }
 
   /** The JWKS URI: `<issuer>/openid/v1/jwks`, upstream's default when --service-account-jwks-uri is unset. */

@@ -44,8 +44,9 @@ async function boundObjects(ctx: RestContext, saName: string, spec: TokenRequest
     // Like upstream's ServiceAccountTokenPodNodeInfo: a pod token also names the pod's node (without a uid if the node is gone).
     const nodeName = (found.spec as Obj | undefined)?.nodeName;
     if (typeof nodeName === 'string' && nodeName !== '') {
+      // Upstream reads it with resourceVersion 0 (from the watch cache), falling back to a live lookup.
       const node = await storeOf(ctx.services, 'nodes')
-        .get(undefined, nodeName)
+        .getCached(undefined, nodeName)
         .catch((err: unknown) => {
           if (isNotFoundError(err)) return undefined;
           throw err;
@@ -107,7 +108,7 @@ export async function handleServiceAccountToken(ctx: RestContext): Promise<void>
       `299 - "requested expiration of ${requested} seconds shortened to ${spec.expirationSeconds} seconds"`,
     );
   }
-  const { token, expiresAtMs } = issuer.generateToken({
+  const { token, expiresAtMs } = await issuer.generateToken({
     namespace,
     serviceAccount: refOf(sa),
     bound,
