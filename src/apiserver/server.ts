@@ -9,6 +9,7 @@ import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } f
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { BOOTSTRAP_TOKEN_NAMESPACE, CONVERTED_RESOURCES, RESOURCES, type ResourceInfo } from '../api/index.js';
+import { selectableFieldGetters } from '../api/index.js';
 import { RealClock, type Clock } from '../clock/index.js';
 import { DirectObjectStorage, type Indexer, type Storage } from '../storage/index.js';
 import { AdmissionChain } from './admission/chain.js';
@@ -113,7 +114,12 @@ import {
 } from '../storage/cacher/index.js';
 import { registerCacheMetrics } from './cache_metrics.js';
 
-/** The fields the watch cache indexes: spec.nodeName for pods (each kubelet watches its own), metadata.name for single-object watches. */
+/**
+ * The fields the watch cache indexes: spec.nodeName for pods (each kubelet watches its own), metadata.name for
+ * single-object watches, and status.phase for pods, which no lookup uses: the scheduler watches every pod with
+ * `status.phase!=Succeeded,status.phase!=Failed`, and with the phase kept beside each entry the cache tests that
+ * selector on every pod event without decoding the pod, as upstream's cacher keeps each object's fields.
+ */
 function indexersFor(resource: string): Indexer[] {
   const name: Indexer = {
     name: 'metadata.name',
@@ -129,6 +135,12 @@ function indexersFor(resource: string): Indexer[] {
       shared: true,
     },
     name,
+    {
+      name: 'status.phase',
+      path: ['status', 'phase'],
+      fn: selectableFieldGetters('pods')['status.phase']!,
+      shared: true,
+    },
   ];
 }
 

@@ -19,6 +19,23 @@
  */
 import type { EncodedObject } from './encoded_object.js';
 
+/** One term of a field selector: the field-selector name, = or !=, and the value. */
+export interface FieldTerm {
+  field: string;
+  operator: '=' | '!=';
+  value: string;
+}
+
+/**
+ * A selector predicate. When it is exactly a field selector (no label selector), `fieldTerms` lists its terms, and a
+ * store that keeps each of those fields' values beside its objects (the watch cache's indexers, as upstream's
+ * cacher keeps every object's fields) tests them on those values instead of decoding the object.
+ */
+export interface SelectorPredicate {
+  (obj: unknown): boolean;
+  fieldTerms?: readonly FieldTerm[];
+}
+
 /** A field a store can filter by cheaply (an index in the cache), e.g. spec.nodeName for pods. */
 export interface Indexer {
   /** The field-selector name, e.g. 'spec.nodeName' or 'metadata.name'. */
@@ -55,7 +72,7 @@ export interface ObjectListOptions extends ReadVersion {
   /** Only objects whose indexer `name` has `value`; the indexer must be configured. */
   index?: { name: string; value: string };
   /** Only objects that pass (label and field selectors); tested on a decoded copy, which it must not keep. */
-  predicate?: (obj: unknown) => boolean;
+  predicate?: SelectorPredicate;
   /** At most this many items; 0 or omitted means all. */
   limit?: number;
   /** An opaque token from an earlier page's `continue`; its revision wins over `revision`/`minRevision`. */
@@ -122,7 +139,7 @@ export interface ObjectWatchOptions {
   /** Only objects whose indexer `name` has `value`, e.g. { name: 'spec.nodeName', value: 'node-7' }; the indexer must be configured. */
   index?: { name: string; value: string };
   /** Only objects that pass, tested on the decoded object before and after each change; must not mutate it. */
-  predicate?: (obj: unknown) => boolean;
+  predicate?: SelectorPredicate;
   /** Send BOOKMARK events (allowWatchBookmarks=true). */
   allowBookmarks?: boolean;
   /** Clock time (ms) when the API server will end this watch (its timeoutSeconds); bookmarks aim just before it. */

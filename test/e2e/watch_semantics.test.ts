@@ -367,6 +367,31 @@ describe('watch semantics', () => {
     );
   });
 
+  test("the scheduler's status.phase selector on pods: a pod that finishes leaves the watch as DELETED, in a LIST too", async () => {
+    const rv = await listRV(srv.url, '/api/v1/pods');
+    const sel = 'fieldSelector=status.phase!%3DSucceeded,status.phase!%3DFailed';
+    const w = await openWatch(srv.url, `/api/v1/pods?watch=true&resourceVersion=${rv}&${sel}`);
+    for (const n of ['ph-run', 'ph-done'])
+      assert.equal((await call(srv.url, 'POST', '/api/v1/namespaces/default/pods', pod(n))).code, 201);
+    const status = (phase: string): Obj => ({ status: { phase } });
+    const merge = 'application/merge-patch+json';
+    const path = (n: string): string => `/api/v1/namespaces/default/pods/${n}/status`;
+    assert.equal((await call(srv.url, 'PATCH', path('ph-run'), status('Running'), merge)).code, 200);
+    assert.equal((await call(srv.url, 'PATCH', path('ph-done'), status('Succeeded'), merge)).code, 200);
+    const d = await w.waitFor((e) => e.type === 'DELETED');
+    assert.equal(d.object.metadata.name, 'ph-done');
+    assert.equal(d.object.status.phase, 'Pending', 'DELETED carries the last state that matched');
+    await sleep(200);
+    w.close();
+    assert.deepEqual(
+      w.events.map((e) => `${e.type}:${e.object.metadata.name}`),
+      ['ADDED:ph-run', 'ADDED:ph-done', 'MODIFIED:ph-run', 'DELETED:ph-done'],
+    );
+    const list = await call(srv.url, 'GET', `/api/v1/namespaces/default/pods?${sel}`);
+    const names = (list.body as { items: Obj[] }).items.map((o) => (o.metadata as Obj).name);
+    assert.ok(names.includes('ph-run') && !names.includes('ph-done'), JSON.stringify(names));
+  });
+
   test('a watch with a Table Accept header gets one-row Table events', async () => {
     const rv = await listRV(srv.url, '/api/v1/namespaces/default/pods');
     const w = await openWatch(srv.url, `/api/v1/namespaces/default/pods?watch=true&resourceVersion=${rv}`, {

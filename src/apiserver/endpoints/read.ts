@@ -4,7 +4,7 @@
  * read through the object-level storage contract (storage/objects.ts). Each
  * object's JSON bytes are encoded once and written as they are.
  */
-import { compileFieldSelector } from '../../api/index.js';
+import { compileFieldSelector, type FieldRequirement } from '../../api/index.js';
 import { parseLabelSelector } from '../../api/index.js';
 import { groupVersionString } from '../../api/index.js';
 import { badRequest } from '../../api/index.js';
@@ -20,14 +20,19 @@ import { ChunkedBody } from './list_body.js';
 const fieldSelectorOf = (ctx: RestContext, raw: string): ReturnType<typeof compileFieldSelector> =>
   compileFieldSelector(ctx.resource.resource, raw, ctx.resource.namespaced, ctx.fieldGetters);
 
-/** Compiles ?labelSelector and ?fieldSelector into one predicate (undefined when both are empty). */
+/**
+ * Compiles ?labelSelector and ?fieldSelector into one predicate (undefined when both are empty). A field selector
+ * alone also carries its terms, so the watch cache can test them on the field values it keeps (see SelectorPredicate).
+ */
 export function selectorPredicate(ctx: RestContext): Predicate | undefined {
   const q = ctx.info.query;
   const ls = parseLabelSelector(q.get('labelSelector') ?? '');
   const fs = fieldSelectorOf(ctx, q.get('fieldSelector') ?? '');
   if (ls.empty && fs.empty) return undefined;
-  return (obj: Obj) =>
+  const p: Predicate & { fieldTerms?: readonly FieldRequirement[] } = (obj: Obj) =>
     ls.matches((obj.metadata as Obj | undefined)?.labels as Record<string, string> | undefined) && fs.matches(obj);
+  if (ls.empty) p.fieldTerms = fs.selector.requirements;
+  return p;
 }
 
 /** Parses a resourceVersion parameter: undefined for "", else a non-negative integer (400 otherwise). */

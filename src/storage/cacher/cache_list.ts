@@ -6,6 +6,7 @@
  */
 import { prefixEnd } from '../continue.js';
 import type { CachedObject } from './cached_object.js';
+import { passesTerms, type IndexedTerm } from './cacher_watch.js';
 import type { WatchCache } from './watch_cache.js';
 
 /** What to list. */
@@ -22,6 +23,8 @@ export interface CacheListRequest {
   index?: { position: number; name: string; value: string };
   /** Only entries whose decoded object passes. */
   predicate?: (obj: unknown) => boolean;
+  /** The predicate as a test of index values (see cacher_watch.ts); tested instead of decoding. */
+  indexedTerms?: readonly IndexedTerm[];
 }
 
 /** A page from the cache. */
@@ -47,6 +50,7 @@ export function listFromCache(wc: WatchCache, req: CacheListRequest): CacheListP
   const pass = (o: CachedObject): boolean => {
     fetched++;
     if (req.index !== undefined && o.indexValue(req.index.position) !== req.index.value) return false;
+    if (req.indexedTerms !== undefined) return passesTerms(req.indexedTerms, o);
     return req.predicate === undefined || req.predicate(o.decode());
   };
   for (let next = candidates.next(); !next.done; next = candidates.next()) {

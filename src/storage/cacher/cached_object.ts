@@ -24,10 +24,11 @@ export {
 export class CachedObject extends EncodedObject {
   /** The revision of the write that created this key. */
   readonly createRevision: number;
-  // The index values, one per configured indexer: the first two in fields of the entry itself (every
-  // resource has one or two indexers), so an entry holds no array of them, two objects fewer to mark.
+  // The index values, one per configured indexer: the first three in fields of the entry itself (every
+  // resource has one to three indexers), so an entry holds no array of them, objects fewer to mark.
   private readonly index0: string;
   private readonly index1: string;
+  private readonly index2: string;
   private readonly indexRest: readonly string[] | undefined;
 
   constructor(
@@ -42,12 +43,13 @@ export class CachedObject extends EncodedObject {
     this.createRevision = kv.createRevision;
     this.index0 = indexValues[0] ?? '';
     this.index1 = indexValues[1] ?? '';
-    this.indexRest = indexValues.length > 2 ? indexValues.slice(2) : undefined;
+    this.index2 = indexValues[2] ?? '';
+    this.indexRest = indexValues.length > 3 ? indexValues.slice(3) : undefined;
   }
 
   /** The value of indexer `i` (in indexer order). */
   indexValue(i: number): string {
-    return i === 0 ? this.index0 : i === 1 ? this.index1 : (this.indexRest?.[i - 2] ?? '');
+    return i === 0 ? this.index0 : i === 1 ? this.index1 : i === 2 ? this.index2 : (this.indexRest?.[i - 3] ?? '');
   }
 
   /** The entry as storage's KeyValue (a new object each call). */

@@ -18,11 +18,19 @@ import type {
   ObjectStorage,
   ObjectWatcher,
   ObjectWatchOptions,
+  SelectorPredicate,
 } from '../objects.js';
 import { listFromCache } from './cache_list.js';
 import type { CachedObject } from './cached_object.js';
 import { CacherBase } from './cacher_base.js';
-import { passes, routeOf, toObjectEvent, type ObjectFilter, type Registration } from './cacher_watch.js';
+import {
+  indexedTermsOf,
+  passes,
+  routeOf,
+  toObjectEvent,
+  type ObjectFilter,
+  type Registration,
+} from './cacher_watch.js';
 import type { CacheWatcher } from './cache_watcher.js';
 
 /** A Storage for one resource prefix, served from memory, with the object API. */
@@ -58,6 +66,7 @@ export class Cacher extends CacherBase implements ObjectStorage {
       ...(startKey === undefined ? {} : { startKey }),
       ...(index === undefined ? {} : { index }),
       ...(filter.predicate === undefined ? {} : { predicate: filter.predicate }),
+      ...(filter.indexedTerms === undefined ? {} : { indexedTerms: filter.indexedTerms }),
     });
     this.countList(page.fetched, page.items.length);
     const out: ObjectList = { items: page.items, revision: plan.revision };
@@ -149,7 +158,7 @@ export class Cacher extends CacherBase implements ObjectStorage {
   private filterOf(
     namespace: string | undefined,
     index: { name: string; value: string } | undefined,
-    predicate: ((o: unknown) => boolean) | undefined,
+    predicate: SelectorPredicate | undefined,
   ): ObjectFilter {
     const f: ObjectFilter = {};
     if (namespace !== undefined && namespace !== '') f.namespace = namespace;
@@ -158,7 +167,11 @@ export class Cacher extends CacherBase implements ObjectStorage {
       if (position < 0) throw new Error(`watch cache of ${this.resource} has no indexer ${index.name}`);
       f.index = { position, value: index.value };
     }
-    if (predicate !== undefined) f.predicate = predicate;
+    if (predicate !== undefined) {
+      f.predicate = predicate;
+      const terms = indexedTermsOf(predicate, this.watchCache.store.indexNames);
+      if (terms !== undefined) f.indexedTerms = terms;
+    }
     return f;
   }
 }

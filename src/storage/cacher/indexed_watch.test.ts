@@ -156,3 +156,70 @@ test('a write through the cacher is indexed from the object it noted, only while
     await f.close();
   }
 });
+
+test("a field selector on indexed fields is tested on the entries' index values, without decoding or calling the predicate", async () => {
+  const phase: Indexer = {
+    name: 'status.phase',
+    path: ['status', 'phase'],
+    fn: (o) => (o as { status?: { phase?: string } }).status?.phase ?? '',
+  };
+  const f = await openCacher(P, { indexers: [nodeName, phase] });
+  try {
+    const c = f.cacher;
+    let calls = 0;
+    // The scheduler's selector. The predicate would agree; it must not be needed.
+    const notDone = Object.assign(
+      (o: unknown) => {
+        calls++;
+        const p = (o as { status?: { phase?: string } }).status?.phase;
+        return p !== 'Succeeded' && p !== 'Failed';
+      },
+      {
+        fieldTerms: [
+          { field: 'status.phase', operator: '!=' as const, value: 'Succeeded' },
+          { field: 'status.phase', operator: '!=' as const, value: 'Failed' },
+        ],
+      },
+    );
+    const w = c.watchObjects({ predicate: notDone });
+    // A term on a field the cache does not index falls back to the predicate.
+    let other = 0;
+    const byLabel = c.watchObjects({
+      predicate: Object.assign(
+        () => {
+          other++;
+          return true;
+        },
+        { fieldTerms: [{ field: 'spec.restartPolicy', operator: '=' as const, value: '' }] },
+      ),
+    });
+    await turn();
+    const s = f.sqlite;
+    const k = `${P}ns1/p`;
+    const r1 = (await s.create(k, pod('p', { ns: 'ns1' }))).modRevision;
+    const r2 = (await s.guaranteedUpdate(k, () => ({ value: pod('p', { ns: 'ns1', phase: 'Running' }) }))).modRevision;
+    const r3 = (await s.guaranteedUpdate(k, () => ({ value: pod('p', { ns: 'ns1', phase: 'Succeeded' }) })))
+      .modRevision;
+    await s.guaranteedUpdate(k, () => ({ value: pod('p', { ns: 'ns1', phase: 'Succeeded', node: 'n' }) }));
+    const q = (await s.create(`${P}ns1/q`, pod('q', { ns: 'ns1', phase: 'Failed' }))).modRevision;
+    const r4 = (await s.create(`${P}ns1/r`, pod('r', { ns: 'ns1', phase: 'Running' }))).modRevision;
+    assert.deepEqual(summary(await take(w, 4)), [
+      `ADDED ns1/p@${r1}`,
+      `MODIFIED ns1/p@${r2}`,
+      `DELETED ns1/p@${r3}`,
+      `ADDED ns1/r@${r4}`,
+    ]);
+    assert.ok(q < r4);
+    // A LIST with the same selector reads index values too.
+    const listed = await c.listObjects({ predicate: notDone });
+    assert.deepEqual(
+      listed.items.map((o) => o.key.slice(P.length)),
+      ['ns1/r'],
+    );
+    assert.equal(calls, 0, 'the predicate was never called');
+    assert.equal((await take(byLabel, 1)).length, 1);
+    assert.ok(other > 0, 'a term on an unindexed field is still tested by the predicate');
+  } finally {
+    await f.close();
+  }
+});
