@@ -2,8 +2,8 @@
  * The watch cache's public surface: Cacher, CacherRegistry, the object API's types, and metrics.
  *
  * The API server builds one CacherRegistry over its storage (unless --watch-cache=false),
- * with a ResourceCacheConfig per resource (indexers: spec.nodeName for pods, metadata.name
- * for all) and --watch-cache-sizes, and uses it as its Storage. Its registry reads each
+ * with a ResourceCacheConfig per resource (indexers: spec.nodeName and status.phase for pods,
+ * metadata.name for all) and --watch-cache-sizes, and uses it as its Storage. Its registry reads each
  * resource through the object-level contract (storage/objects.ts): the resource's Cacher
  * (`registry.cacherFor(prefix)`), or a DirectObjectStorage when the resource is not cached.
  * `registry.metrics()` feeds its prom-client gauges.
