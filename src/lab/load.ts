@@ -26,7 +26,7 @@ import {
   service,
   statefulSet,
 } from './objects.js';
-import { ObjectTracker, PRESENCE_ONLY, type KindCount, type TrackedKind } from './object_tracker.js';
+import { ObjectTracker, PRESENCE_ONLY, TargetPolls, type KindCount, type TrackedKind } from './object_tracker.js';
 import type { PhaseSpec, PlannedWorkload } from './scenario.js';
 import type { PodTracker } from './pod_tracker.js';
 
@@ -394,11 +394,19 @@ export class LoadGenerator {
     const expected = [...this.expectedObjects.values()].reduce((a, n) => a + n, 0);
     const slowPollMs = OBJECT_POLL_MS * Math.max(1, Math.ceil(expected / 1000));
     this.objectsShort = '';
+    const polls = new TargetPolls([...this.expectedObjects.keys()]);
     while (performance.now() < deadline) {
       const podsOk = c.podsLive === this.expectedLive && c.podsRunning >= this.expectedRunning;
       if (podsOk) this.reached('Pod', this.expectedLive, phase);
       if (!objectsOk && performance.now() >= objectsAt) {
-        objectsOk = await this.objectsReached(phase);
+        // The kinds still short; when the last of them gets there, the LIST of every kind follows at once.
+        for (let confirm = polls.confirming; !objectsOk; confirm = true) {
+          const kinds = polls.next();
+          const short = await this.objectsShortOf(phase, kinds);
+          if (short === undefined) break;
+          objectsOk = polls.record(kinds, short);
+          if (confirm || !polls.confirming) break;
+        }
         objectsAt = performance.now() + (podsOk ? OBJECT_POLL_MS : slowPollMs);
       }
       if (podsOk && objectsOk) return true;
@@ -407,27 +415,28 @@ export class LoadGenerator {
     return false;
   }
 
-  private async objectsReached(phase: string): Promise<boolean> {
+  /** LISTs `kinds` and returns those not at their target (undefined when a LIST failed). */
+  private async objectsShortOf(phase: string, kinds: Iterable<TrackedKind>): Promise<Set<TrackedKind> | undefined> {
     this.calls++;
     try {
-      const states = await this.objects.poll(this.expectedObjects.keys());
-      const all = [...this.expectedObjects].map(([kind, want]) => ({
+      const states = await this.objects.poll(kinds);
+      const all = [...states.keys()].map((kind) => ({
         kind,
-        want,
-        s: states.get(kind) ?? { present: 0, ready: 0 },
+        want: this.expectedObjects.get(kind) ?? 0,
+        s: states.get(kind)!,
       }));
       const reached = ({ kind, want, s }: (typeof all)[number]): boolean =>
         s.present === want && (s.ready === want || PRESENCE_ONLY.has(kind));
       for (const k of all) if (reached(k)) this.reached(k.kind, k.want, phase);
-      const short = all
-        .filter((k) => !reached(k))
-        .map(({ kind, want, s }) => `${kind} ${s.present} present, ${s.ready} ready (want ${want})`);
-      this.objectsShort = short.join(', ');
-      return short.length === 0;
+      const short = all.filter((k) => !reached(k));
+      this.objectsShort = short
+        .map(({ kind, want, s }) => `${kind} ${s.present} present, ${s.ready} ready (want ${want})`)
+        .join(', ');
+      return new Set(short.map((k) => k.kind));
     } catch (err) {
       this.errors++;
       this.lastError = `objects LIST: ${(err as Error).message}`;
-      return false;
+      return undefined;
     }
   }
 

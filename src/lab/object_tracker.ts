@@ -116,3 +116,34 @@ export class ObjectTracker {
     return out;
   }
 }
+
+/**
+ * Which kinds the lab LISTs next while it waits for a phase's targets: the kinds not yet seen at their target, so
+ * that the kinds already there (7,000 ConfigMaps and Secrets at 2,500 nodes) are not read again every poll while
+ * the last Deployments become ready; once none is left, every kind, so that one LIST confirms them all at once.
+ */
+export class TargetPolls {
+  private pending: Set<TrackedKind>;
+
+  constructor(private readonly all: readonly TrackedKind[]) {
+    this.pending = new Set(all);
+  }
+
+  /** The kinds the next LIST covers. */
+  next(): TrackedKind[] {
+    return this.pending.size > 0 ? [...this.pending] : [...this.all];
+  }
+
+  /** Whether the next LIST is the confirming one, of every kind. */
+  get confirming(): boolean {
+    return this.pending.size === 0;
+  }
+
+  /** Records a LIST of `listed` that found `short` below their targets; true once a LIST of every kind found none. */
+  record(listed: readonly TrackedKind[], short: ReadonlySet<TrackedKind>): boolean {
+    const everything = this.all.every((k) => listed.includes(k));
+    for (const k of listed) if (!short.has(k)) this.pending.delete(k);
+    for (const k of short) this.pending.add(k);
+    return everything && short.size === 0;
+  }
+}
