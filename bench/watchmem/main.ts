@@ -74,13 +74,16 @@ try {
     '/CN=127.0.0.1',
   ]);
   if (ssl.status !== 0) throw new Error(`openssl: ${ssl.stderr.toString()}`);
-  const ref = await start([bare, key, cert], /listening on (https:\/\/\S+)/);
-  let bareFigures;
-  try {
-    bareFigures = await measure(ref, { rejectUnauthorized: false });
-  } finally {
-    await stop(ref);
-  }
+  const bareFigures = async (mode: string[]) => {
+    const ref = await start([bare, key, cert, ...mode], /listening on (https:\/\/\S+)/);
+    try {
+      return await measure(ref, { rejectUnauthorized: false });
+    } finally {
+      await stop(ref);
+    }
+  };
+  const compatFigures = await bareFigures([]);
+  const coreFigures = await bareFigures(['--core']);
   const load = (): string =>
     loadavg()
       .map((x) => x.toFixed(2))
@@ -92,7 +95,8 @@ try {
   console.log('server                       heap B/watch  external B/watch  answers');
   for (const [label, f] of [
     ['kscale server', kscaleFigures],
-    ['bare Node HTTP/2 (reference)', bareFigures],
+    ['bare Node HTTP/2 (reference)', compatFigures],
+    ['bare, core stream API', coreFigures],
   ] as const)
     console.log(
       `${label.padEnd(28)} ${f.heap.toFixed(0).padStart(12)}  ${f.external.toFixed(0).padStart(16)}  ${f.codes}`,
