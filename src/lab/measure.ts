@@ -69,6 +69,21 @@ export interface PhaseStartup {
   total: Percentiles;
   createToScheduled: Percentiles;
   scheduledToKubeletAndWatch: Percentiles;
+  /** The same pods by the kind of their controller ('none': the lab's own), most pods first. */
+  byOwner: OwnerStartup[];
+}
+
+/** Pod startup of one phase's pods with one kind of controller: a DaemonSet's pods all come at once. */
+export interface OwnerStartup {
+  owner: string;
+  pods: number;
+  total: Percentiles;
+  createToScheduled: Percentiles;
+}
+
+interface StartupSamples {
+  total: number[];
+  toSched: number[];
 }
 
 /** Pod startup split by the phase in which each pod was created (`phases` in seconds since `t0Ms`). */
@@ -78,17 +93,28 @@ export function podStartupByPhase(
   t0Ms: number,
   simulatedStartMs: number,
 ): PhaseStartup[] {
-  const buckets = phases.map(() => ({ total: [] as number[], toSched: [] as number[], rest: [] as number[] }));
+  const buckets = phases.map(() => ({
+    total: [] as number[],
+    toSched: [] as number[],
+    rest: [] as number[],
+    owners: new Map<string, StartupSamples>(),
+  }));
   for (const p of pods) {
     if (p.runningAt === undefined) continue;
     const created = p.createSentAt ?? p.seenAt;
     const t = (created - t0Ms) / 1000;
     const i = phases.findIndex((ph) => t >= ph.start && t < ph.end);
     if (i < 0) continue;
+    const b = buckets[i]!;
     const sched = p.scheduledAt ?? created;
-    buckets[i]!.total.push(p.runningAt - created);
-    buckets[i]!.toSched.push(sched - created);
-    buckets[i]!.rest.push(p.runningAt - sched - simulatedStartMs);
+    b.total.push(p.runningAt - created);
+    b.toSched.push(sched - created);
+    b.rest.push(p.runningAt - sched - simulatedStartMs);
+    const owner = p.owner ?? 'none';
+    let o = b.owners.get(owner);
+    if (o === undefined) b.owners.set(owner, (o = { total: [], toSched: [] }));
+    o.total.push(p.runningAt - created);
+    o.toSched.push(sched - created);
   }
   return phases
     .map((ph, i) => ({
@@ -97,6 +123,14 @@ export function podStartupByPhase(
       total: percentiles(buckets[i]!.total),
       createToScheduled: percentiles(buckets[i]!.toSched),
       scheduledToKubeletAndWatch: percentiles(buckets[i]!.rest),
+      byOwner: [...buckets[i]!.owners]
+        .map(([owner, o]) => ({
+          owner,
+          pods: o.total.length,
+          total: percentiles(o.total),
+          createToScheduled: percentiles(o.toSched),
+        }))
+        .sort((a, b) => b.pods - a.pods || a.owner.localeCompare(b.owner)),
     }))
     .filter((b) => b.pods > 0);
 }

@@ -25,16 +25,35 @@ export interface PodTimes {
   /** First seen Running. */
   runningAt?: number;
   deletedAt?: number;
+  /** The kind of its controller (ReplicaSet, DaemonSet, StatefulSet, Job), when it has one. */
+  owner?: string;
+}
+
+/** The kind of the owner reference marked controller, if any. */
+function controllerKind(p: Pod): string | undefined {
+  return p.metadata?.ownerReferences?.find((r) => r.controller === true)?.kind;
 }
 
 function slimPod(o: KubeObject): KubeObject {
   const p = o as Pod;
   const m = o.metadata ?? {};
   return {
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      ...ownerOnly(p),
+    },
     spec: { nodeName: p.spec?.nodeName },
     status: { phase: p.status?.phase },
   } as KubeObject;
+}
+
+// Only the controller's kind is kept: what the report breaks pod startup down by.
+function ownerOnly(p: Pod): { ownerReferences?: { kind: string; controller: true }[] } {
+  const kind = controllerKind(p);
+  return kind === undefined ? {} : { ownerReferences: [{ kind, controller: true }] };
 }
 
 function slimNode(o: KubeObject): KubeObject {
@@ -153,7 +172,12 @@ export class PodTracker {
       const key = `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
       const sentAt = this.sent.get(key);
       if (sentAt !== undefined) this.sent.delete(key);
-      t = { seenAt: now, ...(sentAt !== undefined ? { createSentAt: sentAt } : {}) };
+      const owner = controllerKind(p);
+      t = {
+        seenAt: now,
+        ...(sentAt !== undefined ? { createSentAt: sentAt } : {}),
+        ...(owner !== undefined ? { owner } : {}),
+      };
       this.pods.set(uid, t);
       this.counts.podsSeen++;
       this.counts.podsLive++;

@@ -284,10 +284,16 @@ export function summaryText(rep: LabReport): string {
   );
   lines.push(`  simulated container start        ${ps.simulatedStartMs} (fixed)`);
   lines.push(`  control plane share              p50 ${f(ps.controlPlane.p50, 0)}  p99 ${f(ps.controlPlane.p99, 0)}`);
-  for (const b of rep.podStartupByPhase ?? [])
+  for (const b of rep.podStartupByPhase ?? []) {
     lines.push(
       `  created in ${b.phase.padEnd(16)} ${String(b.pods).padStart(6)} pods: p50 ${f(b.total.p50, 0)}  p99 ${f(b.total.p99, 0)}  (scheduled → kubelet + watch p99 ${f(b.scheduledToKubeletAndWatch.p99, 0)})`,
     );
+    // Reports written before the breakdown have none.
+    for (const o of b.byOwner ?? [])
+      lines.push(
+        `    of them by ${o.owner.padEnd(14)} ${String(o.pods).padStart(6)} pods: p50 ${f(o.total.p50, 0)}  p99 ${f(o.total.p99, 0)}  (created → scheduled p99 ${f(o.createToScheduled.p99, 0)})`,
+      );
+  }
   lines.push(...fleetSummaryLines(rep.fleets ?? []));
   lines.push(...flowControlSummaryLines(rep));
   const rt = rep.serverRuntime;

@@ -138,6 +138,14 @@ describe('kscale up', () => {
       rep.podStartupByPhase.every((b) => b.phase !== 'nodes'),
       'no pod is created while nodes join',
     );
+    // The breakdown by controller covers the phase's pods, each under a kind that makes pods (or the lab's own).
+    assert.equal(
+      created.byOwner.reduce((n, o) => n + o.pods, 0),
+      created.pods,
+      JSON.stringify(created.byOwner),
+    );
+    for (const o of created.byOwner)
+      assert.ok(['ReplicaSet', 'DaemonSet', 'StatefulSet', 'Job', 'none'].includes(o.owner), o.owner);
     // The fleet's own share, read from its control endpoint before it stopped.
     assert.equal(rep.fleets.length, 1, JSON.stringify(rep.fleets));
     const fleet = rep.fleets[0]!.stats!.podStart;
