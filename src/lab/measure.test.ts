@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { podStartupByPhase } from './measure.js';
+import { podStartup, podStartupByPhase, sloEntries } from './measure.js';
 import type { PodTimes } from './pod_tracker.js';
 
 describe('pod startup by phase', () => {
@@ -50,5 +50,41 @@ describe('pod startup by phase', () => {
       scale!.byOwner.map((o) => [o.owner, o.pods]),
       [['Job', 1]],
     );
+  });
+});
+
+describe('pod startup SLO', () => {
+  it("is judged on stateless pods, as upstream's SLI: pods with persistent volumes are left out and named", () => {
+    const fast = (i: number): PodTimes => ({ seenAt: i, scheduledAt: i + 100, runningAt: i + 1_500 });
+    const slow = (i: number): PodTimes => ({
+      seenAt: i,
+      scheduledAt: i + 17_000,
+      runningAt: i + 18_000,
+      stateful: true,
+    });
+    const pods = [...Array.from({ length: 98 }, (_, i) => fast(i)), slow(98), slow(99)];
+    const startup = podStartup(pods, 1000);
+    assert.equal(startup.pods, 100);
+    assert.equal(startup.statefulPods, 2);
+    assert.equal(startup.total.p99, 18_000);
+    assert.equal(startup.stateless.p99, 1_500);
+    const slo = sloEntries([], startup, undefined, 100, 105).find((e) => e.name.startsWith('Pod startup'))!;
+    assert.equal(slo.measured, 1.5);
+    assert.equal(slo.pass, true);
+    assert.match(slo.detail, /^98 pods; .*; 2 pods with persistent volumes left out \(all 100: p99 18\.000 s\)$/);
+  });
+
+  it('fails on the stateless pods alone when they are slow', () => {
+    const pods: PodTimes[] = Array.from({ length: 10 }, (_, i) => ({
+      seenAt: i,
+      scheduledAt: i,
+      runningAt: i + 6_000,
+    }));
+    const slo = sloEntries([], podStartup(pods, 1000), undefined, 100, 105).find((e) =>
+      e.name.startsWith('Pod startup'),
+    )!;
+    assert.equal(slo.measured, 6);
+    assert.equal(slo.pass, false);
+    assert.doesNotMatch(slo.detail, /left out/);
   });
 });

@@ -27,6 +27,18 @@ export interface PodTimes {
   deletedAt?: number;
   /** The kind of its controller (ReplicaSet, DaemonSet, StatefulSet, Job), when it has one. */
   owner?: string;
+  /** It mounts a volume that is not stateless (a claim, a host path): upstream's pod startup SLI leaves it out. */
+  stateful?: true;
+}
+
+/**
+ * Upstream's stateless pod (sig-scalability's pod startup SLI): no volume sources but secrets, config maps, the
+ * downward API and empty dirs; a projected volume (the service account's, in every pod) is made of those.
+ */
+const STATELESS_SOURCES = new Set(['name', 'secret', 'configMap', 'downwardAPI', 'emptyDir', 'projected']);
+
+function isStatelessVolume(v: object): boolean {
+  return Object.keys(v).every((k) => STATELESS_SOURCES.has(k));
 }
 
 /** The kind of the owner reference marked controller, if any. */
@@ -45,7 +57,7 @@ function slimPod(o: KubeObject): KubeObject {
       resourceVersion: m.resourceVersion,
       ...ownerOnly(p),
     },
-    spec: { nodeName: p.spec?.nodeName },
+    spec: { nodeName: p.spec?.nodeName, ...statefulOnly(p) },
     status: { phase: p.status?.phase },
   } as KubeObject;
 }
@@ -54,6 +66,12 @@ function slimPod(o: KubeObject): KubeObject {
 function ownerOnly(p: Pod): { ownerReferences?: { kind: string; controller: true }[] } {
   const kind = controllerKind(p);
   return kind === undefined ? {} : { ownerReferences: [{ kind, controller: true }] };
+}
+
+// Only the volumes that make a pod stateful are kept (most pods: none).
+function statefulOnly(p: Pod): { volumes?: object[] } {
+  const volumes = (p.spec?.volumes ?? []).filter((v) => !isStatelessVolume(v));
+  return volumes.length === 0 ? {} : { volumes };
 }
 
 function slimNode(o: KubeObject): KubeObject {
@@ -177,6 +195,7 @@ export class PodTracker {
         seenAt: now,
         ...(sentAt !== undefined ? { createSentAt: sentAt } : {}),
         ...(owner !== undefined ? { owner } : {}),
+        ...(statefulOnly(p).volumes !== undefined ? { stateful: true as const } : {}),
       };
       this.pods.set(uid, t);
       this.counts.podsSeen++;

@@ -284,6 +284,11 @@ export function summaryText(rep: LabReport): string {
   );
   lines.push(`  simulated container start        ${ps.simulatedStartMs} (fixed)`);
   lines.push(`  control plane share              p50 ${f(ps.controlPlane.p50, 0)}  p99 ${f(ps.controlPlane.p99, 0)}`);
+  // Reports written before the stateless split have none.
+  if (ps.stateless !== undefined)
+    lines.push(
+      `  stateless pods (the SLO's)       p50 ${f(ps.stateless.p50, 0)}  p99 ${f(ps.stateless.p99, 0)}  (${ps.statefulPods} with persistent volumes left out)`,
+    );
   for (const b of rep.podStartupByPhase ?? []) {
     lines.push(
       `  created in ${b.phase.padEnd(16)} ${String(b.pods).padStart(6)} pods: p50 ${f(b.total.p50, 0)}  p99 ${f(b.total.p99, 0)}  (scheduled → kubelet + watch p99 ${f(b.scheduledToKubeletAndWatch.p99, 0)})`,

@@ -247,6 +247,11 @@ phases:
         `${kind} ${JSON.stringify(phaseS)}`,
       );
     }
+    // The StatefulSets' 4 pods mount claims: upstream's pod startup SLI (stateless pods) leaves them out.
+    assert.equal(rep.podStartup.statefulPods, 4, JSON.stringify(rep.podStartup));
+    assert.equal(rep.podStartup.stateless.count, rep.podStartup.pods - 4);
+    const sts = rep.podStartupByPhase.find((b) => b.phase === 'create')?.byOwner.find((o) => o.owner === 'StatefulSet');
+    assert.equal(sts?.pods, 4, JSON.stringify(rep.podStartupByPhase));
     const create = rep.phases.find((p) => p.name === 'create')!;
     assert.deepEqual(create.objects?.StatefulSet, {
       changed: 2,
