@@ -117,6 +117,53 @@ test('a claim binds statically to the smallest matching Available volume of its 
   assert.equal((await pvs.get('big')).status?.phase, 'Available');
 });
 
+test('claims made at once each get their own provisioned volume; static ones never share a volume', async () => {
+  // The binder syncs claims several at a time; each of these has its own volume.
+  const names = Array.from({ length: 12 }, (_, i) => `burst-${i}`);
+  await Promise.all(
+    names.map((name) => pvcs.create(JSON.parse(claim(name)) as PersistentVolumeClaim, { namespace: NS })),
+  );
+  const claims = await Promise.all(names.map(bound));
+  for (const c of claims) assert.equal(c.spec?.volumeName, `pvc-${c.metadata?.uid}`, c.metadata?.name);
+  for (const c of claims) assert.equal((await pvs.get(c.spec!.volumeName!)).spec?.claimRef?.name, c.metadata?.name);
+  // Three claims race for two free volumes of a class nobody provisions: two bind, each to its own, one waits.
+  for (const name of ['race-a', 'race-b'])
+    await pvs.create({
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name },
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        storageClassName: 'race',
+        hostPath: { path: `/tmp/${name}` },
+      },
+    } as PersistentVolume);
+  await waitFor('race volumes Available', async () =>
+    (await pvs.get('race-b')).status?.phase === 'Available' ? true : undefined,
+  );
+  await Promise.all(
+    ['race-1', 'race-2', 'race-3'].map((name) =>
+      pvcs.create(JSON.parse(claim(name, { storageClassName: 'race' })) as PersistentVolumeClaim, {
+        namespace: NS,
+      }),
+    ),
+  );
+  const volumesOfRace = await waitFor('two race claims Bound', async () => {
+    const list = (await pvcs.list({ namespace: NS })).items.filter((c) => c.metadata?.name?.startsWith('race-'));
+    const boundTo = list.filter((c) => c.status?.phase === 'Bound').map((c) => c.spec?.volumeName);
+    return boundTo.length === 2 ? boundTo : undefined;
+  });
+  assert.deepEqual([...volumesOfRace].sort(), ['race-a', 'race-b']);
+  // A later pass does not bind the third to a taken volume.
+  await new Promise((r) => setTimeout(r, 1_500));
+  const pending = (await pvcs.list({ namespace: NS })).items.filter(
+    (c) => c.metadata?.name?.startsWith('race-') && c.status?.phase !== 'Bound',
+  );
+  assert.equal(pending.length, 1);
+  assert.equal(pending[0]!.spec?.volumeName ?? '', '');
+});
+
 test("changing a claim's storageClassName is a 422", async () => {
   await k.ok(['create', '-f', '-'], { input: claim('fixed', { storageClassName: 'hollow' }) });
   const err = await k.fails(['patch', 'pvc', 'fixed', '-p', '{"spec":{"storageClassName":"other"}}']);

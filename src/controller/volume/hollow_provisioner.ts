@@ -20,8 +20,8 @@ import {
   type ResourceClient,
 } from '../../client/index.js';
 import type { ControllerContext } from '../controller_context.js';
-import { PeriodicController } from '../periodic.js';
-import { ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER } from './pv_controller.js';
+import { parallelize, PeriodicController } from '../periodic.js';
+import { ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, SYNC_WORKERS } from './pv_controller.js';
 
 /** The controller's name for --controllers. */
 export const HOLLOW_PROVISIONER_CONTROLLER = 'hollow-provisioner-controller';
@@ -50,12 +50,21 @@ export class HollowProvisioner extends PeriodicController {
 
   /** One pass: provision what is asked for, delete what is released. */
   async sync(): Promise<void> {
-    for (const pvc of this.pvcLister.list()) {
-      if (pvc.metadata?.annotations?.[ANN_STORAGE_PROVISIONER] !== HOLLOW_PROVISIONER) continue;
-      if (pvc.spec?.volumeName || pvc.metadata?.deletionTimestamp) continue;
-      if (this.pvLister.get(`pvc-${pvc.metadata!.uid!}`) !== undefined) continue;
-      await this.provision(pvc);
-    }
+    // Each claim gets its own volume, so claims are provisioned several at once, as the binder syncs them.
+    const wanted = this.pvcLister
+      .list()
+      .filter(
+        (pvc) =>
+          pvc.metadata?.annotations?.[ANN_STORAGE_PROVISIONER] === HOLLOW_PROVISIONER &&
+          !pvc.spec?.volumeName &&
+          !pvc.metadata?.deletionTimestamp &&
+          this.pvLister.get(`pvc-${pvc.metadata!.uid!}`) === undefined,
+      );
+    await parallelize(SYNC_WORKERS, wanted, (pvc) =>
+      this.provision(pvc).catch((err: unknown) =>
+        this.log.warn({ err: (err as Error).message }, 'provisioning a volume failed'),
+      ),
+    );
     for (const pv of this.pvLister.list()) {
       const ours = pv.metadata?.annotations?.[ANN_PROVISIONED_BY] === HOLLOW_PROVISIONER;
       if (!ours || pv.metadata?.deletionTimestamp) continue;

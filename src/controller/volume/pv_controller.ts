@@ -17,7 +17,7 @@ import {
 } from '../../api/index.js';
 import { isNotFoundError, RESOURCES, type Lister, type ResourceClient } from '../../client/index.js';
 import type { ControllerContext } from '../controller_context.js';
-import { PeriodicController } from '../periodic.js';
+import { parallelize, PeriodicController } from '../periodic.js';
 import { claimRefMatches, findMatchingVolume, volumePhase } from './binder.js';
 
 /** The controller's name for --controllers. */
@@ -33,6 +33,11 @@ const ANN_BETA_STORAGE_PROVISIONER = 'volume.beta.kubernetes.io/storage-provisio
 export const ANN_SELECTED_NODE = 'volume.kubernetes.io/selected-node';
 /** How often the pass runs; upstream resyncs every --pvclaimbinder-sync-period (15 s) and reacts to events. */
 const SYNC_PERIOD_MS = 500;
+/**
+ * Claims (and volumes) synced at once. Upstream runs one claim worker, each bind ~4 writes of a few ms to etcd; at
+ * kscale's write latency under a 2,500-node load one worker took a StatefulSet's 30 claims ~17 s.
+ */
+export const SYNC_WORKERS = 16;
 
 /** Binds claims to volumes and keeps both sides' phases. */
 export class PersistentVolumeController extends PeriodicController {
@@ -53,10 +58,25 @@ export class PersistentVolumeController extends PeriodicController {
     this.pvcs = ctx.client.resource<PersistentVolumeClaim>(RESOURCES.persistentvolumeclaims);
   }
 
-  /** One pass: claims first (binding), then volumes (phases). */
+  /**
+   * One pass: claims first (binding), then volumes (phases). Each claim's writes touch only its own objects, except
+   * when it would take a free volume: those claims go one at a time, so two never race for one volume.
+   */
   async sync(): Promise<void> {
-    for (const pvc of this.pvcLister.list()) await this.guard(() => this.syncClaim(pvc));
-    for (const pv of this.pvLister.list()) await this.guard(() => this.syncVolume(pv));
+    const volumes = this.pvLister.list();
+    const own: PersistentVolumeClaim[] = [];
+    const free: PersistentVolumeClaim[] = [];
+    for (const pvc of this.pvcLister.list()) (this.takesFreeVolume(pvc, volumes) ? free : own).push(pvc);
+    await parallelize(SYNC_WORKERS, own, (pvc) => this.guard(() => this.syncClaim(pvc)));
+    for (const pvc of free) await this.guard(() => this.syncClaim(pvc));
+    await parallelize(SYNC_WORKERS, this.pvLister.list(), (pv) => this.guard(() => this.syncVolume(pv)));
+  }
+
+  /** Whether syncing the claim would bind it to a volume no claim names yet. */
+  private takesFreeVolume(pvc: PersistentVolumeClaim, volumes: readonly PersistentVolume[]): boolean {
+    if (pvc.spec?.volumeName || pvc.metadata?.deletionTimestamp) return false;
+    const pv = findMatchingVolume(pvc, volumes);
+    return pv !== undefined && pv.spec?.claimRef === undefined;
   }
 
   private async guard(fn: () => Promise<void>): Promise<void> {
