@@ -176,6 +176,11 @@ function addRunFlags(cmd: Command): Command {
       nonNegativeNumberFlag,
     )
     .option('--controller-manager-burst <n>', 'controller-manager client burst (upstream 30)', nonNegativeNumberFlag)
+    .option(
+      '--controller-manager-workload-syncs <n>',
+      'Deployment and ReplicaSet controller workers (upstream 5 each, the default)',
+      nonNegativeIntFlag,
+    )
     .option('--scheduler-qps <n>', 'scheduler client QPS (upstream 50; raised by the lab)', nonNegativeNumberFlag)
     .option('--scheduler-burst <n>', 'scheduler client burst (upstream 100)', nonNegativeNumberFlag)
     .option('--kubelet-qps <n>', 'per hollow kubelet client QPS (upstream 50)', nonNegativeNumberFlag, 50)
@@ -273,6 +278,8 @@ function configFrom(
   c.controllerManager.nodeMonitorGracePeriod = o.nodeMonitorGracePeriod as string;
   if (o.controllerManagerQps !== undefined) c.controllerManager.qps = o.controllerManagerQps as number;
   if (o.controllerManagerBurst !== undefined) c.controllerManager.burst = o.controllerManagerBurst as number;
+  if (o.controllerManagerWorkloadSyncs !== undefined)
+    c.controllerManager.workloadSyncs = o.controllerManagerWorkloadSyncs as number;
   if (o.schedulerQps !== undefined) c.scheduler.qps = o.schedulerQps as number;
   if (o.schedulerBurst !== undefined) c.scheduler.burst = o.schedulerBurst as number;
   if (o.prometheus === true) c.prometheus = true;

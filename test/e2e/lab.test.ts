@@ -159,8 +159,9 @@ describe('kscale up', () => {
       'the report carries its capacity figures',
     );
     assert.ok((rep.capacity.figures['requests:pods POST'] ?? 0) > 0, JSON.stringify(rep.capacity.figures));
-    // Settings that shape the result: raised client QPS, storage sync, the mode the lab chose.
+    // Settings that shape the result: raised client QPS, workload workers, storage sync, the mode the lab chose.
     assert.equal(rep.config.controllerManager.qps, 500);
+    assert.equal(rep.config.controllerManager.workloadSyncs, 5);
     assert.equal(rep.config.server.storageSync, 'full');
     assert.ok(['controllers', 'pods'].includes(rep.config.mode.workloads));
     // Per-process CPU and peak memory, from /proc.
