@@ -49,10 +49,16 @@ export class CacheWatcher<T> implements AsyncIterable<T>, Pushable<T> {
   /** Clock time of the last item queued, for progress throttling. */
   lastSent: number;
 
+  /**
+   * What its owner filed it under (the Cacher's registration), read back by a shared `onEnd`: a closure per
+   * watcher would cost the server an object and a context per open watch (~127,000 at 2,500 nodes).
+   */
+  registration: unknown = undefined;
+
   constructor(
     private readonly clock: Clock,
     private readonly limits: CacheWatcherLimits,
-    private readonly onEnd: (tooSlow: boolean) => void,
+    private readonly onEnd: (tooSlow: boolean, w: CacheWatcher<unknown>) => void,
   ) {
     this.lastSent = clock.now();
   }
@@ -147,7 +153,7 @@ export class CacheWatcher<T> implements AsyncIterable<T>, Pushable<T> {
     this.ended = true;
     this.budgetTimer?.cancel();
     this.budgetTimer = null;
-    this.onEnd(tooSlow);
+    this.onEnd(tooSlow, this as CacheWatcher<unknown>);
     if (this.sink !== null) return this.drain();
     if (this.waiting !== null) {
       const w = this.waiting;

@@ -23,15 +23,9 @@ import type {
 import { listFromCache } from './cache_list.js';
 import type { CachedObject } from './cached_object.js';
 import { CacherBase } from './cacher_base.js';
-import {
-  indexedTermsOf,
-  passes,
-  routeOf,
-  toObjectEvent,
-  type ObjectFilter,
-  type Registration,
-} from './cacher_watch.js';
+import { indexedTermsOf, passes, toObjectEvent, type ObjectFilter, type Registration } from './cacher_watch.js';
 import type { CacheWatcher } from './cache_watcher.js';
+import type { WatchCacheEvent } from './watch_cache_event.js';
 
 /** A Storage for one resource prefix, served from memory, with the object API. */
 export class Cacher extends CacherBase implements ObjectStorage {
@@ -98,20 +92,15 @@ export class Cacher extends CacherBase implements ObjectStorage {
    */
   watchObjects(opts: ObjectWatchOptions = {}): ObjectWatcher {
     const filter = this.filterOf(opts.namespace, opts.index, opts.predicate);
-    const holder: { reg?: Registration } = {};
-    const w = this.newWatcher<ObjectEvent>(
-      filter.index !== undefined || filter.namespace !== undefined ? 1 : 0,
-      () => holder.reg,
-    );
-    this.startObjectWatch(w, filter, holder, opts).catch((err) => w.fail(err));
+    const w = this.newWatcher<ObjectEvent>(filter.index !== undefined || filter.namespace !== undefined ? 1 : 0);
+    this.startObjectWatch(w, filter, opts).catch((err) => w.fail(err));
     return w;
   }
 
-  /** Replays what the watch asked for, then files it for live events (`holder.reg`). */
+  /** Replays what the watch asked for, then files it for live events (`w.registration`). */
   private async startObjectWatch(
     w: CacheWatcher<ObjectEvent>,
     filter: ObjectFilter,
-    holder: { reg?: Registration },
     opts: ObjectWatchOptions,
   ): Promise<void> {
     // Object watches wait for initialization: the window is their contract, storage has no transitions.
@@ -137,7 +126,7 @@ export class Cacher extends CacherBase implements ObjectStorage {
     }
     if (opts.initialEventsEndBookmark === true) w.push({ type: 'BOOKMARK', revision: wc.revision, object: null });
     const reg = objectRegistration(w, filter, opts.allowBookmarks === true, opts.deadline);
-    holder.reg = reg;
+    w.registration = reg;
     this.watchers.add(reg);
     if (opts.allowBookmarks === true) this.scheduleBookmark(reg);
   }
@@ -177,25 +166,39 @@ export class Cacher extends CacherBase implements ObjectStorage {
 }
 
 /**
- * A watcher's registration. Its closures capture only the watcher and its filter: the server keeps one per
- * open watch (~127,000 at 2,500 nodes), so nothing else of the request may hang off them.
+ * An object watch's registration. The server keeps one per open watch (~127,000 at 2,500 nodes): a class, so its
+ * methods are shared and it holds no closure or context of its own, and nothing else of the request hangs off it.
  */
+class ObjectRegistration implements Registration {
+  lastDispatch = -1;
+  deadline?: number;
+
+  constructor(
+    readonly watcher: CacheWatcher<unknown>,
+    /** The filter is its own route (a WatcherRoute): the index files by `index` before `namespace`. */
+    readonly route: ObjectFilter,
+  ) {}
+
+  deliver(ev: WatchCacheEvent): void {
+    const out = toObjectEvent(this.route, ev);
+    if (out !== null) this.watcher.push(out);
+  }
+}
+
+/** One that asked for bookmarks. */
+class BookmarkingObjectRegistration extends ObjectRegistration {
+  notify(revision: number): void {
+    this.watcher.push({ type: 'BOOKMARK', revision, object: null } satisfies ObjectEvent);
+  }
+}
+
 function objectRegistration(
   w: CacheWatcher<ObjectEvent>,
   filter: ObjectFilter,
   bookmarks: boolean,
   deadline: number | undefined,
 ): Registration {
-  const reg: Registration = {
-    route: routeOf(filter),
-    lastDispatch: -1,
-    watcher: w as CacheWatcher<unknown>,
-    deliver: (ev) => {
-      const out = toObjectEvent(filter, ev);
-      if (out !== null) w.push(out);
-    },
-  };
-  if (bookmarks) reg.notify = (revision: number) => w.push({ type: 'BOOKMARK', revision, object: null });
+  const reg = new (bookmarks ? BookmarkingObjectRegistration : ObjectRegistration)(w as CacheWatcher<unknown>, filter);
   if (deadline !== undefined) reg.deadline = deadline;
   return reg;
 }

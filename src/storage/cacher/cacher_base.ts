@@ -32,7 +32,7 @@ import type { ReadVersion } from '../objects.js';
 import { BOOKMARK_FREQUENCY_MS, BookmarkBuckets, nextBookmarkTime } from './bookmarks.js';
 import { listFromCache } from './cache_list.js';
 import { jsonCodec, type CachedObject } from './cached_object.js';
-import { CacheWatcher } from './cache_watcher.js';
+import { CacheWatcher, type CacheWatcherLimits } from './cache_watcher.js';
 import { shouldDelegate, type CacheReadState, type ReadKind } from './delegator.js';
 import type { Registration } from './cacher_watch.js';
 import { DEFAULT_WINDOW_SIZING } from './event_window.js';
@@ -425,8 +425,7 @@ export abstract class CacherBase implements Storage, CacheReadState {
   watch(prefix: string, opts: WatchOptions = {}): Watcher {
     const rel = prefix.slice(this.resourcePrefix.length);
     const ns = /^[^/]+\/$/.test(rel) ? rel.slice(0, -1) : undefined;
-    let reg: Registration | undefined;
-    const w = this.newWatcher<WatchEvent>(ns === undefined ? 0 : 1, () => reg);
+    const w = this.newWatcher<WatchEvent>(ns === undefined ? 0 : 1);
     const convert = (ev: WatchCacheEvent): WatchEvent | null =>
       ev.key.startsWith(prefix) ? ev.toStorageEvent() : null;
     const start = async (): Promise<void> => {
@@ -439,7 +438,7 @@ export abstract class CacherBase implements Storage, CacheReadState {
       if (!ready || (from > 0 && from < wc.window.oldestRevision)) return this.pipe(w, prefix, opts);
       if (w.closed) return;
       if (from > 0) w.addInitial(wc.window.since(from), convert);
-      reg = {
+      const reg: Registration = {
         route: ns === undefined ? {} : { namespace: ns },
         lastDispatch: -1,
         watcher: w as CacheWatcher<unknown>,
@@ -452,6 +451,7 @@ export abstract class CacherBase implements Storage, CacheReadState {
           if (this.clock.now() - w.lastSent >= interval) w.push({ type: 'progress', revision, key: '' });
         },
       };
+      w.registration = reg;
       this.watchers.add(reg);
       if (opts.progressNotify !== false) this.progressWatchers.add(reg);
     };
@@ -475,27 +475,34 @@ export abstract class CacherBase implements Storage, CacheReadState {
   private readonly pipes = new Map<CacheWatcher<unknown>, () => void>();
 
   /** A watcher with this cacher's limits; `kind` 1 means filtered by namespace or index (smaller buffer, like upstream). */
-  protected newWatcher<T>(kind: 0 | 1, reg: () => Registration | undefined): CacheWatcher<T> {
-    const capacity = this.opts.watcherCapacity ?? (kind === 1 ? 100 : 1_000);
-    const w: CacheWatcher<T> = new CacheWatcher<T>(
-      this.clock,
-      { capacity, budgetMs: this.opts.slowWatcherBudgetMs ?? 5_000, hardLimit: capacity * 10 },
-      (tooSlow) => {
-        const r = reg();
-        if (r !== undefined) {
-          this.watchers.remove(r);
-          this.progressWatchers.delete(r);
-        }
-        const pipe = this.pipes.get(w as CacheWatcher<unknown>);
-        if (pipe !== undefined) {
-          this.pipes.delete(w as CacheWatcher<unknown>);
-          pipe();
-        }
-        if (tooSlow) this.counters.terminatedWatchers++;
-      },
-    );
-    return w;
+  /** A watcher whose end unfiles it; shared limits and callback, so an open watcher holds no closure of its own. */
+  protected newWatcher<T>(kind: 0 | 1): CacheWatcher<T> {
+    this.watcherLimits ??= [this.limitsOf(0), this.limitsOf(1)];
+    return new CacheWatcher<T>(this.clock, this.watcherLimits[kind], this.onWatcherEnd);
   }
+
+  /** The watcher limits by kind (0: all or a prefix; 1: a namespace or an index value), made on first use. */
+  private watcherLimits: readonly [CacheWatcherLimits, CacheWatcherLimits] | undefined;
+
+  private limitsOf(kind: 0 | 1): CacheWatcherLimits {
+    const capacity = this.opts.watcherCapacity ?? (kind === 1 ? 100 : 1_000);
+    return { capacity, budgetMs: this.opts.slowWatcherBudgetMs ?? 5_000, hardLimit: capacity * 10 };
+  }
+
+  /** A watcher ended: out of the index, its storage pipe (if any) stopped. */
+  private readonly onWatcherEnd = (tooSlow: boolean, w: CacheWatcher<unknown>): void => {
+    const r = w.registration as Registration | undefined;
+    if (r !== undefined) {
+      this.watchers.remove(r);
+      this.progressWatchers.delete(r);
+    }
+    const pipe = this.pipes.get(w);
+    if (pipe !== undefined) {
+      this.pipes.delete(w);
+      pipe();
+    }
+    if (tooSlow) this.counters.terminatedWatchers++;
+  };
 
   /** Files a bookmark-wanting registration for its next bookmark. */
   protected scheduleBookmark(reg: Registration): void {

@@ -6,7 +6,7 @@
 import type { ObjectEvent, SelectorPredicate } from '../objects.js';
 import type { CachedObject } from './cached_object.js';
 import type { CacheWatcher } from './cache_watcher.js';
-import type { Routable, WatcherRoute } from './watcher_index.js';
+import type { Routable } from './watcher_index.js';
 import type { WatchCacheEvent } from './watch_cache_event.js';
 
 /** A watcher's filter, resolved against the configured indexers. */
@@ -62,13 +62,6 @@ export function toObjectEvent(f: ObjectFilter, ev: WatchCacheEvent): ObjectEvent
   if (cur) return { type: old ? 'MODIFIED' : 'ADDED', revision: ev.revision, object: ev.object };
   if (old) return { type: 'DELETED', revision: ev.revision, object: ev.prevAtEvent() };
   return null;
-}
-
-/** Where a filter files its watcher: by index value first, since that is the narrowest bucket. */
-export function routeOf(f: ObjectFilter): WatcherRoute {
-  if (f.index !== undefined) return { index: f.index };
-  if (f.namespace !== undefined) return { namespace: f.namespace };
-  return {};
 }
 
 /** A watcher as the Cacher registers it. */

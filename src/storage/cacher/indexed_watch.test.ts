@@ -223,3 +223,34 @@ test("a field selector on indexed fields is tested on the entries' index values,
     await f.close();
   }
 });
+
+test('every kind of watch is filed while open and unfiled once stopped, including one filed by index and namespace', async () => {
+  const f = await openCacher(P, { indexers: [nodeName] });
+  try {
+    const c = f.cacher;
+    const watches = [
+      c.watchObjects({ index: { name: 'spec.nodeName', value: 'node-a' } }),
+      c.watchObjects({ index: { name: 'spec.nodeName', value: 'node-a' }, namespace: 'ns1' }),
+      c.watchObjects({ namespace: 'ns1', allowBookmarks: true }),
+      c.watchObjects({}),
+      c.watch(`${P}ns1/`),
+      c.watch(P),
+    ];
+    await turn();
+    assert.equal(c.metrics().watchers, watches.length);
+    // The index-and-namespace watch is routed by its index: it gets node-a's pod in ns1 once, and not ns2's.
+    const both = watches[1]!;
+    await f.sqlite.create(`${P}ns2/q`, pod('q', { ns: 'ns2', node: 'node-a' }));
+    await f.sqlite.create(`${P}ns1/p`, pod('p', { ns: 'ns1', node: 'node-a' }));
+    assert.deepEqual(summary(await take(both as AsyncIterable<ObjectEvent>, 1)), [
+      `ADDED ns1/p@${(await f.sqlite.get(`${P}ns1/p`)).modRevision}`,
+    ]);
+    for (let i = 0; i < watches.length; i++) {
+      watches[i]!.stop();
+      await turn();
+      assert.equal(c.metrics().watchers, watches.length - i - 1, `after stopping watch ${i}`);
+    }
+  } finally {
+    await f.close();
+  }
+});
