@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { controllerManagerSpec } from './components.js';
 import { defaultConfig, RAISED_LIMITS, WORKLOAD_SYNCS } from './config.js';
 import { loadScenario } from './scenario.js';
+import { flagValue, paths, RUN } from './test_helpers.js';
 
-const RUN = join(tmpdir(), 'lab-run');
-const paths = {
-  dataDir: RUN,
-  kubeconfig: `${RUN}/kubeconfig`,
-  superAdminKubeconfig: `${RUN}/super-admin.conf`,
-  componentsDir: `${RUN}/components`,
-};
-const after = (args: string[], flag: string): string | undefined =>
-  args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined;
+const after = flagValue;
 
 test("the controller-manager runs with the raised client limits and upstream's workload workers by default", () => {
   const c = defaultConfig(loadScenario('nodes'), RUN);

@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { controllerManagerSpec, fleetSpecs, serverSpec } from './components.js';
 import { defaultConfig } from './config.js';
 import { nodeJoinOf } from './node_join.js';
 import { loadScenario } from './scenario.js';
+import { flagValue, paths, RUN } from './test_helpers.js';
 
-/** The run directory the command lines name (nothing is written there). */
-const RUN = join(tmpdir(), 'lab-run');
-const paths = {
-  dataDir: RUN,
-  kubeconfig: `${RUN}/kubeconfig`,
-  superAdminKubeconfig: `${RUN}/super-admin.conf`,
-  componentsDir: `${RUN}/components`,
-};
-const after = (args: string[], flag: string): string | undefined => args[args.indexOf(flag) + 1];
+const after = flagValue;
 
 test('--node-join csr: a secure server with bootstrap tokens, a signing controller-manager, fleets with a bootstrap kubeconfig', () => {
   const c = defaultConfig(loadScenario('nodes'), RUN);
