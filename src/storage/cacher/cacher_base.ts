@@ -474,8 +474,10 @@ export abstract class CacherBase implements Storage, CacheReadState {
   }
   private readonly pipes = new Map<CacheWatcher<unknown>, () => void>();
 
-  /** A watcher with this cacher's limits; `kind` 1 means filtered by namespace or index (smaller buffer, like upstream). */
-  /** A watcher whose end unfiles it; shared limits and callback, so an open watcher holds no closure of its own. */
+  /**
+   * A watcher with this cacher's limits; `kind` 1 means filtered by namespace or index (smaller buffer, like
+   * upstream). Its end unfiles it through one shared callback, so an open watcher holds no closure of its own.
+   */
   protected newWatcher<T>(kind: 0 | 1): CacheWatcher<T> {
     this.watcherLimits ??= [this.limitsOf(0), this.limitsOf(1)];
     return new CacheWatcher<T>(this.clock, this.watcherLimits[kind], this.onWatcherEnd);
