@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { StatusError } from '../api/index.js';
+import { ownsMemory } from '../storage/testing/owns_memory.js';
 import { BodyBudget, decodeBody, MAX_NESTING_DEPTH, nestsDeeperThan, readAheadBody, readBody } from './body.js';
 
 const json = (text: string): unknown => decodeBody(Buffer.from(text), 'application/json');
@@ -91,7 +92,9 @@ test('a body read ahead comes back byte for byte: UTF-8 text and binary (protobu
   const held = { bytes: 0 };
   await readAheadBody(req, new BodyBudget(1024), held);
   assert.equal(held.bytes, bytes.length);
-  assert.deepEqual(await readBody(req), bytes);
+  const body = await readBody(req);
+  assert.deepEqual(body, bytes);
+  assert.ok(ownsMemory(body), 'a body read ahead is not a slice of the shared pool');
   // Past the handler's own limit it is still a 413.
   await assert.rejects(readBody(req, 4), (e: { code?: number }) => e.code === 413);
 });

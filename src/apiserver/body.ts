@@ -13,6 +13,7 @@ import {
   tooManyRequests,
   unsupportedMediaType,
 } from '../api/index.js';
+import { ownedBuffer } from '../storage/index.js';
 import { noteRequestBody } from './audit/request.js';
 
 /** kube-apiserver's default limit on a request body. */
@@ -54,7 +55,7 @@ export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BY
   const ahead = readAhead.get(req);
   if (ahead !== undefined) {
     if (ahead.length > limit) throw requestEntityTooLarge(`the request body is too large: more than ${limit} bytes`);
-    return Buffer.from(ahead, 'latin1');
+    return ownedBuffer(ahead, 'latin1');
   }
   return collectBody(req, limit);
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ownsMemory } from '../storage/testing/owns_memory.js';
 import { decode, encodeForStorage, withResourceVersion } from './codec.js';
 
 test('stored bytes carry no resourceVersion, and it is spliced in on the way out without re-encoding', () => {
@@ -10,6 +11,8 @@ test('stored bytes carry no resourceVersion, and it is spliced in on the way out
     kind: 'Pod',
   });
   assert.ok(bytes.toString().startsWith('{"kind":"Pod","apiVersion":"v1","metadata":{"name":"x"}'));
+  // The bytes wait for their commit: they are not a slice of Node's shared pool.
+  assert.ok(ownsMemory(bytes));
   const out = JSON.parse(withResourceVersion(bytes, 42).toString());
   assert.deepEqual(out, {
     kind: 'Pod',

@@ -5,15 +5,18 @@
  * {"kind":..,"apiVersion":..,"metadata":{ so a response can splice the
  * resourceVersion into the bytes without parsing the object again.
  */
-import type { KeyValue } from '../storage/index.js';
+import { ownedBuffer, type KeyValue } from '../storage/index.js';
 
 type Obj = Record<string, unknown>;
 
-/** Serializes an object for storage, with kind, apiVersion and metadata first and no resourceVersion. */
+/**
+ * Serializes an object for storage, with kind, apiVersion and metadata first and no resourceVersion. The bytes
+ * wait for their commit and watch event, so they own their memory (see storage/owned_buffer.ts).
+ */
 export function encodeForStorage(obj: Obj): Buffer {
   const { kind, apiVersion, metadata, ...rest } = obj;
   const { resourceVersion: _rv, ...meta } = (metadata ?? {}) as Obj;
-  return Buffer.from(JSON.stringify({ kind, apiVersion, metadata: meta, ...rest }));
+  return ownedBuffer(JSON.stringify({ kind, apiVersion, metadata: meta, ...rest }), 'utf8');
 }
 
 /** The stored bytes with metadata.resourceVersion set to `rv`, without parsing (the watch cache splices the same way). */

@@ -5,6 +5,7 @@
  * returns these; the watch cache keeps them, shared by every watcher, list and get.
  */
 import { isAscii } from 'node:buffer';
+import { ownedBuffer } from './owned_buffer.js';
 
 const META_TEXT = '"metadata":{';
 const META = Buffer.from(META_TEXT);
@@ -85,9 +86,13 @@ export class EncodedObject {
     }
   }
 
-  /** The stored bytes, in a new Buffer each call (the object keeps them as a string; see the class comment). */
+  /**
+   * The stored bytes, in a new Buffer each call (the object keeps them as a string; see the class comment). An
+   * update's current value becomes its watch event's prevKv and lives until the event is processed: it owns
+   * its memory (see owned_buffer.ts).
+   */
   get value(): Buffer {
-    return Buffer.from(this.text, 'latin1');
+    return ownedBuffer(this.text, 'latin1');
   }
 
   /** The stored bytes' length. */

@@ -11,6 +11,7 @@ export {
   type ObjectCodec,
 } from './encoded_object.js';
 export * from './errors.js';
+export { ownedBuffer } from './owned_buffer.js';
 export {
   openSqliteStorage,
   SqliteStorage,

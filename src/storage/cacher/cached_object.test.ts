@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CachedObject, EncodedObject, StringTable, jsonCodec } from './cached_object.js';
+import { ownsMemory } from '../testing/owns_memory.js';
 import { openCacher, pod } from './test_helpers.js';
 
 const P = '/registry/pods/';
@@ -14,6 +15,8 @@ test('an encoded object keeps its stored bytes as a string and gives them back b
   const o = new EncodedObject('/k', Buffer.from(json), 5, jsonCodec);
   assert.ok(!holdsArrayBuffer(o), 'no ArrayBuffer per object: V8 counts those toward its external-memory trigger');
   assert.deepEqual(o.value, Buffer.from(json));
+  // An update's current value lives on as its event's prevKv: it is not a slice of Node's shared pool.
+  assert.ok(ownsMemory(o.value));
   assert.equal(o.size, Buffer.byteLength(json));
   assert.deepEqual(o.decode(), {
     ...JSON.parse(json),
