@@ -56,6 +56,7 @@ import { defaultStorageClassAdmission, storageObjectInUseProtection } from './ad
 import { bootstrap } from './controllers/bootstrap.js';
 import { NamespaceController } from './controllers/namespace_controller.js';
 import type { ServerServices } from './endpoints/context.js';
+import { OpenWatches } from './endpoints/open_watches.js';
 import { serveResource } from './endpoints/router.js';
 import { MaxInFlight } from './filters/max_inflight.js';
 import { withBodyReadAhead } from './filters/read_ahead.js';
@@ -241,7 +242,7 @@ export class ApiServer {
   private ready = false;
   /** Set when shutdown begins: responses close their connections so clients reconnect elsewhere. */
   private shuttingDown = false;
-  private readonly openWatches = new Set<() => void>();
+  private readonly openWatches: OpenWatches;
   /** What the stores write to: the watch cache over storage, or storage itself with --watch-cache=false. */
   readonly storage: Storage;
   private readonly cache: CacherRegistry | undefined;
@@ -252,6 +253,7 @@ export class ApiServer {
 
   constructor(readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? new RealClock();
+    this.openWatches = new OpenWatches(this.clock);
     // Each resource's reads of storage itself, timed in etcd_request_duration_seconds under its name.
     const quorum = new Map(
       RESOURCES.map((r) => [r.resource, instrumentStorage(opts.storage, this.metrics, r.resource)]),
@@ -796,10 +798,11 @@ export class ApiServer {
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     const closedSecure =
       https === undefined ? Promise.resolve() : new Promise<void>((resolve) => https.close(() => resolve()));
-    for (const stop of [...this.openWatches]) stop();
+    this.openWatches.stopAll();
     this.http.closeIdleConnections();
     const deadline = performance.now() + graceMs;
     while (this.openWatches.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    this.openWatches.close();
     const idle = setInterval(() => this.http.closeIdleConnections(), 50);
     const timer = setTimeout(
       () => {

@@ -11,6 +11,7 @@ import type { CustomResources } from '../customresource/registry.js';
 import type { Admission, GenericStore } from '../registry/store.js';
 import type { RequestInfo } from '../request_info.js';
 import type { ServiceAccountTokenIssuer } from '../serviceaccount/index.js';
+import type { OpenWatches } from './open_watches.js';
 
 /** Server-wide services the handlers use. */
 export interface ServerServices {
@@ -21,8 +22,8 @@ export interface ServerServices {
   admission: AdmissionChain;
   /** The minimum watch timeout (kube-apiserver's --min-request-timeout, 1800 s). */
   minRequestTimeoutSeconds: number;
-  /** Stop functions of open watches, called at shutdown so each stream ends cleanly, like upstream's graceful termination. */
-  openWatches: Set<() => void>;
+  /** Open watches, stopped at their timeout, and at shutdown so each stream ends cleanly (upstream's graceful termination). */
+  openWatches: OpenWatches;
   /** The resources established CRDs serve (absent in servers built without them). */
   customResources?: CustomResources;
   /** Signs serviceaccounts/token requests. */

@@ -21,6 +21,7 @@ import type { ResourcePrinter } from '../registry/printers/index.js';
 import type { Obj } from '../object.js';
 import type { RestContext, ServerServices } from './context.js';
 import { indexFromSelector, parseRV, residualPredicate, selectorPredicate } from './read.js';
+import type { OpenWatch } from './open_watches.js';
 import { sharedFrame } from './watch_frames.js';
 import { queryBool } from '../query.js';
 
@@ -74,10 +75,11 @@ interface TableState {
 }
 
 /** One watch's response: writes each event as a line, pauses the watcher while the socket is full, ends it once. */
-class WatchResponse {
+class WatchResponse implements OpenWatch {
   private closed = false;
   private resumer: { resume(): void } | undefined;
-  private timer: { cancel(): void } | undefined;
+  /** Its key in services.openWatches. */
+  private filed = 0;
 
   constructor(
     private readonly res: RestContext['res'],
@@ -88,15 +90,17 @@ class WatchResponse {
     private readonly table: TableState | undefined,
   ) {}
 
+  /** Streams the watcher's events until the client leaves or `timeoutSeconds` pass. */
   start(timeoutSeconds: number): void {
     this.res.on('close', this.onClose);
-    this.services.openWatches.add(this.stop);
-    // Node fires timers longer than 2^31-1 ms after 1 ms instead: cap a huge timeoutSeconds at about 24 days.
-    this.timer = this.services.clock.setTimeout(this.stop, Math.min(timeoutSeconds * 1000, 2 ** 31 - 1));
+    this.filed = this.services.openWatches.add(this, timeoutSeconds * 1000);
     this.resumer = consumeWatch(this.w, this);
   }
 
-  readonly stop = (): void => this.w.stop();
+  /** Ends the watch (its timeout, or shutdown): the stream ends once what is buffered is written. */
+  stop(): void {
+    this.w.stop();
+  }
 
   private readonly onClose = (): void => {
     this.closed = true;
@@ -138,8 +142,7 @@ class WatchResponse {
           code: 500,
         });
     }
-    this.timer?.cancel();
-    this.services.openWatches.delete(this.stop);
+    this.services.openWatches.delete(this, this.filed);
     this.res.off('close', this.onClose);
     this.res.off('drain', this.onDrain);
     if (!this.closed) this.res.end();
