@@ -3,11 +3,11 @@
  * one timer that stops the ones due each second.
  *
  * A timer per watch cost the server, for each of the ~127,000 watches it holds
- * at 2,500 nodes: Node's Timeout, kscale's wrapper, and a TimersList of its own
- * (Node groups timers by duration, and a randomized timeout is a duration no
- * other watch has) in a priority queue and a dictionary of all the lists.
- * Each is objects for every mark-compact to walk. Here a watch is one entry
- * in a Set. It ends within a second after its timeout rather than at it;
+ * at 2,500 nodes, Node's Timeout and kscale's wrapper; and a watch whose
+ * timeout the server randomized (none asked) had a TimersList of its own in a
+ * priority queue, since Node groups timers by duration and no other watch had
+ * that one. Each is objects for every mark-compact to walk. Here a watch is
+ * one entry in a Set. It ends within a second after its timeout rather than at it;
  * upstream randomizes watch timeouts over 30 minutes (and client-go over 5).
  */
 import type { Clock, Timer } from '../../clock/index.js';
