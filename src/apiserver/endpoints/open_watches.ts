@@ -67,8 +67,8 @@ export class OpenWatches {
 
   private tick(): void {
     const now = this.clock.monotonic() / 1000;
-    // A Map iterates its keys in insertion order, not in order of time: look at each second (at most ~1,800
-    // distinct ones under upstream's randomized timeouts).
+    // A Map iterates its keys in insertion order, not in order of time: look at each second filed (at most one
+    // per second of the longest timeout ahead, ~3,600 under upstream's randomized 30–60 minutes).
     for (const [second, set] of this.bySecond) if (second <= now) for (const w of [...set]) w.stop();
     this.timer = this.count > 0 ? this.nextTick() : undefined;
   }
