@@ -238,3 +238,49 @@ test('getCached answers from the watch cache without a storage read, and falls b
     await f.close();
   }
 });
+
+test('getCachedRef gives the name and uid of the cached version, decoded once per version, and 404 for none', async () => {
+  const info = RESOURCES.find((r) => r.resource === 'nodes')!;
+  const f = await openCacher(info.storagePrefix);
+  try {
+    const strategy = definitionFor(info).strategy(info, {
+      eventTTLSeconds: 3600,
+      serviceIPs: new IPAllocator('10.96.0.0/24'),
+      nodePorts: new PortAllocator('30000-30010'),
+    });
+    const nodes = new GenericStore(info, strategy, { storage: f.sqlite, objects: f.cacher });
+    const created = await nodes.create(
+      { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } },
+      { dryRun: false, now: NOW },
+    );
+    const uid = String((created.obj.metadata as Obj).uid);
+    let ref = await nodes.getCachedRef(undefined, 'n1');
+    for (let i = 0; i < 200 && ref !== (await nodes.getCachedRef(undefined, 'n1')); i++) {
+      // Until the watch cache holds n1, each read falls back to storage and decodes anew.
+      await new Promise((r) => setTimeout(r, 10));
+      ref = await nodes.getCachedRef(undefined, 'n1');
+    }
+    assert.deepEqual(ref, { name: 'n1', uid });
+    assert.equal(await nodes.getCachedRef(undefined, 'n1'), ref, 'one cached version is decoded once');
+    assert.ok(Object.isFrozen(ref), 'a shared answer cannot be changed by a caller');
+    await nodes.delete(undefined, 'n1', { now: NOW, dryRun: false });
+    const again = await nodes.create(
+      { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } },
+      { dryRun: false, now: NOW },
+    );
+    const uid2 = String((again.obj.metadata as Obj).uid);
+    assert.notEqual(uid2, uid);
+    let now = await nodes.getCachedRef(undefined, 'n1');
+    for (let i = 0; i < 200 && now.uid !== uid2; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      now = await nodes.getCachedRef(undefined, 'n1');
+    }
+    assert.deepEqual(now, { name: 'n1', uid: uid2 }, 'a re-created node is read with its new uid');
+    await assert.rejects(nodes.getCachedRef(undefined, 'missing'), (err: { status?: { code?: number } }) => {
+      assert.equal(err.status?.code, 404);
+      return true;
+    });
+  } finally {
+    await f.close();
+  }
+});

@@ -46,12 +46,12 @@ async function boundObjects(ctx: RestContext, saName: string, spec: TokenRequest
     if (typeof nodeName === 'string' && nodeName !== '') {
       // Upstream reads it with resourceVersion 0 (from the watch cache), falling back to a live lookup.
       const node = await storeOf(ctx.services, 'nodes')
-        .getCached(undefined, nodeName)
+        .getCachedRef(undefined, nodeName)
         .catch((err: unknown) => {
           if (isNotFoundError(err)) return undefined;
           throw err;
         });
-      bound.node = node === undefined ? { name: nodeName, uid: '' } : refOf(node);
+      bound.node = node ?? { name: nodeName, uid: '' };
     }
   } else if (group === '' && ref.kind === 'Node') {
     found = await storeOf(ctx.services, 'nodes').get(undefined, ref.name);
