@@ -105,7 +105,14 @@ export class PodReferenceManager {
       ...refs.configMaps.map((n) => this.watch<ConfigMap>('configmaps', ns, n)),
     ];
     this.pods.set(key, keys);
-    void this.requestToken(pod, ns, key);
+    // Only what the TokenRequest names: the refresh timer keeps it for the token's life (48 of its 60 minutes), and
+    // with the whole pod it kept every pod's first decoded version alive beside the informer's current one.
+    const m = pod.metadata!;
+    void this.requestToken(
+      { name: m.name!, uid: m.uid, serviceAccount: pod.spec?.serviceAccountName ?? 'default' },
+      ns,
+      key,
+    );
   }
 
   /** Unregisters a pod; watches nobody else needs are stopped. */
@@ -161,8 +168,8 @@ export class PodReferenceManager {
     return key;
   }
 
-  private async requestToken(pod: Pod, namespace: string, key: string, refresh = false): Promise<void> {
-    const sa = pod.spec?.serviceAccountName ?? 'default';
+  private async requestToken(pod: TokenPod, namespace: string, key: string, refresh = false): Promise<void> {
+    const sa = pod.serviceAccount;
     let next = TOKEN_RETRY_MS;
     try {
       const tr = await this.o.rest.request<{ spec?: { expirationSeconds?: number } }>({
@@ -173,7 +180,7 @@ export class PodReferenceManager {
           kind: 'TokenRequest',
           spec: {
             expirationSeconds: this.o.tokenExpirationSeconds ?? DEFAULT_TOKEN_EXPIRATION_SECONDS,
-            boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata!.name, uid: pod.metadata!.uid },
+            boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.name, uid: pod.uid },
           },
         },
       });
@@ -184,7 +191,7 @@ export class PodReferenceManager {
     } catch (err) {
       this.stats.errors++;
       this.o.logger.warn(
-        { node: this.o.node, pod: `${namespace}/${pod.metadata!.name}`, err: String(err) },
+        { node: this.o.node, pod: `${namespace}/${pod.name}`, err: String(err) },
         'requesting the service account token failed; retrying',
       );
     }
@@ -216,6 +223,13 @@ export function watchReference<T extends KubeObject>(
     { ...opts, transform: stripManagedFields },
   );
   return { stop: reflector.run(), store };
+}
+
+/** What a pod's TokenRequest names. */
+interface TokenPod {
+  name: string;
+  uid: string | undefined;
+  serviceAccount: string;
 }
 
 function podKey(pod: Pod): string | undefined {

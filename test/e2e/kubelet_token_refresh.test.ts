@@ -7,11 +7,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { startServer, type TestServer } from './harness.js';
 import { RESOURCES, RESTClient, loadKubeconfig, silentLogger } from '../../src/client/index.js';
 import { FakeClock } from '../../src/clock/index.js';
 import { PodReferenceManager } from '../../src/kubelet/pod_references.js';
 import type { KubeObject, Pod } from '../../src/api/index.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 let server: TestServer;
 let rest: RESTClient;
@@ -73,5 +78,33 @@ test('a pod token granted for 600 s is refreshed at 80% of its lifetime (480 s),
   await settle();
   assert.equal(refs.stats.tokens, 3, 'no refresh once the pod is gone');
   assert.equal(refs.stats.errors, 0);
+  await refs.stop();
+});
+
+test('a pending token refresh keeps only what its TokenRequest names, not the pod object', async () => {
+  let pod: Pod | undefined = await rest.resource<Pod>(RESOURCES.pods).create(
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'let-go' },
+      spec: { nodeName: 'n1', serviceAccountName: 'app', containers: [{ name: 'c', image: 'busybox' }] },
+    },
+    { namespace: 'default' },
+  );
+  const uid = pod.metadata!.uid;
+  const seen = new WeakRef(pod);
+  const clock = new FakeClock();
+  const refs = new PodReferenceManager({ rest, node: 'n1', clock, random: () => 0.5, logger: silentLogger });
+  refs.registerPod(pod);
+  pod = undefined;
+  await until('the first token', () => refs.stats.tokens === 1);
+  await settle();
+  gc();
+  assert.equal(seen.deref(), undefined, 'the decoded pod is collectable while its refresh waits');
+  // The refresh still names the pod it was for.
+  clock.step(3_600_000);
+  await until('the refresh', () => refs.stats.tokenRefreshes === 1);
+  assert.equal(refs.stats.errors, 0);
+  refs.unregisterPod({ metadata: { name: 'let-go', namespace: 'default', uid } } as Pod);
   await refs.stop();
 });
