@@ -16,6 +16,7 @@ import { RealClock, type Clock, type Timer } from '../../clock/index.js';
 import { Backoff } from '../flowcontrol/backoff.js';
 import { sleepAbortable } from '../flowcontrol/token_bucket.js';
 import type { RestConfig } from './config.js';
+import { openStream } from './http2_request.js';
 import { Http1Transport, tlsOptions, type ResponseStream, type Transport, type TransportRequest } from './transport.js';
 
 /**
@@ -241,7 +242,7 @@ export class Http2Transport implements Transport {
         // The signal is handled here, not by node:http2: its aborter destroys the stream with an AbortError, and
         // destroying a stream with an error formats the error's stack (~8% of a hollow fleet's CPU went to
         // that and to the per-request abort listener, with a node's reference watches stopped as pods go).
-        stream = lane.session.request(headers, { endStream: r.body === undefined });
+        stream = openStream(lane.session, headers, r.body === undefined);
       } catch (err) {
         // The session is closing (GOAWAY) or gone: the request never left, so any verb may retry.
         this.release(lane);
