@@ -152,7 +152,7 @@ function withLister(api: FakeNodes, settings: KubeletSettings, clock: FakeClock)
   const id = nodeIdentity('n-', 0, 3);
   const u = new NodeStatusUpdater(listed, id, settings, clock);
   u.reported();
-  return { updater: u, deliver };
+  return { updater: u, deliver, seen: () => seen };
 }
 
 test('with a node informer, a steady node makes no request between reports (upstream since 1.30)', async () => {
@@ -180,4 +180,29 @@ test('with a node informer that has not listed yet, the retry reads from the API
   clock.step(5 * 60_000);
   assert.equal(await updater.sync(), 'patched');
   assert.deepEqual(api.gets, [undefined], 'one GET, with no resourceVersion');
+});
+
+test('with a node informer, the unchanging fields are compared once per delivered Node, and a new one is compared again', async () => {
+  const { clock, api, settings } = setup();
+  const { updater, deliver, seen } = withLister(api, settings, clock);
+  deliver();
+  let serialized = 0;
+  const images = seen()!.status!.images!;
+  Object.defineProperty(images, 'toJSON', {
+    value(this: unknown[]) {
+      serialized++;
+      return [...this];
+    },
+  });
+  for (let i = 0; i < 3; i++) {
+    clock.step(10_000);
+    assert.equal(await updater.sync(), 'unchanged');
+  }
+  assert.equal(serialized, 1, "the same Node's images were serialized once");
+  // Someone else empties the images: the informer delivers a new Node, and the kubelet writes its list back.
+  api.node.status!.images = [];
+  deliver();
+  clock.step(10_000);
+  assert.equal(await updater.sync(), 'patched');
+  assert.equal(api.patches.at(-1)!.status.images!.length, settings.images);
 });

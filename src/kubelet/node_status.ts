@@ -43,6 +43,11 @@ export class NodeStatusUpdater {
   private lastReportAt = Number.NEGATIVE_INFINITY;
   private staticsCache: NodeStatus | undefined;
   private readonly staticJSON = new Map<string, string>();
+  /**
+   * The status last compared with the statics and the fields that differed in it. The node lister hands out the same
+   * object until the Node changes, so a steady node's sync does not serialize its images and addresses again.
+   */
+  private lastCompared: { status: NodeStatus; differing: ReadonlySet<string> } | undefined;
   /** Counters for the fleet's stats. */
   readonly stats = { syncs: 0, patches: 0, errors: 0 };
 
@@ -140,16 +145,29 @@ export class NodeStatusUpdater {
       merged[merged.findIndex((c) => c.type === want.type)] = want;
     }
     const patch: NodeStatusPatch = {};
+    const differing = this.staticsDiffering(current);
     for (const f of STATIC_FIELDS) {
-      const want = this.statics[f];
-      const same = JSON.stringify(current[f]) === this.staticJSON.get(f);
+      const same = !differing.has(f);
       if (!same) changed = true;
-      if (!same || mode === 'status') (patch as Record<string, unknown>)[f] = want;
+      if (!same || mode === 'status') (patch as Record<string, unknown>)[f] = this.statics[f];
     }
     if (patchConds.length > 0) {
       patch['$setElementOrder/conditions'] = merged.map((c) => ({ type: c.type }));
       patch.conditions = patchConds;
     }
     return { patch, changed };
+  }
+
+  /** The static fields whose value in `current` is not the kubelet's. */
+  private staticsDiffering(current: NodeStatus): ReadonlySet<string> {
+    if (this.lastCompared?.status === current) return this.lastCompared.differing;
+    const statics = this.statics;
+    const differing = new Set<string>();
+    for (const f of STATIC_FIELDS) {
+      if (statics[f] !== undefined && JSON.stringify(current[f]) !== this.staticJSON.get(f)) differing.add(f);
+      else if (statics[f] === undefined && current[f] !== undefined) differing.add(f);
+    }
+    this.lastCompared = { status: current, differing };
+    return differing;
   }
 }
