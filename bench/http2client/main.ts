@@ -9,9 +9,9 @@
 import { spawn } from 'node:child_process';
 import http2, { type ClientHttp2Session, type ClientHttp2Stream, type OutgoingHttpHeaders } from 'node:http2';
 import { cpus, loadavg } from 'node:os';
-import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import { openStream } from '../../src/client/rest/http2_request.js';
 import { positiveIntFlag } from '../args.js';
+import { countGCs } from '../gc_counts.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -19,14 +19,7 @@ const requests = positiveIntFlag(argv, '--requests', quick ? 2_000 : 30_000);
 const ROUNDS = quick ? 1 : 3;
 const CONCURRENCY = 32;
 
-const gcs = { major: 0, minor: 0 };
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) {
-    const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
-    if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gcs.major++;
-    else if (kind === constants.NODE_PERFORMANCE_GC_MINOR) gcs.minor++;
-  }
-}).observe({ entryTypes: ['gc'] });
+const gcs = countGCs();
 
 /** A plain-text h2c server in its own process that answers every request with a small body; resolves its port. */
 function startServer(): Promise<{ port: number; stop: () => void }> {

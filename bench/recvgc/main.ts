@@ -17,12 +17,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http2 from 'node:http2';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadKubeconfig, RESOURCES, RESTClient } from '../../src/client/index.js';
 import type { ConfigMap } from '../../src/api/index.js';
 import { startKscaleServer, stop } from '../watchmem/streams.js';
 import { positiveIntFlag } from '../args.js';
+import { countGCs } from '../gc_counts.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -32,15 +32,7 @@ const CONCURRENCY = 50;
 const NS = 'recvgc';
 const KSCALE = fileURLToPath(new URL('../../src/cmd/kscale.js', import.meta.url));
 
-/** Garbage collections of this process by kind, counted as they happen. */
-const gcs = { major: 0, minor: 0 };
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) {
-    const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
-    if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gcs.major++;
-    else if (kind === constants.NODE_PERFORMANCE_GC_MINOR) gcs.minor++;
-  }
-}).observe({ entryTypes: ['gc'] });
+const gcs = countGCs();
 
 interface Figures {
   received: number;
