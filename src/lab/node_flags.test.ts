@@ -14,6 +14,27 @@ test("the server and the processes holding informer caches grow their heaps like
   assert.deepEqual(nodeRuntimeFlags('component', 8), ['--v8-pool-size=4']);
 });
 
+test('the young generation is 64 MiB unless KSCALE_SEMI_SPACE_MB sets it', () => {
+  const semiSpace = (value: string | undefined): string => {
+    const env = { ...process.env };
+    delete env.KSCALE_SEMI_SPACE_MB;
+    if (value !== undefined) env.KSCALE_SEMI_SPACE_MB = value;
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { SEMI_SPACE_MB } from ${JSON.stringify(import.meta.resolve('./node_flags.js'))}; console.log(SEMI_SPACE_MB)`,
+      ],
+      { encoding: 'utf8', timeout: 30_000, env },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim();
+  };
+  assert.equal(semiSpace(undefined), '64');
+  assert.equal(semiSpace('16'), '16');
+});
+
 test('this Node accepts the flags and applies the V8 one', () => {
   const r = spawnSync(
     process.execPath,
