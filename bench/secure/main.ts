@@ -4,10 +4,12 @@
  * - insecure: the plain-HTTP --insecure-port (system:masters, AlwaysAllow, exempt from flow control);
  * - TLS h1: HTTPS/1.1 with the admin's client certificate (kubeadm:cluster-admins: x509 authentication, Node and
  *   RBAC authorization, flow control), one kept-alive socket per worker;
- * - TLS h2: the same identity over one HTTP/2 connection carrying every worker's streams, as client-go does.
+ * - TLS h2: the same identity over one HTTP/2 connection carrying every worker's streams, as one client-go client does;
+ * - TLS h2×N: an HTTP/2 connection per worker, as many clients (kubelets, controllers) give the server, and as h1 has
+ *   a socket per worker.
  * Rounds alternate the modes so drift on a shared machine hits all of them alike.
  *
- *   node dist/bench/secure/main.js [--seconds 5] [--rounds 3] [--concurrency 16] [--modes insecure,h2]
+ *   node dist/bench/secure/main.js [--seconds 5] [--rounds 3] [--concurrency 16] [--modes insecure,h1,h2,h2n]
  *     [--server-node-args="--cpu-prof --cpu-prof-dir=DIR"]   (Node flags for the server, e.g. to profile it)
  */
 import { spawn } from 'node:child_process';
@@ -28,7 +30,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '16' },
-    modes: { type: 'string', default: 'insecure,h1,h2' },
+    modes: { type: 'string', default: 'insecure,h1,h2,h2n' },
     'server-node-args': { type: 'string', default: '' },
   },
 });
@@ -38,10 +40,11 @@ const CONCURRENCY = Number(values.concurrency);
 const PATH = '/api/v1/namespaces/default/configmaps/bench';
 const KSCALE = fileURLToPath(new URL('../../src/cmd/kscale.js', import.meta.url));
 
-type Mode = 'insecure' | 'TLS h1' | 'TLS h2';
+type Mode = 'insecure' | 'TLS h1' | 'TLS h2' | 'TLS h2×N';
+const MODE_NAMES: Record<string, Mode> = { insecure: 'insecure', h1: 'TLS h1', h2: 'TLS h2', h2n: 'TLS h2×N' };
 
-/** One GET of PATH; resolves with the status code. */
-type Get = () => Promise<number>;
+/** One GET of PATH by worker `w`; resolves with the status code. */
+type Get = (w: number) => Promise<number>;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kscale-bench-secure-'));
@@ -65,7 +68,7 @@ async function main(): Promise<void> {
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  let session: ClientHttp2Session | undefined;
+  const sessions: ClientHttp2Session[] = [];
   try {
     const { plain, secure } = await urls(server.stdout!);
     const cfg = loadKubeconfig({ path: kubeconfig });
@@ -81,27 +84,22 @@ async function main(): Promise<void> {
       JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench' }, data: { k: 'v' } }),
     );
     if (created !== 201) throw new Error(`creating the ConfigMap: ${created}`);
-    session = connect(secure, tls);
-    const h2 = session;
+    const wanted = new Set(values.modes.split(',').map((m) => MODE_NAMES[m] ?? m));
+    const shared = connect(secure, tls);
+    sessions.push(shared);
+    const own = wanted.has('TLS h2×N') ? Array.from({ length: CONCURRENCY }, () => connect(secure, tls)) : [];
+    sessions.push(...own);
     const gets: Record<Mode, Get> = {
       insecure: () => request(http.request(`${plain}${PATH}`, { agent: plainAgent })),
       'TLS h1': () => request(https.request(`${secure}${PATH}`, { agent: tlsAgent })),
-      'TLS h2': () =>
-        new Promise((resolve, reject) => {
-          // kscale's own clients open their streams this way (without Node 20's per-request deprecate wrappers).
-          const s = openStream(h2, { ':path': PATH }, true);
-          let code = 0;
-          s.on('response', (h) => (code = Number(h[':status'])));
-          s.on('error', reject);
-          s.on('end', () => resolve(code));
-          s.resume();
-        }),
+      'TLS h2': () => h2Get(shared),
+      'TLS h2×N': (w) => h2Get(own[w]!),
     };
-    const wanted = new Set(values.modes.split(',').map((m) => (m === 'insecure' ? m : `TLS ${m}`)));
     const modes = (Object.keys(gets) as Mode[]).filter((m) => wanted.has(m));
-    const rates: Record<Mode, number[]> = { insecure: [], 'TLS h1': [], 'TLS h2': [] };
-    const cpu: Record<Mode, number[]> = { insecure: [], 'TLS h1': [], 'TLS h2': [] };
-    const clientCpu: Record<Mode, number[]> = { insecure: [], 'TLS h1': [], 'TLS h2': [] };
+    const perMode = (): Record<Mode, number[]> => ({ insecure: [], 'TLS h1': [], 'TLS h2': [], 'TLS h2×N': [] });
+    const rates = perMode();
+    const cpu = perMode();
+    const clientCpu = perMode();
     for (const mode of modes) await run(gets[mode], 0.5); // warm-up: connections, JIT
     for (let r = 0; r < ROUNDS; r++)
       for (const mode of modes) {
@@ -125,14 +123,14 @@ async function main(): Promise<void> {
           ? ''
           : `  ${((m / base) * 100).toFixed(0)}% of insecure (target ≥ 70%)`;
       process.stdout.write(
-        `  ${mode.padEnd(9)} ${m.toFixed(0).padStart(7)} GET/s  [${rates[mode].map((x) => x.toFixed(0)).join(', ')}]` +
+        `  ${mode.padEnd(10)} ${m.toFixed(0).padStart(7)} GET/s  [${rates[mode].map((x) => x.toFixed(0)).join(', ')}]` +
           `  ${median(cpu[mode]).toFixed(1)} µs server CPU/GET, ${median(clientCpu[mode]).toFixed(1)} µs client${share}\n`,
       );
     }
     plainAgent.destroy();
     tlsAgent.destroy();
   } finally {
-    session?.close();
+    for (const s of sessions) s.close();
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     rmSync(dir, { recursive: true, force: true });
@@ -152,6 +150,18 @@ function urls(stdout: NodeJS.ReadableStream): Promise<{ plain: string; secure: s
         resolve({ plain, secure });
       }
     });
+  });
+}
+
+/** One GET on an HTTP/2 connection, its stream opened as kscale's clients open theirs (http2_request.ts). */
+function h2Get(session: ClientHttp2Session): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = openStream(session, { ':path': PATH }, true);
+    let code = 0;
+    s.on('response', (h) => (code = Number(h[':status'])));
+    s.on('error', reject);
+    s.on('end', () => resolve(code));
+    s.resume();
   });
 }
 
@@ -179,9 +189,9 @@ async function run(get: Get, seconds: number): Promise<{ rate: number; count: nu
   let done = 0;
   const t0 = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: CONCURRENCY }, async (_, w) => {
       while (performance.now() < end) {
-        const code = await get();
+        const code = await get(w);
         if (code !== 200) throw new Error(`GET ${PATH}: ${code}`);
         done++;
       }

@@ -11,12 +11,12 @@ import {
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { isWatchPath, serveWatchStreams, StreamRequest, StreamResponse } from './http2_streams.js';
+import { serveBodylessGets, StreamRequest, StreamResponse } from './http2_streams.js';
 import { generateCA, issueCert, type CertKeyPair } from './pki/certs.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-describe('watches on the HTTP/2 core stream API', () => {
+describe('bodyless GETs on the HTTP/2 core stream API', () => {
   let ca: CertKeyPair;
   let serving: CertKeyPair;
   let client: CertKeyPair;
@@ -38,7 +38,7 @@ describe('watches on the HTTP/2 core stream API', () => {
       { cert: serving.certPEM, key: serving.keyPEM, ca: ca.certPEM, requestCert: true, allowHTTP1: true },
       listener as unknown as Parameters<typeof createSecureServer>[1],
     );
-    serveWatchStreams(server, listener);
+    serveBodylessGets(server, listener);
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const port = (server.address() as AddressInfo).port;
@@ -63,19 +63,6 @@ describe('watches on the HTTP/2 core stream API', () => {
     s.on('error', () => undefined);
     return { stream: s, response, ended };
   }
-
-  it('tells watch requests by their query or their /watch/ path', () => {
-    assert.equal(isWatchPath('/api/v1/pods?watch=true'), true);
-    assert.equal(isWatchPath('/api/v1/pods?labelSelector=a&watch=1&timeoutSeconds=5'), true);
-    assert.equal(isWatchPath('/api/v1/watch/pods'), true);
-    assert.equal(isWatchPath('/apis/apps/v1/watch/namespaces/a/deployments?timeoutSeconds=5'), true);
-    assert.equal(isWatchPath('/api/v1/namespaces/watch/pods'), false);
-    assert.equal(isWatchPath('/apis/watch/v1/things'), false);
-    assert.equal(isWatchPath('/api/v1/pods?watch=false'), false);
-    assert.equal(isWatchPath('/api/v1/pods?watchy=true'), false);
-    assert.equal(isWatchPath('/api/v1/namespaces/watch?x=1'), false);
-    assert.equal(isWatchPath('/api/v1/pods?fieldSelector=metadata.name%3Dwatch'), false);
-  });
 
   it('serves a bodyless watch GET on its stream: headers, method, URL, TLS peer, status and lines as written', async () => {
     let seen: { req: unknown; res: unknown } | undefined;
@@ -104,18 +91,36 @@ describe('watches on the HTTP/2 core stream API', () => {
     assert.ok(seen?.res instanceof StreamResponse);
   });
 
-  it('leaves every other request to the compatibility layer', async () => {
+  it('serves every bodyless GET on its stream, and leaves requests with a body or another method to the compatibility layer', async () => {
     const kinds: string[] = [];
     handler = (req, res) => {
       kinds.push(req instanceof StreamRequest ? 'stream' : 'compat');
       res.writeHead(200).end('ok');
     };
-    for (const path of ['/api/v1/pods', '/api/v1/pods?watch=false'])
+    for (const path of ['/api/v1/pods', '/api/v1/namespaces/a/pods/b', '/api/v1/pods?watch=true'])
       assert.equal(await request({ ':path': path }).ended, 'ok');
-    // A watch with a body (never sent by a real client) still gets the full request object to read it from.
-    assert.equal(await request({ ':path': '/api/v1/pods?watch=true', ':method': 'GET' }, 'x').ended, 'ok');
-    assert.equal(await request({ ':path': '/api/v1/pods?watch=true', ':method': 'DELETE' }).ended, 'ok');
-    assert.deepEqual(kinds, ['compat', 'compat', 'compat', 'compat']);
+    // A GET with a body (never sent by a real client) still gets the full request object to read it from.
+    assert.equal(await request({ ':path': '/api/v1/pods', ':method': 'GET' }, 'x').ended, 'ok');
+    assert.equal(await request({ ':path': '/api/v1/pods/a', ':method': 'DELETE' }).ended, 'ok');
+    assert.equal(await request({ ':path': '/api/v1/pods', ':method': 'POST' }, '{}').ended, 'ok');
+    assert.deepEqual(kinds, ['stream', 'stream', 'stream', 'compat', 'compat', 'compat']);
+  });
+
+  it("sends a whole body with end, and 'finish' follows on the response as Node's does", async () => {
+    const finished = new Promise<boolean>((resolve) => {
+      handler = (_req, res) => {
+        res.setHeader('Content-Type', 'application/json');
+        res.statusCode = 404;
+        res.once('finish', () => resolve(res.writableEnded));
+        res.end('{"kind":"Status"}');
+      };
+    });
+    const r = request({ ':path': '/api/v1/namespaces/a/configmaps/b' });
+    const h = await r.response;
+    assert.equal(h[':status'], 404);
+    assert.equal(h['content-type'], 'application/json');
+    assert.equal(await r.ended, '{"kind":"Status"}');
+    assert.equal(await finished, true);
   });
 
   it('answers an error with writeHead and end, as the response writers do', async () => {

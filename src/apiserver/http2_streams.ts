@@ -1,15 +1,18 @@
 /**
- * Watches served on node:http2's core stream API. Node's HTTP/2 compatibility
- * layer gives every stream a Readable request and a response object, with a
- * dozen listeners on the stream: ~2.5 KB of heap per stream that an open watch
- * keeps for its whole life (bench/watchmem: 4.1 KB a bare compatibility stream,
- * 1.6 KB a bare core stream). A 2,500-node server holds ~127,000 watches, and
- * every mark-compact walks them. So a bodyless GET that asks to watch gets a
- * `StreamRequest` and `StreamResponse` here instead: the part of
- * IncomingMessage and ServerResponse the handler chain uses, over the stream.
- * Neither is an emitter of its own: their listeners go on the stream, whose
- * 'close' and 'drain' are theirs. Every other stream goes to Node's own
- * handler.
+ * Bodyless GETs served on node:http2's core stream API. Node's HTTP/2
+ * compatibility layer gives every stream a Readable request and a response
+ * object, with a dozen listeners on the stream: ~2.5 KB of heap per stream
+ * that an open watch keeps for its whole life (bench/watchmem: 4.1 KB a bare
+ * compatibility stream, 1.6 KB a bare core stream), and their construction,
+ * listeners and events on every request (~10% of the server's main thread on
+ * single-object GETs over HTTP/2, bench/secure). A 2,500-node server holds
+ * ~127,000 watches, and every mark-compact walks them. So a GET whose
+ * headers end its stream (every GET a real client sends: reads, lists and
+ * watches) gets a `StreamRequest` and `StreamResponse` here instead: the part
+ * of IncomingMessage and ServerResponse the handler chain uses, over the
+ * stream. Neither is an emitter of its own: their listeners go on the
+ * stream, whose 'close', 'finish' and 'drain' are theirs. Every other stream
+ * (requests with a body) goes to Node's own handler.
  *
  * Written by hand because Node has no lighter server request type; the
  * semantics follow its compatibility layer's (lib/internal/http2/compat.js):
@@ -29,28 +32,16 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 type StreamHandler = (stream: ServerHttp2Stream, headers: Http2Headers, flags: number, rawHeaders: string[]) => void;
 
 /**
- * True for a path that asks for a watch: `watch=true|1`, or upstream's deprecated `/api/v1/watch/…` and
- * `/apis/GROUP/VERSION/watch/…`. Only picks the lighter objects: a watch it misses is served all the same.
- */
-export function isWatchPath(path: string): boolean {
-  const q = path.indexOf('?');
-  const parts = (q < 0 ? path : path.slice(0, q)).split('/', 5);
-  if (parts[1] === 'api' ? parts[3] === 'watch' : parts[1] === 'apis' && parts[4] === 'watch') return true;
-  return q >= 0 && /[?&]watch=(true|1)(&|$)/.test(path.slice(q));
-}
-
-/**
- * Serves `server`'s bodyless watch streams on the core API with `listener`; the rest keep Node's compatibility
+ * Serves `server`'s bodyless GET streams on the core API with `listener`; the rest keep Node's compatibility
  * handler. Call after the request listener is added (Node adds its 'stream' handler then).
  */
-export function serveWatchStreams(server: Http2SecureServer, listener: Listener): void {
+export function serveBodylessGets(server: Http2SecureServer, listener: Listener): void {
   const compat = server.listeners('stream') as StreamHandler[];
   if (compat.length !== 1) throw new Error(`expected Node's one HTTP/2 compatibility handler, found ${compat.length}`);
   const fallback = compat[0]!;
   server.removeAllListeners('stream');
   server.on('stream', (stream: ServerHttp2Stream, headers: Http2Headers, flags: number, rawHeaders: string[]) => {
-    const bodyless = (flags & constants.NGHTTP2_FLAG_END_STREAM) !== 0;
-    if (!bodyless || headers[':method'] !== 'GET' || !isWatchPath(headers[':path'] ?? '')) {
+    if ((flags & constants.NGHTTP2_FLAG_END_STREAM) === 0 || headers[':method'] !== 'GET') {
       fallback.call(server, stream, headers, flags, rawHeaders);
       return;
     }
@@ -90,6 +81,17 @@ abstract class OnStream {
 }
 
 const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+// Header names the handlers set are a handful of constants ('Content-Type', 'Audit-Id', ...): each is lowercased once.
+const lowerNames = new Map<string, string>();
+function lower(name: string): string {
+  let key = lowerNames.get(name);
+  if (key === undefined) {
+    key = name.toLowerCase();
+    if (lowerNames.size < 256) lowerNames.set(name, key);
+  }
+  return key;
+}
 
 /** The request side: headers, method, URL, and the TLS socket, as the compatibility request exposes them. */
 export class StreamRequest extends OnStream {
@@ -143,18 +145,18 @@ export class StreamResponse extends OnStream {
 
   /** As the compatibility layer, HTTP/1.1's connection-specific headers are dropped: HTTP/2 forbids them. */
   setHeader(name: string, value: number | string | string[]): this {
-    const key = name.toLowerCase();
+    const key = lower(name);
     if (!CONNECTION_HEADERS.has(key)) (this.headers ??= {})[key] = value;
     return this;
   }
   getHeader(name: string): number | string | string[] | undefined {
-    return this.headers?.[name.toLowerCase()];
+    return this.headers?.[lower(name)];
   }
   hasHeader(name: string): boolean {
-    return this.headers?.[name.toLowerCase()] !== undefined;
+    return this.headers?.[lower(name)] !== undefined;
   }
   removeHeader(name: string): void {
-    if (this.headers !== undefined) delete this.headers[name.toLowerCase()];
+    if (this.headers !== undefined) delete this.headers[lower(name)];
   }
 
   /** Sends the status and headers now, as the compatibility layer's writeHead does over HTTP/2. */
@@ -163,7 +165,10 @@ export class StreamResponse extends OnStream {
     const extra = typeof reasonOrHeaders === 'string' ? more : reasonOrHeaders;
     if (extra !== undefined) for (const k of Object.keys(extra)) this.setHeader(k, extra[k] as string);
     this.statusCode = code;
-    this.stream.respond({ ...this.headers, ':status': code }, { endStream: this.ending });
+    // The headers object is this response's own, and respond() copies what it sends.
+    const headers = (this.headers ??= {});
+    headers[':status'] = code;
+    this.stream.respond(headers, { endStream: this.ending });
     return this;
   }
 

@@ -86,7 +86,7 @@ import {
   type ResourceStats,
 } from './flowcontrol/index.js';
 import type { RequestInfo } from './request_info.js';
-import { serveWatchStreams } from './http2_streams.js';
+import { serveBodylessGets } from './http2_streams.js';
 import { buildChain, toListener, withMaxInFlight, withMetrics, type Handler } from './handler_chain.js';
 import { ApiServerMetrics } from './metrics.js';
 import { serveDiscovery, serveHealth, serveMisc, serveNotFound } from './nonresource.js';
@@ -559,7 +559,7 @@ export class ApiServer {
       },
       listener as unknown as Parameters<typeof createSecureServer>[1],
     );
-    serveWatchStreams(server, listener);
+    serveBodylessGets(server, listener);
     // The HTTP/1.1 fallback reads these off the server, as an http.Server would its options.
     Object.assign(server, socketLimits(requestTimeoutMs));
     server.on('clientError', answerClientError);

@@ -28,7 +28,7 @@ export class RBACAuthorizer implements Authorizer {
   private readonly clusterRoles = new Map<string, Rule[]>();
   private readonly roles = new Map<string, Rule[]>();
   /** Binding key (kind/ns/name) to binding, and subject key to binding keys. */
-  private readonly bindings = new Map<string, { binding: Binding; subjects: string[] }>();
+  private readonly bindings = new Map<string, BindingEntry>();
   private readonly bySubject = new Map<string, Set<string>>();
 
   /** Sets or replaces a ClusterRole or Role. */
@@ -65,7 +65,7 @@ export class RBACAuthorizer implements Authorizer {
       .map((s) => subjectKey(s, namespace))
       .filter((k): k is string => k !== undefined);
     const key = bindingKey(kind, obj);
-    this.bindings.set(key, { binding, subjects });
+    this.bindings.set(key, { binding, subjects, allowed: new Map() });
     for (const s of subjects) {
       let set = this.bySubject.get(s);
       if (set === undefined) this.bySubject.set(s, (set = new Set()));
@@ -124,27 +124,49 @@ export class RBACAuthorizer implements Authorizer {
       const set = this.bySubject.get(k);
       if (set === undefined) continue;
       for (const bk of set) {
-        const b = this.bindings.get(bk)!.binding;
+        const entry = this.bindings.get(bk)!;
+        const b = entry.binding;
         if (b.kind === 'RoleBinding' && b.namespace !== a.namespace) continue;
         const rules = this.roleRules(b.roleKind, b.namespace, b.roleName);
         if (rules === undefined) continue;
-        for (const r of rules) {
-          if (ruleAllows(a, r)) {
-            const where = b.kind === 'RoleBinding' ? ` in namespace ${JSON.stringify(b.namespace)}` : '';
-            return {
-              decision: 'allow',
-              reason: `RBAC: allowed by ${b.kind} ${JSON.stringify(b.name)} of ${b.roleKind} ${JSON.stringify(b.roleName)} to ${subjectText(k)}${where}`,
-            };
-          }
-        }
+        for (const r of rules) if (ruleAllows(a, r)) return allowedBy(entry, k);
       }
     }
     return NO_OPINION;
   }
 }
 
+interface BindingEntry {
+  binding: Binding;
+  subjects: string[];
+  /** The decision this binding gives each of its subjects, made on first use: its reason names both. */
+  allowed: Map<string, Decision>;
+}
+
+function allowedBy(entry: BindingEntry, subject: string): Decision {
+  let d = entry.allowed.get(subject);
+  if (d === undefined) {
+    const b = entry.binding;
+    const where = b.kind === 'RoleBinding' ? ` in namespace ${JSON.stringify(b.namespace)}` : '';
+    d = Object.freeze({
+      decision: 'allow' as const,
+      reason: `RBAC: allowed by ${b.kind} ${JSON.stringify(b.name)} of ${b.roleKind} ${JSON.stringify(b.roleName)} to ${subjectText(subject)}${where}`,
+    });
+    entry.allowed.set(subject, d);
+  }
+  return d;
+}
+
+// A connection's certificate or token gives the same UserInfo object to each of its requests: its keys are built once.
+const keysOf = new WeakMap<UserInfo, string[]>();
+
 function subjectKeys(user: UserInfo): string[] {
-  return [`u:${user.username}`, ...user.groups.map((g) => `g:${g}`)];
+  let keys = keysOf.get(user);
+  if (keys === undefined) {
+    keys = [`u:${user.username}`, ...user.groups.map((g) => `g:${g}`)];
+    keysOf.set(user, keys);
+  }
+  return keys;
 }
 
 function bindingKey(kind: string, obj: Obj): string {

@@ -126,8 +126,15 @@ function streamFromKubelet(ctx: RestContext, url: string): Promise<void> {
       // No Transfer-Encoding header: HTTP/1.1 chunks a body of unknown length by itself, and HTTP/2 forbids it.
       ctx.res.writeHead(200, { 'Content-Type': 'text/plain' });
       ctx.res.flushHeaders();
-      kres.pipe(ctx.res);
-      kres.on('end', resolve);
+      // Forwarded by hand rather than piped: an HTTP/2 GET's response is the core stream's light response
+      // (http2_streams.ts), which has write, 'drain' and end but not the emitter methods pipe() calls.
+      kres.on('data', (c: Buffer) => {
+        if (!ctx.res.write(c)) {
+          kres.pause();
+          ctx.res.once('drain', () => kres.resume());
+        }
+      });
+      kres.on('end', () => (ctx.res.end(), resolve()));
       kres.on('error', () => (ctx.res.destroy(), resolve()));
     });
     upstream.on('error', (err) =>
