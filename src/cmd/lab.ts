@@ -178,7 +178,7 @@ function addRunFlags(cmd: Command): Command {
     .option('--controller-manager-burst <n>', 'controller-manager client burst (upstream 30)', nonNegativeNumberFlag)
     .option(
       '--controller-manager-workload-syncs <n>',
-      'Deployment and ReplicaSet controller workers (upstream 5 each, the default)',
+      'Deployment and ReplicaSet controller workers (upstream 5 each; raised to 10 by the lab)',
       nonNegativeIntFlag,
     )
     .option('--scheduler-qps <n>', 'scheduler client QPS (upstream 50; raised by the lab)', nonNegativeNumberFlag)

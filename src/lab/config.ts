@@ -110,13 +110,15 @@ export interface LabConfig {
 export const RAISED_LIMITS: ClientLimits = { qps: 500, burst: 1000 };
 
 /**
- * Workers of the Deployment and ReplicaSet controllers: upstream's 5 each. A sync waits on its API calls (a
- * ReplicaSet's slow-start batches of creates, then its status), ~0.15–0.2 s each at 2,500 nodes on two cores, so
- * 5 workers are busy all the time below 100 pods/s and their queues grow. Raising them (Gardener runs 50) let
- * pods be created at the offered rate, and then the server, at its limit, fell behind everything else
- * (docs/history/2026-12-06-workload-workers.md); so the lab keeps upstream's value.
+ * Workers of the Deployment and ReplicaSet controllers: 10 each, twice upstream's 5, as large clusters raise them
+ * (Gardener runs 50). A sync waits on its API calls (a ReplicaSet's slow-start batches of creates, then its status),
+ * ~0.15–0.2 s each at 2,500 nodes on two cores, so 5 workers are busy all the time below 100 pods/s and their queues
+ * grow: at 2,500 nodes they drained for 62–89 s after the lab's last object. With 10, 102.2 pods/s and 19 s
+ * (docs/history/2026-12-07-young-generation-secure-get.md). With 50, pods were created at the offered rate and then
+ * the server, at its limit, fell behind everything else (docs/history/2026-12-06-workload-workers.md).
+ * `--controller-manager-workload-syncs 5` gives upstream's value.
  */
-export const WORKLOAD_SYNCS = 5;
+export const WORKLOAD_SYNCS = 10;
 
 /** The defaults of `kscale up`, for a given scenario. */
 export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig {

@@ -161,7 +161,7 @@ describe('kscale up', () => {
     assert.ok((rep.capacity.figures['requests:pods POST'] ?? 0) > 0, JSON.stringify(rep.capacity.figures));
     // Settings that shape the result: raised client QPS, workload workers, storage sync, the mode the lab chose.
     assert.equal(rep.config.controllerManager.qps, 500);
-    assert.equal(rep.config.controllerManager.workloadSyncs, 5);
+    assert.equal(rep.config.controllerManager.workloadSyncs, 10);
     assert.equal(rep.config.server.storageSync, 'full');
     assert.ok(['controllers', 'pods'].includes(rep.config.mode.workloads));
     // Per-process CPU and peak memory, from /proc.
