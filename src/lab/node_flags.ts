@@ -30,8 +30,8 @@
  *   8% of its CPU with both flags at 32 MiB
  *   (docs/history/2026-12-05-fleet-profile.md). At 2,500 nodes x 30 pods,
  *   64 MiB against 32 back to back: the fleets' CPU -19%, their
- *   mark-compacts 28 against 45, the server's CPU -9%, creation 96.4 against
- *   87.0 pods/s (docs/history/2026-12-07-young-generation-secure-get.md).
+ *   mark-compacts over the whole run 28 against 45, the server's CPU -9%,
+ *   creation 96.4 against 87.0 pods/s (docs/history/2026-12-07-young-generation-secure-get.md).
  *   `KSCALE_SEMI_SPACE_MB` overrides the size for experiments.
  * - `KSCALE_CPU_PROFILE_DIR=DIR` in the environment adds `--cpu-prof` into
  *   DIR for every process the lab starts: a V8 profile per process (and per
