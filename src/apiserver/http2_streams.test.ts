@@ -91,6 +91,21 @@ describe('bodyless GETs on the HTTP/2 core stream API', () => {
     assert.ok(seen?.res instanceof StreamResponse);
   });
 
+  it('counts the bytes written and not yet sent, as a watch needs to bound what it buffers', async () => {
+    const lengths: number[] = [];
+    handler = (_req, res) => {
+      res.writeHead(200);
+      for (let i = 0; i < 8; i++) {
+        res.write('x'.repeat(4000));
+        lengths.push(res.writableLength);
+      }
+      res.end();
+    };
+    assert.equal((await request({ ':path': '/api/v1/pods?watch=1' }).ended).length, 32_000);
+    // Nothing leaves before the handler's turn ends: every write is still counted.
+    assert.deepEqual(lengths, [4000, 8000, 12_000, 16_000, 20_000, 24_000, 28_000, 32_000]);
+  });
+
   it('serves every bodyless GET on its stream, and leaves requests with a body or another method to the compatibility layer', async () => {
     const kinds: string[] = [];
     handler = (req, res) => {

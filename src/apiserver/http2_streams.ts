@@ -142,6 +142,10 @@ export class StreamResponse extends OnStream {
   get destroyed(): boolean {
     return this.stream.destroyed;
   }
+  /** Bytes written and not yet handed to the connection. */
+  get writableLength(): number {
+    return this.stream.writableLength;
+  }
 
   /** As the compatibility layer, HTTP/1.1's connection-specific headers are dropped: HTTP/2 forbids them. */
   setHeader(name: string, value: number | string | string[]): this {

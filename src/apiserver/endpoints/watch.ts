@@ -27,6 +27,15 @@ import { queryBool } from '../query.js';
 
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
+/**
+ * What a watch's response may hold unsent before its watcher pauses for 'drain'. A response's own mark (Node's
+ * 16 KiB) passed about four pod events per event-loop turn: the writes leave for the socket only after the turn, so
+ * a cluster-wide pod watch (the scheduler's, the controllers') fell seconds behind whenever turns grew long under
+ * load, after a major GC most of all. client-go's and kscale's clients open 4 MiB stream windows, so this much
+ * would be in flight on the wire anyway; a watcher that stops reading is still closed by the cache's TooSlow budget.
+ */
+export const WATCH_BUFFER_BYTES = 1 << 20;
+
 /** Sets up a watch of a resource and returns; its events stream until the client leaves, the timeout passes, or it breaks. */
 export async function handleWatch(ctx: RestContext): Promise<void> {
   const { res, info, resource, services } = ctx;
@@ -74,8 +83,11 @@ interface TableState {
   headersSent: boolean;
 }
 
-/** One watch's response: writes each event as a line, pauses the watcher while the socket is full, ends it once. */
-class WatchResponse implements OpenWatch {
+/**
+ * One watch's response: writes each event as a line, pauses the watcher while WATCH_BUFFER_BYTES wait unsent, ends it
+ * once. Exported for tests.
+ */
+export class WatchResponse implements OpenWatch {
   private closed = false;
   private resumer: { resume(): void } | undefined;
   /** Its key in services.openWatches. */
@@ -150,7 +162,7 @@ class WatchResponse implements OpenWatch {
 
   /** Writes one line: a shared frame (latin1, see watch_frames.ts), or JSON this response made (utf8). */
   private write(line: string, encoding: 'latin1' | 'utf8' = 'utf8'): boolean {
-    if (this.closed || this.res.write(line, encoding)) return true;
+    if (this.closed || this.res.write(line, encoding) || this.res.writableLength < WATCH_BUFFER_BYTES) return true;
     this.res.once('drain', this.onDrain);
     return false;
   }
