@@ -14,11 +14,18 @@ export function serviceStrategy(info: ResourceInfo, cfg: StrategyConfig): Strate
     const t = (o.spec as Obj | undefined)?.type;
     return t === 'NodePort' || t === 'LoadBalancer';
   };
+  // All at once: releases into one bitmap ride on one compare-and-swap, and the two bitmaps are written side by side,
+  // so a delete waits for one swap rather than one per address and port.
   const release = async (o: Obj): Promise<void> => {
     const spec = (o.spec ?? {}) as Obj;
-    for (const ip of (spec.clusterIPs as string[] | undefined) ?? [])
-      if (ip !== 'None') await cfg.serviceIPs.release(ip);
-    for (const p of ports(o)) if (typeof p.nodePort === 'number') await cfg.nodePorts.release(p.nodePort);
+    const ips = ((spec.clusterIPs as string[] | undefined) ?? []).filter((ip) => ip !== 'None');
+    const nodePorts = ports(o)
+      .map((p) => p.nodePort)
+      .filter((p): p is number => typeof p === 'number');
+    await Promise.all([
+      ...ips.map((ip) => cfg.serviceIPs.release(ip)),
+      ...nodePorts.map((p) => cfg.nodePorts.release(p)),
+    ]);
   };
   // The objects whose allocations this strategy made, so a failed create gives back only its own.
   const reserved = new WeakSet<Obj>();
