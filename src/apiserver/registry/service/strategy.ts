@@ -17,11 +17,7 @@ export function serviceStrategy(info: ResourceInfo, cfg: StrategyConfig): Strate
   // All at once: releases into one bitmap ride on one compare-and-swap, and the two bitmaps are written side by side,
   // so a delete waits for one swap rather than one per address and port.
   const release = async (o: Obj): Promise<void> => {
-    const spec = (o.spec ?? {}) as Obj;
-    const ips = ((spec.clusterIPs as string[] | undefined) ?? []).filter((ip) => ip !== 'None');
-    const nodePorts = ports(o)
-      .map((p) => p.nodePort)
-      .filter((p): p is number => typeof p === 'number');
+    const { ips, ports: nodePorts } = serviceAllocations(o);
     await Promise.all([
       ...ips.map((ip) => cfg.serviceIPs.release(ip)),
       ...nodePorts.map((p) => cfg.nodePorts.release(p)),
