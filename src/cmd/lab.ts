@@ -43,6 +43,13 @@ function haCountFlag(v: string): number {
   return n;
 }
 
+/** A nice value the lab starts a process with: 0 to 19 (raising priority would need privileges). */
+function niceFlag(v: string): number {
+  const n = nonNegativeIntFlag(v);
+  if (n > 19) throw new InvalidArgumentError('must be 0 to 19');
+  return n;
+}
+
 /** The flags shared by `kscale up` and `kscale lab experiment`. */
 function addRunFlags(cmd: Command): Command {
   cmd
@@ -160,6 +167,12 @@ function addRunFlags(cmd: Command): Command {
       0,
     )
     .option(
+      '--fleet-nice <n>',
+      "the fleet processes' nice value, 0 to 19: above 0 the hollow nodes (which stand in for machines of their own) take the CPU the control plane leaves; 0 shares the cores evenly",
+      niceFlag,
+      0,
+    )
+    .option(
       '--noisy-neighbour <lists,writes>',
       'a ServiceAccount with this many cluster-wide pod LISTs and ConfigMap writes in flight; the fleet then heartbeats as system:nodes over the secure port (throttling experiment: 50,250)',
       noisyNeighbourFlag,
@@ -265,6 +278,7 @@ function configFrom(
   c.fleet.podStartupMs = o.podStartupLatency as number;
   c.fleet.joinRate = o.joinRate as number;
   c.fleet.processes = o.fleetProcesses as number;
+  c.fleet.nice = o.fleetNice as number;
   c.fleet.maxConnections = Math.max(1, o.kubeletMaxConnections as number);
   c.fleet.proxyMode = o.proxyMode as LabConfig['fleet']['proxyMode'];
   c.fleet.qps = o.kubeletQps as number;

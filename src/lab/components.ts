@@ -98,11 +98,17 @@ export function bootstrapKubeconfigPath(paths: RunPaths): string {
   return join(paths.dataDir, 'bootstrap.kubeconfig');
 }
 
-/** A kscale subcommand under this Node, with the runtime flags for its role (node_flags.ts). */
-const node = (args: string[], role: ProcessRole = 'component'): { command: string; args: string[] } => ({
-  command: process.execPath,
-  args: [...nodeRuntimeFlags(role), KSCALE, ...args],
-});
+/**
+ * A kscale subcommand under this Node, with the runtime flags for its role (node_flags.ts); under nice(1) when
+ * `nice` is above 0, so every thread of the process (V8's and libuv's too, which a later setpriority would miss)
+ * runs at that nice value.
+ */
+const node = (args: string[], role: ProcessRole = 'component', nice = 0): { command: string; args: string[] } => {
+  const argv = [...nodeRuntimeFlags(role), KSCALE, ...args];
+  return nice > 0
+    ? { command: 'nice', args: ['-n', String(nice), process.execPath, ...argv] }
+    : { command: process.execPath, args: argv };
+};
 
 /**
  * The API server, secure (a free --secure-port, the admin, super-admin and component kubeconfigs), or with
@@ -280,6 +286,7 @@ export function fleetSpecs(c: LabConfig, paths: RunPaths, securePorts: readonly 
           ...f.extraArgs,
         ],
         'informers',
+        f.nice,
       ),
       ready: /hollow nodes joining/,
       readyTimeoutMs: 60_000,

@@ -82,6 +82,13 @@ export interface LabConfig {
      * classified as kubelets' (node-high).
      */
     identity: 'admin' | 'node-group';
+    /**
+     * The fleet processes' nice value (0 to 19; 0, the default: the control plane's priority). The hollow nodes
+     * stand in for thousands of machines of their own, as kubemark's hollow nodes run on other machines than the
+     * control plane they load; at 10 they take the CPU the control plane leaves rather than share it evenly. Not the
+     * default: one 2,500-node run at 10 did no better (docs/history/2026-12-07-header-string-cost.md).
+     */
+    nice: number;
     extraArgs: string[];
   };
   /**
@@ -166,6 +173,7 @@ export function defaultConfig(scenario: Scenario, reportDir: string): LabConfig 
       proxyMode: 'off',
       proxyWatch: 'endpointslices',
       identity: 'admin',
+      nice: 0,
       extraArgs: [],
     },
     noisyNeighbour: { listsInFlight: 0, writesInFlight: 0 },

@@ -51,30 +51,49 @@ test('this Node accepts the flags and applies the V8 one', () => {
   assert.equal(bad.status, 9, bad.stderr);
 });
 
-test("KSCALE_TRACE_GC=1 traces the API server's mark-compacts only, =all every process's", () => {
-  const was = process.env.KSCALE_TRACE_GC;
-  process.env.KSCALE_TRACE_GC = '1';
+/** Runs `fn` with the environment variable `name` set to `value`, then puts it back as it was. */
+function withEnv(name: string, value: string, fn: () => void): void {
+  const was = process.env[name];
+  process.env[name] = value;
   try {
+    fn();
+  } finally {
+    if (was === undefined) delete process.env[name];
+    else process.env[name] = was;
+  }
+}
+
+test("KSCALE_TRACE_GC=1 traces the API server's mark-compacts only, =all every process's, =nvp the server's phases", () => {
+  withEnv('KSCALE_TRACE_GC', '1', () => {
     assert.ok(nodeRuntimeFlags('server', 2).includes('--trace-gc'));
     assert.ok(nodeRuntimeFlags('server', 2).includes('--trace-gc-ignore-scavenger'));
     assert.ok(!nodeRuntimeFlags('informers', 2).includes('--trace-gc'));
-    process.env.KSCALE_TRACE_GC = 'all';
+  });
+  withEnv('KSCALE_TRACE_GC', 'all', () => {
     for (const role of ['server', 'informers', 'component'] as const)
       assert.ok(nodeRuntimeFlags(role, 2).includes('--trace-gc'), `${role} under all`);
-  } finally {
-    if (was === undefined) delete process.env.KSCALE_TRACE_GC;
-    else process.env.KSCALE_TRACE_GC = was;
-  }
+    assert.ok(!nodeRuntimeFlags('server', 2).includes('--trace-gc-nvp'));
+  });
+  withEnv('KSCALE_TRACE_GC', 'nvp', () => {
+    const server = nodeRuntimeFlags('server', 2);
+    assert.ok(server.includes('--trace-gc') && server.includes('--trace-gc-nvp'));
+    assert.ok(!nodeRuntimeFlags('informers', 2).includes('--trace-gc'));
+  });
 });
 
 test('KSCALE_SERVER_V8_POOL_SIZE sets the API server pool only', () => {
-  const was = process.env.KSCALE_SERVER_V8_POOL_SIZE;
-  process.env.KSCALE_SERVER_V8_POOL_SIZE = '2';
-  try {
+  withEnv('KSCALE_SERVER_V8_POOL_SIZE', '2', () => {
     assert.equal(nodeRuntimeFlags('server', 2)[0], '--v8-pool-size=2');
     assert.equal(nodeRuntimeFlags('informers', 2)[0], '--v8-pool-size=1');
-  } finally {
-    if (was === undefined) delete process.env.KSCALE_SERVER_V8_POOL_SIZE;
-    else process.env.KSCALE_SERVER_V8_POOL_SIZE = was;
-  }
+  });
+});
+
+test('KSCALE_SERVER_HEAP_GROWING_PERCENT sets the API server heap growth only', () => {
+  withEnv('KSCALE_SERVER_HEAP_GROWING_PERCENT', '50', () => {
+    assert.ok(nodeRuntimeFlags('server', 2).includes('--heap-growing-percent=50'));
+    assert.ok(nodeRuntimeFlags('informers', 2).includes('--heap-growing-percent=100'));
+  });
+  withEnv('KSCALE_SERVER_HEAP_GROWING_PERCENT', '', () =>
+    assert.ok(nodeRuntimeFlags('server', 2).includes('--heap-growing-percent=100')),
+  );
 });

@@ -22,6 +22,10 @@
  *   watch, a reflector and a store per referenced Secret and ConfigMap:
  *   127,000 at 2,500 nodes x 30 pods). GC was 18% of the
  *   controller-manager's CPU and 40% of the scheduler's at 500 nodes.
+ *   `KSCALE_SERVER_HEAP_GROWING_PERCENT` overrides it for the API server, for
+ *   experiments: each mark-compact's pause grows with the time since the last
+ *   one (it finalizes every HTTP/2 header string made in between,
+ *   docs/history/2026-12-07-header-string-cost.md).
  * - `--max-semi-space-size=64` (MiB; V8's default 16), for the same
  *   processes: objects of a request that lives past two scavenges (as every
  *   request does once the server queues them) are promoted and then die in
@@ -40,7 +44,9 @@
  *   API server: one line per mark-compact in its log, with the heap before
  *   and after and the marking time, to see whether a run's stalls are GC.
  *   `KSCALE_TRACE_GC=all` adds them to every process the lab starts (the
- *   fleets' logs too).
+ *   fleets' logs too). `KSCALE_TRACE_GC=nvp` adds `--trace-gc-nvp` to the
+ *   API server as well: each mark-compact's pause split into its phases
+ *   (marking, the external string table, evacuation, sweeping).
  */
 import { availableParallelism } from 'node:os';
 
@@ -64,10 +70,15 @@ export function nodeRuntimeFlags(role: ProcessRole, cores = availableParallelism
   const pool =
     role === 'server' && serverPool !== undefined && serverPool !== '' ? Number(serverPool) : v8PoolSize(cores);
   const flags = [`--v8-pool-size=${pool}`];
-  if (role !== 'component') flags.push('--heap-growing-percent=100', `--max-semi-space-size=${SEMI_SPACE_MB}`);
+  const serverGrowing = process.env.KSCALE_SERVER_HEAP_GROWING_PERCENT;
+  const growing =
+    role === 'server' && serverGrowing !== undefined && serverGrowing !== '' ? Number(serverGrowing) : 100;
+  if (role !== 'component') flags.push(`--heap-growing-percent=${growing}`, `--max-semi-space-size=${SEMI_SPACE_MB}`);
   const profileDir = process.env.KSCALE_CPU_PROFILE_DIR;
   if (profileDir !== undefined && profileDir !== '') flags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
   const trace = process.env.KSCALE_TRACE_GC;
-  if ((trace === '1' && role === 'server') || trace === 'all') flags.push('--trace-gc', '--trace-gc-ignore-scavenger');
+  if (((trace === '1' || trace === 'nvp') && role === 'server') || trace === 'all')
+    flags.push('--trace-gc', '--trace-gc-ignore-scavenger');
+  if (trace === 'nvp' && role === 'server') flags.push('--trace-gc-nvp');
   return flags;
 }
