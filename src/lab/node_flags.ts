@@ -64,15 +64,17 @@ export function v8PoolSize(cores: number): number {
   return Math.max(1, Math.min(4, Math.floor(cores / 2)));
 }
 
+/** The API server's experiment override `name` from the environment when `role` is the server and it is set, else `fallback`. */
+function serverOverride(role: ProcessRole, name: string, fallback: number): number {
+  const v = process.env[name];
+  return role === 'server' && v !== undefined && v !== '' ? Number(v) : fallback;
+}
+
 /** The flags to put before the script when starting a kscale process of `role`. */
 export function nodeRuntimeFlags(role: ProcessRole, cores = availableParallelism()): string[] {
-  const serverPool = process.env.KSCALE_SERVER_V8_POOL_SIZE;
-  const pool =
-    role === 'server' && serverPool !== undefined && serverPool !== '' ? Number(serverPool) : v8PoolSize(cores);
+  const pool = serverOverride(role, 'KSCALE_SERVER_V8_POOL_SIZE', v8PoolSize(cores));
   const flags = [`--v8-pool-size=${pool}`];
-  const serverGrowing = process.env.KSCALE_SERVER_HEAP_GROWING_PERCENT;
-  const growing =
-    role === 'server' && serverGrowing !== undefined && serverGrowing !== '' ? Number(serverGrowing) : 100;
+  const growing = serverOverride(role, 'KSCALE_SERVER_HEAP_GROWING_PERCENT', 100);
   if (role !== 'component') flags.push(`--heap-growing-percent=${growing}`, `--max-semi-space-size=${SEMI_SPACE_MB}`);
   const profileDir = process.env.KSCALE_CPU_PROFILE_DIR;
   if (profileDir !== undefined && profileDir !== '') flags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
