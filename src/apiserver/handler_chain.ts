@@ -11,6 +11,7 @@ import { MaxInFlight } from './filters/max_inflight.js';
 import type { ApiServerMetrics } from './metrics.js';
 import { parseRequestInfo, type RequestInfo } from './request_info.js';
 import { apfQueueWait } from './request_latency.js';
+import { startTrace, type SlowRequestLog } from './request_trace.js';
 import { toStatusError, writeError } from './responsewriters.js';
 
 /** A handler with the parsed request. */
@@ -52,8 +53,8 @@ function scopeOf(info: RequestInfo): string {
   return info.namespace !== '' ? 'namespace' : 'cluster';
 }
 
-/** Counts and times every resource request with upstream's labels. */
-export function withMetrics(metrics: ApiServerMetrics): Filter {
+/** Counts and times every resource request with upstream's labels; traces the ones that are not watches into `slow`. */
+export function withMetrics(metrics: ApiServerMetrics, slow?: SlowRequestLog): Filter {
   // prom-client hashes a label object on every call; resolve each label set's children once.
   interface Children {
     total(code: string): { inc(): void };
@@ -107,8 +108,12 @@ export function withMetrics(metrics: ApiServerMetrics): Filter {
       });
       return next(req, res, info);
     }
+    const trace = slow === undefined ? undefined : startTrace(res, started);
     const record = (): void => {
-      const seconds = (performance.now() - started) / 1000;
+      const ms = performance.now() - started;
+      const seconds = ms / 1000;
+      if (trace !== undefined && slow !== undefined)
+        slow.finish(trace, ms, info, res.statusCode, req.headers['user-agent']);
       c.total(String(res.statusCode)).inc();
       c.duration.observe(seconds);
       // Like upstream's SLI: without the time the request waited in an APF queue.

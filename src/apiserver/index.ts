@@ -1,5 +1,7 @@
 /** The API server component's public surface. */
 export { ApiServer, type ApiServerOptions, type SecureServingOptions } from './server.js';
+export { SlowRequestLog, DEFAULT_SLOW_REQUEST_MS } from './request_trace.js';
+export { StallMonitor } from './stall_monitor.js';
 export {
   DEFAULT_MAX_BUFFERED_BODY_BYTES,
   DEFAULT_MAX_CONNECTIONS,

@@ -88,6 +88,7 @@ import {
 import type { RequestInfo } from './request_info.js';
 import { serveBodylessGets } from './http2_streams.js';
 import { buildChain, toListener, withMaxInFlight, withMetrics, type Handler } from './handler_chain.js';
+import type { SlowRequestLog } from './request_trace.js';
 import { ApiServerMetrics } from './metrics.js';
 import { serveDiscovery, serveHealth, serveMisc, serveNotFound } from './nonresource.js';
 import { serveStorageMaintenance } from './storage_maintenance.js';
@@ -198,6 +199,8 @@ export interface ApiServerOptions {
   authorizationModes?: string[];
   /** --audit-policy-file and its log backend; without it audit is off and its filters are not in the chain. */
   audit?: AuditConfig;
+  /** Where requests of 500 ms or longer are logged with their steps (upstream's utiltrace); none without it. */
+  slowRequests?: SlowRequestLog;
 }
 
 /** The secure port's certificates and HTTP/2 settings. */
@@ -454,7 +457,7 @@ export class ApiServer {
     const audit = this.auditor;
     const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const chain = buildChain(route, [
-      withMetrics(this.metrics),
+      withMetrics(this.metrics, opts.slowRequests),
       withTimeout(requestTimeoutMs),
       ...(audit === undefined ? [] : [withFailedAuthenticationAudit(audit)]),
       withAuthentication({ anonymous: opts.anonymousAuth ?? true, tokens, clock: this.clock }),

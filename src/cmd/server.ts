@@ -5,7 +5,7 @@
 import { Command, Option } from 'commander';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ApiServer } from '../apiserver/index.js';
+import { ApiServer, SlowRequestLog, StallMonitor } from '../apiserver/index.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, loadOrCreateSigningKey } from '../apiserver/serviceaccount/index.js';
 import { tokenFileAuthenticator, type TokenAuthenticator } from '../apiserver/authentication/index.js';
 import { RealClock } from '../clock/index.js';
@@ -306,6 +306,8 @@ export function serverCommand(): Command {
         process.exit(1);
       }
       const server = new ApiServer({
+        // Like kube-apiserver, requests of 500 ms or longer are logged with their steps.
+        slowRequests: new SlowRequestLog(log, new StallMonitor()),
         serviceAccountIssuer: o.serviceAccountIssuer as string,
         serviceAccountSigningKey: signingKey,
         serviceAccountMaxTokenExpirationSeconds: maxTokenSeconds,

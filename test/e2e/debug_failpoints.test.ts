@@ -89,3 +89,39 @@ test('the cluster admin outside system:masters gets 403', async () => {
   assert.match(status.message, /system:masters/);
   assert.equal((await call(server.superAdminKubeconfig, 'GET', '/debug/failpoints/sqlite/beforeCommit')).code, 404);
 });
+
+test('a write slowed in the storage writer is logged as a slow request with its steps, not as an event loop stall', async () => {
+  const fp = '/debug/failpoints/sqlite/beforeCommit';
+  assert.equal((await call(server.superAdminKubeconfig, 'PUT', fp, 'sleep(700)*1')).code, 204);
+  const started = performance.now();
+  assert.equal((await createCm('slow-trace')).code, 201);
+  assert.ok(performance.now() - started >= 700);
+  let line: Record<string, unknown> | undefined;
+  for (let i = 0; i < 50 && line === undefined; i++) {
+    line = server
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('"slow request trace"') && l.includes('"resource":"configmaps"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)[0];
+    if (line === undefined) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(line !== undefined, `no trace logged: ${server.stderr()}`);
+  assert.equal(line.verb, 'create');
+  assert.equal(line.resource, 'configmaps');
+  assert.equal(line.code, 201);
+  const total = line.totalMs as number;
+  assert.ok(total >= 700, `totalMs ${total}`);
+  // Steps in order: authenticated, authorized, about to store, stored; the write's time is between the last two.
+  const steps = new Map(
+    (line.steps as string[]).map((s) => {
+      const at = s.lastIndexOf('@');
+      return [s.slice(0, at), Number(s.slice(at + 1))] as const;
+    }),
+  );
+  for (const s of ['authenticated', 'authorized', 'about to store', 'stored'])
+    assert.ok(steps.has(s), JSON.stringify(line.steps));
+  assert.ok(steps.get('authenticated')! <= steps.get('authorized')!);
+  assert.ok(steps.get('stored')! - steps.get('about to store')! >= 650, JSON.stringify(line.steps));
+  // The sleep was in the writer thread: the event loop went on meanwhile.
+  assert.ok((line.stalledMs as number) < total / 2, `stalledMs ${String(line.stalledMs)} of ${total}`);
+});

@@ -11,6 +11,7 @@ import type { Obj } from '../object.js';
 import type { DeleteParams } from '../registry/store.js';
 import { writeJSON } from '../responsewriters.js';
 import { admissionFor, type RestContext } from './context.js';
+import { traceStep } from '../request_trace.js';
 import { selectorPredicate } from './read.js';
 import { parseDryRun } from './write.js';
 import { queryBool } from '../query.js';
@@ -53,7 +54,9 @@ async function deleteOptions(ctx: RestContext): Promise<DeleteParams> {
 /** DELETE of one object: 200 with the object (gone, or marked for graceful deletion). */
 export async function handleDelete(ctx: RestContext): Promise<void> {
   const opts = await deleteOptions(ctx);
+  traceStep(ctx.res, 'about to delete');
   const { obj } = await ctx.store.delete(ctx.info.namespace, ctx.info.name, opts);
+  traceStep(ctx.res, 'deleted');
   writeJSON(ctx.res, 200, obj);
 }
 

@@ -10,6 +10,7 @@ import { findRestoreError, goFormat } from '../../api/index.js';
 import { readBody, decodeBody, mediaType } from '../body.js';
 import { meta, type Obj } from '../object.js';
 import { admissionFor, type RestContext } from './context.js';
+import { traceStep } from '../request_trace.js';
 import { applyJSONPatch } from './json_patch.js';
 import { applyFieldValidation, parseFieldValidation, recordUpdateManager, serverSideApply } from './fieldmanager.js';
 import { checkBodyKind, checkBodyTarget, parseDryRun, withStatusFrom, writeObject } from './write.js';
@@ -86,9 +87,13 @@ export async function handlePatch(ctx: RestContext): Promise<void> {
       user: ctx.info.user,
       subresource: sub,
       forceAllowCreate: isApply,
-      ...(isApply ? {} : { beforeWrite: (o: Obj, old: Obj | null) => recordUpdateManager(ctx, o, old, 'Update') }),
+      beforeWrite: (o: Obj, old: Obj | null) => {
+        if (!isApply) recordUpdateManager(ctx, o, old, 'Update');
+        traceStep(ctx.res, 'about to store');
+      },
     },
   );
+  traceStep(ctx.res, 'stored');
   writeObject(ctx, result.created ? 201 : 200, result.obj, result.stored);
 }
 

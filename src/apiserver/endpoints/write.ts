@@ -12,6 +12,7 @@ import { writeJSON, writeJSONParts } from '../responsewriters.js';
 import { resourceVersionParts } from '../codec.js';
 import type { KeyValue } from '../../storage/index.js';
 import { admissionFor, type RestContext } from './context.js';
+import { traceStep } from '../request_trace.js';
 import { writesStatus } from '../registry/strategy.js';
 import {
   applyFieldValidation,
@@ -124,8 +125,12 @@ export async function handleCreate(ctx: RestContext): Promise<void> {
     now: ctx.services.clock.now(),
     admission: admissionFor(ctx),
     user: ctx.info.user,
-    beforeWrite: (o) => recordUpdateManager(ctx, o, null, 'Update'),
+    beforeWrite: (o) => {
+      recordUpdateManager(ctx, o, null, 'Update');
+      traceStep(ctx.res, 'about to store');
+    },
   });
+  traceStep(ctx.res, 'stored');
   writeObject(ctx, 201, created.obj, created.stored);
 }
 
@@ -159,9 +164,13 @@ export async function handleUpdate(ctx: RestContext): Promise<void> {
       user: ctx.info.user,
       subresource: sub,
       expectRV: (m.resourceVersion as string | undefined) ?? '',
-      beforeWrite: (o, old) => recordUpdateManager(ctx, o, old, 'Update'),
+      beforeWrite: (o, old) => {
+        recordUpdateManager(ctx, o, old, 'Update');
+        traceStep(ctx.res, 'about to store');
+      },
     },
   );
+  traceStep(ctx.res, 'stored');
   writeObject(ctx, result.created ? 201 : 200, result.obj, result.stored);
 }
 

@@ -11,6 +11,7 @@ import {
   type AuthenticatorOptions,
 } from '../authentication/index.js';
 import type { Filter } from '../handler_chain.js';
+import { traceStep } from '../request_trace.js';
 
 /** Authenticates every request that arrived over TLS. */
 export function withAuthentication(opts: AuthenticatorOptions): Filter {
@@ -22,6 +23,7 @@ export function withAuthentication(opts: AuthenticatorOptions): Filter {
     }
     return authenticateRequest(req, opts).then((user) => {
       info.user = user;
+      traceStep(res, 'authenticated');
       return next(req, res, info);
     });
   };

@@ -7,6 +7,7 @@
 import { UNSECURED_USER } from '../authentication/index.js';
 import { attributesOf, forbiddenError, type Authorizer } from '../authorization/index.js';
 import type { Filter } from '../handler_chain.js';
+import { traceStep } from '../request_trace.js';
 
 /** Authorizes every authenticated request with `authorizer`. */
 export function withAuthorization(authorizer: Authorizer): Filter {
@@ -17,7 +18,10 @@ export function withAuthorization(authorizer: Authorizer): Filter {
     const a = attributesOf(info, user);
     const d = authorizer.authorize(a);
     if (info.audit !== undefined) annotateDecision(info.audit, d.decision === 'allow', d.reason);
-    if (d.decision === 'allow') return next(req, res, info);
+    if (d.decision === 'allow') {
+      traceStep(res, 'authorized');
+      return next(req, res, info);
+    }
     return Promise.reject(forbiddenError(a, d));
   };
 }

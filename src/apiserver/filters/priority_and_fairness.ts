@@ -13,6 +13,7 @@ import { ANONYMOUS_USER } from '../authentication/index.js';
 import type { APFController, Admitted } from '../flowcontrol/index.js';
 import type { Filter } from '../handler_chain.js';
 import { trackAPFQueueWait } from '../request_latency.js';
+import { traceStep } from '../request_trace.js';
 import { MaxInFlight } from './max_inflight.js';
 
 /** Dispatches every request through `apf`. */
@@ -32,6 +33,7 @@ export function withPriorityAndFairness(apf: APFController): Filter {
       const queuedAt = performance.now();
       outcome = await outcome;
       trackAPFQueueWait(res, performance.now() - queuedAt);
+      traceStep(res, 'dispatched from an APF queue');
       if (cancel !== undefined) {
         req.off('close', cancel);
         res.off('close', cancel);

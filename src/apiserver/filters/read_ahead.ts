@@ -7,6 +7,7 @@
  */
 import { readAheadBody, type BodyBudget } from '../body.js';
 import type { Filter } from '../handler_chain.js';
+import { traceStep } from '../request_trace.js';
 
 const WITH_BODY = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
@@ -21,6 +22,7 @@ export function withBodyReadAhead(budget: BodyBudget): Filter {
     // The bytes stay counted until the response is done with the body.
     res.once('close', () => budget.give(held.bytes));
     await readAheadBody(req, budget, held);
+    traceStep(res, 'body read');
     return next(req, res, info);
   };
 }

@@ -27,7 +27,7 @@ async function logged(slowCommitMs: number, n: number): Promise<Record<string, u
 }
 
 test('every commit at or over the slow threshold is logged with its duration and its writes', async () => {
-  const out = await logged(0, 20);
+  const out = (await logged(0, 20)).filter((f) => f.msg !== 'storage writes waited for the writer thread');
   assert.ok(out.length >= 1);
   assert.equal(
     out.reduce((a, f) => a + (f.writes as number), 0),
@@ -42,4 +42,31 @@ test('every commit at or over the slow threshold is logged with its duration and
 
 test('commits under the threshold are not logged', async () => {
   assert.deepEqual(await logged(60 * 60_000, 20), []);
+});
+
+test('a write that waited for the writer thread as long as a slow commit is logged with why it waited', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kscale-slowqueue-'));
+  const out: Record<string, unknown>[] = [];
+  const s = await openSqliteStorage({
+    dataDir: dir,
+    slowCommitMs: 200,
+    log: { warn: (fields, msg) => out.push({ ...fields, msg }) },
+  });
+  try {
+    await s.create('/registry/pods/ns/warm', Buffer.from('{}'));
+    const write = s.create('/registry/pods/ns/held', Buffer.from('{}'));
+    // The write is queued; the event loop is held before the batch can go to the writer thread.
+    const until = performance.now() + 300;
+    while (performance.now() < until);
+    await write;
+    const waited = out.filter((f) => f.msg === 'storage writes waited for the writer thread');
+    assert.equal(waited.length, 1, JSON.stringify(out));
+    assert.ok((waited[0]!.waitMs as number) >= 300, `waitMs ${String(waited[0]!.waitMs)}`);
+    assert.equal(waited[0]!.queued, 0);
+    assert.equal(typeof waited[0]!.lastCommitMs, 'number');
+    assert.equal(typeof waited[0]!.lastAnswerWaitMs, 'number');
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -60,7 +60,9 @@ export interface SqliteOptions {
   watchCapacity?: number;
   /**
    * Told of every commit (transaction and fsync) that took `slowCommitMs` or
-   * more: every write waits behind it, so a stalled fsync shows here.
+   * more: every write waits behind it, so a stalled fsync shows here. Also
+   * told, at most once a second, of writes that waited that long for the
+   * writer thread.
    */
   log?: { warn(fields: Record<string, unknown>, msg: string): void };
   /** The commit duration that counts as slow (default 1 s). */
@@ -136,6 +138,7 @@ export class SqliteStorage implements Storage {
   maxCompactionStepMs = 0;
   private lastDefragMs: number | undefined;
   private readonly slowCommitMs: number;
+  private lastSlowQueueLog = -Infinity;
   private readonly log: SqliteOptions['log'];
 
   constructor(
@@ -174,6 +177,21 @@ export class SqliteStorage implements Storage {
         opts.log?.warn({ commitMs: Math.round(commitMs), writes }, 'storage commit slow: every write waited behind it'),
       opts.slowCommitMs,
       opts.maxQueuedWrites,
+      (q) => {
+        // At most one line a second: a backed-up queue makes every batch slow.
+        const now = performance.now();
+        if (now - this.lastSlowQueueLog < 1_000) return;
+        this.lastSlowQueueLog = now;
+        opts.log?.warn(
+          {
+            waitMs: Math.round(q.waitMs),
+            queued: q.queued,
+            lastCommitMs: Math.round(q.lastCommitMs),
+            lastAnswerWaitMs: Math.round(q.lastAnswerWaitMs),
+          },
+          'storage writes waited for the writer thread',
+        );
+      },
     );
     this.compactionStep = opts.compactionStep ?? 500;
     this.prevOf = new WeakMap();

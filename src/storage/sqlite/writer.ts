@@ -18,6 +18,20 @@ import type { Expiry, OpResult, Request, Response, WriteOp, WriterConfig } from 
 interface Pending {
   op: WriteOp;
   resolve: (r: OpResult) => void;
+  /** performance.now() when it was queued. */
+  at: number;
+}
+
+/** How a batch whose oldest write waited long came to wait: for the log line of a slow queue. */
+export interface SlowQueue {
+  /** How long the batch's oldest write waited for the writer thread, in ms. */
+  waitMs: number;
+  /** Writes still queued behind this batch. */
+  queued: number;
+  /** The previous commit's time in the writer thread (transaction and fsync), in ms. */
+  lastCommitMs: number;
+  /** How long the previous commit's answer waited for the event loop after the writer sent it, in ms. */
+  lastAnswerWaitMs: number;
 }
 
 /** Counters for metrics and benchmarks. */
@@ -53,10 +67,12 @@ export class Writer {
   private seq = 0;
   private readonly calls = new Map<
     number,
-    { resolve: (r: Response) => void; reject: (e: unknown) => void; batch?: Pending[] }
+    { resolve: (r: Response) => void; reject: (e: unknown) => void; batch?: Pending[]; sentAt?: number }
   >();
   private failed: StorageError | null = null;
   private scheduled = false;
+  private lastCommitMs = 0;
+  private lastAnswerWaitMs = 0;
   readonly stats: WriterStats = { commits: 0, writes: 0, maxCommitMs: 0, maxBatchWrites: 0, rejected: 0 };
 
   constructor(
@@ -68,6 +84,8 @@ export class Writer {
     private readonly onSlowCommit?: (commitMs: number, writes: number) => void,
     private readonly slowCommitMs = 1_000,
     private readonly maxQueued = DEFAULT_MAX_QUEUED_WRITES,
+    /** Called when a batch's oldest write waited `slowCommitMs` or longer before the batch went to the writer thread. */
+    private readonly onSlowQueue?: (q: SlowQueue) => void,
   ) {
     this.worker = new Worker(new URL('./writer_worker.js', import.meta.url), { workerData: cfg });
     this.worker.on('message', (msg: Response) => this.onMessage(msg));
@@ -97,7 +115,7 @@ export class Writer {
       });
     }
     return new Promise((resolve) => {
-      this.queue.push({ op, resolve });
+      this.queue.push({ op, resolve, at: performance.now() });
       this.schedule();
     });
   }
@@ -144,7 +162,16 @@ export class Writer {
     if (batch === this.queue) this.queue = [];
     this.inflight++;
     const id = ++this.seq;
-    this.calls.set(id, { resolve: () => undefined, reject: () => undefined, batch });
+    const sentAt = performance.now();
+    const waitMs = sentAt - batch[0]!.at;
+    if (waitMs >= this.slowCommitMs)
+      this.onSlowQueue?.({
+        waitMs,
+        queued: this.queue.length,
+        lastCommitMs: this.lastCommitMs,
+        lastAnswerWaitMs: this.lastAnswerWaitMs,
+      });
+    this.calls.set(id, { resolve: () => undefined, reject: () => undefined, batch, sentAt });
     const { ops, transfer } = packValues(batch.map((p) => p.op));
     this.worker.postMessage({ type: 'batch', id, ops } satisfies Request, transfer);
   }
@@ -159,6 +186,9 @@ export class Writer {
     this.calls.delete(msg.id);
     if (msg.type === 'batch' && call.batch !== undefined) {
       this.inflight--;
+      this.lastCommitMs = msg.commitMs;
+      // What is left of the round trip once the commit is taken out: mostly the answer waiting for the event loop.
+      this.lastAnswerWaitMs = Math.max(0, performance.now() - (call.sentAt ?? 0) - msg.commitMs);
       this.stats.commits++;
       this.stats.writes += call.batch.length;
       this.stats.maxCommitMs = Math.max(this.stats.maxCommitMs, msg.commitMs);
