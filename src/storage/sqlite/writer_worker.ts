@@ -20,7 +20,9 @@ import { applyPragmas, SCHEMA } from './schema.js';
 import type { Expiry, OpResult, Request, Response, WriteOp, WriterConfig } from './protocol.js';
 
 const cfg = workerData as WriterConfig;
-const port = parentPort!;
+const requests = parentPort!;
+/** The writer's own answer port, which the event loop can also read synchronously (Writer.drainSoon). */
+const answers = cfg.answers ?? requests;
 const db = new Database(cfg.file);
 applyPragmas(db, cfg.sync);
 db.exec(SCHEMA);
@@ -63,7 +65,7 @@ function setAlarm(on: boolean): void {
 }
 
 function post(msg: Response): void {
-  port.postMessage(msg);
+  answers.postMessage(msg);
 }
 
 if (cfg.raiseNoSpace === true) setAlarm(true);
@@ -277,7 +279,7 @@ function disarm(id: number): void {
   post({ type: 'done', id });
 }
 
-port.on('message', (req: Request) => {
+requests.on('message', (req: Request) => {
   try {
     switch (req.type) {
       case 'batch':
@@ -308,7 +310,7 @@ port.on('message', (req: Request) => {
       case 'close':
         db.close();
         post({ type: 'done', id: req.id });
-        port.close();
+        requests.close();
         break;
     }
   } catch (err) {
