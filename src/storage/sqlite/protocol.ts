@@ -1,4 +1,3 @@
-import type { MessagePort } from 'node:worker_threads';
 /**
  * Messages between the store (event loop) and its writer thread. Values cross
  * as Uint8Array copies; the writer only ever returns values the event loop
@@ -54,6 +53,4 @@ export interface WriterConfig {
   maxPageCount?: number;
   /** The store started on a full disk: raise the NOSPACE alarm at once. */
   raiseNoSpace?: boolean;
-  /** Where the writer thread answers (transferred to it); its parent port when absent. */
-  answers?: MessagePort;
 }

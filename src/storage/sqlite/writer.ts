@@ -18,19 +18,8 @@
  * writes a batch takes up to MAX_BACKLOG_BATCH_WRITES of them (and at most
  * MAX_BATCH_BYTES of values), as etcd's raft batches every proposal waiting:
  * a backlog is committed in one or two turns, not a dozen.
- *
- * Nor need a write wait for the end of its turn. Under load one turn of the
- * event loop reads requests from hundreds of connections and lasts up to
- * seconds (the 2,500-node lab logged writes that waited 1–2.8 s for the
- * writer with nothing queued ahead and commits of 1–3 ms). So every write that
- * comes in also pokes the writer, in a microtask (never inside another write's
- * own code): while a batch is in flight it takes the answer if it has come
- * (`receiveMessageOnPort`: the writer thread answers on a MessagePort of its
- * own), which sends the writes queued meanwhile; and an idle writer gets the
- * queued writes once the oldest has waited MID_TURN_FLUSH_MS. In short turns
- * nothing changes: the batch still goes at the end of the turn.
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { StorageError, unavailable } from '../errors.js';
 import type { Expiry, OpResult, Request, Response, WriteOp, WriterConfig } from './protocol.js';
 
@@ -68,9 +57,6 @@ export interface WriterStats {
 /** The most writes one commit carries (see above); 32 writes still share each fsync. */
 export const MAX_BATCH_WRITES = 32;
 
-/** How long the oldest queued write may wait for the end of a turn before the next write sends the batch (see above). */
-export const MID_TURN_FLUSH_MS = 10;
-
 /** More queued writes than this are a backlog, not clients in step: batches may then be larger (see above). */
 export const BACKLOG_WRITES = 2 * MAX_BATCH_WRITES;
 
@@ -92,9 +78,6 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** Runs the writer thread and batches writes into group commits. */
 export class Writer {
   private readonly worker: Worker;
-  /** The writer thread's answers. */
-  private readonly answers: MessagePort;
-  private poked = false;
   private queue: Pending[] = [];
   private inflight = 0;
   private readonly maxInflight = 1;
@@ -121,13 +104,8 @@ export class Writer {
     /** Called when a batch's oldest write waited `slowCommitMs` or longer before the batch went to the writer thread. */
     private readonly onSlowQueue?: (q: SlowQueue) => void,
   ) {
-    const { port1, port2 } = new MessageChannel();
-    this.answers = port1;
-    this.worker = new Worker(new URL('./writer_worker.js', import.meta.url), {
-      workerData: { ...cfg, answers: port2 } satisfies WriterConfig,
-      transferList: [port2],
-    });
-    this.answers.on('message', (msg: Response) => this.onMessage(msg));
+    this.worker = new Worker(new URL('./writer_worker.js', import.meta.url), { workerData: cfg });
+    this.worker.on('message', (msg: Response) => this.onMessage(msg));
     this.worker.on('error', (err) => this.fail(unavailable(`storage writer failed: ${err.message}`, err)));
     this.worker.on('exit', (code) => this.fail(unavailable(`storage writer exited (code ${code})`)));
   }
@@ -156,7 +134,6 @@ export class Writer {
     return new Promise((resolve) => {
       this.queue.push({ op, resolve, at: performance.now() });
       this.schedule();
-      this.pokeSoon();
     });
   }
 
@@ -184,25 +161,6 @@ export class Writer {
       this.failed = unavailable('storage is closed');
     }
     await this.worker.terminate();
-    this.answers.close();
-  }
-
-  /**
-   * Once the current code has run: takes the writer's answers that have arrived while a batch is in flight, and
-   * sends the queued writes to an idle writer once the oldest has waited MID_TURN_FLUSH_MS (see above).
-   */
-  private pokeSoon(): void {
-    if (this.poked) return;
-    this.poked = true;
-    queueMicrotask(() => {
-      this.poked = false;
-      if (this.failed !== null) return;
-      if (this.inflight > 0)
-        for (let m = receiveMessageOnPort(this.answers); m !== undefined; m = receiveMessageOnPort(this.answers))
-          this.onMessage(m.message as Response);
-      if (this.inflight === 0 && this.queue.length > 0 && performance.now() - this.queue[0]!.at >= MID_TURN_FLUSH_MS)
-        this.flush();
-    });
   }
 
   private schedule(): void {
@@ -270,7 +228,6 @@ export class Writer {
   private fail(err: StorageError): void {
     if (this.failed !== null) return;
     this.failed = err;
-    this.answers.close();
     for (const c of this.calls.values()) {
       if (c.batch !== undefined)
         for (const p of c.batch) p.resolve({ ok: false, code: 'Unavailable', message: err.message });

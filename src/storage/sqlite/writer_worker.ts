@@ -20,9 +20,7 @@ import { applyPragmas, SCHEMA } from './schema.js';
 import type { Expiry, OpResult, Request, Response, WriteOp, WriterConfig } from './protocol.js';
 
 const cfg = workerData as WriterConfig;
-const requests = parentPort!;
-/** The writer's own answer port, which the event loop can also read synchronously (Writer.drainSoon). */
-const answers = cfg.answers ?? requests;
+const port = parentPort!;
 const db = new Database(cfg.file);
 applyPragmas(db, cfg.sync);
 db.exec(SCHEMA);
@@ -65,7 +63,7 @@ function setAlarm(on: boolean): void {
 }
 
 function post(msg: Response): void {
-  answers.postMessage(msg);
+  port.postMessage(msg);
 }
 
 if (cfg.raiseNoSpace === true) setAlarm(true);
@@ -279,7 +277,7 @@ function disarm(id: number): void {
   post({ type: 'done', id });
 }
 
-requests.on('message', (req: Request) => {
+port.on('message', (req: Request) => {
   try {
     switch (req.type) {
       case 'batch':
@@ -310,7 +308,7 @@ requests.on('message', (req: Request) => {
       case 'close':
         db.close();
         post({ type: 'done', id: req.id });
-        requests.close();
+        port.close();
         break;
     }
   } catch (err) {
