@@ -91,3 +91,38 @@ test('a write with watchers holds its final seats for the extra latency', () => 
   clock.step(5);
   assert.equal(qs.seatsInUse, 0);
 });
+
+test('final seats come back at their time even when the event loop has not run their timer', () => {
+  const clock = new FakeClock();
+  const qs = new QueueSet(clock, { queues: 8, handSize: 2, queueLengthLimit: 10 }, 3);
+  const w = qs.start(1, { initialSeats: 1, finalSeats: 3, additionalLatencyMs: 5 }, 0);
+  assert.ok('ticket' in w);
+  w.ticket.finish();
+  assert.equal(qs.seatsInUse, 3);
+  clock.lag(4);
+  const early = qs.start(2, ONE_SEAT, 0);
+  assert.ok('waiting' in early, 'not due yet: the level is full');
+  clock.lag(1);
+  // Due, its timer not run: the next start gives the seats back, the waiting request runs, then the new one.
+  const next = qs.start(3, ONE_SEAT, 0);
+  assert.ok('ticket' in next, 'room after the waiting request was dispatched');
+  assert.equal(qs.seatsInUse, 2, 'the hold was given back and both requests run');
+  assert.equal(qs.requestsWaiting, 0);
+  clock.step(0);
+  assert.equal(qs.seatsInUse, 2, 'the late timer gives nothing back twice');
+});
+
+test('seats of a due hold go to the request already waiting, even when the new one is refused', () => {
+  const clock = new FakeClock();
+  const qs = new QueueSet(clock, { queues: 1, handSize: 1, queueLengthLimit: 1 }, 1);
+  const w = qs.start(1, { initialSeats: 1, finalSeats: 1, additionalLatencyMs: 5 }, 0);
+  assert.ok('ticket' in w);
+  w.ticket.finish();
+  const waiting = qs.start(2, ONE_SEAT, 0);
+  assert.ok('waiting' in waiting);
+  clock.lag(5);
+  const third = qs.start(3, ONE_SEAT, 0);
+  assert.ok('waiting' in third, 'the waiting request took the seat, the new one queues');
+  assert.equal(qs.requestsExecuting, 1);
+  assert.equal(qs.requestsWaiting, 1);
+});

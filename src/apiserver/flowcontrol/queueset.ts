@@ -5,6 +5,12 @@
  * so each backlogged queue gets an equal share of the level's seats whatever
  * its arrival rate. A request is rejected when its queue is full, or when it
  * has waited its whole queue-wait budget.
+ *
+ * A write's final seats (its watch notifications) are given back at their
+ * time, as upstream's Go timer does, even when the event loop is too busy to
+ * run the timer: every start and dispatch first gives back the holds that are
+ * due. Under load a timer of 5 ms here fires after the turn, hundreds of ms
+ * later, and the level would sit on seats no request uses.
  */
 import type { Clock, Timer } from '../../clock/index.js';
 import { Dealer } from './shuffle_sharding.js';
@@ -64,6 +70,13 @@ interface Queue {
 
 const waitingCount = (q: Queue): number => q.waiting.length - q.head;
 
+/** Final seats held after a request returned, until `at` (the clock's monotonic ms). */
+interface Hold {
+  at: number;
+  /** Gives the seats back (once; later calls do nothing) without dispatching. */
+  release: () => void;
+}
+
 /** The fair queues of one priority level. */
 export class QueueSet {
   private queues: Queue[] = [];
@@ -80,6 +93,8 @@ export class QueueSet {
   private seatsWaiting = 0;
   private robin = 0;
   private peakDemand = 0;
+  /** Final seats still held, earliest `at` first. */
+  private holds: Hold[] = [];
 
   constructor(
     private readonly clock: Clock,
@@ -140,6 +155,8 @@ export class QueueSet {
 
   /** Asks to run one request of the flow with `hash`; `waitBudgetMs` bounds its time in a queue. */
   start(hash: number, work: WorkEstimate, waitBudgetMs: number): StartResult {
+    // Seats given back go first to the requests already waiting.
+    if (this.releaseDue()) this.dispatch();
     this.advanceR();
     const seats = Math.max(1, work.initialSeats);
     this.peakDemand = Math.max(this.peakDemand, this.seatsInUse + this.seatsWaiting + seats);
@@ -237,6 +254,7 @@ export class QueueSet {
 
   /** Starts waiting requests while the next one (the queue earliest in virtual time) fits. */
   private dispatch(): void {
+    this.releaseDue();
     this.advanceR();
     while (this.requestsWaiting > 0) {
       const q = this.nextQueue();
@@ -252,6 +270,24 @@ export class QueueSet {
       q.nextDispatchR += this.totalWork(r.work, r.seats);
       r.settle(this.run(q, r.seats, r.work, this.clock.monotonic() - r.arrived));
     }
+  }
+
+  /** Keeps `h` in `holds` in order of `at` (holds are few: each has at least one of the level's seats). */
+  private addHold(h: Hold): void {
+    let i = this.holds.length;
+    while (i > 0 && this.holds[i - 1]!.at > h.at) i--;
+    this.holds.splice(i, 0, h);
+  }
+
+  /** Gives back every hold that is due, whether or not its timer has run; true if there was one. */
+  private releaseDue(): boolean {
+    if (this.holds.length === 0) return false;
+    const now = this.clock.monotonic();
+    let n = 0;
+    while (n < this.holds.length && this.holds[n]!.at <= now) n++;
+    if (n === 0) return false;
+    for (const h of this.holds.splice(0, n)) h.release();
+    return true;
   }
 
   private nextQueue(): Queue {
@@ -276,7 +312,7 @@ export class QueueSet {
     const started = this.clock.monotonic();
     let done = false;
     let handlerMs = 0;
-    const release = (held: number): void => {
+    const release = (held: number, thenDispatch = true): void => {
       this.advanceR();
       this.seatsInUse -= held;
       this.requestsExecuting--;
@@ -287,7 +323,7 @@ export class QueueSet {
         q.nextDispatchR += seats * (handlerMs - ESTIMATED_SERVICE_MS);
         this.deactivateIfIdle(q);
       }
-      this.dispatch();
+      if (thenDispatch) this.dispatch();
     };
     return {
       waitedMs,
@@ -301,7 +337,23 @@ export class QueueSet {
         const delta = work.finalSeats - seats;
         this.seatsInUse += delta;
         if (q !== undefined) q.seatsInUse += delta;
-        this.clock.setTimeout(() => release(work.finalSeats), work.additionalLatencyMs);
+        let held = true;
+        const hold: Hold = {
+          at: this.clock.monotonic() + work.additionalLatencyMs,
+          release: () => {
+            if (!held) return;
+            held = false;
+            timer.cancel();
+            release(work.finalSeats, false);
+          },
+        };
+        const timer = this.clock.setTimeout(() => {
+          const i = this.holds.indexOf(hold);
+          if (i >= 0) this.holds.splice(i, 1);
+          hold.release();
+          this.dispatch();
+        }, work.additionalLatencyMs);
+        this.addHold(hold);
       },
     };
   }
