@@ -3,6 +3,7 @@
  * apiserver/pkg/endpoints/request.RequestInfoFactory. Every filter and
  * handler reads this instead of parsing the path again.
  */
+import { parseFieldSelector } from '../api/index.js';
 import type { UserInfo } from './authentication/user.js';
 import { queryBool } from './query.js';
 
@@ -86,6 +87,28 @@ export function parseRequestInfo(method: string, url: string): RequestInfo {
   else if (info.verb === 'get' && isWatch(query)) info.verb = 'watch';
   if (info.verb === 'delete' && info.name === '') info.verb = 'deletecollection';
   return info;
+}
+
+/**
+ * The one object a list or watch is pinned to by an exact `metadata.name` term of its field selector
+ * (`metadata.name=x` or `==x`), or '' when there is none, the selector does not parse or the name could
+ * not be a path segment. Upstream's RequestInfoFactory puts this name on the request itself; we keep
+ * `name` for the path's own name and ask here, so authorization (RBAC resourceNames, the Node
+ * authorizer), the APF work estimator and the watch tracker all see the same single object.
+ */
+export function selectedName(info: RequestInfo): string {
+  if (info.name !== '') return info.name;
+  if (info.verb !== 'list' && info.verb !== 'watch') return '';
+  const selector = info.query.get('fieldSelector');
+  if (selector === null || selector === '') return '';
+  let name: string | undefined;
+  try {
+    name = parseFieldSelector(selector).requiresExactMatch('metadata.name');
+  } catch {
+    return '';
+  }
+  if (name === undefined || name === '' || name === '.' || name === '..' || /[/%]/.test(name)) return '';
+  return name;
 }
 
 function isWatch(q: URLSearchParams): boolean {

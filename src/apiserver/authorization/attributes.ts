@@ -1,7 +1,6 @@
 /** A request's authorization attributes, from its RequestInfo and user. */
-import { parseFieldSelector } from '../../api/index.js';
 import type { UserInfo } from '../authentication/index.js';
-import type { RequestInfo } from '../request_info.js';
+import { selectedName, type RequestInfo } from '../request_info.js';
 import type { Attributes } from './authorizer.js';
 
 /**
@@ -26,17 +25,8 @@ export function attributesOf(info: RequestInfo, user: UserInfo): Attributes {
     const selector = info.query.get('fieldSelector');
     if (selector !== null && selector !== '') {
       a.fieldSelector = selector;
-      if (a.name === '') a.name = nameFromFieldSelector(selector);
+      if (a.name === '') a.name = selectedName(info);
     }
   }
   return a;
-}
-
-// The value of a `metadata.name=` (or `==`) term, or '' when the selector has none or does not parse.
-function nameFromFieldSelector(selector: string): string {
-  try {
-    return parseFieldSelector(selector).requiresExactMatch('metadata.name') ?? '';
-  } catch {
-    return '';
-  }
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRequestInfo } from '../request_info.js';
-import { WatchTracker, watchedName } from './watch_tracker.js';
+import { parseRequestInfo, selectedName } from '../request_info.js';
+import { WatchTracker } from './watch_tracker.js';
 
 const info = (method: string, url: string) => parseRequestInfo(method, url);
 
@@ -41,10 +41,13 @@ test('a cluster-scoped object is matched by name without a namespace', () => {
 
 test('the watched name is only an exact metadata.name term', () => {
   const name = (q: string) =>
-    watchedName(info('GET', `/api/v1/pods?watch=true&fieldSelector=${encodeURIComponent(q)}`));
+    selectedName(info('GET', `/api/v1/pods?watch=true&fieldSelector=${encodeURIComponent(q)}`));
   assert.equal(name('metadata.name=x'), 'x');
   assert.equal(name('metadata.name==x'), 'x');
   assert.equal(name('spec.nodeName=n1,metadata.name=y'), 'y');
   assert.equal(name('metadata.name!=x'), '');
   assert.equal(name('spec.nodeName=n1'), '');
+  assert.equal(name('metadata.name=a\\,b'), 'a,b', 'an escaped value is unescaped');
+  assert.equal(name('metadata.name=a/b'), '', 'a name that cannot be a path segment is none');
+  assert.equal(name('metadata.name=x=y'), '', 'a selector that does not parse names nothing');
 });

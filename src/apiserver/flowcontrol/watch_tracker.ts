@@ -7,7 +7,7 @@
  * kubelet's watch of one ConfigMap does not make every ConfigMap write pay for
  * it, as a count of all the resource's watchers did.
  */
-import type { RequestInfo } from '../request_info.js';
+import { selectedName, type RequestInfo } from '../request_info.js';
 
 /** Stops counting a watch; call it once the watch has ended. */
 export type ForgetWatch = () => void;
@@ -20,7 +20,7 @@ export class WatchTracker {
 
   /** Files one watch request; returns what forgets it. */
   register(info: RequestInfo): ForgetWatch {
-    const key = keyOf(info.apiGroup, info.resource, info.namespace, watchedName(info));
+    const key = keyOf(info.apiGroup, info.resource, info.namespace, selectedName(info));
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     let forgotten = false;
     return () => {
@@ -45,16 +45,4 @@ export class WatchTracker {
 
 function keyOf(group: string, resource: string, namespace: string, name: string): string {
   return `${group}/${resource}/${namespace}/${name}`;
-}
-
-/** The name a list or watch is limited to: its field selector's exact `metadata.name` (upstream's RequestInfo does the same). */
-export function watchedName(info: RequestInfo): string {
-  if (info.name !== '') return info.name;
-  const selector = info.query.get('fieldSelector');
-  if (selector === null || selector === '') return '';
-  for (const term of selector.split(',')) {
-    const m = /^\s*metadata\.name\s*==?\s*(.+?)\s*$/.exec(term);
-    if (m !== null) return m[1]!;
-  }
-  return '';
 }

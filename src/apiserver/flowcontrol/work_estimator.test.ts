@@ -32,16 +32,34 @@ test('a LIST from storage costs twice its limit, or stored plus limit with a sel
   );
 });
 
+test('a LIST or initial-events WATCH pinned to one object by metadata.name costs one seat, as upstream', () => {
+  const big = stats(60_000, 0, false);
+  const one = '/api/v1/namespaces/ns/secrets?fieldSelector=metadata.name%3Ds1&resourceVersion=0';
+  assert.equal(estimateWork(parseRequestInfo('GET', one), big, 10).initialSeats, 1);
+  assert.equal(estimateWork(parseRequestInfo('GET', one), stats(60_000, 0, true), 10).initialSeats, 1);
+  const watchOne = '/api/v1/namespaces/ns/secrets?watch=true&sendInitialEvents=true&fieldSelector=metadata.name%3Ds1';
+  assert.equal(estimateWork(parseRequestInfo('GET', watchOne), big, 10).initialSeats, 1);
+  // Any other selector still walks everything the cache holds.
+  const other = '/api/v1/namespaces/ns/secrets?fieldSelector=metadata.name!%3Ds1';
+  assert.equal(estimateWork(parseRequestInfo('GET', other), big, 10).initialSeats, 10);
+  const typed = '/api/v1/namespaces/ns/secrets?fieldSelector=type%3Dopaque';
+  assert.equal(estimateWork(parseRequestInfo('GET', typed), big, 10).initialSeats, 10);
+});
+
 test('an untracked resource lists at the minimum, as upstream when the count is not found', () => {
   assert.equal(estimateWork(parseRequestInfo('GET', '/api/v1/events'), stats(undefined, 0, true), 10).initialSeats, 1);
 });
 
 test('a write pays a seat per 10 watchers for 5 ms per event; past the cap, fewer seats for longer', () => {
   const put = parseRequestInfo('PUT', '/api/v1/namespaces/ns/configmaps/c');
-  assert.deepEqual(estimateWork(put, stats(1, 0, false), 10), {
+  const none = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
+  assert.deepEqual(estimateWork(put, stats(1, 0, false), 10), none);
+  // Under one seat's worth of watchers (upstream's WatchesPerSeat) the write holds nothing after it returns.
+  assert.deepEqual(estimateWork(put, stats(1, 9, false), 10), none);
+  assert.deepEqual(estimateWork(put, stats(1, 10, false), 10), {
     initialSeats: 1,
-    finalSeats: 0,
-    additionalLatencyMs: 0,
+    finalSeats: 1,
+    additionalLatencyMs: 5,
   });
   assert.deepEqual(estimateWork(put, stats(1, 25, false), 10), {
     initialSeats: 1,

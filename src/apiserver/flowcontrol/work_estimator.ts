@@ -2,12 +2,13 @@
  * The work estimator, like upstream's util/flowcontrol/request: a LIST costs
  * one seat per 100 objects it will touch (every stored object when the watch
  * cache answers, twice the limit from storage, stored plus limit with a
- * selector), capped at the level's maximum; a write pays one seat per 10 of
- * its resource's watchers, held 5 ms per notification after it returns; a
- * WATCH costs one seat (a list's worth with sendInitialEvents=true); the
- * rest cost one seat.
+ * selector; one object when a `metadata.name=` field selector pins it to a
+ * single object, as upstream's matchesSingle), capped at the level's maximum;
+ * a write with 10 or more watchers pays one seat per 10 of them, held 5 ms per
+ * notification after it returns; a WATCH costs one seat (a list's worth with
+ * sendInitialEvents=true); the rest cost one seat.
  */
-import type { RequestInfo } from '../request_info.js';
+import { selectedName, type RequestInfo } from '../request_info.js';
 import type { WorkEstimate } from './queueset.js';
 
 /** What the estimator reads of a resource: its stored object count and watchers, and whether a list goes to storage. */
@@ -40,6 +41,8 @@ export function maxSeatsOf(nominalLimit: number, handSize: number): number {
 }
 
 function listSeats(info: RequestInfo, stats: ResourceStats, maxSeats: number): number {
+  // A kubelet's list of its one Secret or ConfigMap reads one object, however many are stored.
+  if (selectedName(info) !== '') return 1;
   const stored = stats.objectCount(info);
   if (stored === undefined) return 1;
   const limitParam = Number(info.query.get('limit') ?? '0');
@@ -62,7 +65,8 @@ export function estimateWork(info: RequestInfo, stats: ResourceStats, maxSeats: 
   }
   if (!MUTATING.has(info.verb)) return ONE;
   const watchers = stats.watchCount(info);
-  if (watchers === 0) return ONE;
+  // Like upstream, fewer watchers than one seat covers cost the write nothing after it returns.
+  if (watchers < WATCHES_PER_SEAT) return ONE;
   const seats = Math.ceil(watchers / WATCHES_PER_SEAT);
   // Past the cap, the same work is done by fewer seats for longer.
   const finalSeats = Math.min(seats, maxSeats);
