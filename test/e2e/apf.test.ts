@@ -333,6 +333,10 @@ describe('API Priority and Fairness objects', () => {
     );
     const seats = Number(gauge?.[1]);
     assert.ok(seats >= 1 && seats <= 5, `tiny has ${seats} seats`);
+    const current = /apiserver_flowcontrol_current_limit_seats\{priority_level="tiny"\} (\d+)/.exec(
+      await (await fetch(`${server.url}/metrics`)).text(),
+    );
+    assert.equal(Number(current?.[1]), seats, 'a level that neither lends nor borrows has its nominal seats now');
     // Bodies are read before dispatch (kscale, beyond upstream): stalled ones hold none of tiny's seats.
     const held = Array.from({ length: seats + 3 }, (_, i) => slowCreate(server, token, `held-${i}`));
     await new Promise((r) => setTimeout(r, 300));
@@ -362,6 +366,7 @@ describe('API Priority and Fairness objects', () => {
       'apiserver_flowcontrol_request_wait_duration_seconds',
       'apiserver_flowcontrol_dispatched_requests_total',
       'apiserver_flowcontrol_nominal_limit_seats',
+      'apiserver_flowcontrol_current_limit_seats',
       'apiserver_flowcontrol_rejected_requests_total',
     ])
       assert.ok(metrics.includes(`# TYPE ${name}`), name);
@@ -370,6 +375,17 @@ describe('API Priority and Fairness objects', () => {
       /apiserver_flowcontrol_dispatched_requests_total\{flow_schema="exempt",priority_level="exempt"\} [1-9]/,
     );
     assert.match(metrics, /apiserver_flowcontrol_nominal_limit_seats\{priority_level="node-high"\} [1-9]/);
+    // Borrowing moves seats between the limited levels; it makes and loses none beyond rounding (≤ ½ a level).
+    const limits = (name: string) =>
+      [...metrics.matchAll(new RegExp(`^${name}\\{priority_level="([^"]+)"\\} (\\d+)$`, 'gm'))]
+        .filter((m) => m[1] !== 'exempt')
+        .map((m) => Number(m[2]));
+    const nominal = limits('apiserver_flowcontrol_nominal_limit_seats');
+    const current = limits('apiserver_flowcontrol_current_limit_seats');
+    assert.equal(current.length, nominal.length);
+    const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    assert.ok(total(nominal) > 0);
+    assert.ok(Math.abs(total(current) - total(nominal)) <= nominal.length / 2, `${current} against ${nominal}`);
     const levels = await (await fetch(`${server.url}/debug/api_priority_and_fairness/dump_priority_levels`)).text();
     assert.match(levels, /^PriorityLevelName, ActiveQueues, IsIdle/);
     assert.match(levels, /\nworkload-low, /);

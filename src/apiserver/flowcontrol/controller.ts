@@ -16,7 +16,7 @@ import { allocate } from './allocation.js';
 import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from './bootstrap.js';
 import { byPrecedence, flowDistinguisher, matchesFlowSchema } from './matching.js';
 import type { FlowControlGaugeSource, FlowControlMetrics, FlowGaugeSample } from './metrics.js';
-import { QueueSet, type RejectReason, type StartResult, type WorkEstimate } from './queueset.js';
+import { QueueSet, type RejectReason, type StartResult, type Ticket, type WorkEstimate } from './queueset.js';
 import { hashFlow } from './shuffle_sharding.js';
 import { WatchTracker } from './watch_tracker.js';
 import { estimateWork, maxSeatsOf, type ResourceStats } from './work_estimator.js';
@@ -298,10 +298,19 @@ export class APFController implements FlowControlGaugeSource {
     const seats = Math.max(1, work.initialSeats);
     const level = schema.level;
     level.exemptSeats += seats;
-    return this.running(schema, () => (level.exemptSeats -= seats), seats, 0);
+    return this.running(
+      schema,
+      () => {
+        level.exemptSeats -= seats;
+        return 0;
+      },
+      seats,
+      0,
+    );
   }
 
-  private running(schema: FlowSchemaState, finish: () => void, seats: number, waitedMs: number): Admitted {
+  /** Counts a request's seats in its FlowSchema's executing seats until it and any final seats it holds are done. */
+  private running(schema: FlowSchemaState, finish: Ticket['finish'], seats: number, waitedMs: number): Admitted {
     schema.executingSeats += seats;
     schema.level.dispatched++;
     schema.dispatched.inc();
@@ -312,7 +321,9 @@ export class APFController implements FlowControlGaugeSource {
         if (done) return;
         done = true;
         schema.executingSeats -= seats;
-        finish();
+        // Upstream's gauge counts a write's final stage too: its seats held for the watchers' notifications.
+        const held = finish(() => (schema.executingSeats -= held));
+        schema.executingSeats += held;
       },
     };
   }
@@ -338,9 +349,13 @@ export class APFController implements FlowControlGaugeSource {
     }));
   }
 
-  /** For the gauges: each level's nominal seats. */
-  nominalLimits(): { priorityLevel: string; seats: number }[] {
-    return [...this.levels.values()].map((l) => ({ priorityLevel: l.name, seats: l.nominal }));
+  /** For the gauges: each level's nominal seats and, for a limited level, the seats it has now after borrowing. */
+  limits(): { priorityLevel: string; nominal: number; current: number }[] {
+    return [...this.levels.values()].map((l) => ({
+      priorityLevel: l.name,
+      nominal: l.nominal,
+      current: l.queues?.limit ?? l.nominal,
+    }));
   }
 
   /** The levels, for the debug dumps. */

@@ -18,7 +18,8 @@ export interface FlowGaugeSample {
 /** What the gauges read at scrape time. */
 export interface FlowControlGaugeSource {
   flows(): FlowGaugeSample[];
-  nominalLimits(): { priorityLevel: string; seats: number }[];
+  /** Each level's nominal seats and its current ones (nominal plus borrowed less lent). */
+  limits(): { priorityLevel: string; nominal: number; current: number }[];
 }
 
 const WAIT_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30];
@@ -71,15 +72,24 @@ export class FlowControlMetrics {
       registers: [registry],
       collect: flows((f) => f.executingSeats),
     });
+    const levels = (pick: (l: { nominal: number; current: number }) => number) =>
+      function (this: Gauge) {
+        this.reset();
+        for (const l of source()?.limits() ?? []) this.set({ priority_level: l.priorityLevel }, pick(l));
+      };
     new Gauge({
       name: 'apiserver_flowcontrol_nominal_limit_seats',
       help: 'Nominal number of execution seats configured for each priority level',
       labelNames: ['priority_level'],
       registers: [registry],
-      collect(this: Gauge) {
-        this.reset();
-        for (const l of source()?.nominalLimits() ?? []) this.set({ priority_level: l.priorityLevel }, l.seats);
-      },
+      collect: levels((l) => l.nominal),
+    });
+    new Gauge({
+      name: 'apiserver_flowcontrol_current_limit_seats',
+      help: 'current derived number of execution seats available to each priority level',
+      labelNames: ['priority_level'],
+      registers: [registry],
+      collect: levels((l) => l.current),
     });
   }
 }

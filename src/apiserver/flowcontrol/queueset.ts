@@ -34,11 +34,15 @@ export interface QueuingConfig {
 /** Why a request was not served, as upstream's rejected_requests_total `reason` label. */
 export type RejectReason = 'queue-full' | 'concurrency-limit' | 'time-out' | 'cancelled';
 
-/** A request admitted to execute: call `finish` once its handler returns. */
+/**
+ * A request admitted to execute: call `finish` once its handler returns. A write with final seats holds them
+ * for its extra latency after that; `finish` returns how many it holds (0 for none) and calls `released` when
+ * they are back.
+ */
 export interface Ticket {
   /** Milliseconds it waited in its queue. */
   waitedMs: number;
-  finish: () => void;
+  finish: (released?: () => void) => number;
 }
 
 /** The outcome of `start`: executing now, waiting (settles with a ticket or a reject reason), or rejected. */
@@ -327,12 +331,15 @@ export class QueueSet {
     };
     return {
       waitedMs,
-      finish: () => {
-        if (done) return;
+      finish: (released) => {
+        if (done) return 0;
         done = true;
         handlerMs = Math.max(0, this.clock.monotonic() - started);
         const extra = work.finalSeats > 0 && work.additionalLatencyMs > 0;
-        if (!extra) return release(seats);
+        if (!extra) {
+          release(seats);
+          return 0;
+        }
         // The watchers' notifications: the final seats stay taken for the extra latency.
         const delta = work.finalSeats - seats;
         this.seatsInUse += delta;
@@ -345,6 +352,7 @@ export class QueueSet {
             held = false;
             timer.cancel();
             release(work.finalSeats, false);
+            released?.();
           },
         };
         const timer = this.clock.setTimeout(() => {
@@ -354,6 +362,7 @@ export class QueueSet {
           this.dispatch();
         }, work.additionalLatencyMs);
         this.addHold(hold);
+        return work.finalSeats;
       },
     };
   }
