@@ -2,28 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { UserInfo } from '../authentication/index.js';
 import { FakeClock } from '../../clock/index.js';
-import type { Obj } from '../object.js';
 import { parseRequestInfo } from '../request_info.js';
-import {
-  MANDATORY_FLOW_SCHEMAS,
-  MANDATORY_PRIORITY_LEVELS,
-  SUGGESTED_FLOW_SCHEMAS,
-  SUGGESTED_PRIORITY_LEVELS,
-} from './bootstrap.js';
-import { APFController } from './controller.js';
+import type { APFController } from './controller.js';
+import { bootstrappedController as controller } from './testing.js';
 
 const node: UserInfo = { username: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] };
-
-function controller(clock: FakeClock): APFController {
-  const c = new APFController({
-    clock,
-    serverConcurrencyLimit: 600,
-    stats: { objectCount: () => undefined, listFromStorage: () => false },
-  });
-  c.priorityLevelHandler.replace([...MANDATORY_PRIORITY_LEVELS, ...SUGGESTED_PRIORITY_LEVELS] as Obj[]);
-  c.flowSchemaHandler.replace([...MANDATORY_FLOW_SCHEMAS, ...SUGGESTED_FLOW_SCHEMAS] as Obj[]);
-  return c;
-}
 
 const seatsOf = (c: APFController, schema: string) => c.flows().find((f) => f.flowSchema === schema)!.executingSeats;
 

@@ -3,15 +3,9 @@ import assert from 'node:assert/strict';
 import type { FlowSchema } from '../../api/index.js';
 import { parseRequestInfo } from '../request_info.js';
 import type { UserInfo } from '../authentication/index.js';
-import {
-  MANDATORY_FLOW_SCHEMAS,
-  MANDATORY_PRIORITY_LEVELS,
-  SUGGESTED_FLOW_SCHEMAS,
-  SUGGESTED_PRIORITY_LEVELS,
-} from './bootstrap.js';
 import { APFController } from './controller.js';
+import { bootstrappedController } from './testing.js';
 import { FakeClock } from '../../clock/index.js';
-import type { Obj } from '../object.js';
 
 const node: UserInfo = { username: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] };
 const kcm: UserInfo = { username: 'system:kube-controller-manager', groups: ['system:authenticated'] };
@@ -28,16 +22,7 @@ const admin: UserInfo = { username: 'system:admin', groups: ['system:masters', '
 const alice: UserInfo = { username: 'alice', groups: ['system:authenticated'] };
 const anonymous: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
-function controller(extra: FlowSchema[] = []): APFController {
-  const c = new APFController({
-    clock: new FakeClock(),
-    serverConcurrencyLimit: 600,
-    stats: { objectCount: () => undefined, listFromStorage: () => false },
-  });
-  c.priorityLevelHandler.replace([...MANDATORY_PRIORITY_LEVELS, ...SUGGESTED_PRIORITY_LEVELS] as Obj[]);
-  c.flowSchemaHandler.replace([...MANDATORY_FLOW_SCHEMAS, ...SUGGESTED_FLOW_SCHEMAS, ...extra] as Obj[]);
-  return c;
-}
+const controller = (extra: FlowSchema[] = []): APFController => bootstrappedController(new FakeClock(), extra);
 
 const CASES: [string, UserInfo, string, string, string, string][] = [
   // [what, user, method, url, flow schema, distinguisher]
