@@ -13,8 +13,12 @@ export type Obj = Record<string, unknown>;
 /** The value as an object, or {} when it is not one. */
 export const obj = (v: unknown): Obj => (isObject(v) ? v : {});
 
-/** The value as a list of objects, or [] when it is not a list. */
-export const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
+/**
+ * The value as a list of objects, or [] when it is not a list. An element that is not an object (`null`) reads as
+ * {}, as upstream's decoder makes a zero-value struct of a JSON null, so it is validated at its own index
+ * (a missing port, say) rather than crashing the validator.
+ */
+export const arr = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObject(x) ? x : {})) : []);
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
 

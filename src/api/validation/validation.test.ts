@@ -270,3 +270,26 @@ test('lease, endpointslice, priorityclass and pdb rules', () => {
     ['spec.minAvailable: Invalid value: "150%": must not be greater than 100%'],
   );
 });
+
+test('a null in a list of objects is validated as an empty element, not a crash (fuzz seed 546289175)', () => {
+  const svc = (ports: unknown[]): KubeObject =>
+    applyDefaults('services', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's', namespace: 'default' },
+      spec: { selector: { app: 'web' }, ports },
+    });
+  const errs = texts('services', svc([null]));
+  assert.ok(
+    errs.some((e) => e.startsWith('spec.ports[0].port: Invalid value: 0')),
+    errs.join('; '),
+  );
+  const two = texts('services', svc([{ name: 'a', port: 80 }, null]));
+  assert.ok(
+    two.some((e) => e.startsWith('spec.ports[1].name: Required value')),
+    two.join('; '),
+  );
+  assert.ok(!two.some((e) => e.startsWith('spec.ports[0]')), two.join('; '));
+  const p = pod({ containers: [{ name: 'c', image: 'nginx', ports: [null] }] });
+  assert.ok(texts('pods', p).length > 0);
+});
