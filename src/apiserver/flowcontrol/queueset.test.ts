@@ -86,10 +86,18 @@ test('a write with watchers holds its final seats for the extra latency', () => 
   const qs = new QueueSet(clock, { queues: 8, handSize: 2, queueLengthLimit: 10 }, 10);
   const r = qs.start(1, { initialSeats: 1, finalSeats: 3, additionalLatencyMs: 5 }, 0);
   assert.ok('ticket' in r);
-  r.ticket.finish();
+  let released = 0;
+  assert.equal(
+    r.ticket.finish(() => released++),
+    3,
+    'finish says how many seats it holds',
+  );
   assert.equal(qs.seatsInUse, 3);
+  assert.equal(released, 0);
   clock.step(5);
   assert.equal(qs.seatsInUse, 0);
+  assert.equal(released, 1, 'told once when they are back');
+  assert.equal(r.ticket.finish(), 0, 'a second finish holds nothing');
 });
 
 test('final seats come back at their time even when the event loop has not run their timer', () => {
