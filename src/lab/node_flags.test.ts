@@ -97,3 +97,29 @@ test('KSCALE_SERVER_HEAP_GROWING_PERCENT sets the API server heap growth only', 
     assert.ok(nodeRuntimeFlags('server', 2).includes('--heap-growing-percent=100')),
   );
 });
+
+test('KSCALE_CPU_PROFILE_DIR profiles every process, or the roles KSCALE_CPU_PROFILE_ROLES names, at KSCALE_CPU_PROFILE_INTERVAL_US', () => {
+  withEnv('KSCALE_CPU_PROFILE_DIR', '/tmp/prof', () => {
+    for (const role of ['server', 'informers', 'component'] as const) {
+      const flags = nodeRuntimeFlags(role, 2);
+      assert.ok(flags.includes('--cpu-prof') && flags.includes('--cpu-prof-dir=/tmp/prof'), role);
+      assert.ok(!flags.some((f) => f.startsWith('--cpu-prof-interval')), role);
+    }
+    withEnv('KSCALE_CPU_PROFILE_ROLES', 'server', () => {
+      assert.ok(nodeRuntimeFlags('server', 2).includes('--cpu-prof'));
+      assert.ok(!nodeRuntimeFlags('informers', 2).includes('--cpu-prof'));
+      assert.ok(!nodeRuntimeFlags('component', 2).includes('--cpu-prof'));
+    });
+    withEnv('KSCALE_CPU_PROFILE_ROLES', 'informers, component', () => {
+      assert.ok(!nodeRuntimeFlags('server', 2).includes('--cpu-prof'));
+      assert.ok(nodeRuntimeFlags('informers', 2).includes('--cpu-prof'));
+      assert.ok(nodeRuntimeFlags('component', 2).includes('--cpu-prof'));
+    });
+    withEnv('KSCALE_CPU_PROFILE_INTERVAL_US', '2000', () =>
+      assert.ok(nodeRuntimeFlags('server', 2).includes('--cpu-prof-interval=2000')),
+    );
+  });
+  withEnv('KSCALE_CPU_PROFILE_ROLES', 'server', () =>
+    assert.ok(!nodeRuntimeFlags('server', 2).includes('--cpu-prof'), 'no directory, no profile'),
+  );
+});

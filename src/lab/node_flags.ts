@@ -40,6 +40,10 @@
  * - `KSCALE_CPU_PROFILE_DIR=DIR` in the environment adds `--cpu-prof` into
  *   DIR for every process the lab starts: a V8 profile per process (and per
  *   worker thread) written when it exits, to find where a run's CPU went.
+ *   `KSCALE_CPU_PROFILE_ROLES=server` (a comma list of roles) profiles only
+ *   those, so the others run at full speed; `KSCALE_CPU_PROFILE_INTERVAL_US`
+ *   sets the sampling interval (V8's default 1,000 µs). Read a profile's
+ *   moments with `bench/apiserver/profile_summary.js --from S --to S`.
  * - `KSCALE_TRACE_GC=1` adds `--trace-gc --trace-gc-ignore-scavenger` to the
  *   API server: one line per mark-compact in its log, with the heap before
  *   and after and the marking time, to see whether a run's stalls are GC.
@@ -70,6 +74,12 @@ function serverOverride(role: ProcessRole, name: string, fallback: number): numb
   return role === 'server' && v !== undefined && v !== '' ? Number(v) : fallback;
 }
 
+/** Whether KSCALE_CPU_PROFILE_ROLES (a comma list; unset or empty: every role) names `role`. */
+function profiled(role: ProcessRole): boolean {
+  const roles = process.env.KSCALE_CPU_PROFILE_ROLES;
+  return roles === undefined || roles === '' || roles.split(',').some((r) => r.trim() === role);
+}
+
 /** The flags to put before the script when starting a kscale process of `role`. */
 export function nodeRuntimeFlags(role: ProcessRole, cores = availableParallelism()): string[] {
   const pool = serverOverride(role, 'KSCALE_SERVER_V8_POOL_SIZE', v8PoolSize(cores));
@@ -77,7 +87,11 @@ export function nodeRuntimeFlags(role: ProcessRole, cores = availableParallelism
   const growing = serverOverride(role, 'KSCALE_SERVER_HEAP_GROWING_PERCENT', 100);
   if (role !== 'component') flags.push(`--heap-growing-percent=${growing}`, `--max-semi-space-size=${SEMI_SPACE_MB}`);
   const profileDir = process.env.KSCALE_CPU_PROFILE_DIR;
-  if (profileDir !== undefined && profileDir !== '') flags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+  if (profileDir !== undefined && profileDir !== '' && profiled(role)) {
+    flags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+    const interval = process.env.KSCALE_CPU_PROFILE_INTERVAL_US;
+    if (interval !== undefined && interval !== '') flags.push(`--cpu-prof-interval=${Number(interval)}`);
+  }
   const trace = process.env.KSCALE_TRACE_GC;
   if (((trace === '1' || trace === 'nvp') && role === 'server') || trace === 'all')
     flags.push('--trace-gc', '--trace-gc-ignore-scavenger');
