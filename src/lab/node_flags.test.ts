@@ -123,3 +123,14 @@ test('KSCALE_CPU_PROFILE_DIR profiles every process, or the roles KSCALE_CPU_PRO
     assert.ok(!nodeRuntimeFlags('server', 2).includes('--cpu-prof'), 'no directory, no profile'),
   );
 });
+
+test('KSCALE_SERVER_NODE_FLAGS adds runtime flags to the API server only, after its own', () => {
+  withEnv('KSCALE_SERVER_NODE_FLAGS', ' --no-incremental-marking-task  --v8-pool-size=2 ', () => {
+    const server = nodeRuntimeFlags('server', 2);
+    assert.deepEqual(server.slice(-2), ['--no-incremental-marking-task', '--v8-pool-size=2']);
+    assert.equal(server[0], '--v8-pool-size=1', "the role's own flags come first");
+    assert.ok(!nodeRuntimeFlags('informers', 2).includes('--no-incremental-marking-task'));
+    assert.ok(!nodeRuntimeFlags('component', 2).includes('--no-incremental-marking-task'));
+  });
+  withEnv('KSCALE_SERVER_NODE_FLAGS', '', () => assert.ok(!nodeRuntimeFlags('server', 2).includes('')));
+});

@@ -51,6 +51,9 @@
  *   fleets' logs too). `KSCALE_TRACE_GC=nvp` adds `--trace-gc-nvp` to the
  *   API server as well: each mark-compact's pause split into its phases
  *   (marking, the external string table, evacuation, sweeping).
+ * - `KSCALE_SERVER_NODE_FLAGS` (space-separated) adds Node or V8 flags to the
+ *   API server's, after the ones above, to try a runtime setting in a whole
+ *   run (e.g. `--no-incremental-marking-task`) without a build of its own.
  */
 import { availableParallelism } from 'node:os';
 
@@ -96,5 +99,7 @@ export function nodeRuntimeFlags(role: ProcessRole, cores = availableParallelism
   if (((trace === '1' || trace === 'nvp') && role === 'server') || trace === 'all')
     flags.push('--trace-gc', '--trace-gc-ignore-scavenger');
   if (trace === 'nvp' && role === 'server') flags.push('--trace-gc-nvp');
+  if (role === 'server')
+    flags.push(...(process.env.KSCALE_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f !== ''));
   return flags;
 }
