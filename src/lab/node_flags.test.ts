@@ -99,10 +99,10 @@ test('KSCALE_SERVER_HEAP_GROWING_PERCENT sets the API server heap growth only', 
 });
 
 test('KSCALE_CPU_PROFILE_DIR profiles every process, or the roles KSCALE_CPU_PROFILE_ROLES names, at KSCALE_CPU_PROFILE_INTERVAL_US', () => {
-  withEnv('KSCALE_CPU_PROFILE_DIR', '/tmp/prof', () => {
+  withEnv('KSCALE_CPU_PROFILE_DIR', 'profiles', () => {
     for (const role of ['server', 'informers', 'component'] as const) {
       const flags = nodeRuntimeFlags(role, 2);
-      assert.ok(flags.includes('--cpu-prof') && flags.includes('--cpu-prof-dir=/tmp/prof'), role);
+      assert.ok(flags.includes('--cpu-prof') && flags.includes('--cpu-prof-dir=profiles'), role);
       assert.ok(!flags.some((f) => f.startsWith('--cpu-prof-interval')), role);
     }
     withEnv('KSCALE_CPU_PROFILE_ROLES', 'server', () => {
